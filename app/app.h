@@ -1,0 +1,66 @@
+/*
+ * app.h: the collviz program's commands and the helpers they share.
+ *
+ * main.c dispatches `collviz SUBCOMMAND ...` to one app_cmd_* function per
+ * subcommand; each parses its own flags, prints `--help`, and returns one of
+ * the exit codes below. Helpers here keep flag errors and backend selection
+ * the same everywhere: a bad flag is one line on stderr naming the flag and
+ * what is allowed, then exit 2.
+ */
+#ifndef APP_H
+#define APP_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "cv.h"
+
+enum {
+    APP_EXIT_OK = 0,
+    APP_EXIT_WRONG = 1,   /* the result failed verification */
+    APP_EXIT_USAGE = 2,   /* bad usage or bad input */
+    APP_EXIT_UNAVAIL = 3  /* the requested backend is unavailable */
+};
+
+/* Subcommands. argv[0] is the subcommand's name. */
+int app_cmd_list(int argc, char **argv);
+int app_cmd_run(int argc, char **argv);
+int app_cmd_bench(int argc, char **argv);
+int app_cmd_cost(int argc, char **argv);
+int app_cmd_gui(int argc, char **argv);     /* the window; `collviz` alone */
+int app_cmd_export(int argc, char **argv);  /* PNG frames and GIF */
+int app_cmd_render(int argc, char **argv);  /* headless render benchmark */
+int app_cmd_lesson(int argc, char **argv);  /* open a lesson at a beat */
+int app_cmd_lessons(int argc, char **argv); /* list and --check lessons */
+int app_cmd_show(int argc, char **argv);    /* replay a bench --json result */
+
+/* Prints "collviz: " + message + newline on stderr; returns APP_EXIT_USAGE. */
+int app_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Flag values: parse or print a one-line error naming the flag and what
+ * is allowed, and return false. */
+bool app_parse_int(const char *flag, const char *s, long min, long max, long *out);
+bool app_parse_size(const char *flag, const char *s, int64_t *out);
+bool app_parse_enum(const char *flag, const char *s, int (*parse)(const char *), int count,
+                    const char *(*name)(int), int *out);
+
+/* The spec flags shared by run, export and the GUI: --op --algo --ranks
+ * --count --dtype --redop --root --slices. Returns 1 if argv[*i] was one of
+ * them (consuming its value), 0 if not, -1 after printing an error. */
+int app_parse_spec_flag(int argc, char **argv, int *i, cv_spec *spec, bool *algo_given);
+/* After parsing: picks the op's default algo if none was given and checks
+ * the spec (error printed); false on error. */
+bool app_finish_spec(cv_spec *spec, bool algo_given, int max_ranks);
+
+/* Backend by name: "cpu", "cuda" or "auto". auto takes CUDA when a device
+ * is present, otherwise prints one notice (unless quiet) and takes the CPU.
+ * Returns APP_EXIT_OK, APP_EXIT_USAGE for an unknown name, or
+ * APP_EXIT_UNAVAIL (message printed) for an explicit backend that cannot run. */
+int app_select_backend(const char *name, bool quiet, const cv_backend **out);
+
+/* The terminal step-through of a visual trace: each step's phase and
+ * transfers, then every rank's buffers with values and contributing ranks,
+ * readable in 80 columns for 4 ranks x 8 elements. */
+void app_print_steps(FILE *out, const cv_trace *trace);
+
+#endif /* APP_H */

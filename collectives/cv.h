@@ -1,0 +1,362 @@
+/*
+ * cv.h: the public interface of collviz's core engine (prefix cv_).
+ *
+ * One data flow runs through collviz: a spec (op, algorithm, ranks, count,
+ * dtype, redop, root, slices) is turned by a pure plan generator into a plan,
+ * a list of steps, each a set of concurrent transfers.  A backend (the
+ * CPU-emulated device set here, CUDA in cuda_backend/) executes the plan step
+ * by step; cv_run records what happened in an immutable trace (measured step
+ * times, and in visual mode every buffer's values and the provenance mask of
+ * each element).  The renderer reads traces, the cost model reads plans, and
+ * nothing but a plan generator ever decides what moves where.
+ *
+ * This library is plain C11: no SDL, no cJSON, no CUDA.  Semantics follow
+ * NCCL: buffer layouts, count conventions, root by rank, reduction ops.
+ * Fallible functions return CV_OK (0) or a negative cv_status; cv_strerror
+ * names it, and an `err` buffer, where a function takes one, says why.
+ */
+#ifndef CV_H
+#define CV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- limits */
+
+#define CV_VERSION "0.1.0"
+#define CV_MAX_RANKS 1024        /* run and bench */
+#define CV_MAX_VISUAL_RANKS 64   /* provenance is a 64-bit mask per element */
+#define CV_MAX_SLICES 4096
+#define CV_ERR_LEN 256
+
+typedef enum {
+    CV_OK = 0,
+    CV_EINVAL = -1,   /* bad spec or argument: the err text says which */
+    CV_ENOMEM = -2,   /* buffers would not fit in memory */
+    CV_EUNAVAIL = -3, /* backend not available on this machine */
+    CV_EBACKEND = -4, /* backend failed while running */
+    CV_ETOOBIG = -5   /* too large to record in visual mode */
+} cv_status;
+
+const char *cv_strerror(int status);
+
+/* ------------------------------------------------------------ vocabulary */
+
+typedef enum {
+    CV_OP_BROADCAST,
+    CV_OP_SCATTER,
+    CV_OP_GATHER,
+    CV_OP_REDUCE,
+    CV_OP_ALLGATHER,
+    CV_OP_REDUCESCATTER,
+    CV_OP_ALLREDUCE,
+    CV_OP_ALLTOALL,
+    CV_OP_SENDRECV,
+    CV_OP_COUNT
+} cv_op;
+
+typedef enum {
+    CV_ALGO_DIRECT,
+    CV_ALGO_RING,
+    CV_ALGO_TREE,
+    CV_ALGO_RECURSIVE_DOUBLING,
+    CV_ALGO_RECURSIVE_HALVING,
+    CV_ALGO_RABENSEIFNER,
+    CV_ALGO_BRUCK,
+    CV_ALGO_PAIRWISE,
+    CV_ALGO_COUNT
+} cv_algo;
+
+typedef enum {
+    CV_INT8,
+    CV_INT32,
+    CV_INT64,
+    CV_FLOAT16,
+    CV_BFLOAT16,
+    CV_FLOAT32,
+    CV_FLOAT64,
+    CV_DTYPE_COUNT
+} cv_dtype;
+
+typedef enum {
+    CV_SUM,
+    CV_PROD,
+    CV_MIN,
+    CV_MAX,
+    CV_AVG,
+    CV_BAND,
+    CV_BOR,
+    CV_BXOR,
+    CV_REDOP_COUNT
+} cv_redop;
+
+/* Each rank (virtual device) owns three buffers.  SEND and RECV follow
+ * NCCL's layouts for the op; SCRATCH is whatever the algorithm needs
+ * (plan->scratch_count elements). A plan never writes a SEND buffer, so a
+ * plan can be executed again and again on the same inputs. */
+typedef enum { CV_BUF_SEND, CV_BUF_RECV, CV_BUF_SCRATCH, CV_BUF_COUNT } cv_buf;
+
+typedef enum { CV_INIT_RANK, CV_INIT_INDEX, CV_INIT_RANDOM, CV_INIT_COUNT } cv_init;
+
+const char *cv_op_name(cv_op op);          /* "allreduce" */
+const char *cv_op_title(cv_op op);         /* "AllReduce" */
+const char *cv_algo_name(cv_algo algo);    /* "recursive-doubling" */
+const char *cv_dtype_name(cv_dtype dtype); /* "float32" */
+const char *cv_redop_name(cv_redop redop); /* "sum" */
+const char *cv_buf_name(cv_buf buf);       /* "send" */
+const char *cv_init_name(cv_init init);    /* "index" */
+/* Parse by name (aliases accepted: "float" for float32, "half", "bf16",
+ * "double", ...). Return -1 when unknown. */
+int cv_op_parse(const char *s);
+int cv_algo_parse(const char *s);
+int cv_dtype_parse(const char *s);
+int cv_redop_parse(const char *s);
+int cv_init_parse(const char *s);
+
+size_t cv_dtype_size(cv_dtype dtype);
+bool cv_dtype_is_float(cv_dtype dtype);
+bool cv_redop_is_bitwise(cv_redop redop);
+
+/* The algorithms an op offers, default first; returns how many. */
+int cv_op_algos(cv_op op, cv_algo out[CV_ALGO_COUNT]);
+bool cv_op_has_algo(cv_op op, cv_algo algo);
+bool cv_op_reduces(cv_op op); /* takes a redop: reduce, allreduce, reducescatter */
+bool cv_op_has_root(cv_op op); /* broadcast, scatter, gather, reduce */
+
+/* ------------------------------------------------------------------ spec */
+
+/* count follows NCCL: broadcast, reduce, allreduce, sendrecv: elements of
+ * the buffer; allgather: sendcount (elements each rank contributes);
+ * reducescatter: recvcount (elements each rank ends with); alltoall: the
+ * count exchanged with each peer; scatter, gather: the count per rank. */
+typedef struct {
+    cv_op op;
+    cv_algo algo;
+    int ranks;
+    int64_t count;
+    cv_dtype dtype;
+    cv_redop redop;
+    int root;
+    int slices; /* pipelined ring broadcast and chain reduce: pieces */
+} cv_spec;
+
+/* Defaults: allreduce, ring, 4 ranks, 8 elements, float32, sum, root 0,
+ * 1 slice. */
+void cv_spec_init(cv_spec *spec);
+/* CV_OK, or CV_EINVAL with a one-line reason in err naming the field and
+ * what is allowed. max_ranks is CV_MAX_RANKS or CV_MAX_VISUAL_RANKS. */
+int cv_spec_check(const cv_spec *spec, int max_ranks, char *err, size_t errlen);
+/* Elements in buffer `buf` of `rank` (0 where NCCL leaves it unused, such as
+ * a non-root's recv in reduce and gather or send in broadcast and scatter). */
+int64_t cv_spec_buf_count(const cv_spec *spec, cv_buf buf, int rank);
+/* Where the op's result lives on `rank`: the region of RECV the reference
+ * defines (count 0 where the rank has no result). */
+int64_t cv_spec_result_count(const cv_spec *spec, int rank);
+/* nccl-tests' convention: the size column in bytes, and the bus bandwidth
+ * factor of doc/PERFORMANCE.md. */
+int64_t cv_spec_bench_bytes(const cv_spec *spec);
+double cv_spec_busbw_factor(const cv_spec *spec);
+
+/* ------------------------------------------------------------------ plan */
+
+typedef enum {
+    CV_XFER_COPY,   /* dst = src */
+    CV_XFER_REDUCE, /* dst = dst (redop) src */
+    CV_XFER_DIVIDE  /* dst = dst / ranks: integer avg's final step (src == dst) */
+} cv_xfer_kind;
+
+typedef struct {
+    int32_t src, dst;         /* ranks; equal for a local operation */
+    uint8_t src_buf, dst_buf; /* cv_buf */
+    uint8_t kind;             /* cv_xfer_kind */
+    uint8_t pad_;
+    int64_t src_off, dst_off; /* elements */
+    int64_t count;            /* elements, > 0 */
+} cv_transfer;
+
+typedef struct {
+    int64_t first;     /* index into plan->transfers */
+    int64_t count;     /* transfers in this step */
+    const char *phase; /* static string: "reduce-scatter", "all-gather", ... */
+} cv_step;
+
+typedef struct {
+    cv_spec spec;
+    int64_t scratch_count; /* elements of SCRATCH per rank */
+    int nsteps;
+    cv_step *steps;
+    int64_t ntransfers;
+    cv_transfer *transfers;
+    int cap_steps_;
+    int64_t cap_transfers_;
+} cv_plan;
+
+/* Builds the plan for a spec (checked with cv_spec_check against
+ * CV_MAX_RANKS). Out of memory is fatal. */
+int cv_plan_build(const cv_spec *spec, cv_plan **out, char *err, size_t errlen);
+void cv_plan_destroy(cv_plan *plan); /* accepts NULL */
+
+/* Structural checks: ranks, buffers and ranges in bounds; counts > 0; no
+ * SEND buffer written; within a step no transfer reads or writes a region
+ * that another transfer of that step writes; every result element written. */
+int cv_plan_validate(const cv_plan *plan, char *err, size_t errlen);
+
+/* Provenance by simulation: the 64-bit masks of every buffer after each
+ * step (ranks <= 64). copy: mask(dst) = mask(src); reduce: mask(dst) |=
+ * mask(src); SEND of rank r starts as {r}, others empty. Checks that each
+ * result element ends with the mask the op's semantics demand. */
+int cv_plan_check_provenance(const cv_plan *plan, char *err, size_t errlen);
+
+/* Bytes a rank sends to other ranks, in the whole plan (local copies are
+ * not counted). */
+int64_t cv_plan_bytes_sent(const cv_plan *plan, int rank);
+/* Steps that move bytes between ranks. */
+int cv_plan_comm_steps(const cv_plan *plan);
+
+/* ------------------------------------------------------------------ cost */
+
+/* alpha-beta-gamma: each step with traffic costs alpha, plus the bytes
+ * through the busiest port (one rank's sends or receives in that step,
+ * whichever is larger) divided by bw, plus the bytes reduced at the busiest
+ * rank divided by gamma (0 = free). bw and gamma in bytes per second,
+ * alpha in seconds. */
+typedef struct {
+    const char *name;  /* preset name, or NULL for --bw */
+    double bw;         /* bytes/s, one direction of one link */
+    double alpha;      /* s */
+    double gamma;      /* bytes/s of reduction, 0 = not modelled */
+    const char *about; /* one line: what the preset stands for */
+} cv_link;
+
+int cv_link_presets(const cv_link **out); /* returns how many */
+const cv_link *cv_link_find(const char *name);
+
+typedef struct {
+    double seconds;        /* model time of the whole plan */
+    int steps;             /* steps of the plan */
+    int comm_steps;        /* steps that move bytes between ranks */
+    int64_t max_sent;      /* bytes sent by the busiest rank, whole plan */
+    int64_t busiest_total; /* sum over steps of the busiest port's bytes */
+    double algbw, busbw;   /* bytes/s, nccl-tests definitions */
+} cv_cost;
+
+void cv_cost_plan(const cv_plan *plan, const cv_link *link, cv_cost *out);
+/* Per-step model: time and bytes through the busiest port. */
+double cv_cost_step(const cv_plan *plan, int step, const cv_link *link, int64_t *busiest_bytes);
+
+/* Parses "1610612736", "1.6GB", "512MiB", "64M", "8k" (k, M, G, T are powers
+ * of 1024 as in nccl-tests; kB, MB, GB, TB powers of 1000; KiB, MiB, GiB,
+ * TiB powers of 1024). CV_OK or CV_EINVAL. */
+int cv_parse_size(const char *s, int64_t *bytes);
+
+/* --------------------------------------------------------------- backend */
+
+/* A backend executes plans. Each function returns CV_OK or a negative
+ * status and writes a reason into err. The table is filled by the CPU
+ * backend (cv_cpu_backend) and the CUDA backend (cuda_backend/). */
+typedef struct {
+    const char *name;
+    /* CV_OK if usable here; otherwise CV_EUNAVAIL and why. */
+    int (*probe)(char *err, size_t errlen);
+    int (*open)(const cv_plan *plan, void **state, char *err, size_t errlen);
+    int (*write)(void *state, int rank, cv_buf buf, int64_t off, int64_t count,
+                 const void *src, char *err, size_t errlen);
+    /* Runs every transfer of plan step `step` and waits for them; seconds is
+     * the step's measured duration. */
+    int (*run_step)(void *state, int step, double *seconds, char *err, size_t errlen);
+    int (*read)(void *state, int rank, cv_buf buf, int64_t off, int64_t count, void *dst,
+                char *err, size_t errlen);
+    void (*close)(void *state); /* accepts NULL */
+} cv_backend;
+
+const cv_backend *cv_cpu_backend(void);
+/* Worker threads the CPU backend uses (at least the core count). */
+int cv_cpu_threads(void);
+
+/* ---------------------------------------------------------------- values */
+
+/* Fills rank's SEND buffer as the init asks: rank: every element is rank+1;
+ * index: rank*100 + i; random: seeded, small integers (and values near 1
+ * for prod) so every dtype represents them. */
+void cv_fill_input(const cv_spec *spec, cv_init init, uint64_t seed, int rank, void *dst);
+double cv_value_get(cv_dtype dtype, const void *base, int64_t i);
+/* Formats element i compactly ("-3", "0.25", "1e+06"); returns length. */
+int cv_value_format(cv_dtype dtype, const void *base, int64_t i, char *out, size_t outlen);
+
+/* The op's semantics written as plainly as possible: from every rank's
+ * SEND contents, the expected RECV result region of each rank. inputs[r]
+ * and expected[r] are arrays of the dtype (expected[r] holds
+ * cv_spec_result_count elements). */
+void cv_reference(const cv_spec *spec, const void *const *inputs, void **expected);
+/* Result elements, over all ranks, that differ from cv_reference beyond
+ * the dtype's tolerance: integers exactly; floats within a bound from the
+ * rank count, machine epsilon and the inputs' magnitudes; where the exact
+ * result overflows the dtype, any overflowed value is accepted. outputs[r]
+ * is rank r's RECV buffer (NULL where unused). */
+int64_t cv_verify(const cv_spec *spec, const void *const *inputs, const void *const *outputs);
+
+/* ----------------------------------------------------------------- trace */
+
+typedef struct {
+    cv_init init;
+    uint64_t seed;
+    bool visual;     /* record values and provenance after every step */
+    int iterations;  /* timed executions of the whole plan (bench); >= 1 */
+    int warmup;      /* untimed executions first */
+    /* Optional progress callback, called after each iteration. */
+    void (*progress)(void *user, int done, int total);
+    void *progress_user;
+} cv_run_opts;
+
+void cv_run_opts_init(cv_run_opts *opts);
+
+typedef struct cv_trace cv_trace;
+
+/* Executes plan on backend: writes inputs (float avg pre-multiplied by 1/N
+ * as NCCL does), runs warmup + iterations, reads results, verifies them
+ * against cv_reference.  The trace borrows plan, which must outlive it. */
+int cv_run(const cv_plan *plan, const cv_backend *backend, const cv_run_opts *opts,
+           cv_trace **out, char *err, size_t errlen);
+void cv_trace_destroy(cv_trace *trace); /* accepts NULL */
+
+const cv_plan *cv_trace_plan(const cv_trace *t);
+const char *cv_trace_backend(const cv_trace *t);
+bool cv_trace_visual(const cv_trace *t);
+/* Measured seconds of step k, averaged over iterations. */
+double cv_trace_step_seconds(const cv_trace *t, int step);
+/* Mean seconds of one whole execution of the plan. */
+double cv_trace_total_seconds(const cv_trace *t);
+/* The inputs as the user gave them (before any avg pre-multiply): SEND of
+ * each rank, cv_spec_buf_count(SEND) elements; NULL where unused. */
+const void *cv_trace_input(const cv_trace *t, int rank);
+/* The final RECV buffer of each rank (cv_spec_buf_count(RECV) elements);
+ * NULL where unused. */
+const void *cv_trace_output(const cv_trace *t, int rank);
+/* Result elements that differ from the reference, over all ranks. */
+int64_t cv_trace_wrong(const cv_trace *t);
+
+/* A view of every buffer at some point of a visual trace. Seek to k gives
+ * the state after k steps (0 = before the first step). */
+typedef struct cv_state cv_state;
+int cv_state_create(const cv_trace *t, cv_state **out); /* CV_EINVAL if not visual */
+void cv_state_destroy(cv_state *s);                      /* accepts NULL */
+void cv_state_seek(cv_state *s, int k);
+int cv_state_step(const cv_state *s);
+typedef struct {
+    const void *values;           /* dtype elements */
+    const uint64_t *masks;        /* contributing ranks per element */
+    const int32_t *last_changed;  /* step that last wrote it, -1 = initial */
+    int64_t count;
+} cv_bufview;
+cv_bufview cv_state_buf(const cv_state *s, int rank, cv_buf buf);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CV_H */
