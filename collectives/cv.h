@@ -308,6 +308,7 @@ typedef struct {
     bool visual;     /* record values and provenance after every step */
     int iterations;  /* timed executions of the whole plan (bench); >= 1 */
     int warmup;      /* untimed executions first */
+    bool verify;     /* read results back and compare with cv_reference */
     /* Optional progress callback, called after each iteration. */
     void (*progress)(void *user, int done, int total);
     void *progress_user;

@@ -1,0 +1,76 @@
+/*
+ * cv_internal.h: declarations shared between the core engine's files and
+ * not part of its public interface (prefix cv__). Plan generators use the
+ * small builder below; the CPU backend and the trace use the element
+ * kernels and the half-precision conversions.
+ */
+#ifndef CV_INTERNAL_H
+#define CV_INTERNAL_H
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cv.h"
+
+/* Out of memory is fatal, with a message. */
+void *cv__xmalloc(size_t n);
+void *cv__xcalloc(size_t n, size_t size);
+void *cv__xrealloc(void *p, size_t n);
+
+/* ------------------------------------------------------------ plan builder */
+
+void cv__plan_begin(cv_plan *p, const char *phase);
+/* Adds a transfer to the open step; a count of 0 adds nothing. */
+void cv__xfer(cv_plan *p, int src, cv_buf sbuf, int64_t soff, int dst, cv_buf dbuf, int64_t doff,
+              int64_t count, cv_xfer_kind kind);
+static inline void cv__copy(cv_plan *p, int src, cv_buf sbuf, int64_t soff, int dst, cv_buf dbuf,
+                            int64_t doff, int64_t count)
+{
+    cv__xfer(p, src, sbuf, soff, dst, dbuf, doff, count, CV_XFER_COPY);
+}
+static inline void cv__reduce(cv_plan *p, int src, cv_buf sbuf, int64_t soff, int dst,
+                              cv_buf dbuf, int64_t doff, int64_t count)
+{
+    cv__xfer(p, src, sbuf, soff, dst, dbuf, doff, count, CV_XFER_REDUCE);
+}
+/* Closes the open step; a step with no transfers is dropped. */
+void cv__plan_end(cv_plan *p);
+
+/* Offset of chunk k when `count` elements are split into n balanced chunks. */
+static inline int64_t cv__chunk(int64_t count, int n, int k) { return count * k / n; }
+/* Largest power of two <= n (n >= 1). */
+int cv__pow2_floor(int n);
+/* ceil(log2(n)) for n >= 1. */
+int cv__log2_ceil(int n);
+
+/* Plan generators, one file per family. */
+void cv__plan_sendrecv(cv_plan *p);
+void cv__plan_broadcast(cv_plan *p);
+void cv__plan_scatter(cv_plan *p);
+void cv__plan_gather(cv_plan *p);
+void cv__plan_reduce(cv_plan *p);
+void cv__plan_allgather(cv_plan *p);
+void cv__plan_reducescatter(cv_plan *p);
+void cv__plan_allreduce(cv_plan *p);
+void cv__plan_alltoall(cv_plan *p);
+
+/* ----------------------------------------------------------------- values */
+
+uint16_t cv__f32_to_f16(float f);
+float cv__f16_to_f32(uint16_t h);
+uint16_t cv__f32_to_bf16(float f);
+float cv__bf16_to_f32(uint16_t h);
+/* Stores v (already in the dtype's range) as element i. */
+void cv__value_set(cv_dtype dtype, void *base, int64_t i, double v);
+/* Largest finite value of a float dtype, and its unit roundoff. */
+double cv__dtype_max(cv_dtype dtype);
+double cv__dtype_eps(cv_dtype dtype);
+
+/* The element kernels every CPU transfer runs: copy, dst = dst op src, or
+ * dst = dst / divisor (integers). n elements; dst and src do not overlap. */
+void cv__kernel(cv_dtype dtype, cv_redop redop, cv_xfer_kind kind, void *dst, const void *src,
+                int64_t n, int divisor);
+/* Multiplies n floats of the dtype by 1/ranks in place (avg's pre-multiply). */
+void cv__premultiply(cv_dtype dtype, void *buf, int64_t n, int ranks);
+
+#endif /* CV_INTERNAL_H */

@@ -1,0 +1,427 @@
+/*
+ * cv_plan.c: building plans and checking them.
+ *
+ * A plan generator (cv_plan_*.c) opens steps and adds transfers through the
+ * small builder here; cv_plan_build dispatches on the op and then merges a
+ * purely local first step (the "prologue" of local copies most algorithms
+ * start with) into the next step when that keeps every step free of
+ * conflicts, so the merge can never change what a plan computes.
+ *
+ * cv_plan_validate is what makes a plan trustworthy for every backend: all
+ * ranges in bounds, SEND never written, no two transfers of one step
+ * touching a region that one of them writes, nothing read from RECV or
+ * SCRATCH before an earlier step wrote it, and every result element
+ * written. cv_plan_check_provenance follows the ranks' contributions
+ * through the plan and compares them with what the op's semantics demand.
+ */
+#include <stdarg.h>
+#include <string.h>
+
+#include "cv_internal.h"
+
+/* ---------------------------------------------------------------- builder */
+
+void cv__plan_begin(cv_plan *p, const char *phase)
+{
+    if (p->nsteps == p->cap_steps_) {
+        p->cap_steps_ = p->cap_steps_ ? p->cap_steps_ * 2 : 16;
+        p->steps = cv__xrealloc(p->steps, (size_t)p->cap_steps_ * sizeof *p->steps);
+    }
+    p->steps[p->nsteps].first = p->ntransfers;
+    p->steps[p->nsteps].count = 0;
+    p->steps[p->nsteps].phase = phase;
+}
+
+void cv__xfer(cv_plan *p, int src, cv_buf sbuf, int64_t soff, int dst, cv_buf dbuf, int64_t doff,
+              int64_t count, cv_xfer_kind kind)
+{
+    if (count <= 0)
+        return;
+    if (p->ntransfers == p->cap_transfers_) {
+        p->cap_transfers_ = p->cap_transfers_ ? p->cap_transfers_ * 2 : 64;
+        p->transfers = cv__xrealloc(p->transfers,
+                                    (size_t)p->cap_transfers_ * sizeof *p->transfers);
+    }
+    cv_transfer *t = &p->transfers[p->ntransfers++];
+    memset(t, 0, sizeof *t);
+    t->src = src;
+    t->dst = dst;
+    t->src_buf = (uint8_t)sbuf;
+    t->dst_buf = (uint8_t)dbuf;
+    t->kind = (uint8_t)kind;
+    t->src_off = soff;
+    t->dst_off = doff;
+    t->count = count;
+    p->steps[p->nsteps].count++;
+}
+
+void cv__plan_end(cv_plan *p)
+{
+    if (p->steps[p->nsteps].count > 0)
+        p->nsteps++;
+}
+
+int cv__pow2_floor(int n)
+{
+    int p = 1;
+    while (p * 2 <= n)
+        p *= 2;
+    return p;
+}
+
+int cv__log2_ceil(int n)
+{
+    int k = 0;
+    while ((1 << k) < n)
+        k++;
+    return k;
+}
+
+/* ------------------------------------------------------------- conflicts */
+
+typedef struct {
+    int32_t rank, buf;
+    int64_t lo, hi;
+    int64_t xfer; /* index of the transfer within the step */
+} span;
+
+static int span_cmp(const void *a, const void *b)
+{
+    const span *x = a, *y = b;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    if (x->buf != y->buf)
+        return x->buf < y->buf ? -1 : 1;
+    return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* Finds a conflict among transfers [first, first+count): two writes that
+ * overlap, or a read overlapping another transfer's write. Returns the
+ * index of an offending transfer or -1. */
+static int64_t step_conflict(const cv_transfer *t, int64_t count, span *writes, span *reads)
+{
+    for (int64_t i = 0; i < count; i++) {
+        writes[i] = (span){t[i].dst, t[i].dst_buf, t[i].dst_off, t[i].dst_off + t[i].count, i};
+        reads[i] = (span){t[i].src, t[i].src_buf, t[i].src_off, t[i].src_off + t[i].count, i};
+    }
+    qsort(writes, (size_t)count, sizeof *writes, span_cmp);
+    for (int64_t i = 1; i < count; i++) {
+        const span *a = &writes[i - 1], *b = &writes[i];
+        if (a->rank == b->rank && a->buf == b->buf && b->lo < a->hi)
+            return b->xfer;
+    }
+    /* Writes are now disjoint and sorted: for each read, scan back over the
+     * writes that start before it ends. */
+    for (int64_t i = 0; i < count; i++) {
+        const span *r = &reads[i];
+        int64_t lo = 0, hi = count; /* first write with key > (rank, buf, r->hi - 1) */
+        while (lo < hi) {
+            int64_t mid = (lo + hi) / 2;
+            const span *w = &writes[mid];
+            bool before = w->rank < r->rank || (w->rank == r->rank && w->buf < r->buf) ||
+                          (w->rank == r->rank && w->buf == r->buf && w->lo < r->hi);
+            if (before)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (int64_t j = lo - 1; j >= 0; j--) {
+            const span *w = &writes[j];
+            if (w->rank != r->rank || w->buf != r->buf || w->hi <= r->lo)
+                break;
+            if (w->xfer != r->xfer)
+                return r->xfer;
+        }
+    }
+    return -1;
+}
+
+/* A local first step is merged into the second when the two together are
+ * still conflict-free: then running them at once computes the same. */
+static void merge_prologue(cv_plan *p)
+{
+    if (p->nsteps < 2)
+        return;
+    const cv_step *s0 = &p->steps[0], *s1 = &p->steps[1];
+    for (int64_t i = 0; i < s0->count; i++)
+        if (p->transfers[s0->first + i].src != p->transfers[s0->first + i].dst)
+            return;
+    int64_t n = s0->count + s1->count;
+    span *w = cv__xmalloc((size_t)n * sizeof *w), *r = cv__xmalloc((size_t)n * sizeof *r);
+    int64_t bad = step_conflict(&p->transfers[s0->first], n, w, r);
+    free(w);
+    free(r);
+    if (bad >= 0)
+        return;
+    p->steps[1].first = 0;
+    p->steps[1].count = n;
+    memmove(&p->steps[0], &p->steps[1], (size_t)(p->nsteps - 1) * sizeof *p->steps);
+    p->nsteps--;
+}
+
+/* ------------------------------------------------------------------ build */
+
+int cv_plan_build(const cv_spec *spec, cv_plan **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    int rc = cv_spec_check(spec, CV_MAX_RANKS, err, errlen);
+    if (rc)
+        return rc;
+    cv_plan *p = cv__xcalloc(1, sizeof *p);
+    p->spec = *spec;
+    if (spec->ranks == 1) { /* every op on one rank is a local copy */
+        cv__plan_begin(p, "copy");
+        cv__copy(p, 0, CV_BUF_SEND, 0, 0, CV_BUF_RECV, 0, cv_spec_buf_count(spec, CV_BUF_RECV, 0));
+        cv__plan_end(p);
+    } else switch (spec->op) {
+    case CV_OP_BROADCAST: cv__plan_broadcast(p); break;
+    case CV_OP_SCATTER: cv__plan_scatter(p); break;
+    case CV_OP_GATHER: cv__plan_gather(p); break;
+    case CV_OP_REDUCE: cv__plan_reduce(p); break;
+    case CV_OP_ALLGATHER: cv__plan_allgather(p); break;
+    case CV_OP_REDUCESCATTER: cv__plan_reducescatter(p); break;
+    case CV_OP_ALLREDUCE: cv__plan_allreduce(p); break;
+    case CV_OP_ALLTOALL: cv__plan_alltoall(p); break;
+    case CV_OP_SENDRECV: cv__plan_sendrecv(p); break;
+    default: break;
+    }
+    /* Integer avg: NCCL sums, then divides every result element by N. */
+    if (spec->redop == CV_AVG && cv_op_reduces(spec->op) && !cv_dtype_is_float(spec->dtype)) {
+        cv__plan_begin(p, "average");
+        for (int r = 0; r < spec->ranks; r++) {
+            int64_t n = cv_spec_result_count(spec, r);
+            cv__xfer(p, r, CV_BUF_RECV, 0, r, CV_BUF_RECV, 0, n, CV_XFER_DIVIDE);
+        }
+        cv__plan_end(p);
+    }
+    merge_prologue(p);
+    *out = p;
+    return CV_OK;
+}
+
+void cv_plan_destroy(cv_plan *p)
+{
+    if (!p)
+        return;
+    free(p->steps);
+    free(p->transfers);
+    free(p);
+}
+
+/* -------------------------------------------------------------- validate */
+
+static int vfail(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int vfail(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return CV_EINVAL;
+}
+
+static int64_t buf_len(const cv_plan *p, int rank, int buf)
+{
+    return buf == CV_BUF_SCRATCH ? p->scratch_count : cv_spec_buf_count(&p->spec, buf, rank);
+}
+
+/* "written" flags for RECV and SCRATCH of every rank, one byte an element. */
+typedef struct {
+    uint8_t **flags; /* [rank * 2 + (buf - 1)] */
+    int ranks;
+} written_map;
+
+static void written_init(written_map *m, const cv_plan *p)
+{
+    m->ranks = p->spec.ranks;
+    m->flags = cv__xcalloc((size_t)m->ranks * 2, sizeof *m->flags);
+    for (int r = 0; r < m->ranks; r++)
+        for (int b = 1; b < 3; b++)
+            m->flags[r * 2 + b - 1] = cv__xcalloc((size_t)buf_len(p, r, b) + 1, 1);
+}
+
+static void written_free(written_map *m)
+{
+    for (int i = 0; i < m->ranks * 2; i++)
+        free(m->flags[i]);
+    free(m->flags);
+}
+
+static bool all_written(const written_map *m, int rank, int buf, int64_t off, int64_t n)
+{
+    if (buf == CV_BUF_SEND)
+        return true;
+    const uint8_t *f = m->flags[rank * 2 + buf - 1];
+    for (int64_t i = 0; i < n; i++)
+        if (!f[off + i])
+            return false;
+    return true;
+}
+
+int cv_plan_validate(const cv_plan *p, char *err, size_t errlen)
+{
+    const cv_spec *s = &p->spec;
+    int rc = CV_OK;
+    int64_t maxstep = 0;
+    for (int k = 0; k < p->nsteps; k++)
+        if (p->steps[k].count > maxstep)
+            maxstep = p->steps[k].count;
+    span *w = cv__xmalloc((size_t)(maxstep + 1) * sizeof *w);
+    span *r = cv__xmalloc((size_t)(maxstep + 1) * sizeof *r);
+    written_map m;
+    written_init(&m, p);
+
+    for (int k = 0; k < p->nsteps && !rc; k++) {
+        const cv_step *st = &p->steps[k];
+        if (st->count <= 0 || st->first < 0 || st->first + st->count > p->ntransfers) {
+            rc = vfail(err, errlen, "step %d: transfer range out of bounds", k);
+            break;
+        }
+        for (int64_t i = 0; i < st->count && !rc; i++) {
+            const cv_transfer *t = &p->transfers[st->first + i];
+            if (t->src < 0 || t->src >= s->ranks || t->dst < 0 || t->dst >= s->ranks ||
+                t->src_buf >= CV_BUF_COUNT || t->dst_buf >= CV_BUF_COUNT || t->count <= 0)
+                rc = vfail(err, errlen, "step %d transfer %lld: bad rank, buffer or count", k,
+                           (long long)i);
+            else if (t->dst_buf == CV_BUF_SEND)
+                rc = vfail(err, errlen, "step %d transfer %lld: writes a send buffer", k,
+                           (long long)i);
+            else if (t->src_off < 0 || t->src_off + t->count > buf_len(p, t->src, t->src_buf) ||
+                     t->dst_off < 0 || t->dst_off + t->count > buf_len(p, t->dst, t->dst_buf))
+                rc = vfail(err, errlen,
+                           "step %d transfer %lld: %d.%s[%lld+%lld] -> %d.%s[%lld] out of bounds",
+                           k, (long long)i, t->src, cv_buf_name(t->src_buf),
+                           (long long)t->src_off, (long long)t->count, t->dst,
+                           cv_buf_name(t->dst_buf), (long long)t->dst_off);
+            else if (t->kind == CV_XFER_DIVIDE &&
+                     (t->src != t->dst || t->src_buf != t->dst_buf || t->src_off != t->dst_off))
+                rc = vfail(err, errlen, "step %d transfer %lld: divide must be in place", k,
+                           (long long)i);
+            else if (t->kind != CV_XFER_DIVIDE && t->src == t->dst && t->src_buf == t->dst_buf &&
+                     t->src_off < t->dst_off + t->count && t->dst_off < t->src_off + t->count)
+                rc = vfail(err, errlen, "step %d transfer %lld: source and destination overlap",
+                           k, (long long)i);
+            else if (!all_written(&m, t->src, t->src_buf, t->src_off, t->count) ||
+                     (t->kind != CV_XFER_COPY &&
+                      !all_written(&m, t->dst, t->dst_buf, t->dst_off, t->count)))
+                rc = vfail(err, errlen, "step %d transfer %lld: reads %s elements no earlier "
+                                        "step wrote", k, (long long)i, cv_buf_name(t->src_buf));
+        }
+        if (rc)
+            break;
+        int64_t bad = step_conflict(&p->transfers[st->first], st->count, w, r);
+        if (bad >= 0) {
+            const cv_transfer *t = &p->transfers[st->first + bad];
+            rc = vfail(err, errlen, "step %d: transfer %d.%s[%lld..] -> %d.%s[%lld..] touches a "
+                                    "region another transfer of the step writes", k, t->src,
+                       cv_buf_name(t->src_buf), (long long)t->src_off, t->dst,
+                       cv_buf_name(t->dst_buf), (long long)t->dst_off);
+            break;
+        }
+        for (int64_t i = 0; i < st->count; i++) {
+            const cv_transfer *t = &p->transfers[st->first + i];
+            memset(m.flags[t->dst * 2 + t->dst_buf - 1] + t->dst_off, 1, (size_t)t->count);
+        }
+    }
+    for (int rank = 0; rank < s->ranks && !rc; rank++)
+        if (!all_written(&m, rank, CV_BUF_RECV, 0, cv_spec_result_count(s, rank)))
+            rc = vfail(err, errlen, "rank %d: some result elements are never written", rank);
+    written_free(&m);
+    free(w);
+    free(r);
+    return rc;
+}
+
+/* ------------------------------------------------------------ provenance */
+
+static uint64_t bit(int r) { return (uint64_t)1 << r; }
+
+/* The mask result element i of `rank` must end with. */
+static uint64_t expected_mask(const cv_spec *s, int rank, int64_t i)
+{
+    int64_t c = s->count > 0 ? s->count : 1;
+    uint64_t all = s->ranks == 64 ? ~(uint64_t)0 : bit(s->ranks) - 1;
+    switch (s->op) {
+    case CV_OP_BROADCAST:
+    case CV_OP_SCATTER: return bit(s->root);
+    case CV_OP_GATHER:
+    case CV_OP_ALLGATHER:
+    case CV_OP_ALLTOALL: return bit((int)(i / c));
+    case CV_OP_SENDRECV: return bit((rank - 1 + s->ranks) % s->ranks);
+    default: return all;
+    }
+}
+
+int cv_plan_check_provenance(const cv_plan *p, char *err, size_t errlen)
+{
+    const cv_spec *s = &p->spec;
+    if (s->ranks > CV_MAX_VISUAL_RANKS)
+        return vfail(err, errlen, "provenance needs at most %d ranks", CV_MAX_VISUAL_RANKS);
+    int nb = s->ranks * CV_BUF_COUNT;
+    uint64_t **mask = cv__xcalloc((size_t)nb, sizeof *mask);
+    for (int r = 0; r < s->ranks; r++)
+        for (int b = 0; b < CV_BUF_COUNT; b++) {
+            int64_t n = buf_len(p, r, b);
+            mask[r * CV_BUF_COUNT + b] = cv__xcalloc((size_t)n + 1, sizeof(uint64_t));
+            if (b == CV_BUF_SEND)
+                for (int64_t i = 0; i < n; i++)
+                    mask[r * CV_BUF_COUNT + b][i] = bit(r);
+        }
+    /* Transfers of a step are conflict-free, so applying them one by one
+     * gives the same masks as applying them at once. */
+    for (int64_t x = 0; x < p->ntransfers; x++) {
+        const cv_transfer *t = &p->transfers[x];
+        const uint64_t *src = mask[t->src * CV_BUF_COUNT + t->src_buf] + t->src_off;
+        uint64_t *dst = mask[t->dst * CV_BUF_COUNT + t->dst_buf] + t->dst_off;
+        for (int64_t i = 0; i < t->count; i++)
+            if (t->kind == CV_XFER_COPY)
+                dst[i] = src[i];
+            else if (t->kind == CV_XFER_REDUCE)
+                dst[i] |= src[i];
+    }
+    int rc = CV_OK;
+    for (int r = 0; r < s->ranks && !rc; r++) {
+        const uint64_t *m = mask[r * CV_BUF_COUNT + CV_BUF_RECV];
+        int64_t n = cv_spec_result_count(s, r);
+        for (int64_t i = 0; i < n; i++) {
+            uint64_t want = expected_mask(s, r, i);
+            if (m[i] != want) {
+                rc = vfail(err, errlen, "rank %d recv[%lld]: contributions 0x%llx, expected 0x%llx",
+                           r, (long long)i, (unsigned long long)m[i], (unsigned long long)want);
+                break;
+            }
+        }
+    }
+    for (int i = 0; i < nb; i++)
+        free(mask[i]);
+    free(mask);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- volume */
+
+int64_t cv_plan_bytes_sent(const cv_plan *p, int rank)
+{
+    int64_t n = 0;
+    for (int64_t x = 0; x < p->ntransfers; x++)
+        if (p->transfers[x].src == rank && p->transfers[x].dst != rank)
+            n += p->transfers[x].count;
+    return n * (int64_t)cv_dtype_size(p->spec.dtype);
+}
+
+int cv_plan_comm_steps(const cv_plan *p)
+{
+    int n = 0;
+    for (int k = 0; k < p->nsteps; k++) {
+        const cv_step *st = &p->steps[k];
+        for (int64_t i = 0; i < st->count; i++)
+            if (p->transfers[st->first + i].src != p->transfers[st->first + i].dst) {
+                n++;
+                break;
+            }
+    }
+    return n;
+}

@@ -1,0 +1,190 @@
+/*
+ * cv_reference.c: what each op means, written as plainly as possible and
+ * without looking at any plan, and the comparison of a backend's results
+ * with it.
+ *
+ * Every result element of every rank is either a copy of one input element
+ * (broadcast, scatter, gather, allgather, alltoall, sendrecv) or a reduction
+ * over all ranks of one input index (reduce, allreduce, reducescatter).
+ * Integer reductions wrap and are compared exactly: any order of a wrapping
+ * sum gives the same bits. Float reductions depend on the order, so they
+ * are computed in double here and compared within a bound that grows with
+ * the rank count and the magnitude of what was summed.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "cv_internal.h"
+
+/* Where result element i of rank r comes from, for the copying ops. */
+static void copy_source(const cv_spec *s, int r, int64_t i, int *src_rank, int64_t *src_idx)
+{
+    int64_t c = s->count > 0 ? s->count : 1;
+    switch (s->op) {
+    case CV_OP_BROADCAST: *src_rank = s->root; *src_idx = i; break;
+    case CV_OP_SCATTER: *src_rank = s->root; *src_idx = (int64_t)r * c + i; break;
+    case CV_OP_GATHER:
+    case CV_OP_ALLGATHER: *src_rank = (int)(i / c); *src_idx = i % c; break;
+    case CV_OP_ALLTOALL: *src_rank = (int)(i / c); *src_idx = (int64_t)r * c + i % c; break;
+    default: *src_rank = (r - 1 + s->ranks) % s->ranks; *src_idx = i; break; /* sendrecv */
+    }
+}
+
+/* The input index that result element i of rank r reduces over. */
+static int64_t reduce_index(const cv_spec *s, int r, int64_t i)
+{
+    return s->op == CV_OP_REDUCESCATTER ? (int64_t)r * s->count + i : i;
+}
+
+static int64_t int_get(cv_dtype d, const void *base, int64_t i)
+{
+    switch (d) {
+    case CV_INT8: return ((const int8_t *)base)[i];
+    case CV_INT32: return ((const int32_t *)base)[i];
+    default: return ((const int64_t *)base)[i];
+    }
+}
+
+static void int_set(cv_dtype d, void *base, int64_t i, uint64_t bits)
+{
+    switch (d) {
+    case CV_INT8: ((int8_t *)base)[i] = (int8_t)(uint8_t)bits; break;
+    case CV_INT32: ((int32_t *)base)[i] = (int32_t)(uint32_t)bits; break;
+    default: ((int64_t *)base)[i] = (int64_t)bits; break;
+    }
+}
+
+/* Integer reduction over ranks, in rank order, wrapping at the dtype's width. */
+static void int_reduce(const cv_spec *s, const void *const *in, int64_t idx, void *out, int64_t o)
+{
+    uint64_t acc = 0;
+    int64_t best = 0;
+    for (int r = 0; r < s->ranks; r++) {
+        int64_t x = int_get(s->dtype, in[r], idx);
+        uint64_t u = (uint64_t)x;
+        if (r == 0) {
+            acc = u;
+            best = x;
+            continue;
+        }
+        switch (s->redop) {
+        case CV_PROD: acc *= u; break;
+        case CV_MIN: best = x < best ? x : best; break;
+        case CV_MAX: best = x > best ? x : best; break;
+        case CV_BAND: acc &= u; break;
+        case CV_BOR: acc |= u; break;
+        case CV_BXOR: acc ^= u; break;
+        default: acc += u; break; /* sum, avg */
+        }
+    }
+    if (s->redop == CV_MIN || s->redop == CV_MAX) {
+        int_set(s->dtype, out, o, (uint64_t)best);
+    } else if (s->redop == CV_AVG) {
+        /* NCCL: sum in the dtype, then divide by N. */
+        int_set(s->dtype, out, o, acc);
+        int_set(s->dtype, out, o, (uint64_t)(int_get(s->dtype, out, o) / s->ranks));
+    } else {
+        int_set(s->dtype, out, o, acc);
+    }
+}
+
+/* avg on floats: each input is first multiplied by 1/N in its own dtype. */
+static double premultiplied(const cv_spec *s, double x)
+{
+    if (s->dtype == CV_FLOAT64)
+        return x * (1.0 / s->ranks);
+    float y = (float)x * (1.0f / (float)s->ranks);
+    unsigned char tmp[8];
+    cv__value_set(s->dtype, tmp, 0, y);
+    return cv_value_get(s->dtype, tmp, 0);
+}
+
+typedef struct {
+    double value; /* exact up to double rounding */
+    double mag;   /* what the error bound scales with; 0 = must be exact */
+} float_expect;
+
+static float_expect float_reduce(const cv_spec *s, const void *const *in, int64_t idx)
+{
+    float_expect e = {0, 0};
+    for (int r = 0; r < s->ranks; r++) {
+        double x = cv_value_get(s->dtype, in[r], idx);
+        if (s->redop == CV_AVG)
+            x = premultiplied(s, x);
+        if (r == 0) {
+            e.value = x;
+            e.mag = s->redop == CV_MIN || s->redop == CV_MAX ? 0 : fabs(x);
+            continue;
+        }
+        switch (s->redop) {
+        case CV_PROD: e.value *= x; e.mag *= fabs(x); break;
+        case CV_MIN: e.value = x < e.value ? x : e.value; break;
+        case CV_MAX: e.value = x > e.value ? x : e.value; break;
+        default: e.value += x; e.mag += fabs(x); break;
+        }
+    }
+    return e;
+}
+
+void cv_reference(const cv_spec *s, const void *const *inputs, void **expected)
+{
+    size_t esz = cv_dtype_size(s->dtype);
+    for (int r = 0; r < s->ranks; r++) {
+        int64_t n = cv_spec_result_count(s, r);
+        for (int64_t i = 0; i < n; i++) {
+            if (!cv_op_reduces(s->op)) {
+                int src;
+                int64_t idx;
+                copy_source(s, r, i, &src, &idx);
+                memcpy((unsigned char *)expected[r] + (size_t)i * esz,
+                       (const unsigned char *)inputs[src] + (size_t)idx * esz, esz);
+            } else if (!cv_dtype_is_float(s->dtype)) {
+                int_reduce(s, inputs, reduce_index(s, r, i), expected[r], i);
+            } else {
+                cv__value_set(s->dtype, expected[r], i,
+                              float_reduce(s, inputs, reduce_index(s, r, i)).value);
+            }
+        }
+    }
+}
+
+static bool float_ok(const cv_spec *s, double got, float_expect e)
+{
+    double tol = (s->ranks + 2) * cv__dtype_eps(s->dtype) * e.mag; /* 0 for min, max */
+    if (fabs(got - e.value) <= tol)
+        return true;
+    /* Where the exact result (or a partial one) can leave the dtype's range,
+     * different orders legitimately overflow differently. */
+    double max = cv__dtype_max(s->dtype);
+    bool may_overflow = !isfinite(e.value) || e.mag > max;
+    return may_overflow && (!isfinite(got) || fabs(got) >= max);
+}
+
+int64_t cv_verify(const cv_spec *s, const void *const *inputs, const void *const *outputs)
+{
+    size_t esz = cv_dtype_size(s->dtype);
+    int64_t wrong = 0;
+    unsigned char want[8];
+    for (int r = 0; r < s->ranks; r++) {
+        int64_t n = cv_spec_result_count(s, r);
+        if (n > 0 && !outputs[r])
+            return n; /* a missing result is all wrong */
+        for (int64_t i = 0; i < n; i++) {
+            const unsigned char *got = (const unsigned char *)outputs[r] + (size_t)i * esz;
+            if (!cv_op_reduces(s->op)) {
+                int src;
+                int64_t idx;
+                copy_source(s, r, i, &src, &idx);
+                wrong += memcmp(got, (const unsigned char *)inputs[src] + (size_t)idx * esz,
+                                esz) != 0;
+            } else if (!cv_dtype_is_float(s->dtype)) {
+                int_reduce(s, inputs, reduce_index(s, r, i), want, 0);
+                wrong += memcmp(got, want, esz) != 0;
+            } else {
+                float_expect e = float_reduce(s, inputs, reduce_index(s, r, i));
+                wrong += !float_ok(s, cv_value_get(s->dtype, got, 0), e);
+            }
+        }
+    }
+    return wrong;
+}

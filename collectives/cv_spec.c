@@ -1,0 +1,302 @@
+/*
+ * cv_spec.c: the vocabulary (ops, algorithms, dtypes, redops, inits), their
+ * names and aliases, and the rules of a spec: which algorithms each op
+ * offers, what a valid spec is, and NCCL's buffer sizes for each op.
+ *
+ * Every error message names the field and what is allowed, because these
+ * messages reach users unchanged through the command line and the GUI.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cv_internal.h"
+
+/* ------------------------------------------------------------------ names */
+
+static const char *const op_names[CV_OP_COUNT] = {
+    "broadcast", "scatter", "gather", "reduce", "allgather",
+    "reducescatter", "allreduce", "alltoall", "sendrecv",
+};
+static const char *const op_titles[CV_OP_COUNT] = {
+    "Broadcast", "Scatter", "Gather", "Reduce", "AllGather",
+    "ReduceScatter", "AllReduce", "AllToAll", "Send/Recv",
+};
+static const char *const algo_names[CV_ALGO_COUNT] = {
+    "direct", "ring", "tree", "recursive-doubling",
+    "recursive-halving", "rabenseifner", "bruck", "pairwise",
+};
+static const char *const dtype_names[CV_DTYPE_COUNT] = {
+    "int8", "int32", "int64", "float16", "bfloat16", "float32", "float64",
+};
+static const size_t dtype_sizes[CV_DTYPE_COUNT] = {1, 4, 8, 2, 2, 4, 8};
+static const char *const redop_names[CV_REDOP_COUNT] = {
+    "sum", "prod", "min", "max", "avg", "band", "bor", "bxor",
+};
+static const char *const buf_names[CV_BUF_COUNT] = {"send", "recv", "scratch"};
+static const char *const init_names[CV_INIT_COUNT] = {"rank", "index", "random"};
+
+/* The algorithms each op offers, default first. */
+static const cv_algo op_algos[CV_OP_COUNT][6] = {
+    [CV_OP_BROADCAST] = {CV_ALGO_RING, CV_ALGO_TREE, CV_ALGO_DIRECT},
+    [CV_OP_SCATTER] = {CV_ALGO_DIRECT, CV_ALGO_TREE},
+    [CV_OP_GATHER] = {CV_ALGO_DIRECT, CV_ALGO_TREE},
+    [CV_OP_REDUCE] = {CV_ALGO_RING, CV_ALGO_TREE, CV_ALGO_DIRECT},
+    [CV_OP_ALLGATHER] = {CV_ALGO_RING, CV_ALGO_RECURSIVE_DOUBLING, CV_ALGO_BRUCK,
+                         CV_ALGO_DIRECT},
+    [CV_OP_REDUCESCATTER] = {CV_ALGO_RING, CV_ALGO_RECURSIVE_HALVING, CV_ALGO_DIRECT},
+    [CV_OP_ALLREDUCE] = {CV_ALGO_RING, CV_ALGO_TREE, CV_ALGO_RECURSIVE_DOUBLING,
+                         CV_ALGO_RABENSEIFNER, CV_ALGO_DIRECT},
+    [CV_OP_ALLTOALL] = {CV_ALGO_PAIRWISE, CV_ALGO_BRUCK},
+    [CV_OP_SENDRECV] = {CV_ALGO_DIRECT},
+};
+static const int op_algo_count[CV_OP_COUNT] = {3, 2, 2, 3, 4, 3, 5, 2, 1};
+
+const char *cv_op_name(cv_op op) { return (unsigned)op < CV_OP_COUNT ? op_names[op] : "?"; }
+const char *cv_op_title(cv_op op) { return (unsigned)op < CV_OP_COUNT ? op_titles[op] : "?"; }
+const char *cv_algo_name(cv_algo a) { return (unsigned)a < CV_ALGO_COUNT ? algo_names[a] : "?"; }
+const char *cv_dtype_name(cv_dtype d) { return (unsigned)d < CV_DTYPE_COUNT ? dtype_names[d] : "?"; }
+const char *cv_redop_name(cv_redop r) { return (unsigned)r < CV_REDOP_COUNT ? redop_names[r] : "?"; }
+const char *cv_buf_name(cv_buf b) { return (unsigned)b < CV_BUF_COUNT ? buf_names[b] : "?"; }
+const char *cv_init_name(cv_init i) { return (unsigned)i < CV_INIT_COUNT ? init_names[i] : "?"; }
+
+static int find_name(const char *s, const char *const *names, int n)
+{
+    if (!s)
+        return -1;
+    for (int i = 0; i < n; i++)
+        if (strcasecmp(s, names[i]) == 0)
+            return i;
+    return -1;
+}
+
+typedef struct {
+    const char *alias;
+    int value;
+} alias;
+
+static int find_alias(const char *s, const alias *table)
+{
+    for (; table->alias; table++)
+        if (strcasecmp(s, table->alias) == 0)
+            return table->value;
+    return -1;
+}
+
+int cv_op_parse(const char *s)
+{
+    static const alias aliases[] = {
+        {"all-reduce", CV_OP_ALLREDUCE}, {"all_reduce", CV_OP_ALLREDUCE},
+        {"all-gather", CV_OP_ALLGATHER}, {"all_gather", CV_OP_ALLGATHER},
+        {"reduce-scatter", CV_OP_REDUCESCATTER}, {"reduce_scatter", CV_OP_REDUCESCATTER},
+        {"all-to-all", CV_OP_ALLTOALL}, {"all_to_all", CV_OP_ALLTOALL},
+        {"send-recv", CV_OP_SENDRECV}, {"send/recv", CV_OP_SENDRECV}, {"bcast", CV_OP_BROADCAST},
+        {NULL, 0},
+    };
+    int v = find_name(s, op_names, CV_OP_COUNT);
+    return v >= 0 || !s ? v : find_alias(s, aliases);
+}
+
+int cv_algo_parse(const char *s)
+{
+    static const alias aliases[] = {
+        {"rd", CV_ALGO_RECURSIVE_DOUBLING}, {"recursive_doubling", CV_ALGO_RECURSIVE_DOUBLING},
+        {"rh", CV_ALGO_RECURSIVE_HALVING}, {"recursive_halving", CV_ALGO_RECURSIVE_HALVING},
+        {"chain", CV_ALGO_RING}, {"binomial", CV_ALGO_TREE}, {"naive", CV_ALGO_DIRECT},
+        {NULL, 0},
+    };
+    int v = find_name(s, algo_names, CV_ALGO_COUNT);
+    return v >= 0 || !s ? v : find_alias(s, aliases);
+}
+
+int cv_dtype_parse(const char *s)
+{
+    static const alias aliases[] = {
+        {"char", CV_INT8}, {"int", CV_INT32}, {"long", CV_INT64}, {"half", CV_FLOAT16},
+        {"fp16", CV_FLOAT16}, {"bf16", CV_BFLOAT16}, {"float", CV_FLOAT32}, {"fp32", CV_FLOAT32},
+        {"double", CV_FLOAT64}, {"fp64", CV_FLOAT64}, {NULL, 0},
+    };
+    int v = find_name(s, dtype_names, CV_DTYPE_COUNT);
+    return v >= 0 || !s ? v : find_alias(s, aliases);
+}
+
+int cv_redop_parse(const char *s) { return find_name(s, redop_names, CV_REDOP_COUNT); }
+int cv_init_parse(const char *s) { return find_name(s, init_names, CV_INIT_COUNT); }
+
+size_t cv_dtype_size(cv_dtype d) { return (unsigned)d < CV_DTYPE_COUNT ? dtype_sizes[d] : 0; }
+bool cv_dtype_is_float(cv_dtype d) { return d >= CV_FLOAT16 && d <= CV_FLOAT64; }
+bool cv_redop_is_bitwise(cv_redop r) { return r == CV_BAND || r == CV_BOR || r == CV_BXOR; }
+
+int cv_op_algos(cv_op op, cv_algo out[CV_ALGO_COUNT])
+{
+    if ((unsigned)op >= CV_OP_COUNT)
+        return 0;
+    for (int i = 0; i < op_algo_count[op]; i++)
+        out[i] = op_algos[op][i];
+    return op_algo_count[op];
+}
+
+bool cv_op_has_algo(cv_op op, cv_algo algo)
+{
+    if ((unsigned)op >= CV_OP_COUNT)
+        return false;
+    for (int i = 0; i < op_algo_count[op]; i++)
+        if (op_algos[op][i] == algo)
+            return true;
+    return false;
+}
+
+bool cv_op_reduces(cv_op op)
+{
+    return op == CV_OP_REDUCE || op == CV_OP_ALLREDUCE || op == CV_OP_REDUCESCATTER;
+}
+
+bool cv_op_has_root(cv_op op)
+{
+    return op == CV_OP_BROADCAST || op == CV_OP_SCATTER || op == CV_OP_GATHER ||
+           op == CV_OP_REDUCE;
+}
+
+const char *cv_strerror(int status)
+{
+    switch (status) {
+    case CV_OK: return "ok";
+    case CV_EINVAL: return "invalid argument";
+    case CV_ENOMEM: return "out of memory";
+    case CV_EUNAVAIL: return "backend unavailable";
+    case CV_EBACKEND: return "backend failed";
+    case CV_ETOOBIG: return "too large for visual mode";
+    default: return "unknown error";
+    }
+}
+
+/* ------------------------------------------------------------------- spec */
+
+void cv_spec_init(cv_spec *s)
+{
+    memset(s, 0, sizeof *s);
+    s->op = CV_OP_ALLREDUCE;
+    s->algo = CV_ALGO_RING;
+    s->ranks = 4;
+    s->count = 8;
+    s->dtype = CV_FLOAT32;
+    s->redop = CV_SUM;
+    s->root = 0;
+    s->slices = 1;
+}
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return CV_EINVAL;
+}
+
+static void algo_list(cv_op op, char *out, size_t outlen)
+{
+    out[0] = 0;
+    for (int i = 0; i < op_algo_count[op]; i++) {
+        size_t used = strlen(out);
+        snprintf(out + used, outlen - used, "%s%s", i ? ", " : "", algo_names[op_algos[op][i]]);
+    }
+}
+
+int cv_spec_check(const cv_spec *s, int max_ranks, char *err, size_t errlen)
+{
+    char list[160];
+    if ((unsigned)s->op >= CV_OP_COUNT)
+        return fail(err, errlen, "--op: unknown op; allowed: broadcast, scatter, gather, reduce, "
+                                 "allgather, reducescatter, allreduce, alltoall, sendrecv");
+    if (!cv_op_has_algo(s->op, s->algo)) {
+        algo_list(s->op, list, sizeof list);
+        return fail(err, errlen, "--algo: %s has no algorithm '%s'; allowed: %s", op_names[s->op],
+                    cv_algo_name(s->algo), list);
+    }
+    if (s->ranks < 1 || s->ranks > max_ranks)
+        return fail(err, errlen, "--ranks: %d is out of range; allowed: 1 to %d%s", s->ranks,
+                    max_ranks, max_ranks == CV_MAX_VISUAL_RANKS ? " in visual mode" : "");
+    if (s->count < 0)
+        return fail(err, errlen, "--count: %lld is negative; allowed: 0 or more elements",
+                    (long long)s->count);
+    if ((unsigned)s->dtype >= CV_DTYPE_COUNT)
+        return fail(err, errlen, "--dtype: unknown dtype; allowed: int8, int32, int64, float16, "
+                                 "bfloat16, float32, float64");
+    if ((unsigned)s->redop >= CV_REDOP_COUNT)
+        return fail(err, errlen, "--redop: unknown redop; allowed: sum, prod, min, max, avg, "
+                                 "band, bor, bxor");
+    if (cv_redop_is_bitwise(s->redop) && cv_dtype_is_float(s->dtype))
+        return fail(err, errlen, "--redop: %s works on integer types only (int8, int32, int64), "
+                                 "not %s", redop_names[s->redop], dtype_names[s->dtype]);
+    if (s->root < 0 || s->root >= s->ranks)
+        return fail(err, errlen, "--root: %d is out of range; allowed: 0 to %d (ranks - 1)",
+                    s->root, s->ranks - 1);
+    if (s->slices < 1 || s->slices > CV_MAX_SLICES)
+        return fail(err, errlen, "--slices: %d is out of range; allowed: 1 to %d", s->slices,
+                    CV_MAX_SLICES);
+    /* Buffers must be addressable: the largest one holds ranks * count
+     * elements, and offsets are int64. */
+    if (s->count > INT64_MAX / 16 / s->ranks)
+        return fail(err, errlen, "--count: %lld elements x %d ranks is too large to address",
+                    (long long)s->count, s->ranks);
+    return CV_OK;
+}
+
+int64_t cv_spec_buf_count(const cv_spec *s, cv_buf buf, int rank)
+{
+    int64_t n = s->ranks, c = s->count;
+    bool root = rank == s->root;
+    if (buf == CV_BUF_SCRATCH)
+        return 0; /* the plan says how much scratch it needs */
+    bool send = buf == CV_BUF_SEND;
+    switch (s->op) {
+    case CV_OP_BROADCAST: return send ? (root ? c : 0) : c;
+    case CV_OP_SCATTER: return send ? (root ? n * c : 0) : c;
+    case CV_OP_GATHER: return send ? c : (root ? n * c : 0);
+    case CV_OP_REDUCE: return send ? c : (root ? c : 0);
+    case CV_OP_ALLGATHER: return send ? c : n * c;
+    case CV_OP_REDUCESCATTER: return send ? n * c : c;
+    case CV_OP_ALLREDUCE: return c;
+    case CV_OP_ALLTOALL: return n * c;
+    case CV_OP_SENDRECV: return c;
+    default: return 0;
+    }
+}
+
+int64_t cv_spec_result_count(const cv_spec *s, int rank)
+{
+    return cv_spec_buf_count(s, CV_BUF_RECV, rank);
+}
+
+int64_t cv_spec_bench_bytes(const cv_spec *s)
+{
+    int64_t esz = (int64_t)cv_dtype_size(s->dtype), n = s->ranks, c = s->count;
+    switch (s->op) {
+    case CV_OP_ALLGATHER:
+    case CV_OP_REDUCESCATTER:
+    case CV_OP_ALLTOALL:
+    case CV_OP_SCATTER:
+    case CV_OP_GATHER: return n * c * esz;
+    default: return c * esz;
+    }
+}
+
+double cv_spec_busbw_factor(const cv_spec *s)
+{
+    double n = s->ranks;
+    switch (s->op) {
+    case CV_OP_ALLREDUCE: return 2.0 * (n - 1) / n;
+    case CV_OP_ALLGATHER:
+    case CV_OP_REDUCESCATTER:
+    case CV_OP_ALLTOALL:
+    case CV_OP_SCATTER:
+    case CV_OP_GATHER: return (n - 1) / n;
+    default: return 1.0;
+    }
+}

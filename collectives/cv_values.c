@@ -1,0 +1,361 @@
+/*
+ * cv_values.c: element values. Half-precision conversions (float16 and
+ * bfloat16 are stored as 16-bit patterns and computed in float, so they
+ * work with any C compiler), reading, writing and formatting elements, the
+ * inputs each init produces, and the element kernels the CPU backend runs.
+ *
+ * Integer arithmetic wraps: sums and products are computed in the unsigned
+ * type of the same width, which makes every reduction order give the same
+ * bits and keeps signed overflow (undefined in C) out of the picture.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "cv_internal.h"
+
+void *cv__xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) {
+        fprintf(stderr, "collviz: out of memory (%zu bytes)\n", n);
+        abort();
+    }
+    return p;
+}
+
+void *cv__xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p) {
+        fprintf(stderr, "collviz: out of memory (%zu x %zu bytes)\n", n, size);
+        abort();
+    }
+    return p;
+}
+
+void *cv__xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (!q) {
+        fprintf(stderr, "collviz: out of memory (%zu bytes)\n", n);
+        abort();
+    }
+    return q;
+}
+
+/* ------------------------------------------------------ half precision */
+
+static uint32_t f32_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static float bits_f32(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+uint16_t cv__f32_to_f16(float f)
+{
+    uint32_t x = f32_bits(f);
+    uint16_t sign = (uint16_t)((x >> 16) & 0x8000u);
+    uint32_t exp = (x >> 23) & 0xffu, man = x & 0x7fffffu;
+    if (exp == 0xff) /* inf or NaN */
+        return (uint16_t)(sign | 0x7c00u | (man ? 0x200u : 0));
+    int e = (int)exp - 127 + 15;
+    if (e >= 31)
+        return (uint16_t)(sign | 0x7c00u);
+    if (e <= 0) { /* subnormal or zero: shift with round-to-nearest-even */
+        if (e < -10)
+            return sign;
+        man |= 0x800000u;
+        int shift = 14 - e;
+        uint32_t half = man >> shift, rem = man & ((1u << shift) - 1), mid = 1u << (shift - 1);
+        if (rem > mid || (rem == mid && (half & 1)))
+            half++;
+        return (uint16_t)(sign | half);
+    }
+    uint32_t h = ((uint32_t)e << 10) | (man >> 13), rem = man & 0x1fffu;
+    if (rem > 0x1000u || (rem == 0x1000u && (h & 1)))
+        h++; /* a carry into the exponent is still the right rounding, up to inf */
+    return (uint16_t)(sign | h);
+}
+
+float cv__f16_to_f32(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, man = h & 0x3ffu;
+    if (exp == 0) {
+        if (!man)
+            return bits_f32(sign);
+        float v = (float)man / 16777216.0f; /* man * 2^-24 */
+        return sign ? -v : v;
+    }
+    if (exp == 31)
+        return bits_f32(sign | 0x7f800000u | (man << 13));
+    return bits_f32(sign | ((exp - 15 + 127) << 23) | (man << 13));
+}
+
+uint16_t cv__f32_to_bf16(float f)
+{
+    uint32_t x = f32_bits(f);
+    if ((x & 0x7fffffffu) > 0x7f800000u)
+        return (uint16_t)((x >> 16) | 0x40u); /* quiet NaN */
+    x += 0x7fffu + ((x >> 16) & 1u);
+    return (uint16_t)(x >> 16);
+}
+
+float cv__bf16_to_f32(uint16_t h) { return bits_f32((uint32_t)h << 16); }
+
+/* --------------------------------------------------------- element access */
+
+double cv_value_get(cv_dtype dtype, const void *base, int64_t i)
+{
+    switch (dtype) {
+    case CV_INT8: return ((const int8_t *)base)[i];
+    case CV_INT32: return ((const int32_t *)base)[i];
+    case CV_INT64: return (double)((const int64_t *)base)[i];
+    case CV_FLOAT16: return cv__f16_to_f32(((const uint16_t *)base)[i]);
+    case CV_BFLOAT16: return cv__bf16_to_f32(((const uint16_t *)base)[i]);
+    case CV_FLOAT32: return ((const float *)base)[i];
+    case CV_FLOAT64: return ((const double *)base)[i];
+    default: return 0;
+    }
+}
+
+void cv__value_set(cv_dtype dtype, void *base, int64_t i, double v)
+{
+    switch (dtype) {
+    case CV_INT8: ((int8_t *)base)[i] = (int8_t)(uint8_t)(int64_t)v; break;
+    case CV_INT32: ((int32_t *)base)[i] = (int32_t)(uint32_t)(int64_t)v; break;
+    case CV_INT64: ((int64_t *)base)[i] = (int64_t)v; break;
+    case CV_FLOAT16: ((uint16_t *)base)[i] = cv__f32_to_f16((float)v); break;
+    case CV_BFLOAT16: ((uint16_t *)base)[i] = cv__f32_to_bf16((float)v); break;
+    case CV_FLOAT32: ((float *)base)[i] = (float)v; break;
+    case CV_FLOAT64: ((double *)base)[i] = v; break;
+    default: break;
+    }
+}
+
+int cv_value_format(cv_dtype dtype, const void *base, int64_t i, char *out, size_t outlen)
+{
+    if (dtype == CV_INT64)
+        return snprintf(out, outlen, "%lld", (long long)((const int64_t *)base)[i]);
+    if (!cv_dtype_is_float(dtype))
+        return snprintf(out, outlen, "%.0f", cv_value_get(dtype, base, i));
+    double v = cv_value_get(dtype, base, i);
+    if (v == 0)
+        return snprintf(out, outlen, "0"); /* no "-0" */
+    return snprintf(out, outlen, "%.4g", v);
+}
+
+double cv__dtype_max(cv_dtype dtype)
+{
+    switch (dtype) {
+    case CV_FLOAT16: return 65504.0;
+    case CV_BFLOAT16: return 3.3895313892515355e38;
+    case CV_FLOAT32: return 3.4028234663852886e38;
+    default: return 1.7976931348623157e308;
+    }
+}
+
+double cv__dtype_eps(cv_dtype dtype)
+{
+    switch (dtype) {
+    case CV_FLOAT16: return 0x1p-11;
+    case CV_BFLOAT16: return 0x1p-8;
+    case CV_FLOAT32: return 0x1p-24;
+    case CV_FLOAT64: return 0x1p-53;
+    default: return 0;
+    }
+}
+
+/* --------------------------------------------------------------- inputs */
+
+static uint64_t splitmix64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+void cv_fill_input(const cv_spec *spec, cv_init init, uint64_t seed, int rank, void *dst)
+{
+    int64_t n = cv_spec_buf_count(spec, CV_BUF_SEND, rank);
+    bool is_float = cv_dtype_is_float(spec->dtype);
+    for (int64_t i = 0; i < n; i++) {
+        double v;
+        if (init == CV_INIT_RANK) {
+            v = rank + 1;
+        } else if (init == CV_INIT_INDEX) {
+            v = (double)rank * 100 + (double)i;
+        } else {
+            /* Small integers are exact in every dtype, so sums of them can
+             * be checked tightly; for prod, values near 1 keep products of
+             * many ranks finite. */
+            uint64_t r = splitmix64(seed ^ splitmix64(((uint64_t)rank << 40) ^ (uint64_t)i));
+            if (spec->redop == CV_PROD && spec->op != CV_OP_ALLTOALL)
+                v = is_float ? 1.0 + ((double)(r % 5) - 2.0) / 16.0 : (double)(r % 7) - 3.0;
+            else
+                v = is_float ? (double)(r % 17) - 8.0 : (double)(r % 201) - 100.0;
+        }
+        cv__value_set(spec->dtype, dst, i, v);
+    }
+}
+
+void cv__premultiply(cv_dtype dtype, void *buf, int64_t n, int ranks)
+{
+    switch (dtype) {
+    case CV_FLOAT32: {
+        float s = 1.0f / (float)ranks, *p = buf;
+        for (int64_t i = 0; i < n; i++)
+            p[i] *= s;
+        break;
+    }
+    case CV_FLOAT64: {
+        double s = 1.0 / ranks, *p = buf;
+        for (int64_t i = 0; i < n; i++)
+            p[i] *= s;
+        break;
+    }
+    case CV_FLOAT16:
+    case CV_BFLOAT16: {
+        float s = 1.0f / (float)ranks;
+        for (int64_t i = 0; i < n; i++)
+            cv__value_set(dtype, buf, i, cv_value_get(dtype, buf, i) * s);
+        break;
+    }
+    default: break;
+    }
+}
+
+/* -------------------------------------------------------------- kernels */
+
+/* Integer reduction loops: T the element type, U its unsigned twin. */
+#define INT_KERNEL(T, U)                                                                   \
+    static void kernel_##T(cv_redop op, cv_xfer_kind kind, T *restrict d,                  \
+                           const T *restrict s, int64_t n, int divisor)                    \
+    {                                                                                      \
+        if (kind == CV_XFER_DIVIDE) {                                                      \
+            for (int64_t i = 0; i < n; i++)                                                \
+                d[i] = (T)(d[i] / divisor);                                                \
+            return;                                                                        \
+        }                                                                                  \
+        switch (op) {                                                                      \
+        case CV_SUM:                                                                       \
+        case CV_AVG:                                                                       \
+            for (int64_t i = 0; i < n; i++)                                                \
+                d[i] = (T)(U)((U)d[i] + (U)s[i]);                                          \
+            break;                                                                         \
+        case CV_PROD:                                                                      \
+            for (int64_t i = 0; i < n; i++)                                                \
+                d[i] = (T)(U)((U)d[i] * (U)s[i]);                                          \
+            break;                                                                         \
+        case CV_MIN:                                                                       \
+            for (int64_t i = 0; i < n; i++)                                                \
+                d[i] = s[i] < d[i] ? s[i] : d[i];                                          \
+            break;                                                                         \
+        case CV_MAX:                                                                       \
+            for (int64_t i = 0; i < n; i++)                                                \
+                d[i] = s[i] > d[i] ? s[i] : d[i];                                          \
+            break;                                                                         \
+        case CV_BAND:                                                                      \
+            for (int64_t i = 0; i < n; i++)                                                \
+                d[i] = (T)(d[i] & s[i]);                                                   \
+            break;                                                                         \
+        case CV_BOR:                                                                       \
+            for (int64_t i = 0; i < n; i++)                                                \
+                d[i] = (T)(d[i] | s[i]);                                                   \
+            break;                                                                         \
+        case CV_BXOR:                                                                      \
+            for (int64_t i = 0; i < n; i++)                                                \
+                d[i] = (T)(d[i] ^ s[i]);                                                   \
+            break;                                                                         \
+        default: break;                                                                    \
+        }                                                                                  \
+    }
+
+/* Float reduction loops; avg is a sum here (inputs were pre-multiplied). */
+#define FLOAT_KERNEL(T)                                                                    \
+    static void kernel_##T(cv_redop op, T *restrict d, const T *restrict s, int64_t n)     \
+    {                                                                                      \
+        switch (op) {                                                                      \
+        case CV_SUM:                                                                       \
+        case CV_AVG:                                                                       \
+            for (int64_t i = 0; i < n; i++)                                                \
+                d[i] += s[i];                                                              \
+            break;                                                                         \
+        case CV_PROD:                                                                      \
+            for (int64_t i = 0; i < n; i++)                                                \
+                d[i] *= s[i];                                                              \
+            break;                                                                         \
+        case CV_MIN:                                                                       \
+            for (int64_t i = 0; i < n; i++)                                                \
+                d[i] = s[i] < d[i] ? s[i] : d[i];                                          \
+            break;                                                                         \
+        case CV_MAX:                                                                       \
+            for (int64_t i = 0; i < n; i++)                                                \
+                d[i] = s[i] > d[i] ? s[i] : d[i];                                          \
+            break;                                                                         \
+        default: break;                                                                    \
+        }                                                                                  \
+    }
+
+INT_KERNEL(int8_t, uint8_t)
+INT_KERNEL(int32_t, uint32_t)
+INT_KERNEL(int64_t, uint64_t)
+FLOAT_KERNEL(float)
+FLOAT_KERNEL(double)
+
+static float apply_f(cv_redop op, float a, float b)
+{
+    switch (op) {
+    case CV_PROD: return a * b;
+    case CV_MIN: return b < a ? b : a;
+    case CV_MAX: return b > a ? b : a;
+    default: return a + b;
+    }
+}
+
+static void kernel_half(cv_dtype dtype, cv_redop op, uint16_t *restrict d,
+                        const uint16_t *restrict s, int64_t n)
+{
+    if (dtype == CV_FLOAT16)
+        for (int64_t i = 0; i < n; i++)
+            d[i] = cv__f32_to_f16(apply_f(op, cv__f16_to_f32(d[i]), cv__f16_to_f32(s[i])));
+    else
+        for (int64_t i = 0; i < n; i++)
+            d[i] = cv__f32_to_bf16(apply_f(op, cv__bf16_to_f32(d[i]), cv__bf16_to_f32(s[i])));
+}
+
+void cv__kernel(cv_dtype dtype, cv_redop redop, cv_xfer_kind kind, void *dst, const void *src,
+                int64_t n, int divisor)
+{
+    if (kind == CV_XFER_COPY) {
+        memcpy(dst, src, (size_t)n * cv_dtype_size(dtype));
+        return;
+    }
+    switch (dtype) {
+    case CV_INT8: kernel_int8_t(redop, kind, dst, src, n, divisor); break;
+    case CV_INT32: kernel_int32_t(redop, kind, dst, src, n, divisor); break;
+    case CV_INT64: kernel_int64_t(redop, kind, dst, src, n, divisor); break;
+    case CV_FLOAT32:
+        if (kind == CV_XFER_REDUCE)
+            kernel_float(redop, dst, src, n);
+        break;
+    case CV_FLOAT64:
+        if (kind == CV_XFER_REDUCE)
+            kernel_double(redop, dst, src, n);
+        break;
+    case CV_FLOAT16:
+    case CV_BFLOAT16:
+        if (kind == CV_XFER_REDUCE)
+            kernel_half(dtype, redop, dst, src, n);
+        break;
+    default: break;
+    }
+}

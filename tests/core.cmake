@@ -1,0 +1,4 @@
+# The core engine's tests: plans, reference, CPU backend, trace, cost.
+collviz_test(test_collectives SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_collectives.c LIBS cvcore
+             TIMEOUT 1800)
+collviz_test(test_cost SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_cost.c LIBS cvcore)
