@@ -1,0 +1,128 @@
+/*
+ * test_cost.c: the cost model reproduces the worked examples of the source
+ * notes and the textbook formulas, from plans alone; sizes parse as
+ * documented.
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "cv.h"
+
+static int failures, checks;
+
+#define EXPECT(cond, ...)                                                                  \
+    do {                                                                                   \
+        checks++;                                                                          \
+        if (!(cond)) {                                                                     \
+            failures++;                                                                    \
+            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                    \
+            printf(__VA_ARGS__);                                                           \
+            printf("\n");                                                                  \
+        }                                                                                  \
+    } while (0)
+
+static cv_cost cost_of(cv_op op, cv_algo algo, int ranks, int64_t bytes, int slices, double bw)
+{
+    cv_spec s;
+    cv_spec_init(&s);
+    s.op = op;
+    s.algo = algo;
+    s.ranks = ranks;
+    s.dtype = CV_INT8; /* one byte an element: count == bytes */
+    s.count = bytes;
+    s.slices = slices;
+    cv_plan *p = NULL;
+    char err[CV_ERR_LEN];
+    cv_cost c = {0};
+    if (cv_plan_build(&s, &p, err, sizeof err)) {
+        printf("build failed: %s\n", err);
+        failures++;
+        return c;
+    }
+    cv_link l = {NULL, bw, 0, 0, NULL};
+    cv_cost_plan(p, &l, &c);
+    cv_plan_destroy(p);
+    return c;
+}
+
+static bool near(double a, double b) { return fabs(a - b) <= 1e-9 * fabs(b) + 1e-15; }
+
+int main(void)
+{
+    /* GPT-3 TP all-reduce: 32 x 2048 x 12288 fp16 values over 8 ranks at 600 GB/s. */
+    int64_t gpt = 32LL * 2048 * 12288 * 2;
+    EXPECT(gpt == 1610612736LL, "GPT-3 activation bytes");
+    cv_cost c = cost_of(CV_OP_ALLREDUCE, CV_ALGO_RING, 8, gpt, 1, 600e9);
+    EXPECT(fabs(c.seconds * 1e3 - 4.70) < 0.005, "GPT-3 ring allreduce at 600 GB/s: %.4f ms",
+           c.seconds * 1e3);
+    c = cost_of(CV_OP_ALLREDUCE, CV_ALGO_RING, 8, gpt, 1, 230e9);
+    EXPECT(fabs(c.seconds * 1e3 - 12.25) < 0.01, "same at 230 GB/s busbw: %.3f ms",
+           c.seconds * 1e3);
+
+    /* 1B fp32 parameters, data parallel over 8 ranks: 7 GB sent per rank. */
+    c = cost_of(CV_OP_ALLREDUCE, CV_ALGO_RING, 8, 4000000000LL, 1, 100e9);
+    EXPECT(c.max_sent == 7000000000LL, "1B fp32 over 8 ranks sends %lld bytes per rank",
+           (long long)c.max_sent);
+
+    /* Pipelined ring broadcast: D (S + k - 2) / (S B); naive: (k - 1) D / B. */
+    for (int k = 2; k <= 16; k++)
+        for (int S = 1; S <= 8; S++) {
+            int64_t d = 840 * 1024; /* divisible by every S here */
+            c = cost_of(CV_OP_BROADCAST, CV_ALGO_RING, k, d, S, 1e9);
+            EXPECT(near(c.seconds, (double)d * (S + k - 2) / (S * 1e9)),
+                   "pipelined broadcast k=%d S=%d: %g s", k, S, c.seconds);
+        }
+    for (int k = 2; k <= 16; k++) {
+        c = cost_of(CV_OP_BROADCAST, CV_ALGO_DIRECT, k, 1 << 20, 1, 1e9);
+        EXPECT(near(c.seconds, (k - 1) * (double)(1 << 20) / 1e9), "naive broadcast k=%d", k);
+    }
+    /* Tree allreduce: 2 log2(k) D / B. */
+    for (int k = 2; k <= 64; k *= 2) {
+        c = cost_of(CV_OP_ALLREDUCE, CV_ALGO_TREE, k, 1 << 20, 1, 1e9);
+        EXPECT(near(c.seconds, 2 * log2(k) * (double)(1 << 20) / 1e9), "tree allreduce k=%d", k);
+    }
+    /* Ring allreduce 2(N-1)/N D / B, and nccl-tests' busbw equals B for it. */
+    c = cost_of(CV_OP_ALLREDUCE, CV_ALGO_RING, 8, 8 << 20, 1, 50e9);
+    EXPECT(near(c.busbw, 50e9), "ring allreduce busbw %g", c.busbw);
+    c = cost_of(CV_OP_ALLGATHER, CV_ALGO_RING, 8, 1 << 20, 1, 50e9);
+    EXPECT(near(c.busbw, 50e9), "ring allgather busbw %g", c.busbw);
+
+    /* Alpha: one per communicating step. */
+    cv_spec s;
+    cv_spec_init(&s);
+    s.ranks = 8;
+    s.count = 0;
+    cv_plan *p = NULL;
+    char err[CV_ERR_LEN];
+    s.count = 8;
+    cv_plan_build(&s, &p, err, sizeof err);
+    cv_link l = {NULL, 1e30, 1e-6, 0, NULL};
+    cv_cost_plan(p, &l, &c);
+    EXPECT(near(c.seconds, 14e-6), "alpha x 14 steps: %g", c.seconds);
+    EXPECT(c.comm_steps == 14, "comm steps %d", c.comm_steps);
+    cv_plan_destroy(p);
+
+    /* Sizes. */
+    struct {
+        const char *s;
+        int64_t want;
+    } ok[] = {{"1610612736", 1610612736LL}, {"1.6GB", 1600000000LL}, {"512MiB", 536870912LL},
+              {"64M", 67108864LL},            {"8k", 8192},             {"8", 8},
+              {"1.5GiB", 1610612736LL},       {"2kB", 2000}};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        int64_t b = -1;
+        EXPECT(cv_parse_size(ok[i].s, &b) == CV_OK && b == ok[i].want, "size %s -> %lld",
+               ok[i].s, (long long)b);
+    }
+    const char *bad[] = {"", "abc", "-1", "1.5", "12XB", "1e30GB", "nan"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int64_t b;
+        EXPECT(cv_parse_size(bad[i], &b) != CV_OK, "size '%s' should be refused", bad[i]);
+    }
+    const cv_link *nv = cv_link_find("nvlink4");
+    EXPECT(nv && near(nv->bw, 450e9), "nvlink4 preset");
+    EXPECT(!cv_link_find("nvlink9"), "unknown preset");
+
+    printf("%d checks, %d failed\n", checks, failures);
+    return failures ? 1 : 0;
+}
