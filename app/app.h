@@ -33,9 +33,15 @@ int app_cmd_render(int argc, char **argv);  /* headless render benchmark */
 int app_cmd_lesson(int argc, char **argv);  /* open a lesson at a beat */
 int app_cmd_lessons(int argc, char **argv); /* list and --check lessons */
 int app_cmd_show(int argc, char **argv);    /* replay a bench --json result */
+int app_cmd_drill(int argc, char **argv);   /* interview drill in the terminal */
 
 /* Prints "collviz: " + message + newline on stderr; returns APP_EXIT_USAGE. */
 int app_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Matches argv[*i] against a flag taking a value, as "--name value" or
+ * "--name=value". Returns 1 and sets *value (advancing *i past a separate
+ * value), 0 if it is another flag, -1 after printing "needs a value". */
+int app_flag_value(int argc, char **argv, int *i, const char *name, const char **value);
 
 /* Flag values: parse or print a one-line error naming the flag and what
  * is allowed, and return false. */

@@ -217,6 +217,11 @@ int cv_plan_check_provenance(const cv_plan *plan, char *err, size_t errlen);
 int64_t cv_plan_bytes_sent(const cv_plan *plan, int rank);
 /* Steps that move bytes between ranks. */
 int cv_plan_comm_steps(const cv_plan *plan);
+/* Bytes the plan's transfers must read and write in memory: a copy reads
+ * and writes its bytes (2x), a reduce reads both operands and writes one
+ * (3x), a divide reads and writes (2x). A memory-bound backend cannot run
+ * the plan faster than this over its memory bandwidth. */
+int64_t cv_plan_memory_bytes(const cv_plan *plan);
 
 /* ------------------------------------------------------------------ cost */
 
@@ -277,6 +282,10 @@ typedef struct {
 const cv_backend *cv_cpu_backend(void);
 /* Worker threads the CPU backend uses (at least the core count). */
 int cv_cpu_threads(void);
+/* Copy bandwidth of this machine in bytes read plus written per second,
+ * measured now with the CPU backend's own threads and piece size over
+ * buffers of `bytes`, best of `reps` passes. */
+double cv_cpu_copy_bandwidth(int64_t bytes, int reps);
 
 /* ---------------------------------------------------------------- values */
 

@@ -297,6 +297,45 @@ static int cpu_run_step(void *state, int step, double *seconds, char *err, size_
     return CV_OK;
 }
 
+/* ------------------------------------------------------ bandwidth probe */
+
+typedef struct {
+    unsigned char *dst;
+    const unsigned char *src;
+    int64_t bytes;
+} copy_job;
+
+static void copy_piece(void *ctx, int64_t i)
+{
+    copy_job *j = ctx;
+    int64_t off = i * PIECE_BYTES, n = j->bytes - off < PIECE_BYTES ? j->bytes - off : PIECE_BYTES;
+    memcpy(j->dst + off, j->src + off, (size_t)n);
+}
+
+double cv_cpu_copy_bandwidth(int64_t bytes, int reps)
+{
+    unsigned char *src = malloc((size_t)bytes), *dst = malloc((size_t)bytes);
+    if (!src || !dst) {
+        free(src);
+        free(dst);
+        return 0;
+    }
+    memset(src, 1, (size_t)bytes);
+    memset(dst, 0, (size_t)bytes); /* touch every page before timing */
+    copy_job j = {dst, src, bytes};
+    int64_t pieces = (bytes + PIECE_BYTES - 1) / PIECE_BYTES;
+    double best = 0;
+    for (int r = 0; r < reps; r++) {
+        double t0 = now_seconds();
+        pool_run(copy_piece, &j, pieces);
+        double bw = 2.0 * (double)bytes / (now_seconds() - t0);
+        best = bw > best ? bw : best;
+    }
+    free(src);
+    free(dst);
+    return best;
+}
+
 static const cv_backend cpu_backend = {
     .name = "cpu",
     .probe = cpu_probe,

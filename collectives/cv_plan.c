@@ -412,6 +412,14 @@ int64_t cv_plan_bytes_sent(const cv_plan *p, int rank)
     return n * (int64_t)cv_dtype_size(p->spec.dtype);
 }
 
+int64_t cv_plan_memory_bytes(const cv_plan *p)
+{
+    int64_t n = 0;
+    for (int64_t x = 0; x < p->ntransfers; x++)
+        n += p->transfers[x].count * (p->transfers[x].kind == CV_XFER_REDUCE ? 3 : 2);
+    return n * (int64_t)cv_dtype_size(p->spec.dtype);
+}
+
 int cv_plan_comm_steps(const cv_plan *p)
 {
     int n = 0;

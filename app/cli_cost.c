@@ -1,0 +1,224 @@
+/*
+ * cli_cost.c: `collviz cost`. Builds the plan for a message of SIZE bytes
+ * and prices it with the alpha-beta(-gamma) model: each step, the bytes
+ * through the busiest port, and in total the predicted time, the bytes the
+ * busiest rank sends, algbw and busbw (nccl-tests' definitions).
+ */
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+
+static const char cost_help[] =
+    "usage: collviz cost --op OP [--algo A] --ranks N --bytes SIZE\n"
+    "                    [--link nvlink3|nvlink4|pcie4|pcie5|ib-hdr|ib-ndr|eth100 | --bw GBps]\n"
+    "                    [--alpha us] [--gamma GBps] [--slices S] [--dtype T] [--json]\n\n"
+    "Predicts the time of a collective from its plan: every step that moves data\n"
+    "costs alpha plus the bytes through its busiest port (a rank's sends or\n"
+    "receives, whichever is larger) over the one-way bandwidth, plus the bytes\n"
+    "reduced over gamma when --gamma is given. SIZE is the message in nccl-tests'\n"
+    "convention (the whole buffer; for allgather the gathered result) and takes\n"
+    "units: 1610612736, 1.6GB (10^9), 512MiB or 512M (2^20). Without --link or\n"
+    "--bw the link is nvlink4. --bw has no latency unless --alpha is given.\n";
+
+static void human_bytes(double b, char *out, size_t len)
+{
+    if (b >= 1e9)
+        snprintf(out, len, "%.2f GB", b / 1e9);
+    else if (b >= 1e6)
+        snprintf(out, len, "%.2f MB", b / 1e6);
+    else if (b >= 1e3)
+        snprintf(out, len, "%.2f kB", b / 1e3);
+    else
+        snprintf(out, len, "%.0f B", b);
+}
+
+static void human_time(double s, char *out, size_t len)
+{
+    if (s >= 1)
+        snprintf(out, len, "%.3f s", s);
+    else if (s >= 1e-3)
+        snprintf(out, len, "%.2f ms", s * 1e3);
+    else
+        snprintf(out, len, "%.2f us", s * 1e6);
+}
+
+static bool parse_number(const char *flag, const char *s, bool positive, const char *unit,
+                         double *out)
+{
+    char *end;
+    double x = strtod(s, &end);
+    if (end == s || *end || !(x >= 0) || x > 1e9 || (positive && x == 0)) {
+        app_usage_error("%s: '%s' is not allowed; give a %s number of %s", flag, s,
+                        positive ? "positive" : "non-negative", unit);
+        return false;
+    }
+    *out = x;
+    return true;
+}
+
+int app_cmd_cost(int argc, char **argv)
+{
+    cv_spec spec;
+    cv_spec_init(&spec);
+    spec.op = CV_OP_COUNT;
+    spec.dtype = CV_INT8; /* the model only needs bytes */
+    bool algo_given = false, json = false, have_link = false;
+    int64_t bytes = -1;
+    cv_link link = *cv_link_find("nvlink4");
+    const char *v;
+    double alpha = -1, gamma = 0;
+    for (int i = 1; i < argc; i++) {
+        int r;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(cost_help, stdout);
+            return APP_EXIT_OK;
+        }
+        if (!strcmp(argv[i], "--json")) {
+            json = true;
+            continue;
+        }
+        if (!strncmp(argv[i], "--count", 7))
+            return app_usage_error("cost: give the message size with --bytes, not --count");
+        if ((r = app_parse_spec_flag(argc, argv, &i, &spec, &algo_given)) != 0) {
+            if (r < 0)
+                return APP_EXIT_USAGE;
+            continue;
+        }
+        if ((r = app_flag_value(argc, argv, &i, "--bytes", &v)) != 0) {
+            if (r < 0 || !app_parse_size("--bytes", v, &bytes))
+                return APP_EXIT_USAGE;
+            continue;
+        }
+        if ((r = app_flag_value(argc, argv, &i, "--link", &v)) != 0) {
+            const cv_link *l = r > 0 ? cv_link_find(v) : NULL;
+            if (!l)
+                return r < 0 ? APP_EXIT_USAGE
+                             : app_usage_error("--link: unknown link '%s'; allowed: nvlink3, "
+                                               "nvlink4, pcie4, pcie5, ib-hdr, ib-ndr, eth100", v);
+            if (have_link)
+                return app_usage_error("--link: give either --link or --bw, once");
+            link = *l;
+            have_link = true;
+            continue;
+        }
+        double x;
+        if ((r = app_flag_value(argc, argv, &i, "--bw", &v)) != 0) {
+            if (r < 0 || !parse_number("--bw", v, true, "GB/s", &x))
+                return APP_EXIT_USAGE;
+            if (have_link)
+                return app_usage_error("--bw: give either --link or --bw, once");
+            link = (cv_link){NULL, x * 1e9, 0, 0, NULL};
+            have_link = true;
+            continue;
+        }
+        if ((r = app_flag_value(argc, argv, &i, "--alpha", &v)) != 0) {
+            if (r < 0 || !parse_number("--alpha", v, false, "microseconds", &x))
+                return APP_EXIT_USAGE;
+            alpha = x * 1e-6;
+            continue;
+        }
+        if ((r = app_flag_value(argc, argv, &i, "--gamma", &v)) != 0) {
+            if (r < 0 || !parse_number("--gamma", v, true, "GB/s", &x))
+                return APP_EXIT_USAGE;
+            gamma = x * 1e9;
+            continue;
+        }
+        return app_usage_error("cost: unknown flag '%s' (see collviz cost --help)", argv[i]);
+    }
+    if (spec.op == CV_OP_COUNT)
+        return app_usage_error("cost: --op is required");
+    if (bytes < 0)
+        return app_usage_error("cost: --bytes is required (e.g. --bytes 1.6GB)");
+    if (alpha >= 0)
+        link.alpha = alpha;
+    link.gamma = gamma;
+    /* SIZE in nccl-tests' convention -> the op's count. */
+    int64_t esz = (int64_t)cv_dtype_size(spec.dtype);
+    bool per_rank = spec.op == CV_OP_ALLGATHER || spec.op == CV_OP_REDUCESCATTER ||
+                    spec.op == CV_OP_ALLTOALL || spec.op == CV_OP_SCATTER ||
+                    spec.op == CV_OP_GATHER;
+    int64_t unit = esz * (per_rank ? spec.ranks : 1);
+    if (spec.ranks < 1 || spec.ranks > CV_MAX_RANKS)
+        return app_usage_error("--ranks: allowed 1 to %d", CV_MAX_RANKS);
+    if (bytes % unit)
+        return app_usage_error("--bytes: %lld is not a multiple of %lld (%s%s)", (long long)bytes,
+                               (long long)unit, per_rank ? "ranks x " : "",
+                               cv_dtype_name(spec.dtype));
+    spec.count = bytes / unit;
+    if (!app_finish_spec(&spec, algo_given, CV_MAX_RANKS))
+        return APP_EXIT_USAGE;
+    char err[CV_ERR_LEN];
+    cv_plan *plan = NULL;
+    if (cv_plan_build(&spec, &plan, err, sizeof err))
+        return app_usage_error("%s", err);
+    cv_cost c;
+    cv_cost_plan(plan, &link, &c);
+
+    if (json) {
+        cJSON *root = cJSON_CreateObject();
+        cJSON_AddStringToObject(root, "op", cv_op_name(spec.op));
+        cJSON_AddStringToObject(root, "algo", cv_algo_name(spec.algo));
+        cJSON_AddNumberToObject(root, "ranks", spec.ranks);
+        cJSON_AddNumberToObject(root, "bytes", (double)bytes);
+        cJSON_AddStringToObject(root, "link", link.name ? link.name : "custom");
+        cJSON_AddNumberToObject(root, "bw_GBps", link.bw / 1e9);
+        cJSON_AddNumberToObject(root, "alpha_us", link.alpha * 1e6);
+        cJSON_AddNumberToObject(root, "gamma_GBps", link.gamma / 1e9);
+        cJSON_AddNumberToObject(root, "steps", c.steps);
+        cJSON_AddNumberToObject(root, "comm_steps", c.comm_steps);
+        cJSON_AddNumberToObject(root, "bytes_sent_per_rank", (double)c.max_sent);
+        cJSON_AddNumberToObject(root, "time_us", c.seconds * 1e6);
+        cJSON_AddNumberToObject(root, "algbw_GBps", c.algbw / 1e9);
+        cJSON_AddNumberToObject(root, "busbw_GBps", c.busbw / 1e9);
+        cJSON *steps = cJSON_AddArrayToObject(root, "per_step");
+        for (int k = 0; k < plan->nsteps; k++) {
+            int64_t busiest;
+            double sec = cv_cost_step(plan, k, &link, &busiest);
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "phase", plan->steps[k].phase);
+            cJSON_AddNumberToObject(o, "busiest_bytes", (double)busiest);
+            cJSON_AddNumberToObject(o, "time_us", sec * 1e6);
+            cJSON_AddItemToArray(steps, o);
+        }
+        char *text = cJSON_Print(root);
+        puts(text);
+        free(text);
+        cJSON_Delete(root);
+        cv_plan_destroy(plan);
+        return APP_EXIT_OK;
+    }
+    char b1[32], b2[32], t1[32];
+    human_bytes((double)bytes, b1, sizeof b1);
+    printf("%s %s, %d ranks, %lld bytes (%s)\n", cv_op_title(spec.op), cv_algo_name(spec.algo),
+           spec.ranks, (long long)bytes, b1);
+    printf("link: %s, %.1f GB/s one way, alpha %.2f us", link.name ? link.name : "--bw",
+           link.bw / 1e9, link.alpha * 1e6);
+    if (link.gamma > 0)
+        printf(", gamma %.1f GB/s", link.gamma / 1e9);
+    putchar('\n');
+    if (link.about && link.name)
+        printf("      %s\n", link.about);
+    printf("\nstep  phase             busiest port        time\n");
+    for (int k = 0; k < plan->nsteps; k++) {
+        if (plan->nsteps > 24 && k == 10) {
+            printf("  ... %d more steps\n", plan->nsteps - 20);
+            k = plan->nsteps - 10;
+        }
+        int64_t busiest;
+        double sec = cv_cost_step(plan, k, &link, &busiest);
+        human_bytes((double)busiest, b2, sizeof b2);
+        human_time(sec, t1, sizeof t1);
+        printf("%4d  %-16s %13s  %10s\n", k + 1, plan->steps[k].phase, b2, t1);
+    }
+    human_bytes((double)c.max_sent, b2, sizeof b2);
+    human_time(c.seconds, t1, sizeof t1);
+    printf("\nsteps: %d (%d move data between ranks)\n", c.steps, c.comm_steps);
+    printf("bytes sent per rank (busiest): %lld (%s)\n", (long long)c.max_sent, b2);
+    printf("predicted time: %s\n", t1);
+    printf("algbw: %.2f GB/s   busbw: %.2f GB/s (busbw = algbw x %.4g)\n", c.algbw / 1e9,
+           c.busbw / 1e9, cv_spec_busbw_factor(&spec));
+    cv_plan_destroy(plan);
+    return APP_EXIT_OK;
+}

@@ -1,0 +1,88 @@
+/*
+ * cli_list.c: `collviz list`: the ops with their algorithms (default
+ * first), the dtypes, the redops, the link presets of the cost model, and
+ * which backends can run on this machine.
+ */
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "cv_cuda.h"
+
+int app_cmd_list(int argc, char **argv)
+{
+    bool json = false;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--json"))
+            json = true;
+        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            puts("usage: collviz list [--json]\n\nLists the ops and their algorithms (default "
+                 "first), the dtypes, the\nredops, the cost model's link presets and the "
+                 "backends available here.");
+            return APP_EXIT_OK;
+        } else
+            return app_usage_error("list: unknown flag '%s'; allowed: --json", argv[i]);
+    }
+    char why[CV_ERR_LEN] = "";
+    bool cuda_ok = cv_cuda_backend()->probe(why, sizeof why) == CV_OK;
+    const cv_link *links;
+    int nlinks = cv_link_presets(&links);
+    if (json) {
+        cJSON *root = cJSON_CreateObject(), *ops = cJSON_AddObjectToObject(root, "ops");
+        for (int op = 0; op < CV_OP_COUNT; op++) {
+            cv_algo a[CV_ALGO_COUNT];
+            int n = cv_op_algos(op, a);
+            cJSON *arr = cJSON_AddArrayToObject(ops, cv_op_name(op));
+            for (int i = 0; i < n; i++)
+                cJSON_AddItemToArray(arr, cJSON_CreateString(cv_algo_name(a[i])));
+        }
+        cJSON *d = cJSON_AddArrayToObject(root, "dtypes");
+        for (int i = 0; i < CV_DTYPE_COUNT; i++)
+            cJSON_AddItemToArray(d, cJSON_CreateString(cv_dtype_name(i)));
+        cJSON *r = cJSON_AddArrayToObject(root, "redops");
+        for (int i = 0; i < CV_REDOP_COUNT; i++)
+            cJSON_AddItemToArray(r, cJSON_CreateString(cv_redop_name(i)));
+        cJSON *l = cJSON_AddArrayToObject(root, "links");
+        for (int i = 0; i < nlinks; i++) {
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "name", links[i].name);
+            cJSON_AddNumberToObject(o, "GBps", links[i].bw / 1e9);
+            cJSON_AddNumberToObject(o, "alpha_us", links[i].alpha * 1e6);
+            cJSON_AddStringToObject(o, "about", links[i].about);
+            cJSON_AddItemToArray(l, o);
+        }
+        cJSON *b = cJSON_AddArrayToObject(root, "backends");
+        cJSON_AddItemToArray(b, cJSON_CreateString("cpu"));
+        if (cuda_ok)
+            cJSON_AddItemToArray(b, cJSON_CreateString("cuda"));
+        char *text = cJSON_Print(root);
+        puts(text);
+        free(text);
+        cJSON_Delete(root);
+        return APP_EXIT_OK;
+    }
+    printf("ops and their algorithms (default first):\n");
+    for (int op = 0; op < CV_OP_COUNT; op++) {
+        cv_algo a[CV_ALGO_COUNT];
+        int n = cv_op_algos(op, a);
+        printf("  %-14s", cv_op_name(op));
+        for (int i = 0; i < n; i++)
+            printf("%s%s", i ? ", " : "", cv_algo_name(a[i]));
+        putchar('\n');
+    }
+    printf("dtypes: ");
+    for (int i = 0; i < CV_DTYPE_COUNT; i++)
+        printf("%s%s", i ? ", " : "", cv_dtype_name(i));
+    printf("\nredops: sum, prod, min, max, avg; band, bor, bxor for integer dtypes\n");
+    printf("links (cost model):\n");
+    for (int i = 0; i < nlinks; i++)
+        printf("  %-8s %7.1f GB/s  alpha %4.1f us  %s\n", links[i].name, links[i].bw / 1e9,
+               links[i].alpha * 1e6, links[i].about);
+    printf("backends: cpu (%d worker threads)", cv_cpu_threads());
+    if (cuda_ok)
+        printf(", cuda\n");
+    else
+        printf("\n  cuda unavailable: %s\n", why);
+    return APP_EXIT_OK;
+}

@@ -1,0 +1,29 @@
+/*
+ * cli_pending.c: weak fallbacks for subcommands that live in other modules
+ * (the window, export, lessons). A build that lacks one of those modules
+ * still links and says plainly that the subcommand is not in this build;
+ * the module's own definition replaces the fallback when it is linked.
+ */
+#include "app.h"
+
+static int missing(const char *name)
+{
+    fprintf(stderr, "collviz: '%s' is not part of this build\n", name);
+    return APP_EXIT_USAGE;
+}
+
+#define FALLBACK(fn, name)                                                                 \
+    __attribute__((weak)) int fn(int argc, char **argv)                                    \
+    {                                                                                      \
+        (void)argc;                                                                        \
+        (void)argv;                                                                        \
+        return missing(name);                                                              \
+    }
+
+FALLBACK(app_cmd_gui, "gui")
+FALLBACK(app_cmd_export, "export")
+FALLBACK(app_cmd_render, "render")
+FALLBACK(app_cmd_lesson, "lesson")
+FALLBACK(app_cmd_lessons, "lessons")
+FALLBACK(app_cmd_drill, "drill")
+FALLBACK(app_cmd_show, "show")

@@ -1,0 +1,158 @@
+/*
+ * cli_print.c: the terminal step-through of a trace.
+ *
+ * For each step: its phase, its transfers (src rank.buffer[range] -> dst
+ * rank.buffer[range], copy or reduce), its measured time, then every
+ * rank's buffers. Each element is a 9-column cell: the value on one line
+ * and, below it, the ranks whose inputs it contains ("0+1+2", "0-5" for a
+ * run, "all" for every rank); "." marks an element nothing has written yet
+ * and "*" one this step changed. 4 ranks x 8 elements fit in 80 columns.
+ */
+#include <string.h>
+
+#include "app.h"
+
+#define CELLS_PER_LINE 8
+#define MAX_CELLS 32       /* per buffer; the rest is summarised */
+#define MAX_TRANSFERS 16   /* per step; the rest is summarised */
+
+/* "0+1+2", "0-5,7", "all" or "5 ranks", at most 8 characters. */
+static void format_mask(uint64_t m, int ranks, char *out, size_t len)
+{
+    if (!m) {
+        snprintf(out, len, ".");
+        return;
+    }
+    uint64_t all = ranks >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << ranks) - 1;
+    if (m == all && ranks > 1) {
+        snprintf(out, len, "all");
+        return;
+    }
+    char buf[256] = "";
+    int members = 0;
+    bool runs = false;
+    for (int r = 0; r < ranks && r < 64; r++) {
+        if (!(m >> r & 1))
+            continue;
+        members++;
+        int e = r;
+        while (e + 1 < ranks && e + 1 < 64 && (m >> (e + 1) & 1))
+            e++;
+        size_t used = strlen(buf);
+        if (e - r >= 2) {
+            snprintf(buf + used, sizeof buf - used, "%s%d-%d", used ? "," : "", r, e);
+            runs = true;
+            members += e - r;
+            r = e;
+        } else {
+            snprintf(buf + used, sizeof buf - used, "%s%d", used ? (runs ? "," : "+") : "", r);
+        }
+    }
+    if (strlen(buf) > 8)
+        snprintf(out, len, "%d ranks", members);
+    else
+        snprintf(out, len, "%s", buf);
+}
+
+static void print_buffer(FILE *out, const cv_trace *t, const cv_state *st, int rank, cv_buf buf)
+{
+    const cv_spec *s = &cv_trace_plan(t)->spec;
+    cv_bufview v = cv_state_buf(st, rank, buf);
+    if (!v.count)
+        return;
+    int step = cv_state_step(st) - 1; /* the step just applied */
+    int64_t shown = v.count < MAX_CELLS ? v.count : MAX_CELLS;
+    for (int64_t base = 0; base < shown; base += CELLS_PER_LINE) {
+        char label[16];
+        snprintf(label, sizeof label, base ? "" : "r%d %s", rank,
+                 buf == CV_BUF_SCRATCH ? "scr" : cv_buf_name(buf));
+        fprintf(out, "%-8s", label);
+        int64_t end = base + CELLS_PER_LINE < shown ? base + CELLS_PER_LINE : shown;
+        for (int64_t i = base; i < end; i++) {
+            char val[32];
+            if (!v.masks[i])
+                snprintf(val, sizeof val, ".");
+            else
+                cv_value_format(s->dtype, v.values, i, val, sizeof val);
+            bool changed = step >= 0 && v.last_changed[i] == step;
+            fprintf(out, "%8.8s%c", val, changed ? '*' : ' ');
+        }
+        fprintf(out, "\n%-8s", "");
+        for (int64_t i = base; i < end; i++) {
+            char m[32];
+            format_mask(v.masks[i], s->ranks, m, sizeof m);
+            fprintf(out, "%8.8s ", m);
+        }
+        fputc('\n', out);
+    }
+    if (v.count > shown)
+        fprintf(out, "%-8s... %lld more elements\n", "", (long long)(v.count - shown));
+}
+
+static void print_transfer(FILE *out, const cv_transfer *x)
+{
+    fprintf(out, "  r%d.%s[%lld..%lld) -> r%d.%s[%lld..%lld) %s\n", x->src,
+            cv_buf_name(x->src_buf), (long long)x->src_off, (long long)(x->src_off + x->count),
+            x->dst, cv_buf_name(x->dst_buf), (long long)x->dst_off,
+            (long long)(x->dst_off + x->count),
+            x->kind == CV_XFER_COPY ? "copy" : x->kind == CV_XFER_REDUCE ? "reduce" : "divide");
+}
+
+static void print_all_buffers(FILE *out, const cv_trace *t, const cv_state *st, bool inputs)
+{
+    const cv_plan *p = cv_trace_plan(t);
+    for (int r = 0; r < p->spec.ranks; r++) {
+        if (inputs)
+            print_buffer(out, t, st, r, CV_BUF_SEND);
+        else {
+            print_buffer(out, t, st, r, CV_BUF_RECV);
+            print_buffer(out, t, st, r, CV_BUF_SCRATCH);
+        }
+    }
+}
+
+void app_print_steps(FILE *out, const cv_trace *t)
+{
+    const cv_plan *p = cv_trace_plan(t);
+    const cv_spec *s = &p->spec;
+    size_t esz = cv_dtype_size(s->dtype);
+    fprintf(out, "%s %s: %d ranks x %lld %s", cv_op_title(s->op), cv_algo_name(s->algo),
+            s->ranks, (long long)s->count, cv_dtype_name(s->dtype));
+    if (cv_op_reduces(s->op))
+        fprintf(out, ", %s", cv_redop_name(s->redop));
+    if (cv_op_has_root(s->op))
+        fprintf(out, ", root %d", s->root);
+    fprintf(out, ", backend %s, %d steps\n", cv_trace_backend(t), p->nsteps);
+
+    cv_state *st = NULL;
+    if (!cv_trace_visual(t) || cv_state_create(t, &st) != CV_OK) {
+        fprintf(out, "(buffers not recorded for this size: showing the transfers only)\n");
+    } else {
+        fprintf(out, "\ninputs (each cell: value, then the ranks whose input it holds)\n");
+        print_all_buffers(out, t, st, true);
+    }
+    for (int k = 0; k < p->nsteps; k++) {
+        const cv_step *step = &p->steps[k];
+        int64_t bytes = 0;
+        for (int64_t i = 0; i < step->count; i++) {
+            const cv_transfer *x = &p->transfers[step->first + i];
+            if (x->src != x->dst)
+                bytes += x->count * (int64_t)esz;
+        }
+        fprintf(out, "\nstep %d/%d  %s  %lld transfers, %lld B between ranks, %.1f us\n", k + 1,
+                p->nsteps, step->phase, (long long)step->count, (long long)bytes,
+                cv_trace_step_seconds(t, k) * 1e6);
+        for (int64_t i = 0; i < step->count && i < MAX_TRANSFERS; i++)
+            print_transfer(out, &p->transfers[step->first + i]);
+        if (step->count > MAX_TRANSFERS)
+            fprintf(out, "  ... %lld more transfers\n", (long long)(step->count - MAX_TRANSFERS));
+        if (st) {
+            cv_state_seek(st, k + 1);
+            print_all_buffers(out, t, st, false);
+        }
+    }
+    cv_state_destroy(st);
+    int64_t wrong = cv_trace_wrong(t);
+    fprintf(out, "\n%s: %lld of the results differ from the reference\n",
+            wrong ? "WRONG" : "verified", (long long)wrong);
+}

@@ -1,0 +1,188 @@
+/*
+ * cli_run.c: `collviz run`. Executes one collective on a backend, verifies
+ * it against the reference, and prints the terminal step-through, or with
+ * --json one JSON document with the steps, their transfers and timings,
+ * every rank's inputs and outputs (null where NCCL leaves a buffer unused)
+ * and the number of wrong elements.
+ */
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+
+static const char run_help[] =
+    "usage: collviz run --op OP [--algo A] --ranks N --count C [--dtype T] [--redop R]\n"
+    "                   [--root K] [--slices S] [--init rank|index|random] [--seed S]\n"
+    "                   [--backend cpu|cuda|auto] [--json]\n\n"
+    "Executes the collective once on the backend (default cpu, the CPU-emulated\n"
+    "devices), verifies every result against the reference, and prints each step:\n"
+    "its phase, its transfers, and every rank's buffers with values and the ranks\n"
+    "whose inputs each element contains. count follows NCCL: allgather's is the\n"
+    "count each rank sends, reducescatter's the count each rank receives,\n"
+    "alltoall's the count per peer, scatter's and gather's the count per rank.\n"
+    "`collviz list` shows every op's algorithms. Exit 1 if a result is wrong.\n";
+
+/* One buffer as a JSON array of numbers; int64 kept exact as raw text. */
+static cJSON *json_values(cv_dtype dtype, const void *base, int64_t n)
+{
+    if (!base)
+        return cJSON_CreateNull();
+    cJSON *a = cJSON_CreateArray();
+    for (int64_t i = 0; i < n; i++) {
+        if (dtype == CV_INT64) {
+            char buf[32];
+            snprintf(buf, sizeof buf, "%lld", (long long)((const int64_t *)base)[i]);
+            cJSON_AddItemToArray(a, cJSON_CreateRaw(buf));
+        } else {
+            cJSON_AddItemToArray(a, cJSON_CreateNumber(cv_value_get(dtype, base, i)));
+        }
+    }
+    return a;
+}
+
+static void print_json(const cv_trace *t)
+{
+    const cv_plan *p = cv_trace_plan(t);
+    const cv_spec *s = &p->spec;
+    size_t esz = cv_dtype_size(s->dtype);
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "op", cv_op_name(s->op));
+    cJSON_AddStringToObject(root, "algo", cv_algo_name(s->algo));
+    cJSON_AddNumberToObject(root, "ranks", s->ranks);
+    cJSON_AddNumberToObject(root, "count", (double)s->count);
+    cJSON_AddStringToObject(root, "dtype", cv_dtype_name(s->dtype));
+    if (cv_op_reduces(s->op))
+        cJSON_AddStringToObject(root, "redop", cv_redop_name(s->redop));
+    else
+        cJSON_AddNullToObject(root, "redop");
+    if (cv_op_has_root(s->op))
+        cJSON_AddNumberToObject(root, "root", s->root);
+    else
+        cJSON_AddNullToObject(root, "root");
+    cJSON_AddNumberToObject(root, "slices", s->slices);
+    cJSON_AddStringToObject(root, "backend", cv_trace_backend(t));
+    cJSON *steps = cJSON_AddArrayToObject(root, "steps");
+    for (int k = 0; k < p->nsteps; k++) {
+        cJSON *st = cJSON_CreateObject();
+        cJSON_AddStringToObject(st, "phase", p->steps[k].phase);
+        cJSON_AddNumberToObject(st, "time_us", cv_trace_step_seconds(t, k) * 1e6);
+        cJSON *xs = cJSON_AddArrayToObject(st, "transfers");
+        for (int64_t i = 0; i < p->steps[k].count; i++) {
+            const cv_transfer *x = &p->transfers[p->steps[k].first + i];
+            cJSON *j = cJSON_CreateObject();
+            cJSON_AddNumberToObject(j, "src", x->src);
+            cJSON_AddNumberToObject(j, "dst", x->dst);
+            cJSON_AddNumberToObject(j, "bytes", (double)(x->count * (int64_t)esz));
+            cJSON_AddStringToObject(j, "kind", x->kind == CV_XFER_COPY     ? "copy"
+                                               : x->kind == CV_XFER_REDUCE ? "reduce"
+                                                                           : "divide");
+            cJSON_AddStringToObject(j, "src_buf", cv_buf_name(x->src_buf));
+            cJSON_AddNumberToObject(j, "src_off", (double)x->src_off);
+            cJSON_AddStringToObject(j, "dst_buf", cv_buf_name(x->dst_buf));
+            cJSON_AddNumberToObject(j, "dst_off", (double)x->dst_off);
+            cJSON_AddNumberToObject(j, "count", (double)x->count);
+            cJSON_AddItemToArray(xs, j);
+        }
+        cJSON_AddItemToArray(steps, st);
+    }
+    cJSON *in = cJSON_AddArrayToObject(root, "inputs");
+    cJSON *outp = cJSON_AddArrayToObject(root, "outputs");
+    for (int r = 0; r < s->ranks; r++) {
+        cJSON_AddItemToArray(in, json_values(s->dtype, cv_trace_input(t, r),
+                                             cv_spec_buf_count(s, CV_BUF_SEND, r)));
+        cJSON_AddItemToArray(outp, json_values(s->dtype, cv_trace_output(t, r),
+                                               cv_spec_buf_count(s, CV_BUF_RECV, r)));
+    }
+    cJSON_AddNumberToObject(root, "wrong", (double)cv_trace_wrong(t));
+    char *text = cJSON_Print(root);
+    if (text)
+        puts(text);
+    free(text);
+    cJSON_Delete(root);
+}
+
+int app_cmd_run(int argc, char **argv)
+{
+    cv_spec spec;
+    cv_spec_init(&spec);
+    cv_run_opts opts;
+    cv_run_opts_init(&opts);
+    bool algo_given = false, json = false;
+    spec.op = CV_OP_COUNT; /* --op is required */
+    const char *backend = "cpu", *v;
+    for (int i = 1; i < argc; i++) {
+        int r;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(run_help, stdout);
+            return APP_EXIT_OK;
+        }
+        if (!strcmp(argv[i], "--json")) {
+            json = true;
+            continue;
+        }
+        if ((r = app_parse_spec_flag(argc, argv, &i, &spec, &algo_given)) != 0) {
+            if (r < 0)
+                return APP_EXIT_USAGE;
+            continue;
+        }
+        if ((r = app_flag_value(argc, argv, &i, "--init", &v)) != 0) {
+            int e = cv_init_parse(r > 0 ? v : "");
+            if (r < 0 || e < 0)
+                return r < 0 ? APP_EXIT_USAGE
+                             : app_usage_error("--init: unknown value '%s'; allowed: rank, "
+                                               "index, random", v);
+            opts.init = (cv_init)e;
+            continue;
+        }
+        if ((r = app_flag_value(argc, argv, &i, "--seed", &v)) != 0) {
+            long seed;
+            if (r < 0 || !app_parse_int("--seed", v, 0, 2147483647L, &seed))
+                return APP_EXIT_USAGE;
+            opts.seed = (uint64_t)seed;
+            continue;
+        }
+        if ((r = app_flag_value(argc, argv, &i, "--backend", &v)) != 0) {
+            if (r < 0)
+                return APP_EXIT_USAGE;
+            backend = v;
+            continue;
+        }
+        return app_usage_error("run: unknown flag '%s' (see collviz run --help)", argv[i]);
+    }
+    if (spec.op == CV_OP_COUNT)
+        return app_usage_error("run: --op is required; allowed: broadcast, scatter, gather, "
+                               "reduce, allgather, reducescatter, allreduce, alltoall, sendrecv");
+    if (!app_finish_spec(&spec, algo_given, CV_MAX_RANKS))
+        return APP_EXIT_USAGE;
+    const cv_backend *be = NULL;
+    int rc = app_select_backend(backend, json, &be);
+    if (rc)
+        return rc;
+
+    char err[CV_ERR_LEN];
+    cv_plan *plan = NULL;
+    if (cv_plan_build(&spec, &plan, err, sizeof err))
+        return app_usage_error("%s", err);
+    /* Record every step where that is affordable; otherwise run plainly. */
+    cv_trace *t = NULL;
+    opts.visual = !json && spec.ranks <= CV_MAX_VISUAL_RANKS;
+    rc = cv_run(plan, be, &opts, &t, err, sizeof err);
+    if (rc == CV_ETOOBIG) {
+        opts.visual = false;
+        rc = cv_run(plan, be, &opts, &t, err, sizeof err);
+    }
+    if (rc) {
+        cv_plan_destroy(plan);
+        fprintf(stderr, "collviz: run: %s\n", err);
+        return rc == CV_EUNAVAIL ? APP_EXIT_UNAVAIL : APP_EXIT_USAGE;
+    }
+    if (json)
+        print_json(t);
+    else
+        app_print_steps(stdout, t);
+    int64_t wrong = cv_trace_wrong(t);
+    cv_trace_destroy(t);
+    cv_plan_destroy(plan);
+    return wrong ? APP_EXIT_WRONG : APP_EXIT_OK;
+}

@@ -1,0 +1,63 @@
+/*
+ * main.c: collviz's entry point. Dispatches `collviz SUBCOMMAND ...` to the
+ * app_cmd_* functions; with no subcommand (or only flags) it opens the
+ * window, which resumes the last lesson in progress or starts the first.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "app.h"
+
+typedef struct {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *about;
+} command;
+
+static const command commands[] = {
+    {"gui", app_cmd_gui, "open the window and animate a collective (the default)"},
+    {"run", app_cmd_run, "execute a collective once, verify it, print every step"},
+    {"bench", app_cmd_bench, "measure time and bandwidth in the manner of nccl-tests"},
+    {"cost", app_cmd_cost, "predict time with the alpha-beta-gamma model"},
+    {"list", app_cmd_list, "ops, algorithms, dtypes, redops and backends"},
+    {"export", app_cmd_export, "write PNG frames or an animated GIF"},
+    {"render", app_cmd_render, "benchmark headless rendering"},
+    {"lesson", app_cmd_lesson, "open a lesson at a beat"},
+    {"lessons", app_cmd_lessons, "list lessons; --check validates lesson files"},
+    {"drill", app_cmd_drill, "interview drill: every quiz, in random order, on a clock"},
+    {"show", app_cmd_show, "replay a `bench --json` result as a chart"},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: collviz [SUBCOMMAND] [FLAGS]\n\n"
+                 "collviz teaches collective communication by executing collectives for real\n"
+                 "and animating them step by step.\n\nSubcommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].about);
+    fprintf(out, "\n`collviz SUBCOMMAND --help` describes each one; `collviz --version` prints "
+                 "the version.\nExit codes: 0 ok, 1 a result failed verification, 2 bad usage "
+                 "or input,\n3 the requested backend is unavailable.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || (argv[1][0] == '-' && strcmp(argv[1], "--help") && strcmp(argv[1], "-h") &&
+                     strcmp(argv[1], "--version")))
+        return app_cmd_gui(argc, argv); /* `collviz` or `collviz --fullscreen ...` */
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return APP_EXIT_OK;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("collviz %s\n", CV_VERSION);
+        return APP_EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "collviz: unknown subcommand '%s'; allowed: gui, run, bench, cost, list, "
+                    "export, render, lesson, lessons, drill, show (see collviz --help)\n",
+            argv[1]);
+    return APP_EXIT_USAGE;
+}
