@@ -1,9 +1,11 @@
 /*
- * cuda_stub.c: the CUDA backend in a build without a CUDA toolkit. Its probe
- * and open answer CV_EUNAVAIL with a reason, so `--backend cuda` exits 3 and
+ * cuda_stub.c: the CUDA backend and the NCCL runner in a build without a
+ * CUDA toolkit. Everything answers CV_EUNAVAIL with a reason starting "no
+ * CUDA device", so `--backend cuda` and `--backend nccl` exit 3 and
  * `--backend auto` falls back to the CPU.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "cv_cuda.h"
 
@@ -26,3 +28,50 @@ static const cv_backend stub_backend = {
 };
 
 const cv_backend *cv_cuda_backend(void) { return &stub_backend; }
+
+int cv_cuda_devices(char *err, size_t errlen) { return stub_probe(err, errlen); }
+
+int cv_cuda_describe(char *out, size_t outlen) { return stub_probe(out, outlen); }
+
+int cv_cuda_copy_bandwidth(int64_t bytes, int iterations, double *bytes_per_second, char *err,
+                           size_t errlen)
+{
+    *bytes_per_second = 0.0;
+    return stub_probe(err, errlen);
+}
+
+int cv_nccl_open(int ranks, cv_nccl **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    return stub_probe(err, errlen);
+}
+
+bool cv_nccl_have_mpi(void) { return false; }
+
+int cv_nccl_open_mpi(cv_nccl **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    return stub_probe(err, errlen);
+}
+
+int cv_nccl_ranks(const cv_nccl *nccl) { return 0; }
+
+int cv_nccl_rank(const cv_nccl *nccl) { return 0; }
+
+int cv_nccl_run(cv_nccl *nccl, const cv_spec *spec, int warmup, int iterations, cv_init init,
+                uint64_t seed, bool verify, cv_nccl_result *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    out->wrong = -1;
+    return stub_probe(err, errlen);
+}
+
+void cv_nccl_close(cv_nccl *nccl) { (void)nccl; }
+
+int cv_nccl_bench(const cv_spec *spec, int warmup, int iterations, cv_init init, uint64_t seed,
+                  cv_nccl_result *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    out->wrong = -1;
+    return stub_probe(err, errlen);
+}

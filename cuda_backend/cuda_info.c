@@ -1,0 +1,111 @@
+/*
+ * cuda_info.c: what the benchmark reports beside its table: the devices,
+ * driver and runtime it ran on, and the device-to-device copy bandwidth
+ * measured in the same run, against which the backend's step times are
+ * judged (docs/CUDA.md, "the 85% target").
+ *
+ * Host code only, so it is C and goes through the project's C warnings.
+ */
+#include <cuda_runtime_api.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cuda_internal.h"
+
+#define CHECK(call)                                                                        \
+    do {                                                                                   \
+        cudaError_t e_ = (call);                                                           \
+        if (e_ != cudaSuccess) {                                                           \
+            snprintf(err, errlen, "%s: %s (%s)", #call, cudaGetErrorName(e_),              \
+                     cudaGetErrorString(e_));                                              \
+            status = e_ == cudaErrorMemoryAllocation ? CV_ENOMEM : CV_EBACKEND;            \
+            cudaGetLastError();                                                            \
+            goto fail;                                                                     \
+        }                                                                                  \
+    } while (0)
+
+int cv_cuda_devices(char *err, size_t errlen)
+{
+    int n, status = cv_cuda__device_count(&n, err, errlen);
+    return status == CV_OK ? n : status;
+}
+
+/* "13.0" from 13000 */
+static void version_text(int v, char *out, size_t outlen)
+{
+    snprintf(out, outlen, "%d.%d", v / 1000, (v % 1000) / 10);
+}
+
+int cv_cuda_describe(char *out, size_t outlen)
+{
+    int n, same = 1, driver = 0, runtime = 0;
+    int status = cv_cuda__device_count(&n, out, outlen);
+    if (status != CV_OK)
+        return status;
+    struct cudaDeviceProp first, p;
+    char *err = out;
+    size_t errlen = outlen;
+    CHECK(cudaGetDeviceProperties(&first, 0));
+    for (int d = 1; d < n; d++) {
+        CHECK(cudaGetDeviceProperties(&p, d));
+        same &= strcmp(p.name, first.name) == 0;
+    }
+    CHECK(cudaDriverGetVersion(&driver));
+    CHECK(cudaRuntimeGetVersion(&runtime));
+    char dv[16], rv[16];
+    version_text(driver, dv, sizeof dv);
+    version_text(runtime, rv, sizeof rv);
+    snprintf(out, outlen, "%d x %s%s (sm_%d%d, %.1f GiB), driver %s, runtime %s", n, first.name,
+             same ? "" : " and others", first.major, first.minor,
+             (double)first.totalGlobalMem / (1024.0 * 1024.0 * 1024.0), dv, rv);
+fail:
+    return status;
+}
+
+int cv_cuda_copy_bandwidth(int64_t bytes, int iterations, double *bytes_per_second, char *err,
+                           size_t errlen)
+{
+    int n, status = cv_cuda__device_count(&n, err, errlen);
+    void *a = NULL, *b = NULL;
+    cudaStream_t stream = NULL;
+    cudaEvent_t start = NULL, stop = NULL;
+    float ms = 0.0f;
+    *bytes_per_second = 0.0;
+    if (status != CV_OK)
+        return status;
+    if (bytes < 1 || iterations < 1) {
+        snprintf(err, errlen, "copy bandwidth: bytes and iterations must be positive");
+        return CV_EINVAL;
+    }
+    CHECK(cudaSetDevice(0));
+    CHECK(cudaMalloc(&a, (size_t)bytes));
+    CHECK(cudaMalloc(&b, (size_t)bytes));
+    CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    CHECK(cudaEventCreate(&start));
+    CHECK(cudaEventCreate(&stop));
+    /* Touch both buffers first so the timed copies find them mapped. */
+    CHECK(cudaMemsetAsync(a, 1, (size_t)bytes, stream));
+    CHECK(cudaMemcpyAsync(b, a, (size_t)bytes, cudaMemcpyDeviceToDevice, stream));
+    CHECK(cudaEventRecord(start, stream));
+    for (int i = 0; i < iterations; i++)
+        CHECK(cudaMemcpyAsync(b, a, (size_t)bytes, cudaMemcpyDeviceToDevice, stream));
+    CHECK(cudaEventRecord(stop, stream));
+    CHECK(cudaEventSynchronize(stop));
+    CHECK(cudaEventElapsedTime(&ms, start, stop));
+    if (ms > 0.0f)
+        *bytes_per_second = 2.0 * (double)bytes * iterations / (ms / 1e3);
+fail:
+    if (stream)
+        cudaStreamSynchronize(stream);
+    cudaFree(a);
+    cudaFree(b);
+    if (start)
+        cudaEventDestroy(start);
+    if (stop)
+        cudaEventDestroy(stop);
+    if (stream)
+        cudaStreamDestroy(stream);
+    cudaGetLastError();
+    return status;
+}

@@ -1,0 +1,38 @@
+/*
+ * cuda_internal.h: declarations shared by the CUDA backend's files and not
+ * part of its public interface (prefix cv_cuda__). C and CUDA both include
+ * it: the element kernels are launched from the backend (.cu) and the
+ * "no CUDA device" reason is written the same way by the backend and by the
+ * NCCL runner (.c).
+ */
+#ifndef CV_CUDA_INTERNAL_H
+#define CV_CUDA_INTERNAL_H
+
+#include <cuda_runtime_api.h>
+
+#include "cv_cuda.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Visible devices, or CV_EUNAVAIL with "no CUDA device: cudaGetDeviceCount
+ * returned ..." (no driver, driver too old, CUDA_VISIBLE_DEVICES hiding
+ * them) or "... found 0 devices". */
+int cv_cuda__device_count(int *count, char *err, size_t errlen);
+
+/* Enqueues one transfer's element work on `stream` (on dst's device):
+ * dst = dst redop src (CV_XFER_REDUCE; avg reduces as sum) or dst = dst /
+ * divisor (CV_XFER_DIVIDE; src unused). 16-byte vector loads when dst and
+ * src are 16-byte aligned. max_blocks caps the grid (the device's resident
+ * blocks). Returns the launch status; CV_EINVAL-worthy combinations
+ * (bitwise redop on a float dtype) return cudaErrorInvalidValue. */
+cudaError_t cv_cuda__launch(cv_dtype dtype, cv_redop redop, cv_xfer_kind kind, void *dst,
+                            const void *src, int64_t n, int divisor, int max_blocks,
+                            cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CV_CUDA_INTERNAL_H */

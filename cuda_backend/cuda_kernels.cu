@@ -1,0 +1,260 @@
+/*
+ * cuda_kernels.cu: the element kernels behind the CUDA backend's reduce and
+ * divide transfers (copies are cudaMemcpyAsync and need no kernel).
+ *
+ * The arithmetic is the CPU backend's (collectives/cv_values.c), so integer
+ * results are identical and float results round the same way:
+ *   - integers wrap: sum and prod are done in the unsigned twin type;
+ *   - min and max are `b < a ? b : a` and `b > a ? b : a` on the stored type;
+ *   - float16 and bfloat16 are uint16 bit patterns, widened to float,
+ *     combined, and rounded back to nearest-even;
+ *   - avg reduces as sum (floats were pre-multiplied by 1/N before `write`;
+ *     integers get a final divide transfer, truncating as C does).
+ * One template per (element type, redop) keeps the inner loop free of
+ * branches. Each thread moves 16 bytes at a time when both pointers are
+ * 16-byte aligned, which is what reaches the memory bandwidth on a large
+ * transfer; the tail and misaligned transfers take the element-wise loop.
+ */
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <stdint.h>
+
+#include "cuda_internal.h"
+
+/* ------------------------------------------------------- element types */
+
+/* S: how the element is stored; C: the type arithmetic is done in; U: the
+ * unsigned twin integers wrap in. load/store convert between S and C. */
+struct elem_i8 {
+    typedef int8_t S;
+    typedef uint8_t U;
+    static const bool is_int = true;
+};
+struct elem_i32 {
+    typedef int32_t S;
+    typedef uint32_t U;
+    static const bool is_int = true;
+};
+struct elem_i64 {
+    typedef int64_t S;
+    typedef uint64_t U;
+    static const bool is_int = true;
+};
+struct elem_f32 {
+    typedef float S;
+    typedef float C;
+    static const bool is_int = false;
+    static __device__ __forceinline__ C load(S s) { return s; }
+    static __device__ __forceinline__ S store(C c) { return c; }
+};
+struct elem_f64 {
+    typedef double S;
+    typedef double C;
+    static const bool is_int = false;
+    static __device__ __forceinline__ C load(S s) { return s; }
+    static __device__ __forceinline__ S store(C c) { return c; }
+};
+struct elem_f16 {
+    typedef uint16_t S;
+    typedef float C;
+    static const bool is_int = false;
+    static __device__ __forceinline__ C load(S s) { return __half2float(__ushort_as_half(s)); }
+    static __device__ __forceinline__ S store(C c) { return __half_as_ushort(__float2half_rn(c)); }
+};
+struct elem_bf16 {
+    typedef uint16_t S;
+    typedef float C;
+    static const bool is_int = false;
+    static __device__ __forceinline__ C load(S s)
+    {
+        return __bfloat162float(__ushort_as_bfloat16(s));
+    }
+    static __device__ __forceinline__ S store(C c)
+    {
+        return __bfloat16_as_ushort(__float2bfloat16_rn(c));
+    }
+};
+
+/* dst (op) src for one element; avg is a sum (see the top of the file). */
+template <class E, int OP>
+__device__ __forceinline__ typename E::S combine(typename E::S a, typename E::S b)
+{
+    typedef typename E::S S;
+    if constexpr (E::is_int) {
+        typedef typename E::U U;
+        if constexpr (OP == CV_SUM || OP == CV_AVG)
+            return (S)(U)((U)a + (U)b);
+        else if constexpr (OP == CV_PROD)
+            return (S)(U)((U)a * (U)b);
+        else if constexpr (OP == CV_MIN)
+            return b < a ? b : a;
+        else if constexpr (OP == CV_MAX)
+            return b > a ? b : a;
+        else if constexpr (OP == CV_BAND)
+            return (S)(a & b);
+        else if constexpr (OP == CV_BOR)
+            return (S)(a | b);
+        else
+            return (S)(a ^ b);
+    } else {
+        typename E::C x = E::load(a), y = E::load(b);
+        if constexpr (OP == CV_PROD)
+            return E::store(x * y);
+        else if constexpr (OP == CV_MIN)
+            return E::store(y < x ? y : x);
+        else if constexpr (OP == CV_MAX)
+            return E::store(y > x ? y : x);
+        else
+            return E::store(x + y);
+    }
+}
+
+/* dst / divisor, truncating for integers as C's `/` does after promotion. */
+template <class E>
+__device__ __forceinline__ typename E::S divide(typename E::S a, int divisor)
+{
+    typedef typename E::S S;
+    if constexpr (E::is_int) {
+        if constexpr (sizeof(S) == 8)
+            return (S)(a / (S)divisor);
+        else
+            return (S)((int)a / divisor);
+    } else {
+        return E::store(E::load(a) / (typename E::C)divisor);
+    }
+}
+
+/* ------------------------------------------------------------- kernels */
+
+/* 16 bytes seen as elements, so one load feeds 16 / sizeof(S) combines. */
+template <typename S>
+union vec16 {
+    uint4 v;
+    S e[16 / sizeof(S)];
+};
+
+/* dst[i] = dst[i] op src[i] for i < n. The first nvec*V elements go 16
+ * bytes at a time (nvec is 0 when the pointers are misaligned), the rest
+ * one element at a time; both loops are grid-stride so any grid size is
+ * correct. */
+template <class E, int OP>
+__global__ void reduce_kernel(typename E::S *dst, const typename E::S *__restrict__ src,
+                              int64_t n, int64_t nvec)
+{
+    typedef typename E::S S;
+    const int V = 16 / sizeof(S);
+    const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    const int64_t first = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    uint4 *d4 = reinterpret_cast<uint4 *>(dst);
+    const uint4 *s4 = reinterpret_cast<const uint4 *>(src);
+    for (int64_t i = first; i < nvec; i += stride) {
+        vec16<S> a, b;
+        a.v = d4[i];
+        b.v = s4[i];
+#pragma unroll
+        for (int k = 0; k < V; k++)
+            a.e[k] = combine<E, OP>(a.e[k], b.e[k]);
+        d4[i] = a.v;
+    }
+    for (int64_t i = nvec * V + first; i < n; i += stride)
+        dst[i] = combine<E, OP>(dst[i], src[i]);
+}
+
+template <class E>
+__global__ void divide_kernel(typename E::S *dst, int64_t n, int64_t nvec, int divisor)
+{
+    typedef typename E::S S;
+    const int V = 16 / sizeof(S);
+    const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    const int64_t first = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    uint4 *d4 = reinterpret_cast<uint4 *>(dst);
+    for (int64_t i = first; i < nvec; i += stride) {
+        vec16<S> a;
+        a.v = d4[i];
+#pragma unroll
+        for (int k = 0; k < V; k++)
+            a.e[k] = divide<E>(a.e[k], divisor);
+        d4[i] = a.v;
+    }
+    for (int64_t i = nvec * V + first; i < n; i += stride)
+        dst[i] = divide<E>(dst[i], divisor);
+}
+
+/* ------------------------------------------------------------ dispatch */
+
+static const int threads_per_block = 256;
+
+/* Blocks for `work` items of one thread each, capped at what the device
+ * keeps resident: more would only queue behind the grid-stride loop. */
+static unsigned grid_for(int64_t work, int max_blocks)
+{
+    int64_t blocks = (work + threads_per_block - 1) / threads_per_block;
+    if (blocks > max_blocks)
+        blocks = max_blocks;
+    return blocks < 1 ? 1u : (unsigned)blocks;
+}
+
+template <class E>
+static cudaError_t launch_elem(cv_redop redop, cv_xfer_kind kind, void *dst_, const void *src_,
+                               int64_t n, int divisor, int max_blocks, cudaStream_t stream)
+{
+    typedef typename E::S S;
+    const int V = 16 / sizeof(S);
+    S *dst = static_cast<S *>(dst_);
+    const S *src = static_cast<const S *>(src_);
+    bool aligned = ((uintptr_t)dst % 16 == 0) && (kind == CV_XFER_DIVIDE || (uintptr_t)src % 16 == 0);
+    int64_t nvec = aligned ? n / V : 0;
+    unsigned grid = grid_for(nvec + (n - nvec * V), max_blocks);
+
+    if (kind == CV_XFER_DIVIDE) {
+        divide_kernel<E><<<grid, threads_per_block, 0, stream>>>(dst, n, nvec, divisor);
+        return cudaGetLastError();
+    }
+    switch (redop) {
+    case CV_SUM:
+    case CV_AVG: reduce_kernel<E, CV_SUM><<<grid, threads_per_block, 0, stream>>>(dst, src, n, nvec); break;
+    case CV_PROD: reduce_kernel<E, CV_PROD><<<grid, threads_per_block, 0, stream>>>(dst, src, n, nvec); break;
+    case CV_MIN: reduce_kernel<E, CV_MIN><<<grid, threads_per_block, 0, stream>>>(dst, src, n, nvec); break;
+    case CV_MAX: reduce_kernel<E, CV_MAX><<<grid, threads_per_block, 0, stream>>>(dst, src, n, nvec); break;
+    case CV_BAND:
+    case CV_BOR:
+    case CV_BXOR:
+        if constexpr (E::is_int) {
+            if (redop == CV_BAND)
+                reduce_kernel<E, CV_BAND><<<grid, threads_per_block, 0, stream>>>(dst, src, n, nvec);
+            else if (redop == CV_BOR)
+                reduce_kernel<E, CV_BOR><<<grid, threads_per_block, 0, stream>>>(dst, src, n, nvec);
+            else
+                reduce_kernel<E, CV_BXOR><<<grid, threads_per_block, 0, stream>>>(dst, src, n, nvec);
+            break;
+        } else {
+            return cudaErrorInvalidValue; /* bitwise ops have no float meaning */
+        }
+    default: return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t cv_cuda__launch(cv_dtype dtype, cv_redop redop, cv_xfer_kind kind,
+                                       void *dst, const void *src, int64_t n, int divisor,
+                                       int max_blocks, cudaStream_t stream)
+{
+    if (n <= 0)
+        return cudaSuccess;
+    if (kind != CV_XFER_REDUCE && kind != CV_XFER_DIVIDE)
+        return cudaErrorInvalidValue;
+    if (kind == CV_XFER_DIVIDE && divisor < 1)
+        return cudaErrorInvalidValue;
+    switch (dtype) {
+    case CV_INT8: return launch_elem<elem_i8>(redop, kind, dst, src, n, divisor, max_blocks, stream);
+    case CV_INT32: return launch_elem<elem_i32>(redop, kind, dst, src, n, divisor, max_blocks, stream);
+    case CV_INT64: return launch_elem<elem_i64>(redop, kind, dst, src, n, divisor, max_blocks, stream);
+    case CV_FLOAT16: return launch_elem<elem_f16>(redop, kind, dst, src, n, divisor, max_blocks, stream);
+    case CV_BFLOAT16: return launch_elem<elem_bf16>(redop, kind, dst, src, n, divisor, max_blocks, stream);
+    case CV_FLOAT32: return launch_elem<elem_f32>(redop, kind, dst, src, n, divisor, max_blocks, stream);
+    case CV_FLOAT64: return launch_elem<elem_f64>(redop, kind, dst, src, n, divisor, max_blocks, stream);
+    default: return cudaErrorInvalidValue;
+    }
+}

@@ -1,0 +1,59 @@
+/*
+ * nccl_internal.h: what nccl_comm.c (communicators: one process, or MPI)
+ * and nccl_run.c (running a collective) share (prefix cv_nccl__). Only
+ * compiled when CMake found NCCL (COLLVIZ_HAVE_NCCL).
+ */
+#ifndef CV_NCCL_INTERNAL_H
+#define CV_NCCL_INTERNAL_H
+
+#include <cuda_runtime_api.h>
+#include <nccl.h>
+
+#include <stdio.h>
+
+#include "cuda_internal.h"
+
+struct cv_nccl {
+    int nranks;  /* communicator size */
+    int nlocal;  /* ranks this process drives: nranks, or 1 under MPI */
+    int first;   /* global rank of local rank 0 */
+    int *device; /* CUDA ordinal per local rank */
+    ncclComm_t *comm;
+    cudaStream_t *stream;
+    bool mpi, mpi_initialised_here;
+};
+
+/* Both record the failing call and the library's own words in err, set
+ * `status` and jump to the function's `fail:` cleanup. */
+#define CUDA_CHECK(call)                                                                   \
+    do {                                                                                   \
+        cudaError_t e_ = (call);                                                           \
+        if (e_ != cudaSuccess) {                                                           \
+            snprintf(err, errlen, "%s: %s (%s)", #call, cudaGetErrorName(e_),              \
+                     cudaGetErrorString(e_));                                              \
+            status = e_ == cudaErrorMemoryAllocation ? CV_ENOMEM : CV_EBACKEND;            \
+            cudaGetLastError();                                                            \
+            goto fail;                                                                     \
+        }                                                                                  \
+    } while (0)
+
+#define NCCL_CHECK(call)                                                                   \
+    do {                                                                                   \
+        ncclResult_t r_ = (call);                                                          \
+        if (r_ != ncclSuccess) {                                                           \
+            snprintf(err, errlen, "%s: %s", #call, ncclGetErrorString(r_));                \
+            status = CV_EBACKEND;                                                          \
+            goto fail;                                                                     \
+        }                                                                                  \
+    } while (0)
+
+/* A cv_nccl with room for nlocal ranks, all handles NULL; NULL when out of
+ * memory. */
+cv_nccl *cv_nccl__alloc(int nlocal);
+
+/* Under MPI, every process must take the same path: returns the worst
+ * status of all processes (err says when it was another process's). Without
+ * MPI it returns status. */
+int cv_nccl__agree(const cv_nccl *n, int status, char *err, size_t errlen);
+
+#endif /* CV_NCCL_INTERNAL_H */
