@@ -1,0 +1,129 @@
+/*
+ * test_cuda_nccl.c: the NCCL runner, one rank per GPU, checked with
+ * cv_verify against the same inputs the plans get.
+ *
+ * One communicator over every visible GPU (at most 8) runs every op, every
+ * dtype and every redop NCCL has, at counts {0, 1, N-1, N, 7N+3, 1M}; then
+ * the refusals: bitwise redops, and more ranks than GPUs. With --mpi the
+ * communicator is bootstrapped through MPI instead (run it under
+ * `mpirun -np P`, one process per GPU) and only rank 0 prints.
+ *
+ * Without a CUDA device, or in a build without NCCL, it prints why and
+ * exits 77 (skipped).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cv.h"
+#include "cv_cuda.h"
+
+static int failures, checks, me;
+
+#define EXPECT(cond, ...)                                                                  \
+    do {                                                                                   \
+        checks++;                                                                          \
+        if (!(cond)) {                                                                     \
+            failures++;                                                                    \
+            if (failures <= 40) {                                                          \
+                printf("FAIL [rank %d] %s:%d: ", me, __FILE__, __LINE__);                  \
+                printf(__VA_ARGS__);                                                       \
+                printf("\n");                                                              \
+            }                                                                              \
+        }                                                                                  \
+    } while (0)
+
+static void check_op(cv_nccl *nccl, cv_op op, int64_t count)
+{
+    int n = cv_nccl_ranks(nccl);
+    for (int d = 0; d < CV_DTYPE_COUNT; d++)
+        for (int r = 0; r <= CV_AVG; r++) {
+            if (!cv_op_reduces(op) && r != CV_SUM)
+                continue;
+            char err[CV_ERR_LEN] = "";
+            cv_spec s;
+            cv_spec_init(&s);
+            s.op = op;
+            s.ranks = n;
+            s.count = count;
+            s.dtype = d;
+            s.redop = r;
+            s.root = cv_op_has_root(op) ? n - 1 : 0;
+            cv_algo algos[CV_ALGO_COUNT];
+            cv_op_algos(op, algos);
+            s.algo = algos[0]; /* NCCL picks its own; the spec only needs to be valid */
+            cv_nccl_result res;
+            int rc = cv_nccl_run(nccl, &s, 1, 2, CV_INIT_RANDOM, 7, true, &res, err, sizeof err);
+            EXPECT(rc == CV_OK, "%s %s %s count %lld: %s", cv_op_name(op), cv_dtype_name(d),
+                   cv_redop_name(r), (long long)count, err);
+            if (rc == CV_OK)
+                EXPECT(res.wrong == 0 && res.seconds >= 0.0 && res.ranks == n,
+                       "%s %s %s count %lld: %lld wrong", cv_op_name(op), cv_dtype_name(d),
+                       cv_redop_name(r), (long long)count, (long long)res.wrong);
+        }
+}
+
+static void check_refusals(cv_nccl *nccl, bool mpi)
+{
+    char err[CV_ERR_LEN] = "";
+    cv_spec s;
+    cv_spec_init(&s);
+    s.ranks = cv_nccl_ranks(nccl);
+    s.dtype = CV_INT32;
+    s.redop = CV_BXOR;
+    cv_nccl_result res;
+    int rc = cv_nccl_run(nccl, &s, 0, 1, CV_INIT_RANDOM, 1, true, &res, err, sizeof err);
+    EXPECT(rc == CV_EINVAL, "bxor through NCCL returned %d", rc);
+    s.redop = CV_SUM;
+    s.ranks = cv_nccl_ranks(nccl) + 1;
+    rc = cv_nccl_run(nccl, &s, 0, 1, CV_INIT_RANDOM, 1, true, &res, err, sizeof err);
+    EXPECT(rc == CV_EINVAL, "a spec with more ranks than the communicator ran (%d)", rc);
+    if (!mpi) {
+        cv_nccl *more = NULL;
+        rc = cv_nccl_open(cv_nccl_ranks(nccl) + 1, &more, err, sizeof err);
+        EXPECT(rc == CV_EINVAL && more == NULL, "more ranks than GPUs opened (%d)", rc);
+        cv_nccl_close(more);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    bool mpi = argc > 1 && strcmp(argv[1], "--mpi") == 0;
+    char err[CV_ERR_LEN] = "", device[256] = "";
+    int gpus = cv_cuda_devices(err, sizeof err);
+    if (gpus < 1) {
+        printf("SKIPPED: NCCL cannot run here: %s\n", err);
+        return 77;
+    }
+    cv_nccl *nccl = NULL;
+    int rc = mpi ? cv_nccl_open_mpi(&nccl, err, sizeof err)
+                 : cv_nccl_open(gpus < 8 ? gpus : 8, &nccl, err, sizeof err);
+    if (rc == CV_EUNAVAIL) {
+        printf("SKIPPED: NCCL cannot run here: %s\n", err);
+        return 77;
+    }
+    if (rc != CV_OK) {
+        printf("FAIL: opening NCCL: %s\n", err);
+        return 1;
+    }
+    me = cv_nccl_rank(nccl);
+    cv_cuda_describe(device, sizeof device);
+    if (me == 0)
+        printf("device: %s; NCCL communicator of %d rank%s%s\n", device, cv_nccl_ranks(nccl),
+               cv_nccl_ranks(nccl) == 1 ? " (one GPU: NCCL runs one rank)" : "s",
+               mpi ? " over MPI" : "");
+    int n = cv_nccl_ranks(nccl);
+    int64_t counts[] = {0, 1, n - 1, n, 7 * (int64_t)n + 3, (int64_t)1 << 20};
+    for (int op = 0; op < CV_OP_COUNT; op++) {
+        int before = failures;
+        for (int c = 0; c < 6; c++)
+            check_op(nccl, op, counts[c]);
+        if (me == 0)
+            printf("%-14s %s\n", cv_op_name(op), failures == before ? "ok" : "FAILED");
+    }
+    check_refusals(nccl, mpi);
+    cv_nccl_close(nccl);
+    if (me == 0)
+        printf("%d checks, %d failures\n", checks, failures);
+    return failures ? 1 : 0;
+}
