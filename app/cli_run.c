@@ -109,7 +109,9 @@ int app_cmd_run(int argc, char **argv)
     cv_run_opts opts;
     cv_run_opts_init(&opts);
     bool algo_given = false, json = false;
-    spec.op = CV_OP_COUNT; /* --op is required */
+    spec.op = CV_OP_COUNT; /* --op, --ranks and --count are required */
+    spec.ranks = 0;
+    spec.count = -1;
     const char *backend = "cpu", *v;
     for (int i = 1; i < argc; i++) {
         int r;
@@ -153,6 +155,10 @@ int app_cmd_run(int argc, char **argv)
     if (spec.op == CV_OP_COUNT)
         return app_usage_error("run: --op is required; allowed: broadcast, scatter, gather, "
                                "reduce, allgather, reducescatter, allreduce, alltoall, sendrecv");
+    if (spec.ranks == 0)
+        return app_usage_error("run: --ranks is required (1 to %d)", CV_MAX_RANKS);
+    if (spec.count < 0)
+        return app_usage_error("run: --count is required (elements, 0 or more; see --help)");
     if (!app_finish_spec(&spec, algo_given, CV_MAX_RANKS))
         return APP_EXIT_USAGE;
     const cv_backend *be = NULL;

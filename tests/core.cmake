@@ -2,3 +2,5 @@
 collviz_test(test_collectives SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_collectives.c LIBS cvcore
              TIMEOUT 1800)
 collviz_test(test_cost SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_cost.c LIBS cvcore)
+collviz_test(test_cli SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_cli.c LIBS PkgConfig::CJSON)
+add_dependencies(test_cli collviz)

@@ -1,0 +1,163 @@
+/*
+ * test_cli.c: the collviz command line as a user meets it. Runs the built
+ * program and checks exit codes (0 ok, 1 wrong, 2 bad input, 3 backend
+ * unavailable), that each bad input gets one clear line naming the flag,
+ * and that --json output parses and says what the issue promises.
+ */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+static int failures, checks;
+static char out[1 << 22];
+
+#define EXPECT(cond, ...)                                                                  \
+    do {                                                                                   \
+        checks++;                                                                          \
+        if (!(cond)) {                                                                     \
+            failures++;                                                                    \
+            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                    \
+            printf(__VA_ARGS__);                                                           \
+            printf("\n");                                                                  \
+        }                                                                                  \
+    } while (0)
+
+/* Runs collviz with args (stderr merged into the output); returns the exit code. */
+static int run(const char *args)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s/collviz %s 2>&1", COLLVIZ_BINARY_DIR, args);
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return -1;
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = 0;
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int lines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+static void bad(const char *args, const char *must_contain)
+{
+    int rc = run(args);
+    EXPECT(rc == 2, "`collviz %s` exit %d, want 2; output: %s", args, rc, out);
+    EXPECT(strstr(out, must_contain) != NULL, "`collviz %s`: message lacks '%s': %s", args,
+           must_contain, out);
+    EXPECT(lines(out) == 1, "`collviz %s`: want one line, got: %s", args, out);
+}
+
+int main(void)
+{
+    /* Bad input: exit 2 and one line naming the flag. */
+    bad("run --op allreduce --ranks 0 --count 8", "--ranks");
+    bad("run --op allreduce --ranks 1025 --count 8", "--ranks");
+    bad("run --op allreduce --ranks 4 --count 100G", "memory");
+    bad("run --op allmagic --ranks 4 --count 8", "--op");
+    bad("run --op allreduce --algo bruck --ranks 4 --count 8", "--algo");
+    bad("run --op allreduce --ranks 4 --count 8 --dtype float128", "--dtype");
+    bad("run --op allreduce --ranks 4 --count 8 --redop mean", "--redop");
+    bad("run --op allreduce --ranks 4 --count 8 --dtype float32 --redop bxor", "integer");
+    bad("run --op reduce --ranks 4 --count 8 --root 4", "--root");
+    bad("run --op broadcast --ranks 4 --count 8 --slices 0", "--slices");
+    bad("run --op allreduce --ranks 4 --count 1.5x", "--count");
+    bad("run --op allreduce --ranks 4", "--count");
+    bad("run --op allreduce --count 4", "--ranks");
+    bad("cost --op allreduce --ranks 8 --bytes 12QB --bw 600", "--bytes");
+    bad("cost --op allreduce --ranks 8 --bytes 1GB --link warp", "--link");
+    bad("bench --op allreduce -b 8 -e 4", "-e");
+    bad("run --op allreduce --ranks 4 --count 8 --frobnicate", "--frobnicate");
+    bad("nosuchcommand", "nosuchcommand");
+
+    /* Backends. */
+    int rc = run("run --op allreduce --ranks 4 --count 8 --backend tpu");
+    EXPECT(rc == 2 && strstr(out, "--backend"), "unknown backend: %d %s", rc, out);
+    rc = run("run --op allreduce --ranks 4 --count 8 --backend cuda");
+    EXPECT(rc == 3 || rc == 0, "cuda backend: exit %d", rc);
+    if (rc == 3)
+        EXPECT(strstr(out, "no CUDA device") != NULL, "cuda unavailable message: %s", out);
+    rc = run("run --op allreduce --ranks 4 --count 8 --backend auto");
+    EXPECT(rc == 0, "auto backend falls back: exit %d %s", rc, out);
+
+    /* A good run verifies, and the step-through fits 80 columns. */
+    rc = run("run --op allreduce --algo ring --ranks 4 --count 8 --init index");
+    EXPECT(rc == 0 && strstr(out, "verified"), "ring allreduce: exit %d", rc);
+    for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n"))
+        EXPECT(strlen(line) <= 80, "line over 80 columns: %s", line);
+
+    /* JSON: the promised keys, nulls where NCCL leaves a buffer unused. */
+    rc = run("run --op reduce --algo tree --ranks 4 --count 3 --root 2 --dtype int64 --json");
+    EXPECT(rc == 0, "reduce --json exit %d", rc);
+    cJSON *j = cJSON_Parse(out);
+    EXPECT(j != NULL, "reduce --json parses");
+    if (j) {
+        const char *keys[] = {"op", "algo", "ranks", "count", "dtype", "redop", "root",
+                              "backend", "steps", "inputs", "outputs", "wrong"};
+        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+            EXPECT(cJSON_HasObjectItem(j, keys[i]), "json lacks %s", keys[i]);
+        cJSON *outs = cJSON_GetObjectItem(j, "outputs");
+        EXPECT(cJSON_IsNull(cJSON_GetArrayItem(outs, 0)), "non-root output is null");
+        cJSON *root_out = cJSON_GetArrayItem(outs, 2);
+        /* index init: element i of rank r is 100r + i; the sum over 4 ranks is 600 + 4i */
+        EXPECT(cJSON_GetArraySize(root_out) == 3 &&
+                   cJSON_GetArrayItem(root_out, 1)->valuedouble == 604,
+               "root output holds the sum");
+        cJSON *step = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "steps"), 1);
+        cJSON *x = cJSON_GetArrayItem(cJSON_GetObjectItem(step, "transfers"), 0);
+        EXPECT(cJSON_HasObjectItem(step, "phase") && cJSON_HasObjectItem(step, "time_us"),
+               "step keys");
+        EXPECT(x && cJSON_HasObjectItem(x, "src") && cJSON_HasObjectItem(x, "dst") &&
+                   cJSON_HasObjectItem(x, "bytes") &&
+                   !strcmp(cJSON_GetObjectItem(x, "kind")->valuestring, "reduce"),
+               "transfer keys");
+        EXPECT(cJSON_GetObjectItem(j, "wrong")->valuedouble == 0, "wrong == 0");
+        cJSON_Delete(j);
+    }
+    rc = run("run --op broadcast --ranks 3 --count 2 --root 1 --json");
+    j = cJSON_Parse(out);
+    EXPECT(j && cJSON_IsNull(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "inputs"), 0)),
+           "broadcast: non-root input is null");
+    cJSON_Delete(j);
+
+    /* cost reproduces the notes' worked example. */
+    rc = run("cost --op allreduce --algo ring --ranks 8 --bytes 1610612736 --bw 600");
+    EXPECT(rc == 0 && strstr(out, "predicted time: 4.70 ms"), "GPT-3 example: %s", out);
+    rc = run("cost --op allreduce --ranks 8 --bytes 4GB --bw 100 --json");
+    j = cJSON_Parse(out);
+    EXPECT(j && cJSON_GetObjectItem(j, "bytes_sent_per_rank")->valuedouble == 7e9,
+           "1B fp32 over 8 ranks: 7 GB per rank");
+    cJSON_Delete(j);
+
+    /* bench: nccl-tests' table, closing line, --json. */
+    rc = run("bench --op allgather --ranks 4 -b 1k -e 4k -n 2 -w 0");
+    EXPECT(rc == 0 && strstr(out, "# Avg bus bandwidth") && strstr(out, "busbw"),
+           "bench table: %s", out);
+    rc = run("bench --op reducescatter --ranks 3 -b 96 -e 96 -n 1 -d int32 -o max --json");
+    j = cJSON_Parse(out);
+    EXPECT(rc == 0 && j && cJSON_GetArraySize(cJSON_GetObjectItem(j, "results")) == 1,
+           "bench --json");
+    cJSON_Delete(j);
+
+    /* list, help, version. */
+    EXPECT(run("list") == 0 && strstr(out, "rabenseifner"), "list");
+    j = (run("list --json"), cJSON_Parse(out));
+    EXPECT(j && cJSON_GetObjectItem(cJSON_GetObjectItem(j, "ops"), "alltoall"), "list --json");
+    cJSON_Delete(j);
+    EXPECT(run("--version") == 0 && strstr(out, "collviz"), "--version");
+    const char *subs[] = {"run", "bench", "cost", "list"};
+    for (size_t i = 0; i < 4; i++) {
+        char a[64];
+        snprintf(a, sizeof a, "%s --help", subs[i]);
+        EXPECT(run(a) == 0 && strstr(out, "usage"), "%s", a);
+    }
+    printf("%d checks, %d failed\n", checks, failures);
+    return failures ? 1 : 0;
+}
