@@ -1,0 +1,298 @@
+/*
+ * drill.c: the interview drill. It is a terminal program on purpose: an
+ * interview is words, not animation. Questions come from every lesson in a
+ * seeded random order; the clock is real (input is read with poll on the
+ * file descriptor, so a learner who stops typing still runs out of time);
+ * each answer gets one try, then the verdict, the explanation and the
+ * standard-answer card, and the first question from a lesson is followed by
+ * one of that lesson's mistake cards. The score goes into progress.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "drill.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "app.h"
+#include "lesson_cmd.h"
+#include "lesson_internal.h"
+#include "progress.h"
+
+/* splitmix64: tiny, and the same seed gives the same drill everywhere. */
+static uint64_t next_random(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+int drill_items(const lesson_course *c, uint64_t seed, drill_item **out)
+{
+    int n = 0;
+    for (int i = 0; i < c->nlessons; i++)
+        n += c->lessons[i]->nquizzes;
+    drill_item *items = lesson__xcalloc((size_t)(n ? n : 1), sizeof *items);
+    int k = 0;
+    for (int i = 0; i < c->nlessons; i++)
+        for (int j = 0; j < c->lessons[i]->nquizzes; j++)
+            items[k++] = (drill_item){c->lessons[i], &c->lessons[i]->quizzes[j]};
+    uint64_t s = seed;
+    for (int i = n - 1; i > 0; i--) { /* Fisher-Yates */
+        int j = (int)(next_random(&s) % (uint64_t)(i + 1));
+        drill_item t = items[i];
+        items[i] = items[j];
+        items[j] = t;
+    }
+    *out = items;
+    return n;
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Line reading straight from a descriptor with a deadline. */
+typedef struct {
+    int fd;
+    char buf[1024];
+    size_t len;
+    bool eof;
+} line_reader;
+
+/* 1: a line in out; 0: end of input; -1: the deadline passed. */
+static int read_line(line_reader *r, char *out, size_t n, double deadline)
+{
+    for (;;) {
+        char *nl = memchr(r->buf, '\n', r->len);
+        if (nl || r->eof || r->len == sizeof r->buf) {
+            size_t take = nl ? (size_t)(nl - r->buf) : r->len;
+            if (!nl && r->eof && r->len == 0)
+                return 0;
+            size_t copy = take < n - 1 ? take : n - 1;
+            memcpy(out, r->buf, copy);
+            out[copy] = '\0';
+            size_t used = nl ? take + 1 : take;
+            memmove(r->buf, r->buf + used, r->len - used);
+            r->len -= used;
+            return 1;
+        }
+        int timeout = -1;
+        if (deadline > 0) {
+            double left = deadline - now_seconds();
+            if (left <= 0)
+                return -1;
+            timeout = (int)(left * 1000) + 1;
+        }
+        struct pollfd pfd = {r->fd, POLLIN, 0};
+        int pr = poll(&pfd, 1, timeout);
+        if (pr < 0 && errno == EINTR)
+            continue;
+        if (pr == 0)
+            return -1;
+        ssize_t got = read(r->fd, r->buf + r->len, sizeof r->buf - r->len);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            r->eof = true;
+        else
+            r->len += (size_t)got;
+    }
+}
+
+static void print_clock(FILE *out, double deadline)
+{
+    if (deadline <= 0)
+        return;
+    double left = deadline - now_seconds();
+    if (left < 0)
+        left = 0;
+    fprintf(out, "  [%d:%02d]", (int)left / 60, (int)left % 60);
+}
+
+void drill_run(const drill_item *items, int n, lesson_lang lang, double seconds, int in, FILE *out,
+               void (*on_answer)(void *user, const lesson_quiz *q, bool correct), void *user,
+               drill_result *res)
+{
+    memset(res, 0, sizeof *res);
+    line_reader reader = {.fd = in};
+    double deadline = seconds > 0 ? now_seconds() + seconds : 0;
+    const lesson **seen = lesson__xcalloc((size_t)(n ? n : 1), sizeof *seen);
+    int nseen = 0;
+    for (int i = 0; i < n; i++) {
+        const drill_item *it = &items[i];
+        fprintf(out, "\n== %d/%d  %s", i + 1, n, lesson_text_get(&it->l->title, lang));
+        print_clock(out, deadline);
+        fputs(" ==\n", out);
+        if (it->q->kind == LESSON_QUIZ_PREDICT_VALUE || it->q->kind == LESSON_QUIZ_PREDICT_CELLS)
+            lesson_print_state(it->l, it->q->beat, out);
+        lesson_print_quiz(it->q, lang, out);
+        lesson_verdict v;
+        for (;;) {
+            char line[512], err[256];
+            fputs("  > ", out);
+            fflush(out);
+            int r = read_line(&reader, line, sizeof line, deadline);
+            if (r < 0) {
+                res->timed_out = true;
+                fprintf(out, "\n  %s\n", lang == LESSON_ZH ? "时间到。" : "Time is up.");
+                goto done;
+            }
+            if (r == 0 || !strcmp(line, "q") || !strcmp(line, "quit"))
+                goto done;
+            if (lesson_check_typed(it->q, line, &v, err, sizeof err))
+                break;
+            fprintf(out, "  (%s)\n", err);
+        }
+        res->asked++;
+        res->right += v.correct;
+        lesson__print_verdict(it->q, &v, lang, out);
+        lesson_print_answer(it->q, lang, out);
+        if (on_answer)
+            on_answer(user, it->q, v.correct);
+        bool first = true;
+        for (int k = 0; k < nseen; k++)
+            first = first && seen[k] != it->l;
+        if (first) {
+            seen[nseen++] = it->l;
+            if (it->l->nmistakes > 0) {
+                const lesson_mistake *m = &it->l->mistakes[(size_t)i % (size_t)it->l->nmistakes];
+                fprintf(out, "  %s: %s\n", lesson__say(LESSON__SAY_MYTH, lang),
+                        lesson_text_get(&m->myth, lang));
+                fprintf(out, "  %s: %s\n", lesson__say(LESSON__SAY_TRUTH, lang),
+                        lesson_text_get(&m->truth, lang));
+            }
+        }
+    }
+done:
+    free(seen);
+}
+
+/* ---------------------------------------------------------- the command */
+
+typedef struct {
+    progress *p;
+    const char *path;
+} drill_progress;
+
+static void on_answer(void *user, const lesson_quiz *q, bool correct)
+{
+    drill_progress *d = user;
+    progress_record_quiz(d->p, q->key, correct);
+}
+
+static void drill_usage(FILE *out)
+{
+    fprintf(out, "usage: collviz drill [--lang en|zh] [--time SECONDS] [--seed S] [--count N] "
+                 "[--dir DIR]\n\n"
+                 "Interview drill in the terminal: the quizzes of every lesson in random order\n"
+                 "against a clock, one try each, then the standard answer an interviewer wants\n"
+                 "to hear and the lesson's common-mistake cards. Type q to stop early.\n"
+                 "  --time   seconds on the clock (default 600; 0 = no clock)\n"
+                 "  --seed   question order (default: from the time; printed, to repeat a run)\n"
+                 "  --count  ask at most N questions (default: all)\n"
+                 "The score is saved with your progress.\n");
+}
+
+static int parse_long(const char *flag, const char *s, long min, long max, long *out)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || v < min || v > max) {
+        fprintf(stderr, "collviz: %s: '%s' is not allowed; give a whole number from %ld to %ld\n",
+                flag, s, min, max);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int app_cmd_drill(int argc, char **argv)
+{
+    const char *lang_arg = NULL, *dir = NULL;
+    long seconds = 600, count = -1;
+    uint64_t seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        int r;
+        long n;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            drill_usage(stdout);
+            return APP_EXIT_OK;
+        }
+        if ((r = lesson_cmd_flag(argc, argv, &i, "--lang", &v)) != 0) {
+            if (r < 0)
+                return APP_EXIT_USAGE;
+            lang_arg = v;
+        } else if ((r = lesson_cmd_flag(argc, argv, &i, "--dir", &v)) != 0) {
+            if (r < 0)
+                return APP_EXIT_USAGE;
+            dir = v;
+        } else if ((r = lesson_cmd_flag(argc, argv, &i, "--time", &v)) != 0) {
+            if (r < 0 || parse_long("--time", v, 0, 86400, &seconds) < 0)
+                return APP_EXIT_USAGE;
+        } else if ((r = lesson_cmd_flag(argc, argv, &i, "--count", &v)) != 0) {
+            if (r < 0 || parse_long("--count", v, 1, 100000, &count) < 0)
+                return APP_EXIT_USAGE;
+        } else if ((r = lesson_cmd_flag(argc, argv, &i, "--seed", &v)) != 0) {
+            if (r < 0 || parse_long("--seed", v, 0, 0x7fffffffL, &n) < 0)
+                return APP_EXIT_USAGE;
+            seed = (uint64_t)n;
+        } else {
+            fprintf(stderr, "collviz: drill: unknown argument '%s'; allowed: --lang, --time, "
+                            "--seed, --count, --dir (see collviz drill --help)\n",
+                    argv[i]);
+            return APP_EXIT_USAGE;
+        }
+    }
+    lesson_lang lang = LESSON_EN;
+    if (lang_arg && lesson_cmd_parse_lang(lang_arg, &lang) < 0)
+        return APP_EXIT_USAGE;
+    /* a seed printed for repeating must be one --seed accepts */
+    seed &= 0x7fffffff;
+
+    lesson_course course;
+    progress prog;
+    char path[4096];
+    lesson_cmd_load_course(&course, dir, false);
+    lesson_cmd_load_progress(&prog, path, sizeof path);
+    if (!lang_arg)
+        lang = lesson_cmd_default_lang(&prog);
+    drill_item *items = NULL;
+    int n = drill_items(&course, seed, &items);
+    if (count > 0 && count < n)
+        n = (int)count;
+    int rc = APP_EXIT_OK;
+    if (n == 0) {
+        fprintf(stderr, "collviz: drill: no quizzes found (no lessons loaded)\n");
+        rc = APP_EXIT_USAGE;
+        goto done;
+    }
+    if (lang == LESSON_ZH)
+        printf("面试练习：%d 道题，%ld 秒（seed %llu）。每题一次机会，输入 q 提前结束。\n", n,
+               seconds, (unsigned long long)seed);
+    else
+        printf("Interview drill: %d questions, %ld seconds (seed %llu). One try each; q stops.\n", n,
+               seconds, (unsigned long long)seed);
+    drill_progress dp = {&prog, path};
+    drill_result res;
+    drill_run(items, n, lang, (double)seconds, STDIN_FILENO, stdout, on_answer, &dp, &res);
+    progress_record_drill(&prog, res.right, res.asked, (int64_t)time(NULL));
+    if (lang == LESSON_ZH)
+        printf("\n得分：%d / %d（历史最佳 %d）\n", res.right, res.asked, prog.drill.best);
+    else
+        printf("\nScore: %d of %d (best so far %d)\n", res.right, res.asked, prog.drill.best);
+    lesson_cmd_save_progress(&prog, path);
+done:
+    free(items);
+    progress_free(&prog);
+    lesson_course_free(&course);
+    return rc;
+}

@@ -1,0 +1,356 @@
+/*
+ * lesson_cmd.c: the `collviz lesson` and `collviz lessons` subcommands.
+ *
+ * `lesson ID [--step K]` is a deep link (a teacher's slide): it finds the
+ * lesson, checks the beat, and hands both to the GUI. The GUI's entry point
+ * is a weak reference, so this file links with or without the window code;
+ * without it, or when the GUI reports no display, the text player runs in
+ * the terminal instead. `lessons` lists the course with completion marks,
+ * and `lessons --check` is the validator the course writers and CI run.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "app.h"
+#include "lesson.h"
+#include "lesson_cmd.h"
+#include "progress.h"
+
+#pragma weak gui_open_lesson
+
+/* "--flag VALUE" or "--flag=VALUE": 1 taken, 0 not this flag, -1 error. */
+int lesson_cmd_flag(int argc, char **argv, int *i, const char *name, const char **value)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(a, name, n) != 0)
+        return 0;
+    if (a[n] == '=') {
+        *value = a + n + 1;
+        return 1;
+    }
+    if (a[n] != '\0')
+        return 0;
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "collviz: %s needs a value\n", name);
+        return -1;
+    }
+    *value = argv[++*i];
+    return 1;
+}
+
+int lesson_cmd_parse_lang(const char *s, lesson_lang *out)
+{
+    int l = lesson_lang_parse(s);
+    if (l < 0) {
+        fprintf(stderr, "collviz: --lang: unknown value '%s'; allowed: en, zh\n", s);
+        return -1;
+    }
+    *out = (lesson_lang)l;
+    return 0;
+}
+
+lesson_lang lesson_cmd_default_lang(const progress *p)
+{
+    if (p && p->lang[0] && lesson_lang_parse(p->lang) >= 0)
+        return (lesson_lang)lesson_lang_parse(p->lang);
+    static const char *const vars[] = {"LC_ALL", "LC_MESSAGES", "LANG"};
+    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
+        const char *v = getenv(vars[i]);
+        if (v && *v)
+            return strncmp(v, "zh", 2) == 0 ? LESSON_ZH : LESSON_EN;
+    }
+    return LESSON_EN;
+}
+
+void lesson_cmd_load_progress(progress *p, char *path, size_t pathlen)
+{
+    char msg[1024];
+    if (!progress_default_path(path, pathlen)) {
+        path[0] = '\0';
+        progress_init(p);
+        return;
+    }
+    progress_status st = progress_load(p, path, msg, sizeof msg);
+    if (st == PROGRESS_RECOVERED || st == PROGRESS_EIO)
+        fprintf(stderr, "collviz: %s\n", msg);
+}
+
+void lesson_cmd_save_progress(const progress *p, const char *path)
+{
+    char msg[1024];
+    if (path[0] && progress_save(p, path, msg, sizeof msg) != PROGRESS_OK)
+        fprintf(stderr, "collviz: %s\n", msg);
+}
+
+int lesson_cmd_load_course(lesson_course *course, const char *dir, bool quiet)
+{
+    lesson_diags diags;
+    lesson_diags_init(&diags);
+    const char *paths[1] = {dir ? dir : lesson_default_dir()};
+    lesson_course_init(course);
+    int bad = lesson_course_load(course, paths, 1, 0, &diags);
+    if (bad > 0 && !quiet)
+        fprintf(stderr,
+                "collviz: %d lesson file%s in %s %s problems and %s left out; `collviz lessons "
+                "--check` lists them\n",
+                bad, bad == 1 ? "" : "s", paths[0], bad == 1 ? "has" : "have",
+                bad == 1 ? "is" : "are");
+    lesson_diags_free(&diags);
+    return bad;
+}
+
+/* ------------------------------------------------------------- lesson */
+
+typedef struct {
+    progress *p;
+    const char *path;
+    const lesson *l;
+} play_state;
+
+static void on_beat(void *user, int beat)
+{
+    play_state *s = user;
+    progress_set_current(s->p, s->l->id, beat);
+    lesson_cmd_save_progress(s->p, s->path);
+}
+
+static void on_quiz(void *user, const lesson_quiz *q, bool correct)
+{
+    play_state *s = user;
+    progress_record_quiz(s->p, q->key, correct);
+    lesson_cmd_save_progress(s->p, s->path);
+}
+
+static void on_finish(void *user)
+{
+    play_state *s = user;
+    progress_set_done(s->p, s->l->id, true);
+    lesson_cmd_save_progress(s->p, s->path);
+}
+
+static void lesson_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: collviz lesson ID [--step K] [--lang en|zh] [--text] [--dir DIR]\n\n"
+            "Opens lesson ID at beat K (1 = the first, the default) in the window; without a\n"
+            "display, or with --text, plays it in the terminal: beats with the stage's values,\n"
+            "quizzes answered on stdin when it is a terminal (otherwise printed with answers).\n"
+            "  --lang   narration language (default: the saved choice, else from $LANG)\n"
+            "  --dir    lessons directory (default: the shipped lessons/)\n"
+            "`collviz lessons` lists the ids.\n");
+}
+
+int app_cmd_lesson(int argc, char **argv)
+{
+    const char *id = NULL, *step_arg = NULL, *lang_arg = NULL, *dir = NULL;
+    bool text = false;
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        int r;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            lesson_usage(stdout);
+            return APP_EXIT_OK;
+        }
+        if (!strcmp(argv[i], "--text")) {
+            text = true;
+        } else if ((r = lesson_cmd_flag(argc, argv, &i, "--step", &v)) != 0) {
+            if (r < 0)
+                return APP_EXIT_USAGE;
+            step_arg = v;
+        } else if ((r = lesson_cmd_flag(argc, argv, &i, "--lang", &v)) != 0) {
+            if (r < 0)
+                return APP_EXIT_USAGE;
+            lang_arg = v;
+        } else if ((r = lesson_cmd_flag(argc, argv, &i, "--dir", &v)) != 0) {
+            if (r < 0)
+                return APP_EXIT_USAGE;
+            dir = v;
+        } else if (argv[i][0] == '-') {
+            fprintf(stderr, "collviz: lesson: unknown flag '%s'; allowed: --step, --lang, --text, "
+                            "--dir (see collviz lesson --help)\n",
+                    argv[i]);
+            return APP_EXIT_USAGE;
+        } else if (!id) {
+            id = argv[i];
+        } else {
+            fprintf(stderr, "collviz: lesson: one lesson id at a time ('%s' and '%s')\n", id,
+                    argv[i]);
+            return APP_EXIT_USAGE;
+        }
+    }
+    if (!id) {
+        fprintf(stderr, "collviz: lesson: which lesson? give its id (`collviz lessons` lists them)\n");
+        return APP_EXIT_USAGE;
+    }
+    lesson_lang lang = LESSON_EN;
+    if (lang_arg && lesson_cmd_parse_lang(lang_arg, &lang) < 0)
+        return APP_EXIT_USAGE;
+    long step = 1;
+    if (step_arg) {
+        char *end;
+        step = strtol(step_arg, &end, 10);
+        if (end == step_arg || *end) {
+            fprintf(stderr, "collviz: --step: '%s' is not a whole number\n", step_arg);
+            return APP_EXIT_USAGE;
+        }
+    }
+
+    int rc = APP_EXIT_OK;
+    lesson_course course;
+    progress prog;
+    char path[4096];
+    lesson_cmd_load_course(&course, dir, false);
+    lesson_cmd_load_progress(&prog, path, sizeof path);
+    if (!lang_arg)
+        lang = lesson_cmd_default_lang(&prog);
+    int li = lesson_course_find(&course, id);
+    if (li < 0) {
+        int close[5];
+        int n = lesson_course_suggest(&course, id, close, 5);
+        fprintf(stderr, "collviz: no lesson '%s'", id);
+        for (int k = 0; k < n; k++)
+            fprintf(stderr, "%s%s", k ? ", " : "; did you mean: ", course.lessons[close[k]]->id);
+        fprintf(stderr, "%s\n", n ? "?" : " (`collviz lessons` lists them)");
+        rc = APP_EXIT_USAGE;
+        goto done;
+    }
+    const lesson *l = course.lessons[li];
+    if (step < 1 || step > l->nbeats) {
+        fprintf(stderr, "collviz: --step: %ld is out of range; lesson %s has beats 1 to %d\n", step,
+                id, l->nbeats);
+        rc = APP_EXIT_USAGE;
+        goto done;
+    }
+    if (!text && gui_open_lesson) {
+        rc = gui_open_lesson(&course, li, (int)step - 1, lang);
+        if (rc != APP_EXIT_UNAVAIL)
+            goto done;
+        fprintf(stderr, "collviz: no window here; playing the lesson in the terminal\n");
+    }
+    lesson_play_opts opts;
+    lesson_play_opts_init(&opts);
+    opts.lang = lang;
+    opts.interactive = isatty(STDIN_FILENO);
+    play_state ps = {&prog, path, l};
+    if (opts.interactive) {
+        opts.on_beat = on_beat;
+        opts.on_quiz = on_quiz;
+        opts.on_finish = on_finish;
+        opts.user = &ps;
+    }
+    rc = lesson_play_text(l, (int)step - 1, &opts, stdin, stdout);
+done:
+    progress_free(&prog);
+    lesson_course_free(&course);
+    return rc;
+}
+
+/* ------------------------------------------------------------ lessons */
+
+static int check(int npaths, const char *const *paths)
+{
+    lesson_diags diags;
+    lesson_diags_init(&diags);
+    lesson_course course;
+    lesson_course_init(&course);
+    const char *def[1] = {lesson_default_dir()};
+    if (npaths == 0) {
+        paths = def;
+        npaths = 1;
+    }
+    int bad = lesson_course_load(&course, paths, npaths, 0, &diags);
+    lesson_diags_print(&diags, stderr);
+    int quizzes = 0;
+    for (int i = 0; i < course.nlessons; i++)
+        quizzes += course.lessons[i]->nquizzes;
+    if (bad)
+        printf("%d lesson%s valid, %d file%s with problems (%d problem%s)\n", course.nlessons,
+               course.nlessons == 1 ? "" : "s", bad, bad == 1 ? "" : "s", diags.count,
+               diags.count == 1 ? "" : "s");
+    else
+        printf("%d lesson%s valid (%d quizzes)\n", course.nlessons, course.nlessons == 1 ? "" : "s",
+               quizzes);
+    lesson_course_free(&course);
+    lesson_diags_free(&diags);
+    return bad || diags.count ? APP_EXIT_USAGE : APP_EXIT_OK;
+}
+
+static void lessons_usage(FILE *out)
+{
+    fprintf(out, "usage: collviz lessons [--lang en|zh] [--dir DIR]\n"
+                 "       collviz lessons --check [PATH...]\n\n"
+                 "Lists the course by track with completion marks ([x] done, > current) and\n"
+                 "quiz scores. --check validates lesson files or directories (default: the\n"
+                 "shipped lessons/) and prints every problem as file:line:column: message;\n"
+                 "exit status 2 when there is any. docs/LESSONS.md is the format.\n");
+}
+
+static void list(const lesson_course *c, const progress *p, lesson_lang lang)
+{
+    int track = -1;
+    for (int i = 0; i < c->nlessons; i++) {
+        const lesson *l = c->lessons[i];
+        if ((int)l->track != track) {
+            track = (int)l->track;
+            printf("%s%s\n", i ? "\n" : "", lesson_track_title(l->track, lang));
+        }
+        int right = 0;
+        for (int k = 0; k < l->nquizzes; k++) {
+            const progress_quiz *q = progress_find_quiz(p, l->quizzes[k].key);
+            right += q && q->last;
+        }
+        bool current = p->current_lesson && strcmp(p->current_lesson, l->id) == 0;
+        printf(" %s[%s] %-28s %d/%d  %s\n", current ? ">" : " ",
+               progress_lesson_done(p, l->id) ? "x" : " ", l->id, right, l->nquizzes,
+               lesson_text_get(&l->title, lang));
+    }
+    if (c->nlessons == 0)
+        printf("(no lessons found)\n");
+}
+
+int app_cmd_lessons(int argc, char **argv)
+{
+    const char *lang_arg = NULL, *dir = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        int r;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            lessons_usage(stdout);
+            return APP_EXIT_OK;
+        }
+        if (!strcmp(argv[i], "--check"))
+            return check(argc - i - 1, (const char *const *)argv + i + 1);
+        if ((r = lesson_cmd_flag(argc, argv, &i, "--lang", &v)) != 0) {
+            if (r < 0)
+                return APP_EXIT_USAGE;
+            lang_arg = v;
+        } else if ((r = lesson_cmd_flag(argc, argv, &i, "--dir", &v)) != 0) {
+            if (r < 0)
+                return APP_EXIT_USAGE;
+            dir = v;
+        } else {
+            fprintf(stderr, "collviz: lessons: unknown argument '%s'; allowed: --check, --lang, "
+                            "--dir (see collviz lessons --help)\n",
+                    argv[i]);
+            return APP_EXIT_USAGE;
+        }
+    }
+    lesson_lang lang = LESSON_EN;
+    if (lang_arg && lesson_cmd_parse_lang(lang_arg, &lang) < 0)
+        return APP_EXIT_USAGE;
+    lesson_course course;
+    progress prog;
+    char path[4096];
+    lesson_cmd_load_course(&course, dir, false);
+    lesson_cmd_load_progress(&prog, path, sizeof path);
+    if (!lang_arg)
+        lang = lesson_cmd_default_lang(&prog);
+    list(&course, &prog, lang);
+    progress_free(&prog);
+    lesson_course_free(&course);
+    return APP_EXIT_OK;
+}

@@ -1,0 +1,195 @@
+/*
+ * lesson_course.c: the course is every lesson file that loaded, in menu
+ * order (track, then order within the track). A file with problems is left
+ * out and counted, and the rest still load: one broken lesson must never
+ * take the course down. Checks that span files (ids, orders) live here.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "lesson_internal.h"
+
+void lesson_course_init(lesson_course *c)
+{
+    memset(c, 0, sizeof *c);
+}
+
+void lesson_course_free(lesson_course *c)
+{
+    for (int i = 0; i < c->nlessons; i++)
+        lesson_destroy(c->lessons[i]);
+    free(c->lessons);
+    memset(c, 0, sizeof *c);
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int cmp_lessons(const void *a, const void *b)
+{
+    const lesson *x = *(const lesson *const *)a, *y = *(const lesson *const *)b;
+    if (x->track != y->track)
+        return x->track < y->track ? -1 : 1;
+    if (x->order != y->order)
+        return x->order < y->order ? -1 : 1;
+    return strcmp(x->id, y->id);
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* Adds one loaded lesson unless another file already took its id or its
+ * place in the track; returns false (and reports) when it is refused. */
+static bool course_add(lesson_course *c, lesson *l, lesson_diags *diags)
+{
+    const lesson__pos *pos = lesson__positions(l);
+    for (int i = 0; i < c->nlessons; i++) {
+        const lesson *o = c->lessons[i];
+        if (strcmp(o->id, l->id) == 0) {
+            lesson_diags_add(diags, l->path, pos->id_line, pos->id_col,
+                             "duplicate lesson id \"%s\" (also in %s)", l->id, o->path);
+            return false;
+        }
+    }
+    for (int i = 0; i < c->nlessons; i++) {
+        const lesson *o = c->lessons[i];
+        if (o->track == l->track && o->order == l->order) {
+            lesson_diags_add(diags, l->path, pos->order_line, pos->order_col,
+                             "duplicate order %d in track %s (also %s)", l->order,
+                             lesson_track_name(l->track), o->path);
+            return false;
+        }
+    }
+    if (c->nlessons >= LESSON_MAX_LESSONS) {
+        lesson_diags_add(diags, l->path, 0, 0, "more than %d lessons; this one is left out",
+                         LESSON_MAX_LESSONS);
+        return false;
+    }
+    c->lessons = lesson__xrealloc(c->lessons, (size_t)(c->nlessons + 1) * sizeof(*c->lessons));
+    c->lessons[c->nlessons++] = l;
+    return true;
+}
+
+static void load_one(lesson_course *c, const char *path, unsigned flags, lesson_diags *diags)
+{
+    lesson *l = NULL;
+    if (lesson_load_file(path, flags, &l, diags) != 0) {
+        c->nfailed++;
+        return;
+    }
+    if (!course_add(c, l, diags)) {
+        lesson_destroy(l);
+        c->nfailed++;
+    }
+}
+
+static void load_dir(lesson_course *c, const char *dir, unsigned flags, lesson_diags *diags)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        lesson_diags_add(diags, dir, 0, 0, "cannot open the directory");
+        c->nfailed++;
+        return;
+    }
+    char **names = NULL;
+    int n = 0, cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.' || !ends_with(e->d_name, ".json"))
+            continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 64;
+            names = lesson__xrealloc(names, (size_t)cap * sizeof(*names));
+        }
+        names[n++] = lesson__xstrdup(e->d_name);
+    }
+    closedir(d);
+    /* Name order, so messages and duplicate reports do not depend on the
+     * file system's directory order. */
+    if (n > 1)
+        qsort(names, (size_t)n, sizeof *names, cmp_names);
+    for (int i = 0; i < n; i++) {
+        size_t len = strlen(dir) + strlen(names[i]) + 2;
+        char *path = lesson__xmalloc(len);
+        snprintf(path, len, "%s%s%s", dir, ends_with(dir, "/") ? "" : "/", names[i]);
+        load_one(c, path, flags, diags);
+        free(path);
+        free(names[i]);
+    }
+    free(names);
+}
+
+int lesson_course_load(lesson_course *c, const char *const *paths, int npaths, unsigned flags,
+                       lesson_diags *diags)
+{
+    int before = c->nfailed;
+    for (int i = 0; i < npaths; i++) {
+        struct stat st;
+        if (stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode))
+            load_dir(c, paths[i], flags, diags);
+        else
+            load_one(c, paths[i], flags, diags);
+    }
+    if (c->nlessons > 1)
+        qsort(c->lessons, (size_t)c->nlessons, sizeof *c->lessons, cmp_lessons);
+    return c->nfailed - before;
+}
+
+int lesson_course_find(const lesson_course *c, const char *id)
+{
+    for (int i = 0; i < c->nlessons; i++)
+        if (strcmp(c->lessons[i]->id, id) == 0)
+            return i;
+    return -1;
+}
+
+int lesson_course_suggest(const lesson_course *c, const char *id, int *out, int max)
+{
+    int n = 0;
+    int *score = lesson__xcalloc((size_t)(c->nlessons ? c->nlessons : 1), sizeof(int));
+    size_t idlen = strlen(id);
+    for (int i = 0; i < c->nlessons; i++) {
+        const char *other = c->lessons[i]->id;
+        int cap = (int)(idlen / 3 > 2 ? idlen / 3 : 2) + 1;
+        int d = lesson__distance(id, other, cap);
+        /* "ring" should find "algo-ring-allreduce": a word of the id counts */
+        if (d >= cap && idlen >= 3 && strstr(other, id))
+            d = cap - 1;
+        score[i] = d < cap ? d : -1;
+    }
+    while (n < max) {
+        int best = -1;
+        for (int i = 0; i < c->nlessons; i++)
+            if (score[i] >= 0 && (best < 0 || score[i] < score[best]))
+                best = i;
+        if (best < 0)
+            break;
+        out[n++] = best;
+        score[best] = -1;
+    }
+    free(score);
+    return n;
+}
+
+const char *lesson_default_dir(void)
+{
+    const char *env = getenv("COLLVIZ_LESSONS_DIR");
+    if (env && *env)
+        return env;
+#ifdef COLLVIZ_SOURCE_DIR
+    static const char source_dir[] = COLLVIZ_SOURCE_DIR "/lessons";
+    struct stat st;
+    if (stat(source_dir, &st) == 0 && S_ISDIR(st.st_mode))
+        return source_dir;
+#endif
+    return "lessons";
+}

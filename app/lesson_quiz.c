@@ -1,0 +1,238 @@
+/*
+ * lesson_quiz.c: deciding whether an answer is right, for every quiz kind,
+ * and reading answers typed in a terminal. The GUI calls the check_*
+ * functions with what was clicked; the text player and the drill go
+ * through lesson_check_typed. A verdict always carries what to show next:
+ * the picked choice's own "why" when the lesson gives one, else the quiz's
+ * explanation.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "lesson_internal.h"
+
+static void verdict_init(lesson_verdict *v, const lesson_quiz *q, bool correct)
+{
+    memset(v, 0, sizeof *v);
+    v->correct = correct;
+    v->why = lesson_text_present(&q->explain) ? &q->explain : NULL;
+}
+
+bool lesson_check_choice(const lesson_quiz *q, int picked, lesson_verdict *v)
+{
+    bool ok = picked == q->answer;
+    verdict_init(v, q, ok);
+    if (q->kind == LESSON_QUIZ_CHOICE && picked >= 0 && picked < q->nchoices &&
+        lesson_text_present(&q->choices[picked].why))
+        v->why = &q->choices[picked].why;
+    if (q->kind == LESSON_QUIZ_PREDICT_VALUE)
+        v->expected = q->options[q->answer];
+    return ok;
+}
+
+bool lesson_check_number(const lesson_quiz *q, double value, lesson_verdict *v)
+{
+    double allowed = q->tolerance_pct ? fabs(q->number) * q->tolerance / 100 : q->tolerance;
+    /* a hair of slack so "12.25" typed for 12.25 never fails on rounding */
+    bool ok = isfinite(value) && fabs(value - q->number) <= allowed + 1e-9 * fabs(q->number);
+    verdict_init(v, q, ok);
+    v->expected = q->number;
+    return ok;
+}
+
+bool lesson_cells_contain(const lesson_chunk *cells, int ncells, const lesson_cell *cell)
+{
+    for (int i = 0; i < ncells; i++) {
+        const lesson_chunk *c = &cells[i];
+        if (c->rank == cell->rank && c->buf == cell->buf && cell->index >= c->first &&
+            cell->index < c->first + c->count)
+            return true;
+    }
+    return false;
+}
+
+bool lesson_check_cells(const lesson_quiz *q, const lesson_cell *picked, int npicked,
+                        lesson_verdict *v)
+{
+    int64_t total = 0, hit = 0;
+    int extra = 0;
+    for (int i = 0; i < q->ncells; i++)
+        total += q->cells[i].count;
+    for (int i = 0; i < npicked; i++) {
+        bool dup = false;
+        for (int k = 0; k < i && !dup; k++)
+            dup = picked[k].rank == picked[i].rank && picked[k].buf == picked[i].buf &&
+                  picked[k].index == picked[i].index;
+        if (dup)
+            continue;
+        if (lesson_cells_contain(q->cells, q->ncells, &picked[i]))
+            hit++;
+        else
+            extra++;
+    }
+    bool ok = extra == 0 && hit == total;
+    verdict_init(v, q, ok);
+    v->missing = (int)(total - hit);
+    v->extra = extra;
+    return ok;
+}
+
+static const char *skip_space(const char *s)
+{
+    while (*s && isspace((unsigned char)*s))
+        s++;
+    return s;
+}
+
+/* Trims trailing space into out. */
+static void trimmed(const char *s, char *out, size_t n)
+{
+    s = skip_space(s);
+    snprintf(out, n, "%s", s);
+    size_t len = strlen(out);
+    while (len > 0 && isspace((unsigned char)out[len - 1]))
+        out[--len] = '\0';
+}
+
+/* A letter a.. picks an entry; returns its index or -1. */
+static int letter_index(const char *s, int count)
+{
+    if (s[0] && !s[1] && isalpha((unsigned char)s[0])) {
+        int i = tolower((unsigned char)s[0]) - 'a';
+        if (i >= 0 && i < count)
+            return i;
+    }
+    return -1;
+}
+
+static bool parse_cells(const char *line, lesson_cell **out, int *nout, char *err, size_t errlen)
+{
+    char *copy = lesson__xstrdup(line);
+    int cap = 16, n = 0;
+    lesson_cell *cells = lesson__xmalloc((size_t)cap * sizeof(*cells));
+    bool ok = true;
+    char *save = NULL;
+    for (char *part = strtok_r(copy, ",;", &save); part && ok; part = strtok_r(NULL, ",;", &save)) {
+        long rank;
+        char buf[16];
+        long first, last;
+        int used = 0;
+        char tail[2];
+        const char *p = skip_space(part);
+        if (!*p)
+            continue;
+        int got = sscanf(p, "%ld %15s %ld%n", &rank, buf, &first, &used);
+        if (got != 3) {
+            ok = false;
+            break;
+        }
+        last = first;
+        p += used;
+        if (*p == '-') {
+            int used2 = 0;
+            if (sscanf(p + 1, "%ld%n", &last, &used2) != 1) {
+                ok = false;
+                break;
+            }
+            p += 1 + used2;
+        }
+        if (sscanf(p, " %1s", tail) == 1 || last < first || last - first > 4096 || rank < 0) {
+            ok = false;
+            break;
+        }
+        int b = -1;
+        for (int k = 0; k < CV_BUF_COUNT; k++)
+            if (strcasecmp(buf, cv_buf_name((cv_buf)k)) == 0)
+                b = k;
+        if (b < 0) {
+            ok = false;
+            break;
+        }
+        for (long i = first; i <= last; i++) {
+            if (n == cap) {
+                cap *= 2;
+                cells = lesson__xrealloc(cells, (size_t)cap * sizeof(*cells));
+            }
+            cells[n++] = (lesson_cell){(int)rank, (cv_buf)b, i};
+        }
+    }
+    free(copy);
+    if (!ok || n == 0) {
+        snprintf(err, errlen,
+                 "type cells as RANK BUF INDEX or RANK BUF FIRST-LAST, separated by commas, "
+                 "e.g. \"1 recv 0-1, 2 recv 3\"");
+        free(cells);
+        return false;
+    }
+    *out = cells;
+    *nout = n;
+    return true;
+}
+
+bool lesson_check_typed(const lesson_quiz *q, const char *line, lesson_verdict *v, char *err,
+                        size_t errlen)
+{
+    char s[512];
+    trimmed(line, s, sizeof s);
+    switch (q->kind) {
+    case LESSON_QUIZ_CHOICE: {
+        int i = letter_index(s, q->nchoices);
+        char *end;
+        long k = strtol(s, &end, 10);
+        if (i < 0 && *s && !*end && k >= 1 && k <= q->nchoices)
+            i = (int)k - 1;
+        if (i < 0) {
+            snprintf(err, errlen, "type a letter from a to %c", 'a' + q->nchoices - 1);
+            return false;
+        }
+        lesson_check_choice(q, i, v);
+        return true;
+    }
+    case LESSON_QUIZ_PREDICT_VALUE: {
+        int i = letter_index(s, q->noptions);
+        if (i < 0) {
+            char *end;
+            double d = strtod(s, &end);
+            if (*s && !*skip_space(end)) {
+                for (int k = 0; k < q->noptions; k++)
+                    if (q->options[k] == d)
+                        i = k;
+                if (i < 0)
+                    i = q->noptions; /* a value not offered: simply wrong */
+            }
+        }
+        if (i < 0) {
+            snprintf(err, errlen, "type a letter from a to %c, or the value",
+                     'a' + q->noptions - 1);
+            return false;
+        }
+        lesson_check_choice(q, i, v);
+        return true;
+    }
+    case LESSON_QUIZ_NUMBER: {
+        char *end;
+        double d = strtod(s, &end);
+        const char *rest = skip_space(end);
+        if (end == s || !isfinite(d) || (*rest && strcasecmp(rest, q->unit) != 0)) {
+            snprintf(err, errlen, "type a number (in %s)", q->unit);
+            return false;
+        }
+        lesson_check_number(q, d, v);
+        return true;
+    }
+    default: {
+        lesson_cell *cells = NULL;
+        int n = 0;
+        if (!parse_cells(s, &cells, &n, err, errlen))
+            return false;
+        lesson_check_cells(q, cells, n, v);
+        free(cells);
+        return true;
+    }
+    }
+}

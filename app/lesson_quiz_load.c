@@ -1,0 +1,706 @@
+/*
+ * lesson_quiz_load.c: reads a beat's quiz and diagram. Answers that can be
+ * checked without a trace are checked here: a choice index in range, a
+ * number against the cost model (the model's value wins when the file gives
+ * none, so lessons cannot drift from the model), and the cells a
+ * predict-cells quiz lists against the destinations of the plan's next step.
+ * predict-value answers are queued for lesson_verify.c, which needs a trace.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lesson_walk.h"
+
+static const char *kind_name(int i) { return lesson_quiz_kind_name((lesson_quiz_kind)i); }
+static const char *op_name(int i) { return cv_op_name((cv_op)i); }
+static const char *algo_name(int i) { return cv_algo_name((cv_algo)i); }
+static const char *dtype_name(int i) { return cv_dtype_name((cv_dtype)i); }
+static const char *quantity_name(int i) { return lesson_cost_quantity_name((lesson_cost_quantity)i); }
+
+static int kind_parse(const char *s)
+{
+    for (int i = 0; i < LESSON_QUIZ_KIND_COUNT; i++)
+        if (strcmp(s, kind_name(i)) == 0)
+            return i;
+    return -1;
+}
+
+static int quantity_parse(const char *s)
+{
+    for (int i = 0; i < LESSON_COST_QUANTITY_COUNT; i++)
+        if (strcmp(s, quantity_name(i)) == 0)
+            return i;
+    return -1;
+}
+
+static int buf_parse(const char *s)
+{
+    for (int b = 0; b < CV_BUF_COUNT; b++)
+        if (strcmp(s, cv_buf_name((cv_buf)b)) == 0)
+            return b;
+    return -1;
+}
+
+static void fmt_num(char *out, size_t n, double v)
+{
+    snprintf(out, n, "%.4g", v);
+}
+
+/* ------------------------------------------------------------ cost model */
+
+/* Reads a from_cost object and evaluates the model. */
+static bool read_cost(lesson__ctx *c, lesson__val v, const char *where, lesson_cost_ref *ref,
+                      double *value, char *about, size_t aboutlen)
+{
+    static const char *const keys[] = {"op",   "algo",    "ranks",    "bytes",    "dtype",
+                                       "link", "bw_gbps", "alpha_us", "quantity", NULL};
+    if (!lesson__want_object(c, v, where))
+        return false;
+    bool ok = lesson__keys(c, v, where, keys);
+    char names[512], path[256];
+    int op = 0, algo = -1, dtype = CV_FLOAT32, quantity = 0;
+    long long ranks = 0;
+    lesson__names(names, sizeof names, op_name, CV_OP_COUNT);
+    ok = lesson__want_enum(c, v, "op", where, true, cv_op_parse, names, &op) > 0 && ok;
+    lesson__names(names, sizeof names, algo_name, CV_ALGO_COUNT);
+    int got_algo = lesson__want_enum(c, v, "algo", where, false, cv_algo_parse, names, &algo);
+    ok = got_algo >= 0 && ok;
+    ok = lesson__want_int(c, v, "ranks", where, true, 1, CV_MAX_RANKS, &ranks) > 0 && ok;
+    lesson__names(names, sizeof names, dtype_name, CV_DTYPE_COUNT);
+    ok = lesson__want_enum(c, v, "dtype", where, false, cv_dtype_parse, names, &dtype) >= 0 && ok;
+    lesson__names(names, sizeof names, quantity_name, LESSON_COST_QUANTITY_COUNT);
+    ok = lesson__want_enum(c, v, "quantity", where, true, quantity_parse, names, &quantity) > 0 &&
+         ok;
+
+    int64_t bytes = 0;
+    lesson__val bv = lesson__member(c, v, "bytes");
+    lesson__path(path, sizeof path, where, "bytes");
+    if (!bv.j) {
+        lesson__err(c, lesson__off(c, v), "missing required key \"bytes\" in %s", where);
+        ok = false;
+    } else if (cJSON_IsNumber(bv.j) && bv.j->valuedouble >= 1 && bv.j->valuedouble <= 9e15 &&
+               floor(bv.j->valuedouble) == bv.j->valuedouble) {
+        bytes = (int64_t)bv.j->valuedouble;
+    } else if (!cJSON_IsString(bv.j) || cv_parse_size(bv.j->valuestring, &bytes) != CV_OK ||
+               bytes < 1) {
+        lesson__type_err(c, bv, path,
+                         "a size in bytes such as 1610612736, \"1.61GB\" or \"512MiB\"");
+        ok = false;
+    }
+
+    const cv_link *link = NULL;
+    cv_link custom = {0};
+    const char *link_name = NULL;
+    double bw = 0, alpha = 0;
+    int got_link = lesson__want_string(c, v, "link", where, false, &link_name);
+    int got_bw = lesson__want_number(c, v, "bw_gbps", where, false, &bw);
+    int got_alpha = lesson__want_number(c, v, "alpha_us", where, false, &alpha);
+    ok = got_link >= 0 && got_bw >= 0 && got_alpha >= 0 && ok;
+    if (got_link > 0) {
+        link = cv_link_find(link_name);
+        if (!link) {
+            const cv_link *presets;
+            int n = cv_link_presets(&presets);
+            names[0] = '\0';
+            for (int i = 0; i < n; i++) {
+                if (i)
+                    strncat(names, ", ", sizeof names - strlen(names) - 1);
+                strncat(names, presets[i].name, sizeof names - strlen(names) - 1);
+            }
+            lesson__err(c, lesson__off(c, lesson__member(c, v, "link")),
+                        "%s.link must be one of: %s; not \"%.64s\"", where, names, link_name);
+            ok = false;
+        }
+        if (got_bw > 0) {
+            lesson__err(c, lesson__off(c, lesson__member(c, v, "bw_gbps")),
+                        "%s: give either \"link\" or \"bw_gbps\", not both", where);
+            ok = false;
+        }
+        if (got_alpha > 0) {
+            lesson__err(c, lesson__off(c, lesson__member(c, v, "alpha_us")),
+                        "%s.alpha_us goes with bw_gbps; a link preset has its own alpha", where);
+            ok = false;
+        }
+    } else if (got_bw > 0) {
+        if (bw <= 0) {
+            lesson__path(path, sizeof path, where, "bw_gbps");
+            lesson__type_err(c, lesson__member(c, v, "bw_gbps"), path, "a number above 0");
+            ok = false;
+        }
+        if (alpha < 0) {
+            lesson__path(path, sizeof path, where, "alpha_us");
+            lesson__type_err(c, lesson__member(c, v, "alpha_us"), path, "a number of at least 0");
+            ok = false;
+        }
+        custom.bw = bw * 1e9;
+        custom.alpha = alpha * 1e-6;
+        link = &custom;
+    } else if (got_bw == 0 && got_link == 0) {
+        lesson__err(c, lesson__off(c, v), "%s needs \"link\" (a preset) or \"bw_gbps\"", where);
+        ok = false;
+    }
+    if (!ok)
+        return false;
+
+    cv_spec spec;
+    cv_spec_init(&spec);
+    spec.op = (cv_op)op;
+    spec.ranks = (int)ranks;
+    spec.dtype = (cv_dtype)dtype;
+    spec.count = 1;
+    if (got_algo > 0) {
+        if (!cv_op_has_algo(spec.op, (cv_algo)algo)) {
+            lesson__err(c, lesson__off(c, lesson__member(c, v, "algo")),
+                        "%s.algo \"%s\" is not offered for %s", where, cv_algo_name((cv_algo)algo),
+                        cv_op_name(spec.op));
+            return false;
+        }
+        spec.algo = (cv_algo)algo;
+    } else {
+        cv_algo offered[CV_ALGO_COUNT];
+        if (cv_op_algos(spec.op, offered) > 0)
+            spec.algo = offered[0];
+    }
+    /* nccl-tests' size is linear in count: the size at count 1 is the step. */
+    int64_t unit = cv_spec_bench_bytes(&spec);
+    if (unit <= 0 || bytes % unit != 0) {
+        lesson__err(c, lesson__off(c, bv),
+                    "%s %lld is not a whole number of elements: expected a multiple of %lld bytes "
+                    "(%s of %s on %d ranks)",
+                    path, (long long)bytes, (long long)unit, cv_op_name(spec.op),
+                    cv_dtype_name(spec.dtype), spec.ranks);
+        return false;
+    }
+    spec.count = bytes / unit;
+    char err[CV_ERR_LEN];
+    cv_plan *plan = NULL;
+    if (cv_spec_check(&spec, CV_MAX_RANKS, err, sizeof err) != CV_OK ||
+        cv_plan_build(&spec, &plan, err, sizeof err) != CV_OK) {
+        lesson__err(c, lesson__off(c, v), "%s: %s", where, err);
+        return false;
+    }
+    cv_cost cost;
+    cv_cost_plan(plan, link, &cost);
+    switch ((lesson_cost_quantity)quantity) {
+    case LESSON_COST_TIME_S: *value = cost.seconds; break;
+    case LESSON_COST_TIME_MS: *value = cost.seconds * 1e3; break;
+    case LESSON_COST_TIME_US: *value = cost.seconds * 1e6; break;
+    case LESSON_COST_SENT_BYTES: *value = (double)cost.max_sent; break;
+    case LESSON_COST_SENT_MB: *value = (double)cost.max_sent / 1e6; break;
+    case LESSON_COST_SENT_GB: *value = (double)cost.max_sent / 1e9; break;
+    case LESSON_COST_ALGBW_GBPS: *value = cost.algbw / 1e9; break;
+    case LESSON_COST_BUSBW_GBPS: *value = cost.busbw / 1e9; break;
+    default: *value = plan->nsteps; break;
+    }
+    ref->spec = spec;
+    ref->bytes = bytes;
+    ref->link = link != &custom ? lesson__strdup(c->arena, link->name) : NULL;
+    ref->bw_gbps = link->bw / 1e9;
+    ref->alpha_us = link->alpha * 1e6;
+    ref->quantity = (lesson_cost_quantity)quantity;
+    if (ref->link)
+        snprintf(about, aboutlen, "%s %s, %d ranks, %lld bytes of %s, link %s", cv_op_name(spec.op),
+                 cv_algo_name(spec.algo), spec.ranks, (long long)bytes, cv_dtype_name(spec.dtype),
+                 ref->link);
+    else
+        snprintf(about, aboutlen, "%s %s, %d ranks, %lld bytes of %s, %g GB/s", cv_op_name(spec.op),
+                 cv_algo_name(spec.algo), spec.ranks, (long long)bytes, cv_dtype_name(spec.dtype),
+                 bw);
+    cv_plan_destroy(plan);
+    return true;
+}
+
+/* ---------------------------------------------------------- quiz kinds */
+
+static bool read_choice(lesson__ctx *c, lesson__val v, const char *where, lesson_quiz *q)
+{
+    static const char *const keys[] = {"text", "why", NULL};
+    char path[256];
+    bool ok = true;
+    lesson__val cv = lesson__member(c, v, "choices");
+    lesson__path(path, sizeof path, where, "choices");
+    if (!cv.j) {
+        lesson__err(c, lesson__off(c, v), "missing required key \"choices\" in %s", where);
+        ok = false;
+    } else if (lesson__want_array(c, cv, path, 2, 6)) {
+        q->nchoices = lesson__count(cv);
+        q->choices = lesson__alloc(c->arena, (size_t)q->nchoices * sizeof(lesson_choice));
+        for (int i = 0; i < q->nchoices; i++) {
+            lesson__val e = lesson__item(c, cv, i);
+            char ep[288];
+            snprintf(ep, sizeof ep, "%s[%d]", path, i);
+            if (!lesson__want_object(c, e, ep)) {
+                ok = false;
+                continue;
+            }
+            ok = lesson__keys(c, e, ep, keys) && ok;
+            ok = lesson__want_text(c, e, "text", ep, true, &q->choices[i].text) > 0 && ok;
+            ok = lesson__want_text(c, e, "why", ep, false, &q->choices[i].why) >= 0 && ok;
+        }
+    } else {
+        ok = false;
+    }
+    long long answer = 0;
+    if (lesson__want_int(c, v, "answer", where, true, 0, 1000, &answer) <= 0)
+        return false;
+    q->answer = (int)answer;
+    if (!ok)
+        return false;
+    if (answer >= q->nchoices) {
+        lesson__err(c, lesson__off(c, lesson__member(c, v, "answer")),
+                    "%s.answer %lld is out of range: there are %d choices (0 to %d)", where,
+                    answer, q->nchoices, q->nchoices - 1);
+        return false;
+    }
+    if (!lesson_text_present(&q->explain)) {
+        for (int i = 0; i < q->nchoices; i++) {
+            if (i != q->answer && !lesson_text_present(&q->choices[i].why)) {
+                lesson__err(c, lesson__off(c, lesson__item(c, cv, i)),
+                            "%s[%d] is a wrong choice with no \"why\"; expected a \"why\" on it "
+                            "or an \"explain\" on the quiz",
+                            path, i);
+                ok = false;
+            }
+        }
+    }
+    return ok;
+}
+
+static bool read_number(lesson__ctx *c, lesson__val v, const char *where, lesson_quiz *q)
+{
+    char path[256];
+    bool ok = true;
+    const char *unit = NULL;
+    int got_unit = lesson__want_string(c, v, "unit", where, true, &unit);
+    if (got_unit > 0 && strlen(unit) > 16) {
+        lesson__err(c, lesson__off(c, lesson__member(c, v, "unit")),
+                    "%s.unit must be at most 16 bytes", where);
+        got_unit = -1;
+    }
+    ok = got_unit > 0 && ok;
+    double tol = 0, pct = 0, answer = 0;
+    int got_tol = lesson__want_number(c, v, "tolerance", where, false, &tol);
+    int got_pct = lesson__want_number(c, v, "tolerance_pct", where, false, &pct);
+    if (got_tol > 0 && tol < 0) {
+        lesson__path(path, sizeof path, where, "tolerance");
+        lesson__type_err(c, lesson__member(c, v, "tolerance"), path, "a number of at least 0");
+        got_tol = -1;
+    }
+    if (got_pct > 0 && (pct <= 0 || pct > 100)) {
+        lesson__path(path, sizeof path, where, "tolerance_pct");
+        lesson__type_err(c, lesson__member(c, v, "tolerance_pct"), path,
+                         "a percentage above 0 and at most 100");
+        got_pct = -1;
+    }
+    if (got_tol > 0 && got_pct > 0) {
+        lesson__err(c, lesson__off(c, lesson__member(c, v, "tolerance_pct")),
+                    "%s: give either tolerance or tolerance_pct, not both", where);
+        ok = false;
+    }
+    ok = got_tol >= 0 && got_pct >= 0 && ok;
+    q->tolerance_pct = got_tol <= 0;
+    q->tolerance = got_tol > 0 ? tol : got_pct > 0 ? pct : 5.0;
+
+    lesson__val fc = lesson__member(c, v, "from_cost");
+    int got_answer = lesson__want_number(c, v, "answer", where, !fc.j, &answer);
+    ok = got_answer >= 0 && ok;
+    if (fc.j) {
+        double model = 0;
+        char about[256];
+        lesson__path(path, sizeof path, where, "from_cost");
+        if (!read_cost(c, fc, path, &q->cost, &model, about, sizeof about))
+            return false;
+        q->has_cost = true;
+        const char *want = lesson_cost_quantity_unit(q->cost.quantity);
+        if (got_unit > 0 && strcmp(unit, want) != 0) {
+            lesson__err(c, lesson__off(c, lesson__member(c, v, "unit")),
+                        "%s.unit must be \"%s\" for quantity %s, not \"%s\"", where, want,
+                        lesson_cost_quantity_name(q->cost.quantity), unit);
+            ok = false;
+        }
+        if (got_answer > 0) {
+            double allowed = q->tolerance_pct ? fabs(model) * q->tolerance / 100 : q->tolerance;
+            if (fabs(answer - model) > allowed + 1e-12 * fabs(model)) {
+                char m[32], a[32], t[40];
+                fmt_num(m, sizeof m, model);
+                fmt_num(a, sizeof a, answer);
+                if (q->tolerance_pct)
+                    snprintf(t, sizeof t, "%g%%", q->tolerance);
+                else
+                    snprintf(t, sizeof t, "%g %s", q->tolerance, want);
+                lesson__err(c, lesson__off(c, lesson__member(c, v, "answer")),
+                            "cost model gives %s %s for %s; the answer %s differs by more than the "
+                            "tolerance %s",
+                            m, want, about, a, t);
+                ok = false;
+            }
+        }
+        q->number = got_answer > 0 ? answer : model;
+    } else {
+        q->number = answer;
+    }
+    if (got_unit > 0)
+        q->unit = lesson__strdup(c->arena, unit);
+    return ok;
+}
+
+/* A predict quiz looks at the step after its beat's: there must be one. */
+static bool has_next_step(lesson__ctx *c, lesson__val v, const char *where, int setup, int step)
+{
+    if (setup < 0)
+        return false;
+    int nsteps = c->plans[setup]->nsteps;
+    if (step < nsteps)
+        return true;
+    lesson__err(c, lesson__off(c, v),
+                "%s asks about the next step, but its beat is at step %d, the plan's last (%d "
+                "steps); expected a beat step from 0 to %d",
+                where, step, nsteps, nsteps - 1);
+    return false;
+}
+
+static bool read_predict_value(lesson__ctx *c, lesson__val v, const char *where, int setup,
+                               int step, lesson_quiz *q)
+{
+    const cv_plan *plan = setup >= 0 ? c->plans[setup] : NULL;
+    long long maxrank = plan ? plan->spec.ranks - 1 : CV_MAX_VISUAL_RANKS - 1;
+    long long rank = 0, index = 0, answer = 0;
+    int buf = 0;
+    char path[256];
+    bool ok = lesson__want_int(c, v, "rank", where, true, 0, maxrank, &rank) > 0;
+    ok = lesson__want_enum(c, v, "buf", where, true, buf_parse, "send, recv, scratch", &buf) > 0 &&
+         ok;
+    ok = lesson__want_int(c, v, "index", where, true, 0, (long long)1 << 40, &index) > 0 && ok;
+    lesson__val ov = lesson__member(c, v, "options");
+    lesson__path(path, sizeof path, where, "options");
+    if (!ov.j) {
+        lesson__err(c, lesson__off(c, v), "missing required key \"options\" in %s", where);
+        ok = false;
+    } else if (lesson__want_array(c, ov, path, 2, 6)) {
+        q->noptions = lesson__count(ov);
+        q->options = lesson__alloc(c->arena, (size_t)q->noptions * sizeof(double));
+        for (int i = 0; i < q->noptions; i++) {
+            lesson__val e = lesson__item(c, ov, i);
+            char ep[288];
+            snprintf(ep, sizeof ep, "%s[%d]", path, i);
+            if (!cJSON_IsNumber(e.j) || !isfinite(e.j->valuedouble)) {
+                lesson__type_err(c, e, ep, "a number");
+                ok = false;
+                continue;
+            }
+            q->options[i] = e.j->valuedouble;
+            for (int k = 0; k < i; k++) {
+                if (q->options[k] == q->options[i]) {
+                    lesson__err(c, lesson__off(c, e), "%s repeats options[%d]; expected distinct "
+                                "values", ep, k);
+                    ok = false;
+                }
+            }
+        }
+    } else {
+        ok = false;
+    }
+    if (lesson__want_int(c, v, "answer", where, true, 0, 1000, &answer) <= 0)
+        return false;
+    if (!ok)
+        return false;
+    if (answer >= q->noptions) {
+        lesson__err(c, lesson__off(c, lesson__member(c, v, "answer")),
+                    "%s.answer %lld is out of range: there are %d options (0 to %d)", where, answer,
+                    q->noptions, q->noptions - 1);
+        return false;
+    }
+    q->rank = (int)rank;
+    q->buf = (cv_buf)buf;
+    q->index = index;
+    q->answer = (int)answer;
+    if (plan) {
+        int64_t have = lesson__buf_count(&plan->spec, plan->scratch_count, q->rank, q->buf);
+        if (index >= have) {
+            lesson__err(c, lesson__off(c, lesson__member(c, v, "index")),
+                        "%s.index %lld is outside rank %d's %s buffer (%lld elements)", where,
+                        index, q->rank, cv_buf_name(q->buf), (long long)have);
+            return false;
+        }
+    }
+    if (!has_next_step(c, v, where, setup, step))
+        return false;
+    if (c->npending == c->cap_pending) {
+        c->cap_pending = c->cap_pending ? c->cap_pending * 2 : 8;
+        c->pending = lesson__xrealloc(c->pending, (size_t)c->cap_pending * sizeof(*c->pending));
+    }
+    c->pending[c->npending++] = (lesson__pending){
+        q, setup, step, lesson__off(c, lesson__member(c, v, "answer"))};
+    return true;
+}
+
+/* Reports up to five cells of one kind of mismatch, then how many more. */
+static void report_cells(lesson__ctx *c, size_t off, const char *where, const lesson_cell *cells,
+                         int n, int step, bool unlisted)
+{
+    for (int i = 0; i < n && i < 5; i++) {
+        if (unlisted)
+            lesson__err(c, off, "%s: rank %d %s[%lld] is written by step %d but not listed", where,
+                        cells[i].rank, cv_buf_name(cells[i].buf), (long long)cells[i].index, step);
+        else
+            lesson__err(c, off, "%s: rank %d %s[%lld] is listed but not written by step %d", where,
+                        cells[i].rank, cv_buf_name(cells[i].buf), (long long)cells[i].index, step);
+    }
+    if (n > 5)
+        lesson__err(c, off, "%s: and %d more cells %s by step %d", where, n - 5,
+                    unlisted ? "written but not listed" : "listed but not written", step);
+}
+
+static bool read_predict_cells(lesson__ctx *c, lesson__val v, const char *where, int setup,
+                               int step, lesson_quiz *q)
+{
+    char path[256];
+    bool ok = true;
+    lesson__val cv = lesson__member(c, v, "cells");
+    lesson__path(path, sizeof path, where, "cells");
+    if (!cv.j) {
+        lesson__err(c, lesson__off(c, v), "missing required key \"cells\" in %s", where);
+        return false;
+    }
+    if (!lesson__want_array(c, cv, path, 1, 256))
+        return false;
+    q->ncells = lesson__count(cv);
+    q->cells = lesson__alloc(c->arena, (size_t)q->ncells * sizeof(lesson_chunk));
+    for (int i = 0; i < q->ncells; i++) {
+        char ep[288];
+        snprintf(ep, sizeof ep, "%s[%d]", path, i);
+        lesson__val e = lesson__item(c, cv, i);
+        if (!lesson__read_chunk(c, e, ep, setup, &q->cells[i])) {
+            ok = false;
+            continue;
+        }
+        const lesson_chunk *a = &q->cells[i];
+        for (int k = 0; k < i; k++) {
+            const lesson_chunk *b = &q->cells[k];
+            if (a->rank == b->rank && a->buf == b->buf && a->first < b->first + b->count &&
+                b->first < a->first + a->count) {
+                lesson__err(c, lesson__off(c, e), "%s overlaps %s[%d]", ep, path, k);
+                ok = false;
+            }
+        }
+    }
+    if (!ok || !has_next_step(c, v, where, setup, step))
+        return false;
+
+    /* Mark what the plan's next step writes and what the quiz lists. */
+    const cv_plan *plan = c->plans[setup];
+    int ranks = plan->spec.ranks;
+    size_t cells = (size_t)ranks * CV_BUF_COUNT * LESSON_MAX_ELEMS;
+    unsigned char *mark = lesson__xcalloc(cells, 1); /* bit 1 written, bit 2 listed */
+#define LESSON__CELL(r, b, i) mark[((size_t)(r) * CV_BUF_COUNT + (size_t)(b)) * LESSON_MAX_ELEMS + (size_t)(i)]
+    const cv_step *st = &plan->steps[step];
+    for (int64_t t = st->first; t < st->first + st->count; t++) {
+        const cv_transfer *x = &plan->transfers[t];
+        for (int64_t i = 0; i < x->count && x->dst_off + i < LESSON_MAX_ELEMS; i++)
+            LESSON__CELL(x->dst, x->dst_buf, x->dst_off + i) |= 1;
+    }
+    for (int k = 0; k < q->ncells; k++) {
+        const lesson_chunk *ch = &q->cells[k];
+        for (int64_t i = 0; i < ch->count; i++)
+            LESSON__CELL(ch->rank, ch->buf, ch->first + i) |= 2;
+    }
+    lesson_cell *missing = lesson__xcalloc(cells, sizeof(lesson_cell));
+    lesson_cell *extra = lesson__xcalloc(cells, sizeof(lesson_cell));
+    int nmissing = 0, nextra = 0;
+    for (int r = 0; r < ranks; r++)
+        for (int b = 0; b < CV_BUF_COUNT; b++)
+            for (int i = 0; i < LESSON_MAX_ELEMS; i++) {
+                unsigned m = LESSON__CELL(r, b, i);
+                lesson_cell cell = {r, (cv_buf)b, i};
+                if (m == 1)
+                    missing[nmissing++] = cell;
+                else if (m == 2)
+                    extra[nextra++] = cell;
+            }
+#undef LESSON__CELL
+    size_t off = lesson__off(c, cv);
+    report_cells(c, off, path, missing, nmissing, step + 1, true);
+    report_cells(c, off, path, extra, nextra, step + 1, false);
+    free(missing);
+    free(extra);
+    free(mark);
+    return nmissing == 0 && nextra == 0;
+}
+
+bool lesson__read_quiz(lesson__ctx *c, lesson__val v, const char *where, int beat, int setup,
+                       int step, lesson_quiz *q)
+{
+    static const char *const common[] = {"id", "kind", "prompt", "card", "explain"};
+    static const char *const extra[LESSON_QUIZ_KIND_COUNT][7] = {
+        {"choices", "answer"},
+        {"answer", "unit", "tolerance", "tolerance_pct", "from_cost"},
+        {"rank", "buf", "index", "options", "answer"},
+        {"cells"},
+    };
+    if (!lesson__want_object(c, v, where))
+        return false;
+    memset(q, 0, sizeof *q);
+    q->beat = beat;
+    char names[256];
+    int kind = -1;
+    lesson__names(names, sizeof names, kind_name, LESSON_QUIZ_KIND_COUNT);
+    if (lesson__want_enum(c, v, "kind", where, true, kind_parse, names, &kind) <= 0)
+        return false;
+    q->kind = (lesson_quiz_kind)kind;
+    const char *allowed[16];
+    int n = 0;
+    for (size_t i = 0; i < sizeof common / sizeof *common; i++)
+        allowed[n++] = common[i];
+    for (int i = 0; extra[kind][i]; i++)
+        allowed[n++] = extra[kind][i];
+    allowed[n] = NULL;
+    bool ok = lesson__keys(c, v, where, allowed);
+    ok = lesson__want_id(c, v, "id", where, true, &q->id) > 0 && ok;
+    ok = lesson__want_text(c, v, "prompt", where, true, &q->prompt) > 0 && ok;
+    ok = lesson__want_text(c, v, "card", where, true, &q->card) > 0 && ok;
+    ok = lesson__want_text(c, v, "explain", where, q->kind != LESSON_QUIZ_CHOICE, &q->explain) >= 0 &&
+         ok;
+    switch (q->kind) {
+    case LESSON_QUIZ_CHOICE: ok = read_choice(c, v, where, q) && ok; break;
+    case LESSON_QUIZ_NUMBER: ok = read_number(c, v, where, q) && ok; break;
+    case LESSON_QUIZ_PREDICT_VALUE: ok = read_predict_value(c, v, where, setup, step, q) && ok; break;
+    default: ok = read_predict_cells(c, v, where, setup, step, q) && ok; break;
+    }
+    return ok && q->id;
+}
+
+/* --------------------------------------------------------------- diagram */
+
+static const char *const box_kinds[LESSON_BOX_KIND_COUNT] = {"compute", "data", "comm", "device"};
+
+static int box_kind_parse(const char *s)
+{
+    for (int i = 0; i < LESSON_BOX_KIND_COUNT; i++)
+        if (strcmp(s, box_kinds[i]) == 0)
+            return i;
+    return -1;
+}
+
+static int find_box(const lesson_diagram *d, const char *id)
+{
+    for (int i = 0; i < d->nboxes; i++)
+        if (d->boxes[i].id && strcmp(d->boxes[i].id, id) == 0)
+            return i;
+    return -1;
+}
+
+lesson_diagram *lesson__read_diagram(lesson__ctx *c, lesson__val v, const char *where)
+{
+    static const char *const keys[] = {"cols", "rows", "boxes", "arrows", NULL};
+    static const char *const box_keys[] = {"id", "label", "x", "y", "w", "h", "kind", NULL};
+    static const char *const arrow_keys[] = {"from", "to", "label", NULL};
+    if (!lesson__want_object(c, v, where))
+        return NULL;
+    lesson_diagram *d = lesson__alloc(c->arena, sizeof *d);
+    bool ok = lesson__keys(c, v, where, keys);
+    long long cols = 1, rows = 1;
+    ok = lesson__want_int(c, v, "cols", where, true, 1, 12, &cols) > 0 && ok;
+    ok = lesson__want_int(c, v, "rows", where, true, 1, 12, &rows) > 0 && ok;
+    d->cols = (int)cols;
+    d->rows = (int)rows;
+    char path[256];
+    lesson__val bv = lesson__member(c, v, "boxes");
+    lesson__path(path, sizeof path, where, "boxes");
+    if (!bv.j) {
+        lesson__err(c, lesson__off(c, v), "missing required key \"boxes\" in %s", where);
+        return NULL;
+    }
+    if (!lesson__want_array(c, bv, path, 1, 32))
+        return NULL;
+    d->nboxes = lesson__count(bv);
+    d->boxes = lesson__alloc(c->arena, (size_t)d->nboxes * sizeof(lesson_box));
+    for (int i = 0; i < d->nboxes; i++) {
+        lesson__val e = lesson__item(c, bv, i);
+        lesson_box *b = &d->boxes[i];
+        char ep[288];
+        snprintf(ep, sizeof ep, "%s[%d]", path, i);
+        if (!lesson__want_object(c, e, ep)) {
+            ok = false;
+            continue;
+        }
+        ok = lesson__keys(c, e, ep, box_keys) && ok;
+        long long x = 0, y = 0, w = 1, h = 1;
+        int kind = LESSON_BOX_COMPUTE;
+        bool bok = lesson__want_id(c, e, "id", ep, true, &b->id) > 0;
+        bok = lesson__want_text(c, e, "label", ep, true, &b->label) > 0 && bok;
+        bok = lesson__want_int(c, e, "x", ep, true, 0, 11, &x) > 0 && bok;
+        bok = lesson__want_int(c, e, "y", ep, true, 0, 11, &y) > 0 && bok;
+        bok = lesson__want_int(c, e, "w", ep, false, 1, 12, &w) >= 0 && bok;
+        bok = lesson__want_int(c, e, "h", ep, false, 1, 12, &h) >= 0 && bok;
+        bok = lesson__want_enum(c, e, "kind", ep, false, box_kind_parse, "compute, data, comm, device",
+                                &kind) >= 0 && bok;
+        b->x = (int)x;
+        b->y = (int)y;
+        b->w = (int)w;
+        b->h = (int)h;
+        b->kind = (lesson_box_kind)kind;
+        if (bok && (x + w > cols || y + h > rows)) {
+            lesson__err(c, lesson__off(c, e),
+                        "%s: box \"%s\" (x %lld to %lld, y %lld to %lld) does not fit the %lldx%lld "
+                        "grid",
+                        ep, b->id, x, x + w - 1, y, y + h - 1, cols, rows);
+            bok = false;
+        }
+        if (b->id) {
+            for (int k = 0; k < i; k++) {
+                if (d->boxes[k].id && strcmp(d->boxes[k].id, b->id) == 0) {
+                    lesson__err(c, lesson__off(c, lesson__member(c, e, "id")),
+                                "duplicate box id \"%s\" (also %s[%d])", b->id, path, k);
+                    bok = false;
+                }
+            }
+        }
+        ok = bok && ok;
+    }
+    lesson__val av = lesson__member(c, v, "arrows");
+    lesson__path(path, sizeof path, where, "arrows");
+    if (av.j && lesson__want_array(c, av, path, 0, 64)) {
+        d->narrows = lesson__count(av);
+        d->arrows = lesson__alloc(c->arena, (size_t)(d->narrows ? d->narrows : 1) *
+                                                sizeof(lesson_arrow));
+        for (int i = 0; i < d->narrows; i++) {
+            lesson__val e = lesson__item(c, av, i);
+            lesson_arrow *a = &d->arrows[i];
+            char ep[288];
+            snprintf(ep, sizeof ep, "%s[%d]", path, i);
+            if (!lesson__want_object(c, e, ep)) {
+                ok = false;
+                continue;
+            }
+            ok = lesson__keys(c, e, ep, arrow_keys) && ok;
+            const char *ends[2] = {NULL, NULL};
+            static const char *const end_keys[2] = {"from", "to"};
+            int idx[2] = {-1, -1};
+            for (int k = 0; k < 2; k++) {
+                if (lesson__want_string(c, e, end_keys[k], ep, true, &ends[k]) <= 0) {
+                    ok = false;
+                    continue;
+                }
+                idx[k] = find_box(d, ends[k]);
+                if (idx[k] < 0) {
+                    lesson__err(c, lesson__off(c, lesson__member(c, e, end_keys[k])),
+                                "%s.%s \"%.64s\" names no box of this diagram", ep, end_keys[k],
+                                ends[k]);
+                    ok = false;
+                }
+            }
+            if (idx[0] >= 0 && idx[0] == idx[1]) {
+                lesson__err(c, lesson__off(c, e), "%s goes from box \"%s\" to itself", ep, ends[0]);
+                ok = false;
+            }
+            a->from = idx[0];
+            a->to = idx[1];
+            ok = lesson__want_text(c, e, "label", ep, false, &a->label) >= 0 && ok;
+        }
+    } else if (av.j) {
+        ok = false;
+    }
+    return ok ? d : NULL;
+}

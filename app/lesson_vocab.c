@@ -1,0 +1,140 @@
+/*
+ * lesson_vocab.c: the lesson module's names (languages, tracks, quiz kinds,
+ * cost quantities) and its diagnostics list. Names here are the spellings
+ * the JSON format uses (docs/LESSONS.md), so loader, CLI and GUI agree.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lesson_internal.h"
+
+static const char *const lang_names[LESSON_LANG_COUNT] = {"en", "zh"};
+
+const char *lesson_lang_name(lesson_lang lang)
+{
+    return (unsigned)lang < LESSON_LANG_COUNT ? lang_names[lang] : "?";
+}
+
+int lesson_lang_parse(const char *s)
+{
+    for (int i = 0; i < LESSON_LANG_COUNT; i++)
+        if (strcmp(s, lang_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+const char *lesson_text_get(const lesson_text *t, lesson_lang lang)
+{
+    if (!t)
+        return "";
+    if ((unsigned)lang < LESSON_LANG_COUNT && t->s[lang])
+        return t->s[lang];
+    return t->s[LESSON_EN] ? t->s[LESSON_EN] : "";
+}
+
+bool lesson_text_present(const lesson_text *t)
+{
+    return t && t->s[LESSON_EN] != NULL;
+}
+
+static const char *const track_names[LESSON_TRACK_COUNT] = {"primitives", "algorithms", "cost",
+                                                            "parallelism"};
+static const char *const track_titles[LESSON_TRACK_COUNT][LESSON_LANG_COUNT] = {
+    {"Primitives", "通信原语"},
+    {"Algorithms", "算法"},
+    {"Cost", "通信开销"},
+    {"Parallelism", "并行方式"},
+};
+
+const char *lesson_track_name(lesson_track track)
+{
+    return (unsigned)track < LESSON_TRACK_COUNT ? track_names[track] : "?";
+}
+
+const char *lesson_track_title(lesson_track track, lesson_lang lang)
+{
+    if ((unsigned)track >= LESSON_TRACK_COUNT)
+        return "?";
+    return track_titles[track][(unsigned)lang < LESSON_LANG_COUNT ? lang : LESSON_EN];
+}
+
+int lesson_track_parse(const char *s)
+{
+    for (int i = 0; i < LESSON_TRACK_COUNT; i++)
+        if (strcmp(s, track_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+static const char *const quiz_kind_names[LESSON_QUIZ_KIND_COUNT] = {"choice", "number",
+                                                                    "predict-value",
+                                                                    "predict-cells"};
+
+const char *lesson_quiz_kind_name(lesson_quiz_kind kind)
+{
+    return (unsigned)kind < LESSON_QUIZ_KIND_COUNT ? quiz_kind_names[kind] : "?";
+}
+
+static const char *const quantity_names[LESSON_COST_QUANTITY_COUNT] = {
+    "time_s", "time_ms", "time_us", "sent_bytes", "sent_mb", "sent_gb", "algbw_gbps",
+    "busbw_gbps", "steps"};
+static const char *const quantity_units[LESSON_COST_QUANTITY_COUNT] = {
+    "s", "ms", "us", "B", "MB", "GB", "GB/s", "GB/s", "steps"};
+
+const char *lesson_cost_quantity_name(lesson_cost_quantity q)
+{
+    return (unsigned)q < LESSON_COST_QUANTITY_COUNT ? quantity_names[q] : "?";
+}
+
+const char *lesson_cost_quantity_unit(lesson_cost_quantity q)
+{
+    return (unsigned)q < LESSON_COST_QUANTITY_COUNT ? quantity_units[q] : "?";
+}
+
+/* ------------------------------------------------------------ diagnostics */
+
+void lesson_diags_init(lesson_diags *d)
+{
+    memset(d, 0, sizeof *d);
+}
+
+void lesson_diags_free(lesson_diags *d)
+{
+    for (int i = 0; i < d->count; i++) {
+        free(d->items[i].file);
+        free(d->items[i].message);
+    }
+    free(d->items);
+    memset(d, 0, sizeof *d);
+}
+
+void lesson_diags_add(lesson_diags *d, const char *file, int line, int col, const char *fmt, ...)
+{
+    if (d->count == d->cap) {
+        d->cap = d->cap ? d->cap * 2 : 16;
+        d->items = lesson__xrealloc(d->items, (size_t)d->cap * sizeof(*d->items));
+    }
+    char msg[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    lesson_diag *g = &d->items[d->count++];
+    g->file = lesson__xstrdup(file ? file : "<buffer>");
+    g->line = line;
+    g->col = col;
+    g->message = lesson__xstrdup(msg);
+}
+
+void lesson_diags_print(const lesson_diags *d, FILE *out)
+{
+    for (int i = 0; i < d->count; i++) {
+        const lesson_diag *g = &d->items[i];
+        if (g->line > 0)
+            fprintf(out, "%s:%d:%d: %s\n", g->file, g->line, g->col, g->message);
+        else
+            fprintf(out, "%s: %s\n", g->file, g->message);
+    }
+}

@@ -1,0 +1,113 @@
+/*
+ * lesson_walk.h: the loader's private toolkit (prefix lesson__), shared by
+ * lesson_load.c (the lesson, its setups and beats), lesson_quiz_load.c
+ * (quizzes, cost references, diagrams) and nothing else: this is the only
+ * header that mentions cJSON, which must not leak past the loader.
+ *
+ * A lesson__val pairs a cJSON node with the scanner node for the same
+ * value, so every complaint can name a line and column. The lesson__want_*
+ * readers check one member's presence, type and range and report what was
+ * expected; they return 1 when a value was read, 0 when an optional member
+ * is absent, and -1 after reporting a problem, so callers can carry on and
+ * find the next problem too.
+ */
+#ifndef LESSON_WALK_H
+#define LESSON_WALK_H
+
+#include <cjson/cJSON.h>
+
+#include "lesson_internal.h"
+
+typedef struct {
+    const cJSON *j; /* NULL: absent */
+    int32_t n;      /* scanner node */
+} lesson__val;
+
+/* A predict-value quiz waiting for the trace check. */
+typedef struct {
+    lesson_quiz *quiz;
+    int setup;
+    int step; /* the beat's step; the check looks at step + 1 */
+    size_t answer_off;
+} lesson__pending;
+
+typedef struct {
+    const char *name; /* file name in messages */
+    const char *text;
+    size_t len, start;
+    const lesson__jdoc *doc;
+    lesson_diags *diags;
+    int errors;
+    unsigned flags;
+    lesson__arena *arena;
+    lesson *l;
+    /* setups as they are met; plans[i] NULL when setup i was bad */
+    lesson_setup *setups;
+    cv_plan **plans;
+    int nsetups, cap_setups;
+    lesson__pending *pending;
+    int npending, cap_pending;
+} lesson__ctx;
+
+#define LESSON__MAX_DIAGS_PER_FILE 100
+
+void lesson__err(lesson__ctx *c, size_t off, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+size_t lesson__off(const lesson__ctx *c, lesson__val v);     /* the value's offset */
+size_t lesson__key_off(const lesson__ctx *c, lesson__val v); /* its key's offset */
+
+/* "where.key", or "key" when where is empty. */
+void lesson__path(char *out, size_t n, const char *where, const char *key);
+/* How a found value is named in messages: "a string", "1.5", "null". */
+void lesson__found(const cJSON *j, char *out, size_t n);
+
+lesson__val lesson__member(const lesson__ctx *c, lesson__val obj, const char *key);
+int lesson__count(lesson__val arr);
+lesson__val lesson__item(const lesson__ctx *c, lesson__val arr, int i);
+
+/* Reports unknown and duplicate keys of obj; allowed is NULL-terminated.
+ * Returns false if any were found. */
+bool lesson__keys(lesson__ctx *c, lesson__val obj, const char *where,
+                  const char *const *allowed);
+/* Reports "where must be <what>, not <found>" at v. */
+void lesson__type_err(lesson__ctx *c, lesson__val v, const char *where, const char *what);
+
+/* v must be an object (or array); reports and returns false otherwise. */
+bool lesson__want_object(lesson__ctx *c, lesson__val v, const char *where);
+bool lesson__want_array(lesson__ctx *c, lesson__val v, const char *where, int min, int max);
+
+int lesson__want_int(lesson__ctx *c, lesson__val obj, const char *key, const char *where,
+                     bool required, long long min, long long max, long long *out);
+int lesson__want_number(lesson__ctx *c, lesson__val obj, const char *key, const char *where,
+                        bool required, double *out);
+int lesson__want_string(lesson__ctx *c, lesson__val obj, const char *key, const char *where,
+                        bool required, const char **out);
+/* A string that must be one of the names parse() accepts; names lists
+ * them for the message ("a, b, c"). */
+int lesson__want_enum(lesson__ctx *c, lesson__val obj, const char *key, const char *where,
+                      bool required, int (*parse)(const char *), const char *names, int *out);
+int lesson__want_text(lesson__ctx *c, lesson__val obj, const char *key, const char *where,
+                      bool required, lesson_text *out);
+/* A text given directly (not as a member). */
+bool lesson__read_text(lesson__ctx *c, lesson__val v, const char *where, lesson_text *out);
+/* An id string: [a-z][a-z0-9-]*, at most LESSON_MAX_ID characters. */
+int lesson__want_id(lesson__ctx *c, lesson__val obj, const char *key, const char *where,
+                    bool required, const char **out);
+
+/* A chunk {rank, buf, first, count} checked against setup s (plans[s]
+ * may be NULL: ranges are then not checked). */
+bool lesson__read_chunk(lesson__ctx *c, lesson__val v, const char *where, int setup,
+                        lesson_chunk *out);
+
+/* lesson_quiz_load.c */
+bool lesson__read_quiz(lesson__ctx *c, lesson__val v, const char *where, int beat, int setup,
+                       int step, lesson_quiz *out);
+lesson_diagram *lesson__read_diagram(lesson__ctx *c, lesson__val v, const char *where);
+
+/* lesson_verify.c: runs the trace checks of the pending quizzes. */
+void lesson__check_traces(lesson__ctx *c);
+
+/* Names lists for messages. */
+void lesson__names(char *out, size_t n, const char *(*name)(int), int count);
+
+#endif /* LESSON_WALK_H */

@@ -1,0 +1,437 @@
+/*
+ * progress.c: reading and writing progress.json (see progress.h).
+ *
+ * The file is small and rewritten whole on every save. Crash safety comes
+ * from never writing the real file in place: a temporary file named with
+ * our pid is written in the same directory (rename is only atomic within
+ * one file system), fsynced so its data is on disk before the name points
+ * at it, renamed over the old file, and the directory fsynced so the rename
+ * itself survives a power cut. Temporary files left by killed processes are
+ * removed on the next save once their process is gone.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "progress.h"
+
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static void *progress_xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (!q) {
+        fprintf(stderr, "collviz: out of memory (%zu bytes)\n", n);
+        abort();
+    }
+    return q;
+}
+
+static char *progress_xstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = progress_xrealloc(NULL, n);
+    memcpy(p, s, n);
+    return p;
+}
+
+void progress_init(progress *p)
+{
+    memset(p, 0, sizeof *p);
+}
+
+void progress_free(progress *p)
+{
+    for (int i = 0; i < p->ndone; i++)
+        free(p->done[i]);
+    free(p->done);
+    for (int i = 0; i < p->nquizzes; i++)
+        free(p->quizzes[i].key);
+    free(p->quizzes);
+    free(p->current_lesson);
+    memset(p, 0, sizeof *p);
+}
+
+bool progress_default_path(char *out, size_t n)
+{
+    const char *xdg = getenv("XDG_DATA_HOME");
+    const char *home = getenv("HOME");
+    int len;
+    /* The XDG spec says a relative XDG_DATA_HOME is invalid: ignore it. */
+    if (xdg && xdg[0] == '/')
+        len = snprintf(out, n, "%s/collviz/progress.json", xdg);
+    else if (home && *home)
+        len = snprintf(out, n, "%s/.local/share/collviz/progress.json", home);
+    else
+        return false;
+    return len > 0 && (size_t)len < n;
+}
+
+/* ------------------------------------------------------------- changes */
+
+bool progress_lesson_done(const progress *p, const char *lesson_id)
+{
+    for (int i = 0; i < p->ndone; i++)
+        if (strcmp(p->done[i], lesson_id) == 0)
+            return true;
+    return false;
+}
+
+void progress_set_done(progress *p, const char *lesson_id, bool done)
+{
+    for (int i = 0; i < p->ndone; i++) {
+        if (strcmp(p->done[i], lesson_id) == 0) {
+            if (!done) {
+                free(p->done[i]);
+                p->done[i] = p->done[--p->ndone];
+            }
+            return;
+        }
+    }
+    if (!done)
+        return;
+    p->done = progress_xrealloc(p->done, (size_t)(p->ndone + 1) * sizeof(*p->done));
+    p->done[p->ndone++] = progress_xstrdup(lesson_id);
+}
+
+const progress_quiz *progress_find_quiz(const progress *p, const char *key)
+{
+    for (int i = 0; i < p->nquizzes; i++)
+        if (strcmp(p->quizzes[i].key, key) == 0)
+            return &p->quizzes[i];
+    return NULL;
+}
+
+static progress_quiz *quiz_slot(progress *p, const char *key)
+{
+    for (int i = 0; i < p->nquizzes; i++)
+        if (strcmp(p->quizzes[i].key, key) == 0)
+            return &p->quizzes[i];
+    p->quizzes = progress_xrealloc(p->quizzes, (size_t)(p->nquizzes + 1) * sizeof(*p->quizzes));
+    progress_quiz *q = &p->quizzes[p->nquizzes++];
+    memset(q, 0, sizeof *q);
+    q->key = progress_xstrdup(key);
+    return q;
+}
+
+void progress_record_quiz(progress *p, const char *key, bool correct)
+{
+    progress_quiz *q = quiz_slot(p, key);
+    q->tries++;
+    q->right += correct;
+    q->last = correct;
+}
+
+void progress_set_current(progress *p, const char *lesson_id, int beat)
+{
+    char *id = lesson_id ? progress_xstrdup(lesson_id) : NULL;
+    free(p->current_lesson);
+    p->current_lesson = id;
+    p->current_beat = beat < 0 ? 0 : beat;
+}
+
+void progress_record_drill(progress *p, int right, int asked, int64_t when)
+{
+    p->drill.runs++;
+    if (right > p->drill.best)
+        p->drill.best = right;
+    p->drill.last_right = right;
+    p->drill.last_asked = asked;
+    p->drill.last_time = when;
+}
+
+/* ------------------------------------------------------------- reading */
+
+static bool get_int(const cJSON *obj, const char *key, long long min, long long max, long long *out)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!v)
+        return true; /* absent: keep the default */
+    if (!cJSON_IsNumber(v) || v->valuedouble < (double)min || v->valuedouble > (double)max)
+        return false;
+    *out = (long long)v->valuedouble;
+    return true;
+}
+
+static bool get_str(const cJSON *obj, const char *key, char *out, size_t n)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!v)
+        return true;
+    if (!cJSON_IsString(v) || strlen(v->valuestring) >= n)
+        return false;
+    snprintf(out, n, "%s", v->valuestring);
+    return true;
+}
+
+/* Fills p from the parsed document; false when it is not progress. */
+static bool from_json(progress *p, const cJSON *root)
+{
+    long long v = 0;
+    if (!cJSON_IsObject(root) || !get_int(root, "format", 1, PROGRESS_FORMAT, &v))
+        return false;
+    if (!get_str(root, "lang", p->lang, sizeof p->lang) ||
+        !get_str(root, "theme", p->theme, sizeof p->theme))
+        return false;
+    const cJSON *cur = cJSON_GetObjectItemCaseSensitive(root, "current");
+    if (cur) {
+        char id[128] = "";
+        long long beat = 0;
+        if (!cJSON_IsObject(cur) || !get_str(cur, "lesson", id, sizeof id) ||
+            !get_int(cur, "beat", 0, 1 << 20, &beat))
+            return false;
+        if (id[0])
+            progress_set_current(p, id, (int)beat);
+    }
+    const cJSON *done = cJSON_GetObjectItemCaseSensitive(root, "done");
+    if (done) {
+        if (!cJSON_IsArray(done))
+            return false;
+        const cJSON *e;
+        cJSON_ArrayForEach(e, done)
+        {
+            if (!cJSON_IsString(e))
+                return false;
+            progress_set_done(p, e->valuestring, true);
+        }
+    }
+    const cJSON *quizzes = cJSON_GetObjectItemCaseSensitive(root, "quizzes");
+    if (quizzes) {
+        if (!cJSON_IsObject(quizzes))
+            return false;
+        const cJSON *e;
+        cJSON_ArrayForEach(e, quizzes)
+        {
+            long long tries = 0, right = 0;
+            const cJSON *last = cJSON_GetObjectItemCaseSensitive(e, "last");
+            if (!cJSON_IsObject(e) || !get_int(e, "tries", 0, 1 << 30, &tries) ||
+                !get_int(e, "right", 0, tries, &right) || (last && !cJSON_IsBool(last)))
+                return false;
+            progress_quiz *q = quiz_slot(p, e->string);
+            q->tries = (int)tries;
+            q->right = (int)right;
+            q->last = cJSON_IsTrue(last);
+        }
+    }
+    const cJSON *drill = cJSON_GetObjectItemCaseSensitive(root, "drill");
+    if (drill) {
+        long long runs = 0, best = 0, lr = 0, la = 0, lt = 0;
+        if (!cJSON_IsObject(drill) || !get_int(drill, "runs", 0, 1 << 30, &runs) ||
+            !get_int(drill, "best", 0, 1 << 30, &best) ||
+            !get_int(drill, "last_right", 0, 1 << 30, &lr) ||
+            !get_int(drill, "last_asked", 0, 1 << 30, &la) ||
+            !get_int(drill, "last_time", 0, (long long)1 << 50, &lt))
+            return false;
+        p->drill = (progress_drill){(int)runs, (int)best, (int)lr, (int)la, lt};
+    }
+    return true;
+}
+
+/* Renames a bad file aside so nothing is lost, and says so. */
+static progress_status set_aside(const char *path, const char *why, char *msg, size_t msglen)
+{
+    char aside[4096], stamp[32];
+    time_t now = time(NULL);
+    struct tm tm;
+    localtime_r(&now, &tm);
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+    snprintf(aside, sizeof aside, "%s.corrupt-%s", path, stamp);
+    /* Two failures in one second must not overwrite the first copy. */
+    for (int i = 1; access(aside, F_OK) == 0 && i < 100; i++)
+        snprintf(aside, sizeof aside, "%s.corrupt-%s-%d", path, stamp, i);
+    if (rename(path, aside) != 0) {
+        snprintf(msg, msglen, "progress file %s is %s and could not be set aside (%s)", path, why,
+                 strerror(errno));
+        return PROGRESS_EIO;
+    }
+    snprintf(msg, msglen, "progress file %s was %s; it was moved to %s and progress starts afresh",
+             path, why, aside);
+    return PROGRESS_RECOVERED;
+}
+
+progress_status progress_load(progress *p, const char *path, char *msg, size_t msglen)
+{
+    progress_init(p);
+    if (msglen)
+        msg[0] = '\0';
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        if (errno == ENOENT)
+            return PROGRESS_EMPTY;
+        snprintf(msg, msglen, "cannot read progress file %s: %s", path, strerror(errno));
+        return PROGRESS_EIO;
+    }
+    char *data = progress_xrealloc(NULL, PROGRESS_MAX_BYTES + 1);
+    size_t len = fread(data, 1, PROGRESS_MAX_BYTES + 1, f);
+    bool read_error = ferror(f);
+    fclose(f);
+    if (read_error) {
+        free(data);
+        snprintf(msg, msglen, "cannot read progress file %s", path);
+        return PROGRESS_EIO;
+    }
+    if (len > PROGRESS_MAX_BYTES) {
+        free(data);
+        return set_aside(path, "too large to be progress", msg, msglen);
+    }
+    cJSON *root = cJSON_ParseWithLength(data, len);
+    free(data);
+    bool parsed = root != NULL;
+    bool ok = parsed && from_json(p, root);
+    cJSON_Delete(root);
+    if (!ok) {
+        progress_free(p);
+        progress_init(p);
+        return set_aside(path, parsed ? "not a valid progress file" : "not valid JSON", msg, msglen);
+    }
+    return PROGRESS_OK;
+}
+
+/* ------------------------------------------------------------- writing */
+
+static cJSON *to_json(const progress *p)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddNumberToObject(root, "format", PROGRESS_FORMAT);
+    cJSON_AddStringToObject(root, "lang", p->lang);
+    cJSON_AddStringToObject(root, "theme", p->theme);
+    if (p->current_lesson) {
+        cJSON *cur = cJSON_AddObjectToObject(root, "current");
+        cJSON_AddStringToObject(cur, "lesson", p->current_lesson);
+        cJSON_AddNumberToObject(cur, "beat", p->current_beat);
+    }
+    cJSON *done = cJSON_AddArrayToObject(root, "done");
+    for (int i = 0; i < p->ndone; i++)
+        cJSON_AddItemToArray(done, cJSON_CreateString(p->done[i]));
+    cJSON *quizzes = cJSON_AddObjectToObject(root, "quizzes");
+    for (int i = 0; i < p->nquizzes; i++) {
+        cJSON *q = cJSON_AddObjectToObject(quizzes, p->quizzes[i].key);
+        cJSON_AddNumberToObject(q, "tries", p->quizzes[i].tries);
+        cJSON_AddNumberToObject(q, "right", p->quizzes[i].right);
+        cJSON_AddBoolToObject(q, "last", p->quizzes[i].last);
+    }
+    cJSON *drill = cJSON_AddObjectToObject(root, "drill");
+    cJSON_AddNumberToObject(drill, "runs", p->drill.runs);
+    cJSON_AddNumberToObject(drill, "best", p->drill.best);
+    cJSON_AddNumberToObject(drill, "last_right", p->drill.last_right);
+    cJSON_AddNumberToObject(drill, "last_asked", p->drill.last_asked);
+    cJSON_AddNumberToObject(drill, "last_time", (double)p->drill.last_time);
+    return root;
+}
+
+static int mkdir_p(const char *dir)
+{
+    char buf[4096];
+    if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf)
+        return -1;
+    for (char *s = buf + 1; *s; s++) {
+        if (*s == '/') {
+            *s = '\0';
+            if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+                return -1;
+            *s = '/';
+        }
+    }
+    return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* Removes "<base>.tmp-<pid>" files whose process no longer exists. */
+static void remove_stale_temps(const char *dir, const char *base)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    char prefix[512];
+    snprintf(prefix, sizeof prefix, "%s.tmp-", base);
+    size_t plen = strlen(prefix);
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (strncmp(e->d_name, prefix, plen) != 0)
+            continue;
+        char *end;
+        long pid = strtol(e->d_name + plen, &end, 10);
+        if (*end || pid <= 0 || pid == (long)getpid())
+            continue;
+        if (kill((pid_t)pid, 0) != 0 && errno == ESRCH) {
+            char stale[4096];
+            if (snprintf(stale, sizeof stale, "%s/%s", dir, e->d_name) < (int)sizeof stale)
+                unlink(stale);
+        }
+    }
+    closedir(d);
+}
+
+static bool write_all(int fd, const char *s, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, s, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return false;
+        s += w;
+        n -= (size_t)w;
+    }
+    return true;
+}
+
+progress_status progress_save(const progress *p, const char *path, char *msg, size_t msglen)
+{
+    char dir[4096], tmp[4096];
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    if (slash)
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    else
+        snprintf(dir, sizeof dir, ".");
+    if (!dir[0])
+        snprintf(dir, sizeof dir, "/");
+    if (mkdir_p(dir) != 0) {
+        snprintf(msg, msglen, "cannot create %s: %s", dir, strerror(errno));
+        return PROGRESS_EIO;
+    }
+    remove_stale_temps(dir, base);
+    snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
+
+    cJSON *root = to_json(p);
+    char *text = cJSON_Print(root);
+    cJSON_Delete(root);
+    if (!text) {
+        snprintf(msg, msglen, "out of memory writing progress");
+        return PROGRESS_EIO;
+    }
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        snprintf(msg, msglen, "cannot write %s: %s", tmp, strerror(errno));
+        cJSON_free(text);
+        return PROGRESS_EIO;
+    }
+    size_t len = strlen(text);
+    text[len] = '\0';
+    bool ok = write_all(fd, text, len) && write_all(fd, "\n", 1) && fsync(fd) == 0;
+    int saved_errno = errno;
+    ok = close(fd) == 0 && ok;
+    cJSON_free(text);
+    if (!ok || rename(tmp, path) != 0) {
+        if (ok)
+            saved_errno = errno;
+        snprintf(msg, msglen, "cannot save progress to %s: %s", path, strerror(saved_errno));
+        unlink(tmp);
+        return PROGRESS_EIO;
+    }
+    /* Make the rename itself durable; failure here loses nothing already
+     * written, so it is not reported. */
+    int dfd = open(dir, O_RDONLY | O_CLOEXEC);
+    if (dfd >= 0) {
+        fsync(dfd);
+        close(dfd);
+    }
+    return PROGRESS_OK;
+}

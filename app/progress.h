@@ -1,0 +1,80 @@
+/*
+ * progress.h: a learner's progress (prefix progress_): lessons done, quiz
+ * scores, where they were (lesson and beat), language, theme and drill
+ * scores, kept in $XDG_DATA_HOME/collviz/progress.json (default
+ * ~/.local/share/collviz/progress.json).
+ *
+ * Saving is atomic: a temporary file in the same directory is written,
+ * fsynced and renamed over the old one, so a crash or a kill leaves either
+ * the old or the new file, never a torn one. A file that cannot be read as
+ * progress is never silently dropped: it is renamed aside to
+ * progress.json.corrupt-<timestamp> and the caller gets a message to show.
+ */
+#ifndef PROGRESS_H
+#define PROGRESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PROGRESS_FORMAT 1
+#define PROGRESS_MAX_BYTES (4 << 20) /* a progress file is a few KiB; refuse nonsense */
+
+typedef struct {
+    char *key;    /* "<lesson id>/<quiz id>" */
+    int tries;    /* times asked */
+    int right;    /* times right at the first attempt */
+    bool last;    /* the latest attempt's result */
+} progress_quiz;
+
+typedef struct {
+    int runs;
+    int best;        /* most right answers in one drill */
+    int last_right;  /* the latest drill: right answers ... */
+    int last_asked;  /* ... of questions asked */
+    int64_t last_time; /* when it ended, seconds since the epoch */
+} progress_drill;
+
+typedef struct {
+    char **done; /* ids of lessons completed */
+    int ndone;
+    progress_quiz *quizzes;
+    int nquizzes;
+    char *current_lesson; /* NULL: none yet */
+    int current_beat;
+    char lang[8];   /* "en", "zh" or "" (not chosen) */
+    char theme[16]; /* the GUI's theme name, or "" */
+    progress_drill drill;
+} progress;
+
+typedef enum {
+    PROGRESS_OK = 0,
+    PROGRESS_EMPTY = 1,     /* no file yet: defaults */
+    PROGRESS_RECOVERED = 2, /* the file was corrupt: set aside, defaults, message */
+    PROGRESS_EIO = -1       /* cannot read or write: message */
+} progress_status;
+
+void progress_init(progress *p);
+void progress_free(progress *p);
+
+/* The default path: $XDG_DATA_HOME/collviz/progress.json, else
+ * $HOME/.local/share/collviz/progress.json. false if neither is set. */
+bool progress_default_path(char *out, size_t n);
+
+/* Loads path into p (initialised by the call). A missing file gives the
+ * defaults and PROGRESS_EMPTY. A corrupt one is renamed aside, p gets the
+ * defaults, msg says where it went, and PROGRESS_RECOVERED is returned. */
+progress_status progress_load(progress *p, const char *path, char *msg, size_t msglen);
+/* Writes atomically, creating the directory if needed. PROGRESS_OK or
+ * PROGRESS_EIO with the reason in msg. */
+progress_status progress_save(const progress *p, const char *path, char *msg, size_t msglen);
+
+bool progress_lesson_done(const progress *p, const char *lesson_id);
+void progress_set_done(progress *p, const char *lesson_id, bool done);
+/* Records an attempt at a quiz: tries++, right++ when correct. */
+void progress_record_quiz(progress *p, const char *key, bool correct);
+const progress_quiz *progress_find_quiz(const progress *p, const char *key);
+void progress_set_current(progress *p, const char *lesson_id, int beat);
+void progress_record_drill(progress *p, int right, int asked, int64_t when);
+
+#endif /* PROGRESS_H */
