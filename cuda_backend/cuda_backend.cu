@@ -462,8 +462,7 @@ static int issue(cuda_state *s, const cv_transfer *t, char *err, size_t errlen)
     {
         cudaError_t e = cv_cuda__launch(spec->dtype, spec->redop, (cv_xfer_kind)t->kind, dst, src,
                                         t->count, spec->ranks, dd->max_blocks, dr->stream);
-        if (e == cudaErrorInvalidValue) {
-            cudaGetLastError();
+        if (e == cudaErrorNotSupported) {
             snprintf(err, errlen, "cuda backend: no kernel for %s on %s",
                      cv_redop_name(spec->redop), cv_dtype_name(spec->dtype));
             return CV_EINVAL;

@@ -25,8 +25,9 @@ int cv_cuda__device_count(int *count, char *err, size_t errlen);
  * dst = dst redop src (CV_XFER_REDUCE; avg reduces as sum) or dst = dst /
  * divisor (CV_XFER_DIVIDE; src unused). 16-byte vector loads when dst and
  * src are 16-byte aligned. max_blocks caps the grid (the device's resident
- * blocks). Returns the launch status; CV_EINVAL-worthy combinations
- * (bitwise redop on a float dtype) return cudaErrorInvalidValue. */
+ * blocks). Returns the launch status, or cudaErrorNotSupported, without
+ * launching, for a combination with no kernel (a bitwise redop on a float
+ * dtype, an unknown dtype or kind, a divisor below 1). */
 cudaError_t cv_cuda__launch(cv_dtype dtype, cv_redop redop, cv_xfer_kind kind, void *dst,
                             const void *src, int64_t n, int divisor, int max_blocks,
                             cudaStream_t stream);

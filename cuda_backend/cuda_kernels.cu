@@ -230,9 +230,9 @@ static cudaError_t launch_elem(cv_redop redop, cv_xfer_kind kind, void *dst_, co
                 reduce_kernel<E, CV_BXOR><<<grid, threads_per_block, 0, stream>>>(dst, src, n, nvec);
             break;
         } else {
-            return cudaErrorInvalidValue; /* bitwise ops have no float meaning */
+            return cudaErrorNotSupported; /* bitwise ops have no float meaning */
         }
-    default: return cudaErrorInvalidValue;
+    default: return cudaErrorNotSupported;
     }
     return cudaGetLastError();
 }
@@ -244,9 +244,9 @@ extern "C" cudaError_t cv_cuda__launch(cv_dtype dtype, cv_redop redop, cv_xfer_k
     if (n <= 0)
         return cudaSuccess;
     if (kind != CV_XFER_REDUCE && kind != CV_XFER_DIVIDE)
-        return cudaErrorInvalidValue;
+        return cudaErrorNotSupported;
     if (kind == CV_XFER_DIVIDE && divisor < 1)
-        return cudaErrorInvalidValue;
+        return cudaErrorNotSupported;
     switch (dtype) {
     case CV_INT8: return launch_elem<elem_i8>(redop, kind, dst, src, n, divisor, max_blocks, stream);
     case CV_INT32: return launch_elem<elem_i32>(redop, kind, dst, src, n, divisor, max_blocks, stream);
@@ -255,6 +255,6 @@ extern "C" cudaError_t cv_cuda__launch(cv_dtype dtype, cv_redop redop, cv_xfer_k
     case CV_BFLOAT16: return launch_elem<elem_bf16>(redop, kind, dst, src, n, divisor, max_blocks, stream);
     case CV_FLOAT32: return launch_elem<elem_f32>(redop, kind, dst, src, n, divisor, max_blocks, stream);
     case CV_FLOAT64: return launch_elem<elem_f64>(redop, kind, dst, src, n, divisor, max_blocks, stream);
-    default: return cudaErrorInvalidValue;
+    default: return cudaErrorNotSupported;
     }
 }

@@ -62,7 +62,9 @@ static bool nccl_op(cv_redop redop, ncclRedOp_t *out)
     case CV_PROD: *out = ncclProd; return true;
     case CV_MIN: *out = ncclMin; return true;
     case CV_MAX: *out = ncclMax; return true;
-    case CV_AVG: *out = ncclAvg; return true;
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 10, 0)
+    case CV_AVG: *out = ncclAvg; return true; /* NCCL 2.10 added it */
+#endif
     default: return false; /* band, bor, bxor: NCCL has none */
     }
 }
