@@ -12,9 +12,10 @@
 #include <unistd.h>
 
 #include "app.h"
+#include "cv_cuda.h"
 
 static const char bench_help[] =
-    "usage: collviz bench [--op OP] [--algo A] [--ranks N] [--backend cpu|cuda|auto]\n"
+    "usage: collviz bench [--op OP] [--algo A] [--ranks N] [--backend cpu|cuda|auto|nccl]\n"
     "                     [-b MINBYTES] [-e MAXBYTES] [-f FACTOR] [-n ITERS] [-w WARMUP]\n"
     "                     [-c 0|1] [-o REDOP] [-d DTYPE] [-r ROOT] [--slices S] [--json]\n\n"
     "Times a collective over a range of sizes, as nccl-tests does:\n"
@@ -24,6 +25,9 @@ static const char bench_help[] =
     "  -c       1 checks every result against the reference, 0 skips it (default 1)\n"
     "  -o       redop (default sum); -d dtype (default float32); -r root (default 0)\n"
     "Defaults: --op allreduce, its default algorithm, --ranks 8, --backend cpu.\n"
+    "--backend nccl runs the op through NCCL, one rank per GPU (every visible GPU\n"
+    "unless --ranks says fewer); under `mpirun -np P` it spans the processes, one\n"
+    "GPU each, with MPI only for bootstrap, and rank 0 prints the table.\n"
     "size is the whole buffer (allgather: the gathered result; reducescatter: the\n"
     "input), algbw = size / time and busbw = algbw x 2(n-1)/n for allreduce,\n"
     "(n-1)/n for allgather, reducescatter, alltoall, gather and scatter, 1 otherwise.\n";
@@ -136,12 +140,32 @@ int app_cmd_bench(int argc, char **argv)
         return app_usage_error("-e: %lld is smaller than -b %lld", (long long)maxb,
                                (long long)minb);
     spec.count = 0;
-    if (!app_finish_spec(&spec, algo_given, CV_MAX_RANKS))
-        return APP_EXIT_USAGE;
+    bool ranks_given = false;
+    for (int i = 1; i < argc; i++)
+        ranks_given |= !strncmp(argv[i], "--ranks", 7);
+    cv_nccl *nccl = NULL;
     const cv_backend *be = NULL;
-    int rc = app_select_backend(backend, false, &be);
-    if (rc)
+    int rc;
+    if (!strcmp(backend, "nccl")) {
+        char err[CV_ERR_LEN];
+        bool mpi = cv_nccl_have_mpi() && (getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE"));
+        rc = mpi ? cv_nccl_open_mpi(&nccl, err, sizeof err)
+                 : cv_nccl_open(ranks_given ? spec.ranks : 0, &nccl, err, sizeof err);
+        if (rc) {
+            fprintf(stderr, "collviz: --backend nccl: %s\n", err);
+            return rc == CV_EUNAVAIL ? APP_EXIT_UNAVAIL : APP_EXIT_USAGE;
+        }
+        spec.ranks = cv_nccl_ranks(nccl);
+        algo_given = false;
+    }
+    if (!app_finish_spec(&spec, algo_given, CV_MAX_RANKS)) {
+        cv_nccl_close(nccl);
+        return APP_EXIT_USAGE;
+    }
+    if (!nccl && (rc = app_select_backend(backend, false, &be)) != 0)
         return rc;
+    bool quiet = nccl && cv_nccl_rank(nccl) != 0; /* under MPI only rank 0 prints */
+    const char *be_name = nccl ? "nccl" : be->name;
 
     bool per_rank = cv_spec_bench_bytes(&(cv_spec){.op = spec.op, .ranks = 2, .count = 1,
                                                    .dtype = CV_INT8}) == 2;
@@ -150,15 +174,22 @@ int app_cmd_bench(int argc, char **argv)
     int root = cv_op_has_root(spec.op) ? spec.root : -1;
     /* On the CPU backend the ceiling is memory bandwidth: measure it now, with
      * the backend's own threads, and show each row's share of that bound. */
-    bool cpu = !strcmp(be->name, "cpu");
+    bool cpu = be && !strcmp(be->name, "cpu"), cuda = be && !strcmp(be->name, "cuda");
     double membw = cpu ? cv_cpu_copy_bandwidth(256 << 20, 5) : 0;
+    char bwerr[CV_ERR_LEN];
+    if (cuda && cv_cuda_copy_bandwidth(256 << 20, 20, &membw, bwerr, sizeof bwerr) != CV_OK)
+        membw = 0;
+    int devices = cuda ? cv_cuda_devices(bwerr, sizeof bwerr) : 0;
+    bool bound_col = membw > 0;
     cJSON *doc = NULL, *rows = NULL;
-    if (json) {
+    if (quiet) {
+        json = false;
+    } else if (json) {
         doc = cJSON_CreateObject();
         cJSON_AddStringToObject(doc, "op", cv_op_name(spec.op));
         cJSON_AddStringToObject(doc, "algo", cv_algo_name(spec.algo));
         cJSON_AddNumberToObject(doc, "ranks", spec.ranks);
-        cJSON_AddStringToObject(doc, "backend", be->name);
+        cJSON_AddStringToObject(doc, "backend", be_name);
         cJSON_AddStringToObject(doc, "dtype", cv_dtype_name(spec.dtype));
         cJSON_AddStringToObject(doc, "redop", redop);
         cJSON_AddNumberToObject(doc, "root", root);
@@ -167,17 +198,18 @@ int app_cmd_bench(int argc, char **argv)
         rows = cJSON_AddArrayToObject(doc, "results");
     } else {
         printf("# collviz bench: %s %s, %d ranks, backend %s", cv_op_name(spec.op),
-               cv_algo_name(spec.algo), spec.ranks, be->name);
-        if (!strcmp(be->name, "cpu"))
+               nccl ? "(NCCL's choice)" : cv_algo_name(spec.algo), spec.ranks, be_name);
+        if (cpu)
             printf(" (%d worker threads)", cv_cpu_threads());
         printf(", %ld iterations after %ld warmup\n", iters, warmup);
-        if (cpu)
-            printf("# memory bound: copy bandwidth %.2f GB/s (read + write) measured now; bound "
-                   "= bytes the plan reads and writes / that bandwidth\n", membw / 1e9);
+        if (bound_col)
+            printf("# memory bound: %s copy bandwidth %.2f GB/s (read + write) measured now; "
+                   "bound = bytes the plan reads and writes / that bandwidth\n",
+                   cpu ? "CPU" : "device-to-device", membw / 1e9);
         printf("#\n# %10s %12s %8s %6s %6s %10s %8s %8s %7s%s\n", "size", "count", "type",
-               "redop", "root", "time", "algbw", "busbw", "#wrong", cpu ? "   bound" : "");
+               "redop", "root", "time", "algbw", "busbw", "#wrong", bound_col ? "   bound" : "");
         printf("# %10s %12s %8s %6s %6s %10s %8s %8s %7s%s\n", "(B)", "(elements)", "", "", "",
-               "(us)", "(GB/s)", "(GB/s)", "", cpu ? "  (% of)" : "");
+               "(us)", "(GB/s)", "(GB/s)", "", bound_col ? "  (% of)" : "");
     }
     double bus_sum = 0;
     int rows_done = 0;
@@ -191,31 +223,44 @@ int app_cmd_bench(int argc, char **argv)
             return app_usage_error("%s", err);
         }
         progress_state ps = {now_seconds(), size, false};
-        cv_run_opts o;
-        cv_run_opts_init(&o);
-        o.init = CV_INIT_RANDOM;
-        o.iterations = (int)iters;
-        o.warmup = (int)warmup;
-        o.verify = check;
-        o.progress = on_progress;
-        o.progress_user = &ps;
         cv_trace *t = NULL;
-        rc = cv_run(plan, be, &o, &t, err, sizeof err);
+        double sec;
+        int64_t wrong;
+        if (nccl) {
+            cv_nccl_result res;
+            rc = cv_nccl_run(nccl, &spec, (int)warmup, (int)iters, CV_INIT_RANDOM, 1, check, &res,
+                             err, sizeof err);
+            sec = res.seconds;
+            wrong = check ? res.wrong : -1;
+        } else {
+            cv_run_opts o;
+            cv_run_opts_init(&o);
+            o.init = CV_INIT_RANDOM;
+            o.iterations = (int)iters;
+            o.warmup = (int)warmup;
+            o.verify = check;
+            o.progress = on_progress;
+            o.progress_user = &ps;
+            rc = cv_run(plan, be, &o, &t, err, sizeof err);
+            sec = rc ? 0 : cv_trace_total_seconds(t);
+            wrong = rc || !check ? -1 : cv_trace_wrong(t);
+        }
         if (ps.shown)
             fprintf(stderr, "\r%60s\r", "");
         if (rc) {
             cv_plan_destroy(plan);
             cJSON_Delete(doc);
+            cv_nccl_close(nccl);
             fprintf(stderr, "collviz: bench: %lld B: %s\n", (long long)size, err);
             return rc == CV_EUNAVAIL ? APP_EXIT_UNAVAIL : APP_EXIT_USAGE;
         }
-        double sec = cv_trace_total_seconds(t);
         int64_t bytes = cv_spec_bench_bytes(&spec);
         double algbw = sec > 0 ? (double)bytes / sec / 1e9 : 0;
         double busbw = algbw * cv_spec_busbw_factor(&spec);
-        double bound_sec = membw > 0 ? (double)cv_plan_memory_bytes(plan) / membw : 0;
+        double traffic = cuda ? cv_cuda_plan_traffic(plan, devices)
+                              : (double)cv_plan_memory_bytes(plan);
+        double bound_sec = membw > 0 ? traffic / membw : 0;
         double bound_pct = sec > 0 ? 100.0 * bound_sec / sec : 0;
-        int64_t wrong = check ? cv_trace_wrong(t) : -1;
         wrong_total += wrong > 0 ? wrong : 0;
         bus_sum += busbw;
         rows_done++;
@@ -227,19 +272,19 @@ int app_cmd_bench(int argc, char **argv)
             cJSON_AddNumberToObject(row, "algbw_GBps", algbw);
             cJSON_AddNumberToObject(row, "busbw_GBps", busbw);
             cJSON_AddNumberToObject(row, "wrong", (double)wrong);
-            if (cpu) {
-                cJSON_AddNumberToObject(row, "memory_bytes", (double)cv_plan_memory_bytes(plan));
+            if (bound_col) {
+                cJSON_AddNumberToObject(row, "memory_bytes", traffic);
                 cJSON_AddNumberToObject(row, "bound_us", bound_sec * 1e6);
                 cJSON_AddNumberToObject(row, "bound_pct", bound_pct);
             }
             cJSON_AddItemToArray(rows, row);
-        } else {
+        } else if (!quiet) {
             char w[24];
             snprintf(w, sizeof w, wrong < 0 ? "N/A" : "%lld", (long long)wrong);
             printf("  %10lld %12lld %8s %6s %6d %10.1f %8.2f %8.2f %7s", (long long)bytes,
                    (long long)(bytes / esz), cv_dtype_name(spec.dtype), redop, root, sec * 1e6,
                    algbw, busbw, w);
-            if (cpu)
+            if (bound_col)
                 printf(" %7.1f", bound_pct);
             putchar('\n');
             fflush(stdout);
@@ -250,16 +295,17 @@ int app_cmd_bench(int argc, char **argv)
     double avg = rows_done ? bus_sum / rows_done : 0;
     if (json) {
         cJSON_AddNumberToObject(doc, "avg_busbw_GBps", avg);
-        if (cpu)
+        if (bound_col)
             cJSON_AddNumberToObject(doc, "copy_bandwidth_GBps", membw / 1e9);
         char *text = cJSON_Print(doc);
         puts(text);
         free(text);
         cJSON_Delete(doc);
-    } else {
+    } else if (!quiet) {
         printf("# Out of bounds values : %lld %s\n", (long long)wrong_total,
                wrong_total ? "WRONG" : "OK");
         printf("# Avg bus bandwidth    : %.4g\n#\n", avg);
     }
+    cv_nccl_close(nccl);
     return wrong_total ? APP_EXIT_WRONG : APP_EXIT_OK;
 }

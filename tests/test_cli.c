@@ -84,6 +84,10 @@ int main(void)
     EXPECT(rc == 3 || rc == 0, "cuda backend: exit %d", rc);
     if (rc == 3)
         EXPECT(strstr(out, "no CUDA device") != NULL, "cuda unavailable message: %s", out);
+    rc = run("bench --op allreduce --ranks 2 -b 1k -e 1k -n 1 --backend nccl");
+    EXPECT(rc == 3 || rc == 0, "nccl bench: exit %d %s", rc, out);
+    if (rc == 3)
+        EXPECT(strstr(out, "no CUDA device") != NULL, "nccl unavailable message: %s", out);
     rc = run("run --op allreduce --ranks 4 --count 8 --backend auto");
     EXPECT(rc == 0, "auto backend falls back: exit %d %s", rc, out);
 
