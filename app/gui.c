@@ -1,0 +1,550 @@
+/*
+ * gui.c: the window, the player and re-planning.
+ *
+ * The player is a single number, t in [0, nsteps], plus playing and speed;
+ * every control reduces to setting t, so stepping back shows exactly what
+ * the trace recorded for that step.  Re-planning builds a new plan and a
+ * new visual trace before dropping the old ones, so a failure (a bad
+ * combination, CV_ETOOBIG, a backend that fails mid-run) leaves the stage
+ * as it was and shows the reason in a banner.
+ *
+ * The event loop sleeps in SDL_WaitEventTimeout while paused, so an idle
+ * window costs nothing; while playing it draws at the display's pace.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "gui.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cv_cuda.h"
+#include "gui_internal.h"
+
+static const double speeds[] = {0.25, 0.5, 1, 2, 4, 8};
+#define NSPEEDS ((int)(sizeof speeds / sizeof *speeds))
+#define SECONDS_PER_STEP 1.25 /* at 1x: time to follow one step by eye */
+
+void gui_options_init(gui_options *o)
+{
+    memset(o, 0, sizeof *o);
+    cv_spec_init(&o->spec);
+    o->init = CV_INIT_INDEX;
+    o->seed = 1;
+    o->theme = RD_THEME_DARK;
+    o->lang = RD_LANG_EN;
+    o->width = 1280;
+    o->height = 800;
+    o->narration = true;
+    o->compare_algo = CV_ALGO_COUNT;
+}
+
+/* ---------------------------------------------------------------- runs */
+
+static void panel_free(gui_panel *p)
+{
+    cv_state_destroy(p->state);
+    cv_trace_destroy(p->trace);
+    cv_plan_destroy(p->plan);
+    memset(p, 0, sizeof *p);
+}
+
+/* Plans and runs spec into *out; on failure *out is untouched and err says
+ * why. */
+static int panel_build(gui *g, const cv_spec *spec, gui_panel *out, char *err, size_t errlen)
+{
+    gui_panel p;
+    memset(&p, 0, sizeof p);
+    int rc = cv_spec_check(spec, CV_MAX_VISUAL_RANKS, err, errlen);
+    if (rc != CV_OK)
+        return rc;
+    rc = cv_plan_build(spec, &p.plan, err, errlen);
+    if (rc != CV_OK)
+        goto fail;
+    cv_run_opts opts;
+    cv_run_opts_init(&opts);
+    opts.visual = true;
+    opts.init = g->init;
+    opts.seed = g->seed;
+    opts.iterations = 1;
+    opts.warmup = 0;
+    rc = cv_run(p.plan, g->backend, &opts, &p.trace, err, errlen);
+    if (rc != CV_OK)
+        goto fail;
+    rc = cv_state_create(p.trace, &p.state);
+    if (rc != CV_OK) {
+        snprintf(err, errlen, "cannot view the trace: %s", cv_strerror(rc));
+        goto fail;
+    }
+    *out = p;
+    return CV_OK;
+fail:
+    panel_free(&p);
+    return rc;
+}
+
+static void sync_frame_panels(gui *g)
+{
+    rd_invalidate(g->rd);
+    g->npanels = g->compare && g->panels[1].trace ? 2 : 1;
+    g->ns = 0;
+    for (int i = 0; i < g->npanels; i++)
+        if (g->panels[i].plan && g->panels[i].plan->nsteps > g->ns)
+            g->ns = g->panels[i].plan->nsteps;
+    if (g->t > g->ns)
+        g->t = 0; /* the position no longer exists: start over */
+    gui__explain(&g->spec, g->lang, g->def_title, sizeof g->def_title, g->def_body,
+                 sizeof g->def_body);
+}
+
+static int rebuild(gui *g, const cv_spec *spec, bool compare, cv_algo second)
+{
+    char err[CV_ERR_LEN] = "";
+    gui_panel a, b;
+    memset(&b, 0, sizeof b);
+    int rc = panel_build(g, spec, &a, err, sizeof err);
+    if (rc == CV_OK && compare) {
+        cv_spec s2 = *spec;
+        s2.algo = second;
+        rc = panel_build(g, &s2, &b, err, sizeof err);
+        if (rc != CV_OK)
+            panel_free(&a);
+    }
+    if (rc != CV_OK) {
+        char msg[CV_ERR_LEN + 64];
+        snprintf(msg, sizeof msg, "%s: %s", cv_strerror(rc), err[0] ? err : "failed");
+        gui_message(g, msg, 6);
+        return rc;
+    }
+    panel_free(&g->panels[0]);
+    panel_free(&g->panels[1]);
+    g->panels[0] = a;
+    g->panels[1] = b;
+    g->spec = *spec;
+    g->compare = compare;
+    g->second = second;
+    sync_frame_panels(g);
+    return CV_OK;
+}
+
+int gui_set_spec(gui *g, const cv_spec *spec)
+{
+    cv_algo second = g->second;
+    if (g->compare && (!cv_op_has_algo(spec->op, second) || second == spec->algo))
+        second = gui__other_algo(spec->op, spec->algo);
+    return rebuild(g, spec, g->compare && second != CV_ALGO_COUNT, second);
+}
+
+int gui_set_compare(gui *g, bool on, cv_algo second)
+{
+    if (on && (second == CV_ALGO_COUNT || !cv_op_has_algo(g->spec.op, second) ||
+               second == g->spec.algo))
+        second = gui__other_algo(g->spec.op, g->spec.algo);
+    if (on && second == CV_ALGO_COUNT) {
+        gui_message(g, g->lang == RD_LANG_ZH ? "该操作只有一种算法，无法对比"
+                                             : "this op has only one algorithm: nothing to compare",
+                    4);
+        return CV_EINVAL;
+    }
+    if (!on) {
+        panel_free(&g->panels[1]);
+        g->compare = false;
+        sync_frame_panels(g);
+        return CV_OK;
+    }
+    return rebuild(g, &g->spec, true, second);
+}
+
+int gui_set_backend(gui *g, const cv_backend *b)
+{
+    const cv_backend *old = g->backend;
+    g->backend = b;
+    int rc = rebuild(g, &g->spec, g->compare, g->second);
+    if (rc != CV_OK)
+        g->backend = old;
+    return rc;
+}
+
+/* ------------------------------------------------------------ lifecycle */
+
+int gui_create(const gui_options *o, gui **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    gui *g = calloc(1, sizeof *g);
+    if (!g) {
+        fprintf(stderr, "collviz: out of memory\n");
+        abort();
+    }
+    g->backend = o->backend ? o->backend : cv_cpu_backend();
+    g->init = o->init;
+    g->seed = o->seed;
+    g->theme = o->theme;
+    g->lang = o->lang;
+    g->narration = o->narration;
+    g->headless = o->headless;
+    g->speed_i = 2;
+    g->mouse_x = g->mouse_y = -1;
+    g->link = o->link ? cv_link_find(o->link) : NULL;
+    rd_font_paths fonts;
+    int rc = rd_fonts_find(&fonts, err, errlen);
+    if (rc != CV_OK)
+        goto fail;
+    int w = o->width > 0 ? o->width : 1280, h = o->height > 0 ? o->height : 800;
+    if (o->headless) {
+        g->surface = SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_ARGB8888);
+        if (!g->surface || !(g->ren = SDL_CreateSoftwareRenderer(g->surface))) {
+            snprintf(err, errlen, "cannot create a %dx%d software renderer: %s", w, h, SDL_GetError());
+            rc = CV_EUNAVAIL;
+            goto fail;
+        }
+    } else {
+        if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0) {
+            snprintf(err, errlen, "no display (%s)", SDL_GetError());
+            rc = CV_EUNAVAIL;
+            goto fail;
+        }
+        g->video = true;
+        const char *drv = SDL_GetCurrentVideoDriver();
+        if (drv && (strcmp(drv, "dummy") == 0 || strcmp(drv, "offscreen") == 0)) {
+            snprintf(err, errlen, "no display (SDL video driver \"%s\")", drv);
+            rc = CV_EUNAVAIL;
+            goto fail;
+        }
+        Uint32 flags = SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI;
+        if (o->fullscreen)
+            flags |= SDL_WINDOW_FULLSCREEN_DESKTOP;
+        g->win = SDL_CreateWindow("collviz", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, w, h, flags);
+        if (!g->win) {
+            snprintf(err, errlen, "no display: cannot open a window (%s)", SDL_GetError());
+            rc = CV_EUNAVAIL;
+            goto fail;
+        }
+        SDL_SetWindowMinimumSize(g->win, 320, 240);
+        g->ren = SDL_CreateRenderer(g->win, -1, SDL_RENDERER_PRESENTVSYNC);
+        if (!g->ren)
+            g->ren = SDL_CreateRenderer(g->win, -1, SDL_RENDERER_SOFTWARE);
+        if (!g->ren) {
+            snprintf(err, errlen, "no display: cannot create a renderer (%s)", SDL_GetError());
+            rc = CV_EUNAVAIL;
+            goto fail;
+        }
+        g->fullscreen = o->fullscreen;
+    }
+    g->rd = rd_create(g->ren, &fonts, err, errlen);
+    if (!g->rd) {
+        rc = CV_EUNAVAIL;
+        goto fail;
+    }
+    g->spec = o->spec;
+    g->second = o->compare_algo;
+    rebuild(g, &o->spec, o->compare, o->compare && o->compare_algo == CV_ALGO_COUNT
+                                         ? gui__other_algo(o->spec.op, o->spec.algo)
+                                         : o->compare_algo);
+    if (!g->panels[0].trace)
+        gui__explain(&g->spec, g->lang, g->def_title, sizeof g->def_title, g->def_body,
+                     sizeof g->def_body);
+    *out = g;
+    return CV_OK;
+fail:
+    gui_destroy(g);
+    return rc;
+}
+
+void gui_destroy(gui *g)
+{
+    if (!g)
+        return;
+    panel_free(&g->panels[0]);
+    panel_free(&g->panels[1]);
+    rd_destroy(g->rd);
+    if (g->ren)
+        SDL_DestroyRenderer(g->ren);
+    if (g->surface)
+        SDL_FreeSurface(g->surface);
+    if (g->win)
+        SDL_DestroyWindow(g->win);
+    if (g->video)
+        SDL_QuitSubSystem(SDL_INIT_VIDEO);
+    free(g->narr_title);
+    free(g->narr_body);
+    free(g->narr_step);
+    free(g->footer);
+    for (int i = 0; i < RD_MAX_CHOICES; i++)
+        free(g->choices[i]);
+    free(g);
+}
+
+SDL_Renderer *gui_renderer(gui *g) { return g->ren; }
+rd_ctx *gui_rd(gui *g) { return g->rd; }
+bool gui_quit_requested(const gui *g) { return g->quit; }
+const cv_spec *gui_spec(const gui *g) { return &g->spec; }
+bool gui_compare(const gui *g) { return g->compare; }
+rd_lang gui_lang(const gui *g) { return g->lang; }
+
+const cv_trace *gui_trace(const gui *g, int panel)
+{
+    return panel >= 0 && panel < 2 ? g->panels[panel].trace : NULL;
+}
+
+void gui_set_theme(gui *g, rd_theme_id t) { g->theme = t; }
+
+void gui_set_lang(gui *g, rd_lang l)
+{
+    g->lang = l;
+    gui__explain(&g->spec, g->lang, g->def_title, sizeof g->def_title, g->def_body,
+                 sizeof g->def_body);
+}
+
+void gui_message(gui *g, const char *text, double seconds)
+{
+    snprintf(g->message, sizeof g->message, "%s", text ? text : "");
+    g->message_until = seconds > 0 ? g->clock + seconds : 0;
+    g->has_message = text && *text;
+}
+
+const char *gui_current_message(const gui *g) { return g->has_message ? g->message : NULL; }
+
+/* --------------------------------------------------------------- player */
+
+double gui_time(const gui *g) { return g->t; }
+int gui_nsteps(const gui *g) { return g->ns; }
+bool gui_playing(const gui *g) { return g->playing; }
+double gui_speed(const gui *g) { return speeds[g->speed_i]; }
+
+void gui_seek(gui *g, double t)
+{
+    g->t = t < 0 ? 0 : t > g->ns ? g->ns : t;
+    g->playing = false;
+    g->target = -1;
+}
+
+void gui_play(gui *g, bool on)
+{
+    if (on && g->t >= g->ns)
+        g->t = 0; /* play at the end restarts */
+    g->playing = on;
+    g->target = -1;
+}
+
+void gui_play_to(gui *g, int k)
+{
+    if (k < 0)
+        k = 0;
+    if (k > g->ns)
+        k = g->ns;
+    if (g->t > k)
+        g->t = k; /* going back is instant: the trace already has it */
+    g->target = k;
+    g->playing = g->t < k;
+}
+
+bool gui_target_reached(const gui *g) { return g->target < 0 || g->t >= g->target; }
+
+void gui_tick(gui *g, double seconds)
+{
+    g->clock += seconds;
+    if (g->has_message && g->message_until > 0 && g->clock >= g->message_until)
+        g->has_message = false;
+    if (!g->playing)
+        return;
+    g->t += seconds * speeds[g->speed_i] / SECONDS_PER_STEP;
+    double stop = g->target >= 0 ? g->target : g->ns;
+    if (g->t >= stop) {
+        g->t = stop;
+        g->playing = false;
+    }
+}
+
+/* ------------------------------------------------------------- drawing */
+
+void gui_render(gui *g)
+{
+    rd_frame f;
+    rd_frame_init(&f);
+    f.theme = g->theme;
+    f.lang = g->lang;
+    f.npanels = g->npanels;
+    for (int i = 0; i < 2; i++) {
+        f.panels[i].trace = g->panels[i].trace;
+        f.panels[i].state = g->panels[i].state;
+        f.panels[i].link = g->link;
+        f.panels[i].backend = g->backend->name;
+    }
+    int ow = 0, oh = 0, ww = 0, wh = 0;
+    SDL_GetRendererOutputSize(g->ren, &ow, &oh);
+    if (g->win) {
+        SDL_GetWindowSize(g->win, &ww, &wh);
+        g->dpi = ww > 0 ? (float)ow / (float)ww : 1.0f;
+    } else {
+        g->dpi = 1.0f;
+    }
+    f.dpi_scale = g->dpi;
+    f.t = g->t;
+    f.speed = speeds[g->speed_i];
+    f.playing = g->playing;
+    f.help = g->help;
+    f.narration = g->narration;
+    f.controls = !g->clean;
+    f.hide_measured = g->hide_measured;
+    f.mouse_x = g->mouse_x >= 0 ? (int)(g->mouse_x * g->dpi) : -1;
+    f.mouse_y = g->mouse_y >= 0 ? (int)(g->mouse_y * g->dpi) : -1;
+    f.message = gui_current_message(g);
+    f.hl_ranks = g->hl_ranks;
+    f.nhl_regions = g->nhl_regions;
+    memcpy(f.hl_regions, g->hl_regions, sizeof f.hl_regions);
+    f.npicks = g->npicks;
+    memcpy(f.picks, g->picks, sizeof f.picks);
+    f.nhl_links = g->nhl_links;
+    memcpy(f.hl_links, g->hl_links, sizeof f.hl_links);
+    f.narr.title = g->narr_title ? g->narr_title : g->def_title;
+    f.narr.body = g->narr_body ? g->narr_body : (g->narr_title ? NULL : g->def_body);
+    if (g->narr_step) {
+        f.narr.step = g->narr_step;
+    } else if (g->panels[0].plan) {
+        int step = (int)floor(g->t);
+        gui__describe_step(g->panels[0].plan, step, g->t - step, g->lang, g->step_text,
+                           sizeof g->step_text);
+        f.narr.step = g->step_text;
+    }
+    f.narr.diagram = g->has_diagram ? &g->diagram : NULL;
+    f.narr.nchoices = g->nchoices;
+    for (int i = 0; i < g->nchoices; i++) {
+        f.narr.choices[i] = g->choices[i];
+        f.narr.choice_state[i] = g->choice_state[i];
+    }
+    f.narr.footer = g->footer;
+    if (g->lang == RD_LANG_ZH && !rd_text_has_cjk(rd_ctx_text(g->rd)) && !f.message)
+        f.message = rd_str(RD_LANG_EN, RD_S_NO_CJK);
+    rd_draw(g->rd, &f);
+}
+
+/* ------------------------------------------------------------ narration */
+
+static char *dup_or_null(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}
+
+void gui_narrate(gui *g, const char *title, const char *body)
+{
+    free(g->narr_title);
+    free(g->narr_body);
+    g->narr_title = dup_or_null(title);
+    g->narr_body = dup_or_null(body);
+}
+
+void gui_narrate_step(gui *g, const char *text)
+{
+    free(g->narr_step);
+    g->narr_step = dup_or_null(text);
+}
+
+void gui_set_highlights(gui *g, uint64_t ranks, const rd_region *regions, int nregions,
+                        const int (*links)[2], int nlinks)
+{
+    g->hl_ranks = ranks;
+    g->nhl_regions = nregions < 0 ? 0 : nregions > RD_MAX_REGIONS ? RD_MAX_REGIONS : nregions;
+    if (g->nhl_regions)
+        memcpy(g->hl_regions, regions, sizeof *regions * (size_t)g->nhl_regions);
+    g->nhl_links = nlinks < 0 ? 0 : nlinks > RD_MAX_HL_LINKS ? RD_MAX_HL_LINKS : nlinks;
+    if (g->nhl_links)
+        memcpy(g->hl_links, links, sizeof *links * (size_t)g->nhl_links);
+}
+
+void gui_clear_highlights(gui *g) { gui_set_highlights(g, 0, NULL, 0, NULL, 0); }
+
+void gui_set_diagram(gui *g, const rd_diagram *d)
+{
+    g->has_diagram = d != NULL;
+    if (d)
+        g->diagram = *d;
+}
+
+void gui_set_choices(gui *g, const char *const *choices, int n, const int *states)
+{
+    for (int i = 0; i < RD_MAX_CHOICES; i++) {
+        free(g->choices[i]);
+        g->choices[i] = NULL;
+    }
+    g->nchoices = n < 0 ? 0 : n > RD_MAX_CHOICES ? RD_MAX_CHOICES : n;
+    for (int i = 0; i < g->nchoices; i++) {
+        g->choices[i] = dup_or_null(choices[i]);
+        g->choice_state[i] = states ? states[i] : RD_CHOICE_PLAIN;
+    }
+}
+
+void gui_set_picks(gui *g, const rd_region *picks, int n)
+{
+    g->npicks = n < 0 ? 0 : n > RD_MAX_REGIONS ? RD_MAX_REGIONS : n;
+    if (g->npicks)
+        memcpy(g->picks, picks, sizeof *picks * (size_t)g->npicks);
+}
+
+void gui_set_footer(gui *g, const char *text)
+{
+    free(g->footer);
+    g->footer = dup_or_null(text);
+}
+
+void gui_set_hooks(gui *g, const gui_hooks *h)
+{
+    if (h)
+        g->hooks = *h;
+    else
+        memset(&g->hooks, 0, sizeof g->hooks);
+}
+
+/* ------------------------------------------------------------ main loop */
+
+int gui_run(gui *g)
+{
+    Uint64 freq = SDL_GetPerformanceFrequency();
+    Uint64 last = SDL_GetPerformanceCounter();
+    bool dirty = true;
+    while (!g->quit) {
+        SDL_Event e;
+        /* Paused and nothing changing: sleep until something happens. */
+        bool idle = !g->playing && !g->dragging && !(g->has_message && g->message_until > 0);
+        if (idle && !dirty) {
+            if (SDL_WaitEventTimeout(&e, 250)) {
+                gui_handle_event(g, &e);
+                dirty = true;
+            }
+        }
+        while (SDL_PollEvent(&e)) {
+            gui_handle_event(g, &e);
+            dirty = true;
+        }
+        Uint64 now = SDL_GetPerformanceCounter();
+        double dt = (double)(now - last) / (double)freq;
+        last = now;
+        if (dt > 0.25)
+            dt = 0.25; /* after a stall, don't jump a whole step */
+        bool was_playing = g->playing;
+        gui_tick(g, dt);
+        if (g->hooks.on_frame)
+            g->hooks.on_frame(g->hooks.user, g);
+        if (g->playing || was_playing || g->message_until > 0)
+            dirty = true;
+        if (g->quit)
+            break;
+        if (dirty) {
+            gui_render(g);
+            SDL_RenderPresent(g->ren);
+            g->frames++;
+            if (g->first_frame_cb)
+                g->first_frame_cb(g), g->first_frame_cb = NULL;
+            dirty = false;
+            if (g->exit_after > 0 && g->frames >= g->exit_after)
+                g->quit = true;
+        }
+        if (g->playing) {
+            /* Vsync paces us where it exists; elsewhere cap at ~60 fps. */
+            double spent = (double)(SDL_GetPerformanceCounter() - now) / (double)freq;
+            if (spent < 0.016)
+                SDL_Delay((Uint32)((0.016 - spent) * 1000) + 1);
+        }
+    }
+    return 0;
+}

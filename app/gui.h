@@ -1,0 +1,128 @@
+/*
+ * gui.h: the collviz window and its player (prefix gui_).
+ *
+ * A gui owns the spec, the plan, the visual trace (one, or two in compare
+ * mode) and the player state (time t, playing, speed).  Keys and clicks map
+ * onto rd_action values; changing op, algorithm, ranks, count, dtype, redop
+ * or backend re-plans and re-runs at once through cv_plan_build + cv_run
+ * (visual), keeping the time when the new plan still has it.  The renderer
+ * (render/render.h) only ever reads the trace.
+ *
+ * The same object runs headless on a software renderer (tests, export), so
+ * every behaviour of the window can be checked without a display.
+ *
+ * Lessons drive it through the narration and player calls below: set the
+ * narration text, highlights, a diagram and answer buttons, and "play to
+ * step k and pause"; hooks let a lesson see events and clicks first.
+ */
+#ifndef GUI_H
+#define GUI_H
+
+#include <stdbool.h>
+
+#include "cv.h"
+#include "render.h"
+
+typedef struct gui gui;
+
+typedef struct {
+    cv_spec spec;              /* checked by the caller */
+    const cv_backend *backend; /* NULL = CPU */
+    bool compare;              /* start in compare mode */
+    cv_algo compare_algo;      /* the second algorithm (same op) */
+    cv_init init;
+    uint64_t seed;
+    rd_theme_id theme;
+    rd_lang lang;
+    int width, height;         /* window size in window units; 1280 x 800 */
+    bool fullscreen;
+    bool headless;             /* software renderer on a surface, no window */
+    bool narration;            /* show the narration panel (default true) */
+    const char *link;          /* cost-model link preset name, NULL = default */
+} gui_options;
+
+void gui_options_init(gui_options *o);
+
+/* Opens the window (or the headless surface), plans and runs the spec.
+ * CV_EUNAVAIL when no display or no font (err says which and, for fonts,
+ * the Debian package). A failing first run is not fatal: the window opens
+ * with the reason shown. */
+int gui_create(const gui_options *o, gui **out, char *err, size_t errlen);
+void gui_destroy(gui *g); /* accepts NULL */
+
+/* The main loop: events, playback, drawing, until quit. Returns 0. */
+int gui_run(gui *g);
+/* Pieces of the loop, for tests and lessons that run their own. */
+void gui_handle_event(gui *g, const SDL_Event *e);
+void gui_do(gui *g, rd_action a);
+void gui_tick(gui *g, double seconds); /* advances playback */
+void gui_render(gui *g);               /* draws the frame (not presented) */
+bool gui_quit_requested(const gui *g);
+
+SDL_Renderer *gui_renderer(gui *g);
+rd_ctx *gui_rd(gui *g);
+
+/* ------------------------------------------------------------- player */
+
+double gui_time(const gui *g);
+int gui_nsteps(const gui *g);      /* max over panels */
+bool gui_playing(const gui *g);
+double gui_speed(const gui *g);
+void gui_seek(gui *g, double t);   /* pauses */
+void gui_play(gui *g, bool on);
+/* Plays from the current time up to step k (the state after k steps) and
+ * pauses there; gui_target_reached tells when it got there. */
+void gui_play_to(gui *g, int k);
+bool gui_target_reached(const gui *g);
+
+/* --------------------------------------------------------------- spec */
+
+const cv_spec *gui_spec(const gui *g);
+const cv_trace *gui_trace(const gui *g, int panel); /* NULL if none */
+bool gui_compare(const gui *g);
+/* Re-plans and re-runs for spec (and, in compare mode, the second
+ * algorithm). On failure the previous trace stays and the reason is shown
+ * in the window; returns the cv_status. */
+int gui_set_spec(gui *g, const cv_spec *spec);
+int gui_set_compare(gui *g, bool on, cv_algo second);
+int gui_set_backend(gui *g, const cv_backend *b);
+void gui_set_theme(gui *g, rd_theme_id t);
+void gui_set_lang(gui *g, rd_lang l);
+rd_lang gui_lang(const gui *g);
+/* A banner over the stage for `seconds` (0 = until replaced; NULL clears). */
+void gui_message(gui *g, const char *text, double seconds);
+const char *gui_current_message(const gui *g);
+
+/* ---------------------------------------------------------- narration */
+
+/* Replaces the default explanation with a lesson's text (copied); NULL
+ * title and body give the default back. */
+void gui_narrate(gui *g, const char *title, const char *body);
+void gui_narrate_step(gui *g, const char *text); /* NULL = describe the step */
+void gui_set_highlights(gui *g, uint64_t ranks, const rd_region *regions, int nregions,
+                        const int (*links)[2], int nlinks);
+void gui_clear_highlights(gui *g);
+void gui_set_diagram(gui *g, const rd_diagram *d); /* copied; NULL clears */
+/* Answer buttons under the narration; states are rd_choice_state values
+ * (NULL = all plain). n = 0 removes them. */
+void gui_set_choices(gui *g, const char *const *choices, int n, const int *states);
+void gui_set_picks(gui *g, const rd_region *picks, int n);
+void gui_set_footer(gui *g, const char *text);
+
+/* Hooks see things first; returning true from on_event swallows it. */
+typedef struct {
+    bool (*on_event)(void *user, gui *g, const SDL_Event *e);
+    void (*on_frame)(void *user, gui *g);
+    void (*on_choice)(void *user, gui *g, int choice);
+    void (*on_cell)(void *user, gui *g, const rd_hit *hit); /* a click on a cell */
+    void *user;
+} gui_hooks;
+void gui_set_hooks(gui *g, const gui_hooks *h);
+
+/* The default explanation of the current op/algorithm and step (gui_text.c). */
+void gui__explain(const cv_spec *spec, rd_lang lang, char *title, size_t tlen, char *body,
+                  size_t blen);
+void gui__describe_step(const cv_plan *plan, int step, double frac, rd_lang lang, char *out,
+                        size_t outlen);
+
+#endif /* GUI_H */

@@ -1,0 +1,233 @@
+/*
+ * gui_cmd.c: `collviz gui` (and `collviz` alone): flags, then the window.
+ *
+ * The spec and backend flags are parsed by the same helpers as `collviz
+ * run`, so they mean the same thing everywhere.  Without a display the
+ * command says so in one line and prints the terminal step-through of the
+ * same spec instead, exiting 0: a headless machine still gets the answer.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "app.h"
+#include "gui_internal.h"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static double g_start;
+static bool g_timing;
+
+static long rss_peak_kb(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    long kb = -1;
+    if (!f)
+        return -1;
+    char line[256];
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "VmHWM:", 6) == 0)
+            kb = strtol(line + 6, NULL, 10);
+    fclose(f);
+    return kb;
+}
+
+static void first_frame(gui *g)
+{
+    (void)g;
+    if (g_timing)
+        fprintf(stderr, "collviz: first frame after %.1f ms\n", (now_s() - g_start) * 1e3);
+}
+
+static const char *init_name(int i) { return cv_init_name((cv_init)i); }
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: collviz gui [--op OP] [--algo ALGO] [--ranks N] [--count N] [--dtype T]\n"
+            "                   [--redop R] [--root R] [--slices S] [--backend cpu|cuda|auto]\n"
+            "                   [--compare ALGO[,ALGO]] [--theme dark|light|projector]\n"
+            "                   [--lang en|zh] [--size WxH] [--fullscreen] [--no-narration]\n"
+            "                   [--link PRESET] [--init rank|index|random] [--seed N]\n"
+            "                   [--shots DIR] [--frames N] [--timing]\n"
+            "Opens the window that animates the collective step by step (H in the window\n"
+            "lists the keys). Without a display, prints the steps in the terminal instead.\n");
+}
+
+static bool parse_wxh(const char *s, int *w, int *h)
+{
+    char *end = NULL;
+    long a = strtol(s, &end, 10);
+    if (!end || (*end != 'x' && *end != 'X'))
+        return false;
+    long b = strtol(end + 1, &end, 10);
+    if (*end || a < 64 || b < 64 || a > 16384 || b > 16384)
+        return false;
+    *w = (int)a;
+    *h = (int)b;
+    return true;
+}
+
+static int terminal_fallback(const cv_spec *spec, const cv_backend *backend, cv_init init,
+                             uint64_t seed)
+{
+    char err[CV_ERR_LEN] = "";
+    cv_plan *plan = NULL;
+    cv_trace *trace = NULL;
+    int rc = cv_plan_build(spec, &plan, err, sizeof err);
+    if (rc == CV_OK) {
+        cv_run_opts opts;
+        cv_run_opts_init(&opts);
+        opts.visual = true;
+        opts.init = init;
+        opts.seed = seed;
+        rc = cv_run(plan, backend, &opts, &trace, err, sizeof err);
+    }
+    if (rc != CV_OK) {
+        fprintf(stderr, "collviz: %s: %s\n", cv_strerror(rc), err);
+        cv_plan_destroy(plan);
+        return rc == CV_EUNAVAIL ? APP_EXIT_UNAVAIL : APP_EXIT_USAGE;
+    }
+    app_print_steps(stdout, trace);
+    cv_trace_destroy(trace);
+    cv_plan_destroy(plan);
+    return APP_EXIT_OK;
+}
+
+int app_cmd_gui(int argc, char **argv)
+{
+    g_start = now_s();
+    gui_options o;
+    gui_options_init(&o);
+    bool algo_given = false;
+    const char *backend_name = "cpu";
+    const char *compare = NULL;
+    const char *shots = NULL;
+    long frames = 0;
+    for (int i = 1; i < argc; i++) {
+        int r = app_parse_spec_flag(argc, argv, &i, &o.spec, &algo_given);
+        if (r < 0)
+            return APP_EXIT_USAGE;
+        if (r > 0)
+            continue;
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            return APP_EXIT_OK;
+        } else if (strcmp(a, "--fullscreen") == 0) {
+            o.fullscreen = true;
+        } else if (strcmp(a, "--no-narration") == 0) {
+            o.narration = false;
+        } else if (strcmp(a, "--timing") == 0) {
+            g_timing = true;
+        } else if (!v) {
+            return app_usage_error("%s needs a value (see collviz gui --help)", a);
+        } else if (strcmp(a, "--backend") == 0) {
+            backend_name = argv[++i];
+        } else if (strcmp(a, "--compare") == 0) {
+            compare = argv[++i];
+        } else if (strcmp(a, "--theme") == 0) {
+            int t = rd_theme_parse(argv[++i]);
+            if (t < 0)
+                return app_usage_error("--theme: unknown theme '%s' (dark, light, projector)", v);
+            o.theme = (rd_theme_id)t;
+        } else if (strcmp(a, "--lang") == 0) {
+            i++;
+            if (strcmp(v, "en") == 0)
+                o.lang = RD_LANG_EN;
+            else if (strcmp(v, "zh") == 0)
+                o.lang = RD_LANG_ZH;
+            else
+                return app_usage_error("--lang: unknown language '%s' (en, zh)", v);
+        } else if (strcmp(a, "--size") == 0) {
+            i++;
+            if (!parse_wxh(v, &o.width, &o.height))
+                return app_usage_error("--size: '%s' is not WxH with 64 to 16384 each", v);
+        } else if (strcmp(a, "--link") == 0) {
+            i++;
+            if (!cv_link_find(v))
+                return app_usage_error("--link: unknown preset '%s' (see collviz cost --help)", v);
+            o.link = v;
+        } else if (strcmp(a, "--init") == 0) {
+            int k;
+            i++;
+            if (!app_parse_enum("--init", v, cv_init_parse, CV_INIT_COUNT,
+                                init_name, &k))
+                return APP_EXIT_USAGE;
+            o.init = (cv_init)k;
+        } else if (strcmp(a, "--seed") == 0) {
+            long s;
+            i++;
+            if (!app_parse_int("--seed", v, 0, 2147483647L, &s))
+                return APP_EXIT_USAGE;
+            o.seed = (uint64_t)s;
+        } else if (strcmp(a, "--shots") == 0) {
+            shots = argv[++i];
+        } else if (strcmp(a, "--frames") == 0) {
+            i++;
+            if (!app_parse_int("--frames", v, 1, 1000000000L, &frames))
+                return APP_EXIT_USAGE;
+        } else {
+            return app_usage_error("unknown flag %s (see collviz gui --help)", a);
+        }
+    }
+    if (compare) {
+        /* "ring,tree": the first is the stage's algorithm, the second the
+         * one beside it; a single name is the second. */
+        char first[64] = "", second[64] = "";
+        const char *comma = strchr(compare, ',');
+        if (comma) {
+            snprintf(first, sizeof first, "%.*s", (int)(comma - compare), compare);
+            snprintf(second, sizeof second, "%s", comma + 1);
+        } else {
+            snprintf(second, sizeof second, "%s", compare);
+        }
+        if (first[0]) {
+            int a1 = cv_algo_parse(first);
+            if (a1 < 0)
+                return app_usage_error("--compare: unknown algorithm '%s'", first);
+            o.spec.algo = (cv_algo)a1;
+            algo_given = true;
+        }
+        int a2 = cv_algo_parse(second);
+        if (a2 < 0)
+            return app_usage_error("--compare: unknown algorithm '%s'", second);
+        o.compare = true;
+        o.compare_algo = (cv_algo)a2;
+    }
+    if (!app_finish_spec(&o.spec, algo_given, CV_MAX_VISUAL_RANKS))
+        return APP_EXIT_USAGE;
+    if (o.compare && !cv_op_has_algo(o.spec.op, o.compare_algo))
+        return app_usage_error("--compare: %s has no algorithm %s", cv_op_name(o.spec.op),
+                               cv_algo_name(o.compare_algo));
+    int rc = app_select_backend(backend_name, false, &o.backend);
+    if (rc != APP_EXIT_OK)
+        return rc;
+    gui *g = NULL;
+    char err[CV_ERR_LEN] = "";
+    if (gui_create(&o, &g, err, sizeof err) != CV_OK) {
+        if (strncmp(err, "no display", 10) == 0) {
+            fprintf(stderr, "collviz: %s: showing the steps in the terminal instead\n", err);
+            return terminal_fallback(&o.spec, o.backend, o.init, o.seed);
+        }
+        fprintf(stderr, "collviz: %s\n", err);
+        return APP_EXIT_USAGE;
+    }
+    if (shots)
+        snprintf(g->shot_dir, sizeof g->shot_dir, "%s", shots);
+    g->exit_after = frames;
+    g->first_frame_cb = first_frame;
+    gui_run(g);
+    gui_destroy(g);
+    if (g_timing)
+        fprintf(stderr, "collviz: peak resident memory %.1f MB\n", rss_peak_kb() / 1024.0);
+    SDL_Quit();
+    return APP_EXIT_OK;
+}

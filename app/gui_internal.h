@@ -1,0 +1,80 @@
+/*
+ * gui_internal.h: the gui struct and names shared by app/gui*.c (prefix
+ * gui__). Not for other modules: they use gui.h.
+ */
+#ifndef GUI_INTERNAL_H
+#define GUI_INTERNAL_H
+
+#include "gui.h"
+
+typedef struct {
+    cv_plan *plan;
+    cv_trace *trace;
+    cv_state *state;
+} gui_panel;
+
+struct gui {
+    /* window or headless surface */
+    SDL_Window *win;
+    SDL_Renderer *ren;
+    SDL_Surface *surface;
+    bool video, headless, fullscreen;
+    float dpi;
+    rd_ctx *rd;
+    /* what runs */
+    cv_spec spec;
+    const cv_backend *backend;
+    cv_init init;
+    uint64_t seed;
+    const cv_link *link;
+    bool compare;
+    cv_algo second;
+    gui_panel panels[2];
+    int npanels;
+    int ns; /* steps: max over panels */
+    /* player */
+    double t;
+    bool playing;
+    int speed_i;
+    int target; /* play_to step, -1 = none */
+    double clock;
+    /* view */
+    rd_theme_id theme;
+    rd_lang lang;
+    bool help, narration, quit, dragging;
+    int mouse_x, mouse_y; /* window units */
+    char message[CV_ERR_LEN + 128];
+    double message_until;
+    bool has_message;
+    /* narration */
+    char def_title[256];
+    char def_body[2048];
+    char step_text[1024];
+    char *narr_title, *narr_body, *narr_step, *footer;
+    bool has_diagram;
+    rd_diagram diagram;
+    int nchoices;
+    char *choices[RD_MAX_CHOICES];
+    int choice_state[RD_MAX_CHOICES];
+    uint64_t hl_ranks;
+    int nhl_regions, npicks, nhl_links;
+    rd_region hl_regions[RD_MAX_REGIONS];
+    rd_region picks[RD_MAX_REGIONS];
+    int hl_links[RD_MAX_HL_LINKS][2];
+    gui_hooks hooks;
+    /* loop bookkeeping */
+    long frames;
+    long exit_after;
+    void (*first_frame_cb)(gui *g);
+    char shot_dir[512];
+    bool clean;         /* export: no buttons or timeline */
+    bool hide_measured; /* golden images: no run-to-run timings */
+};
+
+/* Another algorithm of op than `not`, or CV_ALGO_COUNT if there is none. */
+cv_algo gui__other_algo(cv_op op, cv_algo not);
+/* Saves the current frame as a PNG in the screenshot directory; writes
+ * the path into out. */
+int gui__screenshot(gui *g, char *out, size_t outlen);
+
+#endif /* GUI_INTERNAL_H */

@@ -1,0 +1,155 @@
+/*
+ * renderbench.c: `collviz render --bench`: how long a frame takes on the
+ * software renderer, headless.
+ *
+ * The time sweeps from 0 to the last step across the frames, so chunks are
+ * in flight in every frame and the cached static layer is rebuilt at every
+ * step change, as during playback; the median shows the steady state and
+ * p99 the rebuilds.  The first frame (fonts opened, every string rendered
+ * once) is reported on its own, with the peak resident memory.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "app.h"
+#include "gui_internal.h"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static long rss_peak_kb(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    long kb = -1;
+    if (!f)
+        return -1;
+    char line[256];
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "VmHWM:", 6) == 0)
+            kb = strtol(line + 6, NULL, 10);
+    fclose(f);
+    return kb;
+}
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: collviz render --bench [--ranks N] [--size WxH] [--frames F]\n"
+                 "                      [--op OP] [--algo ALGO] [--count N] [--dtype T]\n"
+                 "                      [--theme dark|light|projector] [--lang en|zh]\n"
+                 "Renders F frames headless with the software renderer and prints the\n"
+                 "frame-time median and p99 (defaults: 1920x1080, 300 frames, 16 ranks).\n");
+}
+
+int app_cmd_render(int argc, char **argv)
+{
+    double t0 = now_s();
+    gui_options o;
+    gui_options_init(&o);
+    o.headless = true;
+    o.width = 1920;
+    o.height = 1080;
+    o.spec.ranks = 16;
+    bool algo_given = false, bench = false;
+    long frames = 300;
+    for (int i = 1; i < argc; i++) {
+        int r = app_parse_spec_flag(argc, argv, &i, &o.spec, &algo_given);
+        if (r < 0)
+            return APP_EXIT_USAGE;
+        if (r > 0)
+            continue;
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            return APP_EXIT_OK;
+        } else if (strcmp(a, "--bench") == 0) {
+            bench = true;
+        } else if (!v) {
+            return app_usage_error("%s needs a value (see collviz render --help)", a);
+        } else if (strcmp(a, "--frames") == 0) {
+            i++;
+            if (!app_parse_int("--frames", v, 1, 100000, &frames))
+                return APP_EXIT_USAGE;
+        } else if (strcmp(a, "--size") == 0) {
+            char *end = NULL;
+            long w = strtol(argv[++i], &end, 10), h = 0;
+            if (end && (*end == 'x' || *end == 'X'))
+                h = strtol(end + 1, &end, 10);
+            if (!end || *end || w < 64 || h < 64 || w > 8192 || h > 8192)
+                return app_usage_error("--size: '%s' is not WxH with 64 to 8192 each", v);
+            o.width = (int)w;
+            o.height = (int)h;
+        } else if (strcmp(a, "--theme") == 0) {
+            int t = rd_theme_parse(argv[++i]);
+            if (t < 0)
+                return app_usage_error("--theme: unknown theme '%s' (dark, light, projector)", v);
+            o.theme = (rd_theme_id)t;
+        } else if (strcmp(a, "--lang") == 0) {
+            i++;
+            o.lang = strcmp(v, "zh") == 0 ? RD_LANG_ZH : RD_LANG_EN;
+        } else {
+            return app_usage_error("unknown flag %s (see collviz render --help)", a);
+        }
+    }
+    if (!bench)
+        return app_usage_error("render needs --bench (see collviz render --help)");
+    if (!app_finish_spec(&o.spec, algo_given, CV_MAX_VISUAL_RANKS))
+        return APP_EXIT_USAGE;
+    o.backend = cv_cpu_backend();
+    gui *g = NULL;
+    char err[CV_ERR_LEN] = "";
+    if (gui_create(&o, &g, err, sizeof err) != CV_OK) {
+        fprintf(stderr, "collviz: %s\n", err);
+        return APP_EXIT_USAGE;
+    }
+    if (!gui_trace(g, 0)) {
+        fprintf(stderr, "collviz: %s\n", gui_current_message(g) ? gui_current_message(g) : "no trace");
+        gui_destroy(g);
+        return APP_EXIT_USAGE;
+    }
+    double a = now_s();
+    gui_render(g);
+    double first = now_s() - a, launch = now_s() - t0;
+    double *ms = malloc(sizeof *ms * (size_t)frames);
+    if (!ms) {
+        fprintf(stderr, "collviz: out of memory\n");
+        abort();
+    }
+    int n = gui_nsteps(g);
+    g->mouse_x = o.width / 3; /* a hover tooltip, as a user would have */
+    g->mouse_y = o.height / 2;
+    for (long k = 0; k < frames; k++) {
+        gui_seek(g, n * (double)k / (double)frames);
+        double s = now_s();
+        gui_render(g);
+        ms[k] = (now_s() - s) * 1e3;
+    }
+    double sum = 0;
+    for (long k = 0; k < frames; k++)
+        sum += ms[k];
+    qsort(ms, (size_t)frames, sizeof *ms, cmp_double);
+    long p99 = (long)((frames - 1) * 0.99 + 0.5);
+    const cv_spec *s = gui_spec(g);
+    printf("render bench: %s %s, %d ranks x %lld %s, %dx%d, %s theme, software renderer\n",
+           cv_op_name(s->op), cv_algo_name(s->algo), s->ranks, (long long)s->count,
+           cv_dtype_name(s->dtype), o.width, o.height, rd_theme_get(o.theme)->name);
+    printf("frames %ld (%d steps): median %.2f ms  p99 %.2f ms  mean %.2f ms  max %.2f ms\n",
+           frames, n, ms[frames / 2], ms[p99], sum / frames, ms[frames - 1]);
+    printf("first frame %.1f ms (%.1f ms after start, incl. plan and run)  peak RSS %.1f MB\n",
+           first * 1e3, launch * 1e3, rss_peak_kb() / 1024.0);
+    free(ms);
+    gui_destroy(g);
+    return APP_EXIT_OK;
+}

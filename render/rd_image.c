@@ -1,0 +1,225 @@
+/*
+ * rd_image.c: frames out of the renderer: PNG through SDL2_image and
+ * animated GIF through giflib.
+ *
+ * GIF allows 256 colours.  The UI is mostly flat theme and rank colours
+ * plus anti-aliased text, so a global palette of the most frequent colours
+ * of the first frame (at 5 bits a channel) loses almost nothing, and a
+ * 32K-entry lookup table maps every later pixel to its nearest palette
+ * entry quickly and deterministically (no dithering, which would make
+ * frames flicker and files bigger).
+ */
+#include "render.h"
+
+#include <gif_lib.h>
+#include <SDL_image.h>
+#include <stdlib.h>
+#include <string.h>
+
+SDL_Surface *rd_read_pixels(SDL_Renderer *r)
+{
+    int w = 0, h = 0;
+    if (SDL_GetRendererOutputSize(r, &w, &h) != 0 || w <= 0 || h <= 0)
+        return NULL;
+    SDL_Surface *s = SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_ARGB8888);
+    if (!s)
+        return NULL;
+    if (SDL_RenderReadPixels(r, NULL, SDL_PIXELFORMAT_ARGB8888, s->pixels, s->pitch) != 0) {
+        SDL_FreeSurface(s);
+        return NULL;
+    }
+    return s;
+}
+
+int rd_save_png(SDL_Surface *s, const char *path, char *err, size_t errlen)
+{
+    if (IMG_SavePNG(s, path) != 0) {
+        snprintf(err, errlen, "cannot write %s: %s", path, IMG_GetError());
+        return CV_EINVAL;
+    }
+    return CV_OK;
+}
+
+struct rd_gif {
+    GifFileType *gif;
+    int w, h;
+    bool have_palette;
+    GifColorType colors[256];
+    int ncolors;
+    uint8_t *lut;   /* 32768 entries: 5-5-5 colour -> palette index */
+    uint8_t *index; /* one frame of palette indices */
+    char path[1024];
+};
+
+rd_gif *rd_gif_open(const char *path, int w, int h, char *err, size_t errlen)
+{
+    if (w <= 0 || h <= 0 || w > 65535 || h > 65535) {
+        snprintf(err, errlen, "GIF size %dx%d out of range", w, h);
+        return NULL;
+    }
+    rd_gif *g = calloc(1, sizeof *g);
+    if (!g)
+        goto oom;
+    g->lut = malloc(32768);
+    g->index = malloc((size_t)w * (size_t)h);
+    if (!g->lut || !g->index)
+        goto oom;
+    int e = 0;
+    g->gif = EGifOpenFileName(path, false, &e);
+    if (!g->gif) {
+        snprintf(err, errlen, "cannot write %s: %s", path, GifErrorString(e));
+        free(g->lut);
+        free(g->index);
+        free(g);
+        return NULL;
+    }
+    g->w = w;
+    g->h = h;
+    snprintf(g->path, sizeof g->path, "%s", path);
+    return g;
+oom:
+    fprintf(stderr, "collviz: out of memory\n");
+    abort();
+}
+
+static uint32_t pixel_at(const SDL_Surface *s, int x, int y)
+{
+    return ((const uint32_t *)((const uint8_t *)s->pixels + (size_t)y * (size_t)s->pitch))[x];
+}
+
+static int key555(uint32_t argb)
+{
+    return (int)(((argb >> 19) & 31) << 10 | ((argb >> 11) & 31) << 5 | ((argb >> 3) & 31));
+}
+
+static int cmp_count(const void *a, const void *b)
+{
+    const uint32_t *x = a, *y = b;
+    return x[1] < y[1] ? 1 : x[1] > y[1] ? -1 : (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+/* Palette: the 256 most frequent 5-5-5 colours of the frame. */
+static int build_palette(rd_gif *g, const SDL_Surface *s, char *err, size_t errlen)
+{
+    uint32_t(*hist)[2] = calloc(32768, sizeof *hist);
+    if (!hist) {
+        fprintf(stderr, "collviz: out of memory\n");
+        abort();
+    }
+    for (int i = 0; i < 32768; i++)
+        hist[i][0] = (uint32_t)i;
+    for (int y = 0; y < s->h; y++)
+        for (int x = 0; x < s->w; x++)
+            hist[key555(pixel_at(s, x, y))][1]++;
+    qsort(hist, 32768, sizeof *hist, cmp_count);
+    int n = 0;
+    while (n < 256 && hist[n][1] > 0) {
+        int k = (int)hist[n][0];
+        g->colors[n].Red = (GifByteType)(((k >> 10) & 31) << 3 | ((k >> 12) & 7));
+        g->colors[n].Green = (GifByteType)(((k >> 5) & 31) << 3 | ((k >> 7) & 7));
+        g->colors[n].Blue = (GifByteType)((k & 31) << 3 | ((k >> 2) & 7));
+        n++;
+    }
+    free(hist);
+    /* GIF palettes come in powers of two; pad with black. */
+    int size = 2;
+    while (size < n)
+        size *= 2;
+    for (int i = n; i < size; i++)
+        g->colors[i] = (GifColorType){0, 0, 0};
+    g->ncolors = size;
+    for (int k = 0; k < 32768; k++) {
+        int r = ((k >> 10) & 31) << 3, gg = ((k >> 5) & 31) << 3, b = (k & 31) << 3;
+        int best = 0, bestd = 1 << 30;
+        for (int i = 0; i < n; i++) {
+            int dr = r - g->colors[i].Red, dg = gg - g->colors[i].Green, db = b - g->colors[i].Blue;
+            int d = 3 * dr * dr + 4 * dg * dg + 2 * db * db;
+            if (d < bestd) {
+                bestd = d;
+                best = i;
+            }
+        }
+        g->lut[k] = (uint8_t)best;
+    }
+    ColorMapObject *map = GifMakeMapObject(size, g->colors);
+    if (!map) {
+        snprintf(err, errlen, "GIF palette allocation failed");
+        return CV_ENOMEM;
+    }
+    int rc = EGifPutScreenDesc(g->gif, g->w, g->h, 8, 0, map);
+    GifFreeMapObject(map);
+    if (rc != GIF_OK) {
+        snprintf(err, errlen, "cannot write %s: %s", g->path, GifErrorString(g->gif->Error));
+        return CV_EINVAL;
+    }
+    /* Loop forever (NETSCAPE2.0 application extension). */
+    static const unsigned char app[] = "NETSCAPE2.0";
+    static const unsigned char loop[] = {1, 0, 0};
+    if (EGifPutExtensionLeader(g->gif, APPLICATION_EXT_FUNC_CODE) != GIF_OK ||
+        EGifPutExtensionBlock(g->gif, 11, app) != GIF_OK ||
+        EGifPutExtensionBlock(g->gif, 3, loop) != GIF_OK ||
+        EGifPutExtensionTrailer(g->gif) != GIF_OK) {
+        snprintf(err, errlen, "cannot write %s: %s", g->path, GifErrorString(g->gif->Error));
+        return CV_EINVAL;
+    }
+    g->have_palette = true;
+    return CV_OK;
+}
+
+int rd_gif_add(rd_gif *g, SDL_Surface *frame, int delay_cs, char *err, size_t errlen)
+{
+    SDL_Surface *s = frame;
+    if (frame->format->format != SDL_PIXELFORMAT_ARGB8888) {
+        s = SDL_ConvertSurfaceFormat(frame, SDL_PIXELFORMAT_ARGB8888, 0);
+        if (!s) {
+            snprintf(err, errlen, "cannot convert frame: %s", SDL_GetError());
+            return CV_EINVAL;
+        }
+    }
+    int rc = CV_OK;
+    if (s->w != g->w || s->h != g->h) {
+        snprintf(err, errlen, "GIF frame is %dx%d, expected %dx%d", s->w, s->h, g->w, g->h);
+        rc = CV_EINVAL;
+        goto done;
+    }
+    if (!g->have_palette && (rc = build_palette(g, s, err, errlen)) != CV_OK)
+        goto done;
+    for (int y = 0; y < g->h; y++)
+        for (int x = 0; x < g->w; x++)
+            g->index[(size_t)y * (size_t)g->w + (size_t)x] = g->lut[key555(pixel_at(s, x, y))];
+    GraphicsControlBlock gcb = {.DisposalMode = DISPOSE_DO_NOT, .UserInputFlag = false,
+                                .DelayTime = delay_cs, .TransparentColor = NO_TRANSPARENT_COLOR};
+    GifByteType ext[4];
+    size_t n = EGifGCBToExtension(&gcb, ext);
+    if (EGifPutExtension(g->gif, GRAPHICS_EXT_FUNC_CODE, (int)n, ext) != GIF_OK ||
+        EGifPutImageDesc(g->gif, 0, 0, g->w, g->h, false, NULL) != GIF_OK) {
+        snprintf(err, errlen, "cannot write %s: %s", g->path, GifErrorString(g->gif->Error));
+        rc = CV_EINVAL;
+        goto done;
+    }
+    for (int y = 0; y < g->h; y++)
+        if (EGifPutLine(g->gif, g->index + (size_t)y * (size_t)g->w, g->w) != GIF_OK) {
+            snprintf(err, errlen, "cannot write %s: %s", g->path, GifErrorString(g->gif->Error));
+            rc = CV_EINVAL;
+            goto done;
+        }
+done:
+    if (s != frame)
+        SDL_FreeSurface(s);
+    return rc;
+}
+
+int rd_gif_close(rd_gif *g, char *err, size_t errlen)
+{
+    if (!g)
+        return CV_OK;
+    int rc = CV_OK, e = 0;
+    if (EGifCloseFile(g->gif, &e) != GIF_OK) {
+        snprintf(err, errlen, "cannot finish %s: %s", g->path, GifErrorString(e));
+        rc = CV_EINVAL;
+    }
+    free(g->lut);
+    free(g->index);
+    free(g);
+    return rc;
+}

@@ -1,0 +1,100 @@
+/*
+ * rd_internal.h: names shared between the renderer's files (prefix rd__).
+ * Not part of the public interface in render.h.
+ */
+#ifndef RD_INTERNAL_H
+#define RD_INTERNAL_H
+
+#include "render.h"
+
+/* Links a plan uses: bit d of m[s] when some transfer goes from s to d. */
+typedef struct {
+    int n;
+    uint64_t m[RD_LAYOUT_MAX_RANKS];
+} rd__links;
+
+void rd__plan_links(const cv_plan *plan, rd__links *out);
+/* Ranks in ring order (following the plan's links from rank 0) when the
+ * links form one cycle; otherwise 0..n-1. */
+void rd__ring_order(const rd__links *l, int *order);
+/* Tree depth of each rank from root along the plan's links (-1 when
+ * unreachable). Returns the number of levels. */
+int rd__levels(const rd__links *l, int root, int *depth);
+
+/* The chunk (letter) an element belongs to, by the op's natural partition:
+ * one chunk per rank, as the source notes draw them. -1 = no letter. */
+int rd__chunk_of(const cv_spec *spec, cv_buf buf, int rank, int64_t i);
+
+/* Thick lines and filled shapes with SDL_RenderGeometry. */
+void rd__line(SDL_Renderer *r, float x0, float y0, float x1, float y1, float width, SDL_Color c);
+void rd__disc(SDL_Renderer *r, float cx, float cy, float radius, SDL_Color c);
+void rd__arrowhead(SDL_Renderer *r, float x0, float y0, float x1, float y1, float size,
+                   SDL_Color c);
+void rd__fill(SDL_Renderer *r, SDL_Rect rc, SDL_Color c);
+void rd__frame(SDL_Renderer *r, SDL_Rect rc, int width, SDL_Color c);
+SDL_Color rd__mix(SDL_Color a, SDL_Color b, float t);
+
+/* Human-readable byte counts ("192 B", "1.5 KiB") and times ("12.3 us"). */
+void rd__fmt_bytes(double bytes, char *out, size_t outlen);
+void rd__fmt_seconds(double s, char *out, size_t outlen);
+
+/* Aggregated cell contents of one panel at one displayed step. */
+typedef struct {
+    uint64_t mask;    /* OR of the elements' provenance */
+    int32_t last;     /* latest step that wrote any of them, -1 = initial */
+    int32_t n;        /* elements in the cell */
+    int64_t first;    /* first element */
+} rd__cell;
+
+typedef struct {
+    const cv_trace *trace;
+    int step;          /* state the cells show */
+    uint64_t sig;      /* layout signature (cells and groups) */
+    rd__cell *cells;   /* all rows of all ranks */
+    size_t cap;
+    size_t off[RD_LAYOUT_MAX_RANKS][CV_BUF_COUNT];
+    bool valid;
+} rd__cellcache;
+
+#define RD_MAX_BOXES 4096
+
+struct rd_ctx {
+    SDL_Renderer *r;
+    rd_text *text;
+    rd_layout L;
+    rd_frame f;          /* the last frame (shallow), for hit tests */
+    int shown[2];        /* the step whose state each panel shows */
+    rd__cellcache cache[2];
+    rd__links links[2];
+    const cv_plan *links_plan[2];
+    SDL_Texture *layer;  /* the static layer */
+    int layer_w, layer_h;
+    uint64_t layer_key;
+    bool layer_ok;
+    bool no_targets;     /* the renderer cannot render to textures */
+    bool debug;
+    rd_box boxes[RD_MAX_BOXES];
+    int nboxes;
+};
+
+/* Text that records its box for the layout tests. */
+SDL_Rect rd__text(rd_ctx *c, const char *s, int px, SDL_Color col, SDL_Rect box, int align,
+                  int layer);
+void rd__box(rd_ctx *c, SDL_Rect r, int kind, int layer, const char *label);
+
+/* The displayed step of panel p at time t, and the flight fraction. */
+int rd__shown_step(const cv_plan *plan, double t, int *step, double *frac);
+
+/* Pieces of the frame (rd_chrome.c). */
+void rd__draw_header(rd_ctx *c, const rd_frame *f);
+void rd__draw_timeline(rd_ctx *c, const rd_frame *f, bool cursor);
+void rd__draw_buttons(rd_ctx *c, const rd_frame *f);
+void rd__draw_narration(rd_ctx *c, const rd_frame *f);
+void rd__draw_legend(rd_ctx *c, const rd_frame *f, int p);
+void rd__draw_caption(rd_ctx *c, const rd_frame *f, int p);
+void rd__draw_help(rd_ctx *c, const rd_frame *f);
+void rd__draw_tooltip(rd_ctx *c, const rd_frame *f);
+void rd__draw_message(rd_ctx *c, const rd_frame *f);
+const cv_link *rd__link(const rd_panel *p);
+
+#endif /* RD_INTERNAL_H */

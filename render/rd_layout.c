@@ -1,0 +1,408 @@
+/*
+ * rd_layout.c: where everything goes, as a pure function of the frame and
+ * the output size.
+ *
+ * The window is cut into a header (two lines), the stage, an optional
+ * narration panel on the right, and the timeline and button bar at the
+ * bottom.  On the stage, GPU cards are placed by the algorithm's shape:
+ * around an ellipse for ring, recursive doubling/halving and the meshes (so
+ * ring neighbours sit next to each other and partner lines become chords),
+ * in levels for trees, and in a grid once there are too many ranks for a
+ * circle.  Card sizes come from a binary search for the largest card that
+ * keeps every pair of cards apart, so nothing overlaps at any window size;
+ * tests/test_render_layout.c checks exactly that from 800x600 to 4K.
+ *
+ * Buffers too long to draw one cell per element are aggregated: a drawn
+ * cell then stands for `group` elements, and the legend says so.
+ */
+#include "rd_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+/* ------------------------------------------------------------ plan shape */
+
+void rd__plan_links(const cv_plan *plan, rd__links *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!plan)
+        return;
+    out->n = plan->spec.ranks < RD_LAYOUT_MAX_RANKS ? plan->spec.ranks : RD_LAYOUT_MAX_RANKS;
+    for (int64_t i = 0; i < plan->ntransfers; i++) {
+        const cv_transfer *x = &plan->transfers[i];
+        if (x->src != x->dst && x->src >= 0 && x->src < out->n && x->dst >= 0 && x->dst < out->n)
+            out->m[x->src] |= 1ull << x->dst;
+    }
+}
+
+void rd__ring_order(const rd__links *l, int *order)
+{
+    int n = l->n;
+    for (int i = 0; i < n; i++)
+        order[i] = i;
+    if (n < 3)
+        return;
+    /* Follow the single outgoing link of each rank from 0; accept only a
+     * Hamiltonian cycle (every rank has exactly one successor). */
+    uint64_t seen = 1;
+    int cur = 0;
+    int tmp[RD_LAYOUT_MAX_RANKS];
+    tmp[0] = 0;
+    for (int k = 1; k < n; k++) {
+        uint64_t m = l->m[cur];
+        if (__builtin_popcountll(m) != 1)
+            return;
+        int next = __builtin_ctzll(m);
+        if (seen & (1ull << next))
+            return;
+        seen |= 1ull << next;
+        tmp[k] = next;
+        cur = next;
+    }
+    memcpy(order, tmp, sizeof(int) * (size_t)n);
+}
+
+int rd__levels(const rd__links *l, int root, int *depth)
+{
+    int n = l->n;
+    for (int i = 0; i < n; i++)
+        depth[i] = -1;
+    if (n == 0)
+        return 0;
+    if (root < 0 || root >= n)
+        root = 0;
+    int queue[RD_LAYOUT_MAX_RANKS], head = 0, tail = 0, levels = 1;
+    depth[root] = 0;
+    queue[tail++] = root;
+    while (head < tail) {
+        int u = queue[head++];
+        for (int v = 0; v < n; v++) {
+            bool linked = (l->m[u] >> v & 1) || (l->m[v] >> u & 1);
+            if (linked && depth[v] < 0) {
+                depth[v] = depth[u] + 1;
+                if (depth[v] + 1 > levels)
+                    levels = depth[v] + 1;
+                queue[tail++] = v;
+            }
+        }
+    }
+    /* Unreachable ranks go on the last level rather than vanish. */
+    for (int i = 0; i < n; i++)
+        if (depth[i] < 0)
+            depth[i] = levels - 1;
+    return levels;
+}
+
+int rd__chunk_of(const cv_spec *spec, cv_buf buf, int rank, int64_t i)
+{
+    int64_t n = spec->ranks, c = spec->count > 0 ? spec->count : 1;
+    if (buf == CV_BUF_SCRATCH)
+        return -1;
+    switch (spec->op) {
+    case CV_OP_ALLGATHER:
+    case CV_OP_GATHER:
+        return buf == CV_BUF_SEND ? rank : (int)(i / c);
+    case CV_OP_REDUCESCATTER:
+    case CV_OP_ALLTOALL:
+    case CV_OP_SCATTER:
+        return buf == CV_BUF_SEND ? (int)(i / c) : rank;
+    default:
+        return (int)(i * n / c);
+    }
+}
+
+/* ---------------------------------------------------------------- layout */
+
+static SDL_Rect rect(int x, int y, int w, int h)
+{
+    return (SDL_Rect){x, y, w > 0 ? w : 0, h > 0 ? h : 0};
+}
+
+static bool overlap(SDL_Rect a, SDL_Rect b, int gap)
+{
+    return a.x < b.x + b.w + gap && b.x < a.x + a.w + gap && a.y < b.y + b.h + gap &&
+           b.y < a.y + a.h + gap;
+}
+
+/* Card centres on an ellipse inside `area` for cards of w x h. */
+static void place_circle(SDL_Rect area, int n, int w, int h, const int *order, SDL_Rect *cards)
+{
+    double rx = (area.w - w) / 2.0, ry = (area.h - h) / 2.0;
+    double cx = area.x + area.w / 2.0, cy = area.y + area.h / 2.0;
+    double start = n == 2 ? M_PI : -M_PI / 2;
+    for (int k = 0; k < n; k++) {
+        double a = start + 2 * M_PI * k / n;
+        int r = order[k];
+        cards[r] = rect((int)lround(cx + rx * cos(a) - w / 2.0),
+                        (int)lround(cy + ry * sin(a) - h / 2.0), w, h);
+    }
+}
+
+static bool any_overlap(const SDL_Rect *cards, int n, int gap)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            if (overlap(cards[i], cards[j], gap))
+                return true;
+    return false;
+}
+
+static void layout_circle(SDL_Rect area, int n, double aspect, int gap, const int *order,
+                          SDL_Rect *cards)
+{
+    /* Largest width w (height w/aspect) whose cards stay apart. */
+    double lo = 4, hi = fmin(area.w, area.h * aspect);
+    for (int it = 0; it < 24; it++) {
+        double mid = (lo + hi) / 2;
+        int w = (int)mid, h = (int)(mid / aspect);
+        place_circle(area, n, w, h, order, cards);
+        if (any_overlap(cards, n, gap))
+            hi = mid;
+        else
+            lo = mid;
+    }
+    place_circle(area, n, (int)lo, (int)(lo / aspect), order, cards);
+}
+
+static void layout_grid(SDL_Rect area, int n, double aspect, int gap, SDL_Rect *cards)
+{
+    int best_cols = 1;
+    double best = -1;
+    for (int cols = 1; cols <= n; cols++) {
+        int rows = (n + cols - 1) / cols;
+        double cw = (double)(area.w - gap * (cols - 1)) / cols;
+        double ch = (double)(area.h - gap * (rows - 1)) / rows;
+        double w = fmin(cw, ch * aspect);
+        if (w > best) {
+            best = w;
+            best_cols = cols;
+        }
+    }
+    int cols = best_cols, rows = (n + cols - 1) / cols;
+    int cw = (area.w - gap * (cols - 1)) / cols;
+    int ch = (area.h - gap * (rows - 1)) / rows;
+    /* Use the width the grid gives, but no taller than a comfortable card. */
+    int h = (int)fmin(ch, cw / aspect * 1.6);
+    int top = area.y + (area.h - (rows * h + (rows - 1) * gap)) / 2;
+    for (int r = 0; r < n; r++) {
+        int row = r / cols, col = r % cols;
+        cards[r] = rect(area.x + col * (cw + gap), top + row * (h + gap), cw, h);
+    }
+}
+
+static void layout_levels(SDL_Rect area, int n, double aspect, int gap, const int *depth,
+                          int levels, SDL_Rect *cards)
+{
+    int per[RD_LAYOUT_MAX_RANKS] = {0};
+    int widest = 1;
+    for (int r = 0; r < n; r++)
+        if (++per[depth[r]] > widest)
+            widest = per[depth[r]];
+    int cw = (area.w - gap * (widest - 1)) / widest;
+    int ch = (area.h - gap * 2 * (levels - 1)) / levels; /* room for links between levels */
+    int w = (int)fmin(cw, ch * aspect);
+    int h = (int)fmin(ch, w / aspect * 1.3);
+    int vgap = levels > 1 ? (area.h - levels * h) / (levels - 1) : 0;
+    int top = levels > 1 ? area.y : area.y + (area.h - h) / 2;
+    int placed[RD_LAYOUT_MAX_RANKS] = {0};
+    for (int r = 0; r < n; r++) {
+        int d = depth[r];
+        int k = placed[d]++;
+        int row_w = per[d] * w + (per[d] - 1) * gap;
+        int left = area.x + (area.w - row_w) / 2;
+        cards[r] = rect(left + k * (w + gap), top + d * (h + vgap), w, h);
+    }
+}
+
+static void card_insides(rd_panel_layout *pl, const cv_plan *plan, int ui_px, int pad)
+{
+    const cv_spec *spec = &plan->spec;
+    for (int r = 0; r < pl->nranks; r++) {
+        rd_card_layout *cl = &pl->cards[r];
+        SDL_Rect c = cl->card;
+        int ipad = c.h > 60 ? pad / 2 + 1 : 1;
+        int px = (int)fmin(ui_px, (c.h - 2 * ipad) / (pl->nrows * 2.2 + 1.4));
+        bool title = px >= 7;
+        int title_h = title ? (int)(px * 1.35) : 0;
+        if (title)
+            cl->title = rect(c.x + ipad, c.y + ipad, c.w - 2 * ipad, title_h);
+        else
+            cl->title = rect(c.x, c.y, 0, 0);
+        int label_w = px >= 7 ? (int)(px * 2.9) : 0;
+        int rows_top = c.y + ipad + title_h;
+        int rows_h = c.y + c.h - ipad - rows_top;
+        int gapr = rows_h > pl->nrows * 8 ? 2 : 0;
+        int rh = (rows_h - gapr * (pl->nrows - 1)) / pl->nrows;
+        int k = 0;
+        for (int b = 0; b < CV_BUF_COUNT; b++) {
+            int64_t cnt = b == CV_BUF_SCRATCH ? plan->scratch_count
+                                              : cv_spec_buf_count(spec, (cv_buf)b, r);
+            cl->count[b] = cnt;
+            cl->group[b] = 1;
+            cl->cells[b] = 0;
+            if (b == CV_BUF_SCRATCH && plan->scratch_count <= 0) {
+                cl->row[b] = cl->label[b] = rect(c.x, c.y, 0, 0);
+                continue;
+            }
+            int y = rows_top + k * (rh + gapr);
+            k++;
+            cl->label[b] = rect(c.x + ipad, y, label_w, rh);
+            cl->row[b] = rect(c.x + ipad + label_w, y, c.w - 2 * ipad - label_w, rh);
+            if (cnt <= 0 || cl->row[b].w <= 0 || rh <= 0)
+                continue;
+            int max_cells = cl->row[b].w / 3; /* at least 3 pixels a cell */
+            if (max_cells < 1)
+                max_cells = 1;
+            int64_t group = (cnt + max_cells - 1) / max_cells;
+            cl->group[b] = group;
+            cl->cells[b] = (int)((cnt + group - 1) / group);
+        }
+        if (r == 0)
+            pl->cell_px = px;
+    }
+}
+
+static void layout_panel(const rd_frame *f, const rd_panel *p, SDL_Rect area, const rd_layout *L,
+                         bool caption, rd_panel_layout *pl)
+{
+    memset(pl, 0, sizeof *pl);
+    pl->area = area;
+    int pad = (int)(8 * L->ui);
+    int cap_h = caption ? (int)(L->px_text * 2.8) : 0;
+    pl->caption = rect(area.x, area.y, area.w, cap_h);
+    int leg_h = (int)(L->px_small * 1.6);
+    pl->legend = rect(area.x, area.y + area.h - leg_h, area.w, leg_h);
+    const cv_plan *plan = p->trace ? cv_trace_plan(p->trace) : NULL;
+    if (!plan)
+        return;
+    int n = plan->spec.ranks;
+    if (n > RD_LAYOUT_MAX_RANKS)
+        n = RD_LAYOUT_MAX_RANKS;
+    pl->nranks = n;
+    pl->nrows = plan->scratch_count > 0 ? 3 : 2;
+    SDL_Rect cards_area = rect(area.x, area.y + cap_h + pad / 2, area.w,
+                               area.h - cap_h - leg_h - pad);
+    double aspect = pl->nrows == 3 ? 1.7 : 2.2;
+    int gap = (int)fmax(4, 10 * L->ui);
+    SDL_Rect cards[RD_LAYOUT_MAX_RANKS];
+    rd__links links;
+    rd__plan_links(plan, &links);
+    cv_algo algo = plan->spec.algo;
+    if (n == 1) {
+        pl->shape = RD_SHAPE_SINGLE;
+        int w = (int)fmin(cards_area.w, cards_area.h * aspect * 0.8);
+        int h = (int)(w / aspect);
+        cards[0] = rect(cards_area.x + (cards_area.w - w) / 2,
+                        cards_area.y + (cards_area.h - h) / 2, w, h);
+    } else if (algo == CV_ALGO_TREE && n <= 32) {
+        int depth[RD_LAYOUT_MAX_RANKS];
+        int levels = rd__levels(&links, plan->spec.root, depth);
+        pl->shape = RD_SHAPE_LEVELS;
+        layout_levels(cards_area, n, aspect, gap, depth, levels, cards);
+    } else if (n <= 16) {
+        int order[RD_LAYOUT_MAX_RANKS];
+        if (algo == CV_ALGO_RING)
+            rd__ring_order(&links, order);
+        else
+            for (int i = 0; i < n; i++)
+                order[i] = i;
+        pl->shape = RD_SHAPE_CIRCLE;
+        /* Wider gaps on a circle: the links between neighbours must show. */
+        layout_circle(cards_area, n, aspect, (int)fmax(gap, 34 * L->ui), order, cards);
+    } else {
+        pl->shape = RD_SHAPE_GRID;
+        layout_grid(cards_area, n, aspect, gap, cards);
+    }
+    (void)f;
+    for (int r = 0; r < n; r++)
+        pl->cards[r].card = cards[r];
+    card_insides(pl, plan, L->px_text, pad);
+}
+
+void rd_layout_compute(const rd_frame *f, int w, int h, rd_layout *L)
+{
+    memset(L, 0, sizeof *L);
+    if (w < 1)
+        w = 1;
+    if (h < 1)
+        h = 1;
+    L->w = w;
+    L->h = h;
+    const rd_theme *th = rd_theme_get(f->theme);
+    float dpi = f->dpi_scale > 0.25f ? f->dpi_scale : 1.0f;
+    float fit = fminf(w / dpi / 1280.0f, h / dpi / 800.0f);
+    fit = fmaxf(0.75f, fminf(fit, 2.0f));
+    L->ui = dpi * fit;
+    float ts = th->text_scale;
+    L->px_small = (int)lroundf(12 * L->ui * ts);
+    L->px_text = (int)lroundf(15 * L->ui * ts);
+    L->px_big = (int)lroundf(19 * L->ui * ts);
+    /* Very small windows: shrink text too, so labels still fit somewhere. */
+    if (w < 700 || h < 450) {
+        float k = fminf(w / 700.0f, h / 450.0f);
+        L->px_small = (int)fmaxf(7, L->px_small * k);
+        L->px_text = (int)fmaxf(8, L->px_text * k);
+        L->px_big = (int)fmaxf(9, L->px_big * k);
+    }
+    int pad = (int)fmaxf(2, 8 * L->ui);
+    int header_h = pad + (int)(L->px_big * 1.4) + (int)(L->px_text * 1.4) + pad / 2;
+    L->header = rect(0, 0, w, header_h);
+    int bottom = h;
+    if (f->controls) {
+        int bh = (int)(L->px_text * 1.9);
+        int th_ = (int)fmaxf(L->px_small * 2.4f, 22 * L->ui);
+        int n = RD_ACT_COUNT_ - 1;
+        int bw = (w - 2 * pad) / n;
+        bool room = h - header_h - bh - th_ - 3 * pad > 80;
+        if (room && bw >= L->px_small * 1.3) {
+            L->buttons = rect(pad, h - pad - bh, w - 2 * pad, bh);
+            int gap = bw > 12 ? 2 : 0;
+            for (int i = 1; i < RD_ACT_COUNT_; i++)
+                L->button[i] = rect(pad + (i - 1) * bw, L->buttons.y, bw - gap, bh);
+            bottom = L->buttons.y - pad / 2;
+        }
+        if (h - header_h - th_ - 2 * pad > 60) {
+            L->timeline = rect(pad, bottom - th_, w - 2 * pad, th_);
+            bottom = L->timeline.y - pad / 2;
+        }
+    }
+    int right = w - pad;
+    if (f->narration && w / dpi >= 900 && h / dpi >= 500) {
+        int nw = (int)fminf(fmaxf(w * 0.25f, 280 * L->ui), 560 * L->ui);
+        if (ts > 1.2f)
+            nw = (int)fminf(w * 0.32f, nw * 1.3f);
+        L->narration = rect(w - pad - nw, header_h + pad / 2, nw, bottom - header_h - pad);
+        right = L->narration.x - pad;
+    }
+    L->stage = rect(pad, header_h + pad / 2, right - pad, bottom - header_h - pad);
+    L->message = rect(L->stage.x + L->stage.w / 8, L->stage.y + pad, L->stage.w * 3 / 4,
+                      (int)(L->px_text * 2.2));
+    L->npanels = f->npanels >= 2 ? 2 : 1;
+    if (L->npanels == 1) {
+        layout_panel(f, &f->panels[0], L->stage, L, false, &L->panels[0]);
+    } else {
+        int half = (L->stage.w - pad) / 2;
+        SDL_Rect a = rect(L->stage.x, L->stage.y, half, L->stage.h);
+        SDL_Rect b = rect(L->stage.x + half + pad, L->stage.y, L->stage.w - half - pad,
+                          L->stage.h);
+        layout_panel(f, &f->panels[0], a, L, true, &L->panels[0]);
+        layout_panel(f, &f->panels[1], b, L, true, &L->panels[1]);
+    }
+}
+
+void rd_frame_init(rd_frame *f)
+{
+    memset(f, 0, sizeof *f);
+    f->theme = RD_THEME_DARK;
+    f->lang = RD_LANG_EN;
+    f->dpi_scale = 1.0f;
+    f->npanels = 1;
+    f->speed = 1.0;
+    f->narration = true;
+    f->controls = true;
+    f->mouse_x = f->mouse_y = -1;
+}

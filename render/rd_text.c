@@ -1,0 +1,477 @@
+/*
+ * rd_text.c: fonts and cached text for the renderer.
+ *
+ * Fonts are located through fontconfig by family name, and a match is only
+ * accepted when fontconfig returns that family (it always returns
+ * *something*, which would hide a missing package behind tofu boxes).
+ * Strings containing CJK characters are drawn whole with the CJK font, so a
+ * Chinese sentence with Latin words in it has one consistent look.
+ *
+ * Drawing text is the most expensive thing a frame does on the software
+ * renderer, so every string is rendered once into a texture and kept in a
+ * small LRU cache keyed by (string, pixel size, colour, width limit); a
+ * cache hit costs one hash and one texture copy.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "render.h"
+
+#include <fontconfig/fontconfig.h>
+#include <SDL_ttf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define TEXT_CACHE_SIZE 1024 /* power of two: open addressing mask */
+#define TEXT_MAX_FONTS 24
+
+typedef struct {
+    uint64_t hash;
+    char *str;
+    int px, max_w;
+    uint32_t rgba;
+    SDL_Texture *tex;
+    int w, h;
+    uint64_t used; /* LRU clock */
+    bool live;
+} text_entry;
+
+typedef struct {
+    int px;
+    bool cjk;
+    TTF_Font *font;
+} font_slot;
+
+struct rd_text {
+    SDL_Renderer *r;
+    rd_font_paths paths;
+    font_slot fonts[TEXT_MAX_FONTS];
+    int nfonts;
+    text_entry cache[TEXT_CACHE_SIZE];
+    int entries;
+    uint64_t clock;
+    long hits, misses;
+    bool ttf_inited;
+};
+
+/* -------------------------------------------------------------- fontconfig */
+
+/* Path of a font whose family is exactly `family`, or false. */
+static bool fc_find_family(const char *family, char *out, size_t outlen)
+{
+    bool found = false;
+    FcPattern *pat = FcNameParse((const FcChar8 *)family);
+    if (!pat)
+        return false;
+    FcConfigSubstitute(NULL, pat, FcMatchPattern);
+    FcDefaultSubstitute(pat);
+    FcResult res;
+    FcPattern *match = FcFontMatch(NULL, pat, &res);
+    if (match) {
+        FcChar8 *file = NULL;
+        /* Any of the match's family names may be the one asked for. */
+        for (int i = 0;; i++) {
+            FcChar8 *fam = NULL;
+            if (FcPatternGetString(match, FC_FAMILY, i, &fam) != FcResultMatch)
+                break;
+            if (strcasecmp((const char *)fam, family) == 0) {
+                found = true;
+                break;
+            }
+        }
+        if (found && FcPatternGetString(match, FC_FILE, 0, &file) == FcResultMatch)
+            snprintf(out, outlen, "%s", (const char *)file);
+        else
+            found = false;
+        FcPatternDestroy(match);
+    }
+    FcPatternDestroy(pat);
+    return found;
+}
+
+static bool file_readable(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    fclose(f);
+    return true;
+}
+
+int rd_fonts_find(rd_font_paths *out, char *err, size_t errlen)
+{
+    static const char *latin[] = {"DejaVu Sans", "Noto Sans", "Liberation Sans", "FreeSans"};
+    static const char *cjk[] = {"WenQuanYi Micro Hei", "WenQuanYi Zen Hei", "Noto Sans CJK SC",
+                                "Noto Sans SC", "Source Han Sans SC", "Droid Sans Fallback"};
+    memset(out, 0, sizeof *out);
+    const char *env = getenv("COLLVIZ_FONT");
+    const char *envc = getenv("COLLVIZ_FONT_CJK");
+    if (env && *env) {
+        if (!file_readable(env)) {
+            snprintf(err, errlen, "COLLVIZ_FONT=%s cannot be read", env);
+            return CV_EUNAVAIL;
+        }
+        snprintf(out->latin, sizeof out->latin, "%s", env);
+    }
+    if (envc)
+        snprintf(out->cjk, sizeof out->cjk, "%s", file_readable(envc) ? envc : "");
+    if (!FcInit()) {
+        if (!out->latin[0]) {
+            snprintf(err, errlen, "fontconfig failed to start: no font found "
+                                  "(install the Debian package fonts-dejavu-core)");
+            return CV_EUNAVAIL;
+        }
+        return CV_OK;
+    }
+    for (size_t i = 0; !out->latin[0] && i < sizeof latin / sizeof *latin; i++)
+        fc_find_family(latin[i], out->latin, sizeof out->latin);
+    for (size_t i = 0; !envc && !out->cjk[0] && i < sizeof cjk / sizeof *cjk; i++)
+        fc_find_family(cjk[i], out->cjk, sizeof out->cjk);
+    if (!out->latin[0]) {
+        snprintf(err, errlen, "no Latin font found: install the Debian package fonts-dejavu-core");
+        return CV_EUNAVAIL;
+    }
+    return CV_OK;
+}
+
+/* ------------------------------------------------------------------ fonts */
+
+static bool has_cjk(const char *s)
+{
+    /* Lead bytes 0xE2 0xBA.. and up cover U+2E80 onwards (CJK radicals,
+     * punctuation, ideographs, full-width forms). */
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p >= 0xE3 && *p <= 0xEF)
+            return true;
+        if (*p == 0xE2 && p[1] >= 0xBA)
+            return true;
+    }
+    return false;
+}
+
+static TTF_Font *get_font(rd_text *t, int px, bool cjk)
+{
+    if (px < 4)
+        px = 4;
+    if (px > 400)
+        px = 400;
+    if (cjk && !t->paths.cjk[0])
+        cjk = false;
+    for (int i = 0; i < t->nfonts; i++)
+        if (t->fonts[i].px == px && t->fonts[i].cjk == cjk)
+            return t->fonts[i].font;
+    TTF_Font *f = TTF_OpenFont(cjk ? t->paths.cjk : t->paths.latin, px);
+    if (!f)
+        return NULL;
+    /* Keep the table bounded: sizes change with the window, so the oldest
+     * slot goes. */
+    if (t->nfonts == TEXT_MAX_FONTS) {
+        TTF_CloseFont(t->fonts[0].font);
+        memmove(&t->fonts[0], &t->fonts[1], sizeof t->fonts[0] * (TEXT_MAX_FONTS - 1));
+        t->nfonts--;
+    }
+    t->fonts[t->nfonts++] = (font_slot){px, cjk, f};
+    return f;
+}
+
+rd_text *rd_text_create(SDL_Renderer *r, const rd_font_paths *fonts, char *err, size_t errlen)
+{
+    rd_text *t = calloc(1, sizeof *t);
+    if (!t) {
+        fprintf(stderr, "collviz: out of memory\n");
+        abort();
+    }
+    t->r = r;
+    t->paths = *fonts;
+    /* TTF_Init is reference counted: each rd_text holds one reference. */
+    if (TTF_Init() != 0) {
+        snprintf(err, errlen, "SDL_ttf failed to start: %s", TTF_GetError());
+        free(t);
+        return NULL;
+    }
+    t->ttf_inited = true;
+    TTF_Font *probe = get_font(t, 14, false);
+    if (!probe) {
+        snprintf(err, errlen, "cannot open font %s: %s (install the Debian package "
+                              "fonts-dejavu-core)", fonts->latin, TTF_GetError());
+        rd_text_destroy(t);
+        return NULL;
+    }
+    if (t->paths.cjk[0] && !get_font(t, 14, true))
+        t->paths.cjk[0] = '\0'; /* unreadable CJK font: Chinese text falls back */
+    return t;
+}
+
+void rd_text_flush(rd_text *t)
+{
+    if (!t)
+        return;
+    for (int i = 0; i < TEXT_CACHE_SIZE; i++) {
+        text_entry *e = &t->cache[i];
+        if (e->tex)
+            SDL_DestroyTexture(e->tex);
+        free(e->str);
+        memset(e, 0, sizeof *e);
+    }
+    t->entries = 0;
+}
+
+void rd_text_destroy(rd_text *t)
+{
+    if (!t)
+        return;
+    rd_text_flush(t);
+    for (int i = 0; i < t->nfonts; i++)
+        TTF_CloseFont(t->fonts[i].font);
+    if (t->ttf_inited)
+        TTF_Quit(); /* reference counted by SDL_ttf */
+    free(t);
+}
+
+bool rd_text_has_cjk(const rd_text *t) { return t->paths.cjk[0] != '\0'; }
+
+void rd_text_stats(const rd_text *t, int *entries, long *hits, long *misses)
+{
+    if (entries)
+        *entries = t->entries;
+    if (hits)
+        *hits = t->hits;
+    if (misses)
+        *misses = t->misses;
+}
+
+void rd_text_measure(rd_text *t, const char *s, int px, int *w, int *h)
+{
+    int tw = 0, th = 0;
+    TTF_Font *f = get_font(t, px, has_cjk(s));
+    if (f && *s)
+        TTF_SizeUTF8(f, s, &tw, &th);
+    else if (f)
+        th = TTF_FontHeight(f);
+    if (w)
+        *w = tw;
+    if (h)
+        *h = th;
+}
+
+/* ------------------------------------------------------------------ cache */
+
+static uint64_t hash_key(const char *s, int px, uint32_t rgba, int max_w)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        h = (h ^ *p) * 1099511628211ull;
+    h = (h ^ (uint64_t)px) * 1099511628211ull;
+    h = (h ^ rgba) * 1099511628211ull;
+    h = (h ^ (uint64_t)(uint32_t)max_w) * 1099511628211ull;
+    return h ? h : 1;
+}
+
+/* The longest prefix of s (at a UTF-8 boundary) that fits in max_w with an
+ * ellipsis after it, written to out. */
+static void ellipsize(TTF_Font *f, const char *s, int max_w, char *out, size_t outlen)
+{
+    size_t n = strlen(s);
+    if (n + 4 > outlen)
+        n = outlen - 4;
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = (lo + hi + 1) / 2;
+        while (mid > 0 && ((unsigned char)s[mid] & 0xC0) == 0x80)
+            mid--;
+        if (mid <= lo) {
+            hi = lo;
+            break;
+        }
+        memcpy(out, s, mid);
+        memcpy(out + mid, "\xE2\x80\xA6", 4);
+        int w = 0, h = 0;
+        TTF_SizeUTF8(f, out, &w, &h);
+        if (w <= max_w)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    while (lo > 0 && ((unsigned char)s[lo] & 0xC0) == 0x80)
+        lo--;
+    memcpy(out, s, lo);
+    memcpy(out + lo, "\xE2\x80\xA6", 4);
+    if (lo == 0)
+        out[0] = '\0'; /* nothing fits: draw nothing rather than a lone dot */
+}
+
+static text_entry *cache_get(rd_text *t, const char *s, int px, SDL_Color c, int max_w)
+{
+    uint32_t rgba = (uint32_t)c.r << 24 | (uint32_t)c.g << 16 | (uint32_t)c.b << 8 | c.a;
+    uint64_t h = hash_key(s, px, rgba, max_w);
+    unsigned slot = (unsigned)h & (TEXT_CACHE_SIZE - 1);
+    /* Linear probing over a short window; the LRU victim is the oldest
+     * entry in that window, which keeps lookups bounded. */
+    enum { WINDOW = 16 };
+    text_entry *victim = NULL;
+    for (int i = 0; i < WINDOW; i++) {
+        text_entry *e = &t->cache[(slot + (unsigned)i) & (TEXT_CACHE_SIZE - 1)];
+        if (e->live && e->hash == h && e->px == px && e->rgba == rgba && e->max_w == max_w &&
+            strcmp(e->str, s) == 0) {
+            e->used = ++t->clock;
+            t->hits++;
+            return e;
+        }
+        if (!victim || !e->live || (victim->live && e->used < victim->used))
+            victim = e;
+    }
+    t->misses++;
+    if (victim->live) {
+        if (victim->tex)
+            SDL_DestroyTexture(victim->tex);
+        free(victim->str);
+        t->entries--;
+    }
+    memset(victim, 0, sizeof *victim);
+    victim->str = strdup(s);
+    if (!victim->str) {
+        fprintf(stderr, "collviz: out of memory\n");
+        abort();
+    }
+    victim->hash = h;
+    victim->px = px;
+    victim->rgba = rgba;
+    victim->max_w = max_w;
+    victim->live = true;
+    victim->used = ++t->clock;
+    t->entries++;
+    TTF_Font *f = get_font(t, px, has_cjk(s));
+    if (!f || !*s)
+        return victim;
+    char cut[512];
+    const char *draw = s;
+    int w = 0, hh = 0;
+    TTF_SizeUTF8(f, s, &w, &hh);
+    if (max_w > 0 && w > max_w) {
+        ellipsize(f, s, max_w, cut, sizeof cut);
+        draw = cut;
+        if (!*draw)
+            return victim;
+    }
+    SDL_Surface *surf = TTF_RenderUTF8_Blended(f, draw, c);
+    if (!surf)
+        return victim;
+    victim->tex = SDL_CreateTextureFromSurface(t->r, surf);
+    victim->w = surf->w;
+    victim->h = surf->h;
+    SDL_FreeSurface(surf);
+    if (victim->tex)
+        SDL_SetTextureBlendMode(victim->tex, SDL_BLENDMODE_BLEND);
+    return victim;
+}
+
+SDL_Rect rd_text_draw(rd_text *t, const char *s, int px, SDL_Color c, int x, int y, int max_w)
+{
+    SDL_Rect r = {x, y, 0, 0};
+    if (!s || !*s || max_w < 0)
+        return r;
+    text_entry *e = cache_get(t, s, px, c, max_w);
+    if (!e->tex)
+        return r;
+    r.w = e->w;
+    r.h = e->h;
+    SDL_RenderCopy(t->r, e->tex, NULL, &r);
+    return r;
+}
+
+/* ------------------------------------------------------------------- wrap */
+
+static int utf8_len(unsigned char c)
+{
+    return c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+}
+
+int rd_text_wrap(rd_text *t, const char *s, int px, int max_w, char *buf, int maxlines,
+                 int linelen)
+{
+    int nlines = 0;
+    const char *p = s;
+    TTF_Font *f = get_font(t, px, has_cjk(s));
+    if (!f || maxlines <= 0 || linelen < 8)
+        return 0;
+    char *line = NULL;
+    while (*p && nlines < maxlines) {
+        line = buf + (size_t)nlines * (size_t)linelen;
+        line[0] = '\0';
+        size_t len = 0;
+        size_t last_break = 0; /* length at the last place a line may end */
+        const char *after_break = NULL;
+        const char *q = p;
+        while (*q && *q != '\n') {
+            int n = utf8_len((unsigned char)*q);
+            if (len + (size_t)n + 1 >= (size_t)linelen)
+                break;
+            memcpy(line + len, q, (size_t)n);
+            line[len + (size_t)n] = '\0';
+            int w = 0, h = 0;
+            TTF_SizeUTF8(f, line, &w, &h);
+            if (w > max_w && len > 0) {
+                /* Closing CJK punctuation never starts a line: carry the
+                 * character before it over as well. */
+                const unsigned char *u = (const unsigned char *)q;
+                bool close = n == 3 && ((u[0] == 0xE3 && u[1] == 0x80 && (u[2] == 0x81 || u[2] == 0x82)) ||
+                                        (u[0] == 0xEF && u[1] == 0xBC &&
+                                         (u[2] == 0x8C || u[2] == 0x9B || u[2] == 0x9A ||
+                                          u[2] == 0x89 || u[2] == 0x81 || u[2] == 0x9F)));
+                if (close && len > 3 && ((unsigned char)line[len - 3] & 0xF0) == 0xE0) {
+                    len -= 3;
+                    q -= 3;
+                    if (last_break > len) {
+                        last_break = len;
+                        after_break = q;
+                    }
+                }
+                line[len] = '\0';
+                break;
+            }
+            len += (size_t)n;
+            q += n;
+            /* Break after a space, or between CJK characters. */
+            if (q[-1] == ' ' || n == 3) {
+                last_break = len;
+                after_break = q;
+            }
+        }
+        if (*q && *q != '\n' && after_break && last_break > 0) {
+            line[last_break] = '\0';
+            q = after_break;
+        }
+        /* Trim trailing spaces. */
+        size_t l = strlen(line);
+        while (l > 0 && line[l - 1] == ' ')
+            line[--l] = '\0';
+        nlines++;
+        while (*q == ' ')
+            q++;
+        if (*q == '\n')
+            q++;
+        if (q == p)
+            break; /* no progress: a single glyph wider than max_w */
+        p = q;
+    }
+    return nlines;
+}
+
+SDL_Rect rd_text_draw_in(rd_text *t, const char *s, int px, SDL_Color c, SDL_Rect box, int align)
+{
+    SDL_Rect r = {box.x, box.y, 0, 0};
+    if (!s || !*s || box.w <= 0)
+        return r;
+    /* FIT: look the string up without a width limit and give up if wider. */
+    text_entry *e = cache_get(t, s, px, c, (align & RD_ALIGN_FIT) ? 0 : box.w);
+    if (!e->tex || e->h > box.h + box.h / 2 + 2 || ((align & RD_ALIGN_FIT) && e->w > box.w))
+        return r;
+    r.w = e->w;
+    r.h = e->h;
+    int h = align & 3;
+    r.x = h == RD_ALIGN_CENTER ? box.x + (box.w - e->w) / 2
+          : h == RD_ALIGN_RIGHT ? box.x + box.w - e->w
+                                : box.x;
+    r.y = box.y + (box.h - e->h) / 2;
+    SDL_RenderCopy(t->r, e->tex, NULL, &r);
+    return r;
+}

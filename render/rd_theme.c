@@ -1,0 +1,140 @@
+/*
+ * rd_theme.c: the three themes, rank colours and chunk names.
+ *
+ * Dark is for the desk, light for printed slides, projector for a washed-out
+ * classroom beamer: pure black and white, saturated rank colours, text 1.5x
+ * larger and lines three times thicker.  Rank colours come from a fixed
+ * palette chosen so that neighbours on a ring differ in hue and lightness;
+ * past the palette, hues advance by the golden angle so that 64 ranks still
+ * get distinct colours.
+ */
+#include "render.h"
+
+#include <math.h>
+#include <string.h>
+#include <strings.h>
+
+static const rd_theme themes[RD_THEME_COUNT] = {
+    [RD_THEME_DARK] = {
+        .name = "dark",
+        .bg = {22, 24, 30, 255},
+        .panel = {31, 34, 43, 255},
+        .card = {40, 44, 56, 255},
+        .edge = {84, 92, 112, 255},
+        .text = {232, 234, 240, 255},
+        .dim = {156, 162, 178, 255},
+        .accent = {255, 200, 70, 255},
+        .link = {92, 100, 124, 255},
+        .empty = {27, 29, 37, 255},
+        .flash = {255, 255, 255, 255},
+        .warn = {255, 110, 90, 255},
+        .band_a = {52, 62, 92, 255},
+        .band_b = {72, 56, 88, 255},
+        .text_scale = 1.0f,
+        .line = 1.5f,
+    },
+    [RD_THEME_LIGHT] = {
+        .name = "light",
+        .bg = {245, 246, 248, 255},
+        .panel = {232, 235, 240, 255},
+        .card = {255, 255, 255, 255},
+        .edge = {170, 176, 190, 255},
+        .text = {22, 24, 30, 255},
+        .dim = {92, 98, 112, 255},
+        .accent = {196, 100, 0, 255},
+        .link = {160, 168, 186, 255},
+        .empty = {238, 240, 244, 255},
+        .flash = {255, 220, 60, 255},
+        .warn = {200, 40, 30, 255},
+        .band_a = {200, 214, 240, 255},
+        .band_b = {232, 206, 232, 255},
+        .text_scale = 1.0f,
+        .line = 1.5f,
+    },
+    [RD_THEME_PROJECTOR] = {
+        .name = "projector",
+        .bg = {0, 0, 0, 255},
+        .panel = {16, 16, 16, 255},
+        .card = {24, 24, 24, 255},
+        .edge = {255, 255, 255, 255},
+        .text = {255, 255, 255, 255},
+        .dim = {224, 224, 224, 255},
+        .accent = {255, 236, 0, 255},
+        .link = {210, 210, 210, 255},
+        .empty = {0, 0, 0, 255},
+        .flash = {255, 255, 255, 255},
+        .warn = {255, 80, 60, 255},
+        .band_a = {0, 70, 160, 255},
+        .band_b = {130, 0, 130, 255},
+        .text_scale = 1.5f,
+        .line = 3.0f,
+    },
+};
+
+const rd_theme *rd_theme_get(rd_theme_id id)
+{
+    if ((unsigned)id >= RD_THEME_COUNT)
+        id = RD_THEME_DARK;
+    return &themes[id];
+}
+
+int rd_theme_parse(const char *s)
+{
+    for (int i = 0; i < RD_THEME_COUNT; i++)
+        if (strcasecmp(s, themes[i].name) == 0)
+            return i;
+    return -1;
+}
+
+static SDL_Color hsv(double h, double s, double v)
+{
+    h = fmod(h, 360.0);
+    double c = v * s, x = c * (1 - fabs(fmod(h / 60.0, 2) - 1)), m = v - c;
+    double r = 0, g = 0, b = 0;
+    if (h < 60)
+        r = c, g = x;
+    else if (h < 120)
+        r = x, g = c;
+    else if (h < 180)
+        g = c, b = x;
+    else if (h < 240)
+        g = x, b = c;
+    else if (h < 300)
+        r = x, b = c;
+    else
+        r = c, b = x;
+    return (SDL_Color){(Uint8)lround((r + m) * 255), (Uint8)lround((g + m) * 255),
+                       (Uint8)lround((b + m) * 255), 255};
+}
+
+SDL_Color rd_rank_color(int rank)
+{
+    static const SDL_Color palette[] = {
+        {66, 135, 245, 255},  /* blue */
+        {245, 130, 48, 255},  /* orange */
+        {60, 180, 75, 255},   /* green */
+        {230, 60, 80, 255},   /* red */
+        {160, 100, 230, 255}, /* violet */
+        {30, 190, 190, 255},  /* teal */
+        {240, 200, 40, 255},  /* yellow */
+        {240, 100, 190, 255}, /* pink */
+    };
+    if (rank < 0)
+        rank = 0;
+    if (rank < (int)(sizeof palette / sizeof *palette))
+        return palette[rank];
+    double v = (rank & 1) ? 0.78 : 0.95;
+    return hsv(20.0 + 137.50776 * rank, 0.62, v);
+}
+
+void rd_chunk_name(int chunk, char *out, size_t outlen)
+{
+    if (chunk < 0)
+        snprintf(out, outlen, "?");
+    else if (chunk < 26)
+        snprintf(out, outlen, "%c", 'a' + chunk);
+    else if (chunk < 52)
+        snprintf(out, outlen, "%c", 'A' + chunk - 26);
+    else
+        snprintf(out, outlen, "#%d", chunk);
+}

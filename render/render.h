@@ -1,0 +1,312 @@
+/*
+ * render.h: collviz's renderer (prefix rd_): trace + time + view -> pixels.
+ *
+ * The renderer reads a visual trace through cv_state and draws one frame of
+ * it onto any SDL_Renderer: a window's, or a software renderer on an
+ * SDL_Surface for PNG/GIF export, golden-image tests and the benchmark.  It
+ * never runs a backend and never plans; the app layer re-plans and hands it
+ * new traces.  Time t runs from 0 to the plan's step count: floor(t) is the
+ * step in progress, the fraction places the chunks in flight, so stepping
+ * back is just drawing a smaller t.
+ *
+ * Pieces: fonts found through fontconfig and strings cached as textures
+ * (rd_text), three themes, an English/Chinese string table, a pure layout
+ * function that tests can check for overlaps, the frame drawer with a hit
+ * test for the mouse, and PNG/GIF writers.
+ */
+#ifndef RD_RENDER_H
+#define RD_RENDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <SDL.h>
+
+#include "cv.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Fraction of a step at which the chunks in flight land and the
+ * destination cells change. */
+#define RD_ARRIVE 0.8
+
+/* ---------------------------------------------------------------- themes */
+
+typedef enum { RD_THEME_DARK, RD_THEME_LIGHT, RD_THEME_PROJECTOR, RD_THEME_COUNT } rd_theme_id;
+typedef enum { RD_LANG_EN, RD_LANG_ZH, RD_LANG_COUNT } rd_lang;
+
+typedef struct {
+    const char *name;
+    SDL_Color bg, panel, card, edge, text, dim, accent, link, empty, flash, warn, band_a, band_b;
+    float text_scale; /* projector: 1.5 */
+    float line;       /* line thickness in UI units */
+} rd_theme;
+
+const rd_theme *rd_theme_get(rd_theme_id id);
+int rd_theme_parse(const char *s); /* -1 when unknown */
+/* One colour per rank, distinct for neighbours; stable for a given rank. */
+SDL_Color rd_rank_color(int rank);
+/* The chunk letter convention of the source notes: chunk 0 is "a", 1 "b"
+ * ...; digits after it name the ranks whose data it holds ("a0+a1"). */
+void rd_chunk_name(int chunk, char *out, size_t outlen);
+
+/* ----------------------------------------------------------------- text */
+
+typedef struct {
+    char latin[1024]; /* required */
+    char cjk[1024];   /* "" when no CJK font is installed */
+} rd_font_paths;
+
+/* Finds DejaVu Sans (or another installed Latin sans) and a CJK font
+ * (WenQuanYi Micro Hei, Noto Sans CJK) through fontconfig; COLLVIZ_FONT and
+ * COLLVIZ_FONT_CJK override the paths. CV_EUNAVAIL with a one-line message
+ * naming the Debian package when no Latin font exists. */
+int rd_fonts_find(rd_font_paths *out, char *err, size_t errlen);
+
+typedef struct rd_text rd_text;
+rd_text *rd_text_create(SDL_Renderer *r, const rd_font_paths *fonts, char *err, size_t errlen);
+void rd_text_destroy(rd_text *t); /* accepts NULL */
+bool rd_text_has_cjk(const rd_text *t);
+/* Size in pixels of s at pixel size px (no truncation). */
+void rd_text_measure(rd_text *t, const char *s, int px, int *w, int *h);
+/* Draws s with its top-left corner at (x, y), cut with an ellipsis to
+ * max_w pixels when max_w > 0. Returns the rectangle it covered. Rendered
+ * strings are cached as textures (LRU keyed by string, size, colour and
+ * width limit). */
+SDL_Rect rd_text_draw(rd_text *t, const char *s, int px, SDL_Color c, int x, int y, int max_w);
+/* Draws s inside box: vertically centred, aligned left, centred or right
+ * (RD_ALIGN_*), cut with an ellipsis to the box's width, or, with
+ * RD_ALIGN_FIT, not drawn at all when it does not fit (numbers must never be
+ * cut). Returns the rectangle covered (w == 0 when nothing was drawn). */
+enum { RD_ALIGN_LEFT = 0, RD_ALIGN_CENTER = 1, RD_ALIGN_RIGHT = 2, RD_ALIGN_FIT = 4 };
+SDL_Rect rd_text_draw_in(rd_text *t, const char *s, int px, SDL_Color c, SDL_Rect box, int align);
+/* Splits s into lines of at most max_w pixels (words for Latin text, any
+ * character for CJK). Writes up to maxlines NUL-terminated lines into
+ * buf (each at most linelen bytes); returns the line count. */
+int rd_text_wrap(rd_text *t, const char *s, int px, int max_w, char *buf, int maxlines,
+                 int linelen);
+/* Cache statistics, for tests and the benchmark. */
+void rd_text_stats(const rd_text *t, int *entries, long *hits, long *misses);
+/* Drops every cached texture (after SDL_RENDER_TARGETS_RESET). */
+void rd_text_flush(rd_text *t);
+
+/* -------------------------------------------------------------- strings */
+
+typedef enum {
+    RD_S_STEP_OF, RD_S_PHASE, RD_S_RANKS, RD_S_BACKEND, RD_S_BUSIEST, RD_S_TOTAL, RD_S_MEASURED,
+    RD_S_MODEL, RD_S_IN, RD_S_OUT, RD_S_TMP, RD_S_UNUSED, RD_S_GPU, RD_S_ROOT, RD_S_PLAYING,
+    RD_S_PAUSED, RD_S_SPEED, RD_S_LEGEND_COLOUR, RD_S_LEGEND_CHUNK, RD_S_AGGREGATED,
+    RD_S_VALUE, RD_S_FROM, RD_S_LAST_CHANGED, RD_S_INITIAL, RD_S_NEVER, RD_S_HELP_TITLE,
+    RD_S_HELP_CLOSE, RD_S_THIS_STEP, RD_S_STEPS, RD_S_BYTES_PER_RANK, RD_S_START, RD_S_DONE,
+    RD_S_NO_TRACE, RD_S_NO_CJK, RD_S_COUNT_
+} rd_string;
+const char *rd_str(rd_lang lang, rd_string id);
+/* The strings with numbers in them (STEP_OF: a of b; GPU, AGGREGATED,
+ * LAST_CHANGED: a). */
+void rd_strf(rd_lang lang, rd_string id, char *out, size_t outlen, long long a, long long b);
+
+/* --------------------------------------------------------------- actions */
+
+/* What a key or a button does; the renderer draws the buttons, the app
+ * maps keys and clicks onto these. */
+typedef enum {
+    RD_ACT_NONE, RD_ACT_HOME, RD_ACT_BACK, RD_ACT_PLAY, RD_ACT_FORWARD, RD_ACT_END,
+    RD_ACT_SLOWER, RD_ACT_FASTER, RD_ACT_OP, RD_ACT_ALGO, RD_ACT_RANKS, RD_ACT_COUNT,
+    RD_ACT_DTYPE, RD_ACT_REDOP, RD_ACT_BACKEND, RD_ACT_COMPARE, RD_ACT_THEME, RD_ACT_LANG,
+    RD_ACT_SHOT, RD_ACT_HELP, RD_ACT_QUIT, RD_ACT_COUNT_
+} rd_action;
+/* Key shown on the button and in the help ("Space", "O", ...), and the
+ * help line in the language. */
+const char *rd_action_key(rd_action a);
+const char *rd_action_label(rd_action a, rd_lang lang);
+const char *rd_action_help(rd_action a, rd_lang lang);
+
+/* ----------------------------------------------------------------- frame */
+
+/* A small box-and-arrow diagram for the narration panel (lessons): boxes
+ * on a grid of cols x rows cells, as docs/LESSONS.md defines them. */
+#define RD_DIAGRAM_MAX_BOXES 32
+#define RD_DIAGRAM_MAX_ARROWS 64
+typedef enum { RD_BOX_COMPUTE, RD_BOX_DATA, RD_BOX_COMM, RD_BOX_DEVICE } rd_box_kind;
+typedef struct {
+    int x, y, w, h; /* grid cells */
+    int kind;       /* rd_box_kind: comm in the accent, device as a frame behind */
+    char label[64];
+} rd_diagram_box;
+typedef struct {
+    int from, to; /* box indices */
+    char label[48];
+} rd_diagram_arrow;
+typedef struct {
+    int cols, rows;
+    int nboxes, narrows;
+    rd_diagram_box boxes[RD_DIAGRAM_MAX_BOXES];
+    rd_diagram_arrow arrows[RD_DIAGRAM_MAX_ARROWS];
+} rd_diagram;
+
+/* Clickable answers under the narration (quizzes). */
+#define RD_MAX_CHOICES 6
+typedef enum { RD_CHOICE_PLAIN, RD_CHOICE_PICKED, RD_CHOICE_RIGHT, RD_CHOICE_WRONG } rd_choice_state;
+
+typedef struct {
+    const char *title; /* may be NULL */
+    const char *body;  /* paragraphs separated by '\n'; may be NULL */
+    const char *step;  /* the current step in words; may be NULL */
+    const rd_diagram *diagram; /* may be NULL */
+    int nchoices;
+    const char *choices[RD_MAX_CHOICES];
+    int choice_state[RD_MAX_CHOICES];
+    const char *footer; /* a hint line at the bottom ("N: next"), may be NULL */
+} rd_narration;
+
+/* One algorithm on the stage; compare mode shows two side by side. */
+typedef struct {
+    const cv_trace *trace; /* visual trace, or NULL (message shown instead) */
+    cv_state *state;       /* the caller's cv_state for trace; the renderer seeks it */
+    const cv_link *link;   /* for model times; NULL = the first preset */
+    const char *backend;   /* name shown in the header */
+} rd_panel;
+
+/* A region of a buffer: count elements from first (highlights, picks). */
+typedef struct {
+    int rank;
+    cv_buf buf;
+    int64_t first, count;
+} rd_region;
+
+#define RD_MAX_REGIONS 64
+#define RD_MAX_HL_LINKS 64
+
+typedef struct {
+    rd_theme_id theme;
+    rd_lang lang;
+    float dpi_scale;    /* output pixels per window unit (HiDPI), 1 for surfaces */
+    int npanels;        /* 1, or 2 in compare mode */
+    rd_panel panels[2];
+    double t;           /* 0 .. max nsteps */
+    double speed;       /* shown in the header */
+    bool playing;
+    bool help;          /* help overlay */
+    bool narration;     /* right-hand narration panel */
+    bool controls;      /* button bar and timeline (off for clean export) */
+    int mouse_x, mouse_y; /* output pixels; -1 when outside */
+    const char *message;  /* a banner (error or notice), or NULL */
+    bool hide_measured;   /* golden images: measured times vary run to run */
+    /* Emphasis (panel 0): ranks (bit r), buffer regions, links src -> dst;
+     * picks are cells the learner clicked (drawn with a check frame). */
+    uint64_t hl_ranks;
+    int nhl_regions, npicks, nhl_links;
+    rd_region hl_regions[RD_MAX_REGIONS];
+    rd_region picks[RD_MAX_REGIONS];
+    int hl_links[RD_MAX_HL_LINKS][2];
+    rd_narration narr;
+} rd_frame;
+
+void rd_frame_init(rd_frame *f);
+
+/* ---------------------------------------------------------------- layout */
+
+#define RD_LAYOUT_MAX_RANKS CV_MAX_VISUAL_RANKS
+
+typedef enum { RD_SHAPE_SINGLE, RD_SHAPE_CIRCLE, RD_SHAPE_LEVELS, RD_SHAPE_GRID } rd_shape;
+
+typedef struct {
+    SDL_Rect card;                /* the GPU card */
+    SDL_Rect title;               /* "GPU 3" line */
+    SDL_Rect label[CV_BUF_COUNT]; /* row labels ("in", "out") */
+    SDL_Rect row[CV_BUF_COUNT];   /* the cells' area; w == 0 when not drawn */
+    int cells[CV_BUF_COUNT];      /* drawn cells in the row */
+    int64_t group[CV_BUF_COUNT];  /* elements per drawn cell (>= 1) */
+    int64_t count[CV_BUF_COUNT];  /* elements in the buffer */
+} rd_card_layout;
+
+typedef struct {
+    SDL_Rect area;    /* this panel's part of the stage */
+    SDL_Rect caption; /* compare mode: algo and its numbers */
+    SDL_Rect legend;
+    rd_shape shape;
+    int nranks;
+    int nrows;        /* buffer rows per card */
+    int cell_px;      /* text size inside cells */
+    rd_card_layout cards[RD_LAYOUT_MAX_RANKS];
+} rd_panel_layout;
+
+typedef struct {
+    int w, h;       /* output pixels */
+    float ui;       /* UI scale: dpi scale x window size factor x theme */
+    int px_small, px_text, px_big; /* text sizes */
+    SDL_Rect header;
+    SDL_Rect stage;
+    SDL_Rect narration; /* w == 0 when hidden */
+    SDL_Rect buttons;   /* w == 0 when hidden */
+    SDL_Rect button[RD_ACT_COUNT_];
+    SDL_Rect timeline;  /* w == 0 when hidden */
+    SDL_Rect message;
+    SDL_Rect choice[RD_MAX_CHOICES]; /* filled by the drawer */
+    int npanels;
+    rd_panel_layout panels[2];
+} rd_layout;
+
+/* Pure: where everything goes for a frame of w x h output pixels. Panels
+ * with no trace get an empty stage. */
+void rd_layout_compute(const rd_frame *f, int w, int h, rd_layout *out);
+
+/* ---------------------------------------------------------------- drawer */
+
+typedef struct rd_ctx rd_ctx;
+rd_ctx *rd_create(SDL_Renderer *r, const rd_font_paths *fonts, char *err, size_t errlen);
+void rd_destroy(rd_ctx *c); /* accepts NULL */
+rd_text *rd_ctx_text(rd_ctx *c);
+/* Draws one frame onto the whole output of the renderer (not presented). */
+void rd_draw(rd_ctx *c, const rd_frame *f);
+/* The layout of the last frame drawn. */
+const rd_layout *rd_last_layout(const rd_ctx *c);
+/* Forget cached layers (trace freed, render targets reset). */
+void rd_invalidate(rd_ctx *c);
+
+/* Every box the last frame drew text into (for the layout tests):
+ * kind 0 = text, 1 = card. Enabled by rd_debug_boxes(c, true). */
+typedef struct {
+    SDL_Rect r;
+    int kind;
+    int layer; /* 0 = stage, 1 = overlay (help, tooltip): may cover others */
+    char text[64];
+} rd_box;
+void rd_debug_boxes(rd_ctx *c, bool on);
+int rd_boxes(const rd_ctx *c, const rd_box **out);
+
+/* What lies under a point of the last frame. */
+typedef enum { RD_HIT_NONE, RD_HIT_BUTTON, RD_HIT_TIMELINE, RD_HIT_CELL, RD_HIT_CHOICE } rd_hit_kind;
+typedef struct {
+    rd_hit_kind kind;
+    rd_action action; /* RD_HIT_BUTTON */
+    int choice;       /* RD_HIT_CHOICE */
+    double t;         /* RD_HIT_TIMELINE: time under the point */
+    int panel, rank;  /* RD_HIT_CELL */
+    cv_buf buf;
+    int64_t first, count; /* elements the cell covers */
+} rd_hit;
+rd_hit rd_hit_test(const rd_ctx *c, int x, int y);
+
+/* ------------------------------------------------------------- images */
+
+/* Reads the renderer's output into a new ARGB8888 surface (NULL on error). */
+SDL_Surface *rd_read_pixels(SDL_Renderer *r);
+int rd_save_png(SDL_Surface *s, const char *path, char *err, size_t errlen);
+
+/* Animated GIF: one global palette (from the first frame's colours), each
+ * frame mapped to its nearest colours. */
+typedef struct rd_gif rd_gif;
+rd_gif *rd_gif_open(const char *path, int w, int h, char *err, size_t errlen);
+int rd_gif_add(rd_gif *g, SDL_Surface *frame, int delay_cs, char *err, size_t errlen);
+int rd_gif_close(rd_gif *g, char *err, size_t errlen); /* accepts NULL */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RD_RENDER_H */

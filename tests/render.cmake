@@ -1,0 +1,16 @@
+# Renderer and window tests (render/, app/gui*.c, app/export.c): golden
+# images, layout, input and export, all headless on the software renderer.
+set(COLLVIZ_GUI_TEST_SOURCES
+    ${CMAKE_CURRENT_SOURCE_DIR}/test_render_util.c
+    ${PROJECT_SOURCE_DIR}/app/gui.c
+    ${PROJECT_SOURCE_DIR}/app/gui_input.c
+    ${PROJECT_SOURCE_DIR}/app/gui_text.c)
+
+collviz_test(test_render_golden SOURCES test_render_golden.c ${COLLVIZ_GUI_TEST_SOURCES}
+             LIBS cvrender cvcuda cvcore TIMEOUT 300)
+collviz_test(test_render_layout SOURCES test_render_layout.c ${COLLVIZ_GUI_TEST_SOURCES}
+             LIBS cvrender cvcuda cvcore TIMEOUT 600)
+collviz_test(test_gui_input SOURCES test_gui_input.c ${COLLVIZ_GUI_TEST_SOURCES}
+             LIBS cvrender cvcuda cvcore TIMEOUT 300)
+collviz_test(test_render_export SOURCES test_render_export.c LIBS cvrender cvcore TIMEOUT 300)
+add_dependencies(test_render_export collviz)

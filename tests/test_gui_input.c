@@ -1,0 +1,208 @@
+/*
+ * test_gui_input.c: the player and the controls, driven by SDL events on a
+ * headless gui: step back after forward shows the same frame bytes, play
+ * and speed advance time as promised, mouse clicks hit buttons and the
+ * timeline, cycling keys re-plan, and bad input (a trace too big to record,
+ * a backend failing mid-run, a 320x240 window) keeps the stage and says
+ * why instead of crashing.
+ */
+#include "test_render_util.h"
+
+#include <math.h>
+#include <string.h>
+
+static void key(gui *g, SDL_Keycode k, Uint16 mod)
+{
+    SDL_Event e;
+    memset(&e, 0, sizeof e);
+    e.type = SDL_KEYDOWN;
+    e.key.keysym.sym = k;
+    e.key.keysym.mod = mod;
+    gui_handle_event(g, &e);
+}
+
+static void click(gui *g, int x, int y)
+{
+    SDL_Event e;
+    memset(&e, 0, sizeof e);
+    e.type = SDL_MOUSEBUTTONDOWN;
+    e.button.button = SDL_BUTTON_LEFT;
+    e.button.x = x;
+    e.button.y = y;
+    gui_handle_event(g, &e);
+    e.type = SDL_MOUSEBUTTONUP;
+    gui_handle_event(g, &e);
+}
+
+/* A backend that fails in its third step: the CPU backend otherwise. */
+static int failing_run_step(void *state, int step, double *seconds, char *err, size_t errlen)
+{
+    if (step == 2) {
+        snprintf(err, errlen, "device lost in step 3 (test)");
+        return CV_EBACKEND;
+    }
+    return cv_cpu_backend()->run_step(state, step, seconds, err, errlen);
+}
+
+int main(void)
+{
+    tr_require_fonts();
+    cv_spec spec = tr_spec(CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 8);
+    gui *g = tr_gui(&spec, 1024, 640, RD_THEME_DARK, RD_LANG_EN);
+    TR_CHECK(gui_trace(g, 0) != NULL, "no trace");
+    int n = gui_nsteps(g);
+    TR_CHECK(n >= 6, "ring allreduce over 4 ranks has %d steps", n);
+
+    /* Forward then back returns exactly the same frame. */
+    key(g, SDLK_RIGHT, 0);
+    TR_CHECK(gui_time(g) == 1, "t after Right is %g", gui_time(g));
+    SDL_Surface *a = tr_capture(g);
+    key(g, SDLK_RIGHT, 0);
+    key(g, SDLK_RIGHT, 0);
+    TR_CHECK(gui_time(g) == 3, "t after 3x Right is %g", gui_time(g));
+    SDL_Surface *mid = tr_capture(g);
+    TR_CHECK(!tr_same(a, mid), "step 3 looks like step 1");
+    key(g, SDLK_LEFT, 0);
+    key(g, SDLK_LEFT, 0);
+    SDL_Surface *b = tr_capture(g);
+    TR_CHECK(tr_same(a, b), "step 1 after going back differs (%ld pixels)", tr_diff(a, b, 0, NULL));
+    SDL_FreeSurface(a);
+    SDL_FreeSurface(b);
+    SDL_FreeSurface(mid);
+
+    /* Home, End, mid-step Left lands on the step's start. */
+    key(g, SDLK_END, 0);
+    TR_CHECK(gui_time(g) == n, "End: t = %g", gui_time(g));
+    key(g, SDLK_HOME, 0);
+    TR_CHECK(gui_time(g) == 0, "Home: t = %g", gui_time(g));
+    gui_seek(g, 2.5);
+    key(g, SDLK_LEFT, 0);
+    TR_CHECK(gui_time(g) == 2, "Left from 2.5: t = %g", gui_time(g));
+
+    /* Play: 1.25 s per step at 1x; + doubles; play stops at the end. */
+    key(g, SDLK_HOME, 0);
+    key(g, SDLK_SPACE, 0);
+    TR_CHECK(gui_playing(g), "Space did not start playing");
+    gui_tick(g, 1.25);
+    TR_CHECK(fabs(gui_time(g) - 1) < 1e-9, "1.25 s at 1x: t = %g", gui_time(g));
+    key(g, SDLK_PLUS, 0);
+    TR_CHECK(gui_speed(g) == 2, "speed after + is %g", gui_speed(g));
+    gui_tick(g, 1.25);
+    TR_CHECK(fabs(gui_time(g) - 3) < 1e-9, "1.25 s at 2x: t = %g", gui_time(g));
+    for (int i = 0; i < 10; i++)
+        key(g, SDLK_PLUS, 0);
+    TR_CHECK(gui_speed(g) == 8, "speed tops out at %g", gui_speed(g));
+    for (int i = 0; i < 10; i++)
+        key(g, SDLK_MINUS, 0);
+    TR_CHECK(gui_speed(g) == 0.25, "speed bottoms out at %g", gui_speed(g));
+    gui_tick(g, 1000);
+    TR_CHECK(gui_time(g) == n && !gui_playing(g), "play ran past the end: t = %g", gui_time(g));
+
+    /* Play to a step and wait there (lessons). */
+    gui_seek(g, 0);
+    gui_play_to(g, 2);
+    for (int i = 0; i < 100 && !gui_target_reached(g); i++)
+        gui_tick(g, 0.1);
+    TR_CHECK(gui_time(g) == 2 && !gui_playing(g), "play_to(2) ended at %g", gui_time(g));
+
+    /* Mouse: the forward button, then the timeline's middle. */
+    gui_render(g);
+    const rd_layout *L = rd_last_layout(gui_rd(g));
+    SDL_Rect fw = L->button[RD_ACT_FORWARD];
+    click(g, fw.x + fw.w / 2, fw.y + fw.h / 2);
+    TR_CHECK(gui_time(g) == 3, "forward button: t = %g", gui_time(g));
+    click(g, L->timeline.x + L->timeline.w / 2, L->timeline.y + L->timeline.h / 2);
+    TR_CHECK(fabs(gui_time(g) - n / 2.0) < 0.05, "timeline click: t = %g, expected %g", gui_time(g),
+             n / 2.0);
+    SDL_Rect hb = L->button[RD_ACT_HELP];
+    click(g, hb.x + 2, hb.y + 2);
+    TR_CHECK(g->help, "help button did not open the help");
+    click(g, 10, 10);
+    TR_CHECK(!g->help, "a click did not close the help");
+
+    /* Hover a cell: the tooltip draws without trouble. */
+    gui_render(g);
+    const rd_card_layout *cl = &L->panels[0].cards[1];
+    SDL_Event mv;
+    memset(&mv, 0, sizeof mv);
+    mv.type = SDL_MOUSEMOTION;
+    mv.motion.x = cl->row[CV_BUF_RECV].x + 3;
+    mv.motion.y = cl->row[CV_BUF_RECV].y + 3;
+    gui_handle_event(g, &mv);
+    rd_hit h = rd_hit_test(gui_rd(g), mv.motion.x, mv.motion.y);
+    TR_CHECK(h.kind == RD_HIT_CELL && h.rank == 1 && h.buf == CV_BUF_RECV && h.first == 0,
+             "hit test under GPU 1 out[0]: kind %d rank %d", h.kind, h.rank);
+    gui_render(g);
+
+    /* Cycling keys re-plan and keep the position when it exists. */
+    gui_seek(g, 2);
+    key(g, SDLK_n, 0);
+    TR_CHECK(gui_spec(g)->ranks == 5, "N: ranks %d", gui_spec(g)->ranks);
+    TR_CHECK(gui_time(g) == 2, "N kept t = %g", gui_time(g));
+    key(g, SDLK_n, KMOD_SHIFT);
+    TR_CHECK(gui_spec(g)->ranks == 4, "Shift+N: ranks %d", gui_spec(g)->ranks);
+    key(g, SDLK_a, 0);
+    TR_CHECK(gui_spec(g)->algo != CV_ALGO_RING, "A did not change the algorithm");
+    key(g, SDLK_o, 0);
+    TR_CHECK(gui_spec(g)->op != CV_OP_ALLREDUCE, "O did not change the op");
+    key(g, SDLK_o, KMOD_SHIFT);
+    key(g, SDLK_d, 0);
+    key(g, SDLK_r, 0);
+    key(g, SDLK_c, 0);
+    TR_CHECK(gui_trace(g, 0) != NULL, "lost the trace while cycling");
+    key(g, SDLK_t, 0);
+    key(g, SDLK_l, 0);
+    TR_CHECK(gui_lang(g) == RD_LANG_ZH, "L did not switch to Chinese");
+    key(g, SDLK_m, 0);
+    TR_CHECK(gui_compare(g), "M did not open compare mode");
+    gui_render(g);
+    key(g, SDLK_m, 0);
+    TR_CHECK(!gui_compare(g), "M did not close compare mode");
+    key(g, SDLK_b, 0); /* no CUDA here: a message, the CPU trace stays */
+    TR_CHECK(gui_trace(g, 0) != NULL, "B lost the trace");
+    gui_render(g);
+
+    /* Too big to record: the message shows, the old trace stays. */
+    const cv_trace *before = gui_trace(g, 0);
+    cv_spec big = tr_spec(CV_OP_ALLTOALL, CV_ALGO_PAIRWISE, 64, 4096);
+    int rc = gui_set_spec(g, &big);
+    printf("64 ranks x 4096 alltoall: %s (%s)\n", cv_strerror(rc),
+           gui_current_message(g) ? gui_current_message(g) : "");
+    if (rc != CV_OK) {
+        TR_CHECK(gui_trace(g, 0) == before, "a refused spec replaced the trace");
+        TR_CHECK(gui_current_message(g) != NULL, "no message for a refused spec");
+    }
+    gui_render(g);
+    cv_spec big2 = tr_spec(CV_OP_ALLREDUCE, CV_ALGO_RING, 64, 4096);
+    gui_set_spec(g, &big2);
+    gui_seek(g, 1.5);
+    gui_render(g);
+
+    /* A backend failing mid-run. */
+    gui_set_spec(g, &spec);
+    cv_backend bad = *cv_cpu_backend();
+    bad.name = "failing";
+    bad.run_step = failing_run_step;
+    before = gui_trace(g, 0);
+    rc = gui_set_backend(g, &bad);
+    TR_CHECK(rc != CV_OK, "a failing backend was accepted");
+    TR_CHECK(gui_trace(g, 0) == before, "a failing backend replaced the trace");
+    TR_CHECK(gui_current_message(g) && strstr(gui_current_message(g), "device lost"),
+             "message: %s", gui_current_message(g) ? gui_current_message(g) : "(none)");
+    gui_render(g);
+    key(g, SDLK_q, 0);
+    TR_CHECK(gui_quit_requested(g), "Q did not quit");
+    gui_destroy(g);
+
+    /* A tiny window still draws. */
+    gui *tiny = tr_gui(&spec, 320, 240, RD_THEME_PROJECTOR, RD_LANG_ZH);
+    gui_seek(tiny, 1.5);
+    SDL_Surface *t = tr_capture(tiny);
+    SDL_FreeSurface(t);
+    tiny->help = true;
+    gui_render(tiny);
+    gui_destroy(tiny);
+    SDL_Quit();
+    printf("%d problems\n", tr_failures);
+    return tr_failures ? 1 : 0;
+}

@@ -1,0 +1,130 @@
+/*
+ * test_render_golden.c: fixed frames compared with the PNGs in
+ * tests/golden/, on the software renderer (SDL_VIDEODRIVER=dummy).
+ *
+ * A frame passes when at most 0.3% of its pixels differ by more than 40 in
+ * some channel: room for anti-aliasing differences between FreeType
+ * builds, none for a moved card, a lost label or a wrong colour.  On
+ * failure the frame is written next to its golden as NAME.actual.png.
+ *
+ * Regenerate after an intended change of the picture:
+ *   COLLVIZ_UPDATE_GOLDEN=1 ctest -R test_render_golden
+ * then look at every changed PNG before committing it.
+ */
+#include "test_render_util.h"
+
+#include <SDL_image.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    const char *name;
+    cv_op op;
+    cv_algo algo;
+    int ranks;
+    int64_t count;
+    double t;
+    rd_theme_id theme;
+    rd_lang lang;
+    cv_algo compare; /* CV_ALGO_COUNT = none */
+    int hover_x, hover_y; /* -1 = none */
+    bool help;
+} golden_case;
+
+static const golden_case cases[] = {
+    {"allreduce_ring_start", CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 8, 0, RD_THEME_DARK, RD_LANG_EN,
+     CV_ALGO_COUNT, -1, -1, false},
+    {"allreduce_ring_flight", CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 8, 1.4, RD_THEME_DARK, RD_LANG_EN,
+     CV_ALGO_COUNT, -1, -1, false},
+    {"allreduce_ring_flash_light", CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 8, 2.9, RD_THEME_LIGHT,
+     RD_LANG_EN, CV_ALGO_COUNT, -1, -1, false},
+    {"allgather_ring_end_projector", CV_OP_ALLGATHER, CV_ALGO_RING, 4, 2, 3, RD_THEME_PROJECTOR,
+     RD_LANG_EN, CV_ALGO_COUNT, -1, -1, false},
+    {"broadcast_tree_zh", CV_OP_BROADCAST, CV_ALGO_TREE, 8, 8, 1.5, RD_THEME_DARK, RD_LANG_ZH,
+     CV_ALGO_COUNT, -1, -1, false},
+    {"compare_ring_tree", CV_OP_ALLREDUCE, CV_ALGO_RING, 8, 16, 3, RD_THEME_DARK, RD_LANG_EN,
+     CV_ALGO_TREE, -1, -1, false},
+    {"alltoall_64_grid", CV_OP_ALLTOALL, CV_ALGO_PAIRWISE, 64, 2, 10.5, RD_THEME_DARK,
+     RD_LANG_EN, CV_ALGO_COUNT, -1, -1, false},
+    {"hover_and_help", CV_OP_REDUCESCATTER, CV_ALGO_RING, 4, 2, 2, RD_THEME_DARK, RD_LANG_ZH,
+     CV_ALGO_COUNT, 400, 300, true},
+};
+
+static int run_case(const golden_case *c, bool update)
+{
+    cv_spec spec = tr_spec(c->op, c->algo, c->ranks, c->count);
+    gui *g = tr_gui(&spec, 1024, 640, c->theme, c->lang);
+    if (c->compare != CV_ALGO_COUNT)
+        gui_set_compare(g, true, c->compare);
+    if (!gui_trace(g, 0)) {
+        fprintf(stderr, "%s: no trace: %s\n", c->name, gui_current_message(g));
+        gui_destroy(g);
+        return 1;
+    }
+    gui_seek(g, c->t);
+    g->mouse_x = c->hover_x;
+    g->mouse_y = c->hover_y;
+    if (c->help) {
+        /* The hover tooltip first, then the help on top, in two frames. */
+        g->help = false;
+    }
+    SDL_Surface *frame = tr_capture(g);
+    if (c->help) {
+        SDL_FreeSurface(frame);
+        g->help = true;
+        g->mouse_x = g->mouse_y = -1;
+        frame = tr_capture(g);
+    }
+    char golden[1024], actual[1024];
+    snprintf(golden, sizeof golden, "%s/tests/golden/%s.png", COLLVIZ_SOURCE_DIR, c->name);
+    snprintf(actual, sizeof actual, "%s/tests/golden/%s.actual.png", COLLVIZ_SOURCE_DIR, c->name);
+    int fail = 0;
+    if (update) {
+        if (IMG_SavePNG(frame, golden) != 0) {
+            fprintf(stderr, "%s: cannot write %s\n", c->name, golden);
+            fail = 1;
+        } else {
+            printf("updated %s\n", golden);
+            remove(actual);
+        }
+    } else {
+        SDL_Surface *want = IMG_Load(golden);
+        if (!want) {
+            fprintf(stderr, "%s: no golden image %s (COLLVIZ_UPDATE_GOLDEN=1 creates it)\n",
+                    c->name, golden);
+            fail = 1;
+        } else {
+            int maxd = 0;
+            long bad = tr_diff(frame, want, 40, &maxd);
+            long limit = (long)frame->w * frame->h * 3 / 1000;
+            if (bad > limit) {
+                fprintf(stderr, "%s: %ld pixels differ (limit %ld, max delta %d); actual frame in %s\n",
+                        c->name, bad, limit, maxd, actual);
+                fail = 1;
+            } else {
+                printf("%s: ok (%ld pixels differ, max delta %d)\n", c->name, bad, maxd);
+                remove(actual);
+            }
+            SDL_FreeSurface(want);
+        }
+        if (fail)
+            IMG_SavePNG(frame, actual);
+    }
+    SDL_FreeSurface(frame);
+    gui_destroy(g);
+    return fail;
+}
+
+int main(void)
+{
+    tr_require_fonts();
+    const char *up = getenv("COLLVIZ_UPDATE_GOLDEN");
+    bool update = up && strcmp(up, "1") == 0;
+    int fails = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        fails += run_case(&cases[i], update);
+    SDL_Quit();
+    if (fails)
+        fprintf(stderr, "%d golden frame(s) differ\n", fails);
+    return fails ? 1 : 0;
+}

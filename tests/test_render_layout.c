@@ -1,0 +1,133 @@
+/*
+ * test_render_layout.c: nothing overlaps and nothing leaves the window,
+ * from 800x600 to 3840x2160, 1 to 64 ranks, in both languages and in the
+ * projector theme (1.5x text).
+ *
+ * The renderer records every text box and card it draws (rd_debug_boxes);
+ * the checks are: every box lies inside the window; cards do not overlap;
+ * stage texts (layer 0) do not overlap each other; a text inside a card
+ * does not stick out of it.  Overlays (help, tooltip) may cover the stage
+ * but must stay inside the window.
+ */
+#include "test_render_util.h"
+
+#include <string.h>
+
+static bool inside(SDL_Rect in, SDL_Rect out)
+{
+    return in.x >= out.x && in.y >= out.y && in.x + in.w <= out.x + out.w &&
+           in.y + in.h <= out.y + out.h;
+}
+
+static bool overlaps(SDL_Rect a, SDL_Rect b)
+{
+    /* One pixel of slack: anti-aliased glyph boxes touch at their edges. */
+    return a.x + 1 < b.x + b.w && b.x + 1 < a.x + a.w && a.y + 1 < b.y + b.h && b.y + 1 < a.y + a.h;
+}
+
+static long total_boxes;
+
+static int check_frame(gui *g, const char *what)
+{
+    int before = tr_failures;
+    rd_ctx *rd = gui_rd(g);
+    rd_debug_boxes(rd, true);
+    gui_render(g);
+    const rd_box *b;
+    int n = rd_boxes(rd, &b);
+    total_boxes += n;
+    const rd_layout *L = rd_last_layout(rd);
+    SDL_Rect win = {0, 0, L->w, L->h};
+    for (int i = 0; i < n && tr_failures - before < 5; i++) {
+        TR_CHECK(inside(b[i].r, win), "%s: box '%s' (%d,%d %dx%d) leaves the %dx%d window", what,
+                 b[i].text, b[i].r.x, b[i].r.y, b[i].r.w, b[i].r.h, L->w, L->h);
+        for (int j = i + 1; j < n; j++) {
+            if (b[i].layer != 0 || b[j].layer != 0 || b[i].kind != b[j].kind)
+                continue;
+            if (overlaps(b[i].r, b[j].r)) {
+                TR_CHECK(false, "%s: '%s' (%d,%d %dx%d) overlaps '%s' (%d,%d %dx%d)", what, b[i].text,
+                         b[i].r.x, b[i].r.y, b[i].r.w, b[i].r.h, b[j].text, b[j].r.x, b[j].r.y,
+                         b[j].r.w, b[j].r.h);
+                break;
+            }
+        }
+        if (b[i].kind == 0 && b[i].layer == 0)
+            for (int j = 0; j < n; j++)
+                if (b[j].kind == 1 && overlaps(b[i].r, b[j].r) && !inside(b[i].r, b[j].r)) {
+                    TR_CHECK(false, "%s: text '%s' (%d,%d %dx%d) sticks out of a card (%d,%d %dx%d)",
+                             what, b[i].text, b[i].r.x, b[i].r.y, b[i].r.w, b[i].r.h, b[j].r.x,
+                             b[j].r.y, b[j].r.w, b[j].r.h);
+                    break;
+                }
+    }
+    rd_debug_boxes(rd, false);
+    return tr_failures - before;
+}
+
+typedef struct {
+    cv_op op;
+    cv_algo algo;
+    int64_t count;
+} setup;
+
+int main(void)
+{
+    tr_require_fonts();
+    static const int sizes[][2] = {{800, 600}, {1280, 800}, {1920, 1080}, {3840, 2160}, {1024, 1400}};
+    static const int ranks[] = {1, 2, 3, 4, 5, 8, 16, 17, 32, 64};
+    static const setup setups[] = {
+        {CV_OP_ALLREDUCE, CV_ALGO_RING, 8},
+        {CV_OP_BROADCAST, CV_ALGO_TREE, 8},
+        {CV_OP_ALLTOALL, CV_ALGO_PAIRWISE, 2},
+    };
+    int frames = 0;
+    for (size_t si = 0; si < sizeof setups / sizeof *setups; si++)
+        for (size_t ri = 0; ri < sizeof ranks / sizeof *ranks; ri++) {
+            cv_spec spec = tr_spec(setups[si].op, setups[si].algo, ranks[ri], setups[si].count);
+            char err[256];
+            if (cv_spec_check(&spec, CV_MAX_VISUAL_RANKS, err, sizeof err) != CV_OK)
+                continue;
+            gui *g = tr_gui(&spec, sizes[0][0], sizes[0][1], RD_THEME_DARK, RD_LANG_EN);
+            if (!gui_trace(g, 0)) {
+                /* Too big to record is allowed; the message must still fit. */
+                check_frame(g, "no trace");
+                gui_destroy(g);
+                continue;
+            }
+            for (size_t zi = 0; zi < sizeof sizes / sizeof *sizes; zi++) {
+                /* A new surface for each size: resize the headless target. */
+                SDL_Surface *surf = SDL_CreateRGBSurfaceWithFormat(0, sizes[zi][0], sizes[zi][1], 32,
+                                                                   SDL_PIXELFORMAT_ARGB8888);
+                SDL_Surface *old = g->surface;
+                rd_destroy(g->rd);
+                SDL_DestroyRenderer(g->ren);
+                g->surface = surf;
+                g->ren = SDL_CreateSoftwareRenderer(surf);
+                rd_font_paths fp;
+                rd_fonts_find(&fp, err, sizeof err);
+                g->rd = rd_create(g->ren, &fp, err, sizeof err);
+                SDL_FreeSurface(old);
+                for (int lang = 0; lang < RD_LANG_COUNT; lang++)
+                    for (int theme = 0; theme < RD_THEME_COUNT; theme += 2) {
+                        gui_set_lang(g, (rd_lang)lang);
+                        gui_set_theme(g, (rd_theme_id)theme);
+                        char what[160];
+                        snprintf(what, sizeof what, "%s/%s %d ranks %dx%d %s %s",
+                                 cv_op_name(spec.op), cv_algo_name(spec.algo), spec.ranks,
+                                 sizes[zi][0], sizes[zi][1], lang ? "zh" : "en",
+                                 rd_theme_get((rd_theme_id)theme)->name);
+                        gui_seek(g, gui_nsteps(g) > 1 ? 1.5 : 0.5);
+                        check_frame(g, what);
+                        g->help = true;
+                        check_frame(g, what);
+                        g->help = false;
+                        frames += 2;
+                    }
+            }
+            gui_destroy(g);
+        }
+    printf("%d frames checked (%ld boxes), %d problems\n", frames, total_boxes, tr_failures);
+    TR_CHECK(total_boxes > frames * 20L, "too few boxes recorded: the check saw nothing");
+    SDL_Quit();
+    return tr_failures ? 1 : 0;
+}

@@ -1,0 +1,93 @@
+/*
+ * test_render_util.c: helpers shared by the renderer and GUI tests.
+ */
+#include "test_render_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int tr_failures;
+
+void tr_require_fonts(void)
+{
+    rd_font_paths p;
+    char err[256];
+    if (rd_fonts_find(&p, err, sizeof err) != CV_OK) {
+        printf("skipped: %s\n", err);
+        exit(TR_SKIP);
+    }
+}
+
+cv_spec tr_spec(cv_op op, cv_algo algo, int ranks, int64_t count)
+{
+    cv_spec s;
+    cv_spec_init(&s);
+    s.op = op;
+    s.algo = algo;
+    s.ranks = ranks;
+    s.count = count;
+    return s;
+}
+
+gui *tr_gui(const cv_spec *spec, int w, int h, rd_theme_id theme, rd_lang lang)
+{
+    gui_options o;
+    gui_options_init(&o);
+    o.spec = *spec;
+    o.headless = true;
+    o.width = w;
+    o.height = h;
+    o.theme = theme;
+    o.lang = lang;
+    gui *g = NULL;
+    char err[256] = "";
+    if (gui_create(&o, &g, err, sizeof err) != CV_OK) {
+        fprintf(stderr, "gui_create failed: %s\n", err);
+        exit(1);
+    }
+    g->hide_measured = true;
+    return g;
+}
+
+SDL_Surface *tr_capture(gui *g)
+{
+    gui_render(g);
+    SDL_Surface *s = rd_read_pixels(gui_renderer(g));
+    if (!s) {
+        fprintf(stderr, "cannot read pixels: %s\n", SDL_GetError());
+        exit(1);
+    }
+    return s;
+}
+
+long tr_diff(SDL_Surface *a, SDL_Surface *b, int tol, int *max_delta)
+{
+    if (max_delta)
+        *max_delta = 0;
+    if (a->w != b->w || a->h != b->h)
+        return (long)a->w * a->h + 1;
+    SDL_Surface *ca = SDL_ConvertSurfaceFormat(a, SDL_PIXELFORMAT_ARGB8888, 0);
+    SDL_Surface *cb = SDL_ConvertSurfaceFormat(b, SDL_PIXELFORMAT_ARGB8888, 0);
+    long bad = 0;
+    for (int y = 0; y < a->h; y++) {
+        const uint32_t *pa = (const uint32_t *)((const uint8_t *)ca->pixels + (size_t)y * ca->pitch);
+        const uint32_t *pb = (const uint32_t *)((const uint8_t *)cb->pixels + (size_t)y * cb->pitch);
+        for (int x = 0; x < a->w; x++) {
+            int d = 0;
+            for (int sh = 0; sh <= 16; sh += 8) {
+                int da = abs((int)((pa[x] >> sh) & 255) - (int)((pb[x] >> sh) & 255));
+                if (da > d)
+                    d = da;
+            }
+            if (max_delta && d > *max_delta)
+                *max_delta = d;
+            if (d > tol)
+                bad++;
+        }
+    }
+    SDL_FreeSurface(ca);
+    SDL_FreeSurface(cb);
+    return bad;
+}
+
+bool tr_same(SDL_Surface *a, SDL_Surface *b) { return tr_diff(a, b, 0, NULL) == 0; }

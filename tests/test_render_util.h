@@ -1,0 +1,34 @@
+/*
+ * test_render_util.h: shared helpers for the renderer and GUI tests:
+ * headless gui objects, frame capture and image comparison.
+ */
+#ifndef TEST_RENDER_UTIL_H
+#define TEST_RENDER_UTIL_H
+
+#include "gui_internal.h"
+
+#define TR_SKIP 77
+
+/* Exits 77 (skipped) when no Latin font is installed. */
+void tr_require_fonts(void);
+/* A headless gui of w x h for spec; aborts the test on failure. */
+gui *tr_gui(const cv_spec *spec, int w, int h, rd_theme_id theme, rd_lang lang);
+cv_spec tr_spec(cv_op op, cv_algo algo, int ranks, int64_t count);
+/* Current frame's pixels (caller frees). */
+SDL_Surface *tr_capture(gui *g);
+/* Pixels that differ by more than tol in any channel. */
+long tr_diff(SDL_Surface *a, SDL_Surface *b, int tol, int *max_delta);
+bool tr_same(SDL_Surface *a, SDL_Surface *b);
+
+extern int tr_failures;
+#define TR_CHECK(cond, ...)                                                                       \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);              \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fprintf(stderr, "\n");                                                                 \
+            tr_failures++;                                                                         \
+        }                                                                                          \
+    } while (0)
+
+#endif /* TEST_RENDER_UTIL_H */
