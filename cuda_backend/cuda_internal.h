@@ -32,6 +32,13 @@ cudaError_t cv_cuda__launch(cv_dtype dtype, cv_redop redop, cv_xfer_kind kind, v
                             const void *src, int64_t n, int divisor, int max_blocks,
                             cudaStream_t stream);
 
+/* The same work on host memory, without a GPU: every thread of the grid
+ * cv_cuda__launch would use runs the kernels' own per-thread code, one
+ * thread after another. For tests on machines without a device: it checks
+ * the kernels' arithmetic and index ranges, not the GPU. */
+cudaError_t cv_cuda__emulate(cv_dtype dtype, cv_redop redop, cv_xfer_kind kind, void *dst,
+                             const void *src, int64_t n, int divisor, int max_blocks);
+
 #ifdef __cplusplus
 }
 #endif

@@ -46,32 +46,32 @@ struct elem_f32 {
     typedef float S;
     typedef float C;
     static const bool is_int = false;
-    static __device__ __forceinline__ C load(S s) { return s; }
-    static __device__ __forceinline__ S store(C c) { return c; }
+    static __host__ __device__ __forceinline__ C load(S s) { return s; }
+    static __host__ __device__ __forceinline__ S store(C c) { return c; }
 };
 struct elem_f64 {
     typedef double S;
     typedef double C;
     static const bool is_int = false;
-    static __device__ __forceinline__ C load(S s) { return s; }
-    static __device__ __forceinline__ S store(C c) { return c; }
+    static __host__ __device__ __forceinline__ C load(S s) { return s; }
+    static __host__ __device__ __forceinline__ S store(C c) { return c; }
 };
 struct elem_f16 {
     typedef uint16_t S;
     typedef float C;
     static const bool is_int = false;
-    static __device__ __forceinline__ C load(S s) { return __half2float(__ushort_as_half(s)); }
-    static __device__ __forceinline__ S store(C c) { return __half_as_ushort(__float2half_rn(c)); }
+    static __host__ __device__ __forceinline__ C load(S s) { return __half2float(__ushort_as_half(s)); }
+    static __host__ __device__ __forceinline__ S store(C c) { return __half_as_ushort(__float2half_rn(c)); }
 };
 struct elem_bf16 {
     typedef uint16_t S;
     typedef float C;
     static const bool is_int = false;
-    static __device__ __forceinline__ C load(S s)
+    static __host__ __device__ __forceinline__ C load(S s)
     {
         return __bfloat162float(__ushort_as_bfloat16(s));
     }
-    static __device__ __forceinline__ S store(C c)
+    static __host__ __device__ __forceinline__ S store(C c)
     {
         return __bfloat16_as_ushort(__float2bfloat16_rn(c));
     }
@@ -79,7 +79,7 @@ struct elem_bf16 {
 
 /* dst (op) src for one element; avg is a sum (see the top of the file). */
 template <class E, int OP>
-__device__ __forceinline__ typename E::S combine(typename E::S a, typename E::S b)
+__host__ __device__ __forceinline__ typename E::S combine(typename E::S a, typename E::S b)
 {
     typedef typename E::S S;
     if constexpr (E::is_int) {
@@ -113,7 +113,7 @@ __device__ __forceinline__ typename E::S combine(typename E::S a, typename E::S 
 
 /* dst / divisor, truncating for integers as C's `/` does after promotion. */
 template <class E>
-__device__ __forceinline__ typename E::S divide(typename E::S a, int divisor)
+__host__ __device__ __forceinline__ typename E::S divide(typename E::S a, int divisor)
 {
     typedef typename E::S S;
     if constexpr (E::is_int) {
@@ -128,6 +128,14 @@ __device__ __forceinline__ typename E::S divide(typename E::S a, int divisor)
 
 /* ------------------------------------------------------------- kernels */
 
+/* The device compiler unrolls the per-vector loop; the host compiler, which
+ * also sees this code for cv_cuda__emulate, does not know the pragma. */
+#ifdef __CUDA_ARCH__
+#define CV_UNROLL _Pragma("unroll")
+#else
+#define CV_UNROLL
+#endif
+
 /* 16 bytes seen as elements, so one load feeds 16 / sizeof(S) combines. */
 template <typename S>
 union vec16 {
@@ -135,25 +143,26 @@ union vec16 {
     S e[16 / sizeof(S)];
 };
 
-/* dst[i] = dst[i] op src[i] for i < n. The first nvec*V elements go 16
- * bytes at a time (nvec is 0 when the pointers are misaligned), the rest
- * one element at a time; both loops are grid-stride so any grid size is
- * correct. */
+/* What thread `first` of `stride` threads does for dst[i] = dst[i] op
+ * src[i], i < n: the first nvec*V elements 16 bytes at a time (nvec is 0
+ * when the pointers are misaligned), the rest one element at a time, both
+ * grid-stride so any grid size is correct. Host and device, so that
+ * cv_cuda__emulate can run the very same code on a machine without a GPU. */
 template <class E, int OP>
-__global__ void reduce_kernel(typename E::S *dst, const typename E::S *__restrict__ src,
-                              int64_t n, int64_t nvec)
+__host__ __device__ __forceinline__ void reduce_thread(typename E::S *dst,
+                                                       const typename E::S *__restrict__ src,
+                                                       int64_t n, int64_t nvec, int64_t first,
+                                                       int64_t stride)
 {
     typedef typename E::S S;
     const int V = 16 / sizeof(S);
-    const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-    const int64_t first = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     uint4 *d4 = reinterpret_cast<uint4 *>(dst);
     const uint4 *s4 = reinterpret_cast<const uint4 *>(src);
     for (int64_t i = first; i < nvec; i += stride) {
         vec16<S> a, b;
         a.v = d4[i];
         b.v = s4[i];
-#pragma unroll
+        CV_UNROLL
         for (int k = 0; k < V; k++)
             a.e[k] = combine<E, OP>(a.e[k], b.e[k]);
         d4[i] = a.v;
@@ -163,23 +172,37 @@ __global__ void reduce_kernel(typename E::S *dst, const typename E::S *__restric
 }
 
 template <class E>
-__global__ void divide_kernel(typename E::S *dst, int64_t n, int64_t nvec, int divisor)
+__host__ __device__ __forceinline__ void divide_thread(typename E::S *dst, int64_t n, int64_t nvec,
+                                                       int divisor, int64_t first, int64_t stride)
 {
     typedef typename E::S S;
     const int V = 16 / sizeof(S);
-    const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-    const int64_t first = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     uint4 *d4 = reinterpret_cast<uint4 *>(dst);
     for (int64_t i = first; i < nvec; i += stride) {
         vec16<S> a;
         a.v = d4[i];
-#pragma unroll
+        CV_UNROLL
         for (int k = 0; k < V; k++)
             a.e[k] = divide<E>(a.e[k], divisor);
         d4[i] = a.v;
     }
     for (int64_t i = nvec * V + first; i < n; i += stride)
         dst[i] = divide<E>(dst[i], divisor);
+}
+
+template <class E, int OP>
+__global__ void reduce_kernel(typename E::S *dst, const typename E::S *__restrict__ src,
+                              int64_t n, int64_t nvec)
+{
+    reduce_thread<E, OP>(dst, src, n, nvec, (int64_t)blockIdx.x * blockDim.x + threadIdx.x,
+                         (int64_t)gridDim.x * blockDim.x);
+}
+
+template <class E>
+__global__ void divide_kernel(typename E::S *dst, int64_t n, int64_t nvec, int divisor)
+{
+    divide_thread<E>(dst, n, nvec, divisor, (int64_t)blockIdx.x * blockDim.x + threadIdx.x,
+                     (int64_t)gridDim.x * blockDim.x);
 }
 
 /* ------------------------------------------------------------ dispatch */
@@ -196,9 +219,49 @@ static unsigned grid_for(int64_t work, int max_blocks)
     return blocks < 1 ? 1u : (unsigned)blocks;
 }
 
-template <class E>
-static cudaError_t launch_elem(cv_redop redop, cv_xfer_kind kind, void *dst_, const void *src_,
-                               int64_t n, int divisor, int max_blocks, cudaStream_t stream)
+/* Where the work runs: a kernel on a stream, or every thread of the same
+ * grid one after another on the host (threads never share an element, so
+ * any order gives the GPU's result). */
+struct on_device {
+    cudaStream_t stream;
+    template <class E, int OP>
+    cudaError_t reduce(unsigned grid, typename E::S *dst, const typename E::S *src, int64_t n,
+                       int64_t nvec)
+    {
+        reduce_kernel<E, OP><<<grid, threads_per_block, 0, stream>>>(dst, src, n, nvec);
+        return cudaGetLastError();
+    }
+    template <class E>
+    cudaError_t divide(unsigned grid, typename E::S *dst, int64_t n, int64_t nvec, int divisor)
+    {
+        divide_kernel<E><<<grid, threads_per_block, 0, stream>>>(dst, n, nvec, divisor);
+        return cudaGetLastError();
+    }
+};
+
+struct on_host {
+    template <class E, int OP>
+    cudaError_t reduce(unsigned grid, typename E::S *dst, const typename E::S *src, int64_t n,
+                       int64_t nvec)
+    {
+        int64_t stride = (int64_t)grid * threads_per_block;
+        for (int64_t t = 0; t < stride; t++)
+            reduce_thread<E, OP>(dst, src, n, nvec, t, stride);
+        return cudaSuccess;
+    }
+    template <class E>
+    cudaError_t divide(unsigned grid, typename E::S *dst, int64_t n, int64_t nvec, int divisor)
+    {
+        int64_t stride = (int64_t)grid * threads_per_block;
+        for (int64_t t = 0; t < stride; t++)
+            divide_thread<E>(dst, n, nvec, divisor, t, stride);
+        return cudaSuccess;
+    }
+};
+
+template <class E, class Where>
+static cudaError_t launch_elem(Where &where, cv_redop redop, cv_xfer_kind kind, void *dst_,
+                               const void *src_, int64_t n, int divisor, int max_blocks)
 {
     typedef typename E::S S;
     const int V = 16 / sizeof(S);
@@ -208,38 +271,33 @@ static cudaError_t launch_elem(cv_redop redop, cv_xfer_kind kind, void *dst_, co
     int64_t nvec = aligned ? n / V : 0;
     unsigned grid = grid_for(nvec + (n - nvec * V), max_blocks);
 
-    if (kind == CV_XFER_DIVIDE) {
-        divide_kernel<E><<<grid, threads_per_block, 0, stream>>>(dst, n, nvec, divisor);
-        return cudaGetLastError();
-    }
+    if (kind == CV_XFER_DIVIDE)
+        return where.template divide<E>(grid, dst, n, nvec, divisor);
     switch (redop) {
     case CV_SUM:
-    case CV_AVG: reduce_kernel<E, CV_SUM><<<grid, threads_per_block, 0, stream>>>(dst, src, n, nvec); break;
-    case CV_PROD: reduce_kernel<E, CV_PROD><<<grid, threads_per_block, 0, stream>>>(dst, src, n, nvec); break;
-    case CV_MIN: reduce_kernel<E, CV_MIN><<<grid, threads_per_block, 0, stream>>>(dst, src, n, nvec); break;
-    case CV_MAX: reduce_kernel<E, CV_MAX><<<grid, threads_per_block, 0, stream>>>(dst, src, n, nvec); break;
+    case CV_AVG: return where.template reduce<E, CV_SUM>(grid, dst, src, n, nvec);
+    case CV_PROD: return where.template reduce<E, CV_PROD>(grid, dst, src, n, nvec);
+    case CV_MIN: return where.template reduce<E, CV_MIN>(grid, dst, src, n, nvec);
+    case CV_MAX: return where.template reduce<E, CV_MAX>(grid, dst, src, n, nvec);
     case CV_BAND:
     case CV_BOR:
     case CV_BXOR:
         if constexpr (E::is_int) {
             if (redop == CV_BAND)
-                reduce_kernel<E, CV_BAND><<<grid, threads_per_block, 0, stream>>>(dst, src, n, nvec);
-            else if (redop == CV_BOR)
-                reduce_kernel<E, CV_BOR><<<grid, threads_per_block, 0, stream>>>(dst, src, n, nvec);
-            else
-                reduce_kernel<E, CV_BXOR><<<grid, threads_per_block, 0, stream>>>(dst, src, n, nvec);
-            break;
+                return where.template reduce<E, CV_BAND>(grid, dst, src, n, nvec);
+            if (redop == CV_BOR)
+                return where.template reduce<E, CV_BOR>(grid, dst, src, n, nvec);
+            return where.template reduce<E, CV_BXOR>(grid, dst, src, n, nvec);
         } else {
             return cudaErrorNotSupported; /* bitwise ops have no float meaning */
         }
     default: return cudaErrorNotSupported;
     }
-    return cudaGetLastError();
 }
 
-extern "C" cudaError_t cv_cuda__launch(cv_dtype dtype, cv_redop redop, cv_xfer_kind kind,
-                                       void *dst, const void *src, int64_t n, int divisor,
-                                       int max_blocks, cudaStream_t stream)
+template <class Where>
+static cudaError_t dispatch(Where &where, cv_dtype dtype, cv_redop redop, cv_xfer_kind kind,
+                            void *dst, const void *src, int64_t n, int divisor, int max_blocks)
 {
     if (n <= 0)
         return cudaSuccess;
@@ -248,13 +306,29 @@ extern "C" cudaError_t cv_cuda__launch(cv_dtype dtype, cv_redop redop, cv_xfer_k
     if (kind == CV_XFER_DIVIDE && divisor < 1)
         return cudaErrorNotSupported;
     switch (dtype) {
-    case CV_INT8: return launch_elem<elem_i8>(redop, kind, dst, src, n, divisor, max_blocks, stream);
-    case CV_INT32: return launch_elem<elem_i32>(redop, kind, dst, src, n, divisor, max_blocks, stream);
-    case CV_INT64: return launch_elem<elem_i64>(redop, kind, dst, src, n, divisor, max_blocks, stream);
-    case CV_FLOAT16: return launch_elem<elem_f16>(redop, kind, dst, src, n, divisor, max_blocks, stream);
-    case CV_BFLOAT16: return launch_elem<elem_bf16>(redop, kind, dst, src, n, divisor, max_blocks, stream);
-    case CV_FLOAT32: return launch_elem<elem_f32>(redop, kind, dst, src, n, divisor, max_blocks, stream);
-    case CV_FLOAT64: return launch_elem<elem_f64>(redop, kind, dst, src, n, divisor, max_blocks, stream);
+    case CV_INT8: return launch_elem<elem_i8>(where, redop, kind, dst, src, n, divisor, max_blocks);
+    case CV_INT32: return launch_elem<elem_i32>(where, redop, kind, dst, src, n, divisor, max_blocks);
+    case CV_INT64: return launch_elem<elem_i64>(where, redop, kind, dst, src, n, divisor, max_blocks);
+    case CV_FLOAT16: return launch_elem<elem_f16>(where, redop, kind, dst, src, n, divisor, max_blocks);
+    case CV_BFLOAT16: return launch_elem<elem_bf16>(where, redop, kind, dst, src, n, divisor, max_blocks);
+    case CV_FLOAT32: return launch_elem<elem_f32>(where, redop, kind, dst, src, n, divisor, max_blocks);
+    case CV_FLOAT64: return launch_elem<elem_f64>(where, redop, kind, dst, src, n, divisor, max_blocks);
     default: return cudaErrorNotSupported;
     }
+}
+
+extern "C" cudaError_t cv_cuda__launch(cv_dtype dtype, cv_redop redop, cv_xfer_kind kind,
+                                       void *dst, const void *src, int64_t n, int divisor,
+                                       int max_blocks, cudaStream_t stream)
+{
+    on_device where = {stream};
+    return dispatch(where, dtype, redop, kind, dst, src, n, divisor, max_blocks);
+}
+
+extern "C" cudaError_t cv_cuda__emulate(cv_dtype dtype, cv_redop redop, cv_xfer_kind kind,
+                                        void *dst, const void *src, int64_t n, int divisor,
+                                        int max_blocks)
+{
+    on_host where;
+    return dispatch(where, dtype, redop, kind, dst, src, n, divisor, max_blocks);
 }

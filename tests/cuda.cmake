@@ -9,11 +9,17 @@ collviz_test(test_cuda SOURCES test_cuda.c LIBS cvcore cvcuda TIMEOUT 3600)
 collviz_test(test_cuda_limits SOURCES test_cuda_limits.c LIBS cvcore cvcuda TIMEOUT 600)
 collviz_test(test_cuda_nccl SOURCES test_cuda_nccl.c LIBS cvcore cvcuda TIMEOUT 600)
 
+# The kernels' per-thread code run on the host against the CPU's element
+# kernels: needs the toolkit (it is compiled by nvcc) but no GPU.
+get_target_property(CVCUDA_DEFS cvcuda INTERFACE_COMPILE_DEFINITIONS)
+if(CVCUDA_DEFS MATCHES "COLLVIZ_HAVE_CUDA")
+  collviz_test(test_cuda_kernels_host SOURCES test_cuda_kernels_host.c LIBS cvcore cvcuda TIMEOUT 300)
+endif()
+
 # With MPI: the bootstrap's failure path under a real launcher (2 processes,
 # no device: each must learn, return and finalise), and NCCL bootstrapped
 # through MPI on one GPU. The OMPI_ variables let Open MPI run as root and
 # on a single core, as CI containers do; other MPIs ignore them.
-get_target_property(CVCUDA_DEFS cvcuda INTERFACE_COMPILE_DEFINITIONS)
 if(CVCUDA_DEFS MATCHES "COLLVIZ_HAVE_MPI" AND MPIEXEC_EXECUTABLE)
   set(CVCUDA_MPI_ENV OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
                      OMPI_MCA_rmaps_base_oversubscribe=1)

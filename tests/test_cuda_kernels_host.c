@@ -1,0 +1,141 @@
+/*
+ * test_cuda_kernels_host.c: the CUDA kernels' own per-thread code, run on
+ * the host through cv_cuda__emulate, against the CPU backend's element
+ * kernels (cv__kernel). No GPU is involved, so it runs on every machine
+ * with the toolkit: what it checks is the arithmetic (integer wrapping,
+ * min/max, float16 and bfloat16 rounding, integer avg's divide) and the
+ * index ranges (16-byte vector part, tail, grid-stride loops with grids
+ * smaller and larger than the work), which must give results identical to
+ * the CPU's, bit for bit. Whether the GPU executes the same code correctly
+ * is test_cuda's job, on a machine with a device.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_internal.h"
+#include "cv_internal.h"
+
+static int failures, checks;
+
+#define EXPECT(cond, ...)                                                                  \
+    do {                                                                                   \
+        checks++;                                                                          \
+        if (!(cond)) {                                                                     \
+            failures++;                                                                    \
+            if (failures <= 30) {                                                          \
+                printf("FAIL %s:%d: ", __FILE__, __LINE__);                                \
+                printf(__VA_ARGS__);                                                       \
+                printf("\n");                                                              \
+            }                                                                              \
+        }                                                                                  \
+    } while (0)
+
+static uint64_t splitmix64(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* Random elements that are finite in the dtype (NaN bit patterns may
+ * legitimately differ between two correct conversions), with a share of
+ * large magnitudes so that sums and products overflow and round. */
+static void fill(cv_dtype dtype, void *buf, int64_t n, uint64_t *rng)
+{
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t r = splitmix64(rng);
+        switch (dtype) {
+        case CV_INT8: ((int8_t *)buf)[i] = (int8_t)r; break;
+        case CV_INT32: ((int32_t *)buf)[i] = (int32_t)r; break;
+        case CV_INT64: ((int64_t *)buf)[i] = (int64_t)r; break;
+        case CV_FLOAT16: {
+            uint16_t h = (uint16_t)r;
+            if ((h & 0x7c00u) == 0x7c00u) /* inf or NaN: make it finite */
+                h &= 0xbfffu;
+            ((uint16_t *)buf)[i] = h;
+            break;
+        }
+        case CV_BFLOAT16: {
+            uint16_t h = (uint16_t)r;
+            if ((h & 0x7f80u) == 0x7f80u)
+                h &= 0xbfffu;
+            ((uint16_t *)buf)[i] = h;
+            break;
+        }
+        case CV_FLOAT32:
+            ((float *)buf)[i] = (float)((double)(int64_t)(r >> 11) / 65536.0 *
+                                        ((r & 7) == 0 ? 1e25 : 1.0));
+            break;
+        default:
+            ((double *)buf)[i] = (double)(int64_t)(r >> 11) / 65536.0 * ((r & 7) == 0 ? 1e290 : 1.0);
+            break;
+        }
+    }
+}
+
+static void check_one(cv_dtype dtype, cv_redop redop, cv_xfer_kind kind, int64_t n, int dst_off,
+                      int src_off, int max_blocks, uint64_t *rng)
+{
+    size_t esz = cv_dtype_size(dtype), bytes = (size_t)(n + 8) * esz;
+    size_t alloc = (bytes + 63) / 64 * 64 + 64;
+    unsigned char *src = aligned_alloc(64, alloc), *gpu = aligned_alloc(64, alloc),
+                  *cpu = aligned_alloc(64, alloc);
+    fill(dtype, src, n + 8, rng);
+    fill(dtype, gpu, n + 8, rng);
+    memcpy(cpu, gpu, bytes);
+    void *d_gpu = gpu + (size_t)dst_off * esz, *d_cpu = cpu + (size_t)dst_off * esz;
+    const void *s = kind == CV_XFER_DIVIDE ? d_gpu : src + (size_t)src_off * esz;
+    const void *s_cpu = kind == CV_XFER_DIVIDE ? d_cpu : s;
+    int divisor = 1 + (int)(splitmix64(rng) % 16);
+
+    cudaError_t e = cv_cuda__emulate(dtype, redop, kind, d_gpu, s, n, divisor, max_blocks);
+    cv__kernel(dtype, redop, kind, d_cpu, s_cpu, n, divisor);
+    EXPECT(e == cudaSuccess, "%s %s kind %d: emulate returned %d", cv_dtype_name(dtype),
+           cv_redop_name(redop), kind, (int)e);
+    /* The whole allocation: elements outside [off, off+n) must be untouched. */
+    EXPECT(memcmp(gpu, cpu, bytes) == 0,
+           "%s %s %s n=%lld dst+%d src+%d blocks=%d differs from the CPU", cv_dtype_name(dtype),
+           cv_redop_name(redop), kind == CV_XFER_DIVIDE ? "divide" : "reduce", (long long)n,
+           dst_off, src_off, max_blocks);
+    free(src);
+    free(gpu);
+    free(cpu);
+}
+
+int main(void)
+{
+    static const int64_t sizes[] = {0, 1, 2, 3, 7, 8, 15, 16, 17, 31, 33, 69, 1000, 4099, 10007};
+    static const int offsets[][2] = {{0, 0}, {1, 1}, {0, 1}, {3, 0}, {2, 6}};
+    static const int blocks[] = {1, 2, 1000};
+    uint64_t rng = 12345;
+    for (int d = 0; d < CV_DTYPE_COUNT; d++)
+        for (int r = 0; r < CV_REDOP_COUNT; r++) {
+            if (cv_redop_is_bitwise(r) && cv_dtype_is_float(d))
+                continue;
+            for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
+                for (size_t oi = 0; oi < sizeof offsets / sizeof offsets[0]; oi++)
+                    for (size_t bi = 0; bi < sizeof blocks / sizeof blocks[0]; bi++)
+                        check_one(d, r, CV_XFER_REDUCE, sizes[si], offsets[oi][0],
+                                  offsets[oi][1], blocks[bi], &rng);
+        }
+    /* Integer avg's final step; the CPU leaves floats alone there, as no
+     * plan divides floats (they were pre-multiplied). */
+    for (int d = CV_INT8; d <= CV_INT64; d++)
+        for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
+            for (size_t oi = 0; oi < sizeof offsets / sizeof offsets[0]; oi++)
+                check_one(d, CV_AVG, CV_XFER_DIVIDE, sizes[si], offsets[oi][0], 0, 2, &rng);
+
+    /* What has no kernel is refused without touching memory. */
+    float a[4] = {1, 2, 3, 4}, b[4] = {1, 1, 1, 1};
+    EXPECT(cv_cuda__emulate(CV_FLOAT32, CV_BXOR, CV_XFER_REDUCE, a, b, 4, 1, 1) ==
+                   cudaErrorNotSupported && a[3] == 4.0f,
+           "bxor on float32 was not refused");
+    EXPECT(cv_cuda__emulate(CV_INT32, CV_SUM, CV_XFER_DIVIDE, a, a, 4, 0, 1) ==
+               cudaErrorNotSupported,
+           "a divisor of 0 was not refused");
+    printf("%d checks, %d failures (host emulation of the kernels; no GPU involved)\n", checks,
+           failures);
+    return failures ? 1 : 0;
+}
