@@ -66,12 +66,16 @@ int cv_nccl_rank(const cv_nccl *nccl) { return 0; }
 int cv_nccl_run(cv_nccl *nccl, const cv_spec *spec, int warmup, int iterations, cv_init init,
                 uint64_t seed, bool verify, cv_nccl_result *out, char *err, size_t errlen)
 {
+    memset(out, 0, sizeof *out);
+    out->wrong = -1;
     return no_nccl(err, errlen);
 }
 void cv_nccl_close(cv_nccl *nccl) {}
 int cv_nccl_bench(const cv_spec *spec, int warmup, int iterations, cv_init init, uint64_t seed,
                   cv_nccl_result *out, char *err, size_t errlen)
 {
+    memset(out, 0, sizeof *out);
+    out->wrong = -1;
     return no_nccl(err, errlen);
 }
 
@@ -176,6 +180,7 @@ int cv_nccl_bench(const cv_spec *spec, int warmup, int iterations, cv_init init,
 {
     cv_nccl *n = NULL;
     memset(out, 0, sizeof *out);
+    out->wrong = -1;
     int status = cv_nccl_open(spec->ranks, &n, err, errlen);
     if (status == CV_OK)
         status = cv_nccl_run(n, spec, warmup, iterations, init, seed, true, out, err, errlen);
