@@ -135,6 +135,7 @@ void drill_run(const drill_item *items, int n, lesson_lang lang, double seconds,
             lesson_print_state(it->l, it->q->beat, out);
         lesson_print_quiz(it->q, lang, out);
         lesson_verdict v;
+        bool passed = false;
         for (;;) {
             char line[512], err[256];
             fputs("  > ", out);
@@ -147,13 +148,22 @@ void drill_run(const drill_item *items, int n, lesson_lang lang, double seconds,
             }
             if (r == 0 || !strcmp(line, "q") || !strcmp(line, "quit"))
                 goto done;
+            if (line[strspn(line, " \t\r")] == '\0') {
+                /* Enter alone passes: in an interview "I don't know" costs
+                 * the point, and the card still teaches the answer. */
+                memset(&v, 0, sizeof v);
+                passed = true;
+                fprintf(out, "  (%s)\n", lang == LESSON_ZH ? "跳过" : "passed");
+                break;
+            }
             if (lesson_check_typed(it->q, line, &v, err, sizeof err))
                 break;
             fprintf(out, "  (%s)\n", err);
         }
         res->asked++;
         res->right += v.correct;
-        lesson__print_verdict(it->q, &v, lang, out);
+        if (!passed)
+            lesson__print_verdict(it->q, &v, lang, out);
         lesson_print_answer(it->q, lang, out);
         if (on_answer)
             on_answer(user, it->q, v.correct);
@@ -194,7 +204,8 @@ static void drill_usage(FILE *out)
                  "[--dir DIR]\n\n"
                  "Interview drill in the terminal: the quizzes of every lesson in random order\n"
                  "against a clock, one try each, then the standard answer an interviewer wants\n"
-                 "to hear and the lesson's common-mistake cards. Type q to stop early.\n"
+                 "to hear and the lesson's common-mistake cards. Enter alone passes a\n"
+                 "question; q stops early.\n"
                  "  --time   seconds on the clock (default 600; 0 = no clock)\n"
                  "  --seed   question order (default: from the time; printed, to repeat a run)\n"
                  "  --count  ask at most N questions (default: all)\n"

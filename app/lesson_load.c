@@ -12,6 +12,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -235,13 +236,24 @@ static bool read_highlight(lesson__ctx *c, lesson__val v, const char *where, int
             snprintf(what, sizeof what, "a pair [src, dst] of different ranks from 0 to %d",
                      maxrank);
             lesson__val s = lesson__item(c, e, 0), d = lesson__item(c, e, 1);
-            bool good = cJSON_IsArray(e.j) && lesson__count(e) == 2 && cJSON_IsNumber(s.j) &&
-                        cJSON_IsNumber(d.j);
-            double sv = good ? s.j->valuedouble : -1, dv = good ? d.j->valuedouble : -1;
-            good = good && sv >= 0 && sv <= maxrank && dv >= 0 && dv <= maxrank &&
-                   (double)(int)sv == sv && (double)(int)dv == dv && sv != dv;
-            if (!good) {
+            bool pair = cJSON_IsArray(e.j) && lesson__count(e) == 2 && cJSON_IsNumber(s.j) &&
+                        cJSON_IsNumber(d.j) && floor(s.j->valuedouble) == s.j->valuedouble &&
+                        floor(d.j->valuedouble) == d.j->valuedouble;
+            if (!pair) {
                 lesson__type_err(c, e, ep, what);
+                ok = false;
+                continue;
+            }
+            double sv = s.j->valuedouble, dv = d.j->valuedouble;
+            if (sv < 0 || sv > maxrank || dv < 0 || dv > maxrank) {
+                lesson__err(c, lesson__off(c, e), "%s: [%g, %g] names a rank outside 0 to %d", ep,
+                            sv, dv, maxrank);
+                ok = false;
+                continue;
+            }
+            if (sv == dv) {
+                lesson__err(c, lesson__off(c, e), "%s goes from rank %d to itself; expected two "
+                            "different ranks", ep, (int)sv);
                 ok = false;
                 continue;
             }

@@ -425,15 +425,19 @@ static bool read_predict_value(lesson__ctx *c, lesson__val v, const char *where,
             return false;
         }
     }
-    if (!has_next_step(c, v, where, setup, step))
-        return false;
+    return has_next_step(c, v, where, setup, step);
+}
+
+/* Queues a predict-value quiz for the trace check. Only a quiz that read
+ * cleanly is queued: a failed one's slot is reused by the next quiz. */
+static void queue_trace_check(lesson__ctx *c, lesson__val v, int setup, int step, lesson_quiz *q)
+{
     if (c->npending == c->cap_pending) {
         c->cap_pending = c->cap_pending ? c->cap_pending * 2 : 8;
         c->pending = lesson__xrealloc(c->pending, (size_t)c->cap_pending * sizeof(*c->pending));
     }
     c->pending[c->npending++] = (lesson__pending){
         q, setup, step, lesson__off(c, lesson__member(c, v, "answer"))};
-    return true;
 }
 
 /* Reports up to five cells of one kind of mismatch, then how many more. */
@@ -568,7 +572,10 @@ bool lesson__read_quiz(lesson__ctx *c, lesson__val v, const char *where, int bea
     case LESSON_QUIZ_PREDICT_VALUE: ok = read_predict_value(c, v, where, setup, step, q) && ok; break;
     default: ok = read_predict_cells(c, v, where, setup, step, q) && ok; break;
     }
-    return ok && q->id;
+    ok = ok && q->id;
+    if (ok && q->kind == LESSON_QUIZ_PREDICT_VALUE)
+        queue_trace_check(c, v, setup, step, q);
+    return ok;
 }
 
 /* --------------------------------------------------------------- diagram */
