@@ -1,0 +1,60 @@
+# Lessons: loader and validator, quiz checking, progress, the shipped
+# course, the commands, and (with -DCOLLVIZ_FUZZ=ON and clang) the loader's
+# libFuzzer target.
+#
+# The app's sources are globbed into the collviz program, so the lesson and
+# progress modules are compiled again here into a small library the tests
+# and the fuzzer link; lesson_cmd.c and drill.c stay out (they need the CLI
+# core), and are tested through the collviz program itself.
+set(COLLVIZ_LESSON_SOURCES
+    ${PROJECT_SOURCE_DIR}/app/lesson_course.c
+    ${PROJECT_SOURCE_DIR}/app/lesson_json.c
+    ${PROJECT_SOURCE_DIR}/app/lesson_load.c
+    ${PROJECT_SOURCE_DIR}/app/lesson_quiz.c
+    ${PROJECT_SOURCE_DIR}/app/lesson_quiz_load.c
+    ${PROJECT_SOURCE_DIR}/app/lesson_text.c
+    ${PROJECT_SOURCE_DIR}/app/lesson_verify.c
+    ${PROJECT_SOURCE_DIR}/app/lesson_vocab.c
+    ${PROJECT_SOURCE_DIR}/app/lesson_walk.c
+    ${PROJECT_SOURCE_DIR}/app/progress.c)
+add_library(cvlesson STATIC ${COLLVIZ_LESSON_SOURCES})
+target_include_directories(cvlesson PUBLIC ${PROJECT_SOURCE_DIR}/app)
+target_link_libraries(cvlesson PUBLIC cvcore PkgConfig::CJSON)
+target_compile_definitions(cvlesson PRIVATE COLLVIZ_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+collviz_warnings(cvlesson)
+
+collviz_test(test_lesson_load SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_lesson_load.c LIBS cvlesson
+             TIMEOUT 300)
+collviz_test(test_lesson_bad SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_lesson_bad.c LIBS cvlesson
+             TIMEOUT 120)
+collviz_test(test_lesson_quiz SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_lesson_quiz.c LIBS cvlesson
+             TIMEOUT 120)
+collviz_test(test_progress SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_progress.c LIBS cvlesson
+             TIMEOUT 300)
+
+# The commands, through the program (tests/test_lesson_cli.sh): the shipped
+# course validates, bad files make --check exit 2 with file:line:column
+# messages, deep links check their id and beat, the text player and the
+# drill run without a terminal, progress lands under XDG_DATA_HOME.
+if(TARGET collviz)
+  add_test(NAME test_lesson_cli
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_lesson_cli.sh $<TARGET_FILE:collviz>
+                   ${PROJECT_SOURCE_DIR} ${CMAKE_BINARY_DIR}/lesson-cli)
+  set_tests_properties(test_lesson_cli PROPERTIES TIMEOUT 300)
+endif()
+
+if(COLLVIZ_FUZZ)
+  if(NOT CMAKE_C_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "COLLVIZ_FUZZ=ON needs clang for libFuzzer: configure with CC=clang")
+  endif()
+  add_executable(fuzz_lesson ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_lesson.c ${COLLVIZ_LESSON_SOURCES})
+  target_include_directories(fuzz_lesson PRIVATE ${PROJECT_SOURCE_DIR}/app)
+  target_link_libraries(fuzz_lesson PRIVATE cvcore PkgConfig::CJSON)
+  target_compile_options(fuzz_lesson PRIVATE -fsanitize=fuzzer,address,undefined -g)
+  target_link_options(fuzz_lesson PRIVATE -fsanitize=fuzzer,address,undefined)
+  collviz_warnings(fuzz_lesson)
+  # Replays the seed corpus once: proves the target builds and runs.
+  add_test(NAME fuzz_lesson_corpus
+           COMMAND fuzz_lesson -runs=0 ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus)
+  set_tests_properties(fuzz_lesson_corpus PROPERTIES TIMEOUT 300)
+endif()

@@ -1,0 +1,304 @@
+/*
+ * test_lesson_bad.c: every validator error has a file under
+ * tests/lessons_bad/ and its exact message and file:line:column here, so a
+ * change in wording or position is a deliberate one. Also: the 100 MB file
+ * refused from its size before a byte is read, a broken file never stopping
+ * the rest of the course, syntax corner cases the scanner must catch before
+ * cJSON sees them, and the cap on messages per file.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lesson.h"
+
+static int failures;
+
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);              \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fputc('\n', stderr);                                                                   \
+            failures++;                                                                            \
+        }                                                                                          \
+    } while (0)
+
+#define BAD_DIR COLLVIZ_SOURCE_DIR "/tests/lessons_bad/"
+
+typedef struct {
+    const char *file;
+    int line, col;
+    const char *message;
+} expected;
+
+/* Every problem of every bad file, in the order the validator reports them. */
+static const expected cases[] = {
+    {"bad-array.json", 1, 1,
+     "the lesson must be a JSON object, not an array"},
+    {"bad-choice-answer.json", 20, 19,
+     "beats[0].quiz.answer 5 is out of range: there are 2 choices (0 to 1)"},
+    {"bad-cost-bytes.json", 32, 63,
+     "beats[1].quiz.from_cost.bytes 1000 is not a whole number of elements: expected a multiple of 32 bytes (allgather of float32 on 8 ranks)"},
+    {"bad-cost-link.json", 32, 78,
+     "beats[1].quiz.from_cost.link must be one of: nvlink3, nvlink4, pcie4, pcie5, ib-hdr, ib-ndr, eth100; not \"nvlink9\""},
+    {"bad-cost.json", 31, 19,
+     "cost model gives 12.25 ms for allreduce ring, 8 ranks, 1610612736 bytes of float16, 230 GB/s; the answer 4.7 differs by more than the tolerance 5%"},
+    {"bad-diagram.json", 31, 11,
+     "beats[1].diagram.boxes[1]: box \"b\" (x 1 to 2, y 0 to 0) does not fit the 2x1 grid"},
+    {"bad-diagram.json", 33, 40,
+     "beats[1].diagram.arrows[0].to \"c\" names no box of this diagram"},
+    {"bad-duplicate-ids.json", 28, 15,
+     "duplicate quiz id \"q1\" (also beats[0].quiz)"},
+    {"bad-duplicate-key.json", 3, 3,
+     "duplicate key \"format\" in the lesson"},
+    {"bad-few-quizzes.json", 8, 12,
+     "a lesson needs at least 2 quizzes; this one has 1"},
+    {"bad-file-name.json", 3, 9,
+     "id \"bad-filename\" does not match the file name \"bad-file-name.json\"; expected the file to be named bad-filename.json"},
+    {"bad-highlight.json", 12, 34,
+     "beats[0].highlight.ranks[1] must be a rank from 0 to 3, not 4"},
+    {"bad-highlight.json", 12, 49,
+     "beats[0].highlight.chunks[0]: elements 3 to 4 are outside rank 0's recv buffer (4 elements, 0 to 3)"},
+    {"bad-highlight.json", 12, 112,
+     "beats[0].highlight.links[0] goes from rank 1 to itself; expected two different ranks"},
+    {"bad-missing-key.json", 1, 1,
+     "missing required key \"setup\" in the lesson"},
+    {"bad-not-json.json", 5, 3,
+     "not JSON: expected ',' or '}' after an object member"},
+    {"bad-plain-text.json", 1, 1,
+     "not JSON: expected a value (object, array, string, number, true, false or null)"},
+    {"bad-predict-cells.json", 16, 18,
+     "beats[0].quiz.cells: rank 1 recv[3] is written by step 1 but not listed"},
+    {"bad-predict-cells.json", 16, 18,
+     "beats[0].quiz.cells: rank 2 send[0] is listed but not written by step 1"},
+    {"bad-predict-value.json", 18, 19,
+     "the trace holds 2 at rank 1 recv[2] after step 1; options[0] is 102"},
+    {"bad-setup-switch.json", 26, 25,
+     "beats[1].setup.algo \"ring\" is not offered for sendrecv; expected one of: direct"},
+    {"bad-step-range.json", 25, 15,
+     "step 12 is beyond the plan's step count 1 (sendrecv direct on 4 ranks); expected 0 to 1, \"start\" or \"end\""},
+    {"bad-trailing-comma.json", 19, 9,
+     "not JSON: expected a value after ',' (JSON allows no trailing comma)"},
+    {"bad-translation.json", 11, 15,
+     "missing translation: beats[0].text has no \"zh\" text"},
+    {"bad-translation.json", 26, 22,
+     "missing translation: beats[1].text.en is empty"},
+    {"bad-unit.json", 31, 17,
+     "beats[1].quiz.unit must be \"ms\" for quantity time_ms, not \"s\""},
+    {"bad-unknown-key.json", 6, 3,
+     "unknown key \"titel\" in the lesson; expected one of: format, id, track, order, title, summary, setup, beats, mistakes, sources"},
+    {"bad-utf8.json", 6, 42,
+     "not JSON: invalid UTF-8 byte 0xFF in a string"},
+    {"bad-wrong-type.json", 7, 40,
+     "setup.ranks must be an integer from 1 to 16, not a string"},
+};
+
+static void test_each_file(void)
+{
+    size_t n = sizeof cases / sizeof cases[0];
+    for (size_t i = 0; i < n;) {
+        /* all expectations of one file */
+        size_t j = i;
+        while (j < n && strcmp(cases[j].file, cases[i].file) == 0)
+            j++;
+        char path[512];
+        snprintf(path, sizeof path, BAD_DIR "%s", cases[i].file);
+        lesson_diags d;
+        lesson_diags_init(&d);
+        lesson *l = NULL;
+        int rc = lesson_load_file(path, 0, &l, &d);
+        CHECK(rc != 0 && l == NULL, "%s loaded", cases[i].file);
+        CHECK(d.count == (int)(j - i), "%s: %d messages, expected %d", cases[i].file, d.count,
+              (int)(j - i));
+        for (size_t k = i; k < j && (int)(k - i) < d.count; k++) {
+            const lesson_diag *g = &d.items[k - i];
+            CHECK(strcmp(g->file, path) == 0, "%s", g->file);
+            CHECK(g->line == cases[k].line && g->col == cases[k].col, "%s: at %d:%d, expected %d:%d",
+                  cases[k].file, g->line, g->col, cases[k].line, cases[k].col);
+            CHECK(strcmp(g->message, cases[k].message) == 0, "%s:\n  got      %s\n  expected %s",
+                  cases[k].file, g->message, cases[k].message);
+        }
+        lesson_destroy(l);
+        lesson_diags_free(&d);
+        i = j;
+    }
+}
+
+/* Loading the whole directory: every file is reported, one lesson loads,
+ * and the second of two lessons sharing a track position is refused. */
+static void test_directory(void)
+{
+    lesson_diags d;
+    lesson_diags_init(&d);
+    lesson_course c;
+    lesson_course_init(&c);
+    const char *paths[2] = {BAD_DIR, COLLVIZ_SOURCE_DIR "/lessons"};
+    int bad = lesson_course_load(&c, paths, 2, 0, &d);
+    CHECK(lesson_course_find(&c, "bad-order-a") >= 0, "bad-order-a loads");
+    CHECK(lesson_course_find(&c, "bad-order-b") < 0, "bad-order-b is refused");
+    CHECK(lesson_course_find(&c, "prim-sendrecv") >= 0, "the shipped course still loads");
+    CHECK(lesson_course_find(&c, "algo-ring-allreduce") >= 0, "the shipped course still loads");
+    bool order_reported = false;
+    for (int i = 0; i < d.count; i++)
+        if (strstr(d.items[i].file, "bad-order-b.json") && d.items[i].line == 5 &&
+            d.items[i].col == 12 &&
+            strstr(d.items[i].message, "duplicate order 19 in track primitives (also "))
+            order_reported = true;
+    CHECK(order_reported, "duplicate order reported at bad-order-b.json:5:12");
+    /* every file but bad-order-a has a problem */
+    int files = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        files += i == 0 || strcmp(cases[i].file, cases[i - 1].file) != 0;
+    CHECK(bad == files + 1, "%d files with problems, expected %d", bad, files + 1);
+    lesson_course_free(&c);
+    lesson_diags_free(&d);
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* A 100 MB file is refused from its size: quickly, with a clear message,
+ * and without reading it (the file is sparse, so reading it would still be
+ * slow to scan). */
+static void test_huge_file(void)
+{
+    const char *path = COLLVIZ_BINARY_DIR "/lesson-huge.json";
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    CHECK(fd >= 0, "create %s", path);
+    if (fd < 0)
+        return;
+    CHECK(write(fd, "{", 1) == 1 && ftruncate(fd, 100 * 1000 * 1000) == 0, "grow");
+    close(fd);
+    lesson_diags d;
+    lesson_diags_init(&d);
+    lesson *l = NULL;
+    double t0 = now();
+    int rc = lesson_load_file(path, 0, &l, &d);
+    double dt = now() - t0;
+    CHECK(rc != 0 && !l && d.count == 1, "refused");
+    CHECK(d.count == 1 && d.items[0].line == 1 && d.items[0].col == 1 &&
+              strcmp(d.items[0].message, "file is 100000000 bytes; the limit is 1048576 (1 MiB)") == 0,
+          "%s", d.count ? d.items[0].message : "");
+    CHECK(dt < 0.5, "took %.3f s", dt);
+    lesson_diags_free(&d);
+
+    /* the same through the buffer entry point (the fuzzer's) */
+    lesson_diags_init(&d);
+    size_t big = (size_t)LESSON_MAX_FILE_BYTES + 1;
+    char *buf = calloc(big, 1);
+    rc = lesson_load_buffer("big", buf, big, 0, &l, &d);
+    CHECK(rc != 0 && d.count == 1 && strstr(d.items[0].message, "the limit is 1048576"), "buffer");
+    free(buf);
+    lesson_diags_free(&d);
+    unlink(path);
+}
+
+/* Syntax corner cases: what the scanner must refuse, with where. */
+static void test_syntax(void)
+{
+    static const struct {
+        const char *text;
+        int line, col;
+        const char *message;
+    } cases2[] = {
+        {"", 1, 1, "not JSON: unexpected end of file; expected a value (object, array, string, number, true, false or null)"},
+        {"{\"a\": 1", 1, 8, "not JSON: unexpected end of file; expected ',' or '}'"},
+        {"{\"a\": 01}", 1, 7, "not JSON: invalid number: leading zeros are not allowed"},
+        {"{\"a\": \"\\ud800\"}", 1, 8, "not JSON: unpaired high surrogate \\uD800; expected a \\uDC00 to \\uDFFF escape after it"},
+        {"{\"a\": \"\\u0000\"}", 1, 8, "not JSON: \\u0000 is not allowed in a string"},
+        {"{\"a\": \"x\ny\"}", 1, 9, "not JSON: control character U+000A inside a string; expected it written as an escape such as \\n or \\t"},
+        {"{\"a\": \"\\q\"}", 1, 8, "not JSON: invalid escape; expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX"},
+        {"{// note\n}", 1, 2, "not JSON: expected a key in double quotes or '}'"},
+        {"{\"a\": // note\n1}", 1, 7, "not JSON: comments are not allowed in JSON; expected a value (object, array, string, number, true, false or null)"},
+        {"{'a': 1}", 1, 2, "not JSON: expected a key in double quotes or '}'"},
+        {"{\"a\" 1}", 1, 6, "not JSON: expected ':' after the key"},
+        {"{} {}", 1, 4, "not JSON: unexpected text after the end of the JSON value"},
+        {"{\"a\": tru}", 1, 7, "not JSON: expected a value (object, array, string, number, true, false or null)"},
+        {"{\"a\": 1.}", 1, 9, "not JSON: invalid number; expected a digit after '.'"},
+        {"{\"a\": \"unterminated}", 1, 7, "not JSON: unterminated string; expected a closing '\"'"},
+        {"{\"a\":\n  \"\xe4\xb8\xad\xe6\x96\x87\", \"b\": [1,,2]}", 2, 17, "not JSON: expected a value (object, array, string, number, true, false or null)"},
+    };
+    for (size_t i = 0; i < sizeof cases2 / sizeof cases2[0]; i++) {
+        lesson_diags d;
+        lesson_diags_init(&d);
+        lesson *l = NULL;
+        lesson_load_buffer("t.json", cases2[i].text, strlen(cases2[i].text), 0, &l, &d);
+        CHECK(l == NULL && d.count == 1, "case %zu: %d messages", i, d.count);
+        if (d.count >= 1) {
+            CHECK(d.items[0].line == cases2[i].line && d.items[0].col == cases2[i].col,
+                  "case %zu at %d:%d, expected %d:%d", i, d.items[0].line, d.items[0].col,
+                  cases2[i].line, cases2[i].col);
+            CHECK(strcmp(d.items[0].message, cases2[i].message) == 0,
+                  "case %zu:\n  got      %s\n  expected %s", i, d.items[0].message,
+                  cases2[i].message);
+        }
+        lesson_diags_free(&d);
+    }
+
+    /* nesting is capped before it can hurt */
+    char deep[256] = "{\"a\": ";
+    for (int i = 0; i < 40; i++)
+        strcat(deep, "[");
+    lesson_diags d;
+    lesson_diags_init(&d);
+    lesson *l = NULL;
+    lesson_load_buffer("deep.json", deep, strlen(deep), 0, &l, &d);
+    CHECK(d.count == 1 && strstr(d.items[0].message, "nesting deeper than 32 levels"), "depth");
+    lesson_diags_free(&d);
+
+    /* a byte order mark is accepted and columns on line 1 do not count it */
+    const char *bom = "\xEF\xBB\xBF{\"format\": 2}";
+    lesson_diags_init(&d);
+    lesson_load_buffer("bom.json", bom, strlen(bom), 0, &l, &d);
+    CHECK(d.count >= 1 && d.items[0].line == 1 && d.items[0].col == 1 &&
+              strstr(d.items[0].message, "missing required key"),
+          "bom: %s", d.count ? d.items[0].message : "");
+    lesson_diags_free(&d);
+}
+
+/* A file with hundreds of problems reports at most 100 of them. */
+static void test_message_cap(void)
+{
+    size_t cap = 64 * 1024, n = 0;
+    char *text = malloc(cap);
+    n += (size_t)snprintf(text + n, cap - n, "{");
+    for (int i = 0; i < 300; i++)
+        n += (size_t)snprintf(text + n, cap - n, "\"k%d\": 1, ", i);
+    n += (size_t)snprintf(text + n, cap - n, "\"z\": 0}");
+    lesson_diags d;
+    lesson_diags_init(&d);
+    lesson *l = NULL;
+    lesson_load_buffer("many.json", text, n, 0, &l, &d);
+    CHECK(d.count == 100, "%d messages", d.count);
+    bool capped = false;
+    for (int i = 0; i < d.count; i++)
+        capped = capped || strstr(d.items[i].message, "too many problems");
+    CHECK(capped, "the cap is announced");
+    lesson_diags_free(&d);
+    free(text);
+}
+
+int main(void)
+{
+    test_each_file();
+    test_directory();
+    test_huge_file();
+    test_syntax();
+    test_message_cap();
+    if (failures) {
+        fprintf(stderr, "test_lesson_bad: %d failures\n", failures);
+        return 1;
+    }
+    printf("test_lesson_bad: ok\n");
+    return 0;
+}

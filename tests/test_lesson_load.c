@@ -1,0 +1,181 @@
+/*
+ * test_lesson_load.c: every shipped lesson under lessons/ loads and
+ * validates (plans built, cost answers recomputed, predict answers checked
+ * against real traces), and each lesson's own answers pass its own quiz
+ * checks, so a lesson can never ship a quiz nobody can answer right. Also
+ * checks the course's order, lookup and suggestions, a lesson given twice,
+ * and that the documented example in docs/LESSONS.md is itself valid.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lesson.h"
+
+static int failures;
+
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);              \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fputc('\n', stderr);                                                                   \
+            failures++;                                                                            \
+        }                                                                                          \
+    } while (0)
+
+/* The lesson's own answer, as a learner would give it, must be right; a
+ * neighbouring wrong answer must be wrong. */
+static void check_own_answers(const lesson *l)
+{
+    for (int i = 0; i < l->nquizzes; i++) {
+        const lesson_quiz *q = &l->quizzes[i];
+        lesson_verdict v;
+        switch (q->kind) {
+        case LESSON_QUIZ_CHOICE:
+            CHECK(lesson_check_choice(q, q->answer, &v), "%s", q->key);
+            CHECK(!lesson_check_choice(q, (q->answer + 1) % q->nchoices, &v), "%s", q->key);
+            CHECK(v.why != NULL, "%s: a wrong choice explains itself", q->key);
+            break;
+        case LESSON_QUIZ_PREDICT_VALUE:
+            CHECK(lesson_check_choice(q, q->answer, &v), "%s", q->key);
+            CHECK(!lesson_check_choice(q, (q->answer + 1) % q->noptions, &v), "%s", q->key);
+            break;
+        case LESSON_QUIZ_NUMBER:
+            CHECK(lesson_check_number(q, q->number, &v), "%s", q->key);
+            CHECK(!lesson_check_number(q, q->number * 2 + 1, &v), "%s", q->key);
+            CHECK(lesson_text_present(v.why), "%s: explains", q->key);
+            break;
+        default: {
+            int n = 0;
+            for (int k = 0; k < q->ncells; k++)
+                n += (int)q->cells[k].count;
+            lesson_cell *cells = calloc((size_t)n + 1, sizeof *cells);
+            int m = 0;
+            for (int k = 0; k < q->ncells; k++)
+                for (int64_t e = 0; e < q->cells[k].count; e++)
+                    cells[m++] = (lesson_cell){q->cells[k].rank, q->cells[k].buf,
+                                               q->cells[k].first + e};
+            CHECK(lesson_check_cells(q, cells, n, &v), "%s", q->key);
+            CHECK(!lesson_check_cells(q, cells, n - 1, &v) && v.missing == 1, "%s", q->key);
+            free(cells);
+            break;
+        }
+        }
+        CHECK(lesson_text_present(&q->card), "%s has a card", q->key);
+    }
+}
+
+static void test_shipped(void)
+{
+    lesson_diags diags;
+    lesson_diags_init(&diags);
+    lesson_course course;
+    lesson_course_init(&course);
+    const char *dir = COLLVIZ_SOURCE_DIR "/lessons";
+    int bad = lesson_course_load(&course, &dir, 1, 0, &diags);
+    lesson_diags_print(&diags, stderr);
+    CHECK(bad == 0 && diags.count == 0, "%d files with problems", bad);
+    CHECK(course.nlessons >= 3, "only %d lessons", course.nlessons);
+    int kinds[LESSON_QUIZ_KIND_COUNT] = {0};
+    for (int i = 0; i < course.nlessons; i++) {
+        const lesson *l = course.lessons[i];
+        CHECK(l->nquizzes >= 2, "%s", l->id);
+        if (i > 0) {
+            const lesson *p = course.lessons[i - 1];
+            CHECK(p->track < l->track || (p->track == l->track && p->order < l->order),
+                  "%s before %s", p->id, l->id);
+        }
+        for (int b = 0; b < l->nbeats; b++) {
+            const lesson_beat *beat = &l->beats[b];
+            CHECK(beat->setup >= 0 && beat->setup < l->nsetups, "%s", l->id);
+            CHECK(beat->step >= 0 && beat->step <= l->setup_steps[beat->setup], "%s beat %d",
+                  l->id, b);
+        }
+        for (int k = 0; k < l->nquizzes; k++)
+            kinds[l->quizzes[k].kind]++;
+        check_own_answers(l);
+        CHECK(lesson_course_find(&course, l->id) == i, "%s", l->id);
+    }
+    for (int k = 0; k < LESSON_QUIZ_KIND_COUNT; k++)
+        CHECK(kinds[k] > 0, "no shipped quiz of kind %s", lesson_quiz_kind_name((lesson_quiz_kind)k));
+
+    /* deep links: a typo finds the real id */
+    int close[4];
+    int n = lesson_course_suggest(&course, "prim-sendrcv", close, 4);
+    CHECK(n >= 1 && strcmp(course.lessons[close[0]]->id, "prim-sendrecv") == 0, "suggest");
+    n = lesson_course_suggest(&course, "ring", close, 4);
+    CHECK(n >= 1, "a word of the id finds it");
+    CHECK(lesson_course_find(&course, "no-such-lesson") == -1, "find");
+    lesson_course_free(&course);
+    lesson_diags_free(&diags);
+}
+
+/* The same file given twice: the second is refused as a duplicate id. */
+static void test_duplicate_id(void)
+{
+    lesson_diags diags;
+    lesson_diags_init(&diags);
+    lesson_course course;
+    lesson_course_init(&course);
+    const char *paths[2] = {COLLVIZ_SOURCE_DIR "/lessons/prim-sendrecv.json",
+                            COLLVIZ_SOURCE_DIR "/lessons/prim-sendrecv.json"};
+    int bad = lesson_course_load(&course, paths, 2, LESSON_LOAD_NO_TRACE, &diags);
+    CHECK(bad == 1 && course.nlessons == 1, "bad %d lessons %d", bad, course.nlessons);
+    CHECK(diags.count == 1 && strstr(diags.items[0].message, "duplicate lesson id \"prim-sendrecv\""),
+          "%s", diags.count ? diags.items[0].message : "(none)");
+    CHECK(diags.count == 1 && diags.items[0].line == 3 && diags.items[0].col == 9, "%d:%d",
+          diags.count ? diags.items[0].line : 0, diags.count ? diags.items[0].col : 0);
+    lesson_course_free(&course);
+    lesson_diags_free(&diags);
+}
+
+/* docs/LESSONS.md's complete example must itself be a valid lesson. */
+static void test_doc_example(void)
+{
+    FILE *f = fopen(COLLVIZ_SOURCE_DIR "/docs/LESSONS.md", "rb");
+    CHECK(f != NULL, "docs/LESSONS.md");
+    if (!f)
+        return;
+    static char doc[1 << 20];
+    size_t len = fread(doc, 1, sizeof doc - 1, f);
+    fclose(f);
+    doc[len] = '\0';
+    const char *start = strstr(doc, "## Complete example\n");
+    start = start ? strstr(start, "```json\n") : NULL;
+    CHECK(start != NULL, "example heading");
+    if (!start)
+        return;
+    start += strlen("```json\n");
+    const char *end = strstr(start, "```");
+    CHECK(end != NULL, "example end");
+    if (!end)
+        return;
+    lesson_diags diags;
+    lesson_diags_init(&diags);
+    lesson *l = NULL;
+    int rc = lesson_load_buffer(NULL, start, (size_t)(end - start), 0, &l, &diags);
+    lesson_diags_print(&diags, stderr);
+    CHECK(rc == 0 && l, "the documented example loads");
+    if (l) {
+        CHECK(l->nsetups == 2 && l->beats[2].new_setup && l->beats[2].setup == 1, "setup switch");
+        CHECK(l->beats[2].diagram && l->beats[2].diagram->nboxes == 3, "diagram");
+        CHECK(l->quizzes[2].has_cost && l->quizzes[2].number > 11.5 && l->quizzes[2].number < 12.5,
+              "cost answer %g", l->quizzes[2].number);
+    }
+    lesson_destroy(l);
+    lesson_diags_free(&diags);
+}
+
+int main(void)
+{
+    test_shipped();
+    test_duplicate_id();
+    test_doc_example();
+    if (failures) {
+        fprintf(stderr, "test_lesson_load: %d failures\n", failures);
+        return 1;
+    }
+    printf("test_lesson_load: ok\n");
+    return 0;
+}

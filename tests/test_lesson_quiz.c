@@ -1,0 +1,217 @@
+/*
+ * test_lesson_quiz.c: answer checking for every quiz kind, as the GUI calls
+ * it (indices, numbers, clicked cells) and as the terminal players call it
+ * (typed lines), including the explanation a verdict carries, plus the
+ * drill's shuffling and clock-free run on a scripted input.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lesson.h"
+
+static int failures;
+
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);              \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fputc('\n', stderr);                                                                   \
+            failures++;                                                                            \
+        }                                                                                          \
+    } while (0)
+
+/* One quiz of each kind on a four-rank send/recv (rank r sends r*100+i to
+ * r+1), and a number quiz with an absolute tolerance. */
+static const char fixture[] =
+    "{\"format\": 1, \"id\": \"quiz-fixture\", \"track\": \"primitives\", \"order\": 1,\n"
+    " \"title\": {\"en\": \"T\", \"zh\": \"题\"},\n"
+    " \"setup\": {\"op\": \"sendrecv\", \"ranks\": 4, \"count\": 4, \"dtype\": \"int32\"},\n"
+    " \"beats\": [\n"
+    "  {\"step\": 0, \"text\": {\"en\": \"a\", \"zh\": \"甲\"},\n"
+    "   \"quiz\": {\"id\": \"pick\", \"kind\": \"choice\", \"prompt\": {\"en\": \"p\", \"zh\": \"问\"},\n"
+    "     \"choices\": [{\"text\": {\"en\": \"x\", \"zh\": \"x\"}, \"why\": {\"en\": \"why x\", \"zh\": \"x因\"}},\n"
+    "                 {\"text\": {\"en\": \"y\", \"zh\": \"y\"}},\n"
+    "                 {\"text\": {\"en\": \"z\", \"zh\": \"z\"}}],\n"
+    "     \"answer\": 1, \"explain\": {\"en\": \"general\", \"zh\": \"总\"},\n"
+    "     \"card\": {\"en\": \"c\", \"zh\": \"卡\"}}},\n"
+    "  {\"step\": 0, \"text\": {\"en\": \"b\", \"zh\": \"乙\"},\n"
+    "   \"quiz\": {\"id\": \"value\", \"kind\": \"predict-value\", \"prompt\": {\"en\": \"p\", \"zh\": \"问\"},\n"
+    "     \"rank\": 2, \"buf\": \"recv\", \"index\": 3, \"options\": [203, 103, 3.5],\n"
+    "     \"answer\": 1, \"explain\": {\"en\": \"e\", \"zh\": \"释\"}, \"card\": {\"en\": \"c\", \"zh\": \"卡\"}}},\n"
+    "  {\"step\": 0, \"text\": {\"en\": \"c\", \"zh\": \"丙\"},\n"
+    "   \"quiz\": {\"id\": \"cells\", \"kind\": \"predict-cells\", \"prompt\": {\"en\": \"p\", \"zh\": \"问\"},\n"
+    "     \"cells\": [{\"rank\": 0, \"buf\": \"recv\", \"first\": 0, \"count\": 4},\n"
+    "               {\"rank\": 1, \"buf\": \"recv\", \"first\": 0, \"count\": 4},\n"
+    "               {\"rank\": 2, \"buf\": \"recv\", \"first\": 0, \"count\": 4},\n"
+    "               {\"rank\": 3, \"buf\": \"recv\", \"first\": 0, \"count\": 4}],\n"
+    "     \"explain\": {\"en\": \"e\", \"zh\": \"释\"}, \"card\": {\"en\": \"c\", \"zh\": \"卡\"}}},\n"
+    "  {\"step\": \"end\", \"text\": {\"en\": \"d\", \"zh\": \"丁\"},\n"
+    "   \"quiz\": {\"id\": \"time\", \"kind\": \"number\", \"prompt\": {\"en\": \"p\", \"zh\": \"问\"},\n"
+    "     \"unit\": \"ms\", \"tolerance_pct\": 10,\n"
+    "     \"from_cost\": {\"op\": \"allreduce\", \"ranks\": 8, \"bytes\": \"1610612736\", \"dtype\": \"float16\",\n"
+    "                   \"bw_gbps\": 600, \"quantity\": \"time_ms\"},\n"
+    "     \"explain\": {\"en\": \"e\", \"zh\": \"释\"}, \"card\": {\"en\": \"c\", \"zh\": \"卡\"}}},\n"
+    "  {\"step\": \"end\", \"text\": {\"en\": \"e\", \"zh\": \"戊\"},\n"
+    "   \"quiz\": {\"id\": \"abs\", \"kind\": \"number\", \"prompt\": {\"en\": \"p\", \"zh\": \"问\"},\n"
+    "     \"answer\": 7, \"unit\": \"GB\", \"tolerance\": 0.5,\n"
+    "     \"explain\": {\"en\": \"e\", \"zh\": \"释\"}, \"card\": {\"en\": \"c\", \"zh\": \"卡\"}}}\n"
+    " ],\n"
+    " \"mistakes\": [{\"myth\": {\"en\": \"m\", \"zh\": \"误\"}, \"truth\": {\"en\": \"t\", \"zh\": \"真\"}}]\n"
+    "}\n";
+
+static lesson *load_fixture(void)
+{
+    lesson_diags d;
+    lesson_diags_init(&d);
+    lesson *l = NULL;
+    int rc = lesson_load_buffer(NULL, fixture, strlen(fixture), 0, &l, &d);
+    lesson_diags_print(&d, stderr);
+    CHECK(rc == 0 && l && l->nquizzes == 5, "fixture loads");
+    lesson_diags_free(&d);
+    return l;
+}
+
+static void test_choice(const lesson_quiz *q)
+{
+    lesson_verdict v;
+    CHECK(lesson_check_choice(q, 1, &v) && v.correct, "right choice");
+    CHECK(!lesson_check_choice(q, 0, &v), "wrong choice");
+    CHECK(v.why == &q->choices[0].why, "a choice's own why comes first");
+    CHECK(!lesson_check_choice(q, 2, &v) && v.why == &q->explain, "else the quiz's explanation");
+    CHECK(!lesson_check_choice(q, -1, &v) && !lesson_check_choice(q, 3, &v), "out of range is wrong");
+
+    char err[256];
+    CHECK(lesson_check_typed(q, "b\n", &v, err, sizeof err) && v.correct, "letter b");
+    CHECK(lesson_check_typed(q, "  B ", &v, err, sizeof err) && v.correct, "upper case, spaces");
+    CHECK(lesson_check_typed(q, "2", &v, err, sizeof err) && v.correct, "1-based number");
+    CHECK(lesson_check_typed(q, "a", &v, err, sizeof err) && !v.correct, "letter a");
+    CHECK(!lesson_check_typed(q, "d", &v, err, sizeof err) && strstr(err, "a to c"), "%s", err);
+    CHECK(!lesson_check_typed(q, "", &v, err, sizeof err), "empty");
+}
+
+static void test_value(const lesson_quiz *q)
+{
+    lesson_verdict v;
+    CHECK(lesson_check_choice(q, 1, &v) && v.expected == 103, "option index");
+    CHECK(!lesson_check_choice(q, 0, &v) && v.why == &q->explain, "wrong option explains");
+    char err[256];
+    CHECK(lesson_check_typed(q, "b", &v, err, sizeof err) && v.correct, "letter");
+    CHECK(lesson_check_typed(q, "103", &v, err, sizeof err) && v.correct, "the value itself");
+    CHECK(lesson_check_typed(q, "3.5", &v, err, sizeof err) && !v.correct, "another option");
+    CHECK(lesson_check_typed(q, "42", &v, err, sizeof err) && !v.correct, "a value not offered");
+    CHECK(!lesson_check_typed(q, "x1", &v, err, sizeof err), "not a value");
+}
+
+static void test_cells(const lesson_quiz *q)
+{
+    lesson_cell all[16];
+    for (int i = 0; i < 16; i++)
+        all[i] = (lesson_cell){i / 4, CV_BUF_RECV, i % 4};
+    lesson_verdict v;
+    CHECK(lesson_check_cells(q, all, 16, &v) && v.missing == 0 && v.extra == 0, "all sixteen");
+    CHECK(!lesson_check_cells(q, all, 15, &v) && v.missing == 1 && v.extra == 0, "one missing");
+    lesson_cell more[18];
+    memcpy(more, all, sizeof all);
+    more[16] = (lesson_cell){0, CV_BUF_SEND, 0};
+    more[17] = all[3]; /* a duplicate click counts once */
+    CHECK(!lesson_check_cells(q, more, 18, &v) && v.missing == 0 && v.extra == 1, "one extra");
+    CHECK(!lesson_check_cells(q, more + 1, 17, &v) && v.missing == 1 && v.extra == 1,
+          "a duplicate click does not stand in for a missing cell");
+    CHECK(!lesson_check_cells(q, NULL, 0, &v) && v.missing == 16, "nothing picked");
+    lesson_cell probe = {2, CV_BUF_RECV, 3};
+    CHECK(lesson_cells_contain(q->cells, q->ncells, &probe), "contains");
+    probe.buf = CV_BUF_SEND;
+    CHECK(!lesson_cells_contain(q->cells, q->ncells, &probe), "not send");
+
+    char err[256];
+    CHECK(lesson_check_typed(q, "0 recv 0-3, 1 recv 0-3; 2 recv 0-3, 3 recv 0-3", &v, err, sizeof err) &&
+              v.correct,
+          "typed ranges");
+    CHECK(lesson_check_typed(q, "0 recv 0-3, 1 RECV 0-3, 2 recv 0-3, 3 recv 0-2", &v, err, sizeof err) &&
+              !v.correct && v.missing == 1,
+          "typed, one short");
+    CHECK(!lesson_check_typed(q, "0 inbox 1", &v, err, sizeof err) && strstr(err, "RANK BUF INDEX"),
+          "unknown buffer: %s", err);
+    CHECK(!lesson_check_typed(q, "0 recv 3-1", &v, err, sizeof err), "backwards range");
+    CHECK(!lesson_check_typed(q, "0 recv 1 junk", &v, err, sizeof err), "trailing junk");
+}
+
+static void test_number(const lesson_quiz *q, const lesson_quiz *abs_q)
+{
+    /* from the cost model: 2 * 7/8 * 1610612736 B / 600 GB/s = 4.697 ms */
+    CHECK(q->has_cost && fabs(q->number - 4.697) < 0.001, "model answer %g", q->number);
+    CHECK(q->tolerance_pct && q->tolerance == 10, "tolerance");
+    CHECK(q->cost.spec.count == 805306368 && q->cost.link == NULL && q->cost.bw_gbps == 600,
+          "cost reference");
+    lesson_verdict v;
+    CHECK(lesson_check_number(q, 4.7, &v) && fabs(v.expected - q->number) < 1e-12, "4.7");
+    CHECK(lesson_check_number(q, 5.1, &v), "within 10%%");
+    CHECK(!lesson_check_number(q, 5.2, &v) && v.why == &q->explain, "beyond 10%%");
+    CHECK(!lesson_check_number(q, NAN, &v), "NaN is never right");
+    char err[256];
+    CHECK(lesson_check_typed(q, "4.7 ms", &v, err, sizeof err) && v.correct, "with unit");
+    CHECK(lesson_check_typed(q, "4.7ms", &v, err, sizeof err) && v.correct, "unit attached");
+    CHECK(lesson_check_typed(q, "12", &v, err, sizeof err) && !v.correct, "12 ms is wrong here");
+    CHECK(!lesson_check_typed(q, "4.7 s", &v, err, sizeof err) && strstr(err, "in ms"), "%s", err);
+    CHECK(!lesson_check_typed(q, "fast", &v, err, sizeof err), "not a number");
+
+    CHECK(lesson_check_number(abs_q, 7.5, &v) && lesson_check_number(abs_q, 6.5, &v), "±0.5");
+    CHECK(!lesson_check_number(abs_q, 7.51, &v), "beyond ±0.5");
+}
+
+static void test_text_player(const lesson *l)
+{
+    /* non-interactive: every quiz printed with its answer */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    lesson_play_opts o;
+    lesson_play_opts_init(&o);
+    o.lang = LESSON_ZH;
+    CHECK(lesson_play_text(l, 0, &o, stdin, out) == 0, "plays");
+    fclose(out);
+    CHECK(strstr(buf, "答案: b) y") != NULL, "choice answer shown");
+    CHECK(strstr(buf, "误") && strstr(buf, "真"), "mistake card shown");
+    CHECK(strstr(buf, "本课结束"), "end");
+    free(buf);
+
+    /* interactive on a script: wrong then right, etc. */
+    const char *script = "a\nb\n103\n0 recv 0-3, 1 recv 0-3, 2 recv 0-3, 3 recv 0-3\n4.7\nq\n";
+    FILE *in = fmemopen((void *)script, strlen(script), "r");
+    out = open_memstream(&buf, &len);
+    o.lang = LESSON_EN;
+    o.interactive = true;
+    o.show_state = false;
+    CHECK(lesson_play_text(l, 0, &o, in, out) == 0, "plays interactively");
+    fclose(out);
+    fclose(in);
+    CHECK(strstr(buf, "Not quite.") && strstr(buf, "why x") && strstr(buf, "Try once more."),
+          "wrong first, its why, a second try");
+    CHECK(strstr(buf, "Right.") != NULL, "then right");
+    free(buf);
+}
+
+int main(void)
+{
+    lesson *l = load_fixture();
+    if (!l)
+        return 1;
+    test_choice(&l->quizzes[0]);
+    test_value(&l->quizzes[1]);
+    test_cells(&l->quizzes[2]);
+    test_number(&l->quizzes[3], &l->quizzes[4]);
+    test_text_player(l);
+    CHECK(strcmp(l->quizzes[2].key, "quiz-fixture/cells") == 0, "key %s", l->quizzes[2].key);
+    lesson_destroy(l);
+    if (failures) {
+        fprintf(stderr, "test_lesson_quiz: %d failures\n", failures);
+        return 1;
+    }
+    printf("test_lesson_quiz: ok\n");
+    return 0;
+}

@@ -1,0 +1,299 @@
+/*
+ * test_progress.c: progress.json round trips; a missing file gives the
+ * defaults; a corrupt one is set aside with a message and never silently
+ * lost; the XDG path rules; and the crash-safety promise itself: a child
+ * saving in a loop is killed with SIGKILL at random moments, and every time
+ * the file on disk is a complete old or new version, never a torn one.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "progress.h"
+
+static int failures;
+
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);              \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fputc('\n', stderr);                                                                   \
+            failures++;                                                                            \
+        }                                                                                          \
+    } while (0)
+
+static char dir[512];
+
+static void make_dir(void)
+{
+    snprintf(dir, sizeof dir, "%s/progress-test-%ld", COLLVIZ_BINARY_DIR, (long)getpid());
+    mkdir(dir, 0755);
+}
+
+static void clean_dir(const char *d)
+{
+    DIR *dd = opendir(d);
+    if (!dd)
+        return;
+    struct dirent *e;
+    while ((e = readdir(dd)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        char p[1024];
+        snprintf(p, sizeof p, "%s/%s", d, e->d_name);
+        struct stat st;
+        if (stat(p, &st) == 0 && S_ISDIR(st.st_mode))
+            clean_dir(p);
+        else
+            unlink(p);
+    }
+    closedir(dd);
+    rmdir(d);
+}
+
+static int count_files(const char *d, const char *prefix)
+{
+    int n = 0;
+    DIR *dd = opendir(d);
+    if (!dd)
+        return 0;
+    struct dirent *e;
+    while ((e = readdir(dd)) != NULL)
+        n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+    closedir(dd);
+    return n;
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    fputs(text, f);
+    fclose(f);
+}
+
+static void test_round_trip(void)
+{
+    char path[1024], msg[1024];
+    snprintf(path, sizeof path, "%s/deep/er/progress.json", dir);
+    progress p;
+    CHECK(progress_load(&p, path, msg, sizeof msg) == PROGRESS_EMPTY, "missing file");
+    CHECK(p.ndone == 0 && !p.current_lesson && !p.lang[0], "defaults");
+    progress_set_done(&p, "prim-sendrecv", true);
+    progress_set_done(&p, "algo-ring-allreduce", true);
+    progress_set_done(&p, "prim-sendrecv", true); /* twice is once */
+    progress_set_done(&p, "algo-ring-allreduce", false);
+    progress_set_done(&p, "cost-busbw", true);
+    progress_record_quiz(&p, "prim-sendrecv/who-uses-p2p", true);
+    progress_record_quiz(&p, "prim-sendrecv/who-uses-p2p", false);
+    progress_record_quiz(&p, "algo-ring-allreduce/gpt3-allreduce-time", true);
+    progress_set_current(&p, "algo-ring-allreduce", 4);
+    snprintf(p.lang, sizeof p.lang, "zh");
+    snprintf(p.theme, sizeof p.theme, "dark");
+    progress_record_drill(&p, 7, 10, 1700000000);
+    progress_record_drill(&p, 5, 9, 1700000100);
+    CHECK(progress_save(&p, path, msg, sizeof msg) == PROGRESS_OK, "save into a new dir: %s", msg);
+    progress_free(&p);
+
+    progress q;
+    CHECK(progress_load(&q, path, msg, sizeof msg) == PROGRESS_OK, "load: %s", msg);
+    CHECK(q.ndone == 2 && progress_lesson_done(&q, "prim-sendrecv") &&
+              progress_lesson_done(&q, "cost-busbw") &&
+              !progress_lesson_done(&q, "algo-ring-allreduce"),
+          "done list");
+    const progress_quiz *pq = progress_find_quiz(&q, "prim-sendrecv/who-uses-p2p");
+    CHECK(pq && pq->tries == 2 && pq->right == 1 && !pq->last, "quiz score");
+    pq = progress_find_quiz(&q, "algo-ring-allreduce/gpt3-allreduce-time");
+    CHECK(pq && pq->tries == 1 && pq->right == 1 && pq->last, "quiz score 2");
+    CHECK(q.current_lesson && strcmp(q.current_lesson, "algo-ring-allreduce") == 0 &&
+              q.current_beat == 4,
+          "current");
+    CHECK(strcmp(q.lang, "zh") == 0 && strcmp(q.theme, "dark") == 0, "lang, theme");
+    CHECK(q.drill.runs == 2 && q.drill.best == 7 && q.drill.last_right == 5 &&
+              q.drill.last_asked == 9 && q.drill.last_time == 1700000100,
+          "drill");
+    progress_free(&q);
+    CHECK(count_files(dir, "") >= 1, "dir");
+}
+
+static void test_corrupt(const char *text, const char *why)
+{
+    char path[1024], msg[1024];
+    snprintf(path, sizeof path, "%s/corrupt/progress.json", dir);
+    char sub[1024];
+    snprintf(sub, sizeof sub, "%s/corrupt", dir);
+    clean_dir(sub);
+    mkdir(sub, 0755);
+    write_file(path, text);
+    progress p;
+    CHECK(progress_load(&p, path, msg, sizeof msg) == PROGRESS_RECOVERED, "%s", why);
+    CHECK(strstr(msg, path) && strstr(msg, ".corrupt-") && strstr(msg, why), "message: %s", msg);
+    CHECK(access(path, F_OK) != 0, "the bad file is moved, not left in the way");
+    CHECK(count_files(sub, "progress.json.corrupt-") == 1, "set aside once");
+    /* the copy set aside is the original, byte for byte */
+    DIR *dd = opendir(sub);
+    struct dirent *e;
+    while (dd && (e = readdir(dd)) != NULL) {
+        if (strncmp(e->d_name, "progress.json.corrupt-", 22) != 0)
+            continue;
+        char p2[1400], got[256] = "";
+        snprintf(p2, sizeof p2, "%s/%s", sub, e->d_name);
+        FILE *f = fopen(p2, "rb");
+        size_t n = fread(got, 1, sizeof got - 1, f);
+        fclose(f);
+        got[n] = '\0';
+        CHECK(strcmp(got, text) == 0, "kept verbatim");
+    }
+    if (dd)
+        closedir(dd);
+    CHECK(p.ndone == 0 && !p.current_lesson, "defaults after recovery");
+    /* a second corrupt file in the same second does not overwrite the first */
+    write_file(path, text);
+    progress_free(&p);
+    CHECK(progress_load(&p, path, msg, sizeof msg) == PROGRESS_RECOVERED, "again");
+    CHECK(count_files(sub, "progress.json.corrupt-") == 2, "two copies");
+    progress_free(&p);
+}
+
+static void test_paths(void)
+{
+    char out[1024];
+    setenv("XDG_DATA_HOME", "/data/home", 1);
+    CHECK(progress_default_path(out, sizeof out) &&
+              strcmp(out, "/data/home/collviz/progress.json") == 0,
+          "%s", out);
+    setenv("XDG_DATA_HOME", "relative/path", 1); /* invalid per the spec: ignored */
+    setenv("HOME", "/home/learner", 1);
+    CHECK(progress_default_path(out, sizeof out) &&
+              strcmp(out, "/home/learner/.local/share/collviz/progress.json") == 0,
+          "%s", out);
+    unsetenv("XDG_DATA_HOME");
+    CHECK(progress_default_path(out, sizeof out) &&
+              strcmp(out, "/home/learner/.local/share/collviz/progress.json") == 0,
+          "%s", out);
+    unsetenv("HOME");
+    CHECK(!progress_default_path(out, sizeof out), "no home at all");
+}
+
+/* Two distinguishable versions, large enough that a save takes a while. */
+static void fill(progress *p, int version)
+{
+    progress_init(p);
+    int n = version == 0 ? 600 : 900;
+    for (int i = 0; i < n; i++) {
+        char key[64];
+        snprintf(key, sizeof key, "lesson-%d/quiz-%d", i / 10, i % 10);
+        progress_record_quiz(p, key, (i + version) % 3 == 0);
+    }
+    progress_set_current(p, version == 0 ? "version-a" : "version-b", version);
+}
+
+static void test_kill_during_save(void)
+{
+    char path[1024], msg[1024];
+    snprintf(path, sizeof path, "%s/kill/progress.json", dir);
+    progress a;
+    fill(&a, 0);
+    CHECK(progress_save(&a, path, msg, sizeof msg) == PROGRESS_OK, "%s", msg);
+    progress_free(&a);
+    srand((unsigned)time(NULL));
+    int rounds = 40, saw_b = 0, torn = 0;
+    char sub[1024];
+    snprintf(sub, sizeof sub, "%s/kill", dir);
+    for (int round = 0; round < rounds; round++) {
+        int ready[2];
+        CHECK(pipe(ready) == 0, "pipe");
+        pid_t pid = fork();
+        if (pid == 0) {
+            progress v[2];
+            fill(&v[0], 0);
+            fill(&v[1], 1);
+            /* start the clock only once the child is saving */
+            if (write(ready[1], "r", 1) != 1)
+                _exit(4);
+            for (int i = 0;; i++) {
+                char m[256];
+                if (progress_save(&v[i % 2], path, m, sizeof m) != PROGRESS_OK)
+                    _exit(3);
+            }
+        }
+        CHECK(pid > 0, "fork");
+        char byte;
+        CHECK(read(ready[0], &byte, 1) == 1, "the child is ready");
+        close(ready[0]);
+        close(ready[1]);
+        struct timespec ts = {0, (long)(rand() % 60000 + 1) * 1000L};
+        nanosleep(&ts, NULL);
+        kill(pid, SIGKILL);
+        int status = 0;
+        waitpid(pid, &status, 0);
+        CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "the child was killed mid-loop");
+        torn += count_files(sub, "progress.json.tmp-") > 0;
+
+        progress p;
+        progress_status st = progress_load(&p, path, msg, sizeof msg);
+        CHECK(st == PROGRESS_OK, "round %d: %d %s", round, (int)st, msg);
+        bool is_a = p.current_lesson && strcmp(p.current_lesson, "version-a") == 0 &&
+                    p.nquizzes == 600;
+        bool is_b = p.current_lesson && strcmp(p.current_lesson, "version-b") == 0 &&
+                    p.nquizzes == 900;
+        CHECK(is_a || is_b, "round %d: a whole version (%d quizzes)", round, p.nquizzes);
+        saw_b += is_b;
+        progress_free(&p);
+    }
+
+    /* Which moment a kill hits is up to timing; say what this run covered. */
+    printf("test_progress: %d kills: %d in the middle of writing a temporary file, %d left "
+           "the second version on disk\n",
+           rounds, torn, saw_b);
+    CHECK(torn + saw_b > 0, "no kill landed after the child's first save began");
+
+    /* killed children leave temporary files; the next save clears them */
+    progress p;
+    progress_init(&p);
+    CHECK(progress_save(&p, path, msg, sizeof msg) == PROGRESS_OK, "%s", msg);
+    CHECK(count_files(sub, "progress.json.tmp-") == 0, "stale temporary files removed");
+    CHECK(count_files(sub, "progress.json.corrupt-") == 0, "nothing was ever corrupt");
+    progress_free(&p);
+}
+
+static void test_unwritable(void)
+{
+    char msg[1024];
+    progress p;
+    progress_init(&p);
+    /* a path under a regular file cannot be created */
+    char file[1024], path[1100];
+    snprintf(file, sizeof file, "%s/plain-file", dir);
+    write_file(file, "x");
+    snprintf(path, sizeof path, "%s/progress.json", file);
+    CHECK(progress_save(&p, path, msg, sizeof msg) == PROGRESS_EIO && msg[0], "EIO: %s", msg);
+    progress_free(&p);
+}
+
+int main(void)
+{
+    make_dir();
+    test_round_trip();
+    test_corrupt("{\"format\": 1, \"done\": [\"a\", ", "not valid JSON");
+    test_corrupt("{\"format\": 1, \"done\": 42}", "not a valid progress file");
+    test_corrupt("[]", "not a valid progress file");
+    test_kill_during_save();
+    test_unwritable();
+    test_paths();
+    clean_dir(dir);
+    if (failures) {
+        fprintf(stderr, "test_progress: %d failures\n", failures);
+        return 1;
+    }
+    printf("test_progress: ok\n");
+    return 0;
+}
