@@ -93,7 +93,16 @@ int lesson_cmd_load_course(lesson_course *course, const char *dir, bool quiet)
     const char *paths[1] = {dir ? dir : lesson_default_dir()};
     lesson_course_init(course);
     int bad = lesson_course_load(course, paths, 1, 0, &diags);
-    if (bad > 0 && !quiet)
+    if (bad > 0 && !quiet && course->nlessons == 0) {
+        /* nothing loaded at all: say why instead of pointing elsewhere */
+        for (int i = 0; i < diags.count && i < 5; i++) {
+            const lesson_diag *g = &diags.items[i];
+            if (g->line > 0)
+                fprintf(stderr, "collviz: %s:%d:%d: %s\n", g->file, g->line, g->col, g->message);
+            else
+                fprintf(stderr, "collviz: %s: %s\n", g->file, g->message);
+        }
+    } else if (bad > 0 && !quiet)
         fprintf(stderr,
                 "collviz: %d lesson file%s in %s %s problems and %s left out; `collviz lessons "
                 "--check` lists them\n",

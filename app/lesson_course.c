@@ -6,6 +6,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,7 +97,7 @@ static void load_dir(lesson_course *c, const char *dir, unsigned flags, lesson_d
 {
     DIR *d = opendir(dir);
     if (!d) {
-        lesson_diags_add(diags, dir, 0, 0, "cannot open the directory");
+        lesson_diags_add(diags, dir, 0, 0, "cannot open the directory: %s", strerror(errno));
         c->nfailed++;
         return;
     }
