@@ -294,6 +294,11 @@ int lesson_course_find(const lesson_course *c, const char *id);
 /* Up to max lesson indices whose ids are close to id (edit distance or
  * shared prefix), closest first; returns how many. */
 int lesson_course_suggest(const lesson_course *c, const char *id, int *out, int max);
+/* Where `collviz` alone resumes: the lesson in progress at its saved beat
+ * (clamped), else the first lesson not yet done, else the first. Returns
+ * the lesson index and sets *beat, or -1 when the course is empty. */
+struct progress;
+int lesson_course_resume(const lesson_course *c, const struct progress *p, int *beat);
 /* The shipped lessons directory: $COLLVIZ_LESSONS_DIR, else the source
  * tree's lessons/, else ./lessons. */
 const char *lesson_default_dir(void);

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "lesson_internal.h"
+#include "progress.h"
 
 void lesson_course_init(lesson_course *c)
 {
@@ -179,6 +180,23 @@ int lesson_course_suggest(const lesson_course *c, const char *id, int *out, int 
     }
     free(score);
     return n;
+}
+
+int lesson_course_resume(const lesson_course *c, const progress *p, int *beat)
+{
+    *beat = 0;
+    if (c->nlessons == 0)
+        return -1;
+    int i = p && p->current_lesson ? lesson_course_find(c, p->current_lesson) : -1;
+    if (i >= 0) {
+        int b = p->current_beat;
+        *beat = b < 0 ? 0 : b >= c->lessons[i]->nbeats ? c->lessons[i]->nbeats - 1 : b;
+        return i;
+    }
+    for (i = 0; p && i < c->nlessons; i++)
+        if (!progress_lesson_done(p, c->lessons[i]->id))
+            return i;
+    return 0;
 }
 
 const char *lesson_default_dir(void)

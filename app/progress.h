@@ -35,7 +35,7 @@ typedef struct {
     int64_t last_time; /* when it ended, seconds since the epoch */
 } progress_drill;
 
-typedef struct {
+typedef struct progress {
     char **done; /* ids of lessons completed */
     int ndone;
     progress_quiz *quizzes;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "lesson.h"
+#include "progress.h"
 
 static int failures;
 
@@ -107,6 +108,24 @@ static void test_shipped(void)
     n = lesson_course_suggest(&course, "ring", close, 4);
     CHECK(n >= 1, "a word of the id finds it");
     CHECK(lesson_course_find(&course, "no-such-lesson") == -1, "find");
+
+    /* where `collviz` alone resumes */
+    progress p;
+    progress_init(&p);
+    int beat = -1;
+    CHECK(lesson_course_resume(&course, &p, &beat) == 0 && beat == 0, "fresh: the first lesson");
+    progress_set_done(&p, course.lessons[0]->id, true);
+    CHECK(lesson_course_resume(&course, &p, &beat) == 1 && beat == 0, "the first not done");
+    int ring = lesson_course_find(&course, "algo-ring-allreduce");
+    progress_set_current(&p, "algo-ring-allreduce", 3);
+    CHECK(lesson_course_resume(&course, &p, &beat) == ring && beat == 3, "in progress");
+    progress_set_current(&p, "algo-ring-allreduce", 999);
+    CHECK(lesson_course_resume(&course, &p, &beat) == ring &&
+              beat == course.lessons[ring]->nbeats - 1,
+          "beat clamped");
+    progress_set_current(&p, "a-lesson-since-removed", 2);
+    CHECK(lesson_course_resume(&course, &p, &beat) == 1 && beat == 0, "a stale id is ignored");
+    progress_free(&p);
     lesson_course_free(&course);
     lesson_diags_free(&diags);
 }
