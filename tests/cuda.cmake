@@ -22,7 +22,9 @@ endif()
 # on a single core, as CI containers do; other MPIs ignore them.
 if(CVCUDA_DEFS MATCHES "COLLVIZ_HAVE_MPI" AND MPIEXEC_EXECUTABLE)
   set(CVCUDA_MPI_ENV OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-                     OMPI_MCA_rmaps_base_oversubscribe=1)
+                     OMPI_MCA_rmaps_base_oversubscribe=1
+                     # Open MPI's dlopen'd components keep memory LSan cannot attribute.
+                     ASAN_OPTIONS=detect_leaks=0:abort_on_error=1)
   add_test(NAME test_cuda_nodevice_mpi
            COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 2
                    $<TARGET_FILE:test_cuda_nodevice> --mpi)
