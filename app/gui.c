@@ -199,6 +199,13 @@ int gui_create(const gui_options *o, gui **out, char *err, size_t errlen)
             goto fail;
         }
     } else {
+        /* The renderer is built for SDL's software path (see docs/GUI.md):
+         * by default skip the GL renderer, whose driver load alone costs
+         * ~100 MB and ~300 ms where GL is a software rasterizer. The
+         * environment (SDL_RENDER_DRIVER, SDL_FRAMEBUFFER_ACCELERATION)
+         * still overrides these hints. */
+        SDL_SetHint(SDL_HINT_RENDER_DRIVER, "software");
+        SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");
         if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0) {
             snprintf(err, errlen, "no display (%s)", SDL_GetError());
             rc = CV_EUNAVAIL;
@@ -402,8 +409,12 @@ void gui_render(gui *g)
     if (g->narr_step) {
         f.narr.step = g->narr_step;
     } else if (g->panels[0].plan) {
-        int step = (int)floor(g->t);
-        gui__describe_step(g->panels[0].plan, step, g->t - step, g->lang, g->step_text,
+        /* Paused on a state: describe the step that produced it. */
+        bool after;
+        int ns0 = g->panels[0].plan->nsteps;
+        int ref = g->t >= ns0 ? ns0 : rd_ref_step(ns0, g->t, &after);
+        double frac = g->t >= ns0 ? 0 : after ? 1 : g->t - floor(g->t);
+        gui__describe_step(g->panels[0].plan, ref, frac, g->lang, g->step_text,
                            sizeof g->step_text);
         f.narr.step = g->step_text;
     }

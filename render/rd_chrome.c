@@ -37,8 +37,11 @@ static void step_words(const rd_frame *f, const cv_plan *plan, char *out, size_t
     else if (step >= plan->nsteps)
         snprintf(out, outlen, "%s (%d %s)", rd_str(f->lang, RD_S_DONE), plan->nsteps,
                  rd_str(f->lang, RD_S_STEPS));
-    else
-        rd_strf(f->lang, RD_S_STEP_OF, out, outlen, step + 1, plan->nsteps);
+    else {
+        bool after;
+        int ref = rd_ref_step(plan->nsteps, f->t, &after);
+        rd_strf(f->lang, after ? RD_S_AFTER_STEP : RD_S_STEP_OF, out, outlen, ref + 1, plan->nsteps);
+    }
 }
 
 /* Phase, bytes and times of the step in progress. */
@@ -57,6 +60,7 @@ static void step_numbers(const rd_frame *f, const rd_panel *p, char *out, size_t
     rd__fmt_bytes((double)cost.busiest_total, total, sizeof total);
     rd_lang L = f->lang;
     if (step < plan->nsteps) {
+        step = rd_ref_step(plan->nsteps, f->t, NULL);
         int64_t bytes = 0;
         double ms = link ? cv_cost_step(plan, step, link, &bytes) : 0;
         rd__fmt_bytes((double)bytes, busy, sizeof busy);
@@ -127,8 +131,11 @@ void rd__draw_header(rd_ctx *c, const rd_frame *f)
         int k = (int)floor(f->t);
         if (k >= tot)
             snprintf(w0, sizeof w0, "%s", rd_str(f->lang, RD_S_DONE));
-        else
-            rd_strf(f->lang, RD_S_STEP_OF, w0, sizeof w0, k + 1, tot);
+        else {
+            bool after;
+            int ref = rd_ref_step(tot, f->t, &after);
+            rd_strf(f->lang, after ? RD_S_AFTER_STEP : RD_S_STEP_OF, w0, sizeof w0, ref + 1, tot);
+        }
         rd__text(c, w0, L->px_text, th->dim, line2, RD_ALIGN_LEFT, 0);
     } else {
         step_numbers(f, p0, buf, sizeof buf);

@@ -361,8 +361,11 @@ static void draw_card(rd_ctx *c, const rd_frame *f, int p, int rank)
                         tb.h = tb.h / 2 + cell_px / 4;
                     /* Values nothing has written yet (mask 0) are the
                      * buffer's initial zeros: shown, but dim. */
-                    rd__text(c, val, cell_px, cell->mask ? th->text : th->dim, tb,
-                             RD_ALIGN_CENTER | RD_ALIGN_FIT, 0);
+                    /* Step the size down rather than drop the number. */
+                    SDL_Rect got = {0, 0, 0, 0};
+                    for (int vpx = cell_px; vpx >= 7 && got.w == 0; vpx = vpx * 4 / 5)
+                        got = rd__text(c, val, vpx, cell->mask ? th->text : th->dim, tb,
+                                       RD_ALIGN_CENTER | RD_ALIGN_FIT, 0);
                     if (two) {
                         char lab[48];
                         mask_label(spec, (cv_buf)b, rank, cell->first, cell->mask, lab, sizeof lab);

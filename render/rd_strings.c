@@ -65,6 +65,12 @@ void rd_strf(rd_lang lang, rd_string id, char *out, size_t outlen, long long a, 
         else
             snprintf(out, outlen, "step %lld of %lld", a, b);
         break;
+    case RD_S_AFTER_STEP:
+        if (zh)
+            snprintf(out, outlen, "第 %lld 步已完成 / 共 %lld 步", a, b);
+        else
+            snprintf(out, outlen, "after step %lld of %lld", a, b);
+        break;
     case RD_S_GPU:
         snprintf(out, outlen, "GPU %lld", a);
         break;

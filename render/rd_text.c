@@ -21,7 +21,7 @@
 #include <string.h>
 #include <strings.h>
 
-#define TEXT_CACHE_SIZE 1024 /* power of two: open addressing mask */
+#define TEXT_CACHE_SIZE 4096 /* power of two: open addressing mask; a 64-rank frame draws ~2500 strings */
 #define TEXT_MAX_FONTS 24
 
 typedef struct {
@@ -126,6 +126,8 @@ int rd_fonts_find(rd_font_paths *out, char *err, size_t errlen)
         fc_find_family(latin[i], out->latin, sizeof out->latin);
     for (size_t i = 0; !envc && !out->cjk[0] && i < sizeof cjk / sizeof *cjk; i++)
         fc_find_family(cjk[i], out->cjk, sizeof out->cjk);
+    /* Only paths are kept; fontconfig's caches are not needed after this. */
+    FcFini();
     if (!out->latin[0]) {
         snprintf(err, errlen, "no Latin font found: install the Debian package fonts-dejavu-core");
         return CV_EUNAVAIL;

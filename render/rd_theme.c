@@ -138,3 +138,16 @@ void rd_chunk_name(int chunk, char *out, size_t outlen)
     else
         snprintf(out, outlen, "#%d", chunk);
 }
+
+int rd_ref_step(int nsteps, double t, bool *after)
+{
+    if (!(t > 0))
+        t = 0;
+    int k = (int)floor(t);
+    bool whole = t == k;
+    if (after)
+        *after = whole && k > 0;
+    if (k >= nsteps)
+        return nsteps > 0 ? nsteps - 1 : 0;
+    return whole && k > 0 ? k - 1 : k;
+}

@@ -54,6 +54,11 @@ SDL_Color rd_rank_color(int rank);
  * ...; digits after it name the ranks whose data it holds ("a0+a1"). */
 void rd_chunk_name(int chunk, char *out, size_t outlen);
 
+/* The step a frame at time t talks about: the step in flight, or, when t
+ * is a whole number k > 0 (paused on a state), step k-1, the one that
+ * produced it; *after says which. */
+int rd_ref_step(int nsteps, double t, bool *after);
+
 /* ----------------------------------------------------------------- text */
 
 typedef struct {
@@ -102,11 +107,11 @@ typedef enum {
     RD_S_PAUSED, RD_S_SPEED, RD_S_LEGEND_COLOUR, RD_S_LEGEND_CHUNK, RD_S_AGGREGATED,
     RD_S_VALUE, RD_S_FROM, RD_S_LAST_CHANGED, RD_S_INITIAL, RD_S_NEVER, RD_S_HELP_TITLE,
     RD_S_HELP_CLOSE, RD_S_THIS_STEP, RD_S_STEPS, RD_S_BYTES_PER_RANK, RD_S_START, RD_S_DONE,
-    RD_S_NO_TRACE, RD_S_NO_CJK, RD_S_COUNT_
+    RD_S_NO_TRACE, RD_S_NO_CJK, RD_S_AFTER_STEP, RD_S_COUNT_
 } rd_string;
 const char *rd_str(rd_lang lang, rd_string id);
-/* The strings with numbers in them (STEP_OF: a of b; GPU, AGGREGATED,
- * LAST_CHANGED: a). */
+/* The strings with numbers in them (STEP_OF, AFTER_STEP: a of b; GPU,
+ * AGGREGATED, LAST_CHANGED: a). */
 void rd_strf(rd_lang lang, rd_string id, char *out, size_t outlen, long long a, long long b);
 
 /* --------------------------------------------------------------- actions */
