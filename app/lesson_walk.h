@@ -1,8 +1,9 @@
 /*
  * lesson_walk.h: the loader's private toolkit (prefix lesson__), shared by
  * lesson_load.c (the lesson, its setups and beats), lesson_quiz_load.c
- * (quizzes, cost references, diagrams) and nothing else: this is the only
- * header that mentions cJSON, which must not leak past the loader.
+ * (quizzes, cost references), lesson_diagram.c, lesson_verify.c and
+ * lesson_walk.c, and nothing else: this is the only header that mentions
+ * cJSON, which must not leak past the loader.
  *
  * A lesson__val pairs a cJSON node with the scanner node for the same
  * value, so every complaint can name a line and column. The lesson__want_*
@@ -99,7 +100,7 @@ int lesson__want_id(lesson__ctx *c, lesson__val obj, const char *key, const char
 bool lesson__read_chunk(lesson__ctx *c, lesson__val v, const char *where, int setup,
                         lesson_chunk *out);
 
-/* lesson_quiz_load.c */
+/* lesson_quiz_load.c and lesson_diagram.c */
 bool lesson__read_quiz(lesson__ctx *c, lesson__val v, const char *where, int beat, int setup,
                        int step, lesson_quiz *out);
 lesson_diagram *lesson__read_diagram(lesson__ctx *c, lesson__val v, const char *where);

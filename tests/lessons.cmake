@@ -8,6 +8,7 @@
 # core), and are tested through the collviz program itself.
 set(COLLVIZ_LESSON_SOURCES
     ${PROJECT_SOURCE_DIR}/app/lesson_course.c
+    ${PROJECT_SOURCE_DIR}/app/lesson_diagram.c
     ${PROJECT_SOURCE_DIR}/app/lesson_json.c
     ${PROJECT_SOURCE_DIR}/app/lesson_load.c
     ${PROJECT_SOURCE_DIR}/app/lesson_quiz.c
