@@ -282,10 +282,17 @@ typedef struct {
 const cv_backend *cv_cpu_backend(void);
 /* Worker threads the CPU backend uses (at least the core count). */
 int cv_cpu_threads(void);
-/* Copy bandwidth of this machine in bytes read plus written per second,
- * measured now with the CPU backend's own threads and piece size over
- * buffers of `bytes`, best of `reps` passes. */
-double cv_cpu_copy_bandwidth(int64_t bytes, int reps);
+/* Memory bandwidth in bytes read plus written per second, for the two
+ * kinds of work a plan does: copying, and reducing in place (dst += src,
+ * float32). Measured now with the CPU backend's own kernels, threads and
+ * piece size over buffers of `bytes`, best of `reps` passes. */
+typedef struct {
+    double copy, reduce;
+} cv_membw;
+void cv_cpu_measure_bandwidth(int64_t bytes, int reps, cv_membw *out);
+/* The least time memory of bandwidth bw needs for the bytes the plan's
+ * transfers read and write (cv_plan_memory_bytes, split by kind). */
+double cv_plan_memory_seconds(const cv_plan *plan, const cv_membw *bw);
 
 /* ---------------------------------------------------------------- values */
 

@@ -300,40 +300,51 @@ static int cpu_run_step(void *state, int step, double *seconds, char *err, size_
 /* ------------------------------------------------------ bandwidth probe */
 
 typedef struct {
-    unsigned char *dst;
-    const unsigned char *src;
-    int64_t bytes;
-} copy_job;
+    float *dst;
+    const float *src;
+    int64_t count;
+    cv_xfer_kind kind;
+} probe_job;
 
-static void copy_piece(void *ctx, int64_t i)
+static void probe_piece(void *ctx, int64_t i)
 {
-    copy_job *j = ctx;
-    int64_t off = i * PIECE_BYTES, n = j->bytes - off < PIECE_BYTES ? j->bytes - off : PIECE_BYTES;
-    memcpy(j->dst + off, j->src + off, (size_t)n);
+    probe_job *j = ctx;
+    int64_t per = PIECE_BYTES / (int64_t)sizeof(float), off = i * per;
+    int64_t n = j->count - off < per ? j->count - off : per;
+    cv__kernel(CV_FLOAT32, CV_SUM, j->kind, j->dst + off, j->src + off, n, 1);
 }
 
-double cv_cpu_copy_bandwidth(int64_t bytes, int reps)
+/* Best bytes-per-second of `reps` passes of one kernel over the buffers. */
+static double probe(probe_job *j, int reps, double bytes_per_elem)
 {
-    unsigned char *src = malloc((size_t)bytes), *dst = malloc((size_t)bytes);
-    if (!src || !dst) {
-        free(src);
-        free(dst);
-        return 0;
-    }
-    memset(src, 1, (size_t)bytes);
-    memset(dst, 0, (size_t)bytes); /* touch every page before timing */
-    copy_job j = {dst, src, bytes};
-    int64_t pieces = (bytes + PIECE_BYTES - 1) / PIECE_BYTES;
+    int64_t per = PIECE_BYTES / (int64_t)sizeof(float), pieces = (j->count + per - 1) / per;
     double best = 0;
     for (int r = 0; r < reps; r++) {
         double t0 = now_seconds();
-        pool_run(copy_piece, &j, pieces);
-        double bw = 2.0 * (double)bytes / (now_seconds() - t0);
+        pool_run(probe_piece, j, pieces);
+        double bw = bytes_per_elem * (double)j->count / (now_seconds() - t0);
         best = bw > best ? bw : best;
+    }
+    return best;
+}
+
+void cv_cpu_measure_bandwidth(int64_t bytes, int reps, cv_membw *out)
+{
+    out->copy = out->reduce = 0;
+    int64_t count = bytes / (int64_t)sizeof(float);
+    float *src = malloc((size_t)count * sizeof(float)), *dst = malloc((size_t)count * sizeof(float));
+    if (src && dst) {
+        for (int64_t i = 0; i < count; i++) { /* touch every page before timing */
+            src[i] = 1.0f;
+            dst[i] = 0.0f;
+        }
+        probe_job j = {dst, src, count, CV_XFER_COPY};
+        out->copy = probe(&j, reps, 2.0 * sizeof(float));
+        j.kind = CV_XFER_REDUCE;
+        out->reduce = probe(&j, reps, 3.0 * sizeof(float));
     }
     free(src);
     free(dst);
-    return best;
 }
 
 static const cv_backend cpu_backend = {

@@ -420,6 +420,21 @@ int64_t cv_plan_memory_bytes(const cv_plan *p)
     return n * (int64_t)cv_dtype_size(p->spec.dtype);
 }
 
+double cv_plan_memory_seconds(const cv_plan *p, const cv_membw *bw)
+{
+    double copy = 0, reduce = 0, esz = (double)cv_dtype_size(p->spec.dtype);
+    for (int64_t x = 0; x < p->ntransfers; x++) {
+        double n = (double)p->transfers[x].count * esz;
+        if (p->transfers[x].kind == CV_XFER_REDUCE)
+            reduce += 3 * n;
+        else
+            copy += 2 * n;
+    }
+    if (bw->copy <= 0 || bw->reduce <= 0)
+        return 0;
+    return copy / bw->copy + reduce / bw->reduce;
+}
+
 int cv_plan_comm_steps(const cv_plan *p)
 {
     int n = 0;
