@@ -92,7 +92,7 @@ static const char *redop_name_i(int i) { return cv_redop_name((cv_redop)i); }
 int app_parse_spec_flag(int argc, char **argv, int *i, cv_spec *spec, bool *algo_given)
 {
     const char *v;
-    int r, e;
+    int r, e = 0;
     long n;
     int64_t big;
     if ((r = app_flag_value(argc, argv, i, "--op", &v)) != 0) {
