@@ -17,6 +17,9 @@ void *cv__xmalloc(size_t n);
 void *cv__xcalloc(size_t n, size_t size);
 void *cv__xrealloc(void *p, size_t n);
 
+/* Writes a one-line reason into err (if given) and returns CV_EINVAL. */
+int cv__fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* ------------------------------------------------------------ plan builder */
 
 void cv__plan_begin(cv_plan *p, const char *phase);
@@ -35,6 +38,14 @@ static inline void cv__reduce(cv_plan *p, int src, cv_buf sbuf, int64_t soff, in
 }
 /* Closes the open step; a step with no transfers is dropped. */
 void cv__plan_end(cv_plan *p);
+/* Copies `cnt` blocks of `c` elements, starting at block `a` of a numbering
+ * that is rotated by `root` (block q is absolute block (q + root) mod N).
+ * An absolute side addresses the block's own position in its buffer; a
+ * relative side starts at `off` for block a and runs on contiguously. Runs
+ * are split where the absolute numbering wraps past N - 1. */
+void cv__copy_blocks(cv_plan *p, int root, int64_t a, int64_t cnt, int64_t c, int src, cv_buf sb,
+                     bool src_abs, int64_t src_off, int dst, cv_buf db, bool dst_abs,
+                     int64_t dst_off);
 
 /* Offset of chunk k when `count` elements are split into n balanced chunks. */
 static inline int64_t cv__chunk(int64_t count, int n, int k) { return count * k / n; }

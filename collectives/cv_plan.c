@@ -14,7 +14,6 @@
  * written. cv_plan_check_provenance follows the ranks' contributions
  * through the plan and compares them with what the op's semantics demand.
  */
-#include <stdarg.h>
 #include <string.h>
 
 #include "cv_internal.h"
@@ -59,6 +58,21 @@ void cv__plan_end(cv_plan *p)
 {
     if (p->steps[p->nsteps].count > 0)
         p->nsteps++;
+}
+
+void cv__copy_blocks(cv_plan *p, int root, int64_t a, int64_t cnt, int64_t c, int src, cv_buf sb,
+                     bool src_abs, int64_t src_off, int dst, cv_buf db, bool dst_abs,
+                     int64_t dst_off)
+{
+    int n = p->spec.ranks;
+    for (int64_t done = 0; done < cnt;) {
+        int64_t blk = (a + done + root) % n, run = cnt - done;
+        if (run > n - blk)
+            run = n - blk;
+        cv__copy(p, src, sb, src_abs ? blk * c : src_off + done * c, dst, db,
+                 dst_abs ? blk * c : dst_off + done * c, run * c);
+        done += run;
+    }
 }
 
 int cv__pow2_floor(int n)
@@ -210,19 +224,6 @@ void cv_plan_destroy(cv_plan *p)
 
 /* -------------------------------------------------------------- validate */
 
-static int vfail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int vfail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return CV_EINVAL;
-}
-
 static int64_t buf_len(const cv_plan *p, int rank, int buf)
 {
     return buf == CV_BUF_SCRATCH ? p->scratch_count : cv_spec_buf_count(&p->spec, buf, rank);
@@ -277,37 +278,37 @@ int cv_plan_validate(const cv_plan *p, char *err, size_t errlen)
     for (int k = 0; k < p->nsteps && !rc; k++) {
         const cv_step *st = &p->steps[k];
         if (st->count <= 0 || st->first < 0 || st->first + st->count > p->ntransfers) {
-            rc = vfail(err, errlen, "step %d: transfer range out of bounds", k);
+            rc = cv__fail(err, errlen, "step %d: transfer range out of bounds", k);
             break;
         }
         for (int64_t i = 0; i < st->count && !rc; i++) {
             const cv_transfer *t = &p->transfers[st->first + i];
             if (t->src < 0 || t->src >= s->ranks || t->dst < 0 || t->dst >= s->ranks ||
                 t->src_buf >= CV_BUF_COUNT || t->dst_buf >= CV_BUF_COUNT || t->count <= 0)
-                rc = vfail(err, errlen, "step %d transfer %lld: bad rank, buffer or count", k,
+                rc = cv__fail(err, errlen, "step %d transfer %lld: bad rank, buffer or count", k,
                            (long long)i);
             else if (t->dst_buf == CV_BUF_SEND)
-                rc = vfail(err, errlen, "step %d transfer %lld: writes a send buffer", k,
+                rc = cv__fail(err, errlen, "step %d transfer %lld: writes a send buffer", k,
                            (long long)i);
             else if (t->src_off < 0 || t->src_off + t->count > buf_len(p, t->src, t->src_buf) ||
                      t->dst_off < 0 || t->dst_off + t->count > buf_len(p, t->dst, t->dst_buf))
-                rc = vfail(err, errlen,
+                rc = cv__fail(err, errlen,
                            "step %d transfer %lld: %d.%s[%lld+%lld] -> %d.%s[%lld] out of bounds",
                            k, (long long)i, t->src, cv_buf_name(t->src_buf),
                            (long long)t->src_off, (long long)t->count, t->dst,
                            cv_buf_name(t->dst_buf), (long long)t->dst_off);
             else if (t->kind == CV_XFER_DIVIDE &&
                      (t->src != t->dst || t->src_buf != t->dst_buf || t->src_off != t->dst_off))
-                rc = vfail(err, errlen, "step %d transfer %lld: divide must be in place", k,
+                rc = cv__fail(err, errlen, "step %d transfer %lld: divide must be in place", k,
                            (long long)i);
             else if (t->kind != CV_XFER_DIVIDE && t->src == t->dst && t->src_buf == t->dst_buf &&
                      t->src_off < t->dst_off + t->count && t->dst_off < t->src_off + t->count)
-                rc = vfail(err, errlen, "step %d transfer %lld: source and destination overlap",
+                rc = cv__fail(err, errlen, "step %d transfer %lld: source and destination overlap",
                            k, (long long)i);
             else if (!all_written(&m, t->src, t->src_buf, t->src_off, t->count) ||
                      (t->kind != CV_XFER_COPY &&
                       !all_written(&m, t->dst, t->dst_buf, t->dst_off, t->count)))
-                rc = vfail(err, errlen, "step %d transfer %lld: reads %s elements no earlier "
+                rc = cv__fail(err, errlen, "step %d transfer %lld: reads %s elements no earlier "
                                         "step wrote", k, (long long)i, cv_buf_name(t->src_buf));
         }
         if (rc)
@@ -315,7 +316,7 @@ int cv_plan_validate(const cv_plan *p, char *err, size_t errlen)
         int64_t bad = step_conflict(&p->transfers[st->first], st->count, w, r);
         if (bad >= 0) {
             const cv_transfer *t = &p->transfers[st->first + bad];
-            rc = vfail(err, errlen, "step %d: transfer %d.%s[%lld..] -> %d.%s[%lld..] touches a "
+            rc = cv__fail(err, errlen, "step %d: transfer %d.%s[%lld..] -> %d.%s[%lld..] touches a "
                                     "region another transfer of the step writes", k, t->src,
                        cv_buf_name(t->src_buf), (long long)t->src_off, t->dst,
                        cv_buf_name(t->dst_buf), (long long)t->dst_off);
@@ -328,7 +329,7 @@ int cv_plan_validate(const cv_plan *p, char *err, size_t errlen)
     }
     for (int rank = 0; rank < s->ranks && !rc; rank++)
         if (!all_written(&m, rank, CV_BUF_RECV, 0, cv_spec_result_count(s, rank)))
-            rc = vfail(err, errlen, "rank %d: some result elements are never written", rank);
+            rc = cv__fail(err, errlen, "rank %d: some result elements are never written", rank);
     written_free(&m);
     free(w);
     free(r);
@@ -359,7 +360,7 @@ int cv_plan_check_provenance(const cv_plan *p, char *err, size_t errlen)
 {
     const cv_spec *s = &p->spec;
     if (s->ranks > CV_MAX_VISUAL_RANKS)
-        return vfail(err, errlen, "provenance needs at most %d ranks", CV_MAX_VISUAL_RANKS);
+        return cv__fail(err, errlen, "provenance needs at most %d ranks", CV_MAX_VISUAL_RANKS);
     int nb = s->ranks * CV_BUF_COUNT;
     uint64_t **mask = cv__xcalloc((size_t)nb, sizeof *mask);
     for (int r = 0; r < s->ranks; r++)
@@ -389,7 +390,7 @@ int cv_plan_check_provenance(const cv_plan *p, char *err, size_t errlen)
         for (int64_t i = 0; i < n; i++) {
             uint64_t want = expected_mask(s, r, i);
             if (m[i] != want) {
-                rc = vfail(err, errlen, "rank %d recv[%lld]: contributions 0x%llx, expected 0x%llx",
+                rc = cv__fail(err, errlen, "rank %d recv[%lld]: contributions 0x%llx, expected 0x%llx",
                            r, (long long)i, (unsigned long long)m[i], (unsigned long long)want);
                 break;
             }

@@ -22,19 +22,12 @@ static fold fold_of(int n) { return (fold){cv__pow2_floor(n), n - cv__pow2_floor
 static int orig(fold f, int nr) { return nr < f.rem ? 2 * nr + 1 : nr + f.rem; }
 static int blk(fold f, int nr) { return nr < f.rem ? 2 * nr : nr + f.rem; }
 
-/* Copies blocks start .. start+cnt-1 (mod N) between the same positions of
- * two buffers, split where the numbering wraps. */
+/* Blocks start .. start+cnt-1 (mod N) between the same positions of two
+ * buffers. */
 static void copy_blocks_mod(cv_plan *p, int src, cv_buf sb, int dst, cv_buf db, int64_t start,
                             int64_t cnt, int64_t c)
 {
-    int n = p->spec.ranks;
-    for (int64_t done = 0; done < cnt;) {
-        int64_t b = (start + done) % n, run = cnt - done;
-        if (run > n - b)
-            run = n - b;
-        cv__copy(p, src, sb, b * c, dst, db, b * c, run * c);
-        done += run;
-    }
+    cv__copy_blocks(p, 0, start, cnt, c, src, sb, true, 0, dst, db, true, 0);
 }
 
 void cv__plan_allgather(cv_plan *p)

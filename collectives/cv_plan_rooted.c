@@ -14,24 +14,6 @@
 
 static int abs_rank(int vr, int root, int n) { return (vr + root) % n; }
 
-/* Copies relative blocks [a, a+cnt) of size c. A side marked absolute
- * addresses block (q + root) mod N; a relative side starts at `off` for
- * block a. Runs are split where the absolute numbering wraps. */
-static void copy_rel(cv_plan *p, int root, int64_t a, int64_t cnt, int64_t c, int src, cv_buf sb,
-                     bool src_abs, int64_t src_off, int dst, cv_buf db, bool dst_abs,
-                     int64_t dst_off)
-{
-    int n = p->spec.ranks;
-    for (int64_t done = 0; done < cnt;) {
-        int64_t blk = (a + done + root) % n, run = cnt - done;
-        if (run > n - blk)
-            run = n - blk;
-        cv__copy(p, src, sb, src_abs ? blk * c : src_off + done * c, dst, db,
-                 dst_abs ? blk * c : dst_off + done * c, run * c);
-        done += run;
-    }
-}
-
 void cv__plan_sendrecv(cv_plan *p)
 {
     int n = p->spec.ranks;
@@ -113,7 +95,7 @@ void cv__plan_scatter(cv_plan *p)
             int child = vr + m, cnt = n - child < m ? n - child : m;
             cv_buf db = cnt == 1 ? CV_BUF_RECV : CV_BUF_SCRATCH;
             if (vr == 0)
-                copy_rel(p, root, child, cnt, c, root, CV_BUF_SEND, true, 0,
+                cv__copy_blocks(p, root, child, cnt, c, root, CV_BUF_SEND, true, 0,
                          abs_rank(child, root, n), db, false, 0);
             else
                 cv__copy(p, abs_rank(vr, root, n), CV_BUF_SCRATCH, (int64_t)m * c,
@@ -150,7 +132,7 @@ void cv__plan_gather(cv_plan *p)
             int src = abs_rank(vr, root, n);
             cv_buf sb = cnt == 1 ? CV_BUF_SEND : CV_BUF_SCRATCH;
             if (parent == 0)
-                copy_rel(p, root, vr, cnt, c, src, sb, false, 0, root, CV_BUF_RECV, true, 0);
+                cv__copy_blocks(p, root, vr, cnt, c, src, sb, false, 0, root, CV_BUF_RECV, true, 0);
             else
                 cv__copy(p, src, sb, 0, abs_rank(parent, root, n), CV_BUF_SCRATCH,
                          (int64_t)m * c, (int64_t)cnt * c);

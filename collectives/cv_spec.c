@@ -186,9 +186,7 @@ void cv_spec_init(cv_spec *s)
     s->slices = 1;
 }
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
+int cv__fail(char *err, size_t errlen, const char *fmt, ...)
 {
     if (err && errlen) {
         va_list ap;
@@ -212,38 +210,38 @@ int cv_spec_check(const cv_spec *s, int max_ranks, char *err, size_t errlen)
 {
     char list[160];
     if ((unsigned)s->op >= CV_OP_COUNT)
-        return fail(err, errlen, "--op: unknown op; allowed: broadcast, scatter, gather, reduce, "
+        return cv__fail(err, errlen, "--op: unknown op; allowed: broadcast, scatter, gather, reduce, "
                                  "allgather, reducescatter, allreduce, alltoall, sendrecv");
     if (!cv_op_has_algo(s->op, s->algo)) {
         algo_list(s->op, list, sizeof list);
-        return fail(err, errlen, "--algo: %s has no algorithm '%s'; allowed: %s", op_names[s->op],
+        return cv__fail(err, errlen, "--algo: %s has no algorithm '%s'; allowed: %s", op_names[s->op],
                     cv_algo_name(s->algo), list);
     }
     if (s->ranks < 1 || s->ranks > max_ranks)
-        return fail(err, errlen, "--ranks: %d is out of range; allowed: 1 to %d%s", s->ranks,
+        return cv__fail(err, errlen, "--ranks: %d is out of range; allowed: 1 to %d%s", s->ranks,
                     max_ranks, max_ranks == CV_MAX_VISUAL_RANKS ? " in visual mode" : "");
     if (s->count < 0)
-        return fail(err, errlen, "--count: %lld is negative; allowed: 0 or more elements",
+        return cv__fail(err, errlen, "--count: %lld is negative; allowed: 0 or more elements",
                     (long long)s->count);
     if ((unsigned)s->dtype >= CV_DTYPE_COUNT)
-        return fail(err, errlen, "--dtype: unknown dtype; allowed: int8, int32, int64, float16, "
+        return cv__fail(err, errlen, "--dtype: unknown dtype; allowed: int8, int32, int64, float16, "
                                  "bfloat16, float32, float64");
     if ((unsigned)s->redop >= CV_REDOP_COUNT)
-        return fail(err, errlen, "--redop: unknown redop; allowed: sum, prod, min, max, avg, "
+        return cv__fail(err, errlen, "--redop: unknown redop; allowed: sum, prod, min, max, avg, "
                                  "band, bor, bxor");
     if (cv_redop_is_bitwise(s->redop) && cv_dtype_is_float(s->dtype))
-        return fail(err, errlen, "--redop: %s works on integer types only (int8, int32, int64), "
+        return cv__fail(err, errlen, "--redop: %s works on integer types only (int8, int32, int64), "
                                  "not %s", redop_names[s->redop], dtype_names[s->dtype]);
     if (s->root < 0 || s->root >= s->ranks)
-        return fail(err, errlen, "--root: %d is out of range; allowed: 0 to %d (ranks - 1)",
+        return cv__fail(err, errlen, "--root: %d is out of range; allowed: 0 to %d (ranks - 1)",
                     s->root, s->ranks - 1);
     if (s->slices < 1 || s->slices > CV_MAX_SLICES)
-        return fail(err, errlen, "--slices: %d is out of range; allowed: 1 to %d", s->slices,
+        return cv__fail(err, errlen, "--slices: %d is out of range; allowed: 1 to %d", s->slices,
                     CV_MAX_SLICES);
     /* Buffers must be addressable: the largest one holds ranks * count
      * elements, and offsets are int64. */
     if (s->count > INT64_MAX / 16 / s->ranks)
-        return fail(err, errlen, "--count: %lld elements x %d ranks is too large to address",
+        return cv__fail(err, errlen, "--count: %lld elements x %d ranks is too large to address",
                     (long long)s->count, s->ranks);
     return CV_OK;
 }
