@@ -57,6 +57,14 @@ typedef struct {
 const char *lesson_text_get(const lesson_text *t, lesson_lang lang);
 bool lesson_text_present(const lesson_text *t);
 
+/* UTF-8 that must be shortened is cut between characters, never inside
+ * one. lesson_utf8_prefix: the length of the longest prefix of s of at
+ * most max bytes that ends on a character boundary (strlen(s) when all of
+ * s fits). lesson_utf8_copy: copies that prefix of s into out[n] (n >= 1,
+ * always NUL-terminated); returns false when s had to be cut. */
+size_t lesson_utf8_prefix(const char *s, size_t max);
+bool lesson_utf8_copy(char *out, size_t n, const char *s);
+
 typedef enum {
     LESSON_TRACK_PRIMITIVES,
     LESSON_TRACK_ALGORITHMS,

@@ -121,9 +121,10 @@ lesson_diagram *lesson__read_diagram(lesson__ctx *c, lesson__val v, const char *
                 }
                 idx[k] = find_box(d, ends[k]);
                 if (idx[k] < 0) {
+                    char name[LESSON__CLIP];
                     lesson__err(c, lesson__off(c, lesson__member(c, e, end_keys[k])),
-                                "%s.%s \"%.64s\" names no box of this diagram", ep, end_keys[k],
-                                ends[k]);
+                                "%s.%s \"%s\" names no box of this diagram", ep, end_keys[k],
+                                lesson__clip(name, sizeof name, ends[k]));
                     ok = false;
                 }
             }

@@ -89,11 +89,12 @@ static const char *skip_space(const char *s)
     return s;
 }
 
-/* Trims trailing space into out. */
+/* Trims leading and trailing space into out (an overlong line is cut
+ * between characters). */
 static void trimmed(const char *s, char *out, size_t n)
 {
     s = skip_space(s);
-    snprintf(out, n, "%s", s);
+    lesson_utf8_copy(out, n, s);
     size_t len = strlen(out);
     while (len > 0 && isspace((unsigned char)out[len - 1]))
         out[--len] = '\0';

@@ -110,8 +110,10 @@ static bool read_cost(lesson__ctx *c, lesson__val v, const char *where, lesson_c
                     strncat(names, ", ", sizeof names - strlen(names) - 1);
                 strncat(names, presets[i].name, sizeof names - strlen(names) - 1);
             }
+            char found[LESSON__CLIP];
             lesson__err(c, lesson__off(c, lesson__member(c, v, "link")),
-                        "%s.link must be one of: %s; not \"%.64s\"", where, names, link_name);
+                        "%s.link must be one of: %s; not \"%s\"", where, names,
+                        lesson__clip(found, sizeof found, link_name));
             ok = false;
         }
         if (got_bw > 0) {

@@ -277,16 +277,25 @@ void lesson_print_answer(const lesson_quiz *q, lesson_lang lang, FILE *out)
     fprintf(out, "  %s: %s\n", lesson__say(LESSON__SAY_CARD, lang), lesson_text_get(&q->card, lang));
 }
 
-/* Reads one line; false at end of input. */
+/* Reads one line; false at end of input. An overlong line keeps what fits,
+ * cut between characters, and the rest is dropped. */
 static bool read_line(FILE *in, char *buf, size_t n)
 {
     if (!fgets(buf, (int)n, in))
         return false;
     size_t len = strlen(buf);
     if (len > 0 && buf[len - 1] != '\n' && !feof(in)) {
-        int ch;
-        while ((ch = fgetc(in)) != EOF && ch != '\n') {
-        } /* drop the rest of an overlong line */
+        int ch = fgetc(in);
+        if (ch != EOF && (ch & 0xC0) == 0x80) {
+            /* fgets stopped inside a character: drop its first bytes too */
+            while (len > 0 && ((unsigned char)buf[len - 1] & 0xC0) == 0x80)
+                len--;
+            if (len > 0 && (unsigned char)buf[len - 1] >= 0xC0)
+                len--;
+            buf[len] = '\0';
+        }
+        while (ch != EOF && ch != '\n')
+            ch = fgetc(in);
     }
     return true;
 }

@@ -39,6 +39,30 @@ bool lesson_text_present(const lesson_text *t)
     return t && t->s[LESSON_EN] != NULL;
 }
 
+size_t lesson_utf8_prefix(const char *s, size_t max)
+{
+    size_t n = 0;
+    while (n < max && s[n])
+        n++;
+    if (n < max || !s[n])
+        return n; /* all of s fits */
+    /* s[n] is the first byte left out: while it continues a character,
+     * that character started inside the prefix and must go too. */
+    while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+        n--;
+    return n;
+}
+
+bool lesson_utf8_copy(char *out, size_t n, const char *s)
+{
+    if (n == 0)
+        return false;
+    size_t k = lesson_utf8_prefix(s, n - 1);
+    memcpy(out, s, k);
+    out[k] = '\0';
+    return s[k] == '\0';
+}
+
 static const char *const track_names[LESSON_TRACK_COUNT] = {"primitives", "algorithms", "cost",
                                                             "parallelism"};
 static const char *const track_titles[LESSON_TRACK_COUNT][LESSON_LANG_COUNT] = {
@@ -119,8 +143,10 @@ void lesson_diags_add(lesson_diags *d, const char *file, int line, int col, cons
     char msg[2048];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    int len = vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    if (len >= (int)sizeof msg) /* cut: end on a whole character */
+        msg[lesson_utf8_prefix(msg, sizeof msg - 1)] = '\0';
     lesson_diag *g = &d->items[d->count++];
     g->file = lesson__xstrdup(file ? file : "<buffer>");
     g->line = line;

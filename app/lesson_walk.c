@@ -29,8 +29,10 @@ void lesson__err(lesson__ctx *c, size_t off, const char *fmt, ...)
     char msg[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    int len = vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    if (len >= (int)sizeof msg) /* cut: end on a whole character */
+        msg[lesson_utf8_prefix(msg, sizeof msg - 1)] = '\0';
     lesson_diags_add(c->diags, c->name, line, col, "%s", msg);
 }
 
@@ -42,6 +44,16 @@ size_t lesson__off(const lesson__ctx *c, lesson__val v)
 size_t lesson__key_off(const lesson__ctx *c, lesson__val v)
 {
     return v.n >= 0 && v.n < c->doc->n ? c->doc->nodes[v.n].key_off : 0;
+}
+
+const char *lesson__clip(char *out, size_t n, const char *s)
+{
+    static const char ellipsis[] = "\xE2\x80\xA6"; /* U+2026 */
+    if (lesson_utf8_copy(out, n, s))
+        return out;
+    out[lesson_utf8_prefix(out, n - sizeof ellipsis)] = '\0';
+    strcat(out, ellipsis);
+    return out;
 }
 
 void lesson__path(char *out, size_t n, const char *where, const char *key)
@@ -136,14 +148,18 @@ bool lesson__keys(lesson__ctx *c, lesson__val obj, const char *where,
                     strncat(list, ", ", sizeof list - strlen(list) - 1);
                 strncat(list, allowed[i], sizeof list - strlen(list) - 1);
             }
+            char key[LESSON__CLIP];
             lesson__err(c, lesson__key_off(c, v), "unknown key \"%s\" in %s; expected one of: %s",
-                        ch->string, *where ? where : "the lesson", list);
+                        lesson__clip(key, sizeof key, ch->string), *where ? where : "the lesson",
+                        list);
             ok = false;
             continue;
         }
         for (const cJSON *prev = obj.j->child; prev != ch; prev = prev->next) {
             if (strcmp(prev->string, ch->string) == 0) {
-                lesson__err(c, lesson__key_off(c, v), "duplicate key \"%s\" in %s", ch->string,
+                char key[LESSON__CLIP];
+                lesson__err(c, lesson__key_off(c, v), "duplicate key \"%s\" in %s",
+                            lesson__clip(key, sizeof key, ch->string),
                             *where ? where : "the lesson");
                 ok = false;
                 break;
@@ -278,8 +294,9 @@ int lesson__want_enum(lesson__ctx *c, lesson__val obj, const char *key, const ch
     }
     int e = parse(v.j->valuestring);
     if (e < 0) {
-        lesson__err(c, lesson__off(c, v), "%s must be %s; not \"%.64s\"", path, what,
-                    v.j->valuestring);
+        char found[LESSON__CLIP];
+        lesson__err(c, lesson__off(c, v), "%s must be %s; not \"%s\"", path, what,
+                    lesson__clip(found, sizeof found, v.j->valuestring));
         return -1;
     }
     *out = e;
@@ -365,10 +382,11 @@ int lesson__want_id(lesson__ctx *c, lesson__val obj, const char *key, const char
     for (size_t i = 0; ok && i < n; i++)
         ok = (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '-';
     if (!ok) {
+        char found[LESSON__CLIP];
         lesson__err(c, lesson__off(c, v),
                     "%s must be an id: 1 to %d characters from a-z, 0-9 and '-', starting with a "
-                    "letter; not \"%.64s\"",
-                    path, LESSON_MAX_ID, s);
+                    "letter; not \"%s\"",
+                    path, LESSON_MAX_ID, lesson__clip(found, sizeof found, s));
         return -1;
     }
     *out = lesson__strdup(c->arena, s);

@@ -57,6 +57,12 @@ void lesson__err(lesson__ctx *c, size_t off, const char *fmt, ...)
 size_t lesson__off(const lesson__ctx *c, lesson__val v);     /* the value's offset */
 size_t lesson__key_off(const lesson__ctx *c, lesson__val v); /* its key's offset */
 
+/* A string from the file, shortened for a message: at most n - 4 bytes of
+ * s, cut between characters, then "…" when it was cut. Returns out (n at
+ * least 5; LESSON__CLIP suits a name or a key). */
+#define LESSON__CLIP 68
+const char *lesson__clip(char *out, size_t n, const char *s);
+
 /* "where.key", or "key" when where is empty. */
 void lesson__path(char *out, size_t n, const char *where, const char *key);
 /* How a found value is named in messages: "a string", "1.5", "null". */

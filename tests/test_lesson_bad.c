@@ -4,10 +4,12 @@
  * change in wording or position is a deliberate one. Also: the 100 MB file
  * refused from its size before a byte is read, a broken file never stopping
  * the rest of the course, syntax corner cases the scanner must catch before
- * cJSON sees them, and the cap on messages per file.
+ * cJSON sees them, the cap on messages per file, and that shortened text
+ * is always cut between UTF-8 characters.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -288,6 +290,72 @@ static void test_message_cap(void)
     free(text);
 }
 
+/* Is s well-formed UTF-8 (no sequence cut short, no stray continuation)? */
+static bool valid_utf8(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        int n = *p < 0x80 ? 0 : *p >= 0xF0 ? 3 : *p >= 0xE0 ? 2 : *p >= 0xC0 ? 1 : -1;
+        if (n < 0)
+            return false;
+        p++;
+        for (int i = 0; i < n; i++, p++)
+            if ((*p & 0xC0) != 0x80)
+                return false;
+    }
+    return true;
+}
+
+/* Whatever is shortened is cut between characters: the helpers, strings
+ * of the file quoted in messages, and a message longer than its buffer. */
+static void test_utf8_cuts(void)
+{
+    const char *zh = "\xE4\xB8\xAD\xE6\x96\x87"; /* two characters, 3 bytes each */
+    CHECK(lesson_utf8_prefix(zh, 6) == 6 && lesson_utf8_prefix(zh, 99) == 6, "all fits");
+    CHECK(lesson_utf8_prefix(zh, 5) == 3 && lesson_utf8_prefix(zh, 4) == 3, "cut after one");
+    CHECK(lesson_utf8_prefix(zh, 3) == 3 && lesson_utf8_prefix(zh, 2) == 0, "cut before one");
+    CHECK(lesson_utf8_prefix("ab\xC3\xA9", 3) == 2, "two-byte character");
+    CHECK(lesson_utf8_prefix("\xF0\x9F\x99\x82!", 3) == 0, "four-byte character");
+    char out[8];
+    CHECK(!lesson_utf8_copy(out, 5, zh) && strcmp(out, "\xE4\xB8\xAD") == 0, "copy cuts");
+    CHECK(lesson_utf8_copy(out, 7, zh) && strcmp(out, zh) == 0, "copy fits");
+    CHECK(!lesson_utf8_copy(out, 1, zh) && out[0] == '\0', "room for the NUL only");
+
+    /* 100 Chinese characters (300 bytes) as an unknown key and as a wrong
+     * enum value, at a byte offset where a plain 64-byte cut would split
+     * a character */
+    char big[400] = "";
+    for (int i = 0; i < 100; i++)
+        strcat(big, "\xE4\xB8\xAD");
+    char text[2048];
+    snprintf(text, sizeof text,
+             "{\"format\": 1, \"id\": \"t\", \"track\": \"%s\", \"order\": 1, \"%s\": 1}", big,
+             big);
+    lesson_diags d;
+    lesson_diags_init(&d);
+    lesson *l = NULL;
+    lesson_load_buffer(NULL, text, strlen(text), 0, &l, &d);
+    int quoted = 0;
+    for (int i = 0; i < d.count; i++) {
+        CHECK(valid_utf8(d.items[i].message), "message %d is cut inside a character: %s", i,
+              d.items[i].message);
+        if (strstr(d.items[i].message, "\xE4\xB8\xAD\xE2\x80\xA6\"")) /* ...中…" */
+            quoted++;
+    }
+    CHECK(quoted == 2, "both long strings quoted shortened, with an ellipsis (%d)", quoted);
+    lesson_diags_free(&d);
+
+    /* a message longer than the list's buffer */
+    static char huge[3001];
+    for (int i = 0; i < 1000; i++)
+        memcpy(huge + 3 * i, "\xE4\xB8\xAD", 3);
+    lesson_diags_init(&d);
+    lesson_diags_add(&d, "f.json", 1, 1, "x%s", huge);
+    CHECK(d.count == 1 && strlen(d.items[0].message) < 2048 && valid_utf8(d.items[0].message),
+          "a long message ends on a whole character");
+    lesson_diags_free(&d);
+}
+
 int main(void)
 {
     test_each_file();
@@ -295,6 +363,7 @@ int main(void)
     test_huge_file();
     test_syntax();
     test_message_cap();
+    test_utf8_cuts();
     if (failures) {
         fprintf(stderr, "test_lesson_bad: %d failures\n", failures);
         return 1;
