@@ -160,7 +160,8 @@ typedef enum {
     LESSON_COST_SENT_GB,
     LESSON_COST_ALGBW_GBPS,
     LESSON_COST_BUSBW_GBPS,
-    LESSON_COST_STEPS,
+    LESSON_COST_STEPS,      /* every step of the plan, local copies included */
+    LESSON_COST_COMM_STEPS, /* steps that move data between ranks (cv_cost.comm_steps) */
     LESSON_COST_QUANTITY_COUNT
 } lesson_cost_quantity;
 const char *lesson_cost_quantity_name(lesson_cost_quantity q); /* "time_ms" */
@@ -168,7 +169,7 @@ const char *lesson_cost_quantity_unit(lesson_cost_quantity q); /* "ms" */
 
 /* A number quiz's answer declared as coming from the cost model. */
 typedef struct {
-    cv_spec spec;     /* op, algo, ranks, dtype; count derived from bytes */
+    cv_spec spec;     /* op, algo, ranks, dtype, slices; count derived from bytes */
     int64_t bytes;    /* nccl-tests' size */
     const char *link; /* preset name, or NULL when bw_gbps is given */
     double bw_gbps;   /* GB/s, one direction of one link (preset's when link) */

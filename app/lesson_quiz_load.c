@@ -51,18 +51,26 @@ static void fmt_num(char *out, size_t n, double v)
 
 /* ------------------------------------------------------------ cost model */
 
+/* The plans that cut their message into spec->slices pieces (cv.h). */
+static bool sliced(const cv_spec *spec)
+{
+    return spec->algo == CV_ALGO_RING &&
+           (spec->op == CV_OP_BROADCAST || spec->op == CV_OP_REDUCE);
+}
+
 /* Reads a from_cost object and evaluates the model. */
 static bool read_cost(lesson__ctx *c, lesson__val v, const char *where, lesson_cost_ref *ref,
                       double *value, char *about, size_t aboutlen)
 {
-    static const char *const keys[] = {"op",   "algo",    "ranks",    "bytes",    "dtype",
-                                       "link", "bw_gbps", "alpha_us", "quantity", NULL};
+    static const char *const keys[] = {"op",      "algo",     "ranks",    "bytes",
+                                       "dtype",   "slices",   "link",     "bw_gbps",
+                                       "alpha_us", "quantity", NULL};
     if (!lesson__want_object(c, v, where))
         return false;
     bool ok = lesson__keys(c, v, where, keys);
     char names[512], path[256];
     int op = 0, algo = -1, dtype = CV_FLOAT32, quantity = 0;
-    long long ranks = 0;
+    long long ranks = 0, slices = 1;
     lesson__names(names, sizeof names, op_name, CV_OP_COUNT);
     ok = lesson__want_enum(c, v, "op", where, true, cv_op_parse, names, &op) > 0 && ok;
     lesson__names(names, sizeof names, algo_name, CV_ALGO_COUNT);
@@ -71,6 +79,8 @@ static bool read_cost(lesson__ctx *c, lesson__val v, const char *where, lesson_c
     ok = lesson__want_int(c, v, "ranks", where, true, 1, CV_MAX_RANKS, &ranks) > 0 && ok;
     lesson__names(names, sizeof names, dtype_name, CV_DTYPE_COUNT);
     ok = lesson__want_enum(c, v, "dtype", where, false, cv_dtype_parse, names, &dtype) >= 0 && ok;
+    int got_slices = lesson__want_int(c, v, "slices", where, false, 1, CV_MAX_SLICES, &slices);
+    ok = got_slices >= 0 && ok;
     lesson__names(names, sizeof names, quantity_name, LESSON_COST_QUANTITY_COUNT);
     ok = lesson__want_enum(c, v, "quantity", where, true, quantity_parse, names, &quantity) > 0 &&
          ok;
@@ -152,6 +162,7 @@ static bool read_cost(lesson__ctx *c, lesson__val v, const char *where, lesson_c
     spec.op = (cv_op)op;
     spec.ranks = (int)ranks;
     spec.dtype = (cv_dtype)dtype;
+    spec.slices = (int)slices;
     spec.count = 1;
     if (got_algo > 0) {
         if (!cv_op_has_algo(spec.op, (cv_algo)algo)) {
@@ -165,6 +176,16 @@ static bool read_cost(lesson__ctx *c, lesson__val v, const char *where, lesson_c
         cv_algo offered[CV_ALGO_COUNT];
         if (cv_op_algos(spec.op, offered) > 0)
             spec.algo = offered[0];
+    }
+    /* Only the chains are sliced; elsewhere the engine ignores slices, and
+     * a quiz that names them would be answered for a plan it does not
+     * describe. */
+    if (got_slices > 0 && slices > 1 && !sliced(&spec)) {
+        lesson__err(c, lesson__off(c, lesson__member(c, v, "slices")),
+                    "%s.slices %lld has no effect on %s %s; only broadcast ring and reduce ring "
+                    "are cut into slices",
+                    where, slices, cv_op_name(spec.op), cv_algo_name(spec.algo));
+        return false;
     }
     /* nccl-tests' size is linear in count: the size at count 1 is the step. */
     int64_t unit = cv_spec_bench_bytes(&spec);
@@ -195,7 +216,9 @@ static bool read_cost(lesson__ctx *c, lesson__val v, const char *where, lesson_c
     case LESSON_COST_SENT_GB: *value = (double)cost.max_sent / 1e9; break;
     case LESSON_COST_ALGBW_GBPS: *value = cost.algbw / 1e9; break;
     case LESSON_COST_BUSBW_GBPS: *value = cost.busbw / 1e9; break;
-    default: *value = plan->nsteps; break;
+    case LESSON_COST_STEPS: *value = cost.steps; break;
+    case LESSON_COST_COMM_STEPS: *value = cost.comm_steps; break;
+    default: *value = 0; break;
     }
     ref->spec = spec;
     ref->bytes = bytes;
@@ -203,14 +226,17 @@ static bool read_cost(lesson__ctx *c, lesson__val v, const char *where, lesson_c
     ref->bw_gbps = link->bw / 1e9;
     ref->alpha_us = link->alpha * 1e6;
     ref->quantity = (lesson_cost_quantity)quantity;
+    char sl[32] = "";
+    if (spec.slices > 1)
+        snprintf(sl, sizeof sl, ", %d slices", spec.slices);
     if (ref->link)
-        snprintf(about, aboutlen, "%s %s, %d ranks, %lld bytes of %s, link %s", cv_op_name(spec.op),
-                 cv_algo_name(spec.algo), spec.ranks, (long long)bytes, cv_dtype_name(spec.dtype),
-                 ref->link);
+        snprintf(about, aboutlen, "%s %s, %d ranks, %lld bytes of %s%s, link %s",
+                 cv_op_name(spec.op), cv_algo_name(spec.algo), spec.ranks, (long long)bytes,
+                 cv_dtype_name(spec.dtype), sl, ref->link);
     else
-        snprintf(about, aboutlen, "%s %s, %d ranks, %lld bytes of %s, %g GB/s", cv_op_name(spec.op),
-                 cv_algo_name(spec.algo), spec.ranks, (long long)bytes, cv_dtype_name(spec.dtype),
-                 bw);
+        snprintf(about, aboutlen, "%s %s, %d ranks, %lld bytes of %s%s, %g GB/s",
+                 cv_op_name(spec.op), cv_algo_name(spec.algo), spec.ranks, (long long)bytes,
+                 cv_dtype_name(spec.dtype), sl, bw);
     cv_plan_destroy(plan);
     return true;
 }

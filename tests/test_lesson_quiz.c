@@ -59,6 +59,24 @@ static const char fixture[] =
     "  {\"step\": \"end\", \"text\": {\"en\": \"e\", \"zh\": \"戊\"},\n"
     "   \"quiz\": {\"id\": \"abs\", \"kind\": \"number\", \"prompt\": {\"en\": \"p\", \"zh\": \"问\"},\n"
     "     \"answer\": 7, \"unit\": \"GB\", \"tolerance\": 0.5,\n"
+    "     \"explain\": {\"en\": \"e\", \"zh\": \"释\"}, \"card\": {\"en\": \"c\", \"zh\": \"卡\"}}},\n"
+    "  {\"step\": \"end\", \"text\": {\"en\": \"f\", \"zh\": \"己\"},\n"
+    "   \"quiz\": {\"id\": \"sliced\", \"kind\": \"number\", \"prompt\": {\"en\": \"p\", \"zh\": \"问\"},\n"
+    "     \"unit\": \"ms\", \"tolerance_pct\": 2,\n"
+    "     \"from_cost\": {\"op\": \"broadcast\", \"algo\": \"ring\", \"ranks\": 8, \"bytes\": \"1GB\",\n"
+    "                   \"slices\": 64, \"bw_gbps\": 100, \"quantity\": \"time_ms\"},\n"
+    "     \"explain\": {\"en\": \"e\", \"zh\": \"释\"}, \"card\": {\"en\": \"c\", \"zh\": \"卡\"}}},\n"
+    "  {\"step\": \"end\", \"text\": {\"en\": \"g\", \"zh\": \"庚\"},\n"
+    "   \"quiz\": {\"id\": \"comm\", \"kind\": \"number\", \"prompt\": {\"en\": \"p\", \"zh\": \"问\"},\n"
+    "     \"unit\": \"steps\", \"tolerance\": 0,\n"
+    "     \"from_cost\": {\"op\": \"allreduce\", \"algo\": \"ring\", \"ranks\": 5, \"bytes\": 40,\n"
+    "                   \"bw_gbps\": 100, \"quantity\": \"comm_steps\"},\n"
+    "     \"explain\": {\"en\": \"e\", \"zh\": \"释\"}, \"card\": {\"en\": \"c\", \"zh\": \"卡\"}}},\n"
+    "  {\"step\": \"end\", \"text\": {\"en\": \"h\", \"zh\": \"辛\"},\n"
+    "   \"quiz\": {\"id\": \"all-steps\", \"kind\": \"number\", \"prompt\": {\"en\": \"p\", \"zh\": \"问\"},\n"
+    "     \"unit\": \"steps\", \"tolerance\": 0,\n"
+    "     \"from_cost\": {\"op\": \"allreduce\", \"algo\": \"ring\", \"ranks\": 5, \"bytes\": 40,\n"
+    "                   \"bw_gbps\": 100, \"quantity\": \"steps\"},\n"
     "     \"explain\": {\"en\": \"e\", \"zh\": \"释\"}, \"card\": {\"en\": \"c\", \"zh\": \"卡\"}}}\n"
     " ],\n"
     " \"mistakes\": [{\"myth\": {\"en\": \"m\", \"zh\": \"误\"}, \"truth\": {\"en\": \"t\", \"zh\": \"真\"}}]\n"
@@ -71,7 +89,7 @@ static lesson *load_fixture(void)
     lesson *l = NULL;
     int rc = lesson_load_buffer(NULL, fixture, strlen(fixture), 0, &l, &d);
     lesson_diags_print(&d, stderr);
-    CHECK(rc == 0 && l && l->nquizzes == 5, "fixture loads");
+    CHECK(rc == 0 && l && l->nquizzes == 8, "fixture loads");
     lesson_diags_free(&d);
     return l;
 }
@@ -164,6 +182,30 @@ static void test_number(const lesson_quiz *q, const lesson_quiz *abs_q)
     CHECK(!lesson_check_number(abs_q, 7.51, &v), "beyond ±0.5");
 }
 
+/* from_cost with slices (a pipelined ring broadcast), and the two step
+ * counts: every step of the plan against those that move data between
+ * ranks. */
+static void test_cost_counts(const lesson_quiz *sliced, const lesson_quiz *comm,
+                             const lesson_quiz *all)
+{
+    /* 1 GB to 8 GPUs at 100 GB/s in 64 slices: (64 + 8 - 2) steps of
+     * 15.625 MB, 10 ms x 70/64 = 10.9375 ms */
+    CHECK(sliced->has_cost && sliced->cost.spec.slices == 64, "slices %d", sliced->cost.spec.slices);
+    CHECK(fabs(sliced->number - 10.9375) < 1e-9, "sliced answer %.17g", sliced->number);
+    lesson_verdict v;
+    CHECK(lesson_check_number(sliced, 10.94, &v) && !lesson_check_number(sliced, 70, &v),
+          "sliced check");
+    /* ring all-reduce on 5 ranks: a local copy, then 2(N-1) = 8 ring steps */
+    CHECK(comm->has_cost && comm->cost.quantity == LESSON_COST_COMM_STEPS && comm->number == 8,
+          "comm_steps %g", comm->number);
+    CHECK(all->has_cost && all->cost.quantity == LESSON_COST_STEPS && all->number == 9,
+          "steps %g", all->number);
+    CHECK(strcmp(lesson_cost_quantity_name(LESSON_COST_COMM_STEPS), "comm_steps") == 0 &&
+              strcmp(lesson_cost_quantity_unit(LESSON_COST_COMM_STEPS), "steps") == 0,
+          "comm_steps vocabulary");
+    CHECK(lesson_check_number(comm, 8, &v) && !lesson_check_number(comm, 9, &v), "8, not 9");
+}
+
 static void test_text_player(const lesson *l)
 {
     /* non-interactive: every quiz printed with its answer */
@@ -205,6 +247,7 @@ int main(void)
     test_value(&l->quizzes[1]);
     test_cells(&l->quizzes[2]);
     test_number(&l->quizzes[3], &l->quizzes[4]);
+    test_cost_counts(&l->quizzes[5], &l->quizzes[6], &l->quizzes[7]);
     test_text_player(l);
     CHECK(strcmp(l->quizzes[2].key, "quiz-fixture/cells") == 0, "key %s", l->quizzes[2].key);
     lesson_destroy(l);
