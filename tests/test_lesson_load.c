@@ -4,7 +4,8 @@
  * against real traces), and each lesson's own answers pass its own quiz
  * checks, so a lesson can never ship a quiz nobody can answer right. Also
  * checks the course's order, lookup and suggestions, a lesson given twice,
- * and that the documented example in docs/LESSONS.md is itself valid.
+ * that the documented example in docs/LESSONS.md is itself valid, and the
+ * quizzes converted to from_cost.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,6 +150,42 @@ static void test_duplicate_id(void)
     lesson_diags_free(&diags);
 }
 
+/* The quizzes moved from typed-in answers to the cost model keep their
+ * numbers. */
+static void test_converted_quizzes(void)
+{
+    static const struct {
+        const char *lesson, *quiz;
+        lesson_cost_quantity quantity;
+        int slices;
+        double value;
+    } want[] = {
+        {"algo-pipelined-broadcast", "pipelined-time", LESSON_COST_TIME_MS, 64, 10.9375},
+        {"algo-ring-five", "comm-steps", LESSON_COST_COMM_STEPS, 1, 8},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        char path[512];
+        snprintf(path, sizeof path, COLLVIZ_SOURCE_DIR "/lessons/%s.json", want[i].lesson);
+        lesson_diags diags;
+        lesson_diags_init(&diags);
+        lesson *l = NULL;
+        lesson_load_file(path, LESSON_LOAD_NO_TRACE, &l, &diags);
+        lesson_diags_print(&diags, stderr);
+        const lesson_quiz *q = NULL;
+        for (int k = 0; l && k < l->nquizzes; k++)
+            if (strcmp(l->quizzes[k].id, want[i].quiz) == 0)
+                q = &l->quizzes[k];
+        CHECK(q && q->has_cost && q->cost.quantity == want[i].quantity &&
+                  q->cost.spec.slices == want[i].slices,
+              "%s/%s comes from the cost model", want[i].lesson, want[i].quiz);
+        CHECK(q && q->number > want[i].value - 1e-9 && q->number < want[i].value + 1e-9,
+              "%s/%s: %.17g, expected %g", want[i].lesson, want[i].quiz, q ? q->number : -1.0,
+              want[i].value);
+        lesson_destroy(l);
+        lesson_diags_free(&diags);
+    }
+}
+
 /* docs/LESSONS.md's complete example must itself be a valid lesson. */
 static void test_doc_example(void)
 {
@@ -191,6 +228,7 @@ int main(void)
     test_shipped();
     test_duplicate_id();
     test_doc_example();
+    test_converted_quizzes();
     if (failures) {
         fprintf(stderr, "test_lesson_load: %d failures\n", failures);
         return 1;
