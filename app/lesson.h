@@ -41,6 +41,12 @@ extern "C" {
 #define LESSON_MAX_TEXT 4000  /* bytes per language */
 #define LESSON_MAX_ID 48
 #define LESSON_MIN_QUIZZES 2
+/* Diagram labels, bytes per language: the renderer draws a label on one
+ * line from a fixed field (render.h: rd_diagram_box.label[64],
+ * rd_diagram_arrow.label[48], each with its terminating NUL), so the
+ * validator refuses a longer one instead of letting it be cut. */
+#define LESSON_MAX_BOX_LABEL 63
+#define LESSON_MAX_ARROW_LABEL 47
 
 /* --------------------------------------------------------------- vocabulary */
 

@@ -3,7 +3,8 @@
  * model a collective happens, for the parallelism lessons). Boxes sit on a
  * small grid so the GUI can lay them out at any size; everything the GUI
  * would otherwise have to guard against (boxes off the grid, arrows to
- * nowhere, duplicate ids) is refused here with its position.
+ * nowhere, duplicate ids, labels longer than the renderer's fields) is
+ * refused here with its position.
  */
 #include <string.h>
 
@@ -17,6 +18,41 @@ static int box_kind_parse(const char *s)
         if (strcmp(s, box_kinds[i]) == 0)
             return i;
     return -1;
+}
+
+/* The renderer draws a label on one line from a fixed field of max bytes
+ * (render.h) and ends it with "…" where the box is too narrow on screen; a
+ * label longer than the field would silently lose its end, and a line
+ * break cannot be drawn, so both are refused here, at the offending
+ * language's string. An absent label fits. */
+static bool label_fits(lesson__ctx *c, lesson__val owner, const char *where,
+                       const lesson_text *label, size_t max, const char *what)
+{
+    bool ok = true;
+    for (int lang = 0; lang < LESSON_LANG_COUNT; lang++) {
+        const char *s = label->s[lang];
+        if (!s)
+            continue;
+        lesson__val sv = lesson__member(c, lesson__member(c, owner, "label"),
+                                        lesson_lang_name((lesson_lang)lang));
+        size_t n = strlen(s), ctl = 0;
+        while (ctl < n && (unsigned char)s[ctl] >= 0x20)
+            ctl++;
+        if (ctl < n) {
+            lesson__err(c, lesson__off(c, sv),
+                        "%s.label.%s holds a line break or other control character; %s label is "
+                        "drawn on one line",
+                        where, lesson_lang_name((lesson_lang)lang), what);
+            ok = false;
+        } else if (n > max) {
+            lesson__err(c, lesson__off(c, sv),
+                        "%s.label.%s is %zu bytes; %s label holds at most %zu bytes of UTF-8 on "
+                        "one line (a Chinese character takes 3): shorten it",
+                        where, lesson_lang_name((lesson_lang)lang), n, what, max);
+            ok = false;
+        }
+    }
+    return ok;
 }
 
 static int find_box(const lesson_diagram *d, const char *id)
@@ -66,6 +102,7 @@ lesson_diagram *lesson__read_diagram(lesson__ctx *c, lesson__val v, const char *
         int kind = LESSON_BOX_COMPUTE;
         bool bok = lesson__want_id(c, e, "id", ep, true, &b->id) > 0;
         bok = lesson__want_text(c, e, "label", ep, true, &b->label) > 0 && bok;
+        bok = label_fits(c, e, ep, &b->label, LESSON_MAX_BOX_LABEL, "a box") && bok;
         bok = lesson__want_int(c, e, "x", ep, true, 0, 11, &x) > 0 && bok;
         bok = lesson__want_int(c, e, "y", ep, true, 0, 11, &y) > 0 && bok;
         bok = lesson__want_int(c, e, "w", ep, false, 1, 12, &w) >= 0 && bok;
@@ -135,6 +172,7 @@ lesson_diagram *lesson__read_diagram(lesson__ctx *c, lesson__val v, const char *
             a->from = idx[0];
             a->to = idx[1];
             ok = lesson__want_text(c, e, "label", ep, false, &a->label) >= 0 && ok;
+            ok = label_fits(c, e, ep, &a->label, LESSON_MAX_ARROW_LABEL, "an arrow") && ok;
         }
     } else if (av.j) {
         ok = false;

@@ -30,6 +30,16 @@ collviz_test(test_lesson_bad SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_lesson_bad
              TIMEOUT 120)
 collviz_test(test_lesson_quiz SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_lesson_quiz.c LIBS cvlesson
              TIMEOUT 120)
+# The diagram label limits the validator enforces are the renderer's field
+# sizes: checked at compile time against render.h wherever the renderer is
+# built.
+if(TARGET cvrender)
+  get_target_property(COLLVIZ_RENDER_TYPE cvrender TYPE)
+  if(NOT COLLVIZ_RENDER_TYPE STREQUAL "INTERFACE_LIBRARY")
+    collviz_test(test_lesson_labels SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_lesson_labels.c
+                 LIBS cvlesson cvrender TIMEOUT 60)
+  endif()
+endif()
 collviz_test(test_progress SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_progress.c LIBS cvlesson
              TIMEOUT 300)
 
