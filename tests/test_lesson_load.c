@@ -4,8 +4,8 @@
  * against real traces), and each lesson's own answers pass its own quiz
  * checks, so a lesson can never ship a quiz nobody can answer right. Also
  * checks the course's order, lookup and suggestions, a lesson given twice,
- * that the documented example in docs/LESSONS.md is itself valid, and the
- * quizzes converted to from_cost.
+ * that the documented example in docs/LESSONS.md is itself valid, the
+ * algorithm a setup override gets, and the quizzes converted to from_cost.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,6 +150,56 @@ static void test_duplicate_id(void)
     lesson_diags_free(&diags);
 }
 
+/* A beat's setup override keeps the lesson's algo unless it gives its own,
+ * except when it changes op without one: then the new op's default. */
+static void test_override_algo(void)
+{
+    static const char text[] =
+        "{\"format\": 1, \"id\": \"override\", \"track\": \"algorithms\", \"order\": 1,\n"
+        " \"title\": {\"en\": \"T\", \"zh\": \"题\"},\n"
+        " \"setup\": {\"op\": \"allreduce\", \"algo\": \"rabenseifner\", \"ranks\": 4, \"count\": 8},\n"
+        " \"beats\": [\n"
+        "  {\"step\": 0, \"setup\": {\"ranks\": 8}, \"text\": {\"en\": \"a\", \"zh\": \"甲\"}},\n"
+        "  {\"step\": 0, \"setup\": {\"op\": \"allreduce\", \"count\": 16}, \"text\": {\"en\": \"b\", \"zh\": \"乙\"}},\n"
+        "  {\"step\": 0, \"setup\": {\"op\": \"broadcast\"}, \"text\": {\"en\": \"c\", \"zh\": \"丙\"}},\n"
+        "  {\"step\": 0, \"setup\": {\"op\": \"broadcast\", \"algo\": \"tree\"}, \"text\": {\"en\": \"d\", \"zh\": \"丁\"}},\n"
+        "  {\"step\": 0, \"setup\": {\"algo\": \"ring\"}, \"text\": {\"en\": \"e\", \"zh\": \"戊\"},\n"
+        "   \"quiz\": {\"id\": \"q1\", \"kind\": \"number\", \"prompt\": {\"en\": \"p\", \"zh\": \"问\"},\n"
+        "     \"answer\": 1, \"unit\": \"x\", \"explain\": {\"en\": \"e\", \"zh\": \"释\"},\n"
+        "     \"card\": {\"en\": \"c\", \"zh\": \"卡\"}}},\n"
+        "  {\"step\": 0, \"setup\": {}, \"text\": {\"en\": \"f\", \"zh\": \"己\"},\n"
+        "   \"quiz\": {\"id\": \"q2\", \"kind\": \"number\", \"prompt\": {\"en\": \"p\", \"zh\": \"问\"},\n"
+        "     \"answer\": 1, \"unit\": \"x\", \"explain\": {\"en\": \"e\", \"zh\": \"释\"},\n"
+        "     \"card\": {\"en\": \"c\", \"zh\": \"卡\"}}}\n"
+        " ]}\n";
+    lesson_diags diags;
+    lesson_diags_init(&diags);
+    lesson *l = NULL;
+    int rc = lesson_load_buffer(NULL, text, strlen(text), LESSON_LOAD_NO_TRACE, &l, &diags);
+    lesson_diags_print(&diags, stderr);
+    CHECK(rc == 0 && l && l->nbeats == 6, "the override fixture loads");
+    if (l) {
+        cv_algo offered[CV_ALGO_COUNT];
+        cv_op_algos(CV_OP_BROADCAST, offered);
+        const cv_spec *s[6];
+        for (int b = 0; b < 6; b++)
+            s[b] = &l->setups[l->beats[b].setup].spec;
+        CHECK(s[0]->op == CV_OP_ALLREDUCE && s[0]->algo == CV_ALGO_RABENSEIFNER && s[0]->ranks == 8,
+              "no op given: the lesson's algo is kept");
+        CHECK(s[1]->algo == CV_ALGO_RABENSEIFNER && s[1]->count == 16,
+              "the lesson's own op repeated: the lesson's algo is kept");
+        CHECK(s[2]->op == CV_OP_BROADCAST && s[2]->algo == offered[0],
+              "op changed without algo: broadcast's default (%s), got %s", cv_algo_name(offered[0]),
+              cv_algo_name(s[2]->algo));
+        CHECK(s[3]->op == CV_OP_BROADCAST && s[3]->algo == CV_ALGO_TREE, "op and algo given");
+        CHECK(s[4]->op == CV_OP_ALLREDUCE && s[4]->algo == CV_ALGO_RING && s[4]->ranks == 4,
+              "algo given: replaces the lesson's, not an earlier override's keys");
+        CHECK(l->beats[5].setup == 0 && s[5]->algo == CV_ALGO_RABENSEIFNER, "{} goes back");
+    }
+    lesson_destroy(l);
+    lesson_diags_free(&diags);
+}
+
 /* The quizzes moved from typed-in answers to the cost model keep their
  * numbers. */
 static void test_converted_quizzes(void)
@@ -228,6 +278,7 @@ int main(void)
     test_shipped();
     test_duplicate_id();
     test_doc_example();
+    test_override_algo();
     test_converted_quizzes();
     if (failures) {
         fprintf(stderr, "test_lesson_load: %d failures\n", failures);
