@@ -76,7 +76,14 @@ static int read_line(line_reader *r, char *out, size_t n, double deadline)
             size_t take = nl ? (size_t)(nl - r->buf) : r->len;
             if (!nl && r->eof && r->len == 0)
                 return 0;
+            /* A long answer is cut between UTF-8 characters, never inside one. */
             size_t copy = take < n - 1 ? take : n - 1;
+            if (copy < take) {
+                char line[sizeof r->buf + 1];
+                memcpy(line, r->buf, take);
+                line[take] = '\0';
+                copy = lesson_utf8_prefix(line, n - 1);
+            }
             memcpy(out, r->buf, copy);
             out[copy] = '\0';
             size_t used = nl ? take + 1 : take;
