@@ -1,0 +1,444 @@
+/*
+ * show.c: `collviz show FILE`: a `collviz bench --json` result replayed as
+ * a bandwidth-versus-size chart (render/rd_chart.h), measured busbw and
+ * algbw with the cost model's busbw beside them.
+ *
+ * Three ways out: a resizable window (hover a point for its row, S saves a
+ * PNG, T theme, Y linear/log, Esc or Q quits); --out FILE.png, drawn on a
+ * software renderer over a surface with no display at all; and, where
+ * there is no display and no --out, the rows as a text table with one line
+ * saying why. The file is checked before any of them (show_data.c), so a
+ * bad file is one clear line and exit 2 whichever way was asked for.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "app.h"
+#include "rd_chart.h"
+#include "show.h"
+
+static const char show_help[] =
+    "usage: collviz show FILE [--out FILE.png] [--size WxH] [--link PRESET | --bw GBps]\n"
+    "                    [--alpha us] [--theme dark|light|projector]\n"
+    "                    [--scale auto|linear|log] [--table]\n\n"
+    "Replays a result of `collviz bench ... --json > FILE` as a bandwidth-versus-size\n"
+    "chart: message size on a log axis (8 B .. 1 GiB), measured busbw and algbw as\n"
+    "lines with points, and the cost model's predicted busbw dashed beside them\n"
+    "(each size's plan rebuilt from the file's op, algo, ranks and dtype and priced\n"
+    "as `collviz cost` prices it).\n"
+    "  --link P, --bw G  the link the model prices on: a preset (nvlink3, nvlink4,\n"
+    "                 pcie4, pcie5, ib-hdr, ib-ndr, eth100) or G GB/s one way with no\n"
+    "                 latency unless --alpha (microseconds per step) is given.\n"
+    "                 Default: nvlink4 for cuda and nccl results; none for cpu\n"
+    "                 results, whose limit is memory, which no link models.\n"
+    "  --out F.png    write the chart as PNG (1280x800, or --size) without a window\n"
+    "  --scale S      the GB/s axis: linear, log, or auto (log when one line peaks\n"
+    "                 more than 20x above another; the default)\n"
+    "  --table        print the rows (and the model's) as text instead of drawing\n"
+    "In the window: hover a point for its row, S saves a PNG in the current\n"
+    "directory, T changes the theme, Y toggles linear/log, Esc or Q quits.\n"
+    "Without a display and without --out, the table is printed instead.\n";
+
+typedef struct {
+    const show_result *res;
+    rd_chart_point *points;
+    char title[256], subtitle[512], model_label[256], tooltip[512], message[1100];
+    bool have_model;
+    rd_theme_id theme;
+    rd_chart_scale scale;
+    bool auto_scale;
+} show_view;
+
+static void view_data(show_view *v, rd_chart_data *d, bool window)
+{
+    *d = (rd_chart_data){.title = v->title, .subtitle = v->subtitle,
+                         .model_label = v->model_label, .have_model = v->have_model,
+                         .npoints = v->res->nrows, .points = v->points, .theme = v->theme,
+                         .hover = -1, .dpi_scale = 1};
+    d->yscale = v->auto_scale ? rd_chart_auto_scale(d) : v->scale;
+    if (window) {
+        d->footer = "hover a point for its row \xC2\xB7 S save PNG \xC2\xB7 T theme \xC2\xB7 "
+                    "Y linear/log \xC2\xB7 Esc/Q quit";
+        d->message = v->message[0] ? v->message : NULL;
+    }
+}
+
+/* The row under the mouse, in the chart's tooltip. */
+static void row_tooltip(show_view *v, int i)
+{
+    const show_row *w = &v->res->rows[i];
+    char size[32], count[48] = "", wrong[64];
+    rd_chart_fmt_size(w->size, size, sizeof size);
+    if (w->count >= 0)
+        snprintf(count, sizeof count, ", %.0f elements", w->count);
+    snprintf(wrong, sizeof wrong, w->wrong < 0 ? "not verified (-c 0)"
+                                  : w->wrong == 0 ? "verified: every element right"
+                                                  : "WRONG: %.0f elements", w->wrong);
+    int n = snprintf(v->tooltip, sizeof v->tooltip,
+                     "%s (%.0f B)%s\ntime %.1f \xC2\xB5s\nbusbw %.2f GB/s \xC2\xB7 algbw %.2f GB/s"
+                     "\n%s", size, w->size, count, w->time_us, w->busbw, w->algbw, wrong);
+    if (v->have_model && n > 0 && (size_t)n < sizeof v->tooltip)
+        snprintf(v->tooltip + n, sizeof v->tooltip - (size_t)n,
+                 "\nmodel: %.1f \xC2\xB5s, busbw %.2f GB/s", w->model_us, w->model_busbw);
+}
+
+static int draw_png(show_view *v, int w, int h, const char *path, char *err, size_t errlen)
+{
+    int rc = CV_EINVAL;
+    SDL_Surface *surf = NULL, *shot = NULL;
+    SDL_Renderer *ren = NULL;
+    rd_chart *chart = NULL;
+    rd_font_paths fonts;
+    if (rd_fonts_find(&fonts, err, errlen) != CV_OK)
+        goto fail;
+    surf = SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_ARGB8888);
+    if (!surf || !(ren = SDL_CreateSoftwareRenderer(surf))) {
+        snprintf(err, errlen, "cannot create a %dx%d software renderer: %s", w, h, SDL_GetError());
+        goto fail;
+    }
+    if (!(chart = rd_chart_create(ren, &fonts, err, errlen)))
+        goto fail;
+    rd_chart_data d;
+    view_data(v, &d, false);
+    rd_chart_draw(chart, &d);
+    if (!(shot = rd_read_pixels(ren))) {
+        snprintf(err, errlen, "cannot read the chart back: %s", SDL_GetError());
+        goto fail;
+    }
+    rc = rd_save_png(shot, path, err, errlen);
+fail:
+    SDL_FreeSurface(shot);
+    rd_chart_destroy(chart);
+    if (ren)
+        SDL_DestroyRenderer(ren);
+    SDL_FreeSurface(surf);
+    return rc;
+}
+
+/* S in the window: FILE's stem + "-chart.png" in the current directory,
+ * numbered rather than overwriting an earlier one. */
+static void save_shot(show_view *v, int w, int h)
+{
+    const char *base = strrchr(v->res->path, '/');
+    base = base ? base + 1 : v->res->path;
+    size_t stem = strlen(base);
+    if (stem > 5 && !strcmp(base + stem - 5, ".json"))
+        stem -= 5;
+    char path[600], err[CV_ERR_LEN];
+    for (int k = 1; k < 1000; k++) {
+        snprintf(path, sizeof path, k == 1 ? "%.*s-chart.png" : "%.*s-chart-%d.png",
+                 (int)(stem < 500 ? stem : 500), base, k);
+        if (access(path, F_OK) != 0)
+            break;
+    }
+    if (draw_png(v, w, h, path, err, sizeof err) == CV_OK)
+        snprintf(v->message, sizeof v->message, "saved %s", path);
+    else
+        snprintf(v->message, sizeof v->message, "%s", err);
+}
+
+/* The window; CV_EUNAVAIL (err says why) when there is no display. */
+static int run_window(show_view *v, int w, int h, char *err, size_t errlen)
+{
+    int rc = CV_EUNAVAIL;
+    SDL_Window *win = NULL;
+    SDL_Renderer *ren = NULL;
+    rd_chart *chart = NULL;
+    rd_font_paths fonts;
+    /* The window's renderer is SDL's software one, as the main window's
+     * is (docs/GUI.md: the GL driver costs far more than a chart needs). */
+    SDL_SetHint(SDL_HINT_RENDER_DRIVER, "software");
+    SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");
+    if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0) {
+        snprintf(err, errlen, "no display (%s)", SDL_GetError());
+        return CV_EUNAVAIL;
+    }
+    const char *drv = SDL_GetCurrentVideoDriver();
+    if (drv && (!strcmp(drv, "dummy") || !strcmp(drv, "offscreen"))) {
+        snprintf(err, errlen, "no display (SDL video driver \"%s\")", drv);
+        goto done;
+    }
+    if (rd_fonts_find(&fonts, err, errlen) != CV_OK) {
+        rc = CV_EINVAL;
+        goto done;
+    }
+    char name[1100];
+    snprintf(name, sizeof name, "collviz show: %s", v->res->path);
+    win = SDL_CreateWindow(name, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, w, h,
+                           SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
+    if (!win) {
+        snprintf(err, errlen, "no display: cannot open a window (%s)", SDL_GetError());
+        goto done;
+    }
+    SDL_SetWindowMinimumSize(win, 320, 240);
+    if (!(ren = SDL_CreateRenderer(win, -1, SDL_RENDERER_PRESENTVSYNC)))
+        ren = SDL_CreateRenderer(win, -1, SDL_RENDERER_SOFTWARE);
+    if (!ren) {
+        snprintf(err, errlen, "no display: cannot create a renderer (%s)", SDL_GetError());
+        goto done;
+    }
+    if (!(chart = rd_chart_create(ren, &fonts, err, errlen))) {
+        rc = CV_EINVAL;
+        goto done;
+    }
+    rc = CV_OK;
+    bool quit = false, dirty = true;
+    int hover = -1, mx = -1, my = -1;
+    rd_series hover_s = RD_SERIES_BUSBW;
+    Uint32 message_until = 0;
+    while (!quit) {
+        SDL_Event e;
+        bool got = SDL_WaitEventTimeout(&e, 250);
+        while (got) {
+            if (e.type == SDL_QUIT) {
+                quit = true;
+            } else if (e.type == SDL_KEYDOWN) {
+                SDL_Keycode k = e.key.keysym.sym;
+                if (k == SDLK_ESCAPE || k == SDLK_q) {
+                    quit = true;
+                } else if (k == SDLK_s) {
+                    int ow, oh;
+                    SDL_GetRendererOutputSize(ren, &ow, &oh);
+                    save_shot(v, ow, oh);
+                    message_until = SDL_GetTicks() + 4000;
+                } else if (k == SDLK_t) {
+                    v->theme = (rd_theme_id)((v->theme + 1) % RD_THEME_COUNT);
+                } else if (k == SDLK_y) {
+                    rd_chart_data d;
+                    view_data(v, &d, true);
+                    v->scale = d.yscale == RD_SCALE_LOG ? RD_SCALE_LINEAR : RD_SCALE_LOG;
+                    v->auto_scale = false;
+                }
+                dirty = true;
+            } else if (e.type == SDL_MOUSEMOTION) {
+                mx = e.motion.x;
+                my = e.motion.y;
+                dirty = true;
+            } else if (e.type == SDL_WINDOWEVENT) {
+                if (e.window.event == SDL_WINDOWEVENT_LEAVE)
+                    mx = my = -1;
+                dirty = true;
+            }
+            got = SDL_PollEvent(&e);
+        }
+        if (message_until && SDL_TICKS_PASSED(SDL_GetTicks(), message_until)) {
+            v->message[0] = '\0';
+            message_until = 0;
+            dirty = true;
+        }
+        if (!dirty)
+            continue;
+        int ow = 1, oh = 1, ww = 1, wh = 1;
+        SDL_GetRendererOutputSize(ren, &ow, &oh);
+        SDL_GetWindowSize(win, &ww, &wh);
+        float dpi = ww > 0 ? (float)ow / (float)ww : 1.0f;
+        rd_chart_data d;
+        view_data(v, &d, true);
+        d.dpi_scale = dpi;
+        /* Hit-test against the frame on screen, then draw with its tooltip. */
+        hover = mx < 0 ? -1 : rd_chart_hit(chart, (int)(mx * dpi), (int)(my * dpi), &hover_s);
+        if (hover >= 0) {
+            row_tooltip(v, hover);
+            d.hover = hover;
+            d.hover_series = hover_s;
+            d.tooltip = v->tooltip;
+        }
+        rd_chart_draw(chart, &d);
+        SDL_RenderPresent(ren);
+        dirty = false;
+    }
+done:
+    rd_chart_destroy(chart);
+    if (ren)
+        SDL_DestroyRenderer(ren);
+    if (win)
+        SDL_DestroyWindow(win);
+    SDL_QuitSubSystem(SDL_INIT_VIDEO);
+    return rc;
+}
+
+static bool parse_wxh(const char *s, int *w, int *h)
+{
+    char *end = NULL;
+    long a = strtol(s, &end, 10);
+    if (!end || (*end != 'x' && *end != 'X'))
+        return false;
+    long b = strtol(end + 1, &end, 10);
+    if (*end || a < 64 || b < 64 || a > 16384 || b > 16384)
+        return false;
+    *w = (int)a;
+    *h = (int)b;
+    return true;
+}
+
+static bool parse_positive(const char *flag, const char *s, bool zero_ok, double *out)
+{
+    char *end = NULL;
+    double x = strtod(s, &end);
+    if (end == s || *end || !(x >= 0) || x > 1e9 || (!zero_ok && x == 0)) {
+        app_usage_error("%s: '%s' is not a %s number", flag, s, zero_ok ? "non-negative" : "positive");
+        return false;
+    }
+    *out = x;
+    return true;
+}
+
+/* The legend's words for the model, and the table's. */
+static void describe_link(const cv_link *l, bool by_default, const char *backend, char *chart,
+                          size_t clen, char *text, size_t tlen)
+{
+    char lat[48] = "no latency";
+    if (l->alpha > 0)
+        snprintf(lat, sizeof lat, "\xCE\xB1 %.3g \xC2\xB5s per step", l->alpha * 1e6);
+    char dflt[48] = "";
+    if (by_default)
+        snprintf(dflt, sizeof dflt, " (default for %s)", backend);
+    snprintf(chart, clen, "model busbw: %s %.4g GB/s, %s%s", l->name ? l->name : "link",
+             l->bw / 1e9, lat, dflt);
+    snprintf(text, tlen, "%s, %.4g GB/s one way, alpha %.3g us per step%s",
+             l->name ? l->name : "--bw", l->bw / 1e9, l->alpha * 1e6, dflt);
+}
+
+int app_cmd_show(int argc, char **argv)
+{
+    const char *file = NULL, *out = NULL, *val;
+    const cv_link *preset = NULL;
+    double bw = 0, alpha = -1;
+    bool table = false;
+    int w = 1280, h = 800, r;
+    show_view v = {.theme = RD_THEME_DARK, .auto_scale = true};
+    for (int i = 1; i < argc; i++) {
+        val = NULL;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(show_help, stdout);
+            return APP_EXIT_OK;
+        } else if (!strcmp(argv[i], "--table")) {
+            table = true;
+        } else if ((r = app_flag_value(argc, argv, &i, "--out", &val)) != 0) {
+            if (r < 0)
+                return APP_EXIT_USAGE;
+            out = val;
+        } else if ((r = app_flag_value(argc, argv, &i, "--size", &val)) != 0) {
+            if (r < 0 || !parse_wxh(val, &w, &h))
+                return r < 0 ? APP_EXIT_USAGE
+                             : app_usage_error("--size: '%s' is not WxH with 64 to 16384 each", val);
+        } else if ((r = app_flag_value(argc, argv, &i, "--link", &val)) != 0) {
+            if (r < 0)
+                return APP_EXIT_USAGE;
+            if (!(preset = cv_link_find(val)))
+                return app_usage_error("--link: unknown link '%s'; allowed: nvlink3, nvlink4, "
+                                       "pcie4, pcie5, ib-hdr, ib-ndr, eth100", val);
+        } else if ((r = app_flag_value(argc, argv, &i, "--bw", &val)) != 0) {
+            if (r < 0 || !parse_positive("--bw", val, false, &bw))
+                return APP_EXIT_USAGE;
+        } else if ((r = app_flag_value(argc, argv, &i, "--alpha", &val)) != 0) {
+            if (r < 0 || !parse_positive("--alpha", val, true, &alpha))
+                return APP_EXIT_USAGE;
+        } else if ((r = app_flag_value(argc, argv, &i, "--theme", &val)) != 0) {
+            int t = r > 0 ? rd_theme_parse(val) : -1;
+            if (t < 0)
+                return r < 0 ? APP_EXIT_USAGE
+                             : app_usage_error("--theme: unknown theme '%s' (dark, light, "
+                                               "projector)", val);
+            v.theme = (rd_theme_id)t;
+        } else if ((r = app_flag_value(argc, argv, &i, "--scale", &val)) != 0) {
+            if (r < 0)
+                return APP_EXIT_USAGE;
+            v.auto_scale = !strcmp(val, "auto");
+            v.scale = !strcmp(val, "log") ? RD_SCALE_LOG : RD_SCALE_LINEAR;
+            if (!v.auto_scale && strcmp(val, "log") && strcmp(val, "linear"))
+                return app_usage_error("--scale: unknown scale '%s' (auto, linear, log)", val);
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return app_usage_error("show: unknown flag '%s' (see collviz show --help)", argv[i]);
+        } else if (file) {
+            return app_usage_error("show: one FILE only ('%s' and '%s')", file, argv[i]);
+        } else {
+            file = argv[i];
+        }
+    }
+    if (!file)
+        return app_usage_error("show: give the file that `collviz bench ... --json > FILE` "
+                               "wrote (see collviz show --help)");
+    if (preset && bw > 0)
+        return app_usage_error("--bw: give either --link or --bw, not both");
+
+    show_result res;
+    char err[1200];
+    int status = APP_EXIT_OK;
+    if (show_load(file, &res, err, sizeof err) != CV_OK) {
+        fprintf(stderr, "collviz: %s\n", err);
+        return APP_EXIT_USAGE;
+    }
+    v.res = &res;
+    cv_link link;
+    bool by_default = !preset && !(bw > 0);
+    const cv_link *dl = by_default ? show_default_link(res.backend) : preset;
+    if (alpha >= 0 && !dl && !(bw > 0)) {
+        status = app_usage_error("--alpha: a %s result has no default link; give --link or --bw "
+                                 "with it", res.backend);
+        goto done;
+    }
+    char about[256] = "none (pass --link or --bw)";
+    snprintf(v.model_label, sizeof v.model_label, "model: pass --link or --bw");
+    if (dl || bw > 0) {
+        link = dl ? *dl : (cv_link){NULL, bw * 1e9, 0, 0, NULL};
+        if (alpha >= 0)
+            link.alpha = alpha * 1e-6;
+        describe_link(&link, by_default, res.backend, v.model_label, sizeof v.model_label, about,
+                      sizeof about);
+        if (show_model(&res, &link, err, sizeof err) != CV_OK) {
+            fprintf(stderr, "collviz: %s\n", err);
+            status = APP_EXIT_USAGE;
+            goto done;
+        }
+        v.have_model = true;
+    }
+    if (!(v.points = calloc((size_t)res.nrows, sizeof *v.points))) {
+        fprintf(stderr, "collviz: out of memory\n");
+        status = APP_EXIT_USAGE;
+        goto done;
+    }
+    for (int i = 0; i < res.nrows; i++) {
+        const show_row *row = &res.rows[i];
+        v.points[i] = (rd_chart_point){row->size, {row->busbw, row->algbw, row->model_busbw},
+                                       row->wrong > 0};
+    }
+    show_title(&res, v.title, sizeof v.title);
+    int n = snprintf(v.subtitle, sizeof v.subtitle, "%s", file);
+    if (res.iters >= 0 && n > 0 && (size_t)n < sizeof v.subtitle)
+        n += snprintf(v.subtitle + n, sizeof v.subtitle - (size_t)n,
+                      " \xC2\xB7 %ld iterations after %ld warmup", res.iters,
+                      res.warmup > 0 ? res.warmup : 0);
+    if (n > 0 && (size_t)n < sizeof v.subtitle)
+        snprintf(v.subtitle + n, sizeof v.subtitle - (size_t)n,
+                 " \xC2\xB7 busbw = algbw \xC3\x97 %.4g", cv_spec_busbw_factor(&res.spec));
+
+    if (table)
+        show_print_table(stdout, &res, about);
+    if (out) {
+        if (draw_png(&v, w, h, out, err, sizeof err) != CV_OK) {
+            fprintf(stderr, "collviz: %s\n", err);
+            status = APP_EXIT_USAGE;
+        } else {
+            printf("collviz: wrote %s (%dx%d)\n", out, w, h);
+        }
+    }
+    if (table || out)
+        goto done;
+    int rc = run_window(&v, w, h, err, sizeof err);
+    if (rc == CV_EUNAVAIL) {
+        fprintf(stderr, "collviz: %s: printing the table instead (--out FILE.png draws the "
+                        "chart without a display)\n", err);
+        show_print_table(stdout, &res, about);
+    } else if (rc != CV_OK) {
+        fprintf(stderr, "collviz: %s\n", err);
+        status = APP_EXIT_USAGE;
+    }
+    SDL_Quit();
+done:
+    free(v.points);
+    show_result_free(&res);
+    return status;
+}
