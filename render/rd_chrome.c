@@ -290,6 +290,40 @@ void rd__draw_buttons(rd_ctx *c, const rd_frame *f)
     }
 }
 
+/* Is arrow a between boxes side by side (the same rows of the grid)? */
+static bool side_by_side(const rd_diagram *d, const rd_diagram_arrow *a)
+{
+    const rd_diagram_box *s = &d->boxes[a->from], *e = &d->boxes[a->to];
+    return s->y == e->y && (s->h > 0 ? s->h : 1) == (e->h > 0 ? e->h : 1);
+}
+
+/* A box's label, on two lines when one is too narrow and the box is tall
+ * enough; what still does not fit ends in an ellipsis. */
+static void box_label(rd_ctx *c, const char *label, int px, SDL_Color col, SDL_Rect r)
+{
+    int w = 0;
+    rd_text_measure(c->text, label, px, &w, NULL);
+    int lh = (int)(px * 1.25);
+    if (w <= r.w || r.h < 2 * lh + 2) {
+        rd__text(c, label, px, col, r, RD_ALIGN_CENTER, 0);
+        return;
+    }
+    char lines[3][256];
+    int n = rd_text_wrap(c->text, label, px, r.w, &lines[0][0], 3, 256);
+    if (n > 2) {
+        /* Wider than the box now: rd__text cuts it with an ellipsis. */
+        size_t len = strlen(lines[1]), more = strlen(lines[2]);
+        if (len + 1 + more < sizeof lines[1]) {
+            lines[1][len] = ' ';
+            memcpy(lines[1] + len + 1, lines[2], more + 1);
+        }
+        n = 2;
+    }
+    int y = r.y + (r.h - n * lh) / 2;
+    for (int i = 0; i < n; i++)
+        rd__text(c, lines[i], px, col, rect(r.x, y + i * lh, r.w, lh), RD_ALIGN_CENTER, 0);
+}
+
 static void draw_diagram(rd_ctx *c, const rd_frame *f, const rd_diagram *d, SDL_Rect area)
 {
     const rd_theme *th = rd_theme_get(f->theme);
@@ -297,15 +331,36 @@ static void draw_diagram(rd_ctx *c, const rd_frame *f, const rd_diagram *d, SDL_
     int nb = d->nboxes < RD_DIAGRAM_MAX_BOXES ? d->nboxes : RD_DIAGRAM_MAX_BOXES;
     int cols = d->cols > 0 ? d->cols : 1, rows = d->rows > 0 ? d->rows : 1;
     int gap = (int)fmaxf(2, 6 * c->L.ui);
+    int px = c->L.px_small;
+    int na = d->narrows < RD_DIAGRAM_MAX_ARROWS ? d->narrows : RD_DIAGRAM_MAX_ARROWS;
+    /* The gap between boxes side by side is too narrow for a label: such
+     * labels go under the arrow, in a strip taken from the boxes' bottoms. */
+    int strip = 0;
+    for (int i = 0; i < na; i++) {
+        const rd_diagram_arrow *a = &d->arrows[i];
+        if (a->label[0] && a->from >= 0 && a->from < nb && a->to >= 0 && a->to < nb &&
+            side_by_side(d, a))
+            strip = (int)(px * 1.5);
+    }
+    /* Boxes do not fill their cells: the arrows between them must show.
+     * A box keeps room for two lines of label; device frames, drawn around
+     * other boxes, keep the narrow gap so they enclose them. */
+    float cw = (float)area.w / cols, ch = (float)area.h / rows;
+    int gx = (int)fmaxf(gap, cw * 0.10f);
+    int gy = (int)fmaxf(gap, fminf(ch * 0.42f, ch - px * 3.2f));
     for (int i = 0; i < nb; i++) {
         const rd_diagram_box *b = &d->boxes[i];
         int x0 = area.x + area.w * b->x / cols, y0 = area.y + area.h * b->y / rows;
         int x1 = area.x + area.w * (b->x + (b->w > 0 ? b->w : 1)) / cols;
         int y1 = area.y + area.h * (b->y + (b->h > 0 ? b->h : 1)) / rows;
-        boxes[i] = rect(x0 + gap / 2, y0 + gap / 2, x1 - x0 - gap, y1 - y0 - gap);
+        bool frame = b->kind == RD_BOX_DEVICE;
+        int bx = frame ? gap : gx, by = frame ? gap : gy;
+        int h = y1 - y0 - by - (frame ? 0 : strip);
+        if (h < px + 4)
+            h = y1 - y0 - by;
+        boxes[i] = rect(x0 + bx / 2, y0 + by / 2, x1 - x0 - bx, h);
     }
     float lw = fmaxf(1, th->line * c->L.ui);
-    int px = c->L.px_small;
     /* Device frames first: they are drawn behind what they contain. */
     for (int i = 0; i < nb; i++)
         if (d->boxes[i].kind == RD_BOX_DEVICE) {
@@ -314,9 +369,10 @@ static void draw_diagram(rd_ctx *c, const rd_frame *f, const rd_diagram *d, SDL_
                      rect(boxes[i].x + 3, boxes[i].y + 1, boxes[i].w - 6, (int)(px * 1.3)),
                      RD_ALIGN_LEFT, 0);
         }
-    int na = d->narrows < RD_DIAGRAM_MAX_ARROWS ? d->narrows : RD_DIAGRAM_MAX_ARROWS;
+    SDL_Rect labels[RD_DIAGRAM_MAX_ARROWS];
     for (int i = 0; i < na; i++) {
         const rd_diagram_arrow *a = &d->arrows[i];
+        labels[i] = rect(0, 0, 0, 0);
         if (a->from < 0 || a->from >= nb || a->to < 0 || a->to >= nb || a->from == a->to)
             continue;
         SDL_Rect s = boxes[a->from], e = boxes[a->to];
@@ -333,10 +389,15 @@ static void draw_diagram(rd_ctx *c, const rd_frame *f, const rd_diagram *d, SDL_
             int lw2 = 0;
             rd_text_measure(c->text, a->label, px, &lw2, NULL);
             lw2 = lw2 > area.w / 2 ? area.w / 2 : lw2;
-            SDL_Rect lb = rect((int)((ax + bx) / 2) - lw2 / 2, (int)((ay + by) / 2) - px * 2 / 3,
-                               lw2, (int)(px * 1.3));
-            rd__fill(c->r, lb, th->panel);
-            rd__text(c, a->label, px, th->dim, lb, RD_ALIGN_CENTER, 0);
+            if (strip > 0 && side_by_side(d, a)) {
+                int room = (int)fabsf(x1 - x0);
+                lw2 = lw2 > room ? room : lw2;
+                int below = s.y + s.h > e.y + e.h ? s.y + s.h : e.y + e.h;
+                labels[i] = rect((int)((ax + bx) / 2) - lw2 / 2, below + 1, lw2, strip - 1);
+            } else {
+                labels[i] = rect((int)((ax + bx) / 2) - lw2 / 2, (int)((ay + by) / 2) - px * 2 / 3,
+                                 lw2, (int)(px * 1.3));
+            }
         }
     }
     for (int i = 0; i < nb; i++) {
@@ -348,92 +409,320 @@ static void draw_diagram(rd_ctx *c, const rd_frame *f, const rd_diagram *d, SDL_
                                                   : th->card;
         rd__fill(c->r, boxes[i], fill);
         rd__frame(c->r, boxes[i], (int)lw, b->kind == RD_BOX_COMM ? th->accent : th->edge);
-        rd__text(c, b->label, px, th->text, rect(boxes[i].x + 2, boxes[i].y, boxes[i].w - 4, boxes[i].h),
-                 RD_ALIGN_CENTER, 0);
+        box_label(c, b->label, px, th->text,
+                  rect(boxes[i].x + 2, boxes[i].y, boxes[i].w - 4, boxes[i].h));
+    }
+    /* Arrow labels last, so no box hides them. */
+    for (int i = 0; i < na; i++)
+        if (labels[i].w > 0) {
+            rd__fill(c->r, labels[i], th->panel);
+            rd__text(c, d->arrows[i].label, px, th->dim, labels[i], RD_ALIGN_CENTER, 0);
+        }
+}
+
+/* ------------------------------------------------------------ narration */
+
+/* One wrapped line of the narration's text column. */
+typedef struct {
+    char text[256];
+    int px, h;       /* text size, line height */
+    int gap;         /* space above the line */
+    SDL_Color col;
+    int bar;         /* 0 none, else a coloured bar at the left: 1 accent, 2 right, 3 wrong, 4 dim */
+    bool code;       /* the line starts inside a `code` span */
+    bool rule;       /* a thin rule above the line (a quiz sets itself apart) */
+} narr_line;
+
+#define NARR_LINES 192
+static narr_line narr_lines[NARR_LINES];
+
+/* Appends s wrapped to w pixels; paragraphs ('\n') keep their empty line,
+ * as the panel always drew them. Returns the first line's index. */
+static int add_block(rd_ctx *c, int *n, const char *s, int px, SDL_Color col, int w, int bar,
+                     int gap)
+{
+    enum { MAXL = 96, LEN = 256 };
+    static char buf[MAXL][LEN];
+    int first = *n;
+    if (!s || !*s || w <= 8)
+        return first;
+    /* Backticks are dropped when drawn, but wrap with a little slack: a
+     * code span may be set in another font than the measure used. */
+    bool ticks = strchr(s, '`') != NULL;
+    int k = rd_text_wrap(c->text, s, px, ticks ? w * 94 / 100 : w, &buf[0][0], MAXL, LEN);
+    bool code = false;
+    for (int i = 0; i < k && *n < NARR_LINES; i++) {
+        narr_line *l = &narr_lines[(*n)++];
+        memcpy(l->text, buf[i], sizeof l->text); /* both LEN bytes, NUL-terminated */
+        l->px = px;
+        l->h = (int)(px * 1.4);
+        l->gap = i == 0 ? gap : 0;
+        l->col = col;
+        l->bar = bar;
+        l->rule = false;
+        if (!buf[i][0])
+            code = false; /* a span never crosses a paragraph */
+        l->code = code;
+        for (const char *q = buf[i]; *q; q++)
+            if (*q == '`')
+                code = !code;
+    }
+    return first;
+}
+
+/* Draws one line, its `code` spans in the accent colour. */
+static void draw_line(rd_ctx *c, const narr_line *l, SDL_Rect box, SDL_Color accent)
+{
+    if (!strchr(l->text, '`') && !l->code) {
+        rd__text(c, l->text, l->px, l->col, box, RD_ALIGN_LEFT, 0);
+        return;
+    }
+    char seg[256];
+    bool code = l->code;
+    int x = box.x;
+    const char *p = l->text;
+    while (*p && x < box.x + box.w) {
+        size_t n = strcspn(p, "`");
+        if (n > 0) {
+            snprintf(seg, sizeof seg, "%.*s", (int)n, p);
+            SDL_Rect r = rd__text(c, seg, l->px, code ? accent : l->col,
+                                  rect(x, box.y, box.x + box.w - x, box.h), RD_ALIGN_LEFT, 0);
+            x += r.w;
+        }
+        p += n;
+        if (*p == '`') {
+            code = !code;
+            p++;
+        }
     }
 }
 
-/* Wrapped paragraphs from y down; returns the y below them. */
-static int paragraphs(rd_ctx *c, const char *s, int px, SDL_Color col, SDL_Rect box, int y)
+static SDL_Color bar_color(const rd_theme *th, int bar)
 {
-    enum { LINES = 40, LEN = 256 };
-    static char lines[LINES][LEN];
-    int lh = (int)(px * 1.4);
-    int n = rd_text_wrap(c->text, s, px, box.w, &lines[0][0], LINES, LEN);
-    for (int i = 0; i < n; i++) {
-        if (y + lh > box.y + box.h)
-            break;
-        if (lines[i][0])
-            rd__text(c, lines[i], px, col, rect(box.x, y, box.w, lh), RD_ALIGN_LEFT, 0);
-        y += lh;
+    return bar == 2 ? rd_rank_color(2) : bar == 3 ? th->warn : bar == 4 ? th->dim : th->accent;
+}
+
+/* Choice buttons: each label wrapped onto at most 3 lines. */
+static int choice_lines(rd_ctx *c, const char *label, int px, int w, char (*out)[256], int max)
+{
+    enum { MAXL = 12 };
+    char buf[MAXL][256];
+    int k = rd_text_wrap(c->text, label ? label : "", px, w, &buf[0][0], MAXL, 256);
+    if (k < 1) {
+        out[0][0] = '\0';
+        return 1;
     }
-    return y;
+    int n = k < max ? k : max;
+    for (int i = 0; i < n; i++)
+        memcpy(out[i], buf[i], 256);
+    if (k > n) {
+        /* More than fits: the last line ends in an ellipsis. */
+        size_t len = strlen(out[n - 1]);
+        if (len > 250)
+            len = 250;
+        snprintf(out[n - 1] + len, 256 - len, "\xE2\x80\xA6");
+    }
+    return n;
 }
 
 void rd__draw_narration(rd_ctx *c, const rd_frame *f)
 {
     const rd_theme *th = rd_theme_get(f->theme);
+    const rd_narration *nv = &f->narr;
     SDL_Rect nr = c->L.narration;
     rd__fill(c->r, nr, th->panel);
     int pad = (int)fmaxf(4, 10 * c->L.ui);
+    int px = c->L.px_text, lh = (int)(px * 1.4);
     SDL_Rect in = rect(nr.x + pad, nr.y + pad, nr.w - 2 * pad, nr.h - 2 * pad);
-    SDL_Rect text_area = in;
-    /* Leave the answers and footer their room below the text. */
-    int reserve = 0;
-    if (f->narr.nchoices > 0)
-        reserve += (f->narr.nchoices < RD_MAX_CHOICES ? f->narr.nchoices : RD_MAX_CHOICES) *
-                   ((int)(c->L.px_text * 1.9) + 4);
-    if (f->narr.footer)
-        reserve += (int)(c->L.px_small * 1.5);
-    text_area.h -= reserve;
-    SDL_Rect diag = rect(0, 0, 0, 0);
-    if (f->narr.diagram && f->narr.diagram->nboxes > 0) {
-        int dh = in.h * 2 / 5;
-        diag = rect(in.x, in.y + in.h - dh, in.w, dh);
-        text_area.h -= dh + pad;
-    }
-    int y = in.y;
-    if (f->narr.title)
-        y = paragraphs(c, f->narr.title, c->L.px_big, th->text, text_area, y) + pad / 2;
-    if (f->narr.body)
-        y = paragraphs(c, f->narr.body, c->L.px_text, th->text, text_area, y) + pad;
-    if (f->narr.step && y + c->L.px_text * 3 < text_area.y + text_area.h) {
-        int lh = (int)(c->L.px_text * 1.4);
-        rd__fill(c->r, rect(in.x, y, in.w, 1), th->edge);
-        y += pad / 2;
-        rd__text(c, rd_str(f->lang, RD_S_THIS_STEP), c->L.px_text, th->accent,
-                 rect(in.x, y, in.w, lh), RD_ALIGN_LEFT, 0);
-        y += lh;
-        paragraphs(c, f->narr.step, c->L.px_text, th->text, text_area, y);
-    }
-    int lh = (int)(c->L.px_text * 1.9);
-    int foot = f->narr.footer ? (int)(c->L.px_small * 1.5) : 0;
-    int nch = f->narr.nchoices < RD_MAX_CHOICES ? f->narr.nchoices : RD_MAX_CHOICES;
-    int bottom = (diag.w > 0 ? diag.y - pad : in.y + in.h) - foot;
     for (int i = 0; i < RD_MAX_CHOICES; i++)
         c->L.choice[i] = rect(0, 0, 0, 0);
+    for (int i = 0; i < RD_MAX_NAV; i++)
+        c->L.nav[i] = rect(0, 0, 0, 0);
+    c->L.input = rect(0, 0, 0, 0);
+
+    /* Bottom up: the diagram (unless it sits beside the stage), the
+     * navigation row, the footer, the answers and the typed-answer field
+     * take their room; the text column gets the rest. */
+    int bottom = in.y + in.h;
+    SDL_Rect diag = rect(0, 0, 0, 0);
+    if (nv->diagram && nv->diagram->nboxes > 0 && c->L.diagram.w <= 0) {
+        int dh = in.h * 2 / 5;
+        diag = rect(in.x, in.y + in.h - dh, in.w, dh);
+        bottom = diag.y - pad;
+    }
+    int nnav = nv->nnav < RD_MAX_NAV ? nv->nnav : RD_MAX_NAV;
+    if (nnav > 0) {
+        int bh = (int)(px * 1.9), gap = (int)fmaxf(2, 4 * c->L.ui);
+        int bw = (in.w - gap * (nnav - 1)) / nnav;
+        for (int i = 0; i < nnav; i++) {
+            SDL_Rect b = rect(in.x + i * (bw + gap), bottom - bh, bw, bh);
+            rd__fill(c->r, b, th->card);
+            rd__frame(c->r, b, 1, th->edge);
+            rd__text(c, nv->nav[i] ? nv->nav[i] : "", c->L.px_small, th->text,
+                     rect(b.x + 3, b.y, b.w - 6, b.h), RD_ALIGN_CENTER, 0);
+            c->L.nav[i] = b;
+        }
+        bottom -= bh + pad / 2;
+    }
+    int foot = nv->footer ? (int)(c->L.px_small * 1.5) : 0;
+    if (foot) {
+        bottom -= foot;
+        rd__text(c, nv->footer, c->L.px_small, th->dim, rect(in.x, bottom, in.w, foot),
+                 RD_ALIGN_LEFT, 0);
+        bottom -= pad / 3;
+    }
+    /* Answers: as many lines each as fit, keeping four lines of text. */
+    int nch = nv->nchoices < RD_MAX_CHOICES ? nv->nchoices : RD_MAX_CHOICES;
+    int input_h = nv->input ? (int)(px * 2.0) : 0;
+    int min_text = in.y + 4 * lh;
+    int numw = 0;
+    rd_text_measure(c->text, "0 ", px, &numw, NULL);
+    int tw = in.w - 12 - numw - 6;
+    static char clines[RD_MAX_CHOICES][3][256];
+    int ncl[RD_MAX_CHOICES];
+    int need = 0;
+    for (int maxl = 3;; maxl--) {
+        need = 0;
+        for (int i = 0; i < nch; i++) {
+            ncl[i] = choice_lines(c, nv->choices[i], px, tw, clines[i], maxl);
+            need += ncl[i] * lh + (int)(px * 0.5) + 4;
+        }
+        if (maxl == 1 || bottom - need - input_h >= min_text)
+            break;
+    }
+    int y = bottom - need;
     for (int i = 0; i < nch; i++) {
-        SDL_Rect b = rect(in.x, bottom - (nch - i) * (lh + 4), in.w, lh);
-        if (b.y < text_area.y)
-            continue;
-        static const int tint[] = {0, 1, 2, 3};
-        int st = f->narr.choice_state[i] & 3;
-        SDL_Color fill = tint[st] == 1   ? rd__mix(th->card, th->accent, 0.35f)
-                         : tint[st] == 2 ? rd__mix(th->card, rd_rank_color(2), 0.5f)
-                         : tint[st] == 3 ? rd__mix(th->card, th->warn, 0.5f)
-                                         : th->card;
+        int bh = ncl[i] * lh + (int)(px * 0.5);
+        SDL_Rect b = rect(in.x, y, in.w, bh);
+        y += bh + 4;
+        if (b.y < in.y)
+            continue; /* no room at all (a tiny window) */
+        int st = nv->choice_state[i] & 3;
+        SDL_Color fill = st == RD_CHOICE_PICKED  ? rd__mix(th->card, th->accent, 0.35f)
+                         : st == RD_CHOICE_RIGHT ? rd__mix(th->card, rd_rank_color(2), 0.5f)
+                         : st == RD_CHOICE_WRONG ? rd__mix(th->card, th->warn, 0.5f)
+                                                 : th->card;
         rd__fill(c->r, b, fill);
-        rd__frame(c->r, b, 1, th->edge);
-        char label[160];
-        snprintf(label, sizeof label, "%d  %s", i + 1, f->narr.choices[i] ? f->narr.choices[i] : "");
-        rd__text(c, label, c->L.px_text, th->text, rect(b.x + 6, b.y, b.w - 12, b.h), RD_ALIGN_LEFT, 0);
+        rd__frame(c->r, b, st == RD_CHOICE_PICKED ? 2 : 1, st == RD_CHOICE_PICKED ? th->accent : th->edge);
+        char num[8];
+        snprintf(num, sizeof num, "%d", i + 1);
+        int ty = b.y + (b.h - ncl[i] * lh) / 2;
+        rd__text(c, num, px, th->accent, rect(b.x + 6, ty, numw, lh), RD_ALIGN_LEFT, 0);
+        for (int k = 0; k < ncl[i]; k++)
+            if (clines[i][k][0])
+                rd__text(c, clines[i][k], px, th->text, rect(b.x + 6 + numw + 6, ty + k * lh, tw, lh),
+                         RD_ALIGN_LEFT, 0);
         c->L.choice[i] = b;
     }
-    if (foot)
-        rd__text(c, f->narr.footer, c->L.px_small, th->dim,
-                 rect(in.x, bottom, in.w, foot), RD_ALIGN_LEFT, 0);
+    if (nch > 0)
+        bottom -= need;
+    if (nv->input) {
+        SDL_Rect box = rect(in.x, bottom - input_h, in.w, (int)(px * 1.8));
+        rd__fill(c->r, box, th->card);
+        rd__frame(c->r, box, (int)fmaxf(1, th->line * c->L.ui), th->accent);
+        char field[96];
+        snprintf(field, sizeof field, "%s|", nv->input);
+        SDL_Rect tr = rd__text(c, field, px, th->text, rect(box.x + 8, box.y, box.w / 2, box.h),
+                               RD_ALIGN_LEFT, 0);
+        if (nv->input_unit && *nv->input_unit)
+            rd__text(c, nv->input_unit, px, th->dim,
+                     rect(tr.x + (tr.w > 0 ? tr.w : 0) + px / 2, box.y,
+                          box.x + box.w - 8 - (tr.x + tr.w + px / 2), box.h),
+                     RD_ALIGN_LEFT, 0);
+        c->L.input = box;
+        bottom -= input_h;
+    }
+
+    /* The text column: kicker, title, body, then the quiz's question and
+     * verdict; what does not fit scrolls. */
+    SDL_Rect col = rect(in.x, in.y, in.w, bottom - pad / 2 - in.y);
+    int barw = (int)fmaxf(2, 3 * c->L.ui), indent = barw + (int)fmaxf(4, 8 * c->L.ui);
+    int n = 0;
+    add_block(c, &n, nv->kicker, c->L.px_small, th->accent, col.w, 0, 0);
+    add_block(c, &n, nv->title, c->L.px_big, th->text, col.w, 0, n > 0 ? pad / 3 : 0);
+    add_block(c, &n, nv->body, px, th->text, col.w, 0, n > 0 ? pad / 2 : 0);
+    int q = add_block(c, &n, nv->prompt, px, th->text, col.w - indent, 1, pad);
+    if (q < n)
+        narr_lines[q].rule = true;
+    int fb = nv->feedback_state == RD_CHOICE_RIGHT ? 2 : nv->feedback_state == RD_CHOICE_WRONG ? 3 : 4;
+    add_block(c, &n, nv->feedback, px, th->text, col.w - indent, fb, pad / 2);
+    int total = 0;
+    for (int i = 0; i < n; i++)
+        total += narr_lines[i].gap + narr_lines[i].h;
+    int more_h = (int)(c->L.px_small * 1.4);
+    int scroll_max = 0;
+    if (total > col.h) {
+        /* The fewest lines off the top that let the rest fit above the
+         * "more" marker. */
+        int rest = total;
+        while (scroll_max < n - 1 && rest > col.h - more_h) {
+            rest -= narr_lines[scroll_max].gap + narr_lines[scroll_max].h;
+            scroll_max++;
+        }
+    }
+    int scroll = nv->scroll < 0 ? 0 : nv->scroll > scroll_max ? scroll_max : nv->scroll;
+    c->L.narr_scroll = scroll;
+    c->L.narr_scroll_max = scroll_max;
+    int limit = col.y + col.h - (scroll_max > 0 ? more_h : 0);
+    y = col.y;
+    int shown = scroll;
+    for (int i = scroll; i < n; i++) {
+        const narr_line *l = &narr_lines[i];
+        int gy = y + (i > scroll ? l->gap : 0);
+        if (gy + l->h > limit)
+            break;
+        if (l->rule)
+            rd__fill(c->r, rect(col.x, gy - l->gap / 2, col.w, 1), th->edge);
+        SDL_Rect box = rect(col.x, gy, col.w, l->h);
+        if (l->bar) {
+            rd__fill(c->r, rect(col.x, gy, barw, l->h), bar_color(th, l->bar));
+            box = rect(col.x + indent, gy, col.w - indent, l->h);
+        }
+        if (l->text[0])
+            draw_line(c, l, box, th->accent);
+        y = gy + l->h;
+        shown = i + 1;
+    }
+    if (scroll_max > 0) {
+        char more[64];
+        snprintf(more, sizeof more, "%s%s", scroll > 0 ? "\xE2\x96\xB2  " : "",
+                 shown < n ? (f->lang == RD_LANG_ZH ? "\xE2\x96\xBC 更多" : "\xE2\x96\xBC more") : "");
+        rd__text(c, more, c->L.px_small, th->accent, rect(col.x, limit, col.w, more_h),
+                 RD_ALIGN_RIGHT, 0);
+    }
+    y += pad;
+    int m = n, first = nv->step ? add_block(c, &m, nv->step, px, th->text, col.w, 0, 0) : n;
+    /* A lesson shows the step's description whole or not at all; the plain
+     * window shows what fits. */
+    bool fits = !f->lesson || y + pad / 2 + lh * (1 + m - first) <= col.y + col.h;
+    if (nv->step && y + px * 3 < col.y + col.h && shown >= n && fits) {
+        rd__fill(c->r, rect(in.x, y, in.w, 1), th->edge);
+        y += pad / 2;
+        rd__text(c, rd_str(f->lang, RD_S_THIS_STEP), px, th->accent, rect(in.x, y, in.w, lh),
+                 RD_ALIGN_LEFT, 0);
+        y += lh;
+        for (int i = first; i < m; i++) {
+            if (y + narr_lines[i].h > col.y + col.h)
+                break;
+            if (narr_lines[i].text[0])
+                rd__text(c, narr_lines[i].text, px, th->text, rect(in.x, y, in.w, narr_lines[i].h),
+                         RD_ALIGN_LEFT, 0);
+            y += narr_lines[i].h;
+        }
+    }
     if (diag.w > 0)
-        draw_diagram(c, f, f->narr.diagram, diag);
+        draw_diagram(c, f, nv->diagram, diag);
+}
+
+void rd__draw_side_diagram(rd_ctx *c, const rd_frame *f)
+{
+    const rd_theme *th = rd_theme_get(f->theme);
+    SDL_Rect d = c->L.diagram;
+    if (d.w <= 0 || !f->narr.diagram)
+        return;
+    rd__fill(c->r, d, th->panel);
+    int pad = (int)fmaxf(3, 6 * c->L.ui);
+    draw_diagram(c, f, f->narr.diagram, rect(d.x + pad, d.y + pad, d.w - 2 * pad, d.h - 2 * pad));
 }
 
 void rd__draw_message(rd_ctx *c, const rd_frame *f)
@@ -543,7 +832,9 @@ void rd__draw_help(rd_ctx *c, const rd_frame *f)
     const rd_theme *th = rd_theme_get(f->theme);
     const rd_layout *L = &c->L;
     int px = L->px_text, lh = (int)(px * 1.45);
-    int rows = RD_ACT_COUNT_ - 1 + 2; /* actions, mouse, F11 */
+    int nextra = f->nhelp_extra < 0 ? 0 : f->nhelp_extra > RD_MAX_HELP_EXTRA ? RD_MAX_HELP_EXTRA
+                                                                             : f->nhelp_extra;
+    int rows = RD_ACT_COUNT_ - 1 + 2 + nextra; /* actions, mouse, F11, the app's own */
     int pad = (int)(12 * L->ui);
     int avail = L->h - 2 * pad - 3 * lh;
     int cols = rows * lh > avail ? 2 : 1;
@@ -579,9 +870,14 @@ void rd__draw_help(rd_ctx *c, const rd_frame *f)
         if (i < RD_ACT_COUNT_ - 1) {
             key = rd_action_key((rd_action)(i + 1));
             help = rd_action_help((rd_action)(i + 1), f->lang);
-        } else {
+        } else if (i < RD_ACT_COUNT_ - 1 + 2) {
             key = extra_keys[i - (RD_ACT_COUNT_ - 1)];
             help = extra_help[i - (RD_ACT_COUNT_ - 1)][f->lang == RD_LANG_ZH];
+        } else {
+            key = f->help_extra[i - (RD_ACT_COUNT_ + 1)][0];
+            help = f->help_extra[i - (RD_ACT_COUNT_ + 1)][1];
+            if (!key || !help)
+                continue;
         }
         rd__text(c, key, px, th->accent, rect(x, y, key_w - 4, lh), RD_ALIGN_LEFT, 1);
         rd__text(c, help, px, th->text, rect(x + key_w, y, col_w - key_w - pad, lh), RD_ALIGN_LEFT, 1);

@@ -541,9 +541,13 @@ static void draw_static(rd_ctx *c, const rd_frame *f)
     SDL_SetRenderDrawColor(c->r, th->bg.r, th->bg.g, th->bg.b, 255);
     SDL_RenderClear(c->r);
     memset(c->L.choice, 0, sizeof c->L.choice);
+    memset(c->L.nav, 0, sizeof c->L.nav);
+    memset(&c->L.input, 0, sizeof c->L.input);
     rd__draw_header(c, f);
     for (int p = 0; p < c->L.npanels; p++)
         draw_panel_static(c, f, p);
+    if (c->L.diagram.w > 0)
+        rd__draw_side_diagram(c, f);
     if (c->L.narration.w > 0)
         rd__draw_narration(c, f);
     if (c->L.timeline.w > 0)
@@ -600,6 +604,15 @@ static uint64_t static_key(const rd_ctx *c, const rd_frame *f)
         h = mix64(h, (uint64_t)f->narr.choice_state[i]);
     }
     h = hash_str(h, f->narr.footer);
+    h = hash_str(h, f->narr.kicker);
+    h = hash_str(h, f->narr.prompt);
+    h = hash_str(h, f->narr.feedback);
+    h = hash_str(h, f->narr.input);
+    h = hash_str(h, f->narr.input_unit);
+    h = mix64(h, (uint64_t)f->narr.feedback_state << 40 ^ (uint64_t)(uint32_t)f->narr.scroll << 8 ^
+                     (uint64_t)f->lesson);
+    for (int i = 0; i < f->narr.nnav && i < RD_MAX_NAV; i++)
+        h = hash_str(h, f->narr.nav[i]);
     for (int i = 0; i < f->nhl_links; i++)
         h = mix64(h, (uint64_t)f->hl_links[i][0] << 8 | (uint64_t)f->hl_links[i][1]);
     h = hash_str(h, f->narr.title);
@@ -635,12 +648,19 @@ void rd_draw(rd_ctx *c, const rd_frame *f)
 {
     int w = 0, h = 0;
     SDL_GetRendererOutputSize(c->r, &w, &h);
-    /* Answer buttons are placed while drawing the narration; keep them
-     * across frames that reuse the cached layer. */
-    SDL_Rect choices[RD_MAX_CHOICES];
+    /* Answer buttons (and the rest of the narration's clickable parts)
+     * are placed while drawing the narration; keep them across frames that
+     * reuse the cached layer. */
+    SDL_Rect choices[RD_MAX_CHOICES], nav[RD_MAX_NAV], input = c->L.input;
+    int scroll = c->L.narr_scroll, scroll_max = c->L.narr_scroll_max;
     memcpy(choices, c->L.choice, sizeof choices);
+    memcpy(nav, c->L.nav, sizeof nav);
     rd_layout_compute(f, w, h, &c->L);
     memcpy(c->L.choice, choices, sizeof choices);
+    memcpy(c->L.nav, nav, sizeof nav);
+    c->L.input = input;
+    c->L.narr_scroll = scroll;
+    c->L.narr_scroll_max = scroll_max;
     c->f = *f;
     c->nboxes = 0;
     bool cache = !c->debug && !c->no_targets;
@@ -706,6 +726,12 @@ rd_hit rd_hit_test(const rd_ctx *c, int x, int y)
             h.choice = i;
             return h;
         }
+    for (int i = 0; i < c->f.narr.nnav && i < RD_MAX_NAV; i++)
+        if (L->nav[i].w > 0 && SDL_PointInRect(&pt, &L->nav[i])) {
+            h.kind = RD_HIT_NAV;
+            h.choice = i;
+            return h;
+        }
     if (L->timeline.w > 0) {
         SDL_Rect tl = L->timeline;
         tl.y -= tl.h / 3;
@@ -745,5 +771,7 @@ rd_hit rd_hit_test(const rd_ctx *c, int x, int y)
             }
         }
     }
+    if (L->narration.w > 0 && SDL_PointInRect(&pt, &L->narration))
+        h.kind = RD_HIT_NARRATION;
     return h;
 }

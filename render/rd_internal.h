@@ -90,6 +90,7 @@ void rd__draw_header(rd_ctx *c, const rd_frame *f);
 void rd__draw_timeline(rd_ctx *c, const rd_frame *f, bool cursor);
 void rd__draw_buttons(rd_ctx *c, const rd_frame *f);
 void rd__draw_narration(rd_ctx *c, const rd_frame *f);
+void rd__draw_side_diagram(rd_ctx *c, const rd_frame *f); /* lesson mode */
 void rd__draw_legend(rd_ctx *c, const rd_frame *f, int p);
 void rd__draw_caption(rd_ctx *c, const rd_frame *f, int p);
 void rd__draw_help(rd_ctx *c, const rd_frame *f);

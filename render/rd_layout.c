@@ -371,7 +371,17 @@ void rd_layout_compute(const rd_frame *f, int w, int h, rd_layout *L)
         }
     }
     int right = w - pad;
-    if (f->narration && w / dpi >= 900 && h / dpi >= 500) {
+    if (f->lesson && w / dpi >= 560 && h / dpi >= 360) {
+        /* A lesson is read more than watched: the text gets a third of the
+         * window (more in small windows, where it would not fit), and the
+         * panel stays even where the plain window would drop it. */
+        float share = w / dpi >= 1100 && ts < 1.2f ? 0.32f : 0.40f;
+        int nw = (int)fminf(fmaxf(w * share, 300 * L->ui), 640 * L->ui * ts);
+        if (nw > w * 0.5f)
+            nw = (int)(w * 0.5f);
+        L->narration = rect(w - pad - nw, header_h + pad / 2, nw, bottom - header_h - pad);
+        right = L->narration.x - pad;
+    } else if (f->narration && w / dpi >= 900 && h / dpi >= 500) {
         int nw = (int)fminf(fmaxf(w * 0.25f, 280 * L->ui), 560 * L->ui);
         if (ts > 1.2f)
             nw = (int)fminf(w * 0.32f, nw * 1.3f);
@@ -379,6 +389,26 @@ void rd_layout_compute(const rd_frame *f, int w, int h, rd_layout *L)
         right = L->narration.x - pad;
     }
     L->stage = rect(pad, header_h + pad / 2, right - pad, bottom - header_h - pad);
+    const rd_diagram *dg = f->narr.diagram;
+    if (f->lesson && dg && dg->nboxes > 0 && L->narration.w > 0) {
+        /* Beside the stage: a tall diagram (the usual "where in the model")
+         * takes a column on the stage's right, a wide one a band along its
+         * bottom; the cards share what is left. */
+        int cols = dg->cols > 0 ? dg->cols : 1, rows = dg->rows > 0 ? dg->rows : 1;
+        if (cols <= rows) {
+            int dw = (int)fminf(fmaxf(L->stage.w * 0.36f, 200 * L->ui), 120 * L->ui * cols + 120 * L->ui);
+            if (dw > L->stage.w / 2)
+                dw = L->stage.w / 2;
+            L->diagram = rect(L->stage.x + L->stage.w - dw, L->stage.y, dw, L->stage.h);
+            L->stage.w -= dw + pad;
+        } else {
+            int dh = (int)fminf(fmaxf(L->stage.h * 0.12f, rows * L->px_small * 3.2f +
+                                                              L->px_small * 1.6f + 12 * L->ui),
+                                L->stage.h * 0.4f);
+            L->diagram = rect(L->stage.x, L->stage.y + L->stage.h - dh, L->stage.w, dh);
+            L->stage.h -= dh + pad;
+        }
+    }
     L->message = rect(L->stage.x + L->stage.w / 8, L->stage.y + pad, L->stage.w * 3 / 4,
                       (int)(L->px_text * 2.2));
     L->npanels = f->npanels >= 2 ? 2 : 1;

@@ -156,6 +156,8 @@ typedef struct {
 /* Clickable answers under the narration (quizzes). */
 #define RD_MAX_CHOICES 6
 typedef enum { RD_CHOICE_PLAIN, RD_CHOICE_PICKED, RD_CHOICE_RIGHT, RD_CHOICE_WRONG } rd_choice_state;
+/* Navigation buttons in a row at the bottom of the narration (lessons). */
+#define RD_MAX_NAV 4
 
 typedef struct {
     const char *title; /* may be NULL */
@@ -163,9 +165,20 @@ typedef struct {
     const char *step;  /* the current step in words; may be NULL */
     const rd_diagram *diagram; /* may be NULL */
     int nchoices;
-    const char *choices[RD_MAX_CHOICES];
+    const char *choices[RD_MAX_CHOICES]; /* wrapped onto up to 3 lines each */
     int choice_state[RD_MAX_CHOICES];
     const char *footer; /* a hint line at the bottom ("N: next"), may be NULL */
+    /* Lessons; all optional (NULL / 0 leave the panel as above). Text in
+     * `backticks` is drawn in the accent colour, without the backticks. */
+    const char *kicker;     /* a small line above the title: track, beat k of n */
+    const char *prompt;     /* a quiz question, set apart under the body */
+    const char *feedback;   /* the verdict and why, under the prompt */
+    int feedback_state;     /* rd_choice_state: RIGHT and WRONG colour its bar */
+    const char *input;      /* a typed-answer field when not NULL ("" = empty) */
+    const char *input_unit; /* written after the field; may be NULL */
+    int nnav;
+    const char *nav[RD_MAX_NAV];
+    int scroll;             /* text lines scrolled off the top; clamped when drawn */
 } rd_narration;
 
 /* One algorithm on the stage; compare mode shows two side by side. */
@@ -185,6 +198,7 @@ typedef struct {
 
 #define RD_MAX_REGIONS 64
 #define RD_MAX_HL_LINKS 64
+#define RD_MAX_HELP_EXTRA 8
 
 typedef struct {
     rd_theme_id theme;
@@ -201,6 +215,12 @@ typedef struct {
     int mouse_x, mouse_y; /* output pixels; -1 when outside */
     const char *message;  /* a banner (error or notice), or NULL */
     bool hide_measured;   /* golden images: measured times vary run to run */
+    /* Lesson mode: a wider narration panel (shown in smaller windows too)
+     * and the diagram beside the stage instead of inside the panel. */
+    bool lesson;
+    /* Rows added to the help overlay: key, then what it does. */
+    int nhelp_extra;
+    const char *help_extra[RD_MAX_HELP_EXTRA][2];
     /* Emphasis (panel 0): ranks (bit r), buffer regions, links src -> dst;
      * picks are cells the learner clicked (drawn with a check frame). */
     uint64_t hl_ranks;
@@ -251,7 +271,13 @@ typedef struct {
     SDL_Rect button[RD_ACT_COUNT_];
     SDL_Rect timeline;  /* w == 0 when hidden */
     SDL_Rect message;
-    SDL_Rect choice[RD_MAX_CHOICES]; /* filled by the drawer */
+    SDL_Rect diagram;   /* lesson mode: the diagram beside the stage; w == 0 when none */
+    /* Filled by the drawer (kept while the cached layer is reused): */
+    SDL_Rect choice[RD_MAX_CHOICES];
+    SDL_Rect nav[RD_MAX_NAV];
+    SDL_Rect input;     /* the typed-answer field */
+    int narr_scroll;    /* narration lines scrolled off the top, after clamping */
+    int narr_scroll_max; /* 0 when the whole text fits */
     int npanels;
     rd_panel_layout panels[2];
 } rd_layout;
@@ -285,11 +311,14 @@ void rd_debug_boxes(rd_ctx *c, bool on);
 int rd_boxes(const rd_ctx *c, const rd_box **out);
 
 /* What lies under a point of the last frame. */
-typedef enum { RD_HIT_NONE, RD_HIT_BUTTON, RD_HIT_TIMELINE, RD_HIT_CELL, RD_HIT_CHOICE } rd_hit_kind;
+typedef enum {
+    RD_HIT_NONE, RD_HIT_BUTTON, RD_HIT_TIMELINE, RD_HIT_CELL, RD_HIT_CHOICE, RD_HIT_NAV,
+    RD_HIT_NARRATION /* elsewhere on the narration panel (wheel scrolls it) */
+} rd_hit_kind;
 typedef struct {
     rd_hit_kind kind;
     rd_action action; /* RD_HIT_BUTTON */
-    int choice;       /* RD_HIT_CHOICE */
+    int choice;       /* RD_HIT_CHOICE, RD_HIT_NAV: the index */
     double t;         /* RD_HIT_TIMELINE: time under the point */
     int panel, rank;  /* RD_HIT_CELL */
     cv_buf buf;
