@@ -156,6 +156,24 @@ int gui_set_compare(gui *g, bool on, cv_algo second)
     return rebuild(g, &g->spec, true, second);
 }
 
+int gui_set_run(gui *g, const cv_spec *spec, const cv_backend *backend, cv_init init,
+                uint64_t seed)
+{
+    const cv_backend *old_b = g->backend;
+    cv_init old_init = g->init;
+    uint64_t old_seed = g->seed;
+    g->backend = backend ? backend : cv_cpu_backend();
+    g->init = init;
+    g->seed = seed;
+    int rc = rebuild(g, spec, false, g->second);
+    if (rc != CV_OK) {
+        g->backend = old_b;
+        g->init = old_init;
+        g->seed = old_seed;
+    }
+    return rc;
+}
+
 int gui_set_backend(gui *g, const cv_backend *b)
 {
     const cv_backend *old = g->backend;
@@ -279,6 +297,9 @@ void gui_destroy(gui *g)
     free(g->footer);
     for (int i = 0; i < RD_MAX_CHOICES; i++)
         free(g->choices[i]);
+    gui_narrate_quiz(g, NULL);
+    gui_set_nav(g, NULL, 0);
+    gui_set_help_extra(g, NULL, 0);
     free(g);
 }
 
@@ -287,6 +308,9 @@ rd_ctx *gui_rd(gui *g) { return g->rd; }
 bool gui_quit_requested(const gui *g) { return g->quit; }
 const cv_spec *gui_spec(const gui *g) { return &g->spec; }
 bool gui_compare(const gui *g) { return g->compare; }
+rd_theme_id gui_theme(const gui *g) { return g->theme; }
+float gui_dpi(const gui *g) { return g->dpi > 0 ? g->dpi : 1.0f; }
+const cv_backend *gui_backend(const gui *g) { return g->backend; }
 rd_lang gui_lang(const gui *g) { return g->lang; }
 
 const cv_trace *gui_trace(const gui *g, int panel)
@@ -367,6 +391,8 @@ void gui_tick(gui *g, double seconds)
 
 void gui_render(gui *g)
 {
+    if (g->hooks.before_draw)
+        g->hooks.before_draw(g->hooks.user, g);
     rd_frame f;
     rd_frame_init(&f);
     f.theme = g->theme;
@@ -425,9 +451,31 @@ void gui_render(gui *g)
         f.narr.choice_state[i] = g->choice_state[i];
     }
     f.narr.footer = g->footer;
+    f.lesson = g->lesson;
+    f.narration = g->narration || g->lesson;
+    f.narr.kicker = g->narr_kicker;
+    f.narr.prompt = g->narr_prompt;
+    f.narr.feedback = g->narr_feedback;
+    f.narr.feedback_state = g->feedback_state;
+    f.narr.input = g->narr_input;
+    f.narr.input_unit = g->narr_unit;
+    f.narr.nnav = g->nnav;
+    for (int i = 0; i < g->nnav; i++)
+        f.narr.nav[i] = g->nav[i];
+    f.narr.scroll = g->narr_scroll;
+    f.nhelp_extra = g->nhelp_extra;
+    for (int i = 0; i < g->nhelp_extra; i++) {
+        f.help_extra[i][0] = g->help_extra[i][0];
+        f.help_extra[i][1] = g->help_extra[i][1];
+    }
     if (g->lang == RD_LANG_ZH && !rd_text_has_cjk(rd_ctx_text(g->rd)) && !f.message)
         f.message = rd_str(RD_LANG_EN, RD_S_NO_CJK);
     rd_draw(g->rd, &f);
+    /* The drawer clamps the scroll to the text; keep what it showed so the
+     * next scroll starts from there. */
+    g->narr_scroll = rd_last_layout(g->rd)->narr_scroll;
+    if (g->hooks.after_draw)
+        g->hooks.after_draw(g->hooks.user, g);
 }
 
 /* ------------------------------------------------------------ narration */
@@ -496,6 +544,59 @@ void gui_set_footer(gui *g, const char *text)
 {
     free(g->footer);
     g->footer = dup_or_null(text);
+}
+
+/* -------------------------------------------------------------- lessons */
+
+void gui_set_lesson_mode(gui *g, bool on) { g->lesson = on; }
+
+static void replace(char **slot, const char *s)
+{
+    free(*slot);
+    *slot = dup_or_null(s);
+}
+
+void gui_narrate_quiz(gui *g, const gui_quiz_text *q)
+{
+    replace(&g->narr_kicker, q ? q->kicker : NULL);
+    replace(&g->narr_prompt, q ? q->prompt : NULL);
+    replace(&g->narr_feedback, q ? q->feedback : NULL);
+    replace(&g->narr_input, q ? q->input : NULL);
+    replace(&g->narr_unit, q ? q->input_unit : NULL);
+    g->feedback_state = q ? q->feedback_state : RD_CHOICE_PLAIN;
+}
+
+void gui_set_nav(gui *g, const char *const *labels, int n)
+{
+    for (int i = 0; i < RD_MAX_NAV; i++) {
+        free(g->nav[i]);
+        g->nav[i] = NULL;
+    }
+    g->nnav = n < 0 ? 0 : n > RD_MAX_NAV ? RD_MAX_NAV : n;
+    for (int i = 0; i < g->nnav; i++)
+        g->nav[i] = dup_or_null(labels[i]);
+}
+
+void gui_scroll_narration(gui *g, int lines)
+{
+    long v = (long)g->narr_scroll + lines;
+    g->narr_scroll = v < 0 ? 0 : v > 1000000 ? 1000000 : (int)v;
+}
+
+void gui_set_narration_scroll(gui *g, int line) { g->narr_scroll = line < 0 ? 0 : line; }
+int gui_narration_scroll(const gui *g) { return g->narr_scroll; }
+
+void gui_set_help_extra(gui *g, const char *const (*rows)[2], int n)
+{
+    for (int i = 0; i < RD_MAX_HELP_EXTRA; i++) {
+        replace(&g->help_extra[i][0], NULL);
+        replace(&g->help_extra[i][1], NULL);
+    }
+    g->nhelp_extra = n < 0 ? 0 : n > RD_MAX_HELP_EXTRA ? RD_MAX_HELP_EXTRA : n;
+    for (int i = 0; i < g->nhelp_extra; i++) {
+        g->help_extra[i][0] = dup_or_null(rows[i][0]);
+        g->help_extra[i][1] = dup_or_null(rows[i][1]);
+    }
 }
 
 void gui_set_hooks(gui *g, const gui_hooks *h)

@@ -109,12 +109,55 @@ void gui_set_choices(gui *g, const char *const *choices, int n, const int *state
 void gui_set_picks(gui *g, const rd_region *picks, int n);
 void gui_set_footer(gui *g, const char *text);
 
-/* Hooks see things first; returning true from on_event swallows it. */
+/* ------------------------------------------------------------ lessons */
+
+/* Lesson mode: a wider narration panel that stays in small windows, and
+ * the diagram beside the stage rather than inside the panel. */
+void gui_set_lesson_mode(gui *g, bool on);
+/* What a lesson adds to the narration (all copied; NULL leaves a part out,
+ * a NULL q clears them all): a small line above the title, the quiz's
+ * question, the verdict under it (state: an rd_choice_state colouring its
+ * bar) and a typed-answer field (input NULL = no field) with its unit. */
+typedef struct {
+    const char *kicker, *prompt, *feedback;
+    int feedback_state;
+    const char *input, *input_unit;
+} gui_quiz_text;
+void gui_narrate_quiz(gui *g, const gui_quiz_text *q);
+/* Buttons in a row at the bottom of the panel (n = 0 removes them);
+ * clicks go to gui_hooks.on_nav. */
+void gui_set_nav(gui *g, const char *const *labels, int n);
+/* Scrolls the narration's text by lines (negative: up); the drawer clamps
+ * it to the text, so INT_MAX goes to the end. The mouse wheel over the
+ * panel and the Up and Down keys scroll it too. */
+void gui_scroll_narration(gui *g, int lines);
+void gui_set_narration_scroll(gui *g, int line); /* absolute; 0 = the top */
+int gui_narration_scroll(const gui *g);
+/* Rows added to the help overlay (key, what it does); copied. */
+void gui_set_help_extra(gui *g, const char *const (*rows)[2], int n);
+/* Sets what runs in one re-plan: spec on backend (NULL = CPU) with inputs
+ * filled by init and seed, compare mode off. On failure nothing changes
+ * and the reason is shown, as for gui_set_spec. */
+int gui_set_run(gui *g, const cv_spec *spec, const cv_backend *backend, cv_init init,
+                uint64_t seed);
+rd_theme_id gui_theme(const gui *g);
+/* Output pixels per window unit (HiDPI): mouse coordinates times this are
+ * the renderer's pixels. */
+float gui_dpi(const gui *g);
+const cv_backend *gui_backend(const gui *g);
+
+/* Hooks see things first; returning true from on_event swallows it.
+ * before_draw runs at the start of gui_render (a lesson catches up with a
+ * language or theme change there); after_draw runs once the frame is drawn,
+ * before it is presented (overlays such as the lesson menu). */
 typedef struct {
     bool (*on_event)(void *user, gui *g, const SDL_Event *e);
     void (*on_frame)(void *user, gui *g);
     void (*on_choice)(void *user, gui *g, int choice);
     void (*on_cell)(void *user, gui *g, const rd_hit *hit); /* a click on a cell */
+    void (*on_nav)(void *user, gui *g, int nav);
+    void (*before_draw)(void *user, gui *g);
+    void (*after_draw)(void *user, gui *g);
     void *user;
 } gui_hooks;
 void gui_set_hooks(gui *g, const gui_hooks *h);

@@ -295,6 +295,11 @@ static void on_key(gui *g, const SDL_KeyboardEvent *k)
         g->help = false; /* Esc first closes the help */
         return;
     }
+    if (sym == SDLK_UP || sym == SDLK_DOWN) {
+        /* A lesson's text can be longer than the panel. */
+        gui_scroll_narration(g, sym == SDLK_UP ? -1 : 1);
+        return;
+    }
     rd_action a = key_action(sym);
     if (shift && sym == SDLK_EQUALS)
         a = RD_ACT_FASTER;
@@ -357,9 +362,21 @@ void gui_handle_event(gui *g, const SDL_Event *e)
             gui_seek(g, h.t);
         } else if (h.kind == RD_HIT_CHOICE && g->hooks.on_choice) {
             g->hooks.on_choice(g->hooks.user, g, h.choice);
+        } else if (h.kind == RD_HIT_NAV && g->hooks.on_nav) {
+            g->hooks.on_nav(g->hooks.user, g, h.choice);
         } else if (h.kind == RD_HIT_CELL && g->hooks.on_cell) {
             g->hooks.on_cell(g->hooks.user, g, &h);
         }
+        break;
+    }
+    case SDL_MOUSEWHEEL: {
+        int x = g->mouse_x, y = g->mouse_y;
+        if (x < 0 || e->wheel.y == 0)
+            break;
+        rd_hit h = rd_hit_test(g->rd, (int)(x * g->dpi), (int)(y * g->dpi));
+        int dy = e->wheel.direction == SDL_MOUSEWHEEL_FLIPPED ? -e->wheel.y : e->wheel.y;
+        if (h.kind == RD_HIT_NARRATION || h.kind == RD_HIT_CHOICE || h.kind == RD_HIT_NAV)
+            gui_scroll_narration(g, -3 * dy);
         break;
     }
     case SDL_MOUSEBUTTONUP:

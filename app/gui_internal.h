@@ -61,6 +61,15 @@ struct gui {
     rd_region hl_regions[RD_MAX_REGIONS];
     rd_region picks[RD_MAX_REGIONS];
     int hl_links[RD_MAX_HL_LINKS][2];
+    /* lessons (gui_set_lesson_mode, gui_narrate_quiz, gui_set_nav) */
+    bool lesson;
+    char *narr_kicker, *narr_prompt, *narr_feedback, *narr_input, *narr_unit;
+    int feedback_state;
+    int nnav;
+    char *nav[RD_MAX_NAV];
+    int narr_scroll;
+    int nhelp_extra;
+    char *help_extra[RD_MAX_HELP_EXTRA][2];
     gui_hooks hooks;
     /* loop bookkeeping */
     long frames;
