@@ -1,10 +1,14 @@
 /*
  * gui_cmd.c: `collviz gui` (and `collviz` alone): flags, then the window.
  *
- * The spec and backend flags are parsed by the same helpers as `collviz
- * run`, so they mean the same thing everywhere.  Without a display the
- * command says so in one line and prints the terminal step-through of the
- * same spec instead, exiting 0: a headless machine still gets the answer.
+ * With no flag that sets up the stage (spec, compare, backend, inputs,
+ * link, --no-narration), the window opens on the course: the lesson in
+ * progress, or the first (gui_lesson_start); with such flags, or when no
+ * course can be found, it opens the free stage.  The spec and backend flags
+ * are parsed by the same helpers as `collviz run`, so they mean the same
+ * thing everywhere.  Without a display the command says so in one line and
+ * prints the terminal step-through of the same spec instead, exiting 0: a
+ * headless machine still gets the answer.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
@@ -13,6 +17,7 @@
 
 #include "app.h"
 #include "gui_internal.h"
+#include "gui_lesson.h"
 
 static double now_s(void)
 {
@@ -57,7 +62,9 @@ static void usage(FILE *out)
             "                   [--link PRESET] [--init rank|index|random] [--seed N]\n"
             "                   [--shots DIR] [--frames N] [--timing]\n"
             "Opens the window that animates the collective step by step (H in the window\n"
-            "lists the keys). Without a display, prints the steps in the terminal instead.\n");
+            "lists the keys). Without flags that set up the stage it opens the course at the\n"
+            "lesson in progress (or the first; Tab lists the lessons); with them, the free\n"
+            "stage. Without a display, prints the steps in the terminal instead.\n");
 }
 
 static bool parse_wxh(const char *s, int *w, int *h)
@@ -110,12 +117,24 @@ int app_cmd_gui(int argc, char **argv)
     const char *compare = NULL;
     const char *shots = NULL;
     long frames = 0;
+    /* Any flag that sets up the stage asks for the free stage, not a lesson. */
+    bool stage_flags = false, theme_given = false, lang_given = false;
     for (int i = 1; i < argc; i++) {
         int r = app_parse_spec_flag(argc, argv, &i, &o.spec, &algo_given);
         if (r < 0)
             return APP_EXIT_USAGE;
-        if (r > 0)
+        if (r > 0) {
+            stage_flags = true;
             continue;
+        }
+        const char *name = argv[i];
+        static const char *const stage_names[] = {"--compare", "--backend", "--init", "--seed",
+                                                  "--link", "--no-narration"};
+        for (size_t k = 0; k < sizeof stage_names / sizeof *stage_names; k++)
+            if (strcmp(name, stage_names[k]) == 0)
+                stage_flags = true;
+        theme_given |= strcmp(name, "--theme") == 0;
+        lang_given |= strcmp(name, "--lang") == 0;
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -210,8 +229,24 @@ int app_cmd_gui(int argc, char **argv)
     int rc = app_select_backend(backend_name, false, &o.backend);
     if (rc != APP_EXIT_OK)
         return rc;
-    gui *g = NULL;
     char err[CV_ERR_LEN] = "";
+    if (!stage_flags) {
+        gui_lesson_window_opts wo = {shots, frames, first_frame};
+        rc = gui_lesson_start(&o, &wo, theme_given, lang_given, err, sizeof err);
+        if (rc == APP_EXIT_UNAVAIL && strncmp(err, "no display", 10) == 0) {
+            fprintf(stderr, "collviz: %s: showing the steps in the terminal instead\n", err);
+            return terminal_fallback(&o.spec, o.backend, o.init, o.seed);
+        }
+        if (rc >= 0) {
+            if (rc != APP_EXIT_OK && err[0])
+                fprintf(stderr, "collviz: %s\n", err);
+            if (g_timing)
+                fprintf(stderr, "collviz: peak resident memory %.1f MB\n", rss_peak_kb() / 1024.0);
+            return rc;
+        }
+        err[0] = '\0'; /* no course: the free stage, as before lessons existed */
+    }
+    gui *g = NULL;
     if (gui_create(&o, &g, err, sizeof err) != CV_OK) {
         if (strncmp(err, "no display", 10) == 0) {
             fprintf(stderr, "collviz: %s: showing the steps in the terminal instead\n", err);

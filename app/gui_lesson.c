@@ -1,0 +1,593 @@
+/*
+ * gui_lesson.c: a lesson in the window: beats, the stage, the narration
+ * panel and progress.
+ *
+ * Each beat names a setup and a step. Moving to a beat sets the stage to
+ * that setup (re-planned and re-run on the CPU backend through gui_set_run,
+ * the path every other stage change takes) only when the stage does not
+ * already show it, then plays up to the beat's step and waits: forward one
+ * beat plays on from where the stage is, back one beat shows the state at
+ * once, and a jump (menu, resume, deep link) plays just the step that leads
+ * to the beat. Past the last beat come the lesson's mistake cards, then the
+ * next lesson.
+ *
+ * The progress file is written on every beat change, every first answer,
+ * a change of language or theme, and on detach, so quitting or a crash
+ * never costs more than the page the learner was reading.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "gui_lesson.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "gui_internal.h" /* the window's loop settings: screenshots, frame limit */
+
+static const char *const strings[GUI_LS_COUNT_][2] = {
+    /* The CJK font draws the triangles tiny: arrows there. */
+    [GUI_LS_NEXT] = {"Next \xE2\x96\xB6", "下一页 \xE2\x86\x92"},
+    [GUI_LS_BACK] = {"\xE2\x97\x80 Back", "\xE2\x86\x90 上一页"},
+    [GUI_LS_MENU] = {"Lessons", "课程"},
+    [GUI_LS_MISTAKES] = {"Common mistakes", "常见误区"},
+    [GUI_LS_MYTH] = {"Myth:", "误区："},
+    [GUI_LS_TRUTH] = {"In fact:", "事实："},
+    [GUI_LS_RIGHT] = {"Right.", "正确。"},
+    [GUI_LS_NOT_QUITE] = {"Not quite.", "不对。"},
+    [GUI_LS_ANSWER_IS] = {"The answer:", "答案："},
+    [GUI_LS_CARD] = {"Standard answer:", "标准答案："},
+    [GUI_LS_HINT_CHOICE] = {"Click an answer, or press its number, then Enter",
+                            "点击答案，或按它的数字键再按 Enter"},
+    [GUI_LS_HINT_NUMBER] = {"Type the number, then Enter", "输入数值，然后按 Enter"},
+    [GUI_LS_HINT_CELLS] = {"Click the cells the next step writes, then Enter",
+                           "点击下一步会写入的格子，然后按 Enter"},
+    [GUI_LS_HINT_NAV] = {"PgDn or ] next  \xC2\xB7  PgUp or [ back  \xC2\xB7  Tab lessons  \xC2\xB7  H keys",
+                         "PgDn 或 ] 下一页 \xC2\xB7 PgUp 或 [ 上一页 \xC2\xB7 Tab 课程 \xC2\xB7 H 按键"},
+    [GUI_LS_HINT_END] = {"PgDn or ] goes on to the next lesson", "PgDn 或 ] 进入下一课"},
+    [GUI_LS_CHECK] = {"Check (Enter)", "检查 (Enter)"},
+    [GUI_LS_CLEAR] = {"Clear the picks", "清除所选"},
+    [GUI_LS_TYPE_FIRST] = {"Type a number first.", "请先输入一个数。"},
+    [GUI_LS_NOT_A_NUMBER] = {"That is not a number: digits, one point and an exponent (1.5e3) only.",
+                             "这不是一个数：只能有数字、一个小数点和指数（如 1.5e3）。"},
+    [GUI_LS_CELLS_MISSING] = {"written cells not picked", "个会被写入的格子没选"},
+    [GUI_LS_CELLS_EXTRA] = {"picked cells the step does not write", "个所选格子这一步不会写入"},
+    [GUI_LS_CELLS_SHOWN] = {"The cells the step writes are now outlined on the stage.",
+                            "这一步写入的格子已在舞台上标出。"},
+    [GUI_LS_EXPLORED] = {"You changed the stage: PgUp or PgDn brings back the lesson's",
+                         "舞台已被改动：按 PgUp 或 PgDn 恢复课程的设置"},
+    [GUI_LS_COURSE_DONE] = {"That was the last lesson of the course: Tab lists them all",
+                            "这是课程的最后一课：按 Tab 查看全部课程"},
+    [GUI_LS_MENU_TITLE] = {"Lessons", "课程"},
+    [GUI_LS_MENU_HINT] = {"\xE2\x86\x91 \xE2\x86\x93 choose  \xC2\xB7  Enter open  \xC2\xB7  Esc close",
+                          "\xE2\x86\x91 \xE2\x86\x93 选择 \xC2\xB7 Enter 打开 \xC2\xB7 Esc 关闭"},
+    [GUI_LS_PICKS] = {"picked", "已选"},
+    [GUI_LS_STAGE_ONLY] = {"Pick cells on the lesson's own stage: PgUp or PgDn brings it back",
+                           "请在课程自己的舞台上选格子：按 PgUp 或 PgDn 恢复"},
+    [GUI_LS_TRY_AGAIN] = {"Try again.", "再试一次。"},
+};
+
+const char *gui_lesson_str(const gui_lesson *s, gui_lesson_string id)
+{
+    return (unsigned)id < GUI_LS_COUNT_ ? strings[id][s->lang == LESSON_ZH] : "";
+}
+
+const lesson *gui_lesson_current(const gui_lesson *s) { return s->course->lessons[s->li]; }
+
+/* The last page of a lesson: its last beat, or the mistake cards after it. */
+static int last_page(const lesson *l) { return l->nbeats - (l->nmistakes > 0 ? 0 : 1); }
+
+static bool spec_equal(const cv_spec *a, const cv_spec *b)
+{
+    return a->op == b->op && a->algo == b->algo && a->ranks == b->ranks && a->count == b->count &&
+           a->dtype == b->dtype && a->redop == b->redop && a->root == b->root &&
+           a->slices == b->slices;
+}
+
+static bool stage_is_lesson(const gui_lesson *s)
+{
+    return s->staged && spec_equal(gui_spec(s->g), &s->stage_spec) && !gui_compare(s->g) &&
+           gui_backend(s->g) == cv_cpu_backend() && gui_trace(s->g, 0);
+}
+
+static void copy_label(char *out, size_t n, const char *s);
+
+/* ------------------------------------------------------------- progress */
+
+void gui_lesson_save(gui_lesson *s)
+{
+    const lesson *l = gui_lesson_current(s);
+    progress_set_current(&s->prog, l->id, s->beat < l->nbeats ? s->beat : l->nbeats - 1);
+    snprintf(s->prog.lang, sizeof s->prog.lang, "%s", lesson_lang_name(s->lang));
+    snprintf(s->prog.theme, sizeof s->prog.theme, "%s", rd_theme_get(s->theme)->name);
+    if (!s->path[0])
+        return;
+    char msg[1024];
+    if (progress_save(&s->prog, s->path, msg, sizeof msg) == PROGRESS_OK) {
+        s->save_error[0] = '\0';
+        return;
+    }
+    /* Say it once, not on every page. */
+    if (strncmp(msg, s->save_error, sizeof s->save_error - 1) != 0) {
+        fprintf(stderr, "collviz: %s\n", msg);
+        gui_message(s->g, msg, 8);
+        copy_label(s->save_error, sizeof s->save_error, msg);
+    }
+}
+
+/* ---------------------------------------------------------- the panel */
+
+/* Copies a label into a fixed field, cut between UTF-8 characters. */
+static void copy_label(char *out, size_t n, const char *s)
+{
+    size_t len = strlen(s);
+    if (len >= n) {
+        len = n - 1;
+        while (len > 0 && ((unsigned char)s[len] & 0xC0) == 0x80)
+            len--; /* s[len] would start the next character: cut before it */
+    }
+    memcpy(out, s, len);
+    out[len] = '\0';
+}
+
+static void show_diagram(gui_lesson *s, const lesson_diagram *d)
+{
+    if (!d) {
+        gui_set_diagram(s->g, NULL);
+        return;
+    }
+    /* rd_diagram is several KiB: build it off the stack. */
+    rd_diagram *rd = calloc(1, sizeof *rd);
+    if (!rd) {
+        fprintf(stderr, "collviz: out of memory\n");
+        abort();
+    }
+    rd->cols = d->cols;
+    rd->rows = d->rows;
+    rd->nboxes = d->nboxes < RD_DIAGRAM_MAX_BOXES ? d->nboxes : RD_DIAGRAM_MAX_BOXES;
+    for (int i = 0; i < rd->nboxes; i++) {
+        const lesson_box *b = &d->boxes[i];
+        rd->boxes[i].x = b->x;
+        rd->boxes[i].y = b->y;
+        rd->boxes[i].w = b->w;
+        rd->boxes[i].h = b->h;
+        rd->boxes[i].kind = (int)b->kind; /* same order as rd_box_kind */
+        copy_label(rd->boxes[i].label, sizeof rd->boxes[i].label,
+                   lesson_text_get(&b->label, s->lang));
+    }
+    rd->narrows = d->narrows < RD_DIAGRAM_MAX_ARROWS ? d->narrows : RD_DIAGRAM_MAX_ARROWS;
+    for (int i = 0; i < rd->narrows; i++) {
+        rd->arrows[i].from = d->arrows[i].from;
+        rd->arrows[i].to = d->arrows[i].to;
+        copy_label(rd->arrows[i].label, sizeof rd->arrows[i].label,
+                   lesson_text_get(&d->arrows[i].label, s->lang));
+    }
+    gui_set_diagram(s->g, rd);
+    free(rd);
+}
+
+static void show_highlights(gui_lesson *s, const lesson_beat *b, bool page)
+{
+    uint64_t ranks = 0;
+    rd_region regions[RD_MAX_REGIONS];
+    int links[RD_MAX_HL_LINKS][2];
+    int nr = 0, nl = 0;
+    if (page) {
+        const lesson_highlight *h = &b->highlight;
+        for (int i = 0; i < h->nranks; i++)
+            if (h->ranks[i] >= 0 && h->ranks[i] < 64)
+                ranks |= 1ull << h->ranks[i];
+        for (int i = 0; i < h->nchunks && nr < RD_MAX_REGIONS; i++)
+            regions[nr++] = (rd_region){h->chunks[i].rank, h->chunks[i].buf, h->chunks[i].first,
+                                        h->chunks[i].count};
+        for (int i = 0; i < h->nlinks && nl < RD_MAX_HL_LINKS; i++) {
+            links[nl][0] = h->links[i].src;
+            links[nl][1] = h->links[i].dst;
+            nl++;
+        }
+        const lesson_quiz *q = s->quiz.q;
+        /* A predict-value quiz names one cell: point at it. */
+        if (q && q->kind == LESSON_QUIZ_PREDICT_VALUE && nr < RD_MAX_REGIONS)
+            regions[nr++] = (rd_region){q->rank, q->buf, q->index, 1};
+        /* After two misses the answer of a predict-cells quiz is shown. */
+        if (q && q->kind == LESSON_QUIZ_PREDICT_CELLS && (s->quiz.revealed || s->quiz.solved))
+            for (int i = 0; i < q->ncells && nr < RD_MAX_REGIONS; i++)
+                regions[nr++] = (rd_region){q->cells[i].rank, q->cells[i].buf, q->cells[i].first,
+                                            q->cells[i].count};
+    }
+    gui_set_highlights(s->g, ranks, regions, nr, (const int(*)[2])links, nl);
+}
+
+/* The mistake cards as one text: myth, then the truth, card after card. */
+static char *mistakes_text(const gui_lesson *s, const lesson *l)
+{
+    size_t n = 1;
+    for (int i = 0; i < l->nmistakes; i++)
+        n += strlen(lesson_text_get(&l->mistakes[i].myth, s->lang)) +
+             strlen(lesson_text_get(&l->mistakes[i].truth, s->lang)) + 64;
+    char *out = malloc(n);
+    if (!out) {
+        fprintf(stderr, "collviz: out of memory\n");
+        abort();
+    }
+    size_t len = 0;
+    out[0] = '\0';
+    for (int i = 0; i < l->nmistakes; i++)
+        len += (size_t)snprintf(out + len, n - len, "%s%s %s\n%s %s", i ? "\n\n" : "",
+                                gui_lesson_str(s, GUI_LS_MYTH),
+                                lesson_text_get(&l->mistakes[i].myth, s->lang),
+                                gui_lesson_str(s, GUI_LS_TRUTH),
+                                lesson_text_get(&l->mistakes[i].truth, s->lang));
+    return out;
+}
+
+static void show_help_keys(gui_lesson *s)
+{
+    static const char *const rows[2][5][2] = {
+        {{"PgDn ]", "next page; after the last, the next lesson"},
+         {"PgUp [", "previous page"},
+         {"Tab F2", "the lesson menu"},
+         {"1-6", "pick an answer; Enter checks any answer"},
+         {"\xE2\x86\x91 \xE2\x86\x93", "scroll the lesson text (also the mouse wheel)"}},
+        {{"PgDn ]", "下一页；最后一页之后进入下一课"},
+         {"PgUp [", "上一页"},
+         {"Tab F2", "课程菜单"},
+         {"1-6", "选答案；Enter 检查答案"},
+         {"\xE2\x86\x91 \xE2\x86\x93", "滚动课文（也可用鼠标滚轮）"}},
+    };
+    gui_set_help_extra(s->g, rows[s->lang == LESSON_ZH], 5);
+}
+
+void gui_lesson_refresh(gui_lesson *s)
+{
+    const lesson *l = gui_lesson_current(s);
+    bool page = s->beat < l->nbeats;
+    const lesson_beat *b = &l->beats[page ? s->beat : l->nbeats - 1];
+    char kicker[256];
+    const char *track = lesson_track_title(l->track, s->lang);
+    if (page)
+        snprintf(kicker, sizeof kicker, "%s  \xC2\xB7  %d / %d", track, s->beat + 1, l->nbeats);
+    else
+        snprintf(kicker, sizeof kicker, "%s  \xC2\xB7  %s", track,
+                 gui_lesson_str(s, GUI_LS_MISTAKES));
+    char *cards = page ? NULL : mistakes_text(s, l);
+    gui_narrate(s->g, lesson_text_get(&l->title, s->lang),
+                page ? lesson_text_get(&b->text, s->lang) : cards);
+    free(cards);
+
+    static char feedback[12000];
+    int state = RD_CHOICE_PLAIN;
+    gui_quiz_text qt = {.kicker = kicker, .feedback_state = RD_CHOICE_PLAIN};
+    const lesson_quiz *q = page ? s->quiz.q : NULL;
+    if (q) {
+        qt.prompt = lesson_text_get(&q->prompt, s->lang);
+        gui_lesson_quiz_feedback(s, feedback, sizeof feedback, &state);
+        qt.feedback = feedback[0] ? feedback : NULL;
+        qt.feedback_state = state;
+        if (q->kind == LESSON_QUIZ_NUMBER) {
+            qt.input = s->quiz.input;
+            qt.input_unit = q->unit;
+        }
+    }
+    gui_narrate_quiz(s->g, &qt);
+    gui_lesson_quiz_show(s);
+
+    const char *footer = gui_lesson_str(s, GUI_LS_HINT_NAV);
+    if (s->explored)
+        footer = gui_lesson_str(s, GUI_LS_EXPLORED);
+    else if (s->finished && s->li == s->course->nlessons - 1 && s->beat == last_page(l))
+        footer = gui_lesson_str(s, GUI_LS_COURSE_DONE);
+    else if (q && !s->quiz.solved && !s->quiz.revealed)
+        footer = gui_lesson_quiz_hint(s);
+    else if (s->beat == last_page(l) && s->li + 1 < s->course->nlessons)
+        footer = gui_lesson_str(s, GUI_LS_HINT_END);
+    gui_set_footer(s->g, footer);
+    const char *nav[3] = {gui_lesson_str(s, GUI_LS_BACK), gui_lesson_str(s, GUI_LS_MENU),
+                          gui_lesson_str(s, GUI_LS_NEXT)};
+    gui_set_nav(s->g, nav, 3);
+    show_highlights(s, b, page);
+    show_diagram(s, b->diagram);
+    show_help_keys(s);
+}
+
+/* ----------------------------------------------------------- moving */
+
+/* Sets the stage to the beat's setup unless it already shows it; true
+ * when it was rebuilt. */
+static bool stage_setup(gui_lesson *s, const lesson *l, const lesson_beat *b)
+{
+    const lesson_setup *su = &l->setups[b->setup >= 0 && b->setup < l->nsetups ? b->setup : 0];
+    if (stage_is_lesson(s) && spec_equal(&s->stage_spec, &su->spec) &&
+        s->stage_init == su->init && s->stage_seed == su->seed)
+        return false;
+    if (gui_set_run(s->g, &su->spec, cv_cpu_backend(), su->init, su->seed) != CV_OK)
+        return false; /* the banner says why; the validated course never gets here */
+    s->staged = true;
+    s->stage_spec = su->spec;
+    s->stage_init = su->init;
+    s->stage_seed = su->seed;
+    return true;
+}
+
+void gui_lesson_go(gui_lesson *s, int li, int beat, gui_lesson_move how)
+{
+    if (li < 0)
+        li = 0;
+    if (li >= s->course->nlessons)
+        li = s->course->nlessons - 1;
+    const lesson *l = s->course->lessons[li];
+    if (beat < 0)
+        beat = 0;
+    if (beat > last_page(l))
+        beat = last_page(l);
+    s->li = li;
+    s->beat = beat;
+    s->menu.sel = li;
+    bool page = beat < l->nbeats;
+    const lesson_beat *b = &l->beats[page ? beat : l->nbeats - 1];
+    bool rebuilt = stage_setup(s, l, b);
+    int step = b->step < gui_nsteps(s->g) ? b->step : gui_nsteps(s->g);
+    if (!page || how == GUI_LESSON_BACK) {
+        gui_seek(s->g, step);
+    } else if (how == GUI_LESSON_NEXT) {
+        if (rebuilt)
+            gui_seek(s->g, 0); /* a new setup starts from the beginning */
+        gui_play_to(s->g, step);
+    } else {
+        gui_seek(s->g, step > 0 ? step - 1 : 0);
+        gui_play_to(s->g, step);
+    }
+    s->explored = false;
+    gui_lesson_quiz_start(s, page ? b->quiz : NULL);
+    gui_set_narration_scroll(s->g, 0);
+    gui_lesson_refresh(s);
+    gui_lesson_save(s);
+}
+
+void gui_lesson_next(gui_lesson *s)
+{
+    const lesson *l = gui_lesson_current(s);
+    if (s->beat >= l->nbeats - 1 && !progress_lesson_done(&s->prog, l->id))
+        progress_set_done(&s->prog, l->id, true); /* saved by the move below */
+    if (s->beat < last_page(l)) {
+        gui_lesson_go(s, s->li, s->beat + 1, GUI_LESSON_NEXT);
+    } else if (s->li + 1 < s->course->nlessons) {
+        gui_lesson_go(s, s->li + 1, 0, GUI_LESSON_JUMP);
+    } else {
+        s->finished = true;
+        gui_message(s->g, gui_lesson_str(s, GUI_LS_COURSE_DONE), 6);
+        gui_lesson_refresh(s);
+        gui_lesson_save(s);
+    }
+}
+
+void gui_lesson_prev(gui_lesson *s)
+{
+    if (s->beat > 0)
+        gui_lesson_go(s, s->li, s->beat - 1, GUI_LESSON_BACK);
+    else if (s->li > 0)
+        gui_lesson_go(s, s->li - 1, last_page(s->course->lessons[s->li - 1]), GUI_LESSON_BACK);
+}
+
+/* --------------------------------------------------------------- hooks */
+
+static bool on_event(void *user, gui *g, const SDL_Event *e)
+{
+    gui_lesson *s = user;
+    (void)g;
+    if (s->menu.open)
+        return gui_lesson_menu_event(s, e);
+    if (gui_lesson_quiz_event(s, e))
+        return true;
+    if (e->type != SDL_KEYDOWN || (e->key.keysym.mod & (KMOD_CTRL | KMOD_ALT | KMOD_GUI)))
+        return false;
+    switch (e->key.keysym.sym) {
+    case SDLK_PAGEDOWN:
+    case SDLK_RIGHTBRACKET:
+        gui_lesson_next(s);
+        return true;
+    case SDLK_PAGEUP:
+    case SDLK_LEFTBRACKET:
+        gui_lesson_prev(s);
+        return true;
+    case SDLK_TAB:
+    case SDLK_F2:
+        gui_lesson_menu_toggle(s);
+        return true;
+    default:
+        return false;
+    }
+}
+
+static void on_choice(void *user, gui *g, int choice)
+{
+    (void)g;
+    gui_lesson_quiz_choice(user, choice);
+}
+
+static void on_cell(void *user, gui *g, const rd_hit *hit)
+{
+    (void)g;
+    gui_lesson_quiz_cell(user, hit);
+}
+
+static void on_nav(void *user, gui *g, int nav)
+{
+    (void)g;
+    if (nav == 0)
+        gui_lesson_prev(user);
+    else if (nav == 1)
+        gui_lesson_menu_toggle(user);
+    else
+        gui_lesson_next(user);
+}
+
+/* Keys the window handles itself (L, T, O, A, ...) and its buttons change
+ * the language, the theme or the stage: catch up before each frame. */
+static void before_draw(void *user, gui *g)
+{
+    gui_lesson *s = user;
+    bool changed = false, save = false;
+    if ((lesson_lang)gui_lang(g) != s->lang) {
+        s->lang = (lesson_lang)gui_lang(g);
+        changed = save = true;
+    }
+    if (gui_theme(g) != s->theme) {
+        s->theme = gui_theme(g);
+        save = true;
+    }
+    bool explored = !stage_is_lesson(s);
+    if (explored != s->explored) {
+        s->explored = explored;
+        changed = true;
+    }
+    if (changed)
+        gui_lesson_refresh(s);
+    if (save)
+        gui_lesson_save(s);
+}
+
+static void after_draw(void *user, gui *g)
+{
+    (void)g;
+    gui_lesson *s = user;
+    if (s->menu.open)
+        gui_lesson_menu_draw(s);
+}
+
+bool gui_lesson_attach(gui_lesson *s, gui *g, const lesson_course *course,
+                       const gui_lesson_opts *o, char *msg, size_t msglen)
+{
+    memset(s, 0, sizeof *s);
+    progress_init(&s->prog);
+    if (!course || course->nlessons == 0) {
+        snprintf(msg, msglen, "no lessons loaded");
+        return false;
+    }
+    s->g = g;
+    s->course = course;
+    s->lang = o->lang;
+    s->theme = gui_theme(g);
+    s->li = -1;
+    char m[1024];
+    if (o->progress_path && o->progress_path[0]) {
+        progress_status st = progress_load(&s->prog, o->progress_path, m, sizeof m);
+        if (st == PROGRESS_EIO) {
+            /* Unreadable, not corrupt: writing over it could lose it. */
+            fprintf(stderr, "collviz: %s; progress is not saved this time\n", m);
+            gui_message(g, m, 10);
+        } else {
+            snprintf(s->path, sizeof s->path, "%s", o->progress_path);
+            if (st == PROGRESS_RECOVERED) {
+                fprintf(stderr, "collviz: %s\n", m);
+                gui_message(g, m, 10);
+            }
+        }
+    }
+    if (o->notice && *o->notice)
+        gui_message(g, o->notice, 10);
+    if (o->saved_theme && s->prog.theme[0]) {
+        int t = rd_theme_parse(s->prog.theme);
+        if (t >= 0) {
+            s->theme = (rd_theme_id)t;
+            gui_set_theme(g, s->theme);
+        }
+    }
+    gui_set_lang(g, (rd_lang)s->lang);
+    gui_set_lesson_mode(g, true);
+    gui_hooks h = {.on_event = on_event,
+                   .on_choice = on_choice,
+                   .on_cell = on_cell,
+                   .on_nav = on_nav,
+                   .before_draw = before_draw,
+                   .after_draw = after_draw,
+                   .user = s};
+    gui_set_hooks(g, &h);
+    int li = o->lesson >= 0 && o->lesson < course->nlessons ? o->lesson : 0;
+    gui_lesson_go(s, li, o->beat, GUI_LESSON_JUMP);
+    return true;
+}
+
+void gui_lesson_detach(gui_lesson *s)
+{
+    if (!s->g)
+        return;
+    gui_lesson_save(s);
+    gui *g = s->g;
+    gui_set_hooks(g, NULL);
+    gui_set_lesson_mode(g, false);
+    gui_narrate(g, NULL, NULL);
+    gui_narrate_quiz(g, NULL);
+    gui_set_nav(g, NULL, 0);
+    gui_set_choices(g, NULL, 0, NULL);
+    gui_set_picks(g, NULL, 0);
+    gui_set_footer(g, NULL);
+    gui_set_diagram(g, NULL);
+    gui_set_help_extra(g, NULL, 0);
+    gui_clear_highlights(g);
+    progress_free(&s->prog);
+    s->g = NULL;
+}
+
+/* ---------------------------------------------------------- the window */
+
+int gui_lesson_window(const gui_options *base, const gui_lesson_window_opts *wo,
+                      const lesson_course *course, int li, int beat, lesson_lang lang,
+                      bool saved_theme, const char *notice, char *err, size_t errlen)
+{
+    if (!course || li < 0 || li >= course->nlessons) {
+        snprintf(err, errlen, "no such lesson");
+        return APP_EXIT_USAGE;
+    }
+    const lesson *l = course->lessons[li];
+    const lesson_beat *b = &l->beats[beat >= 0 && beat < l->nbeats ? beat : 0];
+    const lesson_setup *su = &l->setups[b->setup];
+    gui_options o = *base;
+    o.spec = su->spec; /* plan the lesson's stage first, not a default one */
+    o.init = su->init;
+    o.seed = su->seed;
+    o.backend = NULL;
+    o.compare = false;
+    o.lang = (rd_lang)lang;
+    gui *g = NULL;
+    int rc = gui_create(&o, &g, err, errlen);
+    if (rc != CV_OK)
+        return rc == CV_EUNAVAIL ? APP_EXIT_UNAVAIL : APP_EXIT_USAGE;
+    if (wo && wo->shots)
+        snprintf(g->shot_dir, sizeof g->shot_dir, "%s", wo->shots);
+    if (wo) {
+        g->exit_after = wo->frames;
+        g->first_frame_cb = wo->first_frame;
+    }
+    char path[4096];
+    if (!progress_default_path(path, sizeof path))
+        path[0] = '\0';
+    gui_lesson s;
+    gui_lesson_opts lo = {path, li, beat, lang, saved_theme, notice};
+    if (!gui_lesson_attach(&s, g, course, &lo, err, errlen)) {
+        gui_destroy(g);
+        SDL_Quit();
+        return APP_EXIT_USAGE;
+    }
+    gui_run(g);
+    gui_lesson_detach(&s);
+    gui_destroy(g);
+    SDL_Quit();
+    return APP_EXIT_OK;
+}
+
+/* `collviz lesson ID [--step K]` (lesson_cmd.c) calls this when the window
+ * code is linked in; APP_EXIT_UNAVAIL sends it to the text player. */
+int gui_open_lesson(const lesson_course *course, int lesson_index, int beat, lesson_lang lang)
+{
+    gui_options o;
+    gui_options_init(&o);
+    char err[CV_ERR_LEN] = "";
+    int rc = gui_lesson_window(&o, NULL, course, lesson_index, beat, lang, true, NULL, err,
+                               sizeof err);
+    /* No display is said by the caller; anything else (a missing font)
+     * needs its own line to be fixed. */
+    if (rc != APP_EXIT_OK && err[0] && strncmp(err, "no display", 10) != 0)
+        fprintf(stderr, "collviz: %s\n", err);
+    return rc;
+}

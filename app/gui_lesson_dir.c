@@ -1,0 +1,143 @@
+/*
+ * gui_lesson_dir.c: what `collviz` alone does before the window opens:
+ * find the course, load it, read the progress file and pick up where the
+ * learner left off (lesson_course_resume).
+ *
+ * The course is looked for where a user would put it or where the build
+ * left it: the directory an environment variable names, a lessons/
+ * directory next to the executable (an unpacked release), the source
+ * tree's lessons/ compiled in as COLLVIZ_SOURCE_DIR (a build directory),
+ * then ./lessons. When none holds a lesson the caller opens the plain
+ * stage, after one line saying why.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "gui_lesson.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "app.h"
+
+static bool is_dir(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool gui_lesson_find_dir(char *out, size_t outlen, char *why, size_t whylen)
+{
+    static const char *const vars[] = {"COLLVIZ_LESSONS_DIR", "COLLVIZ_LESSONS"};
+    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
+        const char *v = getenv(vars[i]);
+        if (!v || !*v)
+            continue;
+        /* Asked for by name: no quiet fallback to another course. */
+        if (!is_dir(v)) {
+            snprintf(why, whylen, "%s=%s is not a directory", vars[i], v);
+            return false;
+        }
+        snprintf(out, outlen, "%s", v);
+        return true;
+    }
+    char exe[4096], cand[4200];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            snprintf(cand, sizeof cand, "%s/lessons", exe);
+            if (is_dir(cand)) {
+                snprintf(out, outlen, "%s", cand);
+                return true;
+            }
+        }
+    }
+#ifdef COLLVIZ_SOURCE_DIR
+    snprintf(cand, sizeof cand, "%s/lessons", COLLVIZ_SOURCE_DIR);
+    if (is_dir(cand)) {
+        snprintf(out, outlen, "%s", cand);
+        return true;
+    }
+#endif
+    if (is_dir("lessons")) {
+        snprintf(out, outlen, "lessons");
+        return true;
+    }
+    snprintf(why, whylen,
+             "no lessons directory found (set COLLVIZ_LESSONS_DIR, or put lessons/ next to "
+             "the program)");
+    return false;
+}
+
+/* The saved language, else Chinese when the locale says so, else English. */
+static lesson_lang default_lang(const progress *p)
+{
+    if (p->lang[0] && lesson_lang_parse(p->lang) >= 0)
+        return (lesson_lang)lesson_lang_parse(p->lang);
+    static const char *const vars[] = {"LC_ALL", "LC_MESSAGES", "LANG"};
+    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
+        const char *v = getenv(vars[i]);
+        if (v && *v)
+            return strncmp(v, "zh", 2) == 0 ? LESSON_ZH : LESSON_EN;
+    }
+    return LESSON_EN;
+}
+
+int gui_lesson_start(const gui_options *base, const gui_lesson_window_opts *wo, bool theme_given,
+                     bool lang_given, char *err, size_t errlen)
+{
+    char dir[4096], why[1024];
+    if (!gui_lesson_find_dir(dir, sizeof dir, why, sizeof why)) {
+        fprintf(stderr, "collviz: %s; opening the plain stage\n", why);
+        return -1;
+    }
+    lesson_course course;
+    lesson_diags diags;
+    lesson_course_init(&course);
+    lesson_diags_init(&diags);
+    const char *paths[1] = {dir};
+    int bad = lesson_course_load(&course, paths, 1, 0, &diags);
+    int rc = -1;
+    progress prog;
+    progress_init(&prog);
+    if (course.nlessons == 0) {
+        if (bad > 0)
+            fprintf(stderr,
+                    "collviz: no lesson in %s loaded (`collviz lessons --check %s` says why); "
+                    "opening the plain stage\n",
+                    dir, dir);
+        else
+            fprintf(stderr, "collviz: %s holds no lessons; opening the plain stage\n", dir);
+        goto done;
+    }
+    if (bad > 0)
+        fprintf(stderr,
+                "collviz: %d lesson file%s in %s left out (`collviz lessons --check` lists the "
+                "problems)\n",
+                bad, bad == 1 ? "" : "s", dir);
+    char path[4096], msg[1024] = "";
+    bool have_path = progress_default_path(path, sizeof path);
+    if (have_path) {
+        progress_status st = progress_load(&prog, path, msg, sizeof msg);
+        /* The window says it again in a banner (attach reads the file
+         * again and would find it already set aside). */
+        if (st == PROGRESS_RECOVERED || st == PROGRESS_EIO)
+            fprintf(stderr, "collviz: %s\n", msg);
+        if (st != PROGRESS_RECOVERED)
+            msg[0] = '\0';
+    }
+    int beat = 0;
+    int li = lesson_course_resume(&course, &prog, &beat);
+    lesson_lang lang = lang_given ? (lesson_lang)base->lang : default_lang(&prog);
+    rc = gui_lesson_window(base, wo, &course, li, beat, lang, !theme_given, msg[0] ? msg : NULL,
+                           err, errlen);
+done:
+    progress_free(&prog);
+    lesson_diags_free(&diags);
+    lesson_course_free(&course);
+    return rc;
+}
