@@ -36,7 +36,8 @@ static const char show_help[] =
     "  --out F.png    write the chart as PNG (1280x800, or --size) without a window\n"
     "  --scale S      the GB/s axis: linear, log, or auto (log when one line peaks\n"
     "                 more than 20x above another; the default)\n"
-    "  --table        print the rows (and the model's) as text instead of drawing\n"
+    "  --theme, --size  dark, light or projector; WxH (both for the window and PNG)\n"
+    "  --table        print the rows (and the model's) as text, with no window\n"
     "In the window: hover a point for its row, S saves a PNG in the current\n"
     "directory, T changes the theme, Y toggles linear/log, Esc or Q quits.\n"
     "Without a display and without --out, the table is printed instead.\n";
