@@ -9,20 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include "check.h"
 
-static int failures, checks;
 static char out[1 << 22];
-
-#define EXPECT(cond, ...)                                                                  \
-    do {                                                                                   \
-        checks++;                                                                          \
-        if (!(cond)) {                                                                     \
-            failures++;                                                                    \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                    \
-            printf(__VA_ARGS__);                                                           \
-            printf("\n");                                                                  \
-        }                                                                                  \
-    } while (0)
 
 /* Runs collviz with args (stderr merged into the output); returns the exit code. */
 static int run(const char *args)

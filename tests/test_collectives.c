@@ -14,21 +14,7 @@
 #include <string.h>
 
 #include "cv.h"
-
-static int failures, checks;
-
-#define EXPECT(cond, ...)                                                                  \
-    do {                                                                                   \
-        checks++;                                                                          \
-        if (!(cond)) {                                                                     \
-            failures++;                                                                    \
-            if (failures <= 30) {                                                          \
-                printf("FAIL %s:%d: ", __FILE__, __LINE__);                                \
-                printf(__VA_ARGS__);                                                       \
-                printf("\n");                                                              \
-            }                                                                              \
-        }                                                                                  \
-    } while (0)
+#include "check.h"
 
 static void describe(const cv_spec *s, char *out, size_t len)
 {

@@ -7,19 +7,7 @@
 #include <stdio.h>
 
 #include "cv.h"
-
-static int failures, checks;
-
-#define EXPECT(cond, ...)                                                                  \
-    do {                                                                                   \
-        checks++;                                                                          \
-        if (!(cond)) {                                                                     \
-            failures++;                                                                    \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                    \
-            printf(__VA_ARGS__);                                                           \
-            printf("\n");                                                                  \
-        }                                                                                  \
-    } while (0)
+#include "check.h"
 
 static cv_cost cost_of(cv_op op, cv_algo algo, int ranks, int64_t bytes, int slices, double bw)
 {

@@ -19,21 +19,7 @@
 
 #include "cv.h"
 #include "cv_cuda.h"
-
-static int failures, checks;
-
-#define EXPECT(cond, ...)                                                                  \
-    do {                                                                                   \
-        checks++;                                                                          \
-        if (!(cond)) {                                                                     \
-            failures++;                                                                    \
-            if (failures <= 40) {                                                          \
-                printf("FAIL %s:%d: ", __FILE__, __LINE__);                                \
-                printf(__VA_ARGS__);                                                       \
-                printf("\n");                                                              \
-            }                                                                              \
-        }                                                                                  \
-    } while (0)
+#include "check.h"
 
 static void describe(const cv_spec *s, char *out, size_t len)
 {

@@ -15,21 +15,7 @@
 
 #include "cuda_internal.h"
 #include "cv_internal.h"
-
-static int failures, checks;
-
-#define EXPECT(cond, ...)                                                                  \
-    do {                                                                                   \
-        checks++;                                                                          \
-        if (!(cond)) {                                                                     \
-            failures++;                                                                    \
-            if (failures <= 30) {                                                          \
-                printf("FAIL %s:%d: ", __FILE__, __LINE__);                                \
-                printf(__VA_ARGS__);                                                       \
-                printf("\n");                                                              \
-            }                                                                              \
-        }                                                                                  \
-    } while (0)
+#include "check.h"
 
 static uint64_t splitmix64(uint64_t *state)
 {

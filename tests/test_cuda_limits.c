@@ -19,22 +19,10 @@
 
 #ifdef COLLVIZ_HAVE_CUDA
 #include <cuda_runtime_api.h>
+#include "check.h"
 #endif
 
 #ifdef COLLVIZ_HAVE_CUDA
-
-static int failures, checks;
-
-#define EXPECT(cond, ...)                                                                  \
-    do {                                                                                   \
-        checks++;                                                                          \
-        if (!(cond)) {                                                                     \
-            failures++;                                                                    \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                    \
-            printf(__VA_ARGS__);                                                           \
-            printf("\n");                                                                  \
-        }                                                                                  \
-    } while (0)
 
 static size_t free_bytes(size_t *total)
 {

@@ -17,21 +17,9 @@
 
 #include "cv.h"
 #include "cv_cuda.h"
+#include "check.h"
 
-static int failures, checks, me;
-
-#define EXPECT(cond, ...)                                                                  \
-    do {                                                                                   \
-        checks++;                                                                          \
-        if (!(cond)) {                                                                     \
-            failures++;                                                                    \
-            if (failures <= 40) {                                                          \
-                printf("FAIL [rank %d] %s:%d: ", me, __FILE__, __LINE__);                  \
-                printf(__VA_ARGS__);                                                       \
-                printf("\n");                                                              \
-            }                                                                              \
-        }                                                                                  \
-    } while (0)
+static int me;
 
 static void check_op(cv_nccl *nccl, cv_op op, int64_t count)
 {

@@ -18,19 +18,7 @@
 
 #include "cv.h"
 #include "cv_cuda.h"
-
-static int failures, checks;
-
-#define EXPECT(cond, ...)                                                                  \
-    do {                                                                                   \
-        checks++;                                                                          \
-        if (!(cond)) {                                                                     \
-            failures++;                                                                    \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                    \
-            printf(__VA_ARGS__);                                                           \
-            printf("\n");                                                                  \
-        }                                                                                  \
-    } while (0)
+#include "check.h"
 
 static const char no_device[] = "no CUDA device";
 

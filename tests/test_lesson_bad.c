@@ -18,18 +18,7 @@
 #include <unistd.h>
 
 #include "lesson.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);              \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fputc('\n', stderr);                                                                   \
-            failures++;                                                                            \
-        }                                                                                          \
-    } while (0)
+#include "check.h"
 
 #define BAD_DIR COLLVIZ_SOURCE_DIR "/tests/lessons_bad/"
 
@@ -127,15 +116,15 @@ static void test_each_file(void)
         lesson_diags_init(&d);
         lesson *l = NULL;
         int rc = lesson_load_file(path, 0, &l, &d);
-        CHECK(rc != 0 && l == NULL, "%s loaded", cases[i].file);
-        CHECK(d.count == (int)(j - i), "%s: %d messages, expected %d", cases[i].file, d.count,
+        EXPECT(rc != 0 && l == NULL, "%s loaded", cases[i].file);
+        EXPECT(d.count == (int)(j - i), "%s: %d messages, expected %d", cases[i].file, d.count,
               (int)(j - i));
         for (size_t k = i; k < j && (int)(k - i) < d.count; k++) {
             const lesson_diag *g = &d.items[k - i];
-            CHECK(strcmp(g->file, path) == 0, "%s", g->file);
-            CHECK(g->line == cases[k].line && g->col == cases[k].col, "%s: at %d:%d, expected %d:%d",
+            EXPECT(strcmp(g->file, path) == 0, "%s", g->file);
+            EXPECT(g->line == cases[k].line && g->col == cases[k].col, "%s: at %d:%d, expected %d:%d",
                   cases[k].file, g->line, g->col, cases[k].line, cases[k].col);
-            CHECK(strcmp(g->message, cases[k].message) == 0, "%s:\n  got      %s\n  expected %s",
+            EXPECT(strcmp(g->message, cases[k].message) == 0, "%s:\n  got      %s\n  expected %s",
                   cases[k].file, g->message, cases[k].message);
         }
         lesson_destroy(l);
@@ -154,22 +143,22 @@ static void test_directory(void)
     lesson_course_init(&c);
     const char *paths[2] = {BAD_DIR, COLLVIZ_SOURCE_DIR "/lessons"};
     int bad = lesson_course_load(&c, paths, 2, 0, &d);
-    CHECK(lesson_course_find(&c, "bad-order-a") >= 0, "bad-order-a loads");
-    CHECK(lesson_course_find(&c, "bad-order-b") < 0, "bad-order-b is refused");
-    CHECK(lesson_course_find(&c, "prim-sendrecv") >= 0, "the shipped course still loads");
-    CHECK(lesson_course_find(&c, "algo-ring-allreduce") >= 0, "the shipped course still loads");
+    EXPECT(lesson_course_find(&c, "bad-order-a") >= 0, "bad-order-a loads");
+    EXPECT(lesson_course_find(&c, "bad-order-b") < 0, "bad-order-b is refused");
+    EXPECT(lesson_course_find(&c, "prim-sendrecv") >= 0, "the shipped course still loads");
+    EXPECT(lesson_course_find(&c, "algo-ring-allreduce") >= 0, "the shipped course still loads");
     bool order_reported = false;
     for (int i = 0; i < d.count; i++)
         if (strstr(d.items[i].file, "bad-order-b.json") && d.items[i].line == 5 &&
             d.items[i].col == 12 &&
             strstr(d.items[i].message, "duplicate order 19 in track primitives (also "))
             order_reported = true;
-    CHECK(order_reported, "duplicate order reported at bad-order-b.json:5:12");
+    EXPECT(order_reported, "duplicate order reported at bad-order-b.json:5:12");
     /* every file but bad-order-a has a problem */
     int files = 0;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         files += i == 0 || strcmp(cases[i].file, cases[i - 1].file) != 0;
-    CHECK(bad == files + 1, "%d files with problems, expected %d", bad, files + 1);
+    EXPECT(bad == files + 1, "%d files with problems, expected %d", bad, files + 1);
     lesson_course_free(&c);
     lesson_diags_free(&d);
 }
@@ -188,10 +177,10 @@ static void test_huge_file(void)
 {
     const char *path = COLLVIZ_BINARY_DIR "/lesson-huge.json";
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    CHECK(fd >= 0, "create %s", path);
+    EXPECT(fd >= 0, "create %s", path);
     if (fd < 0)
         return;
-    CHECK(write(fd, "{", 1) == 1 && ftruncate(fd, 100 * 1000 * 1000) == 0, "grow");
+    EXPECT(write(fd, "{", 1) == 1 && ftruncate(fd, 100 * 1000 * 1000) == 0, "grow");
     close(fd);
     lesson_diags d;
     lesson_diags_init(&d);
@@ -199,11 +188,11 @@ static void test_huge_file(void)
     double t0 = now();
     int rc = lesson_load_file(path, 0, &l, &d);
     double dt = now() - t0;
-    CHECK(rc != 0 && !l && d.count == 1, "refused");
-    CHECK(d.count == 1 && d.items[0].line == 1 && d.items[0].col == 1 &&
+    EXPECT(rc != 0 && !l && d.count == 1, "refused");
+    EXPECT(d.count == 1 && d.items[0].line == 1 && d.items[0].col == 1 &&
               strcmp(d.items[0].message, "file is 100000000 bytes; the limit is 1048576 (1 MiB)") == 0,
           "%s", d.count ? d.items[0].message : "");
-    CHECK(dt < 0.5, "took %.3f s", dt);
+    EXPECT(dt < 0.5, "took %.3f s", dt);
     lesson_diags_free(&d);
 
     /* the same through the buffer entry point (the fuzzer's) */
@@ -211,7 +200,7 @@ static void test_huge_file(void)
     size_t big = (size_t)LESSON_MAX_FILE_BYTES + 1;
     char *buf = calloc(big, 1);
     rc = lesson_load_buffer("big", buf, big, 0, &l, &d);
-    CHECK(rc != 0 && d.count == 1 && strstr(d.items[0].message, "the limit is 1048576"), "buffer");
+    EXPECT(rc != 0 && d.count == 1 && strstr(d.items[0].message, "the limit is 1048576"), "buffer");
     free(buf);
     lesson_diags_free(&d);
     unlink(path);
@@ -247,12 +236,12 @@ static void test_syntax(void)
         lesson_diags_init(&d);
         lesson *l = NULL;
         lesson_load_buffer("t.json", cases2[i].text, strlen(cases2[i].text), 0, &l, &d);
-        CHECK(l == NULL && d.count == 1, "case %zu: %d messages", i, d.count);
+        EXPECT(l == NULL && d.count == 1, "case %zu: %d messages", i, d.count);
         if (d.count >= 1) {
-            CHECK(d.items[0].line == cases2[i].line && d.items[0].col == cases2[i].col,
+            EXPECT(d.items[0].line == cases2[i].line && d.items[0].col == cases2[i].col,
                   "case %zu at %d:%d, expected %d:%d", i, d.items[0].line, d.items[0].col,
                   cases2[i].line, cases2[i].col);
-            CHECK(strcmp(d.items[0].message, cases2[i].message) == 0,
+            EXPECT(strcmp(d.items[0].message, cases2[i].message) == 0,
                   "case %zu:\n  got      %s\n  expected %s", i, d.items[0].message,
                   cases2[i].message);
         }
@@ -267,14 +256,14 @@ static void test_syntax(void)
     lesson_diags_init(&d);
     lesson *l = NULL;
     lesson_load_buffer("deep.json", deep, strlen(deep), 0, &l, &d);
-    CHECK(d.count == 1 && strstr(d.items[0].message, "nesting deeper than 32 levels"), "depth");
+    EXPECT(d.count == 1 && strstr(d.items[0].message, "nesting deeper than 32 levels"), "depth");
     lesson_diags_free(&d);
 
     /* a byte order mark is accepted and columns on line 1 do not count it */
     const char *bom = "\xEF\xBB\xBF{\"format\": 2}";
     lesson_diags_init(&d);
     lesson_load_buffer("bom.json", bom, strlen(bom), 0, &l, &d);
-    CHECK(d.count >= 1 && d.items[0].line == 1 && d.items[0].col == 1 &&
+    EXPECT(d.count >= 1 && d.items[0].line == 1 && d.items[0].col == 1 &&
               strstr(d.items[0].message, "missing required key"),
           "bom: %s", d.count ? d.items[0].message : "");
     lesson_diags_free(&d);
@@ -293,11 +282,11 @@ static void test_message_cap(void)
     lesson_diags_init(&d);
     lesson *l = NULL;
     lesson_load_buffer("many.json", text, n, 0, &l, &d);
-    CHECK(d.count == 100, "%d messages", d.count);
+    EXPECT(d.count == 100, "%d messages", d.count);
     bool capped = false;
     for (int i = 0; i < d.count; i++)
         capped = capped || strstr(d.items[i].message, "too many problems");
-    CHECK(capped, "the cap is announced");
+    EXPECT(capped, "the cap is announced");
     lesson_diags_free(&d);
     free(text);
 }
@@ -323,15 +312,15 @@ static bool valid_utf8(const char *s)
 static void test_utf8_cuts(void)
 {
     const char *zh = "\xE4\xB8\xAD\xE6\x96\x87"; /* two characters, 3 bytes each */
-    CHECK(lesson_utf8_prefix(zh, 6) == 6 && lesson_utf8_prefix(zh, 99) == 6, "all fits");
-    CHECK(lesson_utf8_prefix(zh, 5) == 3 && lesson_utf8_prefix(zh, 4) == 3, "cut after one");
-    CHECK(lesson_utf8_prefix(zh, 3) == 3 && lesson_utf8_prefix(zh, 2) == 0, "cut before one");
-    CHECK(lesson_utf8_prefix("ab\xC3\xA9", 3) == 2, "two-byte character");
-    CHECK(lesson_utf8_prefix("\xF0\x9F\x99\x82!", 3) == 0, "four-byte character");
+    EXPECT(lesson_utf8_prefix(zh, 6) == 6 && lesson_utf8_prefix(zh, 99) == 6, "all fits");
+    EXPECT(lesson_utf8_prefix(zh, 5) == 3 && lesson_utf8_prefix(zh, 4) == 3, "cut after one");
+    EXPECT(lesson_utf8_prefix(zh, 3) == 3 && lesson_utf8_prefix(zh, 2) == 0, "cut before one");
+    EXPECT(lesson_utf8_prefix("ab\xC3\xA9", 3) == 2, "two-byte character");
+    EXPECT(lesson_utf8_prefix("\xF0\x9F\x99\x82!", 3) == 0, "four-byte character");
     char out[8];
-    CHECK(!lesson_utf8_copy(out, 5, zh) && strcmp(out, "\xE4\xB8\xAD") == 0, "copy cuts");
-    CHECK(lesson_utf8_copy(out, 7, zh) && strcmp(out, zh) == 0, "copy fits");
-    CHECK(!lesson_utf8_copy(out, 1, zh) && out[0] == '\0', "room for the NUL only");
+    EXPECT(!lesson_utf8_copy(out, 5, zh) && strcmp(out, "\xE4\xB8\xAD") == 0, "copy cuts");
+    EXPECT(lesson_utf8_copy(out, 7, zh) && strcmp(out, zh) == 0, "copy fits");
+    EXPECT(!lesson_utf8_copy(out, 1, zh) && out[0] == '\0', "room for the NUL only");
 
     /* 100 Chinese characters (300 bytes) as an unknown key and as a wrong
      * enum value, at a byte offset where a plain 64-byte cut would split
@@ -349,12 +338,12 @@ static void test_utf8_cuts(void)
     lesson_load_buffer(NULL, text, strlen(text), 0, &l, &d);
     int quoted = 0;
     for (int i = 0; i < d.count; i++) {
-        CHECK(valid_utf8(d.items[i].message), "message %d is cut inside a character: %s", i,
+        EXPECT(valid_utf8(d.items[i].message), "message %d is cut inside a character: %s", i,
               d.items[i].message);
         if (strstr(d.items[i].message, "\xE4\xB8\xAD\xE2\x80\xA6\"")) /* ...中…" */
             quoted++;
     }
-    CHECK(quoted == 2, "both long strings quoted shortened, with an ellipsis (%d)", quoted);
+    EXPECT(quoted == 2, "both long strings quoted shortened, with an ellipsis (%d)", quoted);
     lesson_diags_free(&d);
 
     /* a message longer than the list's buffer */
@@ -363,7 +352,7 @@ static void test_utf8_cuts(void)
         memcpy(huge + 3 * i, "\xE4\xB8\xAD", 3);
     lesson_diags_init(&d);
     lesson_diags_add(&d, "f.json", 1, 1, "x%s", huge);
-    CHECK(d.count == 1 && strlen(d.items[0].message) < 2048 && valid_utf8(d.items[0].message),
+    EXPECT(d.count == 1 && strlen(d.items[0].message) < 2048 && valid_utf8(d.items[0].message),
           "a long message ends on a whole character");
     lesson_diags_free(&d);
 }

@@ -9,23 +9,12 @@
 
 #include "lesson.h"
 #include "render.h"
+#include "check.h"
 
 _Static_assert(sizeof(((rd_diagram_box *)0)->label) == LESSON_MAX_BOX_LABEL + 1,
                "LESSON_MAX_BOX_LABEL must match rd_diagram_box.label");
 _Static_assert(sizeof(((rd_diagram_arrow *)0)->label) == LESSON_MAX_ARROW_LABEL + 1,
                "LESSON_MAX_ARROW_LABEL must match rd_diagram_arrow.label");
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);              \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fputc('\n', stderr);                                                                   \
-            failures++;                                                                            \
-        }                                                                                          \
-    } while (0)
 
 int main(void)
 {
@@ -39,14 +28,14 @@ int main(void)
     char at_limit[LESSON_MAX_BOX_LABEL + 1];
     memcpy(at_limit, zh, LESSON_MAX_BOX_LABEL);
     at_limit[LESSON_MAX_BOX_LABEL] = '\0';
-    CHECK(lesson_utf8_copy(box.label, sizeof box.label, at_limit) &&
+    EXPECT(lesson_utf8_copy(box.label, sizeof box.label, at_limit) &&
               strcmp(box.label, at_limit) == 0,
           "a box label at the limit is copied whole");
     /* 40 characters do not: cut after 21, not inside the 22nd */
-    CHECK(!lesson_utf8_copy(box.label, sizeof box.label, zh) && strlen(box.label) == 63,
+    EXPECT(!lesson_utf8_copy(box.label, sizeof box.label, zh) && strlen(box.label) == 63,
           "box: %zu bytes kept", strlen(box.label));
     /* an arrow's 47 bytes hold 15 characters (45 bytes), never 15 and 2/3 */
-    CHECK(!lesson_utf8_copy(arrow.label, sizeof arrow.label, zh) && strlen(arrow.label) == 45,
+    EXPECT(!lesson_utf8_copy(arrow.label, sizeof arrow.label, zh) && strlen(arrow.label) == 45,
           "arrow: %zu bytes kept", strlen(arrow.label));
     if (failures) {
         fprintf(stderr, "test_lesson_labels: %d failures\n", failures);

@@ -13,18 +13,7 @@
 
 #include "lesson.h"
 #include "progress.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);              \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fputc('\n', stderr);                                                                   \
-            failures++;                                                                            \
-        }                                                                                          \
-    } while (0)
+#include "check.h"
 
 /* The lesson's own answer, as a learner would give it, must be right; a
  * neighbouring wrong answer must be wrong. */
@@ -35,18 +24,18 @@ static void check_own_answers(const lesson *l)
         lesson_verdict v;
         switch (q->kind) {
         case LESSON_QUIZ_CHOICE:
-            CHECK(lesson_check_choice(q, q->answer, &v), "%s", q->key);
-            CHECK(!lesson_check_choice(q, (q->answer + 1) % q->nchoices, &v), "%s", q->key);
-            CHECK(v.why != NULL, "%s: a wrong choice explains itself", q->key);
+            EXPECT(lesson_check_choice(q, q->answer, &v), "%s", q->key);
+            EXPECT(!lesson_check_choice(q, (q->answer + 1) % q->nchoices, &v), "%s", q->key);
+            EXPECT(v.why != NULL, "%s: a wrong choice explains itself", q->key);
             break;
         case LESSON_QUIZ_PREDICT_VALUE:
-            CHECK(lesson_check_choice(q, q->answer, &v), "%s", q->key);
-            CHECK(!lesson_check_choice(q, (q->answer + 1) % q->noptions, &v), "%s", q->key);
+            EXPECT(lesson_check_choice(q, q->answer, &v), "%s", q->key);
+            EXPECT(!lesson_check_choice(q, (q->answer + 1) % q->noptions, &v), "%s", q->key);
             break;
         case LESSON_QUIZ_NUMBER:
-            CHECK(lesson_check_number(q, q->number, &v), "%s", q->key);
-            CHECK(!lesson_check_number(q, q->number * 2 + 1, &v), "%s", q->key);
-            CHECK(lesson_text_present(v.why), "%s: explains", q->key);
+            EXPECT(lesson_check_number(q, q->number, &v), "%s", q->key);
+            EXPECT(!lesson_check_number(q, q->number * 2 + 1, &v), "%s", q->key);
+            EXPECT(lesson_text_present(v.why), "%s: explains", q->key);
             break;
         default: {
             int n = 0;
@@ -58,13 +47,13 @@ static void check_own_answers(const lesson *l)
                 for (int64_t e = 0; e < q->cells[k].count; e++)
                     cells[m++] = (lesson_cell){q->cells[k].rank, q->cells[k].buf,
                                                q->cells[k].first + e};
-            CHECK(lesson_check_cells(q, cells, n, &v), "%s", q->key);
-            CHECK(!lesson_check_cells(q, cells, n - 1, &v) && v.missing == 1, "%s", q->key);
+            EXPECT(lesson_check_cells(q, cells, n, &v), "%s", q->key);
+            EXPECT(!lesson_check_cells(q, cells, n - 1, &v) && v.missing == 1, "%s", q->key);
             free(cells);
             break;
         }
         }
-        CHECK(lesson_text_present(&q->card), "%s has a card", q->key);
+        EXPECT(lesson_text_present(&q->card), "%s has a card", q->key);
     }
 }
 
@@ -77,55 +66,55 @@ static void test_shipped(void)
     const char *dir = COLLVIZ_SOURCE_DIR "/lessons";
     int bad = lesson_course_load(&course, &dir, 1, 0, &diags);
     lesson_diags_print(&diags, stderr);
-    CHECK(bad == 0 && diags.count == 0, "%d files with problems", bad);
-    CHECK(course.nlessons >= 3, "only %d lessons", course.nlessons);
+    EXPECT(bad == 0 && diags.count == 0, "%d files with problems", bad);
+    EXPECT(course.nlessons >= 3, "only %d lessons", course.nlessons);
     int kinds[LESSON_QUIZ_KIND_COUNT] = {0};
     for (int i = 0; i < course.nlessons; i++) {
         const lesson *l = course.lessons[i];
-        CHECK(l->nquizzes >= 2, "%s", l->id);
+        EXPECT(l->nquizzes >= 2, "%s", l->id);
         if (i > 0) {
             const lesson *p = course.lessons[i - 1];
-            CHECK(p->track < l->track || (p->track == l->track && p->order < l->order),
+            EXPECT(p->track < l->track || (p->track == l->track && p->order < l->order),
                   "%s before %s", p->id, l->id);
         }
         for (int b = 0; b < l->nbeats; b++) {
             const lesson_beat *beat = &l->beats[b];
-            CHECK(beat->setup >= 0 && beat->setup < l->nsetups, "%s", l->id);
-            CHECK(beat->step >= 0 && beat->step <= l->setup_steps[beat->setup], "%s beat %d",
+            EXPECT(beat->setup >= 0 && beat->setup < l->nsetups, "%s", l->id);
+            EXPECT(beat->step >= 0 && beat->step <= l->setup_steps[beat->setup], "%s beat %d",
                   l->id, b);
         }
         for (int k = 0; k < l->nquizzes; k++)
             kinds[l->quizzes[k].kind]++;
         check_own_answers(l);
-        CHECK(lesson_course_find(&course, l->id) == i, "%s", l->id);
+        EXPECT(lesson_course_find(&course, l->id) == i, "%s", l->id);
     }
     for (int k = 0; k < LESSON_QUIZ_KIND_COUNT; k++)
-        CHECK(kinds[k] > 0, "no shipped quiz of kind %s", lesson_quiz_kind_name((lesson_quiz_kind)k));
+        EXPECT(kinds[k] > 0, "no shipped quiz of kind %s", lesson_quiz_kind_name((lesson_quiz_kind)k));
 
     /* deep links: a typo finds the real id */
     int close[4];
     int n = lesson_course_suggest(&course, "prim-sendrcv", close, 4);
-    CHECK(n >= 1 && strcmp(course.lessons[close[0]]->id, "prim-sendrecv") == 0, "suggest");
+    EXPECT(n >= 1 && strcmp(course.lessons[close[0]]->id, "prim-sendrecv") == 0, "suggest");
     n = lesson_course_suggest(&course, "ring", close, 4);
-    CHECK(n >= 1, "a word of the id finds it");
-    CHECK(lesson_course_find(&course, "no-such-lesson") == -1, "find");
+    EXPECT(n >= 1, "a word of the id finds it");
+    EXPECT(lesson_course_find(&course, "no-such-lesson") == -1, "find");
 
     /* where `collviz` alone resumes */
     progress p;
     progress_init(&p);
     int beat = -1;
-    CHECK(lesson_course_resume(&course, &p, &beat) == 0 && beat == 0, "fresh: the first lesson");
+    EXPECT(lesson_course_resume(&course, &p, &beat) == 0 && beat == 0, "fresh: the first lesson");
     progress_set_done(&p, course.lessons[0]->id, true);
-    CHECK(lesson_course_resume(&course, &p, &beat) == 1 && beat == 0, "the first not done");
+    EXPECT(lesson_course_resume(&course, &p, &beat) == 1 && beat == 0, "the first not done");
     int ring = lesson_course_find(&course, "algo-ring-allreduce");
     progress_set_current(&p, "algo-ring-allreduce", 3);
-    CHECK(lesson_course_resume(&course, &p, &beat) == ring && beat == 3, "in progress");
+    EXPECT(lesson_course_resume(&course, &p, &beat) == ring && beat == 3, "in progress");
     progress_set_current(&p, "algo-ring-allreduce", 999);
-    CHECK(lesson_course_resume(&course, &p, &beat) == ring &&
+    EXPECT(lesson_course_resume(&course, &p, &beat) == ring &&
               beat == course.lessons[ring]->nbeats - 1,
           "beat clamped");
     progress_set_current(&p, "a-lesson-since-removed", 2);
-    CHECK(lesson_course_resume(&course, &p, &beat) == 1 && beat == 0, "a stale id is ignored");
+    EXPECT(lesson_course_resume(&course, &p, &beat) == 1 && beat == 0, "a stale id is ignored");
     progress_free(&p);
     lesson_course_free(&course);
     lesson_diags_free(&diags);
@@ -141,10 +130,10 @@ static void test_duplicate_id(void)
     const char *paths[2] = {COLLVIZ_SOURCE_DIR "/lessons/prim-sendrecv.json",
                             COLLVIZ_SOURCE_DIR "/lessons/prim-sendrecv.json"};
     int bad = lesson_course_load(&course, paths, 2, LESSON_LOAD_NO_TRACE, &diags);
-    CHECK(bad == 1 && course.nlessons == 1, "bad %d lessons %d", bad, course.nlessons);
-    CHECK(diags.count == 1 && strstr(diags.items[0].message, "duplicate lesson id \"prim-sendrecv\""),
+    EXPECT(bad == 1 && course.nlessons == 1, "bad %d lessons %d", bad, course.nlessons);
+    EXPECT(diags.count == 1 && strstr(diags.items[0].message, "duplicate lesson id \"prim-sendrecv\""),
           "%s", diags.count ? diags.items[0].message : "(none)");
-    CHECK(diags.count == 1 && diags.items[0].line == 3 && diags.items[0].col == 9, "%d:%d",
+    EXPECT(diags.count == 1 && diags.items[0].line == 3 && diags.items[0].col == 9, "%d:%d",
           diags.count ? diags.items[0].line : 0, diags.count ? diags.items[0].col : 0);
     lesson_course_free(&course);
     lesson_diags_free(&diags);
@@ -177,24 +166,24 @@ static void test_override_algo(void)
     lesson *l = NULL;
     int rc = lesson_load_buffer(NULL, text, strlen(text), LESSON_LOAD_NO_TRACE, &l, &diags);
     lesson_diags_print(&diags, stderr);
-    CHECK(rc == 0 && l && l->nbeats == 6, "the override fixture loads");
+    EXPECT(rc == 0 && l && l->nbeats == 6, "the override fixture loads");
     if (l) {
         cv_algo offered[CV_ALGO_COUNT];
         cv_op_algos(CV_OP_BROADCAST, offered);
         const cv_spec *s[6];
         for (int b = 0; b < 6; b++)
             s[b] = &l->setups[l->beats[b].setup].spec;
-        CHECK(s[0]->op == CV_OP_ALLREDUCE && s[0]->algo == CV_ALGO_RABENSEIFNER && s[0]->ranks == 8,
+        EXPECT(s[0]->op == CV_OP_ALLREDUCE && s[0]->algo == CV_ALGO_RABENSEIFNER && s[0]->ranks == 8,
               "no op given: the lesson's algo is kept");
-        CHECK(s[1]->algo == CV_ALGO_RABENSEIFNER && s[1]->count == 16,
+        EXPECT(s[1]->algo == CV_ALGO_RABENSEIFNER && s[1]->count == 16,
               "the lesson's own op repeated: the lesson's algo is kept");
-        CHECK(s[2]->op == CV_OP_BROADCAST && s[2]->algo == offered[0],
+        EXPECT(s[2]->op == CV_OP_BROADCAST && s[2]->algo == offered[0],
               "op changed without algo: broadcast's default (%s), got %s", cv_algo_name(offered[0]),
               cv_algo_name(s[2]->algo));
-        CHECK(s[3]->op == CV_OP_BROADCAST && s[3]->algo == CV_ALGO_TREE, "op and algo given");
-        CHECK(s[4]->op == CV_OP_ALLREDUCE && s[4]->algo == CV_ALGO_RING && s[4]->ranks == 4,
+        EXPECT(s[3]->op == CV_OP_BROADCAST && s[3]->algo == CV_ALGO_TREE, "op and algo given");
+        EXPECT(s[4]->op == CV_OP_ALLREDUCE && s[4]->algo == CV_ALGO_RING && s[4]->ranks == 4,
               "algo given: replaces the lesson's, not an earlier override's keys");
-        CHECK(l->beats[5].setup == 0 && s[5]->algo == CV_ALGO_RABENSEIFNER, "{} goes back");
+        EXPECT(l->beats[5].setup == 0 && s[5]->algo == CV_ALGO_RABENSEIFNER, "{} goes back");
     }
     lesson_destroy(l);
     lesson_diags_free(&diags);
@@ -225,10 +214,10 @@ static void test_converted_quizzes(void)
         for (int k = 0; l && k < l->nquizzes; k++)
             if (strcmp(l->quizzes[k].id, want[i].quiz) == 0)
                 q = &l->quizzes[k];
-        CHECK(q && q->has_cost && q->cost.quantity == want[i].quantity &&
+        EXPECT(q && q->has_cost && q->cost.quantity == want[i].quantity &&
                   q->cost.spec.slices == want[i].slices,
               "%s/%s comes from the cost model", want[i].lesson, want[i].quiz);
-        CHECK(q && q->number > want[i].value - 1e-9 && q->number < want[i].value + 1e-9,
+        EXPECT(q && q->number > want[i].value - 1e-9 && q->number < want[i].value + 1e-9,
               "%s/%s: %.17g, expected %g", want[i].lesson, want[i].quiz, q ? q->number : -1.0,
               want[i].value);
         lesson_destroy(l);
@@ -240,7 +229,7 @@ static void test_converted_quizzes(void)
 static void test_doc_example(void)
 {
     FILE *f = fopen(COLLVIZ_SOURCE_DIR "/docs/LESSONS.md", "rb");
-    CHECK(f != NULL, "docs/LESSONS.md");
+    EXPECT(f != NULL, "docs/LESSONS.md");
     if (!f)
         return;
     static char doc[1 << 20];
@@ -249,12 +238,12 @@ static void test_doc_example(void)
     doc[len] = '\0';
     const char *start = strstr(doc, "## Complete example\n");
     start = start ? strstr(start, "```json\n") : NULL;
-    CHECK(start != NULL, "example heading");
+    EXPECT(start != NULL, "example heading");
     if (!start)
         return;
     start += strlen("```json\n");
     const char *end = strstr(start, "```");
-    CHECK(end != NULL, "example end");
+    EXPECT(end != NULL, "example end");
     if (!end)
         return;
     lesson_diags diags;
@@ -262,11 +251,11 @@ static void test_doc_example(void)
     lesson *l = NULL;
     int rc = lesson_load_buffer(NULL, start, (size_t)(end - start), 0, &l, &diags);
     lesson_diags_print(&diags, stderr);
-    CHECK(rc == 0 && l, "the documented example loads");
+    EXPECT(rc == 0 && l, "the documented example loads");
     if (l) {
-        CHECK(l->nsetups == 2 && l->beats[2].new_setup && l->beats[2].setup == 1, "setup switch");
-        CHECK(l->beats[2].diagram && l->beats[2].diagram->nboxes == 3, "diagram");
-        CHECK(l->quizzes[2].has_cost && l->quizzes[2].number > 11.5 && l->quizzes[2].number < 12.5,
+        EXPECT(l->nsetups == 2 && l->beats[2].new_setup && l->beats[2].setup == 1, "setup switch");
+        EXPECT(l->beats[2].diagram && l->beats[2].diagram->nboxes == 3, "diagram");
+        EXPECT(l->quizzes[2].has_cost && l->quizzes[2].number > 11.5 && l->quizzes[2].number < 12.5,
               "cost answer %g", l->quizzes[2].number);
     }
     lesson_destroy(l);

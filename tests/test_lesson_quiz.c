@@ -12,18 +12,7 @@
 #include <unistd.h>
 
 #include "lesson.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);              \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fputc('\n', stderr);                                                                   \
-            failures++;                                                                            \
-        }                                                                                          \
-    } while (0)
+#include "check.h"
 
 /* One quiz of each kind on a four-rank send/recv (rank r sends r*100+i to
  * r+1), and a number quiz with an absolute tolerance. */
@@ -89,7 +78,7 @@ static lesson *load_fixture(void)
     lesson *l = NULL;
     int rc = lesson_load_buffer(NULL, fixture, strlen(fixture), 0, &l, &d);
     lesson_diags_print(&d, stderr);
-    CHECK(rc == 0 && l && l->nquizzes == 8, "fixture loads");
+    EXPECT(rc == 0 && l && l->nquizzes == 8, "fixture loads");
     lesson_diags_free(&d);
     return l;
 }
@@ -97,32 +86,32 @@ static lesson *load_fixture(void)
 static void test_choice(const lesson_quiz *q)
 {
     lesson_verdict v;
-    CHECK(lesson_check_choice(q, 1, &v) && v.correct, "right choice");
-    CHECK(!lesson_check_choice(q, 0, &v), "wrong choice");
-    CHECK(v.why == &q->choices[0].why, "a choice's own why comes first");
-    CHECK(!lesson_check_choice(q, 2, &v) && v.why == &q->explain, "else the quiz's explanation");
-    CHECK(!lesson_check_choice(q, -1, &v) && !lesson_check_choice(q, 3, &v), "out of range is wrong");
+    EXPECT(lesson_check_choice(q, 1, &v) && v.correct, "right choice");
+    EXPECT(!lesson_check_choice(q, 0, &v), "wrong choice");
+    EXPECT(v.why == &q->choices[0].why, "a choice's own why comes first");
+    EXPECT(!lesson_check_choice(q, 2, &v) && v.why == &q->explain, "else the quiz's explanation");
+    EXPECT(!lesson_check_choice(q, -1, &v) && !lesson_check_choice(q, 3, &v), "out of range is wrong");
 
     char err[256];
-    CHECK(lesson_check_typed(q, "b\n", &v, err, sizeof err) && v.correct, "letter b");
-    CHECK(lesson_check_typed(q, "  B ", &v, err, sizeof err) && v.correct, "upper case, spaces");
-    CHECK(lesson_check_typed(q, "2", &v, err, sizeof err) && v.correct, "1-based number");
-    CHECK(lesson_check_typed(q, "a", &v, err, sizeof err) && !v.correct, "letter a");
-    CHECK(!lesson_check_typed(q, "d", &v, err, sizeof err) && strstr(err, "a to c"), "%s", err);
-    CHECK(!lesson_check_typed(q, "", &v, err, sizeof err), "empty");
+    EXPECT(lesson_check_typed(q, "b\n", &v, err, sizeof err) && v.correct, "letter b");
+    EXPECT(lesson_check_typed(q, "  B ", &v, err, sizeof err) && v.correct, "upper case, spaces");
+    EXPECT(lesson_check_typed(q, "2", &v, err, sizeof err) && v.correct, "1-based number");
+    EXPECT(lesson_check_typed(q, "a", &v, err, sizeof err) && !v.correct, "letter a");
+    EXPECT(!lesson_check_typed(q, "d", &v, err, sizeof err) && strstr(err, "a to c"), "%s", err);
+    EXPECT(!lesson_check_typed(q, "", &v, err, sizeof err), "empty");
 }
 
 static void test_value(const lesson_quiz *q)
 {
     lesson_verdict v;
-    CHECK(lesson_check_choice(q, 1, &v) && v.expected == 103, "option index");
-    CHECK(!lesson_check_choice(q, 0, &v) && v.why == &q->explain, "wrong option explains");
+    EXPECT(lesson_check_choice(q, 1, &v) && v.expected == 103, "option index");
+    EXPECT(!lesson_check_choice(q, 0, &v) && v.why == &q->explain, "wrong option explains");
     char err[256];
-    CHECK(lesson_check_typed(q, "b", &v, err, sizeof err) && v.correct, "letter");
-    CHECK(lesson_check_typed(q, "103", &v, err, sizeof err) && v.correct, "the value itself");
-    CHECK(lesson_check_typed(q, "3.5", &v, err, sizeof err) && !v.correct, "another option");
-    CHECK(lesson_check_typed(q, "42", &v, err, sizeof err) && !v.correct, "a value not offered");
-    CHECK(!lesson_check_typed(q, "x1", &v, err, sizeof err), "not a value");
+    EXPECT(lesson_check_typed(q, "b", &v, err, sizeof err) && v.correct, "letter");
+    EXPECT(lesson_check_typed(q, "103", &v, err, sizeof err) && v.correct, "the value itself");
+    EXPECT(lesson_check_typed(q, "3.5", &v, err, sizeof err) && !v.correct, "another option");
+    EXPECT(lesson_check_typed(q, "42", &v, err, sizeof err) && !v.correct, "a value not offered");
+    EXPECT(!lesson_check_typed(q, "x1", &v, err, sizeof err), "not a value");
 }
 
 static void test_cells(const lesson_quiz *q)
@@ -131,55 +120,55 @@ static void test_cells(const lesson_quiz *q)
     for (int i = 0; i < 16; i++)
         all[i] = (lesson_cell){i / 4, CV_BUF_RECV, i % 4};
     lesson_verdict v;
-    CHECK(lesson_check_cells(q, all, 16, &v) && v.missing == 0 && v.extra == 0, "all sixteen");
-    CHECK(!lesson_check_cells(q, all, 15, &v) && v.missing == 1 && v.extra == 0, "one missing");
+    EXPECT(lesson_check_cells(q, all, 16, &v) && v.missing == 0 && v.extra == 0, "all sixteen");
+    EXPECT(!lesson_check_cells(q, all, 15, &v) && v.missing == 1 && v.extra == 0, "one missing");
     lesson_cell more[18];
     memcpy(more, all, sizeof all);
     more[16] = (lesson_cell){0, CV_BUF_SEND, 0};
     more[17] = all[3]; /* a duplicate click counts once */
-    CHECK(!lesson_check_cells(q, more, 18, &v) && v.missing == 0 && v.extra == 1, "one extra");
-    CHECK(!lesson_check_cells(q, more + 1, 17, &v) && v.missing == 1 && v.extra == 1,
+    EXPECT(!lesson_check_cells(q, more, 18, &v) && v.missing == 0 && v.extra == 1, "one extra");
+    EXPECT(!lesson_check_cells(q, more + 1, 17, &v) && v.missing == 1 && v.extra == 1,
           "a duplicate click does not stand in for a missing cell");
-    CHECK(!lesson_check_cells(q, NULL, 0, &v) && v.missing == 16, "nothing picked");
+    EXPECT(!lesson_check_cells(q, NULL, 0, &v) && v.missing == 16, "nothing picked");
     lesson_cell probe = {2, CV_BUF_RECV, 3};
-    CHECK(lesson_cells_contain(q->cells, q->ncells, &probe), "contains");
+    EXPECT(lesson_cells_contain(q->cells, q->ncells, &probe), "contains");
     probe.buf = CV_BUF_SEND;
-    CHECK(!lesson_cells_contain(q->cells, q->ncells, &probe), "not send");
+    EXPECT(!lesson_cells_contain(q->cells, q->ncells, &probe), "not send");
 
     char err[256];
-    CHECK(lesson_check_typed(q, "0 recv 0-3, 1 recv 0-3; 2 recv 0-3, 3 recv 0-3", &v, err, sizeof err) &&
+    EXPECT(lesson_check_typed(q, "0 recv 0-3, 1 recv 0-3; 2 recv 0-3, 3 recv 0-3", &v, err, sizeof err) &&
               v.correct,
           "typed ranges");
-    CHECK(lesson_check_typed(q, "0 recv 0-3, 1 RECV 0-3, 2 recv 0-3, 3 recv 0-2", &v, err, sizeof err) &&
+    EXPECT(lesson_check_typed(q, "0 recv 0-3, 1 RECV 0-3, 2 recv 0-3, 3 recv 0-2", &v, err, sizeof err) &&
               !v.correct && v.missing == 1,
           "typed, one short");
-    CHECK(!lesson_check_typed(q, "0 inbox 1", &v, err, sizeof err) && strstr(err, "RANK BUF INDEX"),
+    EXPECT(!lesson_check_typed(q, "0 inbox 1", &v, err, sizeof err) && strstr(err, "RANK BUF INDEX"),
           "unknown buffer: %s", err);
-    CHECK(!lesson_check_typed(q, "0 recv 3-1", &v, err, sizeof err), "backwards range");
-    CHECK(!lesson_check_typed(q, "0 recv 1 junk", &v, err, sizeof err), "trailing junk");
+    EXPECT(!lesson_check_typed(q, "0 recv 3-1", &v, err, sizeof err), "backwards range");
+    EXPECT(!lesson_check_typed(q, "0 recv 1 junk", &v, err, sizeof err), "trailing junk");
 }
 
 static void test_number(const lesson_quiz *q, const lesson_quiz *abs_q)
 {
     /* from the cost model: 2 * 7/8 * 1610612736 B / 600 GB/s = 4.697 ms */
-    CHECK(q->has_cost && fabs(q->number - 4.697) < 0.001, "model answer %g", q->number);
-    CHECK(q->tolerance_pct && q->tolerance == 10, "tolerance");
-    CHECK(q->cost.spec.count == 805306368 && q->cost.link == NULL && q->cost.bw_gbps == 600,
+    EXPECT(q->has_cost && fabs(q->number - 4.697) < 0.001, "model answer %g", q->number);
+    EXPECT(q->tolerance_pct && q->tolerance == 10, "tolerance");
+    EXPECT(q->cost.spec.count == 805306368 && q->cost.link == NULL && q->cost.bw_gbps == 600,
           "cost reference");
     lesson_verdict v;
-    CHECK(lesson_check_number(q, 4.7, &v) && fabs(v.expected - q->number) < 1e-12, "4.7");
-    CHECK(lesson_check_number(q, 5.1, &v), "within 10%%");
-    CHECK(!lesson_check_number(q, 5.2, &v) && v.why == &q->explain, "beyond 10%%");
-    CHECK(!lesson_check_number(q, NAN, &v), "NaN is never right");
+    EXPECT(lesson_check_number(q, 4.7, &v) && fabs(v.expected - q->number) < 1e-12, "4.7");
+    EXPECT(lesson_check_number(q, 5.1, &v), "within 10%%");
+    EXPECT(!lesson_check_number(q, 5.2, &v) && v.why == &q->explain, "beyond 10%%");
+    EXPECT(!lesson_check_number(q, NAN, &v), "NaN is never right");
     char err[256];
-    CHECK(lesson_check_typed(q, "4.7 ms", &v, err, sizeof err) && v.correct, "with unit");
-    CHECK(lesson_check_typed(q, "4.7ms", &v, err, sizeof err) && v.correct, "unit attached");
-    CHECK(lesson_check_typed(q, "12", &v, err, sizeof err) && !v.correct, "12 ms is wrong here");
-    CHECK(!lesson_check_typed(q, "4.7 s", &v, err, sizeof err) && strstr(err, "in ms"), "%s", err);
-    CHECK(!lesson_check_typed(q, "fast", &v, err, sizeof err), "not a number");
+    EXPECT(lesson_check_typed(q, "4.7 ms", &v, err, sizeof err) && v.correct, "with unit");
+    EXPECT(lesson_check_typed(q, "4.7ms", &v, err, sizeof err) && v.correct, "unit attached");
+    EXPECT(lesson_check_typed(q, "12", &v, err, sizeof err) && !v.correct, "12 ms is wrong here");
+    EXPECT(!lesson_check_typed(q, "4.7 s", &v, err, sizeof err) && strstr(err, "in ms"), "%s", err);
+    EXPECT(!lesson_check_typed(q, "fast", &v, err, sizeof err), "not a number");
 
-    CHECK(lesson_check_number(abs_q, 7.5, &v) && lesson_check_number(abs_q, 6.5, &v), "±0.5");
-    CHECK(!lesson_check_number(abs_q, 7.51, &v), "beyond ±0.5");
+    EXPECT(lesson_check_number(abs_q, 7.5, &v) && lesson_check_number(abs_q, 6.5, &v), "±0.5");
+    EXPECT(!lesson_check_number(abs_q, 7.51, &v), "beyond ±0.5");
 }
 
 /* from_cost with slices (a pipelined ring broadcast), and the two step
@@ -190,20 +179,20 @@ static void test_cost_counts(const lesson_quiz *sliced, const lesson_quiz *comm,
 {
     /* 1 GB to 8 GPUs at 100 GB/s in 64 slices: (64 + 8 - 2) steps of
      * 15.625 MB, 10 ms x 70/64 = 10.9375 ms */
-    CHECK(sliced->has_cost && sliced->cost.spec.slices == 64, "slices %d", sliced->cost.spec.slices);
-    CHECK(fabs(sliced->number - 10.9375) < 1e-9, "sliced answer %.17g", sliced->number);
+    EXPECT(sliced->has_cost && sliced->cost.spec.slices == 64, "slices %d", sliced->cost.spec.slices);
+    EXPECT(fabs(sliced->number - 10.9375) < 1e-9, "sliced answer %.17g", sliced->number);
     lesson_verdict v;
-    CHECK(lesson_check_number(sliced, 10.94, &v) && !lesson_check_number(sliced, 70, &v),
+    EXPECT(lesson_check_number(sliced, 10.94, &v) && !lesson_check_number(sliced, 70, &v),
           "sliced check");
     /* ring all-reduce on 5 ranks: a local copy, then 2(N-1) = 8 ring steps */
-    CHECK(comm->has_cost && comm->cost.quantity == LESSON_COST_COMM_STEPS && comm->number == 8,
+    EXPECT(comm->has_cost && comm->cost.quantity == LESSON_COST_COMM_STEPS && comm->number == 8,
           "comm_steps %g", comm->number);
-    CHECK(all->has_cost && all->cost.quantity == LESSON_COST_STEPS && all->number == 9,
+    EXPECT(all->has_cost && all->cost.quantity == LESSON_COST_STEPS && all->number == 9,
           "steps %g", all->number);
-    CHECK(strcmp(lesson_cost_quantity_name(LESSON_COST_COMM_STEPS), "comm_steps") == 0 &&
+    EXPECT(strcmp(lesson_cost_quantity_name(LESSON_COST_COMM_STEPS), "comm_steps") == 0 &&
               strcmp(lesson_cost_quantity_unit(LESSON_COST_COMM_STEPS), "steps") == 0,
           "comm_steps vocabulary");
-    CHECK(lesson_check_number(comm, 8, &v) && !lesson_check_number(comm, 9, &v), "8, not 9");
+    EXPECT(lesson_check_number(comm, 8, &v) && !lesson_check_number(comm, 9, &v), "8, not 9");
 }
 
 static void test_text_player(const lesson *l)
@@ -215,11 +204,11 @@ static void test_text_player(const lesson *l)
     lesson_play_opts o;
     lesson_play_opts_init(&o);
     o.lang = LESSON_ZH;
-    CHECK(lesson_play_text(l, 0, &o, stdin, out) == 0, "plays");
+    EXPECT(lesson_play_text(l, 0, &o, stdin, out) == 0, "plays");
     fclose(out);
-    CHECK(strstr(buf, "答案: b) y") != NULL, "choice answer shown");
-    CHECK(strstr(buf, "误") && strstr(buf, "真"), "mistake card shown");
-    CHECK(strstr(buf, "本课结束"), "end");
+    EXPECT(strstr(buf, "答案: b) y") != NULL, "choice answer shown");
+    EXPECT(strstr(buf, "误") && strstr(buf, "真"), "mistake card shown");
+    EXPECT(strstr(buf, "本课结束"), "end");
     free(buf);
 
     /* interactive on a script: wrong then right, etc. */
@@ -229,12 +218,12 @@ static void test_text_player(const lesson *l)
     o.lang = LESSON_EN;
     o.interactive = true;
     o.show_state = false;
-    CHECK(lesson_play_text(l, 0, &o, in, out) == 0, "plays interactively");
+    EXPECT(lesson_play_text(l, 0, &o, in, out) == 0, "plays interactively");
     fclose(out);
     fclose(in);
-    CHECK(strstr(buf, "Not quite.") && strstr(buf, "why x") && strstr(buf, "Try once more."),
+    EXPECT(strstr(buf, "Not quite.") && strstr(buf, "why x") && strstr(buf, "Try once more."),
           "wrong first, its why, a second try");
-    CHECK(strstr(buf, "Right.") != NULL, "then right");
+    EXPECT(strstr(buf, "Right.") != NULL, "then right");
     free(buf);
 }
 
@@ -249,7 +238,7 @@ int main(void)
     test_number(&l->quizzes[3], &l->quizzes[4]);
     test_cost_counts(&l->quizzes[5], &l->quizzes[6], &l->quizzes[7]);
     test_text_player(l);
-    CHECK(strcmp(l->quizzes[2].key, "quiz-fixture/cells") == 0, "key %s", l->quizzes[2].key);
+    EXPECT(strcmp(l->quizzes[2].key, "quiz-fixture/cells") == 0, "key %s", l->quizzes[2].key);
     lesson_destroy(l);
     if (failures) {
         fprintf(stderr, "test_lesson_quiz: %d failures\n", failures);

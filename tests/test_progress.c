@@ -18,18 +18,7 @@
 #include <unistd.h>
 
 #include "progress.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);              \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fputc('\n', stderr);                                                                   \
-            failures++;                                                                            \
-        }                                                                                          \
-    } while (0)
+#include "check.h"
 
 static char dir[512];
 
@@ -85,8 +74,8 @@ static void test_round_trip(void)
     char path[1024], msg[1024];
     snprintf(path, sizeof path, "%s/deep/er/progress.json", dir);
     progress p;
-    CHECK(progress_load(&p, path, msg, sizeof msg) == PROGRESS_EMPTY, "missing file");
-    CHECK(p.ndone == 0 && !p.current_lesson && !p.lang[0], "defaults");
+    EXPECT(progress_load(&p, path, msg, sizeof msg) == PROGRESS_EMPTY, "missing file");
+    EXPECT(p.ndone == 0 && !p.current_lesson && !p.lang[0], "defaults");
     progress_set_done(&p, "prim-sendrecv", true);
     progress_set_done(&p, "algo-ring-allreduce", true);
     progress_set_done(&p, "prim-sendrecv", true); /* twice is once */
@@ -100,28 +89,28 @@ static void test_round_trip(void)
     snprintf(p.theme, sizeof p.theme, "dark");
     progress_record_drill(&p, 7, 10, 1700000000);
     progress_record_drill(&p, 5, 9, 1700000100);
-    CHECK(progress_save(&p, path, msg, sizeof msg) == PROGRESS_OK, "save into a new dir: %s", msg);
+    EXPECT(progress_save(&p, path, msg, sizeof msg) == PROGRESS_OK, "save into a new dir: %s", msg);
     progress_free(&p);
 
     progress q;
-    CHECK(progress_load(&q, path, msg, sizeof msg) == PROGRESS_OK, "load: %s", msg);
-    CHECK(q.ndone == 2 && progress_lesson_done(&q, "prim-sendrecv") &&
+    EXPECT(progress_load(&q, path, msg, sizeof msg) == PROGRESS_OK, "load: %s", msg);
+    EXPECT(q.ndone == 2 && progress_lesson_done(&q, "prim-sendrecv") &&
               progress_lesson_done(&q, "cost-busbw") &&
               !progress_lesson_done(&q, "algo-ring-allreduce"),
           "done list");
     const progress_quiz *pq = progress_find_quiz(&q, "prim-sendrecv/who-uses-p2p");
-    CHECK(pq && pq->tries == 2 && pq->right == 1 && !pq->last, "quiz score");
+    EXPECT(pq && pq->tries == 2 && pq->right == 1 && !pq->last, "quiz score");
     pq = progress_find_quiz(&q, "algo-ring-allreduce/gpt3-allreduce-time");
-    CHECK(pq && pq->tries == 1 && pq->right == 1 && pq->last, "quiz score 2");
-    CHECK(q.current_lesson && strcmp(q.current_lesson, "algo-ring-allreduce") == 0 &&
+    EXPECT(pq && pq->tries == 1 && pq->right == 1 && pq->last, "quiz score 2");
+    EXPECT(q.current_lesson && strcmp(q.current_lesson, "algo-ring-allreduce") == 0 &&
               q.current_beat == 4,
           "current");
-    CHECK(strcmp(q.lang, "zh") == 0 && strcmp(q.theme, "dark") == 0, "lang, theme");
-    CHECK(q.drill.runs == 2 && q.drill.best == 7 && q.drill.last_right == 5 &&
+    EXPECT(strcmp(q.lang, "zh") == 0 && strcmp(q.theme, "dark") == 0, "lang, theme");
+    EXPECT(q.drill.runs == 2 && q.drill.best == 7 && q.drill.last_right == 5 &&
               q.drill.last_asked == 9 && q.drill.last_time == 1700000100,
           "drill");
     progress_free(&q);
-    CHECK(count_files(dir, "") >= 1, "dir");
+    EXPECT(count_files(dir, "") >= 1, "dir");
 }
 
 static void test_corrupt(const char *text, const char *why)
@@ -134,10 +123,10 @@ static void test_corrupt(const char *text, const char *why)
     mkdir(sub, 0755);
     write_file(path, text);
     progress p;
-    CHECK(progress_load(&p, path, msg, sizeof msg) == PROGRESS_RECOVERED, "%s", why);
-    CHECK(strstr(msg, path) && strstr(msg, ".corrupt-") && strstr(msg, why), "message: %s", msg);
-    CHECK(access(path, F_OK) != 0, "the bad file is moved, not left in the way");
-    CHECK(count_files(sub, "progress.json.corrupt-") == 1, "set aside once");
+    EXPECT(progress_load(&p, path, msg, sizeof msg) == PROGRESS_RECOVERED, "%s", why);
+    EXPECT(strstr(msg, path) && strstr(msg, ".corrupt-") && strstr(msg, why), "message: %s", msg);
+    EXPECT(access(path, F_OK) != 0, "the bad file is moved, not left in the way");
+    EXPECT(count_files(sub, "progress.json.corrupt-") == 1, "set aside once");
     /* the copy set aside is the original, byte for byte */
     DIR *dd = opendir(sub);
     struct dirent *e;
@@ -150,16 +139,16 @@ static void test_corrupt(const char *text, const char *why)
         size_t n = fread(got, 1, sizeof got - 1, f);
         fclose(f);
         got[n] = '\0';
-        CHECK(strcmp(got, text) == 0, "kept verbatim");
+        EXPECT(strcmp(got, text) == 0, "kept verbatim");
     }
     if (dd)
         closedir(dd);
-    CHECK(p.ndone == 0 && !p.current_lesson, "defaults after recovery");
+    EXPECT(p.ndone == 0 && !p.current_lesson, "defaults after recovery");
     /* a second corrupt file in the same second does not overwrite the first */
     write_file(path, text);
     progress_free(&p);
-    CHECK(progress_load(&p, path, msg, sizeof msg) == PROGRESS_RECOVERED, "again");
-    CHECK(count_files(sub, "progress.json.corrupt-") == 2, "two copies");
+    EXPECT(progress_load(&p, path, msg, sizeof msg) == PROGRESS_RECOVERED, "again");
+    EXPECT(count_files(sub, "progress.json.corrupt-") == 2, "two copies");
     progress_free(&p);
 }
 
@@ -167,20 +156,20 @@ static void test_paths(void)
 {
     char out[1024];
     setenv("XDG_DATA_HOME", "/data/home", 1);
-    CHECK(progress_default_path(out, sizeof out) &&
+    EXPECT(progress_default_path(out, sizeof out) &&
               strcmp(out, "/data/home/collviz/progress.json") == 0,
           "%s", out);
     setenv("XDG_DATA_HOME", "relative/path", 1); /* invalid per the spec: ignored */
     setenv("HOME", "/home/learner", 1);
-    CHECK(progress_default_path(out, sizeof out) &&
+    EXPECT(progress_default_path(out, sizeof out) &&
               strcmp(out, "/home/learner/.local/share/collviz/progress.json") == 0,
           "%s", out);
     unsetenv("XDG_DATA_HOME");
-    CHECK(progress_default_path(out, sizeof out) &&
+    EXPECT(progress_default_path(out, sizeof out) &&
               strcmp(out, "/home/learner/.local/share/collviz/progress.json") == 0,
           "%s", out);
     unsetenv("HOME");
-    CHECK(!progress_default_path(out, sizeof out), "no home at all");
+    EXPECT(!progress_default_path(out, sizeof out), "no home at all");
 }
 
 /* Two distinguishable versions, large enough that a save takes a while. */
@@ -202,7 +191,7 @@ static void test_kill_during_save(void)
     snprintf(path, sizeof path, "%s/kill/progress.json", dir);
     progress a;
     fill(&a, 0);
-    CHECK(progress_save(&a, path, msg, sizeof msg) == PROGRESS_OK, "%s", msg);
+    EXPECT(progress_save(&a, path, msg, sizeof msg) == PROGRESS_OK, "%s", msg);
     progress_free(&a);
     srand((unsigned)time(NULL));
     int rounds = 40, saw_b = 0, torn = 0;
@@ -210,7 +199,7 @@ static void test_kill_during_save(void)
     snprintf(sub, sizeof sub, "%s/kill", dir);
     for (int round = 0; round < rounds; round++) {
         int ready[2];
-        CHECK(pipe(ready) == 0, "pipe");
+        EXPECT(pipe(ready) == 0, "pipe");
         pid_t pid = fork();
         if (pid == 0) {
             progress v[2];
@@ -225,9 +214,9 @@ static void test_kill_during_save(void)
                     _exit(3);
             }
         }
-        CHECK(pid > 0, "fork");
+        EXPECT(pid > 0, "fork");
         char byte;
-        CHECK(read(ready[0], &byte, 1) == 1, "the child is ready");
+        EXPECT(read(ready[0], &byte, 1) == 1, "the child is ready");
         close(ready[0]);
         close(ready[1]);
         struct timespec ts = {0, (long)(rand() % 60000 + 1) * 1000L};
@@ -235,17 +224,17 @@ static void test_kill_during_save(void)
         kill(pid, SIGKILL);
         int status = 0;
         waitpid(pid, &status, 0);
-        CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "the child was killed mid-loop");
+        EXPECT(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "the child was killed mid-loop");
         torn += count_files(sub, "progress.json.tmp-") > 0;
 
         progress p;
         progress_status st = progress_load(&p, path, msg, sizeof msg);
-        CHECK(st == PROGRESS_OK, "round %d: %d %s", round, (int)st, msg);
+        EXPECT(st == PROGRESS_OK, "round %d: %d %s", round, (int)st, msg);
         bool is_a = p.current_lesson && strcmp(p.current_lesson, "version-a") == 0 &&
                     p.nquizzes == 600;
         bool is_b = p.current_lesson && strcmp(p.current_lesson, "version-b") == 0 &&
                     p.nquizzes == 900;
-        CHECK(is_a || is_b, "round %d: a whole version (%d quizzes)", round, p.nquizzes);
+        EXPECT(is_a || is_b, "round %d: a whole version (%d quizzes)", round, p.nquizzes);
         saw_b += is_b;
         progress_free(&p);
     }
@@ -254,14 +243,14 @@ static void test_kill_during_save(void)
     printf("test_progress: %d kills: %d in the middle of writing a temporary file, %d left "
            "the second version on disk\n",
            rounds, torn, saw_b);
-    CHECK(torn + saw_b > 0, "no kill landed after the child's first save began");
+    EXPECT(torn + saw_b > 0, "no kill landed after the child's first save began");
 
     /* killed children leave temporary files; the next save clears them */
     progress p;
     progress_init(&p);
-    CHECK(progress_save(&p, path, msg, sizeof msg) == PROGRESS_OK, "%s", msg);
-    CHECK(count_files(sub, "progress.json.tmp-") == 0, "stale temporary files removed");
-    CHECK(count_files(sub, "progress.json.corrupt-") == 0, "nothing was ever corrupt");
+    EXPECT(progress_save(&p, path, msg, sizeof msg) == PROGRESS_OK, "%s", msg);
+    EXPECT(count_files(sub, "progress.json.tmp-") == 0, "stale temporary files removed");
+    EXPECT(count_files(sub, "progress.json.corrupt-") == 0, "nothing was ever corrupt");
     progress_free(&p);
 }
 
@@ -275,7 +264,7 @@ static void test_unwritable(void)
     snprintf(file, sizeof file, "%s/plain-file", dir);
     write_file(file, "x");
     snprintf(path, sizeof path, "%s/progress.json", file);
-    CHECK(progress_save(&p, path, msg, sizeof msg) == PROGRESS_EIO && msg[0], "EIO: %s", msg);
+    EXPECT(progress_save(&p, path, msg, sizeof msg) == PROGRESS_EIO && msg[0], "EIO: %s", msg);
     progress_free(&p);
 }
 

@@ -19,22 +19,11 @@
 
 #include "rd_chart.h"
 #include "show.h"
+#include "check.h"
 
 #define DIR COLLVIZ_BINARY_DIR "/show-test"
 
-static int failures, checks;
 static char out[1 << 20];
-
-#define EXPECT(cond, ...)                                                                  \
-    do {                                                                                   \
-        checks++;                                                                          \
-        if (!(cond)) {                                                                     \
-            failures++;                                                                    \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                    \
-            printf(__VA_ARGS__);                                                           \
-            printf("\n");                                                                  \
-        }                                                                                  \
-    } while (0)
 
 /* Runs collviz with args, stderr merged into `out`; returns the exit code. */
 static int run(const char *args)
