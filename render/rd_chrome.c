@@ -502,7 +502,9 @@ static SDL_Color bar_color(const rd_theme *th, int bar)
     return bar == 2 ? rd_rank_color(2) : bar == 3 ? th->warn : bar == 4 ? th->dim : th->accent;
 }
 
-/* Choice buttons: each label wrapped onto at most 3 lines. */
+/* Choice buttons: each label wrapped onto at most max lines (an answer
+ * can run to 180 characters; five lines of a narrow panel hold it). */
+#define CHOICE_LINES 5
 static int choice_lines(rd_ctx *c, const char *label, int px, int w, char (*out)[256], int max)
 {
     enum { MAXL = 12 };
@@ -578,10 +580,10 @@ void rd__draw_narration(rd_ctx *c, const rd_frame *f)
     int numw = 0;
     rd_text_measure(c->text, "0 ", px, &numw, NULL);
     int tw = in.w - 12 - numw - 6;
-    static char clines[RD_MAX_CHOICES][3][256];
+    static char clines[RD_MAX_CHOICES][CHOICE_LINES][256];
     int ncl[RD_MAX_CHOICES];
     int need = 0;
-    for (int maxl = 3;; maxl--) {
+    for (int maxl = CHOICE_LINES;; maxl--) {
         need = 0;
         for (int i = 0; i < nch; i++) {
             ncl[i] = choice_lines(c, nv->choices[i], px, tw, clines[i], maxl);
@@ -684,9 +686,12 @@ void rd__draw_narration(rd_ctx *c, const rd_frame *f)
         shown = i + 1;
     }
     if (scroll_max > 0) {
-        char more[64];
-        snprintf(more, sizeof more, "%s%s", scroll > 0 ? "\xE2\x96\xB2  " : "",
-                 shown < n ? (f->lang == RD_LANG_ZH ? "\xE2\x96\xBC 更多" : "\xE2\x96\xBC more") : "");
+        /* Say which way the rest of the text is. */
+        bool zh = f->lang == RD_LANG_ZH;
+        /* (The CJK font draws triangles tiny: arrows in Chinese.) */
+        const char *more = shown < n && scroll > 0 ? "\xE2\x96\xB2 \xE2\x96\xBC"
+                           : shown < n             ? (zh ? "\xE2\x86\x93 更多" : "\xE2\x96\xBC more")
+                                                   : (zh ? "\xE2\x86\x91 上面还有" : "\xE2\x96\xB2 more above");
         rd__text(c, more, c->L.px_small, th->accent, rect(col.x, limit, col.w, more_h),
                  RD_ALIGN_RIGHT, 0);
     }

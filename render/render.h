@@ -165,7 +165,7 @@ typedef struct {
     const char *step;  /* the current step in words; may be NULL */
     const rd_diagram *diagram; /* may be NULL */
     int nchoices;
-    const char *choices[RD_MAX_CHOICES]; /* wrapped onto up to 3 lines each */
+    const char *choices[RD_MAX_CHOICES]; /* wrapped onto up to 5 lines each */
     int choice_state[RD_MAX_CHOICES];
     const char *footer; /* a hint line at the bottom ("N: next"), may be NULL */
     /* Lessons; all optional (NULL / 0 leave the panel as above). Text in
