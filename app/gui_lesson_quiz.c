@@ -347,6 +347,7 @@ void gui_lesson_quiz_feedback(const gui_lesson *s, char *out, size_t n, int *sta
     if (!z->has_verdict)
         return;
     const char *why = z->verdict.why ? lesson_text_get(z->verdict.why, s->lang) : "";
+    const char *sp = s->lang == LESSON_ZH ? "" : " "; /* Chinese sets no space between sentences */
     char line[256];
     if (z->solved) {
         *state = RD_CHOICE_RIGHT;
@@ -354,7 +355,7 @@ void gui_lesson_quiz_feedback(const gui_lesson *s, char *out, size_t n, int *sta
         if (strncmp(why, "Right", 5) != 0 && strncmp(why, "正确", strlen("正确")) != 0)
             len = add(out, n, len, gui_lesson_str(s, GUI_LS_RIGHT));
         if (*why)
-            len = add(out, n, add(out, n, len, len ? " " : ""), why);
+            len = add(out, n, add(out, n, len, len ? sp : ""), why);
     } else {
         *state = RD_CHOICE_WRONG;
         len = add(out, n, len, gui_lesson_str(s, GUI_LS_NOT_QUITE));
@@ -378,20 +379,20 @@ void gui_lesson_quiz_feedback(const gui_lesson *s, char *out, size_t n, int *sta
             len = add(out, n, len, line);
         }
         if (*why)
-            len = add(out, n, add(out, n, len, " "), why);
+            len = add(out, n, add(out, n, len, sp), why);
         if (!z->revealed)
-            len = add(out, n, add(out, n, len, " "), gui_lesson_str(s, GUI_LS_TRY_AGAIN));
+            len = add(out, n, add(out, n, len, sp), gui_lesson_str(s, GUI_LS_TRY_AGAIN));
     }
     if (z->revealed) {
         char words[1024];
         answer_words(s, words, sizeof words);
         len = add(out, n, len, "\n\n");
         len = add(out, n, len, gui_lesson_str(s, GUI_LS_ANSWER_IS));
-        len = add(out, n, add(out, n, len, " "), words);
+        len = add(out, n, add(out, n, len, sp), words);
     }
     if (z->solved || z->revealed) {
         len = add(out, n, len, "\n\n");
         len = add(out, n, len, gui_lesson_str(s, GUI_LS_CARD));
-        len = add(out, n, add(out, n, len, " "), lesson_text_get(&q->card, s->lang));
+        len = add(out, n, add(out, n, len, sp), lesson_text_get(&q->card, s->lang));
     }
 }
