@@ -54,8 +54,8 @@ static const char *const strings[GUI_LS_COUNT_][2] = {
     [GUI_LS_CELLS_EXTRA] = {"picked cells the step does not write", "个所选格子这一步不会写入"},
     [GUI_LS_CELLS_SHOWN] = {"The cells the step writes are now outlined on the stage.",
                             "这一步写入的格子已在舞台上标出。"},
-    [GUI_LS_EXPLORED] = {"You changed the stage: PgUp or PgDn brings back the lesson's",
-                         "舞台已被改动：按 PgUp 或 PgDn 恢复课程的设置"},
+    [GUI_LS_EXPLORED] = {"You changed the stage: PgUp or PgDn brings this page's back",
+                         "舞台已被改动：按 PgUp 或 PgDn 恢复本页的设置"},
     [GUI_LS_COURSE_DONE] = {"That was the last lesson of the course: Tab lists them all",
                             "这是课程的最后一课：按 Tab 查看全部课程"},
     [GUI_LS_MENU_TITLE] = {"Lessons", "课程"},
@@ -344,8 +344,20 @@ void gui_lesson_go(gui_lesson *s, int li, int beat, gui_lesson_move how)
     gui_lesson_save(s);
 }
 
+/* After the learner changed the stage (O, A, N...), the first page key
+ * brings this page's stage back instead of turning the page. */
+static bool restore_stage(gui_lesson *s)
+{
+    if (stage_is_lesson(s))
+        return false;
+    gui_lesson_go(s, s->li, s->beat, GUI_LESSON_JUMP);
+    return true;
+}
+
 void gui_lesson_next(gui_lesson *s)
 {
+    if (restore_stage(s))
+        return;
     const lesson *l = gui_lesson_current(s);
     if (s->beat >= l->nbeats - 1 && !progress_lesson_done(&s->prog, l->id))
         progress_set_done(&s->prog, l->id, true); /* saved by the move below */
@@ -363,6 +375,8 @@ void gui_lesson_next(gui_lesson *s)
 
 void gui_lesson_prev(gui_lesson *s)
 {
+    if (restore_stage(s))
+        return;
     if (s->beat > 0)
         gui_lesson_go(s, s->li, s->beat - 1, GUI_LESSON_BACK);
     else if (s->li > 0)

@@ -172,10 +172,21 @@ static void test_beats(void)
     }
     TR_CHECK(s.li == li + 1 && s.beat == 0, "past the end: at %d/%d", s.li, s.beat);
     TR_CHECK(progress_lesson_done(&s.prog, l->id), "%s not marked done", l->id);
-    /* Keys the window owns keep their meaning: Right steps the stage. */
+    /* Keys the window owns keep their meaning: Right steps the stage, O
+     * changes the op; then the first page key brings the page's stage back. */
     double t = gui_time(g);
     key(g, SDLK_RIGHT);
     TR_CHECK(gui_time(g) > t || gui_nsteps(g) == 0, "Right did not step");
+    cv_op op = gui_spec(g)->op;
+    key(g, SDLK_o);
+    gui_render(g);
+    TR_CHECK(gui_spec(g)->op != op && s.explored, "O did not change the stage");
+    TR_CHECK(g->footer && strstr(g->footer, "You changed the stage"), "footer '%s'",
+             g->footer ? g->footer : "");
+    key(g, SDLK_PAGEDOWN);
+    settle(g);
+    TR_CHECK(gui_spec(g)->op == op && s.li == li + 1 && s.beat == 0 && !s.explored,
+             "Page Down did not bring the page's stage back (at %d/%d)", s.li, s.beat);
     gui_lesson_detach(&s);
     gui_destroy(g);
 }
