@@ -94,19 +94,66 @@ static void copy_label(char *out, size_t n, const char *s);
 
 /* ------------------------------------------------------------- progress */
 
-void gui_lesson_save(gui_lesson *s)
+void gui_lesson_note_quiz(gui_lesson *s, const char *key, bool correct)
+{
+    progress_record_quiz(&s->prog, key, correct);
+    /* When the list is full the attempt still counts in memory and is
+     * written if the file cannot be merged; it is saved right after anyway. */
+    if (s->npending_quiz < (int)(sizeof s->pending_quiz / sizeof *s->pending_quiz)) {
+        s->pending_quiz[s->npending_quiz].key = key;
+        s->pending_quiz[s->npending_quiz++].correct = correct;
+    }
+}
+
+void gui_lesson_note_done(gui_lesson *s, const char *lesson_id)
+{
+    progress_set_done(&s->prog, lesson_id, true);
+    if (s->npending_done < (int)(sizeof s->pending_done / sizeof *s->pending_done))
+        s->pending_done[s->npending_done++] = lesson_id;
+}
+
+/* Where the learner is, in p. */
+static void set_place(const gui_lesson *s, progress *p)
 {
     const lesson *l = gui_lesson_current(s);
-    progress_set_current(&s->prog, l->id, s->beat < l->nbeats ? s->beat : l->nbeats - 1);
-    snprintf(s->prog.lang, sizeof s->prog.lang, "%s", lesson_lang_name(s->lang));
-    snprintf(s->prog.theme, sizeof s->prog.theme, "%s", rd_theme_get(s->theme)->name);
-    if (!s->path[0])
+    progress_set_current(p, l->id, s->beat < l->nbeats ? s->beat : l->nbeats - 1);
+    snprintf(p->lang, sizeof p->lang, "%s", lesson_lang_name(s->lang));
+    snprintf(p->theme, sizeof p->theme, "%s", rd_theme_get(s->theme)->name);
+}
+
+void gui_lesson_save(gui_lesson *s)
+{
+    set_place(s, &s->prog);
+    if (!s->path[0]) {
+        s->npending_quiz = s->npending_done = 0;
         return;
+    }
+    /* Fold this window's changes into the file as it is now; when it
+     * cannot be read as progress (gone, set aside as corrupt), write what
+     * this window knows. */
     char msg[1024];
-    if (progress_save(&s->prog, s->path, msg, sizeof msg) == PROGRESS_OK) {
+    progress disk;
+    progress *out = &s->prog;
+    if (progress_load(&disk, s->path, msg, sizeof msg) == PROGRESS_OK) {
+        for (int i = 0; i < s->npending_quiz; i++)
+            progress_record_quiz(&disk, s->pending_quiz[i].key, s->pending_quiz[i].correct);
+        for (int i = 0; i < s->npending_done; i++)
+            progress_set_done(&disk, s->pending_done[i], true);
+        set_place(s, &disk);
+        out = &disk;
+    }
+    if (progress_save(out, s->path, msg, sizeof msg) == PROGRESS_OK) {
+        if (out == &disk) {
+            progress_free(&s->prog);
+            s->prog = disk; /* what the file now holds */
+        } else {
+            progress_free(&disk);
+        }
+        s->npending_quiz = s->npending_done = 0;
         s->save_error[0] = '\0';
         return;
     }
+    progress_free(&disk); /* the changes stay pending for the next save */
     /* Say it once, not on every page. */
     if (strncmp(msg, s->save_error, sizeof s->save_error - 1) != 0) {
         fprintf(stderr, "collviz: %s\n", msg);
@@ -360,7 +407,7 @@ void gui_lesson_next(gui_lesson *s)
         return;
     const lesson *l = gui_lesson_current(s);
     if (s->beat >= l->nbeats - 1 && !progress_lesson_done(&s->prog, l->id))
-        progress_set_done(&s->prog, l->id, true); /* saved by the move below */
+        gui_lesson_note_done(s, l->id); /* saved by the move below */
     if (s->beat < last_page(l)) {
         gui_lesson_go(s, s->li, s->beat + 1, GUI_LESSON_NEXT);
     } else if (s->li + 1 < s->course->nlessons) {

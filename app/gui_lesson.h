@@ -75,6 +75,15 @@ typedef struct {
     gui_lesson_quiz quiz;
     gui_lesson_menu menu;
     char save_error[256];
+    /* Changes not yet in the file. A save folds them into the file as it
+     * is then, so what another collviz wrote meanwhile (the drill in a
+     * terminal) is kept. Keys and ids point into the course. */
+    int npending_quiz, npending_done;
+    struct {
+        const char *key;
+        bool correct;
+    } pending_quiz[8];
+    const char *pending_done[8];
 } gui_lesson;
 
 /* How a beat is reached, which decides how the stage gets there. */
@@ -106,6 +115,9 @@ void gui_lesson_next(gui_lesson *s);
 void gui_lesson_prev(gui_lesson *s);
 /* Writes the progress file now (current lesson and beat, language, theme). */
 void gui_lesson_save(gui_lesson *s);
+/* Records a quiz attempt or a lesson done, in memory and for the next save. */
+void gui_lesson_note_quiz(gui_lesson *s, const char *key, bool correct);
+void gui_lesson_note_done(gui_lesson *s, const char *lesson_id);
 /* Rebuilds everything the panel shows from the state. */
 void gui_lesson_refresh(gui_lesson *s);
 const lesson *gui_lesson_current(const gui_lesson *s);

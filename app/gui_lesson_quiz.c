@@ -112,7 +112,7 @@ static void record(gui_lesson *s, bool correct)
     if (s->quiz.recorded)
         return;
     s->quiz.recorded = true;
-    progress_record_quiz(&s->prog, s->quiz.q->key, correct);
+    gui_lesson_note_quiz(s, s->quiz.q->key, correct);
     gui_lesson_save(s);
 }
 

@@ -204,6 +204,15 @@ static void test_choice(void)
     attach(&s, g, li, b, LESSON_EN);
     const lesson_quiz *q = l->beats[b].quiz;
     int wrong = q->answer == 0 ? 1 : 0;
+    /* Meanwhile another collviz (a drill in a terminal) writes the file:
+     * the window's next save must keep what it wrote. */
+    progress other;
+    char msg[512];
+    progress_load(&other, progress_path, msg, sizeof msg);
+    progress_record_drill(&other, 3, 5, 12345);
+    progress_set_done(&other, "some-other-lesson", true);
+    TR_CHECK(progress_save(&other, progress_path, msg, sizeof msg) == PROGRESS_OK, "%s", msg);
+    progress_free(&other);
     const rd_layout *L = rd_last_layout(gui_rd(g));
     TR_CHECK(L->choice[wrong].w > 0, "no answer button %d", wrong);
     click_rect(g, L->choice[wrong]);
@@ -222,6 +231,9 @@ static void test_choice(void)
     const progress_quiz *pq = disk_quiz(&disk, q->key);
     TR_CHECK(pq && pq->tries == 1 && pq->right == 0 && !pq->last, "after a wrong answer: %d/%d",
              pq ? pq->right : -1, pq ? pq->tries : -1);
+    TR_CHECK(disk.drill.runs == 1 && disk.drill.best == 3 &&
+                 progress_lesson_done(&disk, "some-other-lesson"),
+             "the window's save dropped what another collviz wrote");
     /* The right answer now: the card shows, the score keeps the first try. */
     click_rect(g, L->choice[q->answer]);
     gui_render(g);
