@@ -436,6 +436,30 @@ typedef struct {
 #define NARR_LINES 192
 static narr_line narr_lines[NARR_LINES];
 
+/* The width of a line as drawn: no backticks, code in the monospace face.
+ * code: whether the line starts inside a span; returns whether it ends in one. */
+static int line_width(rd_ctx *c, const char *text, int px, bool *code)
+{
+    char seg[256];
+    int w = 0;
+    for (const char *p = text; *p;) {
+        size_t n = strcspn(p, "`");
+        if (n > 0 && n < sizeof seg) {
+            memcpy(seg, p, n);
+            seg[n] = '\0';
+            int sw = 0;
+            rd_text_measure(c->text, seg, *code ? px | RD_TEXT_MONO : px, &sw, NULL);
+            w += sw;
+        }
+        p += n;
+        if (*p == '`') {
+            *code = !*code;
+            p++;
+        }
+    }
+    return w;
+}
+
 /* Appends s wrapped to w pixels; paragraphs ('\n') keep their empty line,
  * as the panel always drew them. Returns the first line's index. */
 static int add_block(rd_ctx *c, int *n, const char *s, int px, SDL_Color col, int w, int bar,
@@ -446,10 +470,23 @@ static int add_block(rd_ctx *c, int *n, const char *s, int px, SDL_Color col, in
     int first = *n;
     if (!s || !*s || w <= 8)
         return first;
-    /* Backticks are dropped when drawn, but wrap with a little slack: a
-     * code span may be set in another font than the measure used. */
-    bool ticks = strchr(s, '`') != NULL;
-    int k = rd_text_wrap(c->text, s, px, ticks ? w * 94 / 100 : w, &buf[0][0], MAXL, LEN);
+    int k = rd_text_wrap(c->text, s, px, w, &buf[0][0], MAXL, LEN);
+    if (strchr(s, '`')) {
+        /* The wrap measured backticks and one face; code is drawn without
+         * them in the monospace face: narrow the wrap until every line
+         * fits as drawn. */
+        for (int pct = 96; pct >= 60; pct -= 6) {
+            k = rd_text_wrap(c->text, s, px, w * pct / 100, &buf[0][0], MAXL, LEN);
+            bool fits = true, in_code = false;
+            for (int i = 0; i < k && fits; i++) {
+                if (!buf[i][0])
+                    in_code = false;
+                fits = line_width(c, buf[i], px, &in_code) <= w;
+            }
+            if (fits)
+                break;
+        }
+    }
     bool code = false;
     for (int i = 0; i < k && *n < NARR_LINES; i++) {
         narr_line *l = &narr_lines[(*n)++];
@@ -470,7 +507,8 @@ static int add_block(rd_ctx *c, int *n, const char *s, int px, SDL_Color col, in
     return first;
 }
 
-/* Draws one line, its `code` spans in the accent colour. */
+/* Draws one line, its `code` spans in the monospace face and the accent
+ * colour. */
 static void draw_line(rd_ctx *c, const narr_line *l, SDL_Rect box, SDL_Color accent)
 {
     if (!strchr(l->text, '`') && !l->code) {
@@ -485,8 +523,9 @@ static void draw_line(rd_ctx *c, const narr_line *l, SDL_Rect box, SDL_Color acc
         size_t n = strcspn(p, "`");
         if (n > 0) {
             snprintf(seg, sizeof seg, "%.*s", (int)n, p);
-            SDL_Rect r = rd__text(c, seg, l->px, code ? accent : l->col,
-                                  rect(x, box.y, box.x + box.w - x, box.h), RD_ALIGN_LEFT, 0);
+            SDL_Rect r = rd__text(c, seg, code ? l->px | RD_TEXT_MONO : l->px,
+                                  code ? accent : l->col, rect(x, box.y, box.x + box.w - x, box.h),
+                                  RD_ALIGN_LEFT, 0);
             x += r.w;
         }
         p += n;

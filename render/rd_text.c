@@ -37,7 +37,7 @@ typedef struct {
 
 typedef struct {
     int px;
-    bool cjk;
+    bool cjk, mono;
     TTF_Font *font;
 } font_slot;
 
@@ -102,6 +102,8 @@ int rd_fonts_find(rd_font_paths *out, char *err, size_t errlen)
     static const char *latin[] = {"DejaVu Sans", "Noto Sans", "Liberation Sans", "FreeSans"};
     static const char *cjk[] = {"WenQuanYi Micro Hei", "WenQuanYi Zen Hei", "Noto Sans CJK SC",
                                 "Noto Sans SC", "Source Han Sans SC", "Droid Sans Fallback"};
+    static const char *mono[] = {"DejaVu Sans Mono", "Noto Sans Mono", "Liberation Mono",
+                                 "FreeMono"};
     memset(out, 0, sizeof *out);
     const char *env = getenv("COLLVIZ_FONT");
     const char *envc = getenv("COLLVIZ_FONT_CJK");
@@ -126,6 +128,8 @@ int rd_fonts_find(rd_font_paths *out, char *err, size_t errlen)
         fc_find_family(latin[i], out->latin, sizeof out->latin);
     for (size_t i = 0; !envc && !out->cjk[0] && i < sizeof cjk / sizeof *cjk; i++)
         fc_find_family(cjk[i], out->cjk, sizeof out->cjk);
+    for (size_t i = 0; !out->mono[0] && i < sizeof mono / sizeof *mono; i++)
+        fc_find_family(mono[i], out->mono, sizeof out->mono);
     /* Only paths are kept; fontconfig's caches are not needed after this. */
     FcFini();
     if (!out->latin[0]) {
@@ -152,16 +156,19 @@ static bool has_cjk(const char *s)
 
 static TTF_Font *get_font(rd_text *t, int px, bool cjk)
 {
+    bool mono = (px & RD_TEXT_MONO) != 0;
+    px &= ~RD_TEXT_MONO;
     if (px < 4)
         px = 4;
     if (px > 400)
         px = 400;
     if (cjk && !t->paths.cjk[0])
         cjk = false;
+    mono = mono && !cjk && t->paths.mono[0];
     for (int i = 0; i < t->nfonts; i++)
-        if (t->fonts[i].px == px && t->fonts[i].cjk == cjk)
+        if (t->fonts[i].px == px && t->fonts[i].cjk == cjk && t->fonts[i].mono == mono)
             return t->fonts[i].font;
-    TTF_Font *f = TTF_OpenFont(cjk ? t->paths.cjk : t->paths.latin, px);
+    TTF_Font *f = TTF_OpenFont(cjk ? t->paths.cjk : mono ? t->paths.mono : t->paths.latin, px);
     if (!f)
         return NULL;
     /* Keep the table bounded: sizes change with the window, so the oldest
@@ -171,7 +178,7 @@ static TTF_Font *get_font(rd_text *t, int px, bool cjk)
         memmove(&t->fonts[0], &t->fonts[1], sizeof t->fonts[0] * (TEXT_MAX_FONTS - 1));
         t->nfonts--;
     }
-    t->fonts[t->nfonts++] = (font_slot){px, cjk, f};
+    t->fonts[t->nfonts++] = (font_slot){px, cjk, mono, f};
     return f;
 }
 
@@ -200,6 +207,8 @@ rd_text *rd_text_create(SDL_Renderer *r, const rd_font_paths *fonts, char *err, 
     }
     if (t->paths.cjk[0] && !get_font(t, 14, true))
         t->paths.cjk[0] = '\0'; /* unreadable CJK font: Chinese text falls back */
+    if (t->paths.mono[0] && !get_font(t, 14 | RD_TEXT_MONO, false))
+        t->paths.mono[0] = '\0'; /* unreadable: code in the Latin font */
     return t;
 }
 

@@ -64,11 +64,16 @@ int rd_ref_step(int nsteps, double t, bool *after);
 typedef struct {
     char latin[1024]; /* required */
     char cjk[1024];   /* "" when no CJK font is installed */
+    char mono[1024];  /* monospace for code; "" = the Latin font */
 } rd_font_paths;
+/* Or'ed into a text size (px | RD_TEXT_MONO): the monospace face, for code
+ * and formulas. Text with CJK characters keeps the CJK font. */
+#define RD_TEXT_MONO 0x10000
 
-/* Finds DejaVu Sans (or another installed Latin sans) and a CJK font
- * (WenQuanYi Micro Hei, Noto Sans CJK) through fontconfig; COLLVIZ_FONT and
- * COLLVIZ_FONT_CJK override the paths. CV_EUNAVAIL with a one-line message
+/* Finds DejaVu Sans (or another installed Latin sans), a CJK font
+ * (WenQuanYi Micro Hei, Noto Sans CJK) and a monospace one (DejaVu Sans
+ * Mono, optional) through fontconfig; COLLVIZ_FONT and COLLVIZ_FONT_CJK
+ * override the paths. CV_EUNAVAIL with a one-line message
  * naming the Debian package when no Latin font exists. */
 int rd_fonts_find(rd_font_paths *out, char *err, size_t errlen);
 
@@ -169,7 +174,8 @@ typedef struct {
     int choice_state[RD_MAX_CHOICES];
     const char *footer; /* a hint line at the bottom ("N: next"), may be NULL */
     /* Lessons; all optional (NULL / 0 leave the panel as above). Text in
-     * `backticks` is drawn in the accent colour, without the backticks. */
+     * `backticks` is drawn in the monospace face and the accent colour,
+     * without the backticks. */
     const char *kicker;     /* a small line above the title: track, beat k of n */
     const char *prompt;     /* a quiz question, set apart under the body */
     const char *feedback;   /* the verdict and why, under the prompt */
