@@ -50,6 +50,15 @@ bool app_parse_size(const char *flag, const char *s, int64_t *out);
 bool app_parse_enum(const char *flag, const char *s, int (*parse)(const char *), int count,
                     const char *(*name)(int), int *out);
 
+/* "WxH" with both sides from 64 to max pixels; prints the error naming the
+ * flag and returns false otherwise. */
+bool app_parse_wxh(const char *flag, const char *s, int max, int *w, int *h);
+
+/* Monotonic seconds, for timing. */
+double app_now_seconds(void);
+/* The process's peak resident memory in KiB (VmHWM), or -1. */
+long app_peak_rss_kb(void);
+
 /* The spec flags shared by run, export and the GUI: --op --algo --ranks
  * --count --dtype --redop --root --slices. Returns 1 if argv[*i] was one of
  * them (consuming its value), 0 if not, -1 after printing an error. */

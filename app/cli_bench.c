@@ -38,25 +38,18 @@ typedef struct {
     bool shown;
 } progress_state;
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* After a second on one size, say how far it is, on stderr. */
 static void on_progress(void *user, int done, int total)
 {
     progress_state *p = user;
-    if (now_seconds() - p->start < 1.0)
+    if (app_now_seconds() - p->start < 1.0)
         return;
     if (isatty(STDERR_FILENO)) {
         fprintf(stderr, "\rbench: %lld B: run %d of %d ", (long long)p->size, done, total);
         p->shown = true;
     } else if (done == total) {
         fprintf(stderr, "bench: %lld B: %d runs took %.1f s\n", (long long)p->size, total,
-                now_seconds() - p->start);
+                app_now_seconds() - p->start);
     }
 }
 
@@ -232,7 +225,7 @@ int app_cmd_bench(int argc, char **argv)
             cJSON_Delete(doc);
             return app_usage_error("%s", err);
         }
-        progress_state ps = {now_seconds(), size, false};
+        progress_state ps = {app_now_seconds(), size, false};
         cv_trace *t = NULL;
         double sec;
         int64_t wrong;

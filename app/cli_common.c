@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "app.h"
 #include "cv_cuda.h"
@@ -64,6 +65,47 @@ bool app_parse_size(const char *flag, const char *s, int64_t *out)
         return false;
     }
     return true;
+}
+
+bool app_parse_wxh(const char *flag, const char *s, int max, int *w, int *h)
+{
+    char *end = NULL;
+    errno = 0;
+    long a = strtol(s, &end, 10), b = 0;
+    if (end != s && (*end == 'x' || *end == 'X')) {
+        const char *second = end + 1;
+        b = strtol(second, &end, 10);
+        if (end == second)
+            b = 0;
+    }
+    if (errno || *end || a < 64 || b < 64 || a > max || b > max) {
+        app_usage_error("%s: '%s' is not WxH with 64 to %d pixels each", flag, s, max);
+        return false;
+    }
+    *w = (int)a;
+    *h = (int)b;
+    return true;
+}
+
+double app_now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+long app_peak_rss_kb(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    long kb = -1;
+    if (!f)
+        return -1;
+    char line[256];
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "VmHWM:", 6) == 0)
+            kb = strtol(line + 6, NULL, 10);
+    fclose(f);
+    return kb;
 }
 
 bool app_parse_enum(const char *flag, const char *s, int (*parse)(const char *), int count,

@@ -52,13 +52,6 @@ int drill_items(const lesson_course *c, uint64_t seed, drill_item **out)
     return n;
 }
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Line reading straight from a descriptor with a deadline. */
 typedef struct {
     int fd;
@@ -93,7 +86,7 @@ static int read_line(line_reader *r, char *out, size_t n, double deadline)
         }
         int timeout = -1;
         if (deadline > 0) {
-            double left = deadline - now_seconds();
+            double left = deadline - app_now_seconds();
             if (left <= 0)
                 return -1;
             timeout = (int)(left * 1000) + 1;
@@ -118,7 +111,7 @@ static void print_clock(FILE *out, double deadline)
 {
     if (deadline <= 0)
         return;
-    double left = deadline - now_seconds();
+    double left = deadline - app_now_seconds();
     if (left < 0)
         left = 0;
     fprintf(out, "  [%d:%02d]", (int)left / 60, (int)left % 60);
@@ -130,7 +123,7 @@ void drill_run(const drill_item *items, int n, lesson_lang lang, double seconds,
 {
     memset(res, 0, sizeof *res);
     line_reader reader = {.fd = in};
-    double deadline = seconds > 0 ? now_seconds() + seconds : 0;
+    double deadline = seconds > 0 ? app_now_seconds() + seconds : 0;
     const lesson **seen = lesson__xcalloc((size_t)(n ? n : 1), sizeof *seen);
     int nseen = 0;
     for (int i = 0; i < n; i++) {

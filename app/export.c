@@ -28,20 +28,6 @@ static void usage(FILE *out)
             "and/or an animated GIF. Defaults: 1280x800, 10 fps, 1 s per step.\n");
 }
 
-static bool parse_wxh(const char *s, int *w, int *h)
-{
-    char *end = NULL;
-    long a = strtol(s, &end, 10);
-    if (!end || (*end != 'x' && *end != 'X'))
-        return false;
-    long b = strtol(end + 1, &end, 10);
-    if (*end || a < 64 || b < 64 || a > 8192 || b > 8192)
-        return false;
-    *w = (int)a;
-    *h = (int)b;
-    return true;
-}
-
 int app_cmd_export(int argc, char **argv)
 {
     gui_options o;
@@ -76,8 +62,8 @@ int app_cmd_export(int argc, char **argv)
             compare = argv[++i];
         } else if (strcmp(a, "--size") == 0) {
             i++;
-            if (!parse_wxh(v, &o.width, &o.height))
-                return app_usage_error("--size: '%s' is not WxH with 64 to 8192 each", v);
+            if (!app_parse_wxh("--size", v, 8192, &o.width, &o.height))
+                return APP_EXIT_USAGE;
         } else if (strcmp(a, "--fps") == 0) {
             i++;
             if (!app_parse_int("--fps", v, 1, 60, &fps))

@@ -19,35 +19,14 @@
 #include "gui_internal.h"
 #include "gui_lesson.h"
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 static double g_start;
 static bool g_timing;
-
-static long rss_peak_kb(void)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    long kb = -1;
-    if (!f)
-        return -1;
-    char line[256];
-    while (fgets(line, sizeof line, f))
-        if (strncmp(line, "VmHWM:", 6) == 0)
-            kb = strtol(line + 6, NULL, 10);
-    fclose(f);
-    return kb;
-}
 
 static void first_frame(gui *g)
 {
     (void)g;
     if (g_timing)
-        fprintf(stderr, "collviz: first frame after %.1f ms\n", (now_s() - g_start) * 1e3);
+        fprintf(stderr, "collviz: first frame after %.1f ms\n", (app_now_seconds() - g_start) * 1e3);
 }
 
 static const char *init_name(int i) { return cv_init_name((cv_init)i); }
@@ -65,20 +44,6 @@ static void usage(FILE *out)
             "lists the keys). Without flags that set up the stage it opens the course at the\n"
             "lesson in progress (or the first; Tab lists the lessons); with them, the free\n"
             "stage. Without a display, prints the steps in the terminal instead.\n");
-}
-
-static bool parse_wxh(const char *s, int *w, int *h)
-{
-    char *end = NULL;
-    long a = strtol(s, &end, 10);
-    if (!end || (*end != 'x' && *end != 'X'))
-        return false;
-    long b = strtol(end + 1, &end, 10);
-    if (*end || a < 64 || b < 64 || a > 16384 || b > 16384)
-        return false;
-    *w = (int)a;
-    *h = (int)b;
-    return true;
 }
 
 static int terminal_fallback(const cv_spec *spec, const cv_backend *backend, cv_init init,
@@ -109,7 +74,7 @@ static int terminal_fallback(const cv_spec *spec, const cv_backend *backend, cv_
 
 int app_cmd_gui(int argc, char **argv)
 {
-    g_start = now_s();
+    g_start = app_now_seconds();
     gui_options o;
     gui_options_init(&o);
     bool algo_given = false;
@@ -167,8 +132,8 @@ int app_cmd_gui(int argc, char **argv)
                 return app_usage_error("--lang: unknown language '%s' (en, zh)", v);
         } else if (strcmp(a, "--size") == 0) {
             i++;
-            if (!parse_wxh(v, &o.width, &o.height))
-                return app_usage_error("--size: '%s' is not WxH with 64 to 16384 each", v);
+            if (!app_parse_wxh("--size", v, 16384, &o.width, &o.height))
+                return APP_EXIT_USAGE;
         } else if (strcmp(a, "--link") == 0) {
             i++;
             if (!cv_link_find(v))
@@ -241,7 +206,7 @@ int app_cmd_gui(int argc, char **argv)
             if (rc != APP_EXIT_OK && err[0])
                 fprintf(stderr, "collviz: %s\n", err);
             if (g_timing)
-                fprintf(stderr, "collviz: peak resident memory %.1f MB\n", rss_peak_kb() / 1024.0);
+                fprintf(stderr, "collviz: peak resident memory %.1f MB\n", app_peak_rss_kb() / 1024.0);
             return rc;
         }
         err[0] = '\0'; /* no course: the free stage, as before lessons existed */
@@ -262,7 +227,7 @@ int app_cmd_gui(int argc, char **argv)
     gui_run(g);
     gui_destroy(g);
     if (g_timing)
-        fprintf(stderr, "collviz: peak resident memory %.1f MB\n", rss_peak_kb() / 1024.0);
+        fprintf(stderr, "collviz: peak resident memory %.1f MB\n", app_peak_rss_kb() / 1024.0);
     SDL_Quit();
     return APP_EXIT_OK;
 }

@@ -157,11 +157,6 @@ void gui_lesson_menu_draw(gui_lesson *s);
 
 /* ------------------------------------------------------ gui_lesson_dir.c */
 
-/* Where the course is: $COLLVIZ_LESSONS_DIR, $COLLVIZ_LESSONS, a lessons/
- * directory next to the executable, the source tree's lessons/, then
- * ./lessons. Writes the first that exists into out; false (why says where
- * it looked) when none does. */
-bool gui_lesson_find_dir(char *out, size_t outlen, char *why, size_t whylen);
 
 /* The window for a lesson, for `collviz lesson` and `collviz` alone: base
  * gives the window's options (its spec is replaced by the lesson's); wo

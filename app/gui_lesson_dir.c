@@ -3,12 +3,9 @@
  * find the course, load it, read the progress file and pick up where the
  * learner left off (lesson_course_resume).
  *
- * The course is looked for where a user would put it or where the build
- * left it: the directory an environment variable names, a lessons/
- * directory next to the executable (an unpacked release), the source
- * tree's lessons/ compiled in as COLLVIZ_SOURCE_DIR (a build directory),
- * then ./lessons. When none holds a lesson the caller opens the plain
- * stage, after one line saying why.
+ * The course is found by lesson_find_dir, the same search `collviz lesson`
+ * and `collviz lessons` use. When none holds a lesson the caller opens the
+ * plain stage, after one line saying why.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "gui_lesson.h"
@@ -16,62 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "app.h"
-
-static bool is_dir(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-bool gui_lesson_find_dir(char *out, size_t outlen, char *why, size_t whylen)
-{
-    static const char *const vars[] = {"COLLVIZ_LESSONS_DIR", "COLLVIZ_LESSONS"};
-    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
-        const char *v = getenv(vars[i]);
-        if (!v || !*v)
-            continue;
-        /* Asked for by name: no quiet fallback to another course. */
-        if (!is_dir(v)) {
-            snprintf(why, whylen, "%s=%s is not a directory", vars[i], v);
-            return false;
-        }
-        snprintf(out, outlen, "%s", v);
-        return true;
-    }
-    char exe[4096], cand[4200];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = '\0';
-            snprintf(cand, sizeof cand, "%s/lessons", exe);
-            if (is_dir(cand)) {
-                snprintf(out, outlen, "%s", cand);
-                return true;
-            }
-        }
-    }
-#ifdef COLLVIZ_SOURCE_DIR
-    snprintf(cand, sizeof cand, "%s/lessons", COLLVIZ_SOURCE_DIR);
-    if (is_dir(cand)) {
-        snprintf(out, outlen, "%s", cand);
-        return true;
-    }
-#endif
-    if (is_dir("lessons")) {
-        snprintf(out, outlen, "lessons");
-        return true;
-    }
-    snprintf(why, whylen,
-             "no lessons directory found (set COLLVIZ_LESSONS_DIR, or put lessons/ next to "
-             "the program)");
-    return false;
-}
 
 /* The saved language, else Chinese when the locale says so, else English. */
 static lesson_lang default_lang(const progress *p)
@@ -91,7 +34,7 @@ int gui_lesson_start(const gui_options *base, const gui_lesson_window_opts *wo, 
                      bool lang_given, char *err, size_t errlen)
 {
     char dir[4096], why[1024];
-    if (!gui_lesson_find_dir(dir, sizeof dir, why, sizeof why)) {
+    if (!lesson_find_dir(dir, sizeof dir, why, sizeof why)) {
         fprintf(stderr, "collviz: %s; opening the plain stage\n", why);
         return -1;
     }

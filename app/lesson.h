@@ -314,8 +314,12 @@ int lesson_course_suggest(const lesson_course *c, const char *id, int *out, int 
  * the lesson index and sets *beat, or -1 when the course is empty. */
 struct progress;
 int lesson_course_resume(const lesson_course *c, const struct progress *p, int *beat);
-/* The shipped lessons directory: $COLLVIZ_LESSONS_DIR, else the source
- * tree's lessons/, else ./lessons. */
+/* Where the course is: the directory $COLLVIZ_LESSONS_DIR or
+ * $COLLVIZ_LESSONS names (no fallback when it is not a directory), else
+ * lessons/ next to the executable (an unpacked release), else the source
+ * tree's lessons/ (a build directory), else ./lessons. False, with why,
+ * when none exists. lesson_default_dir: that directory, or "lessons". */
+bool lesson_find_dir(char *out, size_t outlen, char *why, size_t whylen);
 const char *lesson_default_dir(void);
 
 /* ------------------------------------------------------------ quiz checks */

@@ -18,31 +18,10 @@
 #include "app.h"
 #include "gui_internal.h"
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
-}
-
-static long rss_peak_kb(void)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    long kb = -1;
-    if (!f)
-        return -1;
-    char line[256];
-    while (fgets(line, sizeof line, f))
-        if (strncmp(line, "VmHWM:", 6) == 0)
-            kb = strtol(line + 6, NULL, 10);
-    fclose(f);
-    return kb;
 }
 
 static void usage(FILE *out)
@@ -58,7 +37,7 @@ static void usage(FILE *out)
 
 int app_cmd_render(int argc, char **argv)
 {
-    double t0 = now_s();
+    double t0 = app_now_seconds();
     gui_options o;
     gui_options_init(&o);
     o.headless = true;
@@ -88,14 +67,9 @@ int app_cmd_render(int argc, char **argv)
             if (!app_parse_int("--frames", v, 1, 100000, &frames))
                 return APP_EXIT_USAGE;
         } else if (strcmp(a, "--size") == 0) {
-            char *end = NULL;
-            long w = strtol(argv[++i], &end, 10), h = 0;
-            if (end && (*end == 'x' || *end == 'X'))
-                h = strtol(end + 1, &end, 10);
-            if (!end || *end || w < 64 || h < 64 || w > 8192 || h > 8192)
-                return app_usage_error("--size: '%s' is not WxH with 64 to 8192 each", v);
-            o.width = (int)w;
-            o.height = (int)h;
+            i++;
+            if (!app_parse_wxh("--size", v, 8192, &o.width, &o.height))
+                return APP_EXIT_USAGE;
         } else if (strcmp(a, "--speed") == 0) {
             char *end = NULL;
             speed = strtod(argv[++i], &end);
@@ -129,9 +103,9 @@ int app_cmd_render(int argc, char **argv)
         gui_destroy(g);
         return APP_EXIT_USAGE;
     }
-    double a = now_s();
+    double a = app_now_seconds();
     gui_render(g);
-    double first = now_s() - a, launch = now_s() - t0;
+    double first = app_now_seconds() - a, launch = app_now_seconds() - t0;
     double *ms = malloc(sizeof *ms * (size_t)frames);
     double *landing = malloc(sizeof *landing * (size_t)frames);
     if (!ms || !landing) {
@@ -149,9 +123,9 @@ int app_cmd_render(int argc, char **argv)
     for (long k = 0; k < frames; k++) {
         gui_seek(g, t);
         int now_shown = (int)(t - RD_ARRIVE + 1); /* the state the frame shows */
-        double s = now_s();
+        double s = app_now_seconds();
         gui_render(g);
-        ms[k] = (now_s() - s) * 1e3;
+        ms[k] = (app_now_seconds() - s) * 1e3;
         if (now_shown != shown && k > 0)
             landing[nland++] = ms[k];
         shown = now_shown;
@@ -176,7 +150,7 @@ int app_cmd_render(int argc, char **argv)
                landing[nland / 2], landing[nland - 1]);
     }
     printf("first frame %.1f ms (%.1f ms after start, incl. plan and run)  peak RSS %.1f MB\n",
-           first * 1e3, launch * 1e3, rss_peak_kb() / 1024.0);
+           first * 1e3, launch * 1e3, app_peak_rss_kb() / 1024.0);
     free(ms);
     free(landing);
     gui_destroy(g);

@@ -260,20 +260,6 @@ done:
     return rc;
 }
 
-static bool parse_wxh(const char *s, int *w, int *h)
-{
-    char *end = NULL;
-    long a = strtol(s, &end, 10);
-    if (!end || (*end != 'x' && *end != 'X'))
-        return false;
-    long b = strtol(end + 1, &end, 10);
-    if (*end || a < 64 || b < 64 || a > 16384 || b > 16384)
-        return false;
-    *w = (int)a;
-    *h = (int)b;
-    return true;
-}
-
 static bool parse_positive(const char *flag, const char *s, bool zero_ok, double *out)
 {
     char *end = NULL;
@@ -322,9 +308,8 @@ int app_cmd_show(int argc, char **argv)
                 return APP_EXIT_USAGE;
             out = val;
         } else if ((r = app_flag_value(argc, argv, &i, "--size", &val)) != 0) {
-            if (r < 0 || !parse_wxh(val, &w, &h))
-                return r < 0 ? APP_EXIT_USAGE
-                             : app_usage_error("--size: '%s' is not WxH with 64 to 16384 each", val);
+            if (r < 0 || !app_parse_wxh("--size", val, 16384, &w, &h))
+                return APP_EXIT_USAGE;
         } else if ((r = app_flag_value(argc, argv, &i, "--link", &val)) != 0) {
             if (r < 0)
                 return APP_EXIT_USAGE;
