@@ -11,10 +11,13 @@
  */
 #include "render.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <gif_lib.h>
 #include <SDL_image.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 SDL_Surface *rd_read_pixels(SDL_Renderer *r)
 {
@@ -64,9 +67,19 @@ rd_gif *rd_gif_open(const char *path, int w, int h, char *err, size_t errlen)
     g->index = malloc((size_t)w * (size_t)h);
     if (!g->lut || !g->index)
         goto oom;
-    int e = 0;
-    g->gif = EGifOpenFileName(path, false, &e);
+    /* Opened here rather than by EGifOpenFileName, which creates the file
+     * readable by its owner only; this way the user's umask decides. */
+    int e = 0, fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    if (fd < 0) {
+        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+        free(g->lut);
+        free(g->index);
+        free(g);
+        return NULL;
+    }
+    g->gif = EGifOpenFileHandle(fd, &e); /* owns fd from here, closed by EGifCloseFile */
     if (!g->gif) {
+        close(fd);
         snprintf(err, errlen, "cannot write %s: %s", path, GifErrorString(e));
         free(g->lut);
         free(g->index);
