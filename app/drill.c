@@ -238,21 +238,21 @@ int app_cmd_drill(int argc, char **argv)
             drill_usage(stdout);
             return APP_EXIT_OK;
         }
-        if ((r = lesson_cmd_flag(argc, argv, &i, "--lang", &v)) != 0) {
+        if ((r = app_flag_value(argc, argv, &i, "--lang", &v)) != 0) {
             if (r < 0)
                 return APP_EXIT_USAGE;
             lang_arg = v;
-        } else if ((r = lesson_cmd_flag(argc, argv, &i, "--dir", &v)) != 0) {
+        } else if ((r = app_flag_value(argc, argv, &i, "--dir", &v)) != 0) {
             if (r < 0)
                 return APP_EXIT_USAGE;
             dir = v;
-        } else if ((r = lesson_cmd_flag(argc, argv, &i, "--time", &v)) != 0) {
+        } else if ((r = app_flag_value(argc, argv, &i, "--time", &v)) != 0) {
             if (r < 0 || parse_long("--time", v, 0, 86400, &seconds) < 0)
                 return APP_EXIT_USAGE;
-        } else if ((r = lesson_cmd_flag(argc, argv, &i, "--count", &v)) != 0) {
+        } else if ((r = app_flag_value(argc, argv, &i, "--count", &v)) != 0) {
             if (r < 0 || parse_long("--count", v, 1, 100000, &count) < 0)
                 return APP_EXIT_USAGE;
-        } else if ((r = lesson_cmd_flag(argc, argv, &i, "--seed", &v)) != 0) {
+        } else if ((r = app_flag_value(argc, argv, &i, "--seed", &v)) != 0) {
             if (r < 0 || parse_long("--seed", v, 0, 0x7fffffffL, &n) < 0)
                 return APP_EXIT_USAGE;
             seed = (uint64_t)n;
@@ -275,7 +275,7 @@ int app_cmd_drill(int argc, char **argv)
     lesson_cmd_load_course(&course, dir, false);
     lesson_cmd_load_progress(&prog, path, sizeof path);
     if (!lang_arg)
-        lang = lesson_cmd_default_lang(&prog);
+        lang = lesson_default_lang(&prog);
     drill_item *items = NULL;
     int n = drill_items(&course, seed, &items);
     if (count > 0 && count < n)

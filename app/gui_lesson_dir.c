@@ -16,20 +16,6 @@
 
 #include "app.h"
 
-/* The saved language, else Chinese when the locale says so, else English. */
-static lesson_lang default_lang(const progress *p)
-{
-    if (p->lang[0] && lesson_lang_parse(p->lang) >= 0)
-        return (lesson_lang)lesson_lang_parse(p->lang);
-    static const char *const vars[] = {"LC_ALL", "LC_MESSAGES", "LANG"};
-    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
-        const char *v = getenv(vars[i]);
-        if (v && *v)
-            return strncmp(v, "zh", 2) == 0 ? LESSON_ZH : LESSON_EN;
-    }
-    return LESSON_EN;
-}
-
 int gui_lesson_start(const gui_options *base, const gui_lesson_window_opts *wo, bool theme_given,
                      bool lang_given, char *err, size_t errlen)
 {
@@ -75,7 +61,7 @@ int gui_lesson_start(const gui_options *base, const gui_lesson_window_opts *wo, 
     }
     int beat = 0;
     int li = lesson_course_resume(&course, &prog, &beat);
-    lesson_lang lang = lang_given ? (lesson_lang)base->lang : default_lang(&prog);
+    lesson_lang lang = lang_given ? (lesson_lang)base->lang : lesson_default_lang(&prog);
     rc = gui_lesson_window(base, wo, &course, li, beat, lang, !theme_given, msg[0] ? msg : NULL,
                            err, errlen);
 done:

@@ -314,6 +314,9 @@ int lesson_course_suggest(const lesson_course *c, const char *id, int *out, int 
  * the lesson index and sets *beat, or -1 when the course is empty. */
 struct progress;
 int lesson_course_resume(const lesson_course *c, const struct progress *p, int *beat);
+/* The language to teach in: the one saved in progress, else Chinese when
+ * the locale (LC_ALL, LC_MESSAGES, LANG) says zh, else English. */
+lesson_lang lesson_default_lang(const struct progress *p);
 /* Where the course is: the directory $COLLVIZ_LESSONS_DIR or
  * $COLLVIZ_LESSONS names (no fallback when it is not a directory), else
  * lessons/ next to the executable (an unpacked release), else the source

@@ -21,27 +21,6 @@
 
 #pragma weak gui_open_lesson
 
-/* "--flag VALUE" or "--flag=VALUE": 1 taken, 0 not this flag, -1 error. */
-int lesson_cmd_flag(int argc, char **argv, int *i, const char *name, const char **value)
-{
-    const char *a = argv[*i];
-    size_t n = strlen(name);
-    if (strncmp(a, name, n) != 0)
-        return 0;
-    if (a[n] == '=') {
-        *value = a + n + 1;
-        return 1;
-    }
-    if (a[n] != '\0')
-        return 0;
-    if (*i + 1 >= argc) {
-        fprintf(stderr, "collviz: %s needs a value\n", name);
-        return -1;
-    }
-    *value = argv[++*i];
-    return 1;
-}
-
 int lesson_cmd_parse_lang(const char *s, lesson_lang *out)
 {
     int l = lesson_lang_parse(s);
@@ -51,19 +30,6 @@ int lesson_cmd_parse_lang(const char *s, lesson_lang *out)
     }
     *out = (lesson_lang)l;
     return 0;
-}
-
-lesson_lang lesson_cmd_default_lang(const progress *p)
-{
-    if (p && p->lang[0] && lesson_lang_parse(p->lang) >= 0)
-        return (lesson_lang)lesson_lang_parse(p->lang);
-    static const char *const vars[] = {"LC_ALL", "LC_MESSAGES", "LANG"};
-    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
-        const char *v = getenv(vars[i]);
-        if (v && *v)
-            return strncmp(v, "zh", 2) == 0 ? LESSON_ZH : LESSON_EN;
-    }
-    return LESSON_EN;
 }
 
 void lesson_cmd_load_progress(progress *p, char *path, size_t pathlen)
@@ -166,15 +132,15 @@ int app_cmd_lesson(int argc, char **argv)
         }
         if (!strcmp(argv[i], "--text")) {
             text = true;
-        } else if ((r = lesson_cmd_flag(argc, argv, &i, "--step", &v)) != 0) {
+        } else if ((r = app_flag_value(argc, argv, &i, "--step", &v)) != 0) {
             if (r < 0)
                 return APP_EXIT_USAGE;
             step_arg = v;
-        } else if ((r = lesson_cmd_flag(argc, argv, &i, "--lang", &v)) != 0) {
+        } else if ((r = app_flag_value(argc, argv, &i, "--lang", &v)) != 0) {
             if (r < 0)
                 return APP_EXIT_USAGE;
             lang_arg = v;
-        } else if ((r = lesson_cmd_flag(argc, argv, &i, "--dir", &v)) != 0) {
+        } else if ((r = app_flag_value(argc, argv, &i, "--dir", &v)) != 0) {
             if (r < 0)
                 return APP_EXIT_USAGE;
             dir = v;
@@ -215,7 +181,7 @@ int app_cmd_lesson(int argc, char **argv)
     lesson_cmd_load_course(&course, dir, false);
     lesson_cmd_load_progress(&prog, path, sizeof path);
     if (!lang_arg)
-        lang = lesson_cmd_default_lang(&prog);
+        lang = lesson_default_lang(&prog);
     int li = lesson_course_find(&course, id);
     if (li < 0) {
         int close[5];
@@ -333,11 +299,11 @@ int app_cmd_lessons(int argc, char **argv)
         }
         if (!strcmp(argv[i], "--check"))
             return check(argc - i - 1, (const char *const *)argv + i + 1);
-        if ((r = lesson_cmd_flag(argc, argv, &i, "--lang", &v)) != 0) {
+        if ((r = app_flag_value(argc, argv, &i, "--lang", &v)) != 0) {
             if (r < 0)
                 return APP_EXIT_USAGE;
             lang_arg = v;
-        } else if ((r = lesson_cmd_flag(argc, argv, &i, "--dir", &v)) != 0) {
+        } else if ((r = app_flag_value(argc, argv, &i, "--dir", &v)) != 0) {
             if (r < 0)
                 return APP_EXIT_USAGE;
             dir = v;
@@ -357,7 +323,7 @@ int app_cmd_lessons(int argc, char **argv)
     lesson_cmd_load_course(&course, dir, false);
     lesson_cmd_load_progress(&prog, path, sizeof path);
     if (!lang_arg)
-        lang = lesson_cmd_default_lang(&prog);
+        lang = lesson_default_lang(&prog);
     list(&course, &prog, lang);
     progress_free(&prog);
     lesson_course_free(&course);

@@ -13,13 +13,8 @@
 #include "lesson.h"
 #include "progress.h"
 
-/* "--flag VALUE" or "--flag=VALUE": 1 taken, 0 not this flag, -1 error
- * (printed). */
-int lesson_cmd_flag(int argc, char **argv, int *i, const char *name, const char **value);
 /* 0, or -1 after printing what --lang allows. */
 int lesson_cmd_parse_lang(const char *s, lesson_lang *out);
-/* The saved language, else zh when the locale says so, else en. */
-lesson_lang lesson_cmd_default_lang(const progress *p);
 /* Loads dir (NULL: the shipped lessons), telling stderr how many files
  * were left out unless quiet. Returns that number. */
 int lesson_cmd_load_course(lesson_course *course, const char *dir, bool quiet);

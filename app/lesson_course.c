@@ -253,6 +253,19 @@ bool lesson_find_dir(char *out, size_t outlen, char *why, size_t whylen)
 }
 
 
+lesson_lang lesson_default_lang(const struct progress *p)
+{
+    if (p && p->lang[0] && lesson_lang_parse(p->lang) >= 0)
+        return (lesson_lang)lesson_lang_parse(p->lang);
+    static const char *const vars[] = {"LC_ALL", "LC_MESSAGES", "LANG"};
+    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
+        const char *v = getenv(vars[i]);
+        if (v && *v)
+            return strncmp(v, "zh", 2) == 0 ? LESSON_ZH : LESSON_EN;
+    }
+    return LESSON_EN;
+}
+
 const char *lesson_default_dir(void)
 {
     static char dir[4200];
