@@ -1,6 +1,8 @@
 # The core engine's tests: plans, reference, CPU backend, trace, cost.
 collviz_test(test_collectives SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_collectives.c LIBS cvcore
              TIMEOUT 1800)
+add_test(NAME test_collectives_large COMMAND test_collectives --large)
+set_tests_properties(test_collectives_large PROPERTIES TIMEOUT 1800)
 collviz_test(test_cost SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_cost.c LIBS cvcore)
 collviz_test(test_cli SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_cli.c LIBS PkgConfig::CJSON)
 add_dependencies(test_cli collviz)

@@ -148,8 +148,48 @@ static void check_volumes(void)
     }
 }
 
-int main(void)
+/* run and bench go up to 1024 ranks: every op and algorithm there too, with
+ * a rank count that is not a power of two and counts N does not divide. */
+static void check_large(void)
 {
+    static const int ranks[] = {100, 1000, 1024};
+    for (int op = 0; op < CV_OP_COUNT; op++) {
+        cv_algo algos[CV_ALGO_COUNT];
+        int na = cv_op_algos(op, algos);
+        for (int a = 0; a < na; a++)
+            for (int ri = 0; ri < 3; ri++) {
+                int n = ranks[ri];
+                /* the all-to-all ops move N x N blocks: keep their count small */
+                bool square = op == CV_OP_ALLGATHER || op == CV_OP_ALLTOALL ||
+                              op == CV_OP_REDUCESCATTER || op == CV_OP_GATHER ||
+                              op == CV_OP_SCATTER;
+                int64_t counts[] = {1, square ? 3 : 2 * (int64_t)n + 5};
+                for (int ci = 0; ci < 2; ci++) {
+                    cv_spec s;
+                    cv_spec_init(&s);
+                    s.op = op;
+                    s.algo = algos[a];
+                    s.ranks = n;
+                    s.count = counts[ci];
+                    s.dtype = CV_INT32;
+                    s.root = cv_op_has_root(op) ? n / 3 : 0;
+                    s.slices = op == CV_OP_BROADCAST || op == CV_OP_REDUCE ? 3 : 1;
+                    check_plan(&s);
+                    check_run(&s, CV_INIT_RANDOM);
+                }
+            }
+    }
+    printf("%-14s %-19s %s\n", "all ops", "100/1000/1024 ranks", failures ? "FAILED" : "ok");
+}
+
+int main(int argc, char **argv)
+{
+    /* `--large` runs only the 100/1000/1024-rank checks, as their own ctest. */
+    if (argc > 1 && !strcmp(argv[1], "--large")) {
+        check_large();
+        printf("%d checks, %d failed\n", checks, failures);
+        return failures ? 1 : 0;
+    }
     static const int ranks[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 32, 64};
     int nranks = (int)(sizeof ranks / sizeof ranks[0]);
     check_volumes();
