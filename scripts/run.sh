@@ -6,7 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
-scripts/build.sh >/dev/null
+echo "collviz: building (the first build takes a few minutes)" >&2
+scripts/build.sh
 if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ] && [ $# -eq 0 ]; then
   echo "collviz: no display (DISPLAY is not set); showing the terminal step-through of a 4-rank ring AllReduce instead" >&2
   exec build/collviz run --op allreduce --algo ring --ranks 4 --count 8 --init index
