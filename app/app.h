@@ -67,6 +67,12 @@ int app_parse_spec_flag(int argc, char **argv, int *i, cv_spec *spec, bool *algo
  * the spec (error printed); false on error. */
 bool app_finish_spec(cv_spec *spec, bool algo_given, int max_ranks);
 
+/* --compare for the window and export: "A" names the algorithm drawn
+ * beside the stage's, "A,B" sets the stage's to A and the second to B.
+ * Call after every flag is parsed (the op must be known): checks both are
+ * algorithms of spec->op and prints the error naming --compare otherwise. */
+bool app_parse_compare(const char *s, cv_spec *spec, bool *algo_given, cv_algo *second);
+
 /* Backend by name: "cpu", "cuda" or "auto". auto takes CUDA when a device
  * is present, otherwise prints one notice (unless quiet) and takes the CPU.
  * Returns APP_EXIT_OK, APP_EXIT_USAGE for an unknown name, or

@@ -206,6 +206,39 @@ bool app_finish_spec(cv_spec *spec, bool algo_given, int max_ranks)
     return true;
 }
 
+static bool compare_algo(const char *name, cv_op op, cv_algo *out)
+{
+    int a = cv_algo_parse(name);
+    if (a >= 0 && cv_op_has_algo(op, (cv_algo)a)) {
+        *out = (cv_algo)a;
+        return true;
+    }
+    cv_algo algos[CV_ALGO_COUNT];
+    int n = cv_op_algos(op, algos);
+    char list[160] = "";
+    for (int i = 0; i < n; i++) {
+        size_t used = strlen(list);
+        snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", cv_algo_name(algos[i]));
+    }
+    app_usage_error("--compare: %s has no algorithm '%s'; allowed: %s", cv_op_name(op), name,
+                    list);
+    return false;
+}
+
+bool app_parse_compare(const char *s, cv_spec *spec, bool *algo_given, cv_algo *second)
+{
+    const char *comma = strchr(s, ',');
+    if (comma) {
+        char first[64];
+        snprintf(first, sizeof first, "%.*s", (int)(comma - s), s);
+        if (!compare_algo(first, spec->op, &spec->algo))
+            return false;
+        *algo_given = true;
+        s = comma + 1;
+    }
+    return compare_algo(s, spec->op, second);
+}
+
 int app_select_backend(const char *name, bool quiet, const cv_backend **out)
 {
     char err[CV_ERR_LEN];

@@ -23,7 +23,7 @@ static void usage(FILE *out)
             "                      [--redop R] [--root R] [--backend cpu|cuda|auto]\n"
             "                      [--out DIR] [--gif FILE] [--size WxH] [--fps F]\n"
             "                      [--step-seconds S] [--theme dark|light|projector]\n"
-            "                      [--lang en|zh] [--compare ALGO] [--no-narration]\n"
+            "                      [--lang en|zh] [--compare ALGO[,ALGO]] [--no-narration]\n"
             "Writes DIR/frame-00000.png ... (one frame every 1/F s, S seconds per step)\n"
             "and/or an animated GIF. Defaults: 1280x800, 10 fps, 1 s per step.\n");
 }
@@ -90,11 +90,10 @@ int app_cmd_export(int argc, char **argv)
     if (!out_dir && !gif_path)
         return app_usage_error("export needs --out DIR, --gif FILE or both");
     if (compare) {
-        int a2 = cv_algo_parse(compare);
-        if (a2 < 0)
-            return app_usage_error("--compare: unknown algorithm '%s'", compare);
+        if ((unsigned)o.spec.op >= CV_OP_COUNT ||
+            !app_parse_compare(compare, &o.spec, &algo_given, &o.compare_algo))
+            return APP_EXIT_USAGE;
         o.compare = true;
-        o.compare_algo = (cv_algo)a2;
     }
     if (!app_finish_spec(&o.spec, algo_given, CV_MAX_VISUAL_RANKS))
         return APP_EXIT_USAGE;

@@ -163,34 +163,13 @@ int app_cmd_gui(int argc, char **argv)
         }
     }
     if (compare) {
-        /* "ring,tree": the first is the stage's algorithm, the second the
-         * one beside it; a single name is the second. */
-        char first[64] = "", second[64] = "";
-        const char *comma = strchr(compare, ',');
-        if (comma) {
-            snprintf(first, sizeof first, "%.*s", (int)(comma - compare), compare);
-            snprintf(second, sizeof second, "%s", comma + 1);
-        } else {
-            snprintf(second, sizeof second, "%s", compare);
-        }
-        if (first[0]) {
-            int a1 = cv_algo_parse(first);
-            if (a1 < 0)
-                return app_usage_error("--compare: unknown algorithm '%s'", first);
-            o.spec.algo = (cv_algo)a1;
-            algo_given = true;
-        }
-        int a2 = cv_algo_parse(second);
-        if (a2 < 0)
-            return app_usage_error("--compare: unknown algorithm '%s'", second);
+        if ((unsigned)o.spec.op >= CV_OP_COUNT ||
+            !app_parse_compare(compare, &o.spec, &algo_given, &o.compare_algo))
+            return APP_EXIT_USAGE;
         o.compare = true;
-        o.compare_algo = (cv_algo)a2;
     }
     if (!app_finish_spec(&o.spec, algo_given, CV_MAX_VISUAL_RANKS))
         return APP_EXIT_USAGE;
-    if (o.compare && !cv_op_has_algo(o.spec.op, o.compare_algo))
-        return app_usage_error("--compare: %s has no algorithm %s", cv_op_name(o.spec.op),
-                               cv_algo_name(o.compare_algo));
     int rc = app_select_backend(backend_name, false, &o.backend);
     if (rc != APP_EXIT_OK)
         return rc;
