@@ -13,18 +13,6 @@
 
 #include "cuda_internal.h"
 
-#define CHECK(call)                                                                        \
-    do {                                                                                   \
-        cudaError_t e_ = (call);                                                           \
-        if (e_ != cudaSuccess) {                                                           \
-            snprintf(err, errlen, "%s: %s (%s)", #call, cudaGetErrorName(e_),              \
-                     cudaGetErrorString(e_));                                              \
-            status = e_ == cudaErrorMemoryAllocation ? CV_ENOMEM : CV_EBACKEND;            \
-            cudaGetLastError();                                                            \
-            goto fail;                                                                     \
-        }                                                                                  \
-    } while (0)
-
 int cv_cuda_devices(char *err, size_t errlen)
 {
     int n, status = cv_cuda__device_count(&n, err, errlen);
@@ -46,13 +34,13 @@ int cv_cuda_describe(char *out, size_t outlen)
     struct cudaDeviceProp first, p;
     char *err = out;
     size_t errlen = outlen;
-    CHECK(cudaGetDeviceProperties(&first, 0));
+    CUDA_CHECK(cudaGetDeviceProperties(&first, 0));
     for (int d = 1; d < n; d++) {
-        CHECK(cudaGetDeviceProperties(&p, d));
+        CUDA_CHECK(cudaGetDeviceProperties(&p, d));
         same &= strcmp(p.name, first.name) == 0;
     }
-    CHECK(cudaDriverGetVersion(&driver));
-    CHECK(cudaRuntimeGetVersion(&runtime));
+    CUDA_CHECK(cudaDriverGetVersion(&driver));
+    CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
     char dv[16], rv[16];
     version_text(driver, dv, sizeof dv);
     version_text(runtime, rv, sizeof rv);
@@ -78,21 +66,21 @@ int cv_cuda_copy_bandwidth(int64_t bytes, int iterations, double *bytes_per_seco
         snprintf(err, errlen, "copy bandwidth: bytes and iterations must be positive");
         return CV_EINVAL;
     }
-    CHECK(cudaSetDevice(0));
-    CHECK(cudaMalloc(&a, (size_t)bytes));
-    CHECK(cudaMalloc(&b, (size_t)bytes));
-    CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    CHECK(cudaEventCreate(&start));
-    CHECK(cudaEventCreate(&stop));
+    CUDA_CHECK(cudaSetDevice(0));
+    CUDA_CHECK(cudaMalloc(&a, (size_t)bytes));
+    CUDA_CHECK(cudaMalloc(&b, (size_t)bytes));
+    CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    CUDA_CHECK(cudaEventCreate(&start));
+    CUDA_CHECK(cudaEventCreate(&stop));
     /* Touch both buffers first so the timed copies find them mapped. */
-    CHECK(cudaMemsetAsync(a, 1, (size_t)bytes, stream));
-    CHECK(cudaMemcpyAsync(b, a, (size_t)bytes, cudaMemcpyDeviceToDevice, stream));
-    CHECK(cudaEventRecord(start, stream));
+    CUDA_CHECK(cudaMemsetAsync(a, 1, (size_t)bytes, stream));
+    CUDA_CHECK(cudaMemcpyAsync(b, a, (size_t)bytes, cudaMemcpyDeviceToDevice, stream));
+    CUDA_CHECK(cudaEventRecord(start, stream));
     for (int i = 0; i < iterations; i++)
-        CHECK(cudaMemcpyAsync(b, a, (size_t)bytes, cudaMemcpyDeviceToDevice, stream));
-    CHECK(cudaEventRecord(stop, stream));
-    CHECK(cudaEventSynchronize(stop));
-    CHECK(cudaEventElapsedTime(&ms, start, stop));
+        CUDA_CHECK(cudaMemcpyAsync(b, a, (size_t)bytes, cudaMemcpyDeviceToDevice, stream));
+    CUDA_CHECK(cudaEventRecord(stop, stream));
+    CUDA_CHECK(cudaEventSynchronize(stop));
+    CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
     if (ms > 0.0f)
         *bytes_per_second = 2.0 * (double)bytes * iterations / (ms / 1e3);
 fail:

@@ -9,6 +9,7 @@
 #define CV_CUDA_INTERNAL_H
 
 #include <cuda_runtime_api.h>
+#include <stdio.h>
 
 #include "cv_cuda.h"
 
@@ -42,5 +43,21 @@ cudaError_t cv_cuda__emulate(cv_dtype dtype, cv_redop redop, cv_xfer_kind kind, 
 #ifdef __cplusplus
 }
 #endif
+
+/* For host C code: records the failing call and the runtime's own words in
+ * err, sets `status` (CV_ENOMEM for an allocation failure, else
+ * CV_EBACKEND), clears the sticky error and jumps to the function's `fail:`
+ * cleanup. The caller has `err`, `errlen` and `status` in scope. */
+#define CUDA_CHECK(call)                                                                   \
+    do {                                                                                   \
+        cudaError_t e_ = (call);                                                           \
+        if (e_ != cudaSuccess) {                                                           \
+            snprintf(err, errlen, "%s: %s (%s)", #call, cudaGetErrorName(e_),              \
+                     cudaGetErrorString(e_));                                              \
+            status = e_ == cudaErrorMemoryAllocation ? CV_ENOMEM : CV_EBACKEND;            \
+            cudaGetLastError();                                                            \
+            goto fail;                                                                     \
+        }                                                                                  \
+    } while (0)
 
 #endif /* CV_CUDA_INTERNAL_H */

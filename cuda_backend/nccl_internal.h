@@ -23,20 +23,9 @@ struct cv_nccl {
     bool mpi, mpi_initialised_here;
 };
 
-/* Both record the failing call and the library's own words in err, set
- * `status` and jump to the function's `fail:` cleanup. */
-#define CUDA_CHECK(call)                                                                   \
-    do {                                                                                   \
-        cudaError_t e_ = (call);                                                           \
-        if (e_ != cudaSuccess) {                                                           \
-            snprintf(err, errlen, "%s: %s (%s)", #call, cudaGetErrorName(e_),              \
-                     cudaGetErrorString(e_));                                              \
-            status = e_ == cudaErrorMemoryAllocation ? CV_ENOMEM : CV_EBACKEND;            \
-            cudaGetLastError();                                                            \
-            goto fail;                                                                     \
-        }                                                                                  \
-    } while (0)
-
+/* Records the failing call and NCCL's own words in err, sets `status` and
+ * jumps to the function's `fail:` cleanup (CUDA_CHECK, in cuda_internal.h,
+ * does the same for the CUDA runtime). */
 #define NCCL_CHECK(call)                                                                   \
     do {                                                                                   \
         ncclResult_t r_ = (call);                                                          \
