@@ -212,19 +212,6 @@ static void drill_usage(FILE *out)
                  "The score is saved with your progress.\n");
 }
 
-static int parse_long(const char *flag, const char *s, long min, long max, long *out)
-{
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end || v < min || v > max) {
-        fprintf(stderr, "collviz: %s: '%s' is not allowed; give a whole number from %ld to %ld\n",
-                flag, s, min, max);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
 int app_cmd_drill(int argc, char **argv)
 {
     const char *lang_arg = NULL, *dir = NULL;
@@ -247,13 +234,13 @@ int app_cmd_drill(int argc, char **argv)
                 return APP_EXIT_USAGE;
             dir = v;
         } else if ((r = app_flag_value(argc, argv, &i, "--time", &v)) != 0) {
-            if (r < 0 || parse_long("--time", v, 0, 86400, &seconds) < 0)
+            if (r < 0 || !app_parse_int("--time", v, 0, 86400, &seconds))
                 return APP_EXIT_USAGE;
         } else if ((r = app_flag_value(argc, argv, &i, "--count", &v)) != 0) {
-            if (r < 0 || parse_long("--count", v, 1, 100000, &count) < 0)
+            if (r < 0 || !app_parse_int("--count", v, 1, 100000, &count))
                 return APP_EXIT_USAGE;
         } else if ((r = app_flag_value(argc, argv, &i, "--seed", &v)) != 0) {
-            if (r < 0 || parse_long("--seed", v, 0, 0x7fffffffL, &n) < 0)
+            if (r < 0 || !app_parse_int("--seed", v, 0, 0x7fffffffL, &n))
                 return APP_EXIT_USAGE;
             seed = (uint64_t)n;
         } else {

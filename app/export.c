@@ -90,8 +90,7 @@ int app_cmd_export(int argc, char **argv)
     if (!out_dir && !gif_path)
         return app_usage_error("export needs --out DIR, --gif FILE or both");
     if (compare) {
-        if ((unsigned)o.spec.op >= CV_OP_COUNT ||
-            !app_parse_compare(compare, &o.spec, &algo_given, &o.compare_algo))
+        if (!app_parse_compare(compare, &o.spec, &algo_given, &o.compare_algo))
             return APP_EXIT_USAGE;
         o.compare = true;
     }

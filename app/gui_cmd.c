@@ -163,8 +163,7 @@ int app_cmd_gui(int argc, char **argv)
         }
     }
     if (compare) {
-        if ((unsigned)o.spec.op >= CV_OP_COUNT ||
-            !app_parse_compare(compare, &o.spec, &algo_given, &o.compare_algo))
+        if (!app_parse_compare(compare, &o.spec, &algo_given, &o.compare_algo))
             return APP_EXIT_USAGE;
         o.compare = true;
     }
