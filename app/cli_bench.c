@@ -227,7 +227,7 @@ int app_cmd_bench(int argc, char **argv)
         }
         progress_state ps = {app_now_seconds(), size, false};
         cv_trace *t = NULL;
-        double sec;
+        double sec, step_sec = 0; /* wall time; the sum of the backend's own step times */
         int64_t wrong;
         if (nccl) {
             cv_nccl_result res;
@@ -246,6 +246,8 @@ int app_cmd_bench(int argc, char **argv)
             o.progress_user = &ps;
             rc = cv_run(plan, be, &o, &t, err, sizeof err);
             sec = rc ? 0 : cv_trace_total_seconds(t);
+            for (int k = 0; !rc && k < plan->nsteps; k++)
+                step_sec += cv_trace_step_seconds(t, k);
             wrong = rc || !check ? -1 : cv_trace_wrong(t);
         }
         if (ps.shown)
@@ -279,6 +281,10 @@ int app_cmd_bench(int argc, char **argv)
             cJSON_AddNumberToObject(row, "size", (double)bytes);
             cJSON_AddNumberToObject(row, "count", (double)(bytes / esz));
             cJSON_AddNumberToObject(row, "time_us", sec * 1e6);
+            /* The steps alone, without what the host spends between them
+             * (CUDA: event times on the GPU); absent for NCCL. */
+            if (!nccl)
+                cJSON_AddNumberToObject(row, "steps_us", step_sec * 1e6);
             cJSON_AddNumberToObject(row, "algbw_GBps", algbw);
             cJSON_AddNumberToObject(row, "busbw_GBps", busbw);
             cJSON_AddNumberToObject(row, "wrong", (double)wrong);

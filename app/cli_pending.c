@@ -2,13 +2,21 @@
  * cli_pending.c: weak fallbacks for subcommands that live in other modules
  * (the window, export, lessons). A build that lacks one of those modules
  * still links and says plainly that the subcommand is not in this build;
- * the module's own definition replaces the fallback when it is linked.
+ * the module's own definition replaces the fallback when it is linked. A
+ * build configured with -DCOLLVIZ_GUI=OFF (a GPU server with no display)
+ * leaves out everything that draws and relies on these.
  */
 #include "app.h"
 
 static int missing(const char *name)
 {
+#ifdef COLLVIZ_GUI
     fprintf(stderr, "collviz: '%s' is not part of this build\n", name);
+#else
+    fprintf(stderr, "collviz: '%s' needs the window, which this build leaves out "
+                    "(configured with -DCOLLVIZ_GUI=OFF); run, bench, cost, list, lesson, "
+                    "lessons and drill work without it\n", name);
+#endif
     return APP_EXIT_USAGE;
 }
 

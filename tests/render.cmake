@@ -1,5 +1,8 @@
 # Renderer and window tests (render/, app/gui*.c, app/export.c): golden
 # images, layout, input and export, all headless on the software renderer.
+if(NOT COLLVIZ_GUI)
+  return() # a build without the window (COLLVIZ_GUI=OFF)
+endif()
 set(COLLVIZ_GUI_TEST_SOURCES
     ${CMAKE_CURRENT_SOURCE_DIR}/test_render_util.c
     ${PROJECT_SOURCE_DIR}/app/gui.c

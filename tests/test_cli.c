@@ -137,7 +137,24 @@ int main(void)
     j = cJSON_Parse(out);
     EXPECT(rc == 0 && j && cJSON_GetArraySize(cJSON_GetObjectItem(j, "results")) == 1,
            "bench --json");
+    {
+        /* The steps' own time is part of the wall time, never more. */
+        cJSON *row = j ? cJSON_GetArrayItem(cJSON_GetObjectItem(j, "results"), 0) : NULL;
+        cJSON *wall = cJSON_GetObjectItem(row, "time_us"), *steps = cJSON_GetObjectItem(row, "steps_us");
+        EXPECT(cJSON_IsNumber(wall) && cJSON_IsNumber(steps) && steps->valuedouble > 0 &&
+                   steps->valuedouble <= wall->valuedouble,
+               "bench --json steps_us: %s", out);
+    }
     cJSON_Delete(j);
+
+#ifdef COLLVIZ_TEST_NO_GUI
+    /* A build without the window says so for each drawing subcommand, and
+     * plain `collviz` (the window) too, instead of failing obscurely. */
+    bad("", "-DCOLLVIZ_GUI=OFF");
+    bad("export --op allreduce --out x.gif", "needs the window");
+    bad("show r.json", "needs the window");
+    bad("render --bench", "needs the window");
+#endif
 
     /* list, help, version. */
     EXPECT(run("list") == 0 && strstr(out, "rabenseifner"), "list");
