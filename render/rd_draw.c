@@ -324,6 +324,11 @@ static void draw_card(rd_ctx *c, const rd_frame *f, int p, int rank)
         }
         cv_bufview v = cv_state_buf(panel->state, rank, (cv_buf)b);
         int cell_px = (int)fminf(px, cl->row[b].h * 0.42f);
+        /* Cells differ by a pixel where the row does not divide evenly;
+         * values are fitted to the narrowest, so equal numbers get equal
+         * sizes across the row instead of alternating. */
+        int narrow = cl->row[b].w / cl->cells[b];
+        narrow -= narrow >= 6 ? 1 : 0;
         for (int j = 0; j < cl->cells[b]; j++) {
             const rd__cell *cell = &cc->cells[cc->off[rank][b] + (size_t)j];
             SDL_Rect cr = cell_rect(cl, b, j);
@@ -355,7 +360,7 @@ static void draw_card(rd_ctx *c, const rd_frame *f, int p, int rank)
                 if (cell->n == 1 && v.values && cell_px >= 6) {
                     char val[32];
                     cv_value_format(spec->dtype, v.values, cell->first, val, sizeof val);
-                    SDL_Rect tb = {cr.x, cr.y, cr.w, cr.h - sh};
+                    SDL_Rect tb = {cr.x + (cr.w - narrow) / 2, cr.y, narrow, cr.h - sh};
                     bool two = tb.h >= cell_px * 2.6f;
                     if (two)
                         tb.h = tb.h / 2 + cell_px / 4;
