@@ -277,6 +277,12 @@ typedef struct {
     int (*read)(void *state, int rank, cv_buf buf, int64_t off, int64_t count, void *dst,
                 char *err, size_t errlen);
     void (*close)(void *state); /* accepts NULL */
+    /* Optional (NULL: cv_run calls run_step for each step). Runs every step
+     * of the plan in order and waits once, at the end; step_seconds[k] gets
+     * step k's duration. A device backend orders the steps on the device
+     * itself, so no host round trip sits between them; cv_run uses this
+     * when it records no per-step snapshots (bench mode). */
+    int (*run_all)(void *state, double *step_seconds, char *err, size_t errlen);
 } cv_backend;
 
 const cv_backend *cv_cpu_backend(void);

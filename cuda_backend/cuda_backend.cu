@@ -11,9 +11,13 @@
  * A step is a fork and join per device: a control stream records `begin`,
  * every rank stream written in the step waits for it, runs its transfers and
  * records `done`, the control stream waits for every `done` and records
- * `end`. The host waits for every device's `end`, which is the step boundary
- * the next step's reads rely on, and the step's time is the longest
- * begin-to-end interval over devices. Copies are cudaMemcpyAsync (same GPU)
+ * `end`. run_step (a visual run, which reads the buffers after each step)
+ * waits on the host for every device's `end`, and the step's time is the
+ * longest begin-to-end interval over devices. run_all (bench mode) keeps
+ * the host out of it: each step's end is an event (a mark) on every control
+ * stream, the next step's `begin` on a GPU follows every GPU's mark, so the
+ * whole plan is enqueued at once and waited for once; step times are read
+ * off the marks afterwards. Copies are cudaMemcpyAsync (same GPU)
  * or cudaMemcpyPeerAsync (which the driver stages through host memory when
  * the GPUs cannot reach each other); reduce and divide are the kernels of
  * cuda_kernels.cu, which read a peer's memory directly where peer access
@@ -39,7 +43,8 @@ typedef struct {
     int max_blocks;   /* resident blocks of 256 threads: the kernels' grid cap */
     cudaStream_t ctl; /* forks and joins the ranks' streams of a step */
     cudaEvent_t begin, end;
-    bool used; /* written in the current step */
+    cudaEvent_t *marks; /* run_all: the end of each step (nsteps + 1), made on first use */
+    bool used;          /* written in the current step */
 } cuda_dev;
 
 typedef struct {
@@ -175,6 +180,10 @@ static void cuda_close(void *opaque)
             cudaEventDestroy(dv->end);
         if (dv->ctl)
             cudaStreamDestroy(dv->ctl);
+        for (int k = 0; dv->marks && k <= s->plan->nsteps; k++)
+            if (dv->marks[k])
+                cudaEventDestroy(dv->marks[k]);
+        free(dv->marks);
         if (s->poisoned)
             cudaDeviceReset();
     }
@@ -473,6 +482,58 @@ fail:
     return status;
 }
 
+/* Lets whatever was enqueued finish (or fail) before anyone frees the
+ * buffers, after a failure. An error that survives cudaGetLastError is
+ * sticky (a kernel fault): the context is lost, and close must reset the
+ * device. */
+static void settle(cuda_state *s)
+{
+    for (int r = 0; r < s->nranks; r++) {
+        cudaSetDevice(s->devs[s->ranks[r].dev].ordinal);
+        if (s->ranks[r].stream)
+            cudaStreamSynchronize(s->ranks[r].stream);
+    }
+    for (int d = 0; d < s->ndevs; d++) {
+        cudaSetDevice(s->devs[d].ordinal);
+        cudaGetLastError();
+        if (cudaDeviceSynchronize() != cudaSuccess)
+            s->poisoned = true;
+    }
+    cudaGetLastError();
+}
+
+/* Enqueues step `step` behind each GPU's `begin`, which the caller has just
+ * recorded on the control streams: its transfers go onto the streams of the
+ * ranks they write (issue() makes each stream wait for `begin` first), each
+ * of those streams records `done`, and its GPU's control stream waits for
+ * it. Whatever the caller records on a control stream next marks the end of
+ * the step on that GPU. Sets the used flags of ranks and GPUs. */
+static int enqueue_step(cuda_state *s, int step, char *err, size_t errlen)
+{
+    int status = CV_OK;
+    const cv_step *st = &s->plan->steps[step];
+    for (int r = 0; r < s->nranks; r++)
+        s->ranks[r].used = false;
+    for (int d = 0; d < s->ndevs; d++)
+        s->devs[d].used = false;
+    for (int64_t i = 0; i < st->count; i++) {
+        status = issue(s, &s->plan->transfers[st->first + i], err, errlen);
+        if (status != CV_OK)
+            return status;
+    }
+    for (int r = 0; r < s->nranks; r++) {
+        cuda_rank *rk = &s->ranks[r];
+        if (!rk->used)
+            continue;
+        CHECK(cudaSetDevice(s->devs[rk->dev].ordinal));
+        CHECK(cudaEventRecord(rk->done, rk->stream));
+        CHECK(cudaStreamWaitEvent(s->devs[rk->dev].ctl, rk->done, 0));
+    }
+fail:
+    return status;
+}
+
+/* One step, waited for on the host: what a visual run needs between steps. */
 static int cuda_run_step(void *opaque, int step, double *seconds, char *err, size_t errlen)
 {
     cuda_state *s = (cuda_state *)opaque;
@@ -484,28 +545,13 @@ static int cuda_run_step(void *opaque, int step, double *seconds, char *err, siz
                  s->plan->nsteps);
         return CV_EINVAL;
     }
-    const cv_step *st = &s->plan->steps[step];
-
-    for (int r = 0; r < s->nranks; r++)
-        s->ranks[r].used = false;
     for (int d = 0; d < s->ndevs; d++) {
-        s->devs[d].used = false;
         CHECK(cudaSetDevice(s->devs[d].ordinal));
         CHECK(cudaEventRecord(s->devs[d].begin, s->devs[d].ctl));
     }
-    for (int64_t i = 0; i < st->count; i++) {
-        status = issue(s, &s->plan->transfers[st->first + i], err, errlen);
-        if (status != CV_OK)
-            goto fail;
-    }
-    for (int r = 0; r < s->nranks; r++) {
-        cuda_rank *rk = &s->ranks[r];
-        if (!rk->used)
-            continue;
-        CHECK(cudaSetDevice(s->devs[rk->dev].ordinal));
-        CHECK(cudaEventRecord(rk->done, rk->stream));
-        CHECK(cudaStreamWaitEvent(s->devs[rk->dev].ctl, rk->done, 0));
-    }
+    status = enqueue_step(s, step, err, errlen);
+    if (status != CV_OK)
+        goto fail;
     for (int d = 0; d < s->ndevs; d++) {
         CHECK(cudaSetDevice(s->devs[d].ordinal));
         CHECK(cudaEventRecord(s->devs[d].end, s->devs[d].ctl));
@@ -521,25 +567,95 @@ static int cuda_run_step(void *opaque, int step, double *seconds, char *err, siz
     return CV_OK;
 
 fail:
-    /* Let whatever was enqueued finish (or fail) before anyone frees the
-     * buffers. An error that survives cudaGetLastError is sticky (a kernel
-     * fault): the context is lost, and close must reset the device. */
-    for (int r = 0; r < s->nranks; r++) {
-        cudaSetDevice(s->devs[s->ranks[r].dev].ordinal);
-        cudaStreamSynchronize(s->ranks[r].stream);
-    }
+    settle(s);
+    return status;
+}
+
+/* The events that mark each step's end on each GPU, made once per state. */
+static int make_marks(cuda_state *s, char *err, size_t errlen)
+{
+    int status = CV_OK;
+    int n = s->plan->nsteps + 1;
     for (int d = 0; d < s->ndevs; d++) {
-        cudaSetDevice(s->devs[d].ordinal);
-        cudaGetLastError();
-        if (cudaDeviceSynchronize() != cudaSuccess)
-            s->poisoned = true;
+        cuda_dev *dv = &s->devs[d];
+        if (dv->marks)
+            continue;
+        dv->marks = (cudaEvent_t *)calloc((size_t)n, sizeof *dv->marks);
+        if (!dv->marks) {
+            snprintf(err, errlen, "out of host memory for %d step events", n);
+            return CV_ENOMEM;
+        }
+        CHECK(cudaSetDevice(dv->ordinal));
+        for (int k = 0; k < n; k++)
+            CHECK(cudaEventCreate(&dv->marks[k]));
     }
-    cudaGetLastError();
+fail:
+    return status;
+}
+
+/* Every step, ordered on the GPUs themselves: step k's `begin` on a GPU
+ * follows the end of step k-1 on every GPU (a control stream waits for the
+ * other GPUs' marks), so the host enqueues the whole plan and waits once.
+ * Bench mode uses this; the step times come from the marks afterwards. */
+static int cuda_run_all(void *opaque, double *step_seconds, char *err, size_t errlen)
+{
+    cuda_state *s = (cuda_state *)opaque;
+    int nsteps = s->plan->nsteps, nd = s->ndevs;
+    int status = make_marks(s, err, errlen);
+    if (status != CV_OK)
+        return status;
+    bool *used = (bool *)calloc((size_t)nsteps * nd + 1, sizeof *used);
+    if (!used) {
+        snprintf(err, errlen, "out of host memory for %d steps", nsteps);
+        return CV_ENOMEM;
+    }
+    for (int d = 0; d < nd; d++) {
+        CHECK(cudaSetDevice(s->devs[d].ordinal));
+        CHECK(cudaEventRecord(s->devs[d].marks[0], s->devs[d].ctl));
+    }
+    for (int k = 0; k < nsteps; k++) {
+        for (int d = 0; d < nd; d++) {
+            cuda_dev *dv = &s->devs[d];
+            CHECK(cudaSetDevice(dv->ordinal));
+            for (int o = 0; o < nd; o++) /* step k reads what k-1 wrote on every GPU */
+                if (o != d)
+                    CHECK(cudaStreamWaitEvent(dv->ctl, s->devs[o].marks[k], 0));
+            CHECK(cudaEventRecord(dv->begin, dv->ctl));
+        }
+        status = enqueue_step(s, k, err, errlen);
+        if (status != CV_OK)
+            goto fail;
+        for (int d = 0; d < nd; d++) {
+            used[(size_t)k * nd + d] = s->devs[d].used;
+            CHECK(cudaSetDevice(s->devs[d].ordinal));
+            CHECK(cudaEventRecord(s->devs[d].marks[k + 1], s->devs[d].ctl));
+        }
+    }
+    for (int d = 0; d < nd; d++) {
+        CHECK(cudaSetDevice(s->devs[d].ordinal));
+        CHECK(cudaEventSynchronize(s->devs[d].marks[nsteps]));
+    }
+    for (int k = 0; k < nsteps; k++) {
+        float longest = 0.0f;
+        for (int d = 0; d < nd; d++) {
+            float ms = 0.0f;
+            CHECK(cudaEventElapsedTime(&ms, s->devs[d].marks[k], s->devs[d].marks[k + 1]));
+            if (used[(size_t)k * nd + d] && ms > longest)
+                longest = ms;
+        }
+        step_seconds[k] = longest / 1e3;
+    }
+    free(used);
+    return CV_OK;
+
+fail:
+    free(used);
+    settle(s);
     return status;
 }
 
 static const cv_backend cuda_backend_table = {
-    "cuda", cuda_probe, cuda_open, cuda_write, cuda_run_step, cuda_read, cuda_close,
+    "cuda", cuda_probe, cuda_open, cuda_write, cuda_run_step, cuda_read, cuda_close, cuda_run_all,
 };
 
 extern "C" const cv_backend *cv_cuda_backend(void) { return &cuda_backend_table; }
