@@ -198,6 +198,9 @@ int app_cmd_bench(int argc, char **argv)
         if (cpu)
             printf(" (%d worker threads)", cv_cpu_threads());
         printf(", %ld iterations after %ld warmup\n", iters, warmup);
+        if (nccl && spec.ranks == 1)
+            printf("# one GPU, so NCCL runs one rank: nothing crosses a link, and these rows\n"
+                   "#   are not comparable with collviz's several ranks on one GPU\n");
         if (cpu)
             printf("# memory bound: the bytes each transfer reads and writes (copy 2x, reduce 3x)"
                    "\n#   over the bandwidth this machine's copy and reduce kernels reach, "
