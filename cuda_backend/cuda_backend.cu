@@ -65,6 +65,7 @@ typedef struct {
     cuda_rank *ranks;
     cuda_dev *devs;
     bool *peer;    /* peer[a * ndevs + b]: device a reads device b's memory */
+    bool *step_used; /* run_all: [step * ndevs + d], GPU d written in that step */
     bool poisoned; /* a step failed on the device: reset it on close */
 } cuda_state;
 
@@ -191,6 +192,7 @@ static void cuda_close(void *opaque)
     free(s->ranks);
     free(s->devs);
     free(s->peer);
+    free(s->step_used);
     free(s);
 }
 
@@ -571,11 +573,18 @@ fail:
     return status;
 }
 
-/* The events that mark each step's end on each GPU, made once per state. */
+/* The events that mark each step's end on each GPU, and which GPUs each
+ * step writes, made once per state. */
 static int make_marks(cuda_state *s, char *err, size_t errlen)
 {
     int status = CV_OK;
     int n = s->plan->nsteps + 1;
+    if (!s->step_used)
+        s->step_used = (bool *)calloc((size_t)n * s->ndevs, sizeof *s->step_used);
+    if (!s->step_used) {
+        snprintf(err, errlen, "out of host memory for %d steps", n);
+        return CV_ENOMEM;
+    }
     for (int d = 0; d < s->ndevs; d++) {
         cuda_dev *dv = &s->devs[d];
         if (dv->marks)
@@ -604,11 +613,7 @@ static int cuda_run_all(void *opaque, double *step_seconds, char *err, size_t er
     int status = make_marks(s, err, errlen);
     if (status != CV_OK)
         return status;
-    bool *used = (bool *)calloc((size_t)nsteps * nd + 1, sizeof *used);
-    if (!used) {
-        snprintf(err, errlen, "out of host memory for %d steps", nsteps);
-        return CV_ENOMEM;
-    }
+    bool *used = s->step_used;
     for (int d = 0; d < nd; d++) {
         CHECK(cudaSetDevice(s->devs[d].ordinal));
         CHECK(cudaEventRecord(s->devs[d].marks[0], s->devs[d].ctl));
@@ -645,11 +650,9 @@ static int cuda_run_all(void *opaque, double *step_seconds, char *err, size_t er
         }
         step_seconds[k] = longest / 1e3;
     }
-    free(used);
     return CV_OK;
 
 fail:
-    free(used);
     settle(s);
     return status;
 }
