@@ -617,7 +617,8 @@ int gui_run(gui *g)
     while (!g->quit) {
         SDL_Event e;
         /* Paused and nothing changing: sleep until something happens. */
-        bool idle = !g->playing && !g->dragging && !(g->has_message && g->message_until > 0);
+        bool idle = !g->playing && !g->dragging && !(g->has_message && g->message_until > 0) &&
+                    g->exit_after == 0;
         if (idle && !dirty) {
             if (SDL_WaitEventTimeout(&e, 250)) {
                 gui_handle_event(g, &e);
@@ -637,7 +638,10 @@ int gui_run(gui *g)
         gui_tick(g, dt);
         if (g->hooks.on_frame)
             g->hooks.on_frame(g->hooks.user, g);
-        if (g->playing || was_playing || g->message_until > 0)
+        /* --frames N counts frames, so a window that must quit after N
+         * never idles: it draws at ~60 fps instead of waiting for events
+         * that may never come (a bare X server sends none). */
+        if (g->playing || was_playing || g->message_until > 0 || g->exit_after > 0)
             dirty = true;
         if (g->quit)
             break;
@@ -651,7 +655,7 @@ int gui_run(gui *g)
             if (g->exit_after > 0 && g->frames >= g->exit_after)
                 g->quit = true;
         }
-        if (g->playing) {
+        if (g->playing || g->exit_after > 0) {
             /* Vsync paces us where it exists; elsewhere cap at ~60 fps. */
             double spent = (double)(SDL_GetPerformanceCounter() - now) / (double)freq;
             if (spent < 0.016)

@@ -17,3 +17,10 @@ collviz_test(test_gui_input SOURCES test_gui_input.c ${COLLVIZ_GUI_TEST_SOURCES}
              LIBS cvrender cvcuda cvcore TIMEOUT 300)
 collviz_test(test_render_export SOURCES test_render_export.c LIBS cvrender cvcore TIMEOUT 300)
 add_dependencies(test_render_export collviz)
+
+# The real window under Xvfb, driven by xdotool key presses (skipped where
+# either is missing; scripts/test.sh installs both).
+add_test(NAME test_window_xvfb
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_window_xvfb.sh $<TARGET_FILE:collviz>
+                 ${CMAKE_BINARY_DIR}/window-xvfb)
+set_tests_properties(test_window_xvfb PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77)

@@ -1,0 +1,70 @@
+#!/bin/sh
+# test_window_xvfb.sh: the real window on a real X server, as a person uses
+# it. collviz opens its window under Xvfb, takes key presses from xdotool
+# (step forward twice, a screenshot, quit) and exits 0 with the screenshot
+# written; then `collviz --frames N` (the course window) must quit on its
+# own although a bare X server sends it no events. Skipped (exit 77) where
+# Xvfb or xdotool is missing.
+#
+#   test_window_xvfb.sh COLLVIZ OUT_DIR
+bin=$1
+out=$2
+for tool in Xvfb xdotool; do
+  command -v "$tool" >/dev/null || { echo "SKIPPED: $tool is not installed"; exit 77; }
+done
+rm -rf "$out" && mkdir -p "$out/shots" "$out/data" || exit 1
+export XDG_DATA_HOME="$out/data"
+unset SDL_VIDEODRIVER SDL_RENDER_DRIVER
+
+# -displayfd picks a free display and writes its number when it is ready.
+Xvfb -displayfd 3 -screen 0 1024x768x24 -nolisten tcp 3>"$out/display" 2>"$out/xvfb.log" &
+xvfb=$!
+app=
+cleanup() {
+  [ -n "$app" ] && kill "$app" 2>/dev/null
+  kill "$xvfb" 2>/dev/null
+}
+trap cleanup EXIT
+for _ in $(seq 100); do [ -s "$out/display" ] && break; sleep 0.1; done
+[ -s "$out/display" ] || { echo "FAIL: Xvfb did not start: $(cat "$out/xvfb.log")"; exit 1; }
+export DISPLAY=":$(cat "$out/display")"
+
+fail() { echo "FAIL: $*"; exit 1; }
+
+# 1. Keys: forward, forward, screenshot, quit.
+"$bin" gui --op allreduce --algo ring --ranks 4 --count 8 --shots "$out/shots" \
+    >"$out/gui.log" 2>&1 &
+app=$!
+win=
+for _ in $(seq 100); do
+  win=$(xdotool search --name collviz 2>/dev/null | head -1)
+  [ -n "$win" ] && break
+  kill -0 "$app" 2>/dev/null || fail "collviz exited before its window appeared: $(cat "$out/gui.log")"
+  sleep 0.1
+done
+[ -n "$win" ] || fail "no collviz window after 10 s"
+sleep 0.5
+for key in Right Right s; do
+  xdotool key --window "$win" "$key" || fail "xdotool key $key"
+  sleep 0.3
+done
+for _ in $(seq 50); do ls "$out/shots"/*.png >/dev/null 2>&1 && break; sleep 0.1; done
+ls "$out/shots"/*.png >/dev/null 2>&1 || fail "the s key wrote no screenshot into $out/shots"
+xdotool key --window "$win" q 2>/dev/null # the window may be gone before the key-up
+for _ in $(seq 100); do kill -0 "$app" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$app" 2>/dev/null && fail "collviz still running 10 s after q"
+wait "$app"
+rc=$?
+app=
+[ "$rc" = 0 ] || fail "collviz exited $rc after q: $(cat "$out/gui.log")"
+
+# 2. --frames N ends by itself, with no input at all.
+"$bin" --frames 20 >"$out/frames.log" 2>&1 &
+app=$!
+for _ in $(seq 200); do kill -0 "$app" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$app" 2>/dev/null && fail "collviz --frames 20 still running after 20 s"
+wait "$app"
+rc=$?
+app=
+[ "$rc" = 0 ] || fail "collviz --frames 20 exited $rc: $(cat "$out/frames.log")"
+echo "ok: window driven by keys, screenshot $(ls "$out/shots" | head -1), --frames quits alone"
