@@ -31,6 +31,16 @@ export DISPLAY=":$(cat "$out/display")"
 
 fail() { echo "FAIL: $*"; exit 1; }
 
+# expect_exit SECONDS WHAT LOG: the app must end within SECONDS, with 0.
+expect_exit() {
+  for _ in $(seq $(($1 * 10))); do kill -0 "$app" 2>/dev/null || break; sleep 0.1; done
+  kill -0 "$app" 2>/dev/null && fail "collviz still running $1 s $2"
+  wait "$app"
+  rc=$?
+  app=
+  [ "$rc" = 0 ] || fail "collviz exited $rc $2: $(cat "$3")"
+}
+
 # 1. Keys: forward, forward, screenshot, quit.
 "$bin" gui --op allreduce --algo ring --ranks 4 --count 8 --shots "$out/shots" \
     >"$out/gui.log" 2>&1 &
@@ -51,20 +61,10 @@ done
 for _ in $(seq 50); do ls "$out/shots"/*.png >/dev/null 2>&1 && break; sleep 0.1; done
 ls "$out/shots"/*.png >/dev/null 2>&1 || fail "the s key wrote no screenshot into $out/shots"
 xdotool key --window "$win" q 2>/dev/null # the window may be gone before the key-up
-for _ in $(seq 100); do kill -0 "$app" 2>/dev/null || break; sleep 0.1; done
-kill -0 "$app" 2>/dev/null && fail "collviz still running 10 s after q"
-wait "$app"
-rc=$?
-app=
-[ "$rc" = 0 ] || fail "collviz exited $rc after q: $(cat "$out/gui.log")"
+expect_exit 10 "after q" "$out/gui.log"
 
 # 2. --frames N ends by itself, with no input at all.
 "$bin" --frames 20 >"$out/frames.log" 2>&1 &
 app=$!
-for _ in $(seq 200); do kill -0 "$app" 2>/dev/null || break; sleep 0.1; done
-kill -0 "$app" 2>/dev/null && fail "collviz --frames 20 still running after 20 s"
-wait "$app"
-rc=$?
-app=
-[ "$rc" = 0 ] || fail "collviz --frames 20 exited $rc: $(cat "$out/frames.log")"
+expect_exit 20 "with --frames 20 and no input" "$out/frames.log"
 echo "ok: window driven by keys, screenshot $(ls "$out/shots" | head -1), --frames quits alone"
