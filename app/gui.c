@@ -236,6 +236,8 @@ int gui_create(const gui_options *o, gui **out, char *err, size_t errlen)
             rc = CV_EUNAVAIL;
             goto fail;
         }
+        if (!o->sized)
+            gui_fit_display(&w, &h);
         Uint32 flags = SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI;
         if (o->fullscreen)
             flags |= SDL_WINDOW_FULLSCREEN_DESKTOP;
@@ -605,6 +607,18 @@ void gui_set_hooks(gui *g, const gui_hooks *h)
         g->hooks = *h;
     else
         memset(&g->hooks, 0, sizeof g->hooks);
+}
+
+void gui_fit_display(int *w, int *h)
+{
+    SDL_Rect r;
+    if (SDL_GetDisplayUsableBounds(0, &r) != 0 || r.w < 320 || r.h < 240)
+        return; /* nothing sensible to fit to: keep the size */
+    int maxw = r.w - 16, maxh = r.h - 48; /* the window manager's frame and title bar */
+    if (*w > maxw)
+        *w = maxw < 320 ? 320 : maxw;
+    if (*h > maxh)
+        *h = maxh < 240 ? 240 : maxh;
 }
 
 /* ------------------------------------------------------------ main loop */

@@ -35,6 +35,7 @@ typedef struct {
     rd_theme_id theme;
     rd_lang lang;
     int width, height;         /* window size in window units; 1280 x 800 */
+    bool sized;                /* width x height asked for: not shrunk to the display */
     bool fullscreen;
     bool headless;             /* software renderer on a surface, no window */
     bool narration;            /* show the narration panel (default true) */
@@ -48,6 +49,10 @@ void gui_options_init(gui_options *o);
  * the Debian package). A failing first run is not fatal: the window opens
  * with the reason shown. */
 int gui_create(const gui_options *o, gui **out, char *err, size_t errlen);
+/* Shrinks a default window size (video initialised) to what the first
+ * display can show whole, title bar and taskbar allowed for: a 1280x800
+ * window on a 1366x768 laptop would put the buttons below the screen. */
+void gui_fit_display(int *w, int *h);
 void gui_destroy(gui *g); /* accepts NULL */
 
 /* The main loop: events, playback, drawing, until quit. Returns 0. */

@@ -134,6 +134,7 @@ int app_cmd_gui(int argc, char **argv)
             i++;
             if (!app_parse_wxh("--size", v, 16384, &o.width, &o.height))
                 return APP_EXIT_USAGE;
+            o.sized = true;
         } else if (strcmp(a, "--link") == 0) {
             i++;
             if (!cv_link_find(v))

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "app.h"
+#include "gui.h"
 #include "rd_chart.h"
 #include "show.h"
 
@@ -141,7 +142,7 @@ static void save_shot(show_view *v, int w, int h)
 }
 
 /* The window; CV_EUNAVAIL (err says why) when there is no display. */
-static int run_window(show_view *v, int w, int h, char *err, size_t errlen)
+static int run_window(show_view *v, int w, int h, bool fit, char *err, size_t errlen)
 {
     int rc = CV_EUNAVAIL;
     SDL_Window *win = NULL;
@@ -165,6 +166,8 @@ static int run_window(show_view *v, int w, int h, char *err, size_t errlen)
         rc = CV_EINVAL;
         goto done;
     }
+    if (fit)
+        gui_fit_display(&w, &h);
     char name[1100];
     snprintf(name, sizeof name, "collviz show: %s", v->res->path);
     win = SDL_CreateWindow(name, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, w, h,
@@ -293,7 +296,7 @@ int app_cmd_show(int argc, char **argv)
     const char *file = NULL, *out = NULL, *val;
     const cv_link *preset = NULL;
     double bw = 0, alpha = -1;
-    bool table = false;
+    bool table = false, sized = false;
     int w = 1280, h = 800, r;
     show_view v = {.theme = RD_THEME_DARK, .auto_scale = true};
     for (int i = 1; i < argc; i++) {
@@ -310,6 +313,7 @@ int app_cmd_show(int argc, char **argv)
         } else if ((r = app_flag_value(argc, argv, &i, "--size", &val)) != 0) {
             if (r < 0 || !app_parse_wxh("--size", val, 16384, &w, &h))
                 return APP_EXIT_USAGE;
+            sized = true;
         } else if ((r = app_flag_value(argc, argv, &i, "--link", &val)) != 0) {
             if (r < 0)
                 return APP_EXIT_USAGE;
@@ -413,7 +417,7 @@ int app_cmd_show(int argc, char **argv)
     }
     if (table || out)
         goto done;
-    int rc = run_window(&v, w, h, err, sizeof err);
+    int rc = run_window(&v, w, h, !sized, err, sizeof err);
     if (rc == CV_EUNAVAIL) {
         fprintf(stderr, "collviz: %s: printing the table instead (--out FILE.png draws the "
                         "chart without a display)\n", err);

@@ -1,8 +1,8 @@
 #!/bin/sh
 # test_window_xvfb.sh: the real window on a real X server, as a person uses
-# it. collviz opens its window under Xvfb, takes key presses from xdotool
-# (step forward twice, a screenshot, quit) and exits 0 with the screenshot
-# written; then `collviz --frames N` (the course window) must quit on its
+# it. collviz opens its window under Xvfb, sized to fit the 1024x768
+# screen, takes key presses from xdotool (step forward twice, a screenshot,
+# quit) and exits 0 with the screenshot written; then `collviz --frames N` (the course window) must quit on its
 # own although a bare X server sends it no events. Skipped (exit 77) where
 # Xvfb or xdotool is missing.
 #
@@ -54,6 +54,11 @@ for _ in $(seq 100); do
 done
 [ -n "$win" ] || fail "no collviz window after 10 s"
 sleep 0.5
+# The default 1280x800 must shrink to fit this 1024x768 screen whole.
+geom=$(xdotool getwindowgeometry "$win" | awk '/Geometry/ {print $2}')
+gw=${geom%x*}
+gh=${geom#*x}
+[ "$gw" -le 1024 ] && [ "$gh" -le 768 ] || fail "window $geom does not fit the 1024x768 screen"
 for key in Right Right s; do
   xdotool key --window "$win" "$key" || fail "xdotool key $key"
   sleep 0.3
