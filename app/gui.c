@@ -6,10 +6,12 @@
  * the trace recorded for that step.  Re-planning builds a new plan and a
  * new visual trace before dropping the old ones, so a failure (a bad
  * combination, CV_ETOOBIG, a backend that fails mid-run) leaves the stage
- * as it was and shows the reason in a banner.
+ * as it was and shows the reason in a banner; a new setup the device
+ * backend cannot run (its memory, a fault) runs on the CPU backend instead.
  *
  * The event loop sleeps in SDL_WaitEventTimeout while paused, so an idle
- * window costs nothing; while playing it draws at the display's pace.
+ * window costs nothing (except under --frames N, which must count frames);
+ * while playing it draws at the display's pace.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "gui.h"
@@ -128,12 +130,39 @@ static int rebuild(gui *g, const cv_spec *spec, bool compare, cv_algo second)
     return CV_OK;
 }
 
+/* rebuild, and where the device cannot run the new setup (out of its
+ * memory, a fault, gone), the same setup on the CPU backend, saying so: the
+ * window keeps working instead of staying stuck on the device. A backend
+ * the user picks (gui_set_backend, gui_set_run) is not second-guessed. */
+static int rebuild_or_cpu(gui *g, const cv_spec *spec, bool compare, cv_algo second)
+{
+    int rc = rebuild(g, spec, compare, second);
+    const cv_backend *dev = g->backend;
+    if (rc == CV_OK || dev == cv_cpu_backend() ||
+        (rc != CV_EBACKEND && rc != CV_ENOMEM && rc != CV_EUNAVAIL))
+        return rc;
+    char why[sizeof g->message];
+    snprintf(why, sizeof why, "%s", gui_current_message(g) ? gui_current_message(g) : "failed");
+    g->backend = cv_cpu_backend();
+    if (rebuild(g, spec, compare, second) != CV_OK) {
+        g->backend = dev; /* the CPU cannot either: its reason is on screen */
+        return rc;
+    }
+    char msg[sizeof g->message]; /* the reason is cut short before the news */
+    snprintf(msg, sizeof msg,
+             g->lang == RD_LANG_ZH ? "%.24s 后端失败（%.250s），已改用 CPU 后端继续"
+                                   : "%.24s backend failed (%.250s); continuing on the CPU backend",
+             dev->name, why);
+    gui_message(g, msg, 8);
+    return CV_OK;
+}
+
 int gui_set_spec(gui *g, const cv_spec *spec)
 {
     cv_algo second = g->second;
     if (g->compare && (!cv_op_has_algo(spec->op, second) || second == spec->algo))
         second = gui__other_algo(spec->op, spec->algo);
-    return rebuild(g, spec, g->compare && second != CV_ALGO_COUNT, second);
+    return rebuild_or_cpu(g, spec, g->compare && second != CV_ALGO_COUNT, second);
 }
 
 int gui_set_compare(gui *g, bool on, cv_algo second)
@@ -153,7 +182,7 @@ int gui_set_compare(gui *g, bool on, cv_algo second)
         sync_frame_panels(g);
         return CV_OK;
     }
-    return rebuild(g, &g->spec, true, second);
+    return rebuild_or_cpu(g, &g->spec, true, second);
 }
 
 int gui_set_run(gui *g, const cv_spec *spec, const cv_backend *backend, cv_init init,
@@ -265,7 +294,7 @@ int gui_create(const gui_options *o, gui **out, char *err, size_t errlen)
     }
     g->spec = o->spec;
     g->second = o->compare_algo;
-    rebuild(g, &o->spec, o->compare, o->compare && o->compare_algo == CV_ALGO_COUNT
+    rebuild_or_cpu(g, &o->spec, o->compare, o->compare && o->compare_algo == CV_ALGO_COUNT
                                          ? gui__other_algo(o->spec.op, o->spec.algo)
                                          : o->compare_algo);
     if (!g->panels[0].trace)

@@ -44,6 +44,17 @@ static int failing_run_step(void *state, int step, double *seconds, char *err, s
     return cv_cpu_backend()->run_step(state, step, seconds, err, errlen);
 }
 
+/* A device backend whose memory holds 8 elements a rank: larger setups
+ * fail to open, as CUDA's do when the GPU is full. */
+static int small_open(const cv_plan *plan, void **state, char *err, size_t errlen)
+{
+    if (plan->spec.count > 8) {
+        snprintf(err, errlen, "out of device memory (test)");
+        return CV_ENOMEM;
+    }
+    return cv_cpu_backend()->open(plan, state, err, errlen);
+}
+
 int main(void)
 {
     tr_require_fonts();
@@ -188,6 +199,25 @@ int main(void)
     TR_CHECK(rc != CV_OK, "a failing backend was accepted");
     TR_CHECK(gui_trace(g, 0) == before, "a failing backend replaced the trace");
     TR_CHECK(gui_current_message(g) && strstr(gui_current_message(g), "device lost"),
+             "message: %s", gui_current_message(g) ? gui_current_message(g) : "(none)");
+    gui_render(g);
+
+    /* On a device backend, a setup the device cannot hold carries on with
+     * the CPU backend and says so; the setup the user asked for is shown. */
+    cv_backend small = *cv_cpu_backend();
+    small.name = "smalldev";
+    small.open = small_open;
+    rc = gui_set_backend(g, &small);
+    TR_CHECK(rc == CV_OK && gui_backend(g) == &small, "switch to the small device: %d", rc);
+    cv_spec wide = tr_spec(CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 64);
+    rc = gui_set_spec(g, &wide);
+    TR_CHECK(rc == CV_OK, "a setup too big for the device was refused (%d)", rc);
+    TR_CHECK(gui_backend(g) == cv_cpu_backend(), "still on %s", gui_backend(g)->name);
+    TR_CHECK(gui_trace(g, 0) && cv_trace_plan(gui_trace(g, 0))->spec.count == 64,
+             "the stage is not the new setup");
+    TR_CHECK(gui_current_message(g) && strstr(gui_current_message(g), "smalldev") &&
+                 strstr(gui_current_message(g), "out of device memory") &&
+                 strstr(gui_current_message(g), "CPU"),
              "message: %s", gui_current_message(g) ? gui_current_message(g) : "(none)");
     gui_render(g);
     key(g, SDLK_q, 0);
