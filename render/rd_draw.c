@@ -280,6 +280,37 @@ static bool in_regions(const rd_region *rg, int n, int rank, int b, const rd__ce
     return false;
 }
 
+/* The one text size for the values of a row of cells: the largest, from
+ * cell_px down, at which the row's longest value fits its narrowest cell
+ * (cells differ by a pixel where the row does not divide evenly), or 0 to
+ * show none. One size per row, so neighbouring cells never differ in size
+ * or in whether they show their number. */
+static int row_value_px(rd_ctx *c, const rd_card_layout *cl, int b, const rd__cell *cells,
+                        cv_dtype dtype, const void *values, int cell_px)
+{
+    if (!values || cell_px < 6)
+        return 0;
+    char longest[32] = "", val[32];
+    size_t len = 0;
+    for (int j = 0; j < cl->cells[b]; j++)
+        if (cells[j].n == 1) {
+            cv_value_format(dtype, values, cells[j].first, val, sizeof val);
+            if (strlen(val) > len) {
+                len = strlen(val);
+                memcpy(longest, val, len + 1);
+            }
+        }
+    int narrow = cl->row[b].w / cl->cells[b];
+    narrow -= narrow >= 6 ? 1 : 0; /* cell_rect's gap */
+    for (int px = cell_px; len > 0 && px >= 7; px = px * 4 / 5) {
+        int w = 0;
+        rd_text_measure(c->text, longest, px, &w, NULL);
+        if (w <= narrow)
+            return px;
+    }
+    return 0;
+}
+
 static void draw_card(rd_ctx *c, const rd_frame *f, int p, int rank)
 {
     const rd_theme *th = rd_theme_get(f->theme);
@@ -324,11 +355,8 @@ static void draw_card(rd_ctx *c, const rd_frame *f, int p, int rank)
         }
         cv_bufview v = cv_state_buf(panel->state, rank, (cv_buf)b);
         int cell_px = (int)fminf(px, cl->row[b].h * 0.42f);
-        /* Cells differ by a pixel where the row does not divide evenly;
-         * values are fitted to the narrowest, so equal numbers get equal
-         * sizes across the row instead of alternating. */
-        int narrow = cl->row[b].w / cl->cells[b];
-        narrow -= narrow >= 6 ? 1 : 0;
+        int vpx = row_value_px(c, cl, b, cc->cells + cc->off[rank][b], spec->dtype, v.values,
+                               cell_px);
         for (int j = 0; j < cl->cells[b]; j++) {
             const rd__cell *cell = &cc->cells[cc->off[rank][b] + (size_t)j];
             SDL_Rect cr = cell_rect(cl, b, j);
@@ -357,20 +385,16 @@ static void draw_card(rd_ctx *c, const rd_frame *f, int p, int rank)
                     rd__frame(R, cr, (int)fmaxf(1, lw * 0.7f), th->accent);
                 if (picked)
                     rd__frame(R, cr, (int)fmaxf(2, lw * 1.5f), th->text);
-                if (cell->n == 1 && v.values && cell_px >= 6) {
+                if (cell->n == 1 && vpx > 0) {
                     char val[32];
                     cv_value_format(spec->dtype, v.values, cell->first, val, sizeof val);
-                    SDL_Rect tb = {cr.x + (cr.w - narrow) / 2, cr.y, narrow, cr.h - sh};
+                    SDL_Rect tb = {cr.x, cr.y, cr.w, cr.h - sh};
                     bool two = tb.h >= cell_px * 2.6f;
                     if (two)
                         tb.h = tb.h / 2 + cell_px / 4;
                     /* Values nothing has written yet (mask 0) are the
                      * buffer's initial zeros: shown, but dim. */
-                    /* Step the size down rather than drop the number. */
-                    SDL_Rect got = {0, 0, 0, 0};
-                    for (int vpx = cell_px; vpx >= 7 && got.w == 0; vpx = vpx * 4 / 5)
-                        got = rd__text(c, val, vpx, cell->mask ? th->text : th->dim, tb,
-                                       RD_ALIGN_CENTER | RD_ALIGN_FIT, 0);
+                    rd__text(c, val, vpx, cell->mask ? th->text : th->dim, tb, RD_ALIGN_CENTER, 0);
                     if (two) {
                         char lab[48];
                         mask_label(spec, (cv_buf)b, rank, cell->first, cell->mask, lab, sizeof lab);
