@@ -33,3 +33,24 @@ if(CVCUDA_DEFS MATCHES "COLLVIZ_HAVE_MPI" AND MPIEXEC_EXECUTABLE)
   set_tests_properties(test_cuda_nodevice_mpi test_cuda_nccl_mpi PROPERTIES
                        TIMEOUT 300 SKIP_RETURN_CODE 77 ENVIRONMENT "${CVCUDA_MPI_ENV}")
 endif()
+
+# The backend's host code on the CUDA runtime test double (tests/cuda_mock/),
+# with or without a toolkit: cuda_backend.cu compiled as C++ against the
+# double, whose streams run in random orders bounded by declared waits.
+include(CheckLanguage)
+check_language(CXX)
+if(CMAKE_CXX_COMPILER)
+  enable_language(CXX)
+  set(CMAKE_CXX_STANDARD 17)
+  add_executable(test_cuda_mock test_cuda_mock.c cuda_mock/cuda_mock.c cuda_mock/backend_host.cpp)
+  # The double's headers stand in for the toolkit's: they must come first.
+  target_include_directories(test_cuda_mock BEFORE PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/cuda_mock
+                             ${PROJECT_SOURCE_DIR}/cuda_backend ${CMAKE_CURRENT_SOURCE_DIR})
+  target_link_libraries(test_cuda_mock PRIVATE cvcore)
+  collviz_warnings(test_cuda_mock)
+  target_compile_options(test_cuda_mock PRIVATE
+                         $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wno-unused-parameter>
+                         $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<BOOL:${COLLVIZ_WERROR}>>:-Werror>)
+  add_test(NAME test_cuda_mock COMMAND test_cuda_mock)
+  set_tests_properties(test_cuda_mock PROPERTIES TIMEOUT 600)
+endif()

@@ -1,0 +1,34 @@
+/*
+ * cuda_mock.h: control of the CUDA runtime test double (cuda_mock.c), which
+ * lets tests/test_cuda_mock.c run cuda_backend/cuda_backend.cu's host code
+ * on a machine without a GPU. See cuda_runtime_api.h beside it for what
+ * the double checks.
+ */
+#ifndef COLLVIZ_CUDA_MOCK_H
+#define COLLVIZ_CUDA_MOCK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct {
+    int ndev;                /* visible GPUs; 0: cudaGetDeviceCount finds none */
+    bool peer;               /* every GPU can read every other GPU's memory */
+    size_t mem_bytes;        /* memory of each GPU */
+    unsigned long long seed; /* the order in which independent work runs */
+    long fail_malloc_at;     /* the Nth cudaMalloc fails (1-based); 0: none */
+    long fail_launch_at;     /* the Nth kernel launch is refused; 0: none */
+    long fault_at_kernel;    /* the Nth kernel to run faults its GPU (sticky); 0: none */
+} mock_cuda_config;
+
+typedef struct {
+    long allocs, streams, events; /* alive now */
+    long mallocs, launches, kernels, resets;
+    char problem[512]; /* the first misuse seen ("" if none): stays until reset */
+} mock_cuda_stats;
+
+void mock_cuda_config_init(mock_cuda_config *c); /* 1 GPU of 1 GiB, seed 1, no faults */
+/* Starts afresh with c: forgets (and frees) everything of the last run. */
+void mock_cuda_reset(const mock_cuda_config *c);
+void mock_cuda_get_stats(mock_cuda_stats *s);
+
+#endif
