@@ -265,6 +265,20 @@ static size_t rank_layout(cuda_state *s, int r, size_t offs[CV_BUF_COUNT])
     return total;
 }
 
+/* "512 B", "3.0 KiB", "12.5 MiB", "160.50 GiB": sizes as a reader takes them in. */
+static const char *size_text(double bytes, char *out, size_t outlen)
+{
+    if (bytes >= 1073741824.0)
+        snprintf(out, outlen, "%.2f GiB", bytes / 1073741824.0);
+    else if (bytes >= 1048576.0)
+        snprintf(out, outlen, "%.1f MiB", bytes / 1048576.0);
+    else if (bytes >= 1024.0)
+        snprintf(out, outlen, "%.1f KiB", bytes / 1024.0);
+    else
+        snprintf(out, outlen, "%.0f B", bytes);
+    return out;
+}
+
 /* Refuses up front, with the sizes in the message, what cannot fit in a
  * GPU's free memory, rather than allocating most of it and failing on the
  * last rank. cudaMalloc can still fail (fragmentation, other processes);
@@ -280,10 +294,11 @@ static int check_fits(cuda_state *s, const int64_t *stages, char *err, size_t er
         CHECK(cudaSetDevice(s->devs[d].ordinal));
         CHECK(cudaMemGetInfo(&avail, &total));
         if (need > avail) {
-            snprintf(err, errlen, "out of device memory: %d rank%s on GPU %d need %.2f GiB, "
-                     "%.2f GiB of %.2f GiB free; lower --count or --ranks", ranks_here,
-                     ranks_here == 1 ? "" : "s", s->devs[d].ordinal, need / 1073741824.0,
-                     avail / 1073741824.0, total / 1073741824.0);
+            char a[32], b[32], c[32];
+            snprintf(err, errlen, "out of device memory: %d rank%s on GPU %d need %s, %s of %s "
+                     "free; lower --count or --ranks", ranks_here, ranks_here == 1 ? "" : "s",
+                     s->devs[d].ordinal, size_text((double)need, a, sizeof a),
+                     size_text((double)avail, b, sizeof b), size_text((double)total, c, sizeof c));
             return CV_ENOMEM;
         }
     }

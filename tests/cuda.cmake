@@ -53,4 +53,22 @@ if(CMAKE_CXX_COMPILER)
                          $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<BOOL:${COLLVIZ_WERROR}>>:-Werror>)
   add_test(NAME test_cuda_mock COMMAND test_cuda_mock)
   set_tests_properties(test_cuda_mock PROPERTIES TIMEOUT 600)
+
+  # collviz's command line (no window) built on the double, so `--backend
+  # cuda` and `auto` in run, bench and list are exercised end to end.
+  file(GLOB MOCKGPU_APP CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/app/*.c)
+  list(FILTER MOCKGPU_APP EXCLUDE REGEX "/(gui[a-z_]*|export|renderbench|show)\\.c$")
+  add_executable(collviz-mockgpu ${MOCKGPU_APP} cuda_mock/cuda_mock.c cuda_mock/backend_host.cpp
+                 ${PROJECT_SOURCE_DIR}/cuda_backend/cuda_info.c
+                 ${PROJECT_SOURCE_DIR}/cuda_backend/nccl_comm.c
+                 ${PROJECT_SOURCE_DIR}/cuda_backend/plan_traffic.c)
+  target_include_directories(collviz-mockgpu BEFORE PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/cuda_mock
+                             ${PROJECT_SOURCE_DIR}/cuda_backend ${PROJECT_SOURCE_DIR}/app)
+  target_compile_definitions(collviz-mockgpu PRIVATE COLLVIZ_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+  target_link_libraries(collviz-mockgpu PRIVATE cvcore cvjson)
+  collviz_warnings(collviz-mockgpu)
+  add_test(NAME test_cuda_mock_cli
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_cuda_mock_cli.sh
+                   $<TARGET_FILE:collviz-mockgpu>)
+  set_tests_properties(test_cuda_mock_cli PROPERTIES TIMEOUT 300)
 endif()

@@ -127,10 +127,29 @@ void mock_cuda_config_init(mock_cuda_config *c)
     c->ndev = 1;
     c->mem_bytes = (size_t)1 << 30;
     c->seed = 1;
+    const char *env = getenv("COLLVIZ_MOCK_CUDA");
+    char key[16];
+    unsigned long long v;
+    int used;
+    while (env && sscanf(env, " %15[a-z] = %llu%n", key, &v, &used) == 2) {
+        if (!strcmp(key, "ndev"))
+            c->ndev = (int)v;
+        else if (!strcmp(key, "peer"))
+            c->peer = v != 0;
+        else if (!strcmp(key, "mem"))
+            c->mem_bytes = (size_t)v;
+        else if (!strcmp(key, "seed"))
+            c->seed = v;
+        env += used;
+        env += *env == ',';
+    }
 }
+
+static bool configured;
 
 void mock_cuda_reset(const mock_cuda_config *c)
 {
+    configured = true;
     for (size_t i = 0; i < M.nallocs; i++)
         free(M.allocs[i].p);
     for (size_t i = 0; i < M.nstreams; i++) {
@@ -355,6 +374,8 @@ cudaError_t cudaGetLastError(void)
 
 cudaError_t cudaGetDeviceCount(int *count)
 {
+    if (!configured)
+        mock_cuda_reset(NULL); /* a whole program: COLLVIZ_MOCK_CUDA says how */
     *count = M.cfg.ndev;
     return M.cfg.ndev > 0 ? cudaSuccess : fail(cudaErrorNoDevice);
 }
@@ -376,6 +397,17 @@ cudaError_t cudaSetDevice(int dev)
     if (dev < 0 || dev >= M.cfg.ndev)
         return fail(cudaErrorInvalidDevice);
     M.cur = dev;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int dev)
+{
+    if (dev < 0 || dev >= M.cfg.ndev)
+        return fail(cudaErrorInvalidDevice);
+    memset(prop, 0, sizeof *prop);
+    snprintf(prop->name, sizeof prop->name, "collviz mock GPU");
+    prop->totalGlobalMem = M.cfg.mem_bytes;
+    prop->major = 9;
     return cudaSuccess;
 }
 

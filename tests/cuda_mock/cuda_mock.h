@@ -26,7 +26,11 @@ typedef struct {
     char problem[512]; /* the first misuse seen ("" if none): stays until reset */
 } mock_cuda_stats;
 
-void mock_cuda_config_init(mock_cuda_config *c); /* 1 GPU of 1 GiB, seed 1, no faults */
+/* 1 GPU of 1 GiB, seed 1, no faults; then COLLVIZ_MOCK_CUDA where set, as
+ * "ndev=2,peer=1,mem=4096,seed=3" (any of the fields, in any order), which
+ * is how a whole program built on the double (collviz-mockgpu) is set up.
+ * Without a mock_cuda_reset, the first API call configures it that way. */
+void mock_cuda_config_init(mock_cuda_config *c);
 /* Starts afresh with c: forgets (and frees) everything of the last run. */
 void mock_cuda_reset(const mock_cuda_config *c);
 void mock_cuda_get_stats(mock_cuda_stats *s);

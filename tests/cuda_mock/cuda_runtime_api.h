@@ -47,6 +47,12 @@ typedef enum {
     cudaDevAttrMaxThreadsPerMultiProcessor = 39
 } cudaDeviceAttr;
 
+struct cudaDeviceProp {
+    char name[256];
+    size_t totalGlobalMem;
+    int major, minor;
+};
+
 typedef struct CUstream_st *cudaStream_t;
 typedef struct CUevent_st *cudaEvent_t;
 
@@ -60,6 +66,7 @@ cudaError_t cudaGetDeviceCount(int *count);
 cudaError_t cudaDriverGetVersion(int *v);
 cudaError_t cudaRuntimeGetVersion(int *v);
 cudaError_t cudaSetDevice(int dev);
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int dev);
 cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int dev);
 cudaError_t cudaDeviceCanAccessPeer(int *can, int dev, int peer);
 cudaError_t cudaDeviceEnablePeerAccess(int peer, unsigned flags);
