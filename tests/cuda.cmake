@@ -67,6 +67,21 @@ if(CMAKE_CXX_COMPILER)
   target_compile_definitions(collviz-mockgpu PRIVATE COLLVIZ_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
   target_link_libraries(collviz-mockgpu PRIVATE cvcore cvjson)
   collviz_warnings(collviz-mockgpu)
+  # test_cuda_limits itself, on a 600 MiB mock GPU: too big, 1024 ranks,
+  # refusals, 50 opens, the bound's arithmetic (its bandwidth is made up).
+  add_executable(test_cuda_limits_mock test_cuda_limits.c cuda_mock/cuda_mock.c
+                 cuda_mock/backend_host.cpp ${PROJECT_SOURCE_DIR}/cuda_backend/cuda_info.c
+                 ${PROJECT_SOURCE_DIR}/cuda_backend/plan_traffic.c
+                 ${PROJECT_SOURCE_DIR}/cuda_backend/nccl_comm.c)
+  target_include_directories(test_cuda_limits_mock BEFORE PRIVATE
+                             ${CMAKE_CURRENT_SOURCE_DIR}/cuda_mock
+                             ${PROJECT_SOURCE_DIR}/cuda_backend ${CMAKE_CURRENT_SOURCE_DIR})
+  target_compile_definitions(test_cuda_limits_mock PRIVATE COLLVIZ_HAVE_CUDA=1)
+  target_link_libraries(test_cuda_limits_mock PRIVATE cvcore)
+  collviz_warnings(test_cuda_limits_mock)
+  add_test(NAME test_cuda_limits_mock COMMAND test_cuda_limits_mock)
+  set_tests_properties(test_cuda_limits_mock PROPERTIES TIMEOUT 600
+                       ENVIRONMENT "COLLVIZ_MOCK_CUDA=mem=629145600")
   add_test(NAME test_cuda_mock_cli
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_cuda_mock_cli.sh
                    $<TARGET_FILE:collviz-mockgpu>)

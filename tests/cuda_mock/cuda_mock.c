@@ -54,6 +54,8 @@ struct CUstream_st {
     op_t *q;
     size_t head, len, cap;
     bool dead;
+    long ready_at;                 /* index in the ready set, or -1 */
+    struct CUevent_st *waiting_on; /* its next item waits for this event */
 };
 
 struct CUevent_st {
@@ -61,6 +63,8 @@ struct CUevent_st {
     unsigned long recorded, completed; /* records enqueued / run */
     double time;
     bool timing, dead;
+    struct CUstream_st **waiters; /* streams whose next item waits for this */
+    size_t nwaiters, cap_waiters;
 };
 
 typedef struct {
@@ -79,6 +83,8 @@ static struct {
     size_t nstreams, cap_streams;
     struct CUevent_st **events;
     size_t nevents, cap_events;
+    struct CUstream_st **ready; /* streams whose next item can run now */
+    size_t nready, cap_ready;
     bool peer_on[MOCK_MAX_DEV][MOCK_MAX_DEV];
     bool sticky[MOCK_MAX_DEV];
     size_t used[MOCK_MAX_DEV];
@@ -156,11 +162,14 @@ void mock_cuda_reset(const mock_cuda_config *c)
         free(M.streams[i]->q);
         free(M.streams[i]);
     }
-    for (size_t i = 0; i < M.nevents; i++)
+    for (size_t i = 0; i < M.nevents; i++) {
+        free(M.events[i]->waiters);
         free(M.events[i]);
+    }
     free(M.allocs);
     free(M.streams);
     free(M.events);
+    free(M.ready);
     memset(&M, 0, sizeof M);
     if (c)
         M.cfg = *c;
@@ -205,12 +214,62 @@ static unsigned long long next_random(void)
     return M.rng;
 }
 
-static bool runnable(const struct CUstream_st *s)
+/* The ready set: streams whose next item may run. A stream whose next item
+ * waits for an event not yet reached sits on that event's waiter list
+ * instead, and is looked at again when a record of the event runs; so
+ * picking the next item costs the same for 1024 streams as for 2. */
+static void ready_add(struct CUstream_st *s)
 {
-    if (s->head == s->len)
-        return false;
+    if (s->ready_at >= 0)
+        return;
+    M.ready = (struct CUstream_st **)grow(M.ready, &M.cap_ready, M.nready + 1, sizeof *M.ready);
+    s->ready_at = (long)M.nready;
+    M.ready[M.nready++] = s;
+}
+
+static void ready_remove(struct CUstream_st *s)
+{
+    if (s->ready_at < 0)
+        return;
+    struct CUstream_st *last = M.ready[--M.nready];
+    M.ready[s->ready_at] = last;
+    last->ready_at = s->ready_at;
+    s->ready_at = -1;
+}
+
+static void unwait(struct CUstream_st *s)
+{
+    struct CUevent_st *e = s->waiting_on;
+    for (size_t i = 0; e && i < e->nwaiters; i++)
+        if (e->waiters[i] == s) {
+            e->waiters[i] = e->waiters[--e->nwaiters];
+            break;
+        }
+    s->waiting_on = NULL;
+}
+
+/* Files s where its next item puts it: ready, waiting, or idle. */
+static void refresh(struct CUstream_st *s)
+{
+    if (s->head == s->len) {
+        ready_remove(s);
+        return;
+    }
     const op_t *o = &s->q[s->head];
-    return o->kind != OP_WAIT || o->ev->completed >= o->gen;
+    if (o->kind == OP_WAIT && o->ev->completed < o->gen) {
+        ready_remove(s);
+        if (s->waiting_on != o->ev) {
+            unwait(s);
+            struct CUevent_st *e = o->ev;
+            e->waiters = (struct CUstream_st **)grow(e->waiters, &e->cap_waiters, e->nwaiters + 1,
+                                                     sizeof *e->waiters);
+            e->waiters[e->nwaiters++] = s;
+            s->waiting_on = e;
+        }
+        return;
+    }
+    unwait(s);
+    ready_add(s);
 }
 
 static void execute(struct CUstream_st *s)
@@ -230,28 +289,33 @@ static void execute(struct CUstream_st *s)
         else
             cv__kernel(o->dtype, o->redop, o->xk, o->dst, o->src, o->n, o->divisor);
     } else if (o->kind == OP_RECORD) {
-        o->ev->completed = o->gen;
-        o->ev->time = M.clock;
+        struct CUevent_st *e = o->ev;
+        e->completed = o->gen;
+        e->time = M.clock;
+        /* Its waiters look again; refresh files any still waiting (for a
+         * later record) on a fresh list. */
+        struct CUstream_st **list = e->waiters;
+        size_t n = e->nwaiters;
+        e->waiters = NULL;
+        e->nwaiters = e->cap_waiters = 0;
+        for (size_t i = 0; i < n; i++) {
+            list[i]->waiting_on = NULL;
+            refresh(list[i]);
+        }
+        free(list);
     }
     if (s->head == s->len)
         s->head = s->len = 0;
+    refresh(s);
 }
 
-/* Runs one item of a random runnable stream; false if none can run. */
+/* Runs the next item of a random ready stream; false if none can run. */
 static bool run_one(void)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < M.nstreams; i++)
-        n += runnable(M.streams[i]);
-    if (n == 0)
+    if (M.nready == 0)
         return false;
-    size_t k = (size_t)(next_random() % n);
-    for (size_t i = 0; i < M.nstreams; i++)
-        if (runnable(M.streams[i]) && k-- == 0) {
-            execute(M.streams[i]);
-            return true;
-        }
-    return false;
+    execute(M.ready[next_random() % M.nready]);
+    return true;
 }
 
 typedef bool (*done_fn)(const void *arg);
@@ -306,9 +370,10 @@ static void collect(void)
     M.nstreams = k;
     k = 0;
     for (size_t i = 0; i < M.nevents; i++) {
-        if (M.events[i]->dead)
+        if (M.events[i]->dead) {
+            free(M.events[i]->waiters);
             free(M.events[i]);
-        else
+        } else
             M.events[k++] = M.events[i];
     }
     M.nevents = k;
@@ -322,6 +387,8 @@ static cudaError_t push(struct CUstream_st *s, const op_t *o)
     }
     s->q = (op_t *)grow(s->q, &s->cap, s->len + 1, sizeof *s->q);
     s->q[s->len++] = *o;
+    if (s->len - s->head == 1)
+        refresh(s); /* it is the next item */
     return cudaSuccess;
 }
 
@@ -455,7 +522,9 @@ cudaError_t cudaMalloc(void **ptr, size_t bytes)
     char *p = (char *)aligned_alloc(256, rounded ? rounded : 256);
     if (!p)
         return fail(cudaErrorMemoryAllocation);
-    memset(p, 0xA5, rounded ? rounded : 256); /* never zero by luck */
+    /* Never zero by luck (the first MiB is enough to catch a missing
+     * memset, and filling gigabytes would dominate the tests' time). */
+    memset(p, 0xA5, rounded < ((size_t)1 << 20) ? (rounded ? rounded : 256) : (size_t)1 << 20);
     M.allocs = (alloc_t *)grow(M.allocs, &M.cap_allocs, M.nallocs + 1, sizeof *M.allocs);
     M.allocs[M.nallocs++] = (alloc_t){p, bytes, M.cur};
     M.used[M.cur] += bytes;
@@ -539,6 +608,7 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned flags)
     if (!s)
         return fail(cudaErrorMemoryAllocation);
     s->dev = M.cur;
+    s->ready_at = -1;
     M.streams = (struct CUstream_st **)grow(M.streams, &M.cap_streams, M.nstreams + 1,
                                             sizeof *M.streams);
     M.streams[M.nstreams++] = s;
@@ -670,6 +740,8 @@ cudaError_t cudaDeviceReset(void)
     for (size_t i = 0; i < M.nstreams; i++)
         if (M.streams[i]->dev == dev) {
             M.streams[i]->head = M.streams[i]->len = 0; /* the context's work is gone */
+            ready_remove(M.streams[i]);
+            unwait(M.streams[i]);
             if (!M.streams[i]->dead) {
                 M.streams[i]->dead = true;
                 M.st.streams--;
