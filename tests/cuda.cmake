@@ -54,14 +54,16 @@ if(CMAKE_CXX_COMPILER)
   add_test(NAME test_cuda_mock COMMAND test_cuda_mock)
   set_tests_properties(test_cuda_mock PROPERTIES TIMEOUT 600)
 
-  # collviz's command line (no window) built on the double, so `--backend
-  # cuda` and `auto` in run, bench and list are exercised end to end.
+  # collviz's command line (no window) built on the doubles, so `--backend
+  # cuda`, `auto` and `nccl` in run, bench and list are exercised end to end.
   file(GLOB MOCKGPU_APP CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/app/*.c)
   list(FILTER MOCKGPU_APP EXCLUDE REGEX "/(gui[a-z_]*|export|renderbench|show)\\.c$")
-  add_executable(collviz-mockgpu ${MOCKGPU_APP} cuda_mock/cuda_mock.c cuda_mock/backend_host.cpp
-                 ${PROJECT_SOURCE_DIR}/cuda_backend/cuda_info.c
+  add_executable(collviz-mockgpu ${MOCKGPU_APP} cuda_mock/cuda_mock.c cuda_mock/nccl_mock.c
+                 cuda_mock/backend_host.cpp ${PROJECT_SOURCE_DIR}/cuda_backend/cuda_info.c
                  ${PROJECT_SOURCE_DIR}/cuda_backend/nccl_comm.c
+                 ${PROJECT_SOURCE_DIR}/cuda_backend/nccl_run.c
                  ${PROJECT_SOURCE_DIR}/cuda_backend/plan_traffic.c)
+  target_compile_definitions(collviz-mockgpu PRIVATE COLLVIZ_HAVE_CUDA=1 COLLVIZ_HAVE_NCCL=1)
   target_include_directories(collviz-mockgpu BEFORE PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/cuda_mock
                              ${PROJECT_SOURCE_DIR}/cuda_backend ${PROJECT_SOURCE_DIR}/app)
   target_compile_definitions(collviz-mockgpu PRIVATE COLLVIZ_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
@@ -82,6 +84,21 @@ if(CMAKE_CXX_COMPILER)
   add_test(NAME test_cuda_limits_mock COMMAND test_cuda_limits_mock)
   set_tests_properties(test_cuda_limits_mock PROPERTIES TIMEOUT 600
                        ENVIRONMENT "COLLVIZ_MOCK_CUDA=mem=629145600")
+  # test_cuda_nccl itself, the NCCL runner on the NCCL double (4 mock GPUs).
+  add_executable(test_cuda_nccl_mock test_cuda_nccl.c cuda_mock/cuda_mock.c cuda_mock/nccl_mock.c
+                 cuda_mock/backend_host.cpp ${PROJECT_SOURCE_DIR}/cuda_backend/cuda_info.c
+                 ${PROJECT_SOURCE_DIR}/cuda_backend/plan_traffic.c
+                 ${PROJECT_SOURCE_DIR}/cuda_backend/nccl_comm.c
+                 ${PROJECT_SOURCE_DIR}/cuda_backend/nccl_run.c)
+  target_include_directories(test_cuda_nccl_mock BEFORE PRIVATE
+                             ${CMAKE_CURRENT_SOURCE_DIR}/cuda_mock
+                             ${PROJECT_SOURCE_DIR}/cuda_backend ${CMAKE_CURRENT_SOURCE_DIR})
+  target_compile_definitions(test_cuda_nccl_mock PRIVATE COLLVIZ_HAVE_CUDA=1 COLLVIZ_HAVE_NCCL=1)
+  target_link_libraries(test_cuda_nccl_mock PRIVATE cvcore)
+  collviz_warnings(test_cuda_nccl_mock)
+  add_test(NAME test_cuda_nccl_mock COMMAND test_cuda_nccl_mock)
+  set_tests_properties(test_cuda_nccl_mock PROPERTIES TIMEOUT 600
+                       ENVIRONMENT "COLLVIZ_MOCK_CUDA=ndev=4,peer=1")
   add_test(NAME test_cuda_mock_cli
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_cuda_mock_cli.sh
                    $<TARGET_FILE:collviz-mockgpu>)

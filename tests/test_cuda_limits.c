@@ -167,7 +167,8 @@ static void check_no_leak(void)
     cv_spec s;
     cv_spec_init(&s);
     s.ranks = 8;
-    s.count = (int64_t)1 << 22;
+    /* Smaller on the runtime double, which zeroes every buffer on the CPU. */
+    s.count = getenv("COLLVIZ_MOCK_CUDA") ? (int64_t)1 << 16 : (int64_t)1 << 22;
     cv_plan *p = NULL;
     cv_plan_build(&s, &p, err, sizeof err);
     size_t before = free_bytes(NULL);
@@ -219,8 +220,10 @@ int main(void)
     /* ... and ranks that each fit but together do not. */
     check_too_big("too many ranks", CV_OP_ALLREDUCE, 64 * gpus,
                   (int64_t)(total / 4 / 64 + (1 << 20)));
-    /* Checking 1024 ranks against the reference costs ranks^2 x count. */
-    check_many_ranks(CV_OP_ALLREDUCE, 1024, 1027, CV_INT32);
+    /* Checking 1024 ranks against the reference costs ranks^2 x count:
+     * the runtime double (which runs under the sanitizers in CI) takes a
+     * count that still gives some ranks one element and others none. */
+    check_many_ranks(CV_OP_ALLREDUCE, 1024, getenv("COLLVIZ_MOCK_CUDA") ? 1027 / 2 : 1027, CV_INT32);
     check_many_ranks(CV_OP_ALLTOALL, 64, 3, CV_FLOAT16);
     check_many_ranks(CV_OP_REDUCESCATTER, 100, 1000, CV_BFLOAT16);
     check_refusals();

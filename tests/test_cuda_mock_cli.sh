@@ -1,10 +1,11 @@
 #!/bin/sh
-# test_cuda_mock_cli.sh: `--backend cuda` and `--backend auto` through the
-# command line, on collviz-mockgpu (collviz built on the CUDA runtime test
-# double of tests/cuda_mock/; COLLVIZ_MOCK_CUDA sets its GPUs): run and bench
-# verify their results, bench prints the bound column and --json the step
-# times, and no device, too little device memory and NCCL without a GPU give
-# their one-line messages and exit codes. The double's timings are made up:
+# test_cuda_mock_cli.sh: `--backend cuda`, `auto` and `nccl` through the
+# command line, on collviz-mockgpu (collviz built on the CUDA runtime and
+# NCCL test doubles of tests/cuda_mock/; COLLVIZ_MOCK_CUDA sets its GPUs):
+# run and bench verify their results, bench prints the bound column and
+# --json the step times, NCCL gives its table over 4 GPUs and its one-rank
+# note on one, and no device, too little device memory and NCCL without a
+# GPU give their one-line messages and exit codes. The double's timings are made up:
 # only the plumbing is checked here, never a figure.
 #
 #   test_cuda_mock_cli.sh COLLVIZ_MOCKGPU
@@ -49,7 +50,11 @@ check "too little device memory" 2 "out of device memory: 4 ranks on GPU 0 need 
   "COLLVIZ_MOCK_CUDA=mem=4096" -- run --backend cuda --op allreduce --ranks 4 --count 4096
 check "NCCL without a GPU" 3 "no CUDA device" "COLLVIZ_MOCK_CUDA=ndev=0" -- \
   bench --backend nccl --op allreduce -b 1k -e 1k
-check "NCCL not in this build" 3 "built without NCCL" "" -- \
+check "NCCL on 4 GPUs" 0 "Out of bounds values : 0 OK" "COLLVIZ_MOCK_CUDA=ndev=4" -- \
+  bench --backend nccl --op reducescatter -b 1k -e 64k -f 8 -n 2
+check "NCCL --ranks picks fewer GPUs" 0 '"ranks":	3' "COLLVIZ_MOCK_CUDA=ndev=4" -- \
+  bench --backend nccl --op alltoall --ranks 3 -b 3k -e 3k --json
+check "NCCL on one GPU says it is one rank" 0 "NCCL runs one rank" "COLLVIZ_MOCK_CUDA=ndev=1" -- \
   bench --backend nccl --op allreduce -b 1k -e 1k
 [ "$fails" = 0 ] && echo "all passed" || echo "$fails failed"
 [ "$fails" = 0 ]

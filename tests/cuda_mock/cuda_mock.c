@@ -204,6 +204,24 @@ static void drop_alloc(size_t i)
     M.st.allocs--;
 }
 
+bool mock_cuda_device_range(const void *p, size_t bytes, int *dev)
+{
+    alloc_t *a = find_alloc(p, bytes);
+    if (a && dev)
+        *dev = a->dev;
+    return a != NULL;
+}
+
+void mock_cuda_problem(const char *fmt, ...)
+{
+    if (M.st.problem[0])
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(M.st.problem, sizeof M.st.problem, fmt, ap);
+    va_end(ap);
+}
+
 /* ------------------------------------------------------------ scheduler */
 
 static unsigned long long next_random(void)

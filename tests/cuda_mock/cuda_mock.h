@@ -35,4 +35,9 @@ void mock_cuda_config_init(mock_cuda_config *c);
 void mock_cuda_reset(const mock_cuda_config *c);
 void mock_cuda_get_stats(mock_cuda_stats *s);
 
+/* For the NCCL double (nccl_mock.c): whether [p, p + bytes) lies in a live
+ * device allocation (and on which GPU), and recording a misuse. */
+bool mock_cuda_device_range(const void *p, size_t bytes, int *dev);
+void mock_cuda_problem(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 #endif
