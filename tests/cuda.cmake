@@ -34,71 +34,48 @@ if(CVCUDA_DEFS MATCHES "COLLVIZ_HAVE_MPI" AND MPIEXEC_EXECUTABLE)
                        TIMEOUT 300 SKIP_RETURN_CODE 77 ENVIRONMENT "${CVCUDA_MPI_ENV}")
 endif()
 
-# The backend's host code on the CUDA runtime test double (tests/cuda_mock/),
-# with or without a toolkit: cuda_backend.cu compiled as C++ against the
-# double, whose streams run in random orders bounded by declared waits.
+# The backend's host code on the CUDA runtime and NCCL test doubles
+# (tests/cuda_mock/), with or without a toolkit: cuda_backend.cu compiled as
+# C++ against the doubles, whose streams run in random orders bounded by the
+# waits the backend declared.
 include(CheckLanguage)
 check_language(CXX)
 if(CMAKE_CXX_COMPILER)
   enable_language(CXX)
   set(CMAKE_CXX_STANDARD 17)
-  add_executable(test_cuda_mock test_cuda_mock.c cuda_mock/cuda_mock.c cuda_mock/backend_host.cpp)
-  # The double's headers stand in for the toolkit's: they must come first.
-  target_include_directories(test_cuda_mock BEFORE PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/cuda_mock
-                             ${PROJECT_SOURCE_DIR}/cuda_backend ${CMAKE_CURRENT_SOURCE_DIR})
-  target_link_libraries(test_cuda_mock PRIVATE cvcore)
-  collviz_warnings(test_cuda_mock)
-  target_compile_options(test_cuda_mock PRIVATE
+  # The doubles and the backend's host files on them, built once: cvcuda with
+  # the toolkit and NCCL swapped for the doubles.
+  set(CVCUDA_DIR ${PROJECT_SOURCE_DIR}/cuda_backend)
+  add_library(cvcudamock STATIC cuda_mock/cuda_mock.c cuda_mock/nccl_mock.c
+              cuda_mock/backend_host.cpp ${CVCUDA_DIR}/cuda_info.c ${CVCUDA_DIR}/plan_traffic.c
+              ${CVCUDA_DIR}/nccl_comm.c ${CVCUDA_DIR}/nccl_run.c)
+  # The doubles' headers stand in for the toolkit's and NCCL's: first.
+  target_include_directories(cvcudamock BEFORE PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/cuda_mock
+                             ${CVCUDA_DIR})
+  target_compile_definitions(cvcudamock PUBLIC COLLVIZ_HAVE_CUDA=1 COLLVIZ_HAVE_NCCL=1)
+  target_link_libraries(cvcudamock PUBLIC cvcore)
+  collviz_warnings(cvcudamock)
+  target_compile_options(cvcudamock PRIVATE
                          $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wno-unused-parameter>
                          $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<BOOL:${COLLVIZ_WERROR}>>:-Werror>)
-  add_test(NAME test_cuda_mock COMMAND test_cuda_mock)
-  set_tests_properties(test_cuda_mock PROPERTIES TIMEOUT 600)
 
-  # collviz's command line (no window) built on the doubles, so `--backend
-  # cuda`, `auto` and `nccl` in run, bench and list are exercised end to end.
+  collviz_test(test_cuda_mock SOURCES test_cuda_mock.c LIBS cvcudamock TIMEOUT 600)
+  # The GPU suites themselves on the doubles: limits on a 600 MiB GPU (its
+  # bandwidth is made up), the NCCL runner over 4 GPUs.
+  collviz_test(test_cuda_limits_mock SOURCES test_cuda_limits.c LIBS cvcudamock TIMEOUT 600
+               ENV COLLVIZ_MOCK_CUDA=mem=629145600)
+  collviz_test(test_cuda_nccl_mock SOURCES test_cuda_nccl.c LIBS cvcudamock TIMEOUT 600
+               ENV COLLVIZ_MOCK_CUDA=ndev=4,peer=1)
+
+  # collviz's command line (no window) on the doubles, so `--backend cuda`,
+  # `auto` and `nccl` in run, bench and list are exercised end to end.
   file(GLOB MOCKGPU_APP CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/app/*.c)
   list(FILTER MOCKGPU_APP EXCLUDE REGEX "/(gui[a-z_]*|export|renderbench|show)\\.c$")
-  add_executable(collviz-mockgpu ${MOCKGPU_APP} cuda_mock/cuda_mock.c cuda_mock/nccl_mock.c
-                 cuda_mock/backend_host.cpp ${PROJECT_SOURCE_DIR}/cuda_backend/cuda_info.c
-                 ${PROJECT_SOURCE_DIR}/cuda_backend/nccl_comm.c
-                 ${PROJECT_SOURCE_DIR}/cuda_backend/nccl_run.c
-                 ${PROJECT_SOURCE_DIR}/cuda_backend/plan_traffic.c)
-  target_compile_definitions(collviz-mockgpu PRIVATE COLLVIZ_HAVE_CUDA=1 COLLVIZ_HAVE_NCCL=1)
-  target_include_directories(collviz-mockgpu BEFORE PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/cuda_mock
-                             ${PROJECT_SOURCE_DIR}/cuda_backend ${PROJECT_SOURCE_DIR}/app)
+  add_executable(collviz-mockgpu ${MOCKGPU_APP})
+  target_include_directories(collviz-mockgpu PRIVATE ${PROJECT_SOURCE_DIR}/app)
   target_compile_definitions(collviz-mockgpu PRIVATE COLLVIZ_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
-  target_link_libraries(collviz-mockgpu PRIVATE cvcore cvjson)
+  target_link_libraries(collviz-mockgpu PRIVATE cvcudamock cvjson)
   collviz_warnings(collviz-mockgpu)
-  # test_cuda_limits itself, on a 600 MiB mock GPU: too big, 1024 ranks,
-  # refusals, 50 opens, the bound's arithmetic (its bandwidth is made up).
-  add_executable(test_cuda_limits_mock test_cuda_limits.c cuda_mock/cuda_mock.c
-                 cuda_mock/backend_host.cpp ${PROJECT_SOURCE_DIR}/cuda_backend/cuda_info.c
-                 ${PROJECT_SOURCE_DIR}/cuda_backend/plan_traffic.c
-                 ${PROJECT_SOURCE_DIR}/cuda_backend/nccl_comm.c)
-  target_include_directories(test_cuda_limits_mock BEFORE PRIVATE
-                             ${CMAKE_CURRENT_SOURCE_DIR}/cuda_mock
-                             ${PROJECT_SOURCE_DIR}/cuda_backend ${CMAKE_CURRENT_SOURCE_DIR})
-  target_compile_definitions(test_cuda_limits_mock PRIVATE COLLVIZ_HAVE_CUDA=1)
-  target_link_libraries(test_cuda_limits_mock PRIVATE cvcore)
-  collviz_warnings(test_cuda_limits_mock)
-  add_test(NAME test_cuda_limits_mock COMMAND test_cuda_limits_mock)
-  set_tests_properties(test_cuda_limits_mock PROPERTIES TIMEOUT 600
-                       ENVIRONMENT "COLLVIZ_MOCK_CUDA=mem=629145600")
-  # test_cuda_nccl itself, the NCCL runner on the NCCL double (4 mock GPUs).
-  add_executable(test_cuda_nccl_mock test_cuda_nccl.c cuda_mock/cuda_mock.c cuda_mock/nccl_mock.c
-                 cuda_mock/backend_host.cpp ${PROJECT_SOURCE_DIR}/cuda_backend/cuda_info.c
-                 ${PROJECT_SOURCE_DIR}/cuda_backend/plan_traffic.c
-                 ${PROJECT_SOURCE_DIR}/cuda_backend/nccl_comm.c
-                 ${PROJECT_SOURCE_DIR}/cuda_backend/nccl_run.c)
-  target_include_directories(test_cuda_nccl_mock BEFORE PRIVATE
-                             ${CMAKE_CURRENT_SOURCE_DIR}/cuda_mock
-                             ${PROJECT_SOURCE_DIR}/cuda_backend ${CMAKE_CURRENT_SOURCE_DIR})
-  target_compile_definitions(test_cuda_nccl_mock PRIVATE COLLVIZ_HAVE_CUDA=1 COLLVIZ_HAVE_NCCL=1)
-  target_link_libraries(test_cuda_nccl_mock PRIVATE cvcore)
-  collviz_warnings(test_cuda_nccl_mock)
-  add_test(NAME test_cuda_nccl_mock COMMAND test_cuda_nccl_mock)
-  set_tests_properties(test_cuda_nccl_mock PROPERTIES TIMEOUT 600
-                       ENVIRONMENT "COLLVIZ_MOCK_CUDA=ndev=4,peer=1")
   add_test(NAME test_cuda_mock_cli
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_cuda_mock_cli.sh
                    $<TARGET_FILE:collviz-mockgpu>)
