@@ -93,15 +93,6 @@ static struct {
     unsigned long long rng;
 } M;
 
-static void problem(const char *fmt, ...)
-{
-    if (M.st.problem[0])
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(M.st.problem, sizeof M.st.problem, fmt, ap);
-    va_end(ap);
-}
 
 static void *grow(void *arr, size_t *cap, size_t need, size_t size)
 {
@@ -222,6 +213,23 @@ void mock_cuda_problem(const char *fmt, ...)
     va_end(ap);
 }
 
+/* A live stream or event, else the misuse is recorded. */
+static bool stream_ok(cudaStream_t s, const char *call)
+{
+    if (s && !s->dead)
+        return true;
+    mock_cuda_problem("%s on a %s stream", call, s ? "destroyed" : "NULL");
+    return false;
+}
+
+static bool event_ok(cudaEvent_t e, const char *call)
+{
+    if (e && !e->dead)
+        return true;
+    mock_cuda_problem("%s on a %s event", call, e ? "destroyed" : "NULL");
+    return false;
+}
+
 /* ------------------------------------------------------------ scheduler */
 
 static unsigned long long next_random(void)
@@ -296,7 +304,7 @@ static void execute(struct CUstream_st *s)
     bool dead_dev = M.sticky[s->dev]; /* a faulted context drops its work */
     M.clock += 1e-6 + (double)o->bytes * 1e-12;
     if ((o->dst_dev && !find_alloc(o->dst, o->bytes)) || (o->src_dev && !find_alloc(o->src, o->bytes)))
-        problem("work on GPU %d ran on memory freed after it was enqueued", s->dev);
+        mock_cuda_problem("work on GPU %d ran on memory freed after it was enqueued", s->dev);
     else if (o->kind == OP_COPY && !dead_dev)
         memmove(o->dst, o->src, o->bytes);
     else if (o->kind == OP_SET && !dead_dev)
@@ -342,7 +350,7 @@ static cudaError_t run_until(done_fn done, const void *arg, const char *what)
 {
     while (!done(arg))
         if (!run_one()) {
-            problem("deadlock: %s waits for work that can never run", what);
+            mock_cuda_problem("deadlock: %s waits for work that can never run", what);
             return fail(cudaErrorLaunchFailure);
         }
     return cudaSuccess;
@@ -399,10 +407,8 @@ static void collect(void)
 
 static cudaError_t push(struct CUstream_st *s, const op_t *o)
 {
-    if (!s || s->dead) {
-        problem("work enqueued on a %s stream", s ? "destroyed" : "NULL (default)");
+    if (!stream_ok(s, "work enqueued"))
         return fail(cudaErrorInvalidResourceHandle);
-    }
     s->q = (op_t *)grow(s->q, &s->cap, s->len + 1, sizeof *s->q);
     s->q[s->len++] = *o;
     if (s->len - s->head == 1)
@@ -415,7 +421,7 @@ static alloc_t *device_range(const void *p, size_t bytes, const char *what)
 {
     alloc_t *a = find_alloc(p, bytes);
     if (!a)
-        problem("%s: %zu bytes at %p are not inside any device allocation", what, bytes, p);
+        mock_cuda_problem("%s: %zu bytes at %p are not inside any device allocation", what, bytes, p);
     return a;
 }
 
@@ -571,7 +577,7 @@ cudaError_t cudaFree(void *ptr)
                 }
             return cudaSuccess;
         }
-    problem("cudaFree of a pointer that is not a live allocation");
+    mock_cuda_problem("cudaFree of a pointer that is not a live allocation");
     return fail(cudaErrorInvalidValue);
 }
 
@@ -610,7 +616,7 @@ cudaError_t cudaMemcpyPeerAsync(void *dst, int dst_dev, const void *src, int src
     if (!a || !b)
         return fail(cudaErrorInvalidValue);
     if (a->dev != dst_dev || b->dev != src_dev) {
-        problem("cudaMemcpyPeerAsync names GPUs %d <- %d for memory on %d <- %d", dst_dev,
+        mock_cuda_problem("cudaMemcpyPeerAsync names GPUs %d <- %d for memory on %d <- %d", dst_dev,
                 src_dev, a->dev, b->dev);
         return fail(cudaErrorInvalidValue);
     }
@@ -637,10 +643,8 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned flags)
 
 cudaError_t cudaStreamDestroy(cudaStream_t s)
 {
-    if (!s || s->dead) {
-        problem("cudaStreamDestroy of a %s stream", s ? "destroyed" : "NULL");
+    if (!stream_ok(s, "cudaStreamDestroy"))
         return fail(cudaErrorInvalidResourceHandle);
-    }
     /* Work already enqueued still completes. */
     cudaError_t e = run_until(stream_empty, s, "cudaStreamDestroy");
     s->dead = true;
@@ -651,10 +655,8 @@ cudaError_t cudaStreamDestroy(cudaStream_t s)
 
 cudaError_t cudaStreamSynchronize(cudaStream_t s)
 {
-    if (!s || s->dead) {
-        problem("cudaStreamSynchronize on a %s stream", s ? "destroyed" : "NULL");
+    if (!stream_ok(s, "cudaStreamSynchronize"))
         return fail(cudaErrorInvalidResourceHandle);
-    }
     cudaError_t e = run_until(stream_empty, s, "cudaStreamSynchronize");
     return e != cudaSuccess ? e : M.sticky[s->dev] ? cudaErrorIllegalAddress : cudaSuccess;
 }
@@ -662,14 +664,8 @@ cudaError_t cudaStreamSynchronize(cudaStream_t s)
 cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned flags)
 {
     (void)flags;
-    if (!e || e->dead) {
-        problem("cudaStreamWaitEvent on a %s event", e ? "destroyed" : "NULL");
+    if (!event_ok(e, "cudaStreamWaitEvent") || !stream_ok(s, "cudaStreamWaitEvent"))
         return fail(cudaErrorInvalidResourceHandle);
-    }
-    if (!s || s->dead) {
-        problem("cudaStreamWaitEvent on a %s stream", s ? "destroyed" : "NULL");
-        return fail(cudaErrorInvalidResourceHandle);
-    }
     if (e->recorded == 0)
         return cudaSuccess; /* never recorded: nothing to wait for */
     op_t o = {.kind = OP_WAIT, .ev = e, .gen = e->recorded};
@@ -694,10 +690,8 @@ cudaError_t cudaEventCreate(cudaEvent_t *event) { return cudaEventCreateWithFlag
 
 cudaError_t cudaEventDestroy(cudaEvent_t e)
 {
-    if (!e || e->dead) {
-        problem("cudaEventDestroy of a %s event", e ? "destroyed" : "NULL");
+    if (!event_ok(e, "cudaEventDestroy"))
         return fail(cudaErrorInvalidResourceHandle);
-    }
     e->dead = true; /* the object stays while queued waits may refer to it */
     M.st.events--;
     collect();
@@ -706,12 +700,10 @@ cudaError_t cudaEventDestroy(cudaEvent_t e)
 
 cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s)
 {
-    if (!e || e->dead) {
-        problem("cudaEventRecord of a %s event", e ? "destroyed" : "NULL");
+    if (!event_ok(e, "cudaEventRecord"))
         return fail(cudaErrorInvalidResourceHandle);
-    }
     if (s && e->dev != s->dev) {
-        problem("an event of GPU %d recorded on a stream of GPU %d", e->dev, s->dev);
+        mock_cuda_problem("an event of GPU %d recorded on a stream of GPU %d", e->dev, s->dev);
         return fail(cudaErrorInvalidResourceHandle);
     }
     op_t o = {.kind = OP_RECORD, .ev = e, .gen = e->recorded + 1};
@@ -723,10 +715,8 @@ cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s)
 
 cudaError_t cudaEventSynchronize(cudaEvent_t e)
 {
-    if (!e || e->dead) {
-        problem("cudaEventSynchronize on a %s event", e ? "destroyed" : "NULL");
+    if (!event_ok(e, "cudaEventSynchronize"))
         return fail(cudaErrorInvalidResourceHandle);
-    }
     cudaError_t r = run_until(event_done, e, "cudaEventSynchronize");
     return r != cudaSuccess ? r : M.sticky[e->dev] ? cudaErrorIllegalAddress : cudaSuccess;
 }
@@ -734,7 +724,7 @@ cudaError_t cudaEventSynchronize(cudaEvent_t e)
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b)
 {
     if (!a || !b || a->dead || b->dead || !a->timing || !b->timing) {
-        problem("cudaEventElapsedTime on an event that is destroyed or has no timing");
+        mock_cuda_problem("cudaEventElapsedTime on an event that is destroyed or has no timing");
         return fail(cudaErrorInvalidResourceHandle);
     }
     if (a->recorded == 0 || b->recorded == 0 || a->completed < a->recorded ||
@@ -794,12 +784,10 @@ cudaError_t cv_cuda__launch(cv_dtype dtype, cv_redop redop, cv_xfer_kind kind, v
         return cudaErrorNotSupported;
     if (++M.st.launches == M.cfg.fail_launch_at)
         return fail(cudaErrorLaunchFailure);
-    if (!stream || stream->dead) {
-        problem("a kernel launched on a %s stream", stream ? "destroyed" : "NULL");
+    if (!stream_ok(stream, "a kernel launched"))
         return fail(cudaErrorInvalidResourceHandle);
-    }
     if (stream->dev != M.cur) {
-        problem("a kernel launched on GPU %d's stream while GPU %d is current", stream->dev,
+        mock_cuda_problem("a kernel launched on GPU %d's stream while GPU %d is current", stream->dev,
                 M.cur);
         return fail(cudaErrorInvalidResourceHandle);
     }
@@ -809,7 +797,7 @@ cudaError_t cv_cuda__launch(cv_dtype dtype, cv_redop redop, cv_xfer_kind kind, v
     if (!d || (kind == CV_XFER_REDUCE && !s))
         return fail(cudaErrorIllegalAddress);
     if (d->dev != stream->dev || (s && s->dev != stream->dev && !M.peer_on[stream->dev][s->dev])) {
-        problem("a kernel on GPU %d touches GPU %d's memory without peer access", stream->dev,
+        mock_cuda_problem("a kernel on GPU %d touches GPU %d's memory without peer access", stream->dev,
                 d->dev != stream->dev ? d->dev : s->dev);
         return fail(cudaErrorIllegalAddress);
     }
