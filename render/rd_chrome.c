@@ -871,6 +871,28 @@ void rd__draw_tooltip(rd_ctx *c, const rd_frame *f)
                  rect(x + pad, y + pad + i * lh, w - 2 * pad, lh), RD_ALIGN_LEFT, 1);
 }
 
+/* Row i of the help: its key and what it does; false for an empty slot. */
+static bool help_row(const rd_frame *f, int i, const char **key, const char **help)
+{
+    static const char *extra_keys[2] = {"mouse", "F11"};
+    static const char *extra_help[2][RD_LANG_COUNT] = {
+        {"click or drag the timeline; hover a cell for its value",
+         "点击或拖动时间轴；悬停在格子上查看数值"},
+        {"full screen (also --fullscreen)", "全屏（也可用 --fullscreen）"},
+    };
+    if (i < RD_ACT_COUNT_ - 1) {
+        *key = rd_action_key((rd_action)(i + 1));
+        *help = rd_action_help((rd_action)(i + 1), f->lang);
+    } else if (i < RD_ACT_COUNT_ - 1 + 2) {
+        *key = extra_keys[i - (RD_ACT_COUNT_ - 1)];
+        *help = extra_help[i - (RD_ACT_COUNT_ - 1)][f->lang == RD_LANG_ZH];
+    } else {
+        *key = f->help_extra[i - (RD_ACT_COUNT_ + 1)][0];
+        *help = f->help_extra[i - (RD_ACT_COUNT_ + 1)][1];
+    }
+    return *key && *help;
+}
+
 void rd__draw_help(rd_ctx *c, const rd_frame *f)
 {
     const rd_theme *th = rd_theme_get(f->theme);
@@ -883,8 +905,20 @@ void rd__draw_help(rd_ctx *c, const rd_frame *f)
     int avail = L->h - 2 * pad - 3 * lh;
     int cols = rows * lh > avail ? 2 : 1;
     int per = (rows + cols - 1) / cols;
-    int key_w = px * 4;
-    int col_w = (int)fminf((L->w - 2 * pad) / cols, px * 26);
+    /* Columns as wide as their longest line, so no help is cut short
+     * where the window has room for it. */
+    int key_w = px * 4, text_w = px * 22;
+    for (int i = 0; i < rows; i++) {
+        const char *key, *help;
+        int tw = 0;
+        if (!help_row(f, i, &key, &help))
+            continue;
+        rd_text_measure(c->text, key, px, &tw, NULL);
+        key_w = tw + px > key_w ? tw + px : key_w;
+        rd_text_measure(c->text, help, px, &tw, NULL);
+        text_w = tw > text_w ? tw : text_w;
+    }
+    int col_w = (int)fminf((L->w - 2 * pad) / cols, key_w + text_w + pad);
     int w = col_w * cols + 2 * pad, h = per * lh + 3 * lh + 2 * pad;
     if (w > L->w)
         w = L->w;
@@ -898,12 +932,6 @@ void rd__draw_help(rd_ctx *c, const rd_frame *f)
     rd__frame(c->r, box, (int)fmaxf(1, th->line * L->ui), th->accent);
     rd__text(c, rd_str(f->lang, RD_S_HELP_TITLE), L->px_big, th->accent,
              rect(box.x + pad, box.y + pad, box.w - 2 * pad, (int)(L->px_big * 1.4)), RD_ALIGN_LEFT, 1);
-    static const char *extra_keys[2] = {"mouse", "F11"};
-    static const char *extra_help[2][RD_LANG_COUNT] = {
-        {"click or drag the timeline; hover a cell for its value",
-         "点击或拖动时间轴；悬停在格子上查看数值"},
-        {"full screen (also --fullscreen)", "全屏（也可用 --fullscreen）"},
-    };
     int top = box.y + pad + (int)(L->px_big * 1.4) + lh / 2;
     for (int i = 0; i < rows; i++) {
         int col = i / per, row = i % per;
@@ -911,18 +939,8 @@ void rd__draw_help(rd_ctx *c, const rd_frame *f)
         if (y + lh > box.y + box.h - lh)
             break;
         const char *key, *help;
-        if (i < RD_ACT_COUNT_ - 1) {
-            key = rd_action_key((rd_action)(i + 1));
-            help = rd_action_help((rd_action)(i + 1), f->lang);
-        } else if (i < RD_ACT_COUNT_ - 1 + 2) {
-            key = extra_keys[i - (RD_ACT_COUNT_ - 1)];
-            help = extra_help[i - (RD_ACT_COUNT_ - 1)][f->lang == RD_LANG_ZH];
-        } else {
-            key = f->help_extra[i - (RD_ACT_COUNT_ + 1)][0];
-            help = f->help_extra[i - (RD_ACT_COUNT_ + 1)][1];
-            if (!key || !help)
-                continue;
-        }
+        if (!help_row(f, i, &key, &help))
+            continue;
         rd__text(c, key, px, th->accent, rect(x, y, key_w - 4, lh), RD_ALIGN_LEFT, 1);
         rd__text(c, help, px, th->text, rect(x + key_w, y, col_w - key_w - pad, lh), RD_ALIGN_LEFT, 1);
     }

@@ -248,7 +248,7 @@ typedef enum { RD_SHAPE_SINGLE, RD_SHAPE_CIRCLE, RD_SHAPE_LEVELS, RD_SHAPE_GRID 
 typedef struct {
     SDL_Rect card;                /* the GPU card */
     SDL_Rect title;               /* "GPU 3" line */
-    SDL_Rect label[CV_BUF_COUNT]; /* row labels ("in", "out") */
+    SDL_Rect label[CV_BUF_COUNT]; /* row labels ("send", "recv") */
     SDL_Rect row[CV_BUF_COUNT];   /* the cells' area; w == 0 when not drawn */
     int cells[CV_BUF_COUNT];      /* drawn cells in the row */
     int64_t group[CV_BUF_COUNT];  /* elements per drawn cell (>= 1) */
