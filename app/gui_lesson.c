@@ -639,12 +639,36 @@ int gui_lesson_window(const gui_options *base, const gui_lesson_window_opts *wo,
 
 /* `collviz lesson ID [--step K]` (lesson_cmd.c) calls this when the window
  * code is linked in; APP_EXIT_UNAVAIL sends it to the text player. */
-int gui_open_lesson(const lesson_course *course, int lesson_index, int beat, lesson_lang lang)
+int gui_open_lesson(const lesson_course *course, int lesson_index, int beat, lesson_lang lang,
+                    const lesson_window *win)
 {
     gui_options o;
     gui_options_init(&o);
+    gui_lesson_window_opts wo = {NULL, 0, NULL};
+    bool saved_theme = true;
+    if (win) {
+        if (win->theme) {
+            int t = rd_theme_parse(win->theme);
+            if (t < 0) {
+                fprintf(stderr, "collviz: --theme: unknown theme '%s'; allowed: dark, light, "
+                                "projector\n",
+                        win->theme);
+                return APP_EXIT_USAGE;
+            }
+            o.theme = (rd_theme_id)t;
+            saved_theme = false;
+        }
+        if (win->width > 0 && win->height > 0) {
+            o.width = win->width;
+            o.height = win->height;
+            o.sized = true;
+        }
+        o.fullscreen = win->fullscreen;
+        wo.shots = win->shots;
+        wo.frames = win->frames;
+    }
     char err[CV_ERR_LEN] = "";
-    int rc = gui_lesson_window(&o, NULL, course, lesson_index, beat, lang, true, NULL, err,
+    int rc = gui_lesson_window(&o, &wo, course, lesson_index, beat, lang, saved_theme, NULL, err,
                                sizeof err);
     /* No display is said by the caller; anything else (a missing font)
      * needs its own line to be fixed. */

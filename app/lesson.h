@@ -354,12 +354,23 @@ bool lesson_cells_contain(const lesson_chunk *cells, int ncells, const lesson_ce
 
 /* ----------------------------------------------------- terminal and GUI */
 
+/* How the window looks, from `collviz lesson`'s flags: NULL or 0 keeps
+ * the default (the saved theme, a window that fits the screen). */
+typedef struct {
+    const char *theme; /* dark, light or projector */
+    int width, height; /* both > 0: this size */
+    bool fullscreen;
+    const char *shots; /* where S saves screenshots */
+    long frames;       /* > 0: quit after this many frames */
+} lesson_window;
+
 /* Provided by the GUI (app/gui*.c): opens the window on lesson
- * course->lessons[lesson_index] at beat (0-based) in lang. Returns an
- * APP_EXIT_* code; APP_EXIT_UNAVAIL when no window can be opened, in which
- * case `collviz lesson` falls back to the text player. Until the GUI defines
- * it, the text player is used. */
-int gui_open_lesson(const lesson_course *course, int lesson_index, int beat, lesson_lang lang);
+ * course->lessons[lesson_index] at beat (0-based) in lang, as win asks
+ * (NULL: the defaults). Returns an APP_EXIT_* code; APP_EXIT_UNAVAIL when
+ * no window can be opened, in which case `collviz lesson` falls back to the
+ * text player. Builds without the window lack it (a weak reference). */
+int gui_open_lesson(const lesson_course *course, int lesson_index, int beat, lesson_lang lang,
+                    const lesson_window *win);
 
 /* The text player: prints beats from `beat` on, with the stage's buffers at
  * each beat's step; asks quizzes on in when interactive (reading answers

@@ -110,18 +110,28 @@ static void on_finish(void *user)
 static void lesson_usage(FILE *out)
 {
     fprintf(out,
-            "usage: collviz lesson ID [--step K] [--lang en|zh] [--text] [--dir DIR]\n\n"
+            "usage: collviz lesson ID [--step K] [--lang en|zh] [--text] [--dir DIR]\n"
+            "                         [--theme dark|light|projector] [--size WxH] [--fullscreen]\n"
+            "                         [--shots DIR] [--frames N]\n\n"
             "Opens lesson ID at beat K (1 = the first, the default) in the window; without a\n"
             "display, or with --text, plays it in the terminal: beats with the stage's values,\n"
             "quizzes answered on stdin when it is a terminal (otherwise printed with answers).\n"
-            "  --lang   narration language (default: the saved choice, else from $LANG)\n"
-            "  --dir    lessons directory (default: the shipped lessons/)\n"
+            "  --lang        narration language (default: the saved choice, else from $LANG)\n"
+            "  --dir         lessons directory (default: the shipped lessons/)\n"
+            "  --theme       the window's colours (default: the saved choice); projector is\n"
+            "                for a classroom: large type, high contrast\n"
+            "  --size        window size in pixels (default: 1280x800, shrunk to fit)\n"
+            "  --fullscreen  the whole screen (F11 toggles it in the window)\n"
+            "  --shots       where S saves screenshots (default: the current directory)\n"
+            "  --frames      quit after N frames (scripts and demos)\n"
             "`collviz lessons` lists the ids.\n");
 }
 
 int app_cmd_lesson(int argc, char **argv)
 {
     const char *id = NULL, *step_arg = NULL, *lang_arg = NULL, *dir = NULL;
+    const char *window_flag = NULL; /* the first flag that only the window uses */
+    lesson_window win = {0};
     bool text = false;
     for (int i = 1; i < argc; i++) {
         const char *v;
@@ -132,6 +142,9 @@ int app_cmd_lesson(int argc, char **argv)
         }
         if (!strcmp(argv[i], "--text")) {
             text = true;
+        } else if (!strcmp(argv[i], "--fullscreen")) {
+            win.fullscreen = true;
+            window_flag = window_flag ? window_flag : argv[i];
         } else if ((r = app_flag_value(argc, argv, &i, "--step", &v)) != 0) {
             if (r < 0)
                 return APP_EXIT_USAGE;
@@ -144,9 +157,34 @@ int app_cmd_lesson(int argc, char **argv)
             if (r < 0)
                 return APP_EXIT_USAGE;
             dir = v;
+        } else if ((r = app_flag_value(argc, argv, &i, "--theme", &v)) != 0) {
+            if (r < 0)
+                return APP_EXIT_USAGE;
+            if (strcmp(v, "dark") && strcmp(v, "light") && strcmp(v, "projector")) {
+                fprintf(stderr, "collviz: --theme: unknown theme '%s'; allowed: dark, light, "
+                                "projector\n",
+                        v);
+                return APP_EXIT_USAGE;
+            }
+            win.theme = v;
+            window_flag = window_flag ? window_flag : "--theme";
+        } else if ((r = app_flag_value(argc, argv, &i, "--size", &v)) != 0) {
+            if (r < 0 || !app_parse_wxh("--size", v, 16384, &win.width, &win.height))
+                return APP_EXIT_USAGE;
+            window_flag = window_flag ? window_flag : "--size";
+        } else if ((r = app_flag_value(argc, argv, &i, "--shots", &v)) != 0) {
+            if (r < 0)
+                return APP_EXIT_USAGE;
+            win.shots = v;
+            window_flag = window_flag ? window_flag : "--shots";
+        } else if ((r = app_flag_value(argc, argv, &i, "--frames", &v)) != 0) {
+            if (r < 0 || !app_parse_int("--frames", v, 1, 1000000000L, &win.frames))
+                return APP_EXIT_USAGE;
+            window_flag = window_flag ? window_flag : "--frames";
         } else if (argv[i][0] == '-') {
             fprintf(stderr, "collviz: lesson: unknown flag '%s'; allowed: --step, --lang, --text, "
-                            "--dir (see collviz lesson --help)\n",
+                            "--dir, --theme, --size, --fullscreen, --shots, --frames (see "
+                            "collviz lesson --help)\n",
                     argv[i]);
             return APP_EXIT_USAGE;
         } else if (!id) {
@@ -156,6 +194,18 @@ int app_cmd_lesson(int argc, char **argv)
                     argv[i]);
             return APP_EXIT_USAGE;
         }
+    }
+    if (window_flag && text) {
+        fprintf(stderr, "collviz: lesson: %s is for the window; --text plays the lesson in the "
+                        "terminal\n",
+                window_flag);
+        return APP_EXIT_USAGE;
+    }
+    if (window_flag && !gui_open_lesson) {
+        fprintf(stderr, "collviz: lesson: %s is for the window, which this collviz was built "
+                        "without (-DCOLLVIZ_GUI=OFF)\n",
+                window_flag);
+        return APP_EXIT_USAGE;
     }
     if (!id) {
         fprintf(stderr, "collviz: lesson: which lesson? give its id (`collviz lessons` lists them)\n");
@@ -201,7 +251,7 @@ int app_cmd_lesson(int argc, char **argv)
         goto done;
     }
     if (!text && gui_open_lesson) {
-        rc = gui_open_lesson(&course, li, (int)step - 1, lang);
+        rc = gui_open_lesson(&course, li, (int)step - 1, lang, &win);
         if (rc != APP_EXIT_UNAVAIL)
             goto done;
         fprintf(stderr, "collviz: no window here; playing the lesson in the terminal\n");

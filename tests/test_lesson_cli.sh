@@ -48,6 +48,12 @@ expect 2 "--step: 99 is out of range; lesson prim-sendrecv has beats 1 to" -- \
 expect 2 "--step: 0 is out of range" -- "$collviz" lesson prim-sendrecv --text --step 0
 expect 2 "--lang: unknown value 'fr'" -- "$collviz" lesson prim-sendrecv --text --lang fr
 expect 2 "which lesson" -- "$collviz" lesson
+expect 2 "--theme: unknown theme 'neon'; allowed: dark, light, projector" -- \
+    "$collviz" lesson prim-sendrecv --theme neon
+expect 2 "--size: '10x' is not WxH" -- "$collviz" lesson prim-sendrecv --size 10x
+expect 2 "--theme is for the window; --text plays the lesson in the terminal" -- \
+    "$collviz" lesson prim-sendrecv --text --theme projector
+expect 2 "unknown flag '--colour'; allowed: .*--theme" -- "$collviz" lesson prim-sendrecv --colour
 expect 0 "usage: collviz lesson ID" -- "$collviz" lesson --help
 expect 0 "答案" -- "$collviz" lesson prim-sendrecv --text --lang zh --step 2
 expect 0 "Standard answer" -- "$collviz" lesson algo-ring-allreduce --text --lang en

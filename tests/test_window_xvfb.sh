@@ -2,9 +2,10 @@
 # test_window_xvfb.sh: the real window on a real X server, as a person uses
 # it. collviz opens its window under Xvfb, sized to fit the 1024x768
 # screen, takes key presses from xdotool (step forward twice, a screenshot,
-# quit) and exits 0 with the screenshot written; then `collviz --frames N` (the course window) must quit on its
-# own although a bare X server sends it no events. Skipped (exit 77) where
-# Xvfb or xdotool is missing.
+# quit) and exits 0 with the screenshot written; then `collviz --frames N`
+# (the course window) must quit on its own although a bare X server sends it
+# no events, and `collviz lesson` must open at the size it was given.
+# Skipped (exit 77) where Xvfb or xdotool is missing.
 #
 #   test_window_xvfb.sh COLLVIZ OUT_DIR
 bin=$1
@@ -72,4 +73,21 @@ expect_exit 10 "after q" "$out/gui.log"
 "$bin" --frames 20 >"$out/frames.log" 2>&1 &
 app=$!
 expect_exit 20 "with --frames 20 and no input" "$out/frames.log"
+# 3. A lesson opened as a teacher would: its own size and theme, then it
+# quits alone.
+"$bin" lesson prim-reduce --step 2 --theme projector --size 800x600 --frames 40 \
+    >"$out/lesson.log" 2>&1 &
+app=$!
+win=
+for _ in $(seq 100); do
+  win=$(xdotool search --name collviz 2>/dev/null | head -1)
+  [ -n "$win" ] && break
+  kill -0 "$app" 2>/dev/null || fail "collviz lesson exited before its window appeared: $(cat "$out/lesson.log")"
+  sleep 0.1
+done
+[ -n "$win" ] || fail "no window for collviz lesson after 10 s"
+geom=$(xdotool getwindowgeometry "$win" 2>/dev/null | awk '/Geometry/ {print $2}')
+[ "$geom" = 800x600 ] || fail "collviz lesson --size 800x600 opened a $geom window"
+expect_exit 20 "with lesson --frames 40" "$out/lesson.log"
+
 echo "ok: window driven by keys, screenshot $(ls "$out/shots" | head -1), --frames quits alone"
