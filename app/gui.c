@@ -86,6 +86,12 @@ fail:
     return rc;
 }
 
+/* The algorithm of the right-hand panel, or CV_ALGO_COUNT alone. */
+static cv_algo compared_algo(const gui *g)
+{
+    return g->npanels == 2 && g->panels[1].plan ? g->panels[1].plan->spec.algo : CV_ALGO_COUNT;
+}
+
 static void sync_frame_panels(gui *g)
 {
     rd_invalidate(g->rd);
@@ -96,8 +102,8 @@ static void sync_frame_panels(gui *g)
             g->ns = g->panels[i].plan->nsteps;
     if (g->t > g->ns)
         g->t = 0; /* the position no longer exists: start over */
-    gui__explain(&g->spec, g->lang, g->def_title, sizeof g->def_title, g->def_body,
-                 sizeof g->def_body);
+    gui__explain(&g->spec, compared_algo(g), g->lang, g->def_title, sizeof g->def_title,
+                 g->def_body, sizeof g->def_body);
 }
 
 static int rebuild(gui *g, const cv_spec *spec, bool compare, cv_algo second)
@@ -298,8 +304,8 @@ int gui_create(const gui_options *o, gui **out, char *err, size_t errlen)
                                          ? gui__other_algo(o->spec.op, o->spec.algo)
                                          : o->compare_algo);
     if (!g->panels[0].trace)
-        gui__explain(&g->spec, g->lang, g->def_title, sizeof g->def_title, g->def_body,
-                     sizeof g->def_body);
+        gui__explain(&g->spec, compared_algo(g), g->lang, g->def_title, sizeof g->def_title,
+                     g->def_body, sizeof g->def_body);
     *out = g;
     return CV_OK;
 fail:
@@ -354,8 +360,8 @@ void gui_set_theme(gui *g, rd_theme_id t) { g->theme = t; }
 void gui_set_lang(gui *g, rd_lang l)
 {
     g->lang = l;
-    gui__explain(&g->spec, g->lang, g->def_title, sizeof g->def_title, g->def_body,
-                 sizeof g->def_body);
+    gui__explain(&g->spec, compared_algo(g), g->lang, g->def_title, sizeof g->def_title,
+                 g->def_body, sizeof g->def_body);
 }
 
 void gui_message(gui *g, const char *text, double seconds)
@@ -467,12 +473,26 @@ void gui_render(gui *g)
         f.narr.step = g->narr_step;
     } else if (g->panels[0].plan) {
         /* Paused on a state: describe the step that produced it. */
-        bool after;
-        int ns0 = g->panels[0].plan->nsteps;
-        int ref = g->t >= ns0 ? ns0 : rd_ref_step(ns0, g->t, &after);
-        double frac = g->t >= ns0 ? 0 : after ? 1 : g->t - floor(g->t);
-        gui__describe_step(g->panels[0].plan, ref, frac, g->lang, g->step_text,
-                           sizeof g->step_text);
+        size_t used = 0;
+        g->step_text[0] = '\0';
+        for (int p = 0; p < g->npanels && p < 2 && g->panels[p].plan; p++) {
+            const cv_plan *plan = g->panels[p].plan;
+            bool after;
+            int ns = plan->nsteps;
+            int ref = g->t >= ns ? ns : rd_ref_step(ns, g->t, &after);
+            double frac = g->t >= ns ? 0 : after ? 1 : g->t - floor(g->t);
+            char one[512];
+            gui__describe_step(plan, ref, frac, g->lang, g->npanels == 2, one, sizeof one);
+            /* Compared: one paragraph per side, each named. */
+            if (g->npanels == 2)
+                used += (size_t)snprintf(g->step_text + used, sizeof g->step_text - used,
+                                         "%s%s: %s", p ? "\n" : "",
+                                         cv_algo_name(plan->spec.algo), one);
+            else
+                used += (size_t)snprintf(g->step_text, sizeof g->step_text, "%s", one);
+            if (used >= sizeof g->step_text)
+                break;
+        }
         f.narr.step = g->step_text;
     }
     f.narr.diagram = g->has_diagram ? &g->diagram : NULL;

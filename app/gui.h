@@ -167,10 +167,12 @@ typedef struct {
 } gui_hooks;
 void gui_set_hooks(gui *g, const gui_hooks *h);
 
-/* The default explanation of the current op/algorithm and step (gui_text.c). */
-void gui__explain(const cv_spec *spec, rd_lang lang, char *title, size_t tlen, char *body,
-                  size_t blen);
-void gui__describe_step(const cv_plan *plan, int step, double frac, rd_lang lang, char *out,
-                        size_t outlen);
+/* The default explanation of the current op/algorithm and step
+ * (gui_text.c); second is the compared algorithm, or CV_ALGO_COUNT. */
+void gui__explain(const cv_spec *spec, cv_algo second, rd_lang lang, char *title, size_t tlen,
+                  char *body, size_t blen);
+/* brief: the pattern and the amount only, for one side of a comparison. */
+void gui__describe_step(const cv_plan *plan, int step, double frac, rd_lang lang, bool brief,
+                        char *out, size_t outlen);
 
 #endif /* GUI_H */

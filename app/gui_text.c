@@ -10,6 +10,7 @@
  */
 #include "gui_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct {
@@ -67,27 +68,54 @@ static const words algo_words[CV_ALGO_COUNT] = {
                           "成对交换：第 k 步进程 r 只与一个伙伴交换，每一步每条链路只用一次，共 N-1 步。"},
 };
 
-void gui__explain(const cv_spec *spec, rd_lang lang, char *title, size_t tlen, char *body,
-                  size_t blen)
+static const char *algo_text(cv_algo a, bool zh)
 {
-    bool zh = lang == RD_LANG_ZH;
-    snprintf(title, tlen, "%s (%s)", cv_op_title(spec->op), cv_algo_name(spec->algo));
-    const words *o = (unsigned)spec->op < CV_OP_COUNT ? &op_words[spec->op] : NULL;
-    const words *a = (unsigned)spec->algo < CV_ALGO_COUNT ? &algo_words[spec->algo] : NULL;
-    snprintf(body, blen, "%s\n%s\n%s", o && o->en ? (zh ? o->zh : o->en) : "",
-             a && a->en ? (zh ? a->zh : a->en) : "",
-             zh ? "格子里是真实数值；底部色条表示数据来自哪些进程；a0+a1 表示进程 0 和 1 的 a 块合并后的结果。"
-                : "Cells show real values; the colour stripes say which ranks' inputs a cell holds; "
-                  "a0+a1 is chunk a of ranks 0 and 1 combined.");
+    const words *w = (unsigned)a < CV_ALGO_COUNT ? &algo_words[a] : NULL;
+    return w && w->en ? (zh ? w->zh : w->en) : "";
 }
 
-/* The common shape of a step's inter-rank transfers: every transfer goes
- * to (src + d) mod N for one d, or to src XOR d, or from one rank. */
+void gui__explain(const cv_spec *spec, cv_algo second, rd_lang lang, char *title, size_t tlen,
+                  char *body, size_t blen)
+{
+    bool zh = lang == RD_LANG_ZH;
+    const words *o = (unsigned)spec->op < CV_OP_COUNT ? &op_words[spec->op] : NULL;
+    const char *op = o && o->en ? (zh ? o->zh : o->en) : "";
+    const char *cells =
+        zh ? "格子里是真实数值；底部色条表示数据来自哪些进程；a0+a1 表示进程 0 和 1 的 a 块合并后的结果。"
+           : "Cells show real values; the colour stripes say which ranks' inputs a cell holds; "
+             "a0+a1 is chunk a of ranks 0 and 1 combined.";
+    if ((unsigned)second < CV_ALGO_COUNT) {
+        /* No words on cells here: the legend under each panel says it. */
+        const char *a = cv_algo_name(spec->algo), *b = cv_algo_name(second);
+        snprintf(title, tlen, "%s: %s %s %s", cv_op_title(spec->op), a, zh ? "对比" : "vs", b);
+        if (zh)
+            snprintf(body, blen,
+                     "%s\n左边 %s，右边 %s：输入相同，结果相同，走法不同。每一步要付一次延迟 α，每个字节要付一次 "
+                     "β：比较两边标题里的步数和每进程发送量。\n%s\n%s",
+                     op, a, b, algo_text(spec->algo, zh), algo_text(second, zh));
+        else
+            snprintf(body, blen,
+                     "%s\nLeft %s, right %s: the same inputs and the same result by different "
+                     "routes. Every step pays the latency alpha and every byte the bandwidth cost "
+                     "beta: compare the steps and bytes per rank in their captions.\n%s\n%s",
+                     op, a, b, algo_text(spec->algo, zh), algo_text(second, zh));
+        return;
+    }
+    snprintf(title, tlen, "%s (%s)", cv_op_title(spec->op), cv_algo_name(spec->algo));
+    snprintf(body, blen, "%s\n%s\n%s", op, algo_text(spec->algo, zh), cells);
+}
+
+/* Who talks to whom in a step: every transfer to (src + d) mod N for one
+ * d, or to src XOR d, from one rank, or a short list of pairs; "every GPU"
+ * only when every rank sends. */
 static void pattern(const cv_plan *plan, const cv_step *st, bool zh, char *out, size_t outlen)
 {
+    enum { MAX_PAIRS = 4 };
     int n = plan->spec.ranks;
-    int shift = -1, xr = -1, from = -1;
-    bool same_shift = true, same_xor = true, one_src = true, any = false;
+    int shift = -1, xr = -1, from = -1, npairs = 0, pairs[MAX_PAIRS][2];
+    bool same_shift = true, same_xor = true, one_src = true, any = false, few = true;
+    int senders = 0;
+    unsigned char *sends = calloc((size_t)n, 1);
     for (int64_t i = st->first; i < st->first + st->count; i++) {
         const cv_transfer *x = &plan->transfers[i];
         if (x->src == x->dst)
@@ -100,24 +128,56 @@ static void pattern(const cv_plan *plan, const cv_step *st, bool zh, char *out, 
         same_shift &= d == shift;
         same_xor &= e == xr;
         one_src &= x->src == from;
+        if (sends && !sends[x->src]) {
+            sends[x->src] = 1;
+            senders++;
+        }
+        bool known = false;
+        for (int k = 0; k < npairs; k++)
+            known |= pairs[k][0] == x->src && pairs[k][1] == x->dst;
+        if (!known && npairs < MAX_PAIRS) {
+            pairs[npairs][0] = x->src;
+            pairs[npairs][1] = x->dst;
+            npairs++;
+        } else if (!known) {
+            few = false;
+        }
     }
-    if (!any)
+    free(sends);
+    bool all = senders == n;
+    if (!any) {
         snprintf(out, outlen, "%s", zh ? "只在各进程内部操作" : "work stays inside each rank");
-    else if (one_src)
+    } else if (one_src) {
         snprintf(out, outlen, zh ? "GPU %d 发送数据" : "GPU %d sends", from);
-    else if (same_shift && shift == 1)
+    } else if (all && same_shift && shift == 1) {
         snprintf(out, outlen, "%s", zh ? "每个 GPU 发给右邻居" : "every GPU sends to its right neighbour");
-    else if (same_shift)
+    } else if (all && same_shift && shift == n - 1) {
+        snprintf(out, outlen, "%s", zh ? "每个 GPU 发给左邻居" : "every GPU sends to its left neighbour");
+    } else if (all && same_shift) {
         snprintf(out, outlen, zh ? "每个 GPU 发给前方第 %d 个 GPU" : "every GPU sends to the GPU %d ahead",
                  shift);
-    else if (same_xor)
+    } else if (all && same_xor) {
         snprintf(out, outlen, zh ? "伙伴两两交换（编号异或 %d）" : "partners exchange (rank xor %d)", xr);
-    else
+    } else if (few) {
+        size_t used = 0;
+        for (int k = 0; k < npairs && used < outlen; k++)
+            used += (size_t)snprintf(out + used, outlen - used, "%sGPU %d \xE2\x86\x92 GPU %d",
+                                     k == 0 ? "" : zh ? "，" : ", ", pairs[k][0], pairs[k][1]);
+    } else if (same_shift && 2 * shift > n) {
+        snprintf(out, outlen, zh ? "%d 个 GPU 各自发给后方第 %d 个 GPU"
+                                 : "%d GPUs each send to the GPU %d behind",
+                 senders, n - shift);
+    } else if (same_shift) {
+        snprintf(out, outlen, zh ? "%d 个 GPU 各自发给前方第 %d 个 GPU"
+                                 : "%d GPUs each send to the GPU %d ahead",
+                 senders, shift);
+    } else {
         snprintf(out, outlen, "%s", zh ? "多对进程同时通信" : "many pairs talk at once");
+    }
 }
 
-void gui__describe_step(const cv_plan *plan, int step, double frac, rd_lang lang, char *out,
-                        size_t outlen)
+void gui__describe_step(const cv_plan *plan, int step, double frac, rd_lang lang, bool brief,
+                        char *out, size_t outlen)
 {
     bool zh = lang == RD_LANG_ZH;
     if (plan->nsteps == 0 || step >= plan->nsteps) {
@@ -142,6 +202,16 @@ void gui__describe_step(const cv_plan *plan, int step, double frac, rd_lang lang
     char who[128];
     pattern(plan, st, zh, who, sizeof who);
     const char *phase = st->phase ? st->phase : "";
+    if (brief) {
+        /* Two sides share the panel: who talks, and how much. */
+        if (zh)
+            snprintf(out, outlen, "第 %d 步（%s）：%s；%lld 次传输，%lld 个元素。", step + 1, phase,
+                     who, (long long)st->count, (long long)elems);
+        else
+            snprintf(out, outlen, "Step %d (%s): %s; %lld transfers, %lld elements.", step + 1,
+                     phase, who, (long long)st->count, (long long)elems);
+        return;
+    }
     if (zh)
         snprintf(out, outlen,
                  "第 %d 步（%s）：%s。共 %lld 次传输，%lld 个元素；%lld 次复制、%lld 次归约%s。%s",

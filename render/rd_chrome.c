@@ -45,7 +45,11 @@ static void step_words(const rd_frame *f, const cv_plan *plan, char *out, size_t
 }
 
 /* Phase, bytes and times of the step in progress. */
-static void step_numbers(const rd_frame *f, const rd_panel *p, char *out, size_t outlen)
+/* The shown step's numbers: phase, step, the busiest port, measured and
+ * modelled time. compact keeps phase, step and measured time only, for a
+ * compare caption whose first line already gives bytes and the model. */
+static void step_numbers(const rd_frame *f, const rd_panel *p, bool compact, char *out,
+                         size_t outlen)
 {
     const cv_plan *plan = cv_trace_plan(p->trace);
     const cv_link *link = rd__link(p);
@@ -67,6 +71,11 @@ static void step_numbers(const rd_frame *f, const rd_panel *p, char *out, size_t
         rd__fmt_seconds(f->hide_measured ? 0 : cv_trace_step_seconds(p->trace, step), meas, sizeof meas);
         rd__fmt_seconds(ms, model, sizeof model);
         const char *phase = plan->steps[step].phase ? plan->steps[step].phase : "-";
+        if (compact) {
+            snprintf(out, outlen, "%s  \xC2\xB7  %s  \xC2\xB7  %s %s", phase, words,
+                     rd_str(L, RD_S_MEASURED), meas);
+            return;
+        }
         snprintf(out, outlen, "%s %s  \xC2\xB7  %s  \xC2\xB7  %s %s, %s %s  \xC2\xB7  %s %s  "
                  "\xC2\xB7  %s %s (%s)",
                  rd_str(L, RD_S_PHASE), phase, words, rd_str(L, RD_S_BUSIEST), busy,
@@ -75,6 +84,10 @@ static void step_numbers(const rd_frame *f, const rd_panel *p, char *out, size_t
     } else {
         rd__fmt_seconds(f->hide_measured ? 0 : cv_trace_total_seconds(p->trace), meas, sizeof meas);
         rd__fmt_seconds(cost.seconds, model, sizeof model);
+        if (compact) {
+            snprintf(out, outlen, "%s  \xC2\xB7  %s %s", words, rd_str(L, RD_S_MEASURED), meas);
+            return;
+        }
         snprintf(out, outlen, "%s  \xC2\xB7  %s %s  \xC2\xB7  %s %s  \xC2\xB7  %s %s (%s)", words,
                  rd_str(L, RD_S_BUSIEST), total, rd_str(L, RD_S_MEASURED), meas,
                  rd_str(L, RD_S_MODEL), model, link && link->name ? link->name : "-");
@@ -138,7 +151,7 @@ void rd__draw_header(rd_ctx *c, const rd_frame *f)
         }
         rd__text(c, w0, L->px_text, th->dim, line2, RD_ALIGN_LEFT, 0);
     } else {
-        step_numbers(f, p0, buf, sizeof buf);
+        step_numbers(f, p0, false, buf, sizeof buf);
         rd__text(c, buf, L->px_text, th->dim, line2, RD_ALIGN_LEFT, 0);
     }
 }
@@ -169,7 +182,12 @@ void rd__draw_caption(rd_ctx *c, const rd_frame *f, int p)
     rd__fill(c->r, pl->caption, th->panel);
     rd__text(c, buf, c->L.px_text, th->text, rect(pl->caption.x + 4, pl->caption.y, pl->caption.w - 8, h),
              RD_ALIGN_LEFT, 0);
-    step_numbers(f, panel, buf, sizeof buf);
+    /* Every number where it fits; else the ones the first line lacks. */
+    step_numbers(f, panel, false, buf, sizeof buf);
+    int tw = 0;
+    rd_text_measure(c->text, buf, c->L.px_small, &tw, NULL);
+    if (tw > pl->caption.w - 8)
+        step_numbers(f, panel, true, buf, sizeof buf);
     rd__text(c, buf, c->L.px_small, th->dim,
              rect(pl->caption.x + 4, pl->caption.y + h, pl->caption.w - 8, pl->caption.h - h),
              RD_ALIGN_LEFT, 0);

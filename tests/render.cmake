@@ -15,6 +15,8 @@ collviz_test(test_render_layout SOURCES test_render_layout.c ${COLLVIZ_GUI_TEST_
              LIBS cvrender cvcuda cvcore TIMEOUT 600)
 collviz_test(test_gui_input SOURCES test_gui_input.c ${COLLVIZ_GUI_TEST_SOURCES}
              LIBS cvrender cvcuda cvcore TIMEOUT 300)
+collviz_test(test_gui_text SOURCES test_gui_text.c ${COLLVIZ_GUI_TEST_SOURCES}
+             LIBS cvrender cvcuda cvcore TIMEOUT 60)
 collviz_test(test_render_export SOURCES test_render_export.c LIBS cvrender cvcore TIMEOUT 300)
 add_dependencies(test_render_export collviz)
 
