@@ -77,6 +77,12 @@ struct rd_ctx {
     int nboxes;
 };
 
+/* A rectangle with negative sizes clamped to 0. */
+static inline SDL_Rect rd__rect(int x, int y, int w, int h)
+{
+    return (SDL_Rect){x, y, w > 0 ? w : 0, h > 0 ? h : 0};
+}
+
 /* Text that records its box for the layout tests. */
 SDL_Rect rd__text(rd_ctx *c, const char *s, int px, SDL_Color col, SDL_Rect box, int align,
                   int layer);

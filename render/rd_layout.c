@@ -117,10 +117,6 @@ int rd__chunk_of(const cv_spec *spec, cv_buf buf, int rank, int64_t i)
 
 /* ---------------------------------------------------------------- layout */
 
-static SDL_Rect rect(int x, int y, int w, int h)
-{
-    return (SDL_Rect){x, y, w > 0 ? w : 0, h > 0 ? h : 0};
-}
 
 static bool overlap(SDL_Rect a, SDL_Rect b, int gap)
 {
@@ -137,7 +133,7 @@ static void place_circle(SDL_Rect area, int n, int w, int h, const int *order, S
     for (int k = 0; k < n; k++) {
         double a = start + 2 * M_PI * k / n;
         int r = order[k];
-        cards[r] = rect((int)lround(cx + rx * cos(a) - w / 2.0),
+        cards[r] = rd__rect((int)lround(cx + rx * cos(a) - w / 2.0),
                         (int)lround(cy + ry * sin(a) - h / 2.0), w, h);
     }
 }
@@ -190,7 +186,7 @@ static void layout_grid(SDL_Rect area, int n, double aspect, int gap, SDL_Rect *
     int top = area.y + (area.h - (rows * h + (rows - 1) * gap)) / 2;
     for (int r = 0; r < n; r++) {
         int row = r / cols, col = r % cols;
-        cards[r] = rect(area.x + col * (cw + gap), top + row * (h + gap), cw, h);
+        cards[r] = rd__rect(area.x + col * (cw + gap), top + row * (h + gap), cw, h);
     }
 }
 
@@ -214,7 +210,7 @@ static void layout_levels(SDL_Rect area, int n, double aspect, int gap, const in
         int k = placed[d]++;
         int row_w = per[d] * w + (per[d] - 1) * gap;
         int left = area.x + (area.w - row_w) / 2;
-        cards[r] = rect(left + k * (w + gap), top + d * (h + vgap), w, h);
+        cards[r] = rd__rect(left + k * (w + gap), top + d * (h + vgap), w, h);
     }
 }
 
@@ -229,9 +225,9 @@ static void card_insides(rd_panel_layout *pl, const cv_plan *plan, int ui_px, in
         bool title = px >= 7;
         int title_h = title ? (int)(px * 1.35) : 0;
         if (title)
-            cl->title = rect(c.x + ipad, c.y + ipad, c.w - 2 * ipad, title_h);
+            cl->title = rd__rect(c.x + ipad, c.y + ipad, c.w - 2 * ipad, title_h);
         else
-            cl->title = rect(c.x, c.y, 0, 0);
+            cl->title = rd__rect(c.x, c.y, 0, 0);
         int label_w = px >= 7 ? (int)(px * 2.9) : 0;
         int rows_top = c.y + ipad + title_h;
         int rows_h = c.y + c.h - ipad - rows_top;
@@ -245,13 +241,13 @@ static void card_insides(rd_panel_layout *pl, const cv_plan *plan, int ui_px, in
             cl->group[b] = 1;
             cl->cells[b] = 0;
             if (b == CV_BUF_SCRATCH && plan->scratch_count <= 0) {
-                cl->row[b] = cl->label[b] = rect(c.x, c.y, 0, 0);
+                cl->row[b] = cl->label[b] = rd__rect(c.x, c.y, 0, 0);
                 continue;
             }
             int y = rows_top + k * (rh + gapr);
             k++;
-            cl->label[b] = rect(c.x + ipad, y, label_w, rh);
-            cl->row[b] = rect(c.x + ipad + label_w, y, c.w - 2 * ipad - label_w, rh);
+            cl->label[b] = rd__rect(c.x + ipad, y, label_w, rh);
+            cl->row[b] = rd__rect(c.x + ipad + label_w, y, c.w - 2 * ipad - label_w, rh);
             if (cnt <= 0 || cl->row[b].w <= 0 || rh <= 0)
                 continue;
             int max_cells = cl->row[b].w / 3; /* at least 3 pixels a cell */
@@ -273,9 +269,9 @@ static void layout_panel(const rd_frame *f, const rd_panel *p, SDL_Rect area, co
     pl->area = area;
     int pad = (int)(8 * L->ui);
     int cap_h = caption ? (int)(L->px_text * 2.8) : 0;
-    pl->caption = rect(area.x, area.y, area.w, cap_h);
+    pl->caption = rd__rect(area.x, area.y, area.w, cap_h);
     int leg_h = (int)(L->px_small * 1.6);
-    pl->legend = rect(area.x, area.y + area.h - leg_h, area.w, leg_h);
+    pl->legend = rd__rect(area.x, area.y + area.h - leg_h, area.w, leg_h);
     const cv_plan *plan = p->trace ? cv_trace_plan(p->trace) : NULL;
     if (!plan)
         return;
@@ -284,7 +280,7 @@ static void layout_panel(const rd_frame *f, const rd_panel *p, SDL_Rect area, co
         n = RD_LAYOUT_MAX_RANKS;
     pl->nranks = n;
     pl->nrows = plan->scratch_count > 0 ? 3 : 2;
-    SDL_Rect cards_area = rect(area.x, area.y + cap_h + pad / 2, area.w,
+    SDL_Rect cards_area = rd__rect(area.x, area.y + cap_h + pad / 2, area.w,
                                area.h - cap_h - leg_h - pad);
     double aspect = pl->nrows == 3 ? 1.7 : 2.2;
     int gap = (int)fmax(4, 10 * L->ui);
@@ -296,7 +292,7 @@ static void layout_panel(const rd_frame *f, const rd_panel *p, SDL_Rect area, co
         pl->shape = RD_SHAPE_SINGLE;
         int w = (int)fmin(cards_area.w, cards_area.h * aspect * 0.8);
         int h = (int)(w / aspect);
-        cards[0] = rect(cards_area.x + (cards_area.w - w) / 2,
+        cards[0] = rd__rect(cards_area.x + (cards_area.w - w) / 2,
                         cards_area.y + (cards_area.h - h) / 2, w, h);
     } else if (algo == CV_ALGO_TREE && n <= 32) {
         int depth[RD_LAYOUT_MAX_RANKS];
@@ -350,7 +346,7 @@ void rd_layout_compute(const rd_frame *f, int w, int h, rd_layout *L)
     }
     int pad = (int)fmaxf(2, 8 * L->ui);
     int header_h = pad + (int)(L->px_big * 1.4) + (int)(L->px_text * 1.4) + pad / 2;
-    L->header = rect(0, 0, w, header_h);
+    L->header = rd__rect(0, 0, w, header_h);
     int bottom = h;
     if (f->controls) {
         int bh = (int)(L->px_text * 1.9);
@@ -359,14 +355,14 @@ void rd_layout_compute(const rd_frame *f, int w, int h, rd_layout *L)
         int bw = (w - 2 * pad) / n;
         bool room = h - header_h - bh - th_ - 3 * pad > 80;
         if (room && bw >= L->px_small * 1.3) {
-            L->buttons = rect(pad, h - pad - bh, w - 2 * pad, bh);
+            L->buttons = rd__rect(pad, h - pad - bh, w - 2 * pad, bh);
             int gap = bw > 12 ? 2 : 0;
             for (int i = 1; i < RD_ACT_COUNT_; i++)
-                L->button[i] = rect(pad + (i - 1) * bw, L->buttons.y, bw - gap, bh);
+                L->button[i] = rd__rect(pad + (i - 1) * bw, L->buttons.y, bw - gap, bh);
             bottom = L->buttons.y - pad / 2;
         }
         if (h - header_h - th_ - 2 * pad > 60) {
-            L->timeline = rect(pad, bottom - th_, w - 2 * pad, th_);
+            L->timeline = rd__rect(pad, bottom - th_, w - 2 * pad, th_);
             bottom = L->timeline.y - pad / 2;
         }
     }
@@ -379,16 +375,16 @@ void rd_layout_compute(const rd_frame *f, int w, int h, rd_layout *L)
         int nw = (int)fminf(fmaxf(w * share, 300 * L->ui), 640 * L->ui * ts);
         if (nw > w * 0.5f)
             nw = (int)(w * 0.5f);
-        L->narration = rect(w - pad - nw, header_h + pad / 2, nw, bottom - header_h - pad);
+        L->narration = rd__rect(w - pad - nw, header_h + pad / 2, nw, bottom - header_h - pad);
         right = L->narration.x - pad;
     } else if (f->narration && w / dpi >= 900 && h / dpi >= 500) {
         int nw = (int)fminf(fmaxf(w * 0.25f, 280 * L->ui), 560 * L->ui);
         if (ts > 1.2f)
             nw = (int)fminf(w * 0.32f, nw * 1.3f);
-        L->narration = rect(w - pad - nw, header_h + pad / 2, nw, bottom - header_h - pad);
+        L->narration = rd__rect(w - pad - nw, header_h + pad / 2, nw, bottom - header_h - pad);
         right = L->narration.x - pad;
     }
-    L->stage = rect(pad, header_h + pad / 2, right - pad, bottom - header_h - pad);
+    L->stage = rd__rect(pad, header_h + pad / 2, right - pad, bottom - header_h - pad);
     const rd_diagram *dg = f->narr.diagram;
     if (f->lesson && dg && dg->nboxes > 0 && L->narration.w > 0) {
         /* Beside the stage: a tall diagram (the usual "where in the model")
@@ -399,25 +395,25 @@ void rd_layout_compute(const rd_frame *f, int w, int h, rd_layout *L)
             int dw = (int)fminf(fmaxf(L->stage.w * 0.36f, 200 * L->ui), 120 * L->ui * cols + 120 * L->ui);
             if (dw > L->stage.w / 2)
                 dw = L->stage.w / 2;
-            L->diagram = rect(L->stage.x + L->stage.w - dw, L->stage.y, dw, L->stage.h);
+            L->diagram = rd__rect(L->stage.x + L->stage.w - dw, L->stage.y, dw, L->stage.h);
             L->stage.w -= dw + pad;
         } else {
             int dh = (int)fminf(fmaxf(L->stage.h * 0.12f, rows * L->px_small * 3.2f +
                                                               L->px_small * 1.6f + 12 * L->ui),
                                 L->stage.h * 0.4f);
-            L->diagram = rect(L->stage.x, L->stage.y + L->stage.h - dh, L->stage.w, dh);
+            L->diagram = rd__rect(L->stage.x, L->stage.y + L->stage.h - dh, L->stage.w, dh);
             L->stage.h -= dh + pad;
         }
     }
-    L->message = rect(L->stage.x + L->stage.w / 8, L->stage.y + pad, L->stage.w * 3 / 4,
+    L->message = rd__rect(L->stage.x + L->stage.w / 8, L->stage.y + pad, L->stage.w * 3 / 4,
                       (int)(L->px_text * 2.2));
     L->npanels = f->npanels >= 2 ? 2 : 1;
     if (L->npanels == 1) {
         layout_panel(f, &f->panels[0], L->stage, L, false, &L->panels[0]);
     } else {
         int half = (L->stage.w - pad) / 2;
-        SDL_Rect a = rect(L->stage.x, L->stage.y, half, L->stage.h);
-        SDL_Rect b = rect(L->stage.x + half + pad, L->stage.y, L->stage.w - half - pad,
+        SDL_Rect a = rd__rect(L->stage.x, L->stage.y, half, L->stage.h);
+        SDL_Rect b = rd__rect(L->stage.x + half + pad, L->stage.y, L->stage.w - half - pad,
                           L->stage.h);
         layout_panel(f, &f->panels[0], a, L, true, &L->panels[0]);
         layout_panel(f, &f->panels[1], b, L, true, &L->panels[1]);

@@ -1,0 +1,189 @@
+/*
+ * rd_overlay.c: what is drawn over the frame: the one-line message (a
+ * saved screenshot, a backend that fell back), the tooltip for the cell
+ * under the mouse (its value, which ranks' inputs it holds, the step that
+ * last wrote it) and the help overlay listing every key.
+ */
+#include "rd_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+void rd__draw_message(rd_ctx *c, const rd_frame *f)
+{
+    const rd_theme *th = rd_theme_get(f->theme);
+    SDL_Rect m = c->L.message;
+    if (m.w <= 0 || m.h <= 0)
+        return;
+    rd__fill(c->r, m, th->panel);
+    rd__frame(c->r, m, (int)fmaxf(2, th->line * c->L.ui), th->warn);
+    rd__text(c, f->message, c->L.px_text, th->text, rd__rect(m.x + 8, m.y, m.w - 16, m.h),
+             RD_ALIGN_CENTER, 1);
+}
+
+void rd__draw_tooltip(rd_ctx *c, const rd_frame *f)
+{
+    if (f->mouse_x < 0 || f->mouse_y < 0 || f->help)
+        return;
+    rd_hit h = rd_hit_test(c, f->mouse_x, f->mouse_y);
+    if (h.kind != RD_HIT_CELL)
+        return;
+    const rd_panel *panel = &f->panels[h.panel];
+    if (!panel->trace || !panel->state)
+        return;
+    const rd_theme *th = rd_theme_get(f->theme);
+    const cv_spec *spec = &cv_trace_plan(panel->trace)->spec;
+    cv_bufview v = cv_state_buf(panel->state, h.rank, h.buf);
+    if (h.first >= v.count || h.count <= 0)
+        return;
+    static const rd_string names[CV_BUF_COUNT] = {RD_S_IN, RD_S_OUT, RD_S_TMP};
+    char lines[4][160];
+    int n = 0;
+    char gpu[32];
+    rd_strf(f->lang, RD_S_GPU, gpu, sizeof gpu, h.rank, 0);
+    uint64_t mask = 0;
+    int32_t last = -1;
+    for (int64_t i = h.first; i < h.first + h.count && i < v.count; i++) {
+        mask |= v.masks ? v.masks[i] : 0;
+        if (v.last_changed && v.last_changed[i] > last)
+            last = v.last_changed[i];
+    }
+    if (h.count == 1) {
+        snprintf(lines[n++], sizeof lines[0], "%s  \xC2\xB7  %s[%lld]", gpu, rd_str(f->lang, names[h.buf]),
+                 (long long)h.first);
+        char val[48];
+        cv_value_format(spec->dtype, v.values, h.first, val, sizeof val);
+        snprintf(lines[n++], sizeof lines[0], "%s %s", rd_str(f->lang, RD_S_VALUE), val);
+    } else {
+        snprintf(lines[n++], sizeof lines[0], "%s  \xC2\xB7  %s[%lld..%lld]", gpu,
+                 rd_str(f->lang, names[h.buf]), (long long)h.first, (long long)(h.first + h.count - 1));
+    }
+    int chunk = rd__chunk_of(spec, h.buf, h.rank, h.first);
+    char letter[8];
+    rd_chunk_name(chunk, letter, sizeof letter);
+    size_t len = (size_t)snprintf(lines[n], sizeof lines[0], "%s:", rd_str(f->lang, RD_S_FROM));
+    int listed = 0;
+    for (int r = 0; r < 64 && len + 12 < sizeof lines[0]; r++)
+        if (mask >> r & 1) {
+            if (listed == 12) {
+                len += (size_t)snprintf(lines[n] + len, sizeof lines[0] - len, " ... (%d)",
+                                        __builtin_popcountll(mask));
+                break;
+            }
+            len += (size_t)snprintf(lines[n] + len, sizeof lines[0] - len, " %s%d",
+                                    chunk >= 0 ? letter : "", r);
+            listed++;
+        }
+    if (!mask)
+        snprintf(lines[n] + len, sizeof lines[0] - len, " -");
+    n++;
+    if (last >= 0)
+        rd_strf(f->lang, RD_S_LAST_CHANGED, lines[n++], sizeof lines[0], last + 1, 0);
+    else
+        snprintf(lines[n++], sizeof lines[0], "%s",
+                 rd_str(f->lang, mask ? RD_S_INITIAL : RD_S_NEVER));
+    int px = c->L.px_text, lh = (int)(px * 1.4), w = 0;
+    for (int i = 0; i < n; i++) {
+        int lw = 0;
+        rd_text_measure(c->text, lines[i], px, &lw, NULL);
+        if (lw > w)
+            w = lw;
+    }
+    int pad = (int)(6 * c->L.ui);
+    w += 2 * pad;
+    if (w > c->L.w - 4)
+        w = c->L.w - 4;
+    int hh = n * lh + 2 * pad;
+    int x = f->mouse_x + 16, y = f->mouse_y + 16;
+    if (x + w > c->L.w)
+        x = f->mouse_x - w - 8;
+    if (y + hh > c->L.h)
+        y = f->mouse_y - hh - 8;
+    if (x < 0)
+        x = 0;
+    if (y < 0)
+        y = 0;
+    SDL_Rect box = rd__rect(x, y, w, hh);
+    rd__fill(c->r, box, th->panel);
+    rd__frame(c->r, box, 1, th->accent);
+    for (int i = 0; i < n; i++)
+        rd__text(c, lines[i], px, i == 0 ? th->accent : th->text,
+                 rd__rect(x + pad, y + pad + i * lh, w - 2 * pad, lh), RD_ALIGN_LEFT, 1);
+}
+
+/* Row i of the help: its key and what it does; false for an empty slot. */
+static bool help_row(const rd_frame *f, int i, const char **key, const char **help)
+{
+    static const char *extra_keys[2] = {"mouse", "F11"};
+    static const char *extra_help[2][RD_LANG_COUNT] = {
+        {"click or drag the timeline; hover a cell for its value",
+         "点击或拖动时间轴；悬停在格子上查看数值"},
+        {"full screen (also --fullscreen)", "全屏（也可用 --fullscreen）"},
+    };
+    if (i < RD_ACT_COUNT_ - 1) {
+        *key = rd_action_key((rd_action)(i + 1));
+        *help = rd_action_help((rd_action)(i + 1), f->lang);
+    } else if (i < RD_ACT_COUNT_ - 1 + 2) {
+        *key = extra_keys[i - (RD_ACT_COUNT_ - 1)];
+        *help = extra_help[i - (RD_ACT_COUNT_ - 1)][f->lang == RD_LANG_ZH];
+    } else {
+        *key = f->help_extra[i - (RD_ACT_COUNT_ + 1)][0];
+        *help = f->help_extra[i - (RD_ACT_COUNT_ + 1)][1];
+    }
+    return *key && *help;
+}
+
+void rd__draw_help(rd_ctx *c, const rd_frame *f)
+{
+    const rd_theme *th = rd_theme_get(f->theme);
+    const rd_layout *L = &c->L;
+    int px = L->px_text, lh = (int)(px * 1.45);
+    int nextra = f->nhelp_extra < 0 ? 0 : f->nhelp_extra > RD_MAX_HELP_EXTRA ? RD_MAX_HELP_EXTRA
+                                                                             : f->nhelp_extra;
+    int rows = RD_ACT_COUNT_ - 1 + 2 + nextra; /* actions, mouse, F11, the app's own */
+    int pad = (int)(12 * L->ui);
+    int avail = L->h - 2 * pad - 3 * lh;
+    int cols = rows * lh > avail ? 2 : 1;
+    int per = (rows + cols - 1) / cols;
+    /* Columns as wide as their longest line, so no help is cut short
+     * where the window has room for it. */
+    int key_w = px * 4, text_w = px * 22;
+    for (int i = 0; i < rows; i++) {
+        const char *key, *help;
+        int tw = 0;
+        if (!help_row(f, i, &key, &help))
+            continue;
+        rd_text_measure(c->text, key, px, &tw, NULL);
+        key_w = tw + px > key_w ? tw + px : key_w;
+        rd_text_measure(c->text, help, px, &tw, NULL);
+        text_w = tw > text_w ? tw : text_w;
+    }
+    int col_w = (int)fminf((L->w - 2 * pad) / cols, key_w + text_w + pad);
+    int w = col_w * cols + 2 * pad, h = per * lh + 3 * lh + 2 * pad;
+    if (w > L->w)
+        w = L->w;
+    if (h > L->h)
+        h = L->h;
+    SDL_Rect box = rd__rect((L->w - w) / 2, (L->h - h) / 2, w, h);
+    SDL_Color shade = th->bg;
+    shade.a = 200;
+    rd__fill(c->r, rd__rect(0, 0, L->w, L->h), shade);
+    rd__fill(c->r, box, th->panel);
+    rd__frame(c->r, box, (int)fmaxf(1, th->line * L->ui), th->accent);
+    rd__text(c, rd_str(f->lang, RD_S_HELP_TITLE), L->px_big, th->accent,
+             rd__rect(box.x + pad, box.y + pad, box.w - 2 * pad, (int)(L->px_big * 1.4)), RD_ALIGN_LEFT, 1);
+    int top = box.y + pad + (int)(L->px_big * 1.4) + lh / 2;
+    for (int i = 0; i < rows; i++) {
+        int col = i / per, row = i % per;
+        int x = box.x + pad + col * col_w, y = top + row * lh;
+        if (y + lh > box.y + box.h - lh)
+            break;
+        const char *key, *help;
+        if (!help_row(f, i, &key, &help))
+            continue;
+        rd__text(c, key, px, th->accent, rd__rect(x, y, key_w - 4, lh), RD_ALIGN_LEFT, 1);
+        rd__text(c, help, px, th->text, rd__rect(x + key_w, y, col_w - key_w - pad, lh), RD_ALIGN_LEFT, 1);
+    }
+    rd__text(c, rd_str(f->lang, RD_S_HELP_CLOSE), L->px_small, th->dim,
+             rd__rect(box.x + pad, box.y + box.h - pad - lh, box.w - 2 * pad, lh), RD_ALIGN_LEFT, 1);
+}
