@@ -42,18 +42,23 @@ expect_exit() {
   [ "$rc" = 0 ] || fail "collviz exited $rc $2: $(cat "$3")"
 }
 
+# wait_window LOG: sets win to the collviz window once it is mapped.
+wait_window() {
+  win=
+  for _ in $(seq 100); do
+    win=$(xdotool search --name collviz 2>/dev/null | head -1)
+    [ -n "$win" ] && return
+    kill -0 "$app" 2>/dev/null || fail "collviz exited before its window appeared: $(cat "$1")"
+    sleep 0.1
+  done
+  fail "no collviz window after 10 s"
+}
+
 # 1. Keys: forward, forward, screenshot, quit.
 "$bin" gui --op allreduce --algo ring --ranks 4 --count 8 --shots "$out/shots" \
     >"$out/gui.log" 2>&1 &
 app=$!
-win=
-for _ in $(seq 100); do
-  win=$(xdotool search --name collviz 2>/dev/null | head -1)
-  [ -n "$win" ] && break
-  kill -0 "$app" 2>/dev/null || fail "collviz exited before its window appeared: $(cat "$out/gui.log")"
-  sleep 0.1
-done
-[ -n "$win" ] || fail "no collviz window after 10 s"
+wait_window "$out/gui.log"
 sleep 0.5
 # The default 1280x800 must shrink to fit this 1024x768 screen whole.
 geom=$(xdotool getwindowgeometry "$win" | awk '/Geometry/ {print $2}')
@@ -73,19 +78,13 @@ expect_exit 10 "after q" "$out/gui.log"
 "$bin" --frames 20 >"$out/frames.log" 2>&1 &
 app=$!
 expect_exit 20 "with --frames 20 and no input" "$out/frames.log"
+
 # 3. A lesson opened as a teacher would: its own size and theme, then it
 # quits alone.
 "$bin" lesson prim-reduce --step 2 --theme projector --size 800x600 --frames 40 \
     >"$out/lesson.log" 2>&1 &
 app=$!
-win=
-for _ in $(seq 100); do
-  win=$(xdotool search --name collviz 2>/dev/null | head -1)
-  [ -n "$win" ] && break
-  kill -0 "$app" 2>/dev/null || fail "collviz lesson exited before its window appeared: $(cat "$out/lesson.log")"
-  sleep 0.1
-done
-[ -n "$win" ] || fail "no window for collviz lesson after 10 s"
+wait_window "$out/lesson.log"
 geom=$(xdotool getwindowgeometry "$win" 2>/dev/null | awk '/Geometry/ {print $2}')
 [ "$geom" = 800x600 ] || fail "collviz lesson --size 800x600 opened a $geom window"
 expect_exit 20 "with lesson --frames 40" "$out/lesson.log"
