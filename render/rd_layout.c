@@ -228,7 +228,8 @@ static void card_insides(rd_panel_layout *pl, const cv_plan *plan, int ui_px, in
             cl->title = rd__rect(c.x + ipad, c.y + ipad, c.w - 2 * ipad, title_h);
         else
             cl->title = rd__rect(c.x, c.y, 0, 0);
-        int label_w = px >= 7 ? (int)(px * 2.9) : 0;
+        /* Room for "send"/"recv", and for "scratch" where there is one. */
+        int label_w = px >= 7 ? (int)(px * (pl->nrows == 3 ? 3.9 : 2.9)) : 0;
         int rows_top = c.y + ipad + title_h;
         int rows_h = c.y + c.h - ipad - rows_top;
         int gapr = rows_h > pl->nrows * 8 ? 2 : 0;
