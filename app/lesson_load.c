@@ -378,6 +378,8 @@ static void read_beats(lesson__ctx *c, lesson__val root)
                 }
                 b->quiz = q;
                 l->nquizzes++;
+                lesson__check_giveaway(c, lesson__off(c, lesson__member(c, bv, "text")),
+                                       &b->text, q);
             }
         }
     }

@@ -111,6 +111,11 @@ bool lesson__read_quiz(lesson__ctx *c, lesson__val v, const char *where, int bea
                        int step, lesson_quiz *out);
 lesson_diagram *lesson__read_diagram(lesson__ctx *c, lesson__val v, const char *where);
 
+/* lesson_giveaway.c: an error at text_off when a beat's text (any
+ * language) writes its number quiz's answer with the unit. */
+void lesson__check_giveaway(lesson__ctx *c, size_t text_off, const lesson_text *text,
+                            const lesson_quiz *q);
+
 /* lesson_verify.c: runs the trace checks of the pending quizzes. */
 void lesson__check_traces(lesson__ctx *c);
 

@@ -9,6 +9,7 @@
 set(COLLVIZ_LESSON_SOURCES
     ${PROJECT_SOURCE_DIR}/app/lesson_course.c
     ${PROJECT_SOURCE_DIR}/app/lesson_diagram.c
+    ${PROJECT_SOURCE_DIR}/app/lesson_giveaway.c
     ${PROJECT_SOURCE_DIR}/app/lesson_json.c
     ${PROJECT_SOURCE_DIR}/app/lesson_load.c
     ${PROJECT_SOURCE_DIR}/app/lesson_quiz.c

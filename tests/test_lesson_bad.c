@@ -64,6 +64,8 @@ static const expected cases[] = {
      "a lesson needs at least 2 quizzes; this one has 1"},
     {"bad-file-name.json", 3, 9,
      "id \"bad-filename\" does not match the file name \"bad-file-name.json\"; expected the file to be named bad-filename.json"},
+    {"bad-giveaway.json", 26, 15,
+     "the zh text gives away its quiz's answer (\"4.70 ms\"); pose the problem here and show the arithmetic in the quiz's explain"},
     {"bad-highlight.json", 12, 34,
      "beats[0].highlight.ranks[1] must be a rank from 0 to 3, not 4"},
     {"bad-highlight.json", 12, 49,
