@@ -486,8 +486,9 @@ void gui_render(gui *g)
             /* Compared: one paragraph per side, each named. */
             if (g->npanels == 2)
                 used += (size_t)snprintf(g->step_text + used, sizeof g->step_text - used,
-                                         "%s%s: %s", p ? "\n" : "",
-                                         cv_algo_name(plan->spec.algo), one);
+                                         "%s%s%s%s", p ? "\n" : "",
+                                         cv_algo_name(plan->spec.algo),
+                                         g->lang == RD_LANG_ZH ? "：" : ": ", one);
             else
                 used += (size_t)snprintf(g->step_text, sizeof g->step_text, "%s", one);
             if (used >= sizeof g->step_text)

@@ -87,7 +87,10 @@ void gui__explain(const cv_spec *spec, cv_algo second, rd_lang lang, char *title
     if ((unsigned)second < CV_ALGO_COUNT) {
         /* No words on cells here: the legend under each panel says it. */
         const char *a = cv_algo_name(spec->algo), *b = cv_algo_name(second);
-        snprintf(title, tlen, "%s: %s %s %s", cv_op_title(spec->op), a, zh ? "对比" : "vs", b);
+        if (zh)
+            snprintf(title, tlen, "%s：%s 对比 %s", cv_op_title(spec->op), a, b);
+        else
+            snprintf(title, tlen, "%s: %s vs %s", cv_op_title(spec->op), a, b);
         if (zh)
             snprintf(body, blen,
                      "%s\n左边 %s，右边 %s：输入相同，结果相同，走法不同。每一步要付一次延迟 α，每个字节要付一次 "

@@ -85,6 +85,7 @@ int main(void)
     expect_has(body, "Tree: data flows along a tree", "compare body, tree");
     gui__explain(&s, CV_ALGO_TREE, RD_LANG_ZH, title, sizeof title, body, sizeof body);
     expect_has(body, "左边 ring，右边 tree", "compare body, zh");
+    EXPECT(strcmp(title, "AllReduce：ring 对比 tree") == 0, "compare title, zh: '%s'", title);
     gui__explain(&s, CV_ALGO_COUNT, RD_LANG_EN, title, sizeof title, body, sizeof body);
     EXPECT(strcmp(title, "AllReduce (ring)") == 0, "single title '%s'", title);
     EXPECT(strstr(body, "Left") == NULL, "single body mentions a comparison: '%s'", body);
