@@ -219,7 +219,7 @@ void gui__describe_step(const cv_plan *plan, int step, double frac, rd_lang lang
         snprintf(out, outlen,
                  "第 %d 步（%s）：%s。共 %lld 次传输，%lld 个元素；%lld 次复制、%lld 次归约%s。%s",
                  step + 1, phase, who, (long long)st->count, (long long)elems, (long long)copies,
-                 (long long)reduces, local ? "（含本地操作）" : "",
+                 (long long)reduces, local && local < st->count ? "（含本地操作）" : "",
                  frac > 0 && frac < RD_ARRIVE ? "数据块正在传输中。"
                  : reduces                    ? "到达后与目标格子中的值合并。"
                                               : "到达后覆盖目标格子。");
@@ -227,7 +227,7 @@ void gui__describe_step(const cv_plan *plan, int step, double frac, rd_lang lang
         snprintf(out, outlen,
                  "Step %d (%s): %s. %lld transfers, %lld elements: %lld copies, %lld reductions%s. %s",
                  step + 1, phase, who, (long long)st->count, (long long)elems, (long long)copies,
-                 (long long)reduces, local ? " (some local)" : "",
+                 (long long)reduces, local && local < st->count ? " (some local)" : "",
                  frac > 0 && frac < RD_ARRIVE ? "Chunks are in flight."
                  : reduces                    ? "On arrival they are combined with what the cell held."
                                               : "On arrival they replace what the cell held.");

@@ -71,6 +71,11 @@ int main(void)
         }
     }
 
+    /* A step that stays inside each rank says so once. */
+    step_words(CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 0, RD_LANG_EN, t, sizeof t);
+    expect_has(t, "work stays inside each rank", "ring allreduce step 1");
+    EXPECT(strstr(t, "some local") == NULL, "all-local step also says 'some local': '%s'", t);
+
     /* Past the end. */
     step_words(CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 99, RD_LANG_EN, t, sizeof t);
     expect_has(t, "All steps done", "after the last step");
