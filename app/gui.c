@@ -121,7 +121,8 @@ static int rebuild(gui *g, const cv_spec *spec, bool compare, cv_algo second)
     }
     if (rc != CV_OK) {
         char msg[CV_ERR_LEN + 64];
-        snprintf(msg, sizeof msg, "%s: %s", cv_strerror(rc), err[0] ? err : "failed");
+        /* A backend's own message already says what failed. */
+        snprintf(msg, sizeof msg, "%s", err[0] ? err : cv_strerror(rc));
         gui_message(g, msg, 6);
         return rc;
     }
@@ -154,10 +155,11 @@ static int rebuild_or_cpu(gui *g, const cv_spec *spec, bool compare, cv_algo sec
         g->backend = dev; /* the CPU cannot either: its reason is on screen */
         return rc;
     }
-    char msg[sizeof g->message]; /* the reason is cut short before the news */
+    char msg[sizeof g->message]; /* the news first, then the reason */
     snprintf(msg, sizeof msg,
-             g->lang == RD_LANG_ZH ? "%.24s 后端失败（%.250s），已改用 CPU 后端继续"
-                                   : "%.24s backend failed (%.250s); continuing on the CPU backend",
+             g->lang == RD_LANG_ZH ? "已改用 CPU 后端：%.24s 后端无法运行这个设置（%.250s）"
+                                   : "Running on the CPU backend: the %.24s backend cannot run "
+                                     "this setup (%.250s)",
              dev->name, why);
     gui_message(g, msg, 8);
     return CV_OK;

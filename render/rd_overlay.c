@@ -15,10 +15,53 @@ void rd__draw_message(rd_ctx *c, const rd_frame *f)
     SDL_Rect m = c->L.message;
     if (m.w <= 0 || m.h <= 0)
         return;
+    /* Up to three lines, broken at spaces: a backend's reason is often
+     * longer than the box, and its end (what to do) matters most. */
+    enum { MAX_LINES = 3 };
+    char lines[MAX_LINES][256];
+    int n = 0, px = c->L.px_text, room = m.w - 16;
+    const char *s = f->message;
+    while (*s && n < MAX_LINES) {
+        size_t len = strlen(s), fit = len;
+        if (n < MAX_LINES - 1) {
+            int w = 0;
+            rd_text_measure(c->text, s, px, &w, NULL);
+            if (w > room) {
+                /* the longest prefix ending before a space that fits */
+                fit = 0;
+                for (size_t i = 1; i < len && i < sizeof lines[0]; i++) {
+                    if (s[i] != ' ')
+                        continue;
+                    char head[256];
+                    memcpy(head, s, i);
+                    head[i] = '\0';
+                    rd_text_measure(c->text, head, px, &w, NULL);
+                    if (w > room)
+                        break;
+                    fit = i;
+                }
+                if (fit == 0)
+                    fit = len; /* no space to break at: cut short below */
+            }
+        }
+        if (fit >= sizeof lines[0])
+            fit = sizeof lines[0] - 1;
+        memcpy(lines[n], s, fit);
+        lines[n][fit] = '\0';
+        n++;
+        s += fit;
+        while (*s == ' ')
+            s++;
+    }
+    int lh = (int)(px * 1.35);
+    if (n > 1)
+        m.h += (n - 1) * lh;
     rd__fill(c->r, m, th->panel);
     rd__frame(c->r, m, (int)fmaxf(2, th->line * c->L.ui), th->warn);
-    rd__text(c, f->message, c->L.px_text, th->text, rd__rect(m.x + 8, m.y, m.w - 16, m.h),
-             RD_ALIGN_CENTER, 1);
+    int y = m.y + (m.h - n * lh) / 2;
+    for (int i = 0; i < n; i++)
+        rd__text(c, lines[i], px, th->text, rd__rect(m.x + 8, y + i * lh, room, lh), RD_ALIGN_CENTER,
+                 1);
 }
 
 void rd__draw_tooltip(rd_ctx *c, const rd_frame *f)

@@ -67,17 +67,24 @@ if(CMAKE_CXX_COMPILER)
   collviz_test(test_cuda_nccl_mock SOURCES test_cuda_nccl.c LIBS cvcudamock TIMEOUT 600
                ENV COLLVIZ_MOCK_CUDA=ndev=4,peer=1)
 
-  # collviz's command line (no window) on the doubles, so `--backend cuda`,
-  # `auto` and `nccl` in run, bench and list are exercised end to end.
+  # collviz itself on the doubles, so `--backend cuda`, `auto` and `nccl`
+  # are exercised end to end: run, bench and list, and with the window
+  # (COLLVIZ_GUI) export and the GUI too.
   file(GLOB MOCKGPU_APP CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/app/*.c)
-  list(FILTER MOCKGPU_APP EXCLUDE REGEX "/(gui[a-z_]*|export|renderbench|show)\\.c$")
+  if(NOT COLLVIZ_GUI)
+    list(FILTER MOCKGPU_APP EXCLUDE REGEX "/(gui[a-z_]*|export|renderbench|show)\\.c$")
+  endif()
   add_executable(collviz-mockgpu ${MOCKGPU_APP})
   target_include_directories(collviz-mockgpu PRIVATE ${PROJECT_SOURCE_DIR}/app)
   target_compile_definitions(collviz-mockgpu PRIVATE COLLVIZ_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
   target_link_libraries(collviz-mockgpu PRIVATE cvcudamock cvjson)
+  if(COLLVIZ_GUI)
+    target_link_libraries(collviz-mockgpu PRIVATE cvrender)
+    target_compile_definitions(collviz-mockgpu PRIVATE COLLVIZ_GUI=1)
+  endif()
   collviz_warnings(collviz-mockgpu)
   add_test(NAME test_cuda_mock_cli
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_cuda_mock_cli.sh
-                   $<TARGET_FILE:collviz-mockgpu>)
+                   $<TARGET_FILE:collviz-mockgpu> ${CMAKE_BINARY_DIR}/cuda-mock-cli)
   set_tests_properties(test_cuda_mock_cli PROPERTIES TIMEOUT 300)
 endif()

@@ -5,13 +5,17 @@
 # run and bench verify their results, bench prints the bound column and
 # --json the step times, NCCL gives its table over 4 GPUs and its one-rank
 # note on one, and no device, too little device memory and NCCL without a
-# GPU give their one-line messages and exit codes. The double's timings are made up:
-# only the plumbing is checked here, never a figure.
+# GPU give their one-line messages and exit codes. Where it has the window:
+# export writes frames from the GPU's trace, and the GUI runs a collective
+# on the GPU, or, when the device cannot hold it, on the CPU with a notice.
+# The double's timings are made up: only the plumbing is checked here,
+# never a figure.
 #
-#   test_cuda_mock_cli.sh COLLVIZ_MOCKGPU
+#   test_cuda_mock_cli.sh COLLVIZ_MOCKGPU WORK_DIR
 bin=$1
-out=$(mktemp) || exit 1
-trap 'rm -f "$out"' EXIT
+work=${2:-$(mktemp -d)}
+rm -rf "$work" && mkdir -p "$work" || exit 1
+out=$work/out.txt
 fails=0
 check() { # check WHAT WANT_RC GREP_PATTERN [ENV] -- ARGS...
   what=$1 want=$2 pat=$3 envs=$4
@@ -56,5 +60,42 @@ check "NCCL --ranks picks fewer GPUs" 0 '"ranks":	3' "COLLVIZ_MOCK_CUDA=ndev=4" 
   bench --backend nccl --op alltoall --ranks 3 -b 3k -e 3k --json
 check "NCCL on one GPU says it is one rank" 0 "NCCL runs one rank" "COLLVIZ_MOCK_CUDA=ndev=1" -- \
   bench --backend nccl --op allreduce -b 1k -e 1k
+if "$bin" export --help >/dev/null 2>&1; then
+  export SDL_VIDEODRIVER=dummy XDG_DATA_HOME="$work/data"
+  check "export: frames from 2 GPUs" 0 "4 frames (3 steps, 1 fps)" "COLLVIZ_MOCK_CUDA=ndev=2,peer=0" -- \
+    export --backend cuda --op reduce --algo tree --ranks 4 --count 6 --dtype int32 \
+    --out "$work/frames" --fps 1 --step-seconds 1 --size 640x400
+  n=$(ls "$work/frames" 2>/dev/null | grep -c '\.png$')
+  [ "$n" = 4 ] || { echo "FAIL export wrote $n PNG files, not 4"; fails=$((fails + 1)); }
+  check "export: no device exits 3" 3 "no CUDA device" "COLLVIZ_MOCK_CUDA=ndev=0" -- \
+    export --backend cuda --op allreduce --ranks 4 --out "$work/none"
+  # The window itself needs an X server (the dummy driver counts as no
+  # display and gives the terminal step-through instead).
+  if command -v Xvfb >/dev/null; then
+    Xvfb -displayfd 3 -screen 0 1024x768x24 -nolisten tcp 3>"$work/display" 2>/dev/null &
+    xvfb=$!
+    trap 'kill $xvfb 2>/dev/null' EXIT
+    for _ in $(seq 100); do [ -s "$work/display" ] && break; sleep 0.1; done
+    unset SDL_VIDEODRIVER
+    check "gui on 2 GPUs" 0 "peak resident memory" \
+      "DISPLAY=:$(cat "$work/display") COLLVIZ_MOCK_CUDA=ndev=2" -- \
+      gui --backend cuda --op allgather --algo ring --ranks 4 --count 4 --frames 30 --timing
+    if grep -q "no display" "$out"; then
+      echo "FAIL gui ran in the terminal, not in a window"
+      fails=$((fails + 1))
+    fi
+    check "gui: too little device memory, the CPU instead" 0 "peak resident memory" \
+      "DISPLAY=:$(cat "$work/display") COLLVIZ_MOCK_CUDA=mem=4096" -- \
+      gui --backend cuda --op allreduce --ranks 4 --count 4096 --frames 30 --timing
+    if grep -q "no display" "$out"; then
+      echo "FAIL gui ran in the terminal, not in a window"
+      fails=$((fails + 1))
+    fi
+    kill $xvfb 2>/dev/null
+  else
+    echo "skip gui: Xvfb is not installed"
+  fi
+fi
+
 [ "$fails" = 0 ] && echo "all passed" || echo "$fails failed"
 [ "$fails" = 0 ]
