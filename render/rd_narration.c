@@ -408,16 +408,23 @@ void rd__draw_narration(rd_ctx *c, const rd_frame *f)
         narr_lines[q].rule = true;
     int fb = nv->feedback_state == RD_CHOICE_RIGHT ? 2 : nv->feedback_state == RD_CHOICE_WRONG ? 3 : 4;
     add_block(c, &n, nv->feedback, px, th->text, col.w - indent, fb, pad / 2);
-    int total = 0;
+    int total = 0, qh = 0;
     for (int i = 0; i < n; i++)
         total += narr_lines[i].gap + narr_lines[i].h;
+    for (int i = q; i < n; i++)
+        qh += narr_lines[i].gap + narr_lines[i].h;
+    /* Longer than the column (large type on a projector): the question and
+     * its verdict stay in view above the answers, and only the text above
+     * them scrolls. */
+    bool pin = q < n && total > col.h && qh + 3 * lh < col.h;
+    int ns = pin ? q : n, sh = pin ? col.h - qh : col.h;
     int more_h = (int)(c->L.px_small * 1.4);
     int scroll_max = 0;
     if (total > col.h) {
         /* The fewest lines off the top that let the rest fit above the
          * "more" marker. */
-        int rest = total;
-        while (scroll_max < n - 1 && rest > col.h - more_h) {
+        int rest = total - (pin ? qh : 0);
+        while (scroll_max < ns - 1 && rest > sh - more_h) {
             rest -= narr_lines[scroll_max].gap + narr_lines[scroll_max].h;
             scroll_max++;
         }
@@ -425,10 +432,10 @@ void rd__draw_narration(rd_ctx *c, const rd_frame *f)
     int scroll = nv->scroll < 0 ? 0 : nv->scroll > scroll_max ? scroll_max : nv->scroll;
     c->L.narr_scroll = scroll;
     c->L.narr_scroll_max = scroll_max;
-    int limit = col.y + col.h - (scroll_max > 0 ? more_h : 0);
+    int limit = col.y + sh - (scroll_max > 0 ? more_h : 0);
     y = col.y;
     int shown = scroll;
-    for (int i = scroll; i < n; i++) {
+    for (int i = scroll; i < ns; i++) {
         const narr_line *l = &narr_lines[i];
         int gy = y + (i > scroll ? l->gap : 0);
         if (gy + l->h > limit)
@@ -449,11 +456,24 @@ void rd__draw_narration(rd_ctx *c, const rd_frame *f)
         /* Say which way the rest of the text is. */
         bool zh = f->lang == RD_LANG_ZH;
         /* (The CJK font draws triangles tiny: arrows in Chinese.) */
-        const char *more = shown < n && scroll > 0 ? "\xE2\x96\xB2 \xE2\x96\xBC"
-                           : shown < n             ? (zh ? "\xE2\x86\x93 更多" : "\xE2\x96\xBC more")
-                                                   : (zh ? "\xE2\x86\x91 上面还有" : "\xE2\x96\xB2 more above");
+        const char *more = shown < ns && scroll > 0 ? "\xE2\x96\xB2 \xE2\x96\xBC"
+                           : shown < ns             ? (zh ? "\xE2\x86\x93 更多" : "\xE2\x96\xBC more")
+                                                    : (zh ? "\xE2\x86\x91 上面还有" : "\xE2\x96\xB2 more above");
         rd__text(c, more, c->L.px_small, th->accent, rd__rect(col.x, limit, col.w, more_h),
                  RD_ALIGN_RIGHT, 0);
+    }
+    if (pin) {
+        y = col.y + sh;
+        for (int i = q; i < n; i++) {
+            const narr_line *l = &narr_lines[i];
+            int gy = y + l->gap;
+            if (l->rule)
+                rd__fill(c->r, rd__rect(col.x, gy - l->gap / 2, col.w, 1), th->edge);
+            rd__fill(c->r, rd__rect(col.x, gy, barw, l->h), bar_color(th, l->bar));
+            if (l->text[0])
+                draw_line(c, l, rd__rect(col.x + indent, gy, col.w - indent, l->h), th->accent);
+            y = gy + l->h;
+        }
     }
     y += pad;
     int m = n, first = nv->step ? add_block(c, &m, nv->step, px, th->text, col.w, 0, 0) : n;

@@ -504,6 +504,64 @@ static void test_layout(void)
     }
 }
 
+/* s without backticks (the narration draws `code` without them). */
+static void unquote(const char *s, char *out, size_t n)
+{
+    size_t k = 0;
+    for (; *s && k + 1 < n; s++)
+        if (*s != '`')
+            out[k++] = *s;
+    out[k] = '\0';
+}
+
+/* The projector theme's large type makes many beats longer than the
+ * narration panel on a 1024x768 projector: the question of every quiz must
+ * still be on screen, not scrolled below the fold. */
+static void test_question_in_view(void)
+{
+    gui *g = open_gui(1024, 768);
+    gui_set_theme(g, RD_THEME_PROJECTOR);
+    gui_lesson s;
+    attach(&s, g, 0, 0, LESSON_EN);
+    rd_ctx *rd = gui_rd(g);
+    int checked = 0, before = tr_failures;
+    for (int li = 0; li < course.nlessons && tr_failures - before < 5; li++) {
+        const lesson *l = course.lessons[li];
+        for (int b = 0; b < l->nbeats; b++) {
+            if (!l->beats[b].quiz)
+                continue;
+            for (int lang = 0; lang < LESSON_LANG_COUNT; lang++) {
+                gui_set_lang(g, (rd_lang)lang);
+                gui_lesson_go(&s, li, b, GUI_LESSON_BACK);
+                gui_set_theme(g, RD_THEME_PROJECTOR);
+                char prompt[1024];
+                unquote(lesson_text_get(&l->beats[b].quiz->prompt, (lesson_lang)lang), prompt,
+                        sizeof prompt);
+                rd_debug_boxes(rd, true);
+                gui_render(g);
+                const rd_box *bx;
+                int n = rd_boxes(rd, &bx);
+                const rd_layout *L = rd_last_layout(rd);
+                bool seen = false;
+                for (int i = 0; i < n && !seen; i++) {
+                    char t[512];
+                    unquote(bx[i].text, t, sizeof t);
+                    seen = t[0] && strncmp(prompt, t, strlen(t)) == 0 && strlen(t) > 3 &&
+                           SDL_HasIntersection(&bx[i].r, &L->narration);
+                }
+                rd_debug_boxes(rd, false);
+                TR_CHECK(seen, "%s beat %d (%s): the question '%.40s...' is not on screen at "
+                               "1024x768 in the projector theme",
+                         l->id, b + 1, lang ? "zh" : "en", prompt);
+                checked++;
+            }
+        }
+    }
+    TR_CHECK(checked > 100, "only %d questions checked", checked);
+    gui_lesson_detach(&s);
+    gui_destroy(g);
+}
+
 /* ------------------------------------------------------------ goldens */
 
 static int golden(gui *g, const char *name, bool update)
@@ -593,6 +651,7 @@ int main(void)
     test_cells();
     test_menu_and_resume();
     test_layout();
+    test_question_in_view();
     test_goldens();
     lesson_diags_free(&diags);
     lesson_course_free(&course);
