@@ -80,12 +80,7 @@ void gui__explain(const cv_spec *spec, cv_algo second, rd_lang lang, char *title
     bool zh = lang == RD_LANG_ZH;
     const words *o = (unsigned)spec->op < CV_OP_COUNT ? &op_words[spec->op] : NULL;
     const char *op = o && o->en ? (zh ? o->zh : o->en) : "";
-    const char *cells =
-        zh ? "格子里是真实数值；底部色条表示数据来自哪些进程；a0+a1 表示进程 0 和 1 的 a 块合并后的结果。"
-           : "Cells show real values; the colour stripes say which ranks' inputs a cell holds; "
-             "a0+a1 is chunk a of ranks 0 and 1 combined.";
     if ((unsigned)second < CV_ALGO_COUNT) {
-        /* No words on cells here: the legend under each panel says it. */
         const char *a = cv_algo_name(spec->algo), *b = cv_algo_name(second);
         if (zh)
             snprintf(title, tlen, "%s：%s 对比 %s", cv_op_title(spec->op), a, b);
@@ -105,7 +100,8 @@ void gui__explain(const cv_spec *spec, cv_algo second, rd_lang lang, char *title
         return;
     }
     snprintf(title, tlen, "%s (%s)", cv_op_title(spec->op), cv_algo_name(spec->algo));
-    snprintf(body, blen, "%s\n%s\n%s", op, algo_text(spec->algo, zh), cells);
+    /* What the cells show is the legend's job, under the stage. */
+    snprintf(body, blen, "%s\n%s", op, algo_text(spec->algo, zh));
 }
 
 /* Who talks to whom in a step: every transfer to (src + d) mod N for one
