@@ -33,7 +33,8 @@ typedef struct {
     bool solved;          /* answered right */
     bool revealed;        /* the answer shown after two misses */
     int selected;         /* choice picked with a digit key, waiting for Enter; -1 */
-    int state[RD_MAX_CHOICES];
+    int state[RD_MAX_CHOICES]; /* by shown position, as are selected and the keys */
+    int order[RD_MAX_CHOICES]; /* shown position -> index in the file (lesson_quiz_order) */
     char input[32];       /* number: what was typed */
     char typed[32];       /* number: what was last checked */
     int npicks;           /* predict-cells: cells clicked */
@@ -140,7 +141,7 @@ void gui_lesson_quiz_start(gui_lesson *s, const lesson_quiz *q);
 void gui_lesson_quiz_show(gui_lesson *s);
 /* Keys and text for the quiz; true when used. */
 bool gui_lesson_quiz_event(gui_lesson *s, const SDL_Event *e);
-void gui_lesson_quiz_choice(gui_lesson *s, int choice); /* a click on an answer */
+void gui_lesson_quiz_choice(gui_lesson *s, int choice); /* a click on the shown answer choice */
 void gui_lesson_quiz_cell(gui_lesson *s, const rd_hit *hit);
 /* Checks the typed number, the picked cells or the selected answer. */
 void gui_lesson_quiz_submit(gui_lesson *s);

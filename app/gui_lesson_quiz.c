@@ -27,6 +27,12 @@ void gui_lesson_quiz_start(gui_lesson *s, const lesson_quiz *q)
     memset(z, 0, sizeof *z);
     z->q = q;
     z->selected = -1;
+    if (q) {
+        int order[LESSON_MAX_SHOWN];
+        int n = lesson_quiz_order(q, order);
+        for (int i = 0; i < n && i < RD_MAX_CHOICES; i++)
+            z->order[i] = order[i];
+    }
     /* Typed answers arrive as SDL_TEXTINPUT; make sure a window sends them. */
     if (q && q->kind == LESSON_QUIZ_NUMBER && SDL_WasInit(SDL_INIT_VIDEO))
         SDL_StartTextInput();
@@ -62,9 +68,9 @@ void gui_lesson_quiz_show(gui_lesson *s)
         n = nanswers(q);
         for (int i = 0; i < n; i++) {
             if (q->kind == LESSON_QUIZ_CHOICE) {
-                labels[i] = lesson_text_get(&q->choices[i].text, s->lang);
+                labels[i] = lesson_text_get(&q->choices[z->order[i]].text, s->lang);
             } else {
-                format_value(q->options[i], values[i], sizeof values[i]);
+                format_value(q->options[z->order[i]], values[i], sizeof values[i]);
                 labels[i] = values[i];
             }
             states[i] = z->state[i];
@@ -127,8 +133,9 @@ static void after_answer(gui_lesson *s, bool correct)
         z->solved = true;
     else if (++z->wrong >= 2)
         z->revealed = true;
-    if (z->revealed && nanswers(z->q) > 0)
-        z->state[z->q->answer] = RD_CHOICE_RIGHT;
+    int shown = lesson_quiz_shown(z->q, z->q->answer);
+    if (z->revealed && nanswers(z->q) > 0 && shown >= 0 && shown < RD_MAX_CHOICES)
+        z->state[shown] = RD_CHOICE_RIGHT;
     record(s, correct);
     gui_lesson_refresh(s);
     gui_scroll_narration(s->g, 1000000);
@@ -139,7 +146,7 @@ static void answer(gui_lesson *s, int i)
     gui_lesson_quiz *z = &s->quiz;
     if (!open_quiz(s) || i < 0 || i >= nanswers(z->q) || z->state[i] != RD_CHOICE_PLAIN)
         return;
-    bool ok = lesson_check_choice(z->q, i, &z->verdict);
+    bool ok = lesson_check_choice(z->q, z->order[i], &z->verdict);
     z->state[i] = ok ? RD_CHOICE_RIGHT : RD_CHOICE_WRONG;
     after_answer(s, ok);
 }

@@ -339,6 +339,16 @@ typedef struct {
 
 /* picked: choice index (choice) or option index (predict-value). */
 bool lesson_check_choice(const lesson_quiz *q, int picked, lesson_verdict *v);
+
+/* The order a choice or predict-value quiz shows its answers in: order[k]
+ * is the index in the file of the k-th shown (a, b, c or 1, 2, 3). A
+ * shuffle fixed by the quiz's key, so the window, the terminal and the
+ * drill always show the same order, and the right answer lands anywhere
+ * however the file lists it. Returns the count (0 for other kinds). */
+#define LESSON_MAX_SHOWN 6
+int lesson_quiz_order(const lesson_quiz *q, int order[LESSON_MAX_SHOWN]);
+/* The shown position (0-based) of the file's answer i, or -1. */
+int lesson_quiz_shown(const lesson_quiz *q, int i);
 bool lesson_check_number(const lesson_quiz *q, double value, lesson_verdict *v);
 /* Duplicate picks count once. */
 bool lesson_check_cells(const lesson_quiz *q, const lesson_cell *picked, int npicked,

@@ -9,6 +9,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,42 @@ bool lesson_check_choice(const lesson_quiz *q, int picked, lesson_verdict *v)
     if (q->kind == LESSON_QUIZ_PREDICT_VALUE)
         v->expected = q->options[q->answer];
     return ok;
+}
+
+int lesson_quiz_order(const lesson_quiz *q, int order[LESSON_MAX_SHOWN])
+{
+    int n = q->kind == LESSON_QUIZ_CHOICE          ? q->nchoices
+            : q->kind == LESSON_QUIZ_PREDICT_VALUE ? q->noptions
+                                                   : 0;
+    if (n > LESSON_MAX_SHOWN)
+        n = LESSON_MAX_SHOWN;
+    for (int i = 0; i < n; i++)
+        order[i] = i;
+    /* Fisher-Yates on splitmix64, seeded by FNV-1a of the key. */
+    uint64_t h = 1469598103934665603ull;
+    for (const unsigned char *p = (const unsigned char *)(q->key ? q->key : ""); *p; p++)
+        h = (h ^ *p) * 1099511628211ull;
+    for (int i = n - 1; i > 0; i--) {
+        uint64_t z = (h += 0x9e3779b97f4a7c15ull);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        z ^= z >> 31;
+        int j = (int)(z % (uint64_t)(i + 1));
+        int t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+    return n;
+}
+
+int lesson_quiz_shown(const lesson_quiz *q, int i)
+{
+    int order[LESSON_MAX_SHOWN];
+    int n = lesson_quiz_order(q, order);
+    for (int k = 0; k < n; k++)
+        if (order[k] == i)
+            return k;
+    return -1;
 }
 
 bool lesson_check_number(const lesson_quiz *q, double value, lesson_verdict *v)
@@ -191,12 +228,18 @@ bool lesson_check_typed(const lesson_quiz *q, const char *line, lesson_verdict *
             snprintf(err, errlen, "type a letter from a to %c", 'a' + q->nchoices - 1);
             return false;
         }
-        lesson_check_choice(q, i, v);
+        int order[LESSON_MAX_SHOWN];
+        lesson_quiz_order(q, order);
+        lesson_check_choice(q, order[i], v); /* letters name shown positions */
         return true;
     }
     case LESSON_QUIZ_PREDICT_VALUE: {
         int i = letter_index(s, q->noptions);
-        if (i < 0) {
+        if (i >= 0) {
+            int order[LESSON_MAX_SHOWN];
+            lesson_quiz_order(q, order);
+            i = order[i]; /* letters name shown positions */
+        } else {
             char *end;
             double d = strtod(s, &end);
             if (*s && !*skip_space(end)) {

@@ -228,16 +228,18 @@ void lesson_print_quiz(const lesson_quiz *q, lesson_lang lang, FILE *out)
 {
     fprintf(out, "\n  %s (%s): %s\n", lesson__say(LESSON__SAY_QUIZ, lang),
             lesson_quiz_kind_name(q->kind), lesson_text_get(&q->prompt, lang));
+    int order[LESSON_MAX_SHOWN];
+    int n = lesson_quiz_order(q, order);
     switch (q->kind) {
     case LESSON_QUIZ_CHOICE:
-        for (int i = 0; i < q->nchoices; i++)
-            fprintf(out, "    %c) %s\n", 'a' + i, lesson_text_get(&q->choices[i].text, lang));
+        for (int i = 0; i < n; i++)
+            fprintf(out, "    %c) %s\n", 'a' + i, lesson_text_get(&q->choices[order[i]].text, lang));
         fprintf(out, "  (%s)\n", lesson__say(LESSON__SAY_TYPE_LETTER, lang));
         break;
     case LESSON_QUIZ_PREDICT_VALUE:
         fprintf(out, "   ");
-        for (int i = 0; i < q->noptions; i++)
-            fprintf(out, " %c) %g ", 'a' + i, q->options[i]);
+        for (int i = 0; i < n; i++)
+            fprintf(out, " %c) %g ", 'a' + i, q->options[order[i]]);
         fprintf(out, "\n  (%s)\n", lesson__say(LESSON__SAY_TYPE_VALUE, lang));
         break;
     case LESSON_QUIZ_NUMBER:
@@ -254,10 +256,11 @@ void lesson_print_answer(const lesson_quiz *q, lesson_lang lang, FILE *out)
     fprintf(out, "  %s: ", lesson__say(LESSON__SAY_ANSWER, lang));
     switch (q->kind) {
     case LESSON_QUIZ_CHOICE:
-        fprintf(out, "%c) %s\n", 'a' + q->answer, lesson_text_get(&q->choices[q->answer].text, lang));
+        fprintf(out, "%c) %s\n", 'a' + lesson_quiz_shown(q, q->answer),
+                lesson_text_get(&q->choices[q->answer].text, lang));
         break;
     case LESSON_QUIZ_PREDICT_VALUE:
-        fprintf(out, "%c) %g\n", 'a' + q->answer, q->options[q->answer]);
+        fprintf(out, "%c) %g\n", 'a' + lesson_quiz_shown(q, q->answer), q->options[q->answer]);
         break;
     case LESSON_QUIZ_NUMBER:
         if (q->tolerance_pct)

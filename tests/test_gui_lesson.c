@@ -203,7 +203,9 @@ static void test_choice(void)
         return;
     attach(&s, g, li, b, LESSON_EN);
     const lesson_quiz *q = l->beats[b].quiz;
-    int wrong = q->answer == 0 ? 1 : 0;
+    /* Answers are shown in a shuffled order: positions, not file indices. */
+    int right = lesson_quiz_shown(q, q->answer);
+    int wrong = right == 0 ? 1 : 0;
     /* Meanwhile another collviz (a drill in a terminal) writes the file:
      * the window's next save must keep what it wrote. */
     progress other;
@@ -221,7 +223,7 @@ static void test_choice(void)
              s.quiz.solved, s.quiz.wrong);
     TR_CHECK(g->feedback_state == RD_CHOICE_WRONG, "feedback state %d", g->feedback_state);
     lesson_verdict v;
-    lesson_check_choice(q, wrong, &v);
+    lesson_check_choice(q, s.quiz.order[wrong], &v);
     const char *why = v.why ? lesson_text_get(v.why, LESSON_EN) : "";
     TR_CHECK(*why && g->narr_feedback && strstr(g->narr_feedback, why),
              "the explanation is not shown: '%s'", g->narr_feedback ? g->narr_feedback : "(none)");
@@ -235,7 +237,7 @@ static void test_choice(void)
                  progress_lesson_done(&disk, "some-other-lesson"),
              "the window's save dropped what another collviz wrote");
     /* The right answer now: the card shows, the score keeps the first try. */
-    click_rect(g, L->choice[q->answer]);
+    click_rect(g, L->choice[right]);
     gui_render(g);
     TR_CHECK(s.quiz.solved, "right answer not taken");
     TR_CHECK(g->narr_feedback && strstr(g->narr_feedback, lesson_text_get(&q->card, LESSON_EN)),
@@ -247,8 +249,8 @@ static void test_choice(void)
     key(g, SDLK_PAGEUP);
     key(g, SDLK_PAGEDOWN);
     settle(g);
-    key(g, (SDL_Keycode)(SDLK_1 + q->answer));
-    TR_CHECK(!s.quiz.solved && s.quiz.selected == q->answer, "digit did not select");
+    key(g, (SDL_Keycode)(SDLK_1 + right));
+    TR_CHECK(!s.quiz.solved && s.quiz.selected == right, "digit did not select");
     key(g, SDLK_RETURN);
     TR_CHECK(s.quiz.solved, "Enter did not answer");
     pq = disk_quiz(&disk, q->key);
@@ -260,12 +262,12 @@ static void test_choice(void)
         key(g, SDLK_PAGEDOWN);
         int w2 = 0;
         for (int i = 0; i < 2; i++) {
-            while (w2 == q->answer)
+            while (w2 == right)
                 w2++;
             gui_lesson_quiz_choice(&s, w2++);
         }
         gui_render(g);
-        TR_CHECK(s.quiz.revealed && g->choice_state[q->answer] == RD_CHOICE_RIGHT,
+        TR_CHECK(s.quiz.revealed && g->choice_state[right] == RD_CHOICE_RIGHT,
                  "two misses did not reveal the answer");
         TR_CHECK(g->narr_feedback && strstr(g->narr_feedback, "The answer:"),
                  "no answer line after two misses");
@@ -314,7 +316,7 @@ static void test_number_and_value(void)
         settle(g);
         q = l->beats[b].quiz;
         TR_CHECK(g->nchoices == q->noptions, "%d buttons for %d options", g->nchoices, q->noptions);
-        click_rect(g, rd_last_layout(gui_rd(g))->choice[q->answer]);
+        click_rect(g, rd_last_layout(gui_rd(g))->choice[lesson_quiz_shown(q, q->answer)]);
         TR_CHECK(s.quiz.solved, "the traced value was not taken");
     }
     gui_lesson_detach(&s);
@@ -488,8 +490,9 @@ static void test_layout(void)
                     /* With the verdict open too, where the text is longest. */
                     if (s.quiz.q && s.quiz.q->kind != LESSON_QUIZ_NUMBER &&
                         s.quiz.q->kind != LESSON_QUIZ_PREDICT_CELLS) {
-                        gui_lesson_quiz_choice(&s, s.quiz.q->answer == 0 ? 1 : 0);
-                        gui_lesson_quiz_choice(&s, s.quiz.q->answer == 1 ? 2 : 1);
+                        int r = lesson_quiz_shown(s.quiz.q, s.quiz.q->answer);
+                        gui_lesson_quiz_choice(&s, r == 0 ? 1 : 0);
+                        gui_lesson_quiz_choice(&s, r == 1 ? 2 : 1);
                     }
                     char what[128];
                     snprintf(what, sizeof what, "%s beat %d %s %dx%d", ids[k], b,
@@ -610,7 +613,8 @@ static void test_goldens(void)
     int li = lesson_index("prim-sendrecv");
     int b = find_beat(course.lessons[li], LESSON_QUIZ_CHOICE);
     attach(&s, g, li, b, LESSON_EN);
-    gui_lesson_quiz_choice(&s, s.quiz.q->answer == 0 ? 1 : 0); /* a wrong answer, explained */
+    /* a wrong answer, explained */
+    gui_lesson_quiz_choice(&s, lesson_quiz_shown(s.quiz.q, s.quiz.q->answer) == 0 ? 1 : 0);
     tr_failures += golden(g, "lesson_choice_wrong_en", update);
     gui_lesson_detach(&s);
     gui_destroy(g);

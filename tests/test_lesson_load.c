@@ -69,6 +69,7 @@ static void test_shipped(void)
     EXPECT(bad == 0 && diags.count == 0, "%d files with problems", bad);
     EXPECT(course.nlessons >= 3, "only %d lessons", course.nlessons);
     int kinds[LESSON_QUIZ_KIND_COUNT] = {0};
+    int at[LESSON_MAX_SHOWN] = {0}, nat = 0; /* where right answers are shown */
     for (int i = 0; i < course.nlessons; i++) {
         const lesson *l = course.lessons[i];
         EXPECT(l->nquizzes >= 2, "%s", l->id);
@@ -83,13 +84,28 @@ static void test_shipped(void)
             EXPECT(beat->step >= 0 && beat->step <= l->setup_steps[beat->setup], "%s beat %d",
                   l->id, b);
         }
-        for (int k = 0; k < l->nquizzes; k++)
-            kinds[l->quizzes[k].kind]++;
+        for (int k = 0; k < l->nquizzes; k++) {
+            const lesson_quiz *q = &l->quizzes[k];
+            kinds[q->kind]++;
+            int shown = lesson_quiz_shown(q, q->answer);
+            if (shown >= 0) {
+                at[shown]++;
+                nat++;
+            }
+        }
         check_own_answers(l);
         EXPECT(lesson_course_find(&course, l->id) == i, "%s", l->id);
     }
     for (int k = 0; k < LESSON_QUIZ_KIND_COUNT; k++)
         EXPECT(kinds[k] > 0, "no shipped quiz of kind %s", lesson_quiz_kind_name((lesson_quiz_kind)k));
+    /* However the files list them, the right answer must not sit in one
+     * place a student learns to press (the files put it first 71 times of
+     * 76). */
+    for (int k = 0; k < LESSON_MAX_SHOWN; k++)
+        EXPECT(at[k] * 2 <= nat, "%d of %d right answers are shown at position %d", at[k], nat,
+               k + 1);
+    EXPECT(at[0] > 0 && at[1] > 0 && at[2] > 0, "right answers at 1, 2, 3: %d %d %d", at[0],
+           at[1], at[2]);
 
     /* deep links: a typo finds the real id */
     int close[4];

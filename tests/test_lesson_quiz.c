@@ -92,13 +92,46 @@ static void test_choice(const lesson_quiz *q)
     EXPECT(!lesson_check_choice(q, 2, &v) && v.why == &q->explain, "else the quiz's explanation");
     EXPECT(!lesson_check_choice(q, -1, &v) && !lesson_check_choice(q, 3, &v), "out of range is wrong");
 
-    char err[256];
-    EXPECT(lesson_check_typed(q, "b\n", &v, err, sizeof err) && v.correct, "letter b");
-    EXPECT(lesson_check_typed(q, "  B ", &v, err, sizeof err) && v.correct, "upper case, spaces");
-    EXPECT(lesson_check_typed(q, "2", &v, err, sizeof err) && v.correct, "1-based number");
-    EXPECT(lesson_check_typed(q, "a", &v, err, sizeof err) && !v.correct, "letter a");
+    /* Typed letters and numbers name the shown positions. */
+    char err[256], line[16];
+    int right = lesson_quiz_shown(q, q->answer), wrong = right == 0 ? 1 : 0;
+    EXPECT(right >= 0 && right < 3, "the answer is shown (at %d)", right);
+    snprintf(line, sizeof line, "%c\n", 'a' + right);
+    EXPECT(lesson_check_typed(q, line, &v, err, sizeof err) && v.correct, "letter %c", 'a' + right);
+    snprintf(line, sizeof line, "  %c ", 'A' + right);
+    EXPECT(lesson_check_typed(q, line, &v, err, sizeof err) && v.correct, "upper case, spaces");
+    snprintf(line, sizeof line, "%d", right + 1);
+    EXPECT(lesson_check_typed(q, line, &v, err, sizeof err) && v.correct, "1-based number");
+    snprintf(line, sizeof line, "%c", 'a' + wrong);
+    EXPECT(lesson_check_typed(q, line, &v, err, sizeof err) && !v.correct, "letter %c", 'a' + wrong);
     EXPECT(!lesson_check_typed(q, "d", &v, err, sizeof err) && strstr(err, "a to c"), "%s", err);
     EXPECT(!lesson_check_typed(q, "", &v, err, sizeof err), "empty");
+}
+
+/* The shown order: a permutation, the same every time, and the printed
+ * quiz and answer agree with what typing a letter checks. */
+static void test_order(const lesson_quiz *q)
+{
+    int a[LESSON_MAX_SHOWN], b[LESSON_MAX_SHOWN], seen = 0;
+    int n = lesson_quiz_order(q, a);
+    EXPECT(n == q->nchoices, "%d shown of %d", n, q->nchoices);
+    EXPECT(lesson_quiz_order(q, b) == n && memcmp(a, b, sizeof(int) * (size_t)n) == 0,
+           "the order changes between calls");
+    for (int i = 0; i < n; i++)
+        seen |= 1 << a[i];
+    EXPECT(seen == (1 << n) - 1, "not a permutation: %x", seen);
+    char buf[4096];
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    lesson_print_quiz(q, LESSON_EN, f);
+    lesson_print_answer(q, LESSON_EN, f);
+    fclose(f);
+    char want[512];
+    int right = lesson_quiz_shown(q, q->answer);
+    snprintf(want, sizeof want, "%c) %s\n", 'a' + right,
+             lesson_text_get(&q->choices[q->answer].text, LESSON_EN));
+    EXPECT(strstr(buf, want) != NULL, "the printed quiz lacks '%s':\n%s", want, buf);
+    EXPECT(strstr(strstr(buf, "Answer: ") ? strstr(buf, "Answer: ") : buf, want) != NULL,
+           "the printed answer is not '%s':\n%s", want, buf);
 }
 
 static void test_value(const lesson_quiz *q)
@@ -106,8 +139,9 @@ static void test_value(const lesson_quiz *q)
     lesson_verdict v;
     EXPECT(lesson_check_choice(q, 1, &v) && v.expected == 103, "option index");
     EXPECT(!lesson_check_choice(q, 0, &v) && v.why == &q->explain, "wrong option explains");
-    char err[256];
-    EXPECT(lesson_check_typed(q, "b", &v, err, sizeof err) && v.correct, "letter");
+    char err[256], line[8];
+    snprintf(line, sizeof line, "%c", 'a' + lesson_quiz_shown(q, q->answer));
+    EXPECT(lesson_check_typed(q, line, &v, err, sizeof err) && v.correct, "letter");
     EXPECT(lesson_check_typed(q, "103", &v, err, sizeof err) && v.correct, "the value itself");
     EXPECT(lesson_check_typed(q, "3.5", &v, err, sizeof err) && !v.correct, "another option");
     EXPECT(lesson_check_typed(q, "42", &v, err, sizeof err) && !v.correct, "a value not offered");
@@ -206,13 +240,21 @@ static void test_text_player(const lesson *l)
     o.lang = LESSON_ZH;
     EXPECT(lesson_play_text(l, 0, &o, stdin, out) == 0, "plays");
     fclose(out);
-    EXPECT(strstr(buf, "答案: b) y") != NULL, "choice answer shown");
+    /* Letters follow the shown order. */
+    const lesson_quiz *cq = &l->quizzes[0];
+    char right = (char)('a' + lesson_quiz_shown(cq, cq->answer));
+    char wrong = (char)('a' + lesson_quiz_shown(cq, 0)); /* x, whose why the fixture gives */
+    char want[64];
+    snprintf(want, sizeof want, "答案: %c) y", right);
+    EXPECT(strstr(buf, want) != NULL, "choice answer shown: %s", want);
     EXPECT(strstr(buf, "误") && strstr(buf, "真"), "mistake card shown");
     EXPECT(strstr(buf, "本课结束"), "end");
     free(buf);
 
     /* interactive on a script: wrong then right, etc. */
-    const char *script = "a\nb\n103\n0 recv 0-3, 1 recv 0-3, 2 recv 0-3, 3 recv 0-3\n4.7\nq\n";
+    char script[256];
+    snprintf(script, sizeof script,
+             "%c\n%c\n103\n0 recv 0-3, 1 recv 0-3, 2 recv 0-3, 3 recv 0-3\n4.7\nq\n", wrong, right);
     FILE *in = fmemopen((void *)script, strlen(script), "r");
     out = open_memstream(&buf, &len);
     o.lang = LESSON_EN;
@@ -233,6 +275,7 @@ int main(void)
     if (!l)
         return 1;
     test_choice(&l->quizzes[0]);
+    test_order(&l->quizzes[0]);
     test_value(&l->quizzes[1]);
     test_cells(&l->quizzes[2]);
     test_number(&l->quizzes[3], &l->quizzes[4]);
