@@ -70,6 +70,7 @@ static void test_shipped(void)
     EXPECT(course.nlessons >= 3, "only %d lessons", course.nlessons);
     int kinds[LESSON_QUIZ_KIND_COUNT] = {0};
     int at[LESSON_MAX_SHOWN] = {0}, nat = 0; /* where right answers are shown */
+    int nchoice = 0, longest = 0; /* choice quizzes; whose right answer is the longest */
     for (int i = 0; i < course.nlessons; i++) {
         const lesson *l = course.lessons[i];
         EXPECT(l->nquizzes >= 2, "%s", l->id);
@@ -87,6 +88,16 @@ static void test_shipped(void)
         for (int k = 0; k < l->nquizzes; k++) {
             const lesson_quiz *q = &l->quizzes[k];
             kinds[q->kind]++;
+            if (q->kind == LESSON_QUIZ_CHOICE) {
+                size_t right = strlen(lesson_text_get(&q->choices[q->answer].text, LESSON_EN));
+                bool is_longest = true;
+                for (int c = 0; c < q->nchoices; c++)
+                    if (c != q->answer &&
+                        strlen(lesson_text_get(&q->choices[c].text, LESSON_EN)) >= right)
+                        is_longest = false;
+                nchoice++;
+                longest += is_longest;
+            }
             int shown = lesson_quiz_shown(q, q->answer);
             if (shown >= 0) {
                 at[shown]++;
@@ -106,6 +117,10 @@ static void test_shipped(void)
                k + 1);
     EXPECT(at[0] > 0 && at[1] > 0 && at[2] > 0, "right answers at 1, 2, 3: %d %d %d", at[0],
            at[1], at[2]);
+    /* Nor may its length give it away: the right choice is strictly the
+     * longest in at most half of the choice quizzes (it was in 35 of 47). */
+    EXPECT(longest * 2 <= nchoice, "the right choice is the longest in %d of %d choice quizzes",
+           longest, nchoice);
 
     /* deep links: a typo finds the real id */
     int close[4];
