@@ -137,8 +137,13 @@ void rd__draw_tooltip(rd_ctx *c, const rd_frame *f)
     if (w > c->L.w - 4)
         w = c->L.w - 4;
     int hh = n * lh + 2 * pad;
+    /* Right of the pointer, unless that covers the narration (a quiz's
+     * answers) or leaves the window: then left of it. */
     int x = f->mouse_x + 16, y = f->mouse_y + 16;
-    if (x + w > c->L.w)
+    int right_edge = c->L.w;
+    if (c->L.narration.w > 0 && c->L.narration.x > f->mouse_x)
+        right_edge = c->L.narration.x;
+    if (x + w > right_edge)
         x = f->mouse_x - w - 8;
     if (y + hh > c->L.h)
         y = f->mouse_y - hh - 8;

@@ -142,8 +142,34 @@ int main(void)
     gui_handle_event(g, &mv);
     rd_hit h = rd_hit_test(gui_rd(g), mv.motion.x, mv.motion.y);
     TR_CHECK(h.kind == RD_HIT_CELL && h.rank == 1 && h.buf == CV_BUF_RECV && h.first == 0,
-             "hit test under GPU 1 out[0]: kind %d rank %d", h.kind, h.rank);
+             "hit test under GPU 1 recv[0]: kind %d rank %d", h.kind, h.rank);
     gui_render(g);
+    /* Near the narration panel the tooltip opens to the left: it must not
+     * cover the panel (a quiz's answers). */
+    {
+        int right = 0;
+        for (int r = 0; r < L->panels[0].nranks; r++)
+            if (L->panels[0].cards[r].card.x > L->panels[0].cards[right].card.x)
+                right = r;
+        SDL_Rect row = L->panels[0].cards[right].row[CV_BUF_RECV];
+        mv.motion.x = row.x + row.w - 2;
+        mv.motion.y = row.y + 2;
+        gui_handle_event(g, &mv);
+        rd_debug_boxes(gui_rd(g), true);
+        gui_render(g);
+        const rd_box *bx;
+        int nb = rd_boxes(gui_rd(g), &bx);
+        int tips = 0;
+        for (int i = 0; i < nb; i++) {
+            if (bx[i].layer != 1 || strncmp(bx[i].text, "GPU", 3) != 0)
+                continue;
+            tips++;
+            TR_CHECK(!SDL_HasIntersection(&bx[i].r, &L->narration),
+                     "the tooltip '%s' covers the narration panel", bx[i].text);
+        }
+        TR_CHECK(tips > 0, "no tooltip for GPU %d's last recv cell", right);
+        rd_debug_boxes(gui_rd(g), false);
+    }
 
     /* Cycling keys re-plan and keep the position when it exists. */
     gui_seek(g, 2);
