@@ -10,7 +10,7 @@
  */
 #include "gui_internal.h"
 
-#include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 typedef struct {
@@ -114,7 +114,8 @@ static void pattern(const cv_plan *plan, const cv_step *st, bool zh, char *out, 
     int shift = -1, xr = -1, from = -1, npairs = 0, pairs[MAX_PAIRS][2];
     bool same_shift = true, same_xor = true, one_src = true, any = false, few = true;
     int senders = 0;
-    unsigned char *sends = calloc((size_t)n, 1);
+    /* Which ranks send: a bitmap on the stack (this runs every frame). */
+    uint64_t sends[CV_MAX_RANKS / 64] = {0};
     for (int64_t i = st->first; i < st->first + st->count; i++) {
         const cv_transfer *x = &plan->transfers[i];
         if (x->src == x->dst)
@@ -127,8 +128,8 @@ static void pattern(const cv_plan *plan, const cv_step *st, bool zh, char *out, 
         same_shift &= d == shift;
         same_xor &= e == xr;
         one_src &= x->src == from;
-        if (sends && !sends[x->src]) {
-            sends[x->src] = 1;
+        if (x->src >= 0 && x->src < CV_MAX_RANKS && !(sends[x->src / 64] >> (x->src % 64) & 1)) {
+            sends[x->src / 64] |= 1ull << (x->src % 64);
             senders++;
         }
         bool known = false;
@@ -142,7 +143,6 @@ static void pattern(const cv_plan *plan, const cv_step *st, bool zh, char *out, 
             few = false;
         }
     }
-    free(sends);
     bool all = senders == n;
     if (!any) {
         snprintf(out, outlen, "%s", zh ? "只在各进程内部操作" : "work stays inside each rank");
