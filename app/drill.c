@@ -22,15 +22,6 @@
 #include "lesson_internal.h"
 #include "progress.h"
 
-/* splitmix64: tiny, and the same seed gives the same drill everywhere. */
-static uint64_t next_random(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 int drill_items(const lesson_course *c, uint64_t seed, drill_item **out)
 {
     int n = 0;
@@ -43,7 +34,7 @@ int drill_items(const lesson_course *c, uint64_t seed, drill_item **out)
             items[k++] = (drill_item){c->lessons[i], &c->lessons[i]->quizzes[j]};
     uint64_t s = seed;
     for (int i = n - 1; i > 0; i--) { /* Fisher-Yates */
-        int j = (int)(next_random(&s) % (uint64_t)(i + 1));
+        int j = (int)(lesson__next_random(&s) % (uint64_t)(i + 1));
         drill_item t = items[i];
         items[i] = items[j];
         items[j] = t;

@@ -25,6 +25,11 @@
 void *lesson__xmalloc(size_t n);
 void *lesson__xcalloc(size_t n, size_t size);
 void *lesson__xrealloc(void *p, size_t n);
+
+/* splitmix64: the next number of a small deterministic generator, so a
+ * seed gives the same drill, and a quiz key the same answer order,
+ * everywhere (lesson_quiz.c). */
+uint64_t lesson__next_random(uint64_t *state);
 char *lesson__xstrdup(const char *s);
 
 lesson__arena *lesson__arena_create(void);

@@ -36,6 +36,14 @@ bool lesson_check_choice(const lesson_quiz *q, int picked, lesson_verdict *v)
     return ok;
 }
 
+uint64_t lesson__next_random(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
 int lesson_quiz_order(const lesson_quiz *q, int order[LESSON_MAX_SHOWN])
 {
     int n = q->kind == LESSON_QUIZ_CHOICE          ? q->nchoices
@@ -50,11 +58,7 @@ int lesson_quiz_order(const lesson_quiz *q, int order[LESSON_MAX_SHOWN])
     for (const unsigned char *p = (const unsigned char *)(q->key ? q->key : ""); *p; p++)
         h = (h ^ *p) * 1099511628211ull;
     for (int i = n - 1; i > 0; i--) {
-        uint64_t z = (h += 0x9e3779b97f4a7c15ull);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        z ^= z >> 31;
-        int j = (int)(z % (uint64_t)(i + 1));
+        int j = (int)(lesson__next_random(&h) % (uint64_t)(i + 1));
         int t = order[i];
         order[i] = order[j];
         order[j] = t;
