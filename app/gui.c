@@ -121,8 +121,13 @@ static int rebuild(gui *g, const cv_spec *spec, bool compare, cv_algo second)
     }
     if (rc != CV_OK) {
         char msg[CV_ERR_LEN + 64];
-        /* A backend's own message already says what failed. */
+        /* A backend's own message already says what failed; its advice
+         * names command-line flags, which in the window are keys. */
         snprintf(msg, sizeof msg, "%s", err[0] ? err : cv_strerror(rc));
+        char *flags = strstr(msg, "lower --count or --ranks");
+        if (flags)
+            snprintf(flags, sizeof msg - (size_t)(flags - msg), "%s",
+                     "Shift+C or Shift+N picks a smaller setup");
         gui_message(g, msg, 6);
         return rc;
     }

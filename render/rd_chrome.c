@@ -31,7 +31,7 @@ static void step_words(const rd_frame *f, const cv_plan *plan, char *out, size_t
         snprintf(out, outlen, "%s", rd_str(f->lang, RD_S_DONE));
     else if (step >= plan->nsteps)
         snprintf(out, outlen, "%s (%d %s)", rd_str(f->lang, RD_S_DONE), plan->nsteps,
-                 rd_str(f->lang, RD_S_STEPS));
+                 plan->nsteps == 1 && f->lang != RD_LANG_ZH ? "step" : rd_str(f->lang, RD_S_STEPS));
     else {
         bool after;
         int ref = rd_ref_step(plan->nsteps, f->t, &after);

@@ -49,7 +49,7 @@ static int failing_run_step(void *state, int step, double *seconds, char *err, s
 static int small_open(const cv_plan *plan, void **state, char *err, size_t errlen)
 {
     if (plan->spec.count > 8) {
-        snprintf(err, errlen, "out of device memory (test)");
+        snprintf(err, errlen, "out of device memory (test); lower --count or --ranks");
         return CV_ENOMEM;
     }
     return cv_cpu_backend()->open(plan, state, err, errlen);
@@ -244,6 +244,10 @@ int main(void)
     TR_CHECK(gui_current_message(g) && strstr(gui_current_message(g), "smalldev") &&
                  strstr(gui_current_message(g), "out of device memory") &&
                  strstr(gui_current_message(g), "CPU"),
+             "message: %s", gui_current_message(g) ? gui_current_message(g) : "(none)");
+    /* In the window, the advice names keys, not command-line flags. */
+    TR_CHECK(gui_current_message(g) && !strstr(gui_current_message(g), "--count") &&
+                 strstr(gui_current_message(g), "Shift+C"),
              "message: %s", gui_current_message(g) ? gui_current_message(g) : "(none)");
     gui_render(g);
     key(g, SDLK_q, 0);
