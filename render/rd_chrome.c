@@ -297,7 +297,17 @@ void rd__draw_buttons(rd_ctx *c, const rd_frame *f)
             label = f->lang == RD_LANG_ZH ? "暂停" : "pause";
         SDL_Rect in = rd__rect(b.x + 2, b.y, b.w - 4, b.h);
         SDL_Rect done = rd__text(c, label, c->L.px_small, th->text, in, RD_ALIGN_CENTER | RD_ALIGN_FIT, 0);
-        if (done.w == 0)
+        if (done.w == 0 && i == RD_ACT_PLAY) {
+            /* Neither "play" nor "Space" fits: the usual symbols do. */
+            float sz = fminf((float)b.w, (float)b.h) * 0.45f;
+            float cx = b.x + b.w / 2.0f, cy = b.y + b.h / 2.0f;
+            if (f->playing) {
+                int bw = (int)(sz / 3) > 1 ? (int)(sz / 3) : 1;
+                rd__fill(c->r, rd__rect((int)(cx - sz / 2), (int)(cy - sz / 2), bw, (int)sz), th->text);
+                rd__fill(c->r, rd__rect((int)(cx + sz / 2) - bw, (int)(cy - sz / 2), bw, (int)sz), th->text);
+            } else
+                rd__arrowhead(c->r, cx - sz / 2, cy, cx + sz / 2, cy, sz, th->text);
+        } else if (done.w == 0)
             rd__text(c, rd_action_key((rd_action)i), c->L.px_small, th->text, in,
                      RD_ALIGN_CENTER | RD_ALIGN_FIT, 0);
     }
