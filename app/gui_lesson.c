@@ -64,6 +64,9 @@ static const char *const strings[GUI_LS_COUNT_][2] = {
     [GUI_LS_PICKS] = {"picked", "已选"},
     [GUI_LS_STAGE_ONLY] = {"Pick cells on the lesson's own stage: PgUp or PgDn brings it back",
                            "请在课程自己的舞台上选格子：按 PgUp 或 PgDn 恢复"},
+    [GUI_LS_GROUPED] = {"Each drawn cell here stands for several elements; a larger window "
+                        "shows them one by one",
+                        "这里每个格子代表多个元素；把窗口放大即可逐个选择"},
     [GUI_LS_TRY_AGAIN] = {"Try again.", "再试一次。"},
 };
 

@@ -226,6 +226,15 @@ void gui_lesson_quiz_choice(gui_lesson *s, int choice)
     answer(s, choice);
 }
 
+/* Where the pick of element e of rank's buf is, or -1. */
+static int find_pick(const gui_lesson_quiz *z, int rank, cv_buf buf, int64_t e)
+{
+    for (int i = 0; i < z->npicks; i++)
+        if (z->picks[i].rank == rank && z->picks[i].buf == buf && z->picks[i].index == e)
+            return i;
+    return -1;
+}
+
 void gui_lesson_quiz_cell(gui_lesson *s, const rd_hit *hit)
 {
     gui_lesson_quiz *z = &s->quiz;
@@ -235,18 +244,21 @@ void gui_lesson_quiz_cell(gui_lesson *s, const rd_hit *hit)
         gui_message(s->g, gui_lesson_str(s, GUI_LS_STAGE_ONLY), 4);
         return;
     }
-    /* A drawn cell may stand for several elements: toggle them all. */
+    /* A drawn cell may stand for several elements: it is picked as a
+     * whole (all of them, or none once all were picked), and the learner
+     * hears how to pick them one by one. */
+    bool all = true;
+    for (int64_t e = hit->first; e < hit->first + hit->count && all; e++)
+        all = find_pick(z, hit->rank, hit->buf, e) >= 0;
     for (int64_t e = hit->first; e < hit->first + hit->count; e++) {
-        int found = -1;
-        for (int i = 0; i < z->npicks; i++)
-            if (z->picks[i].rank == hit->rank && z->picks[i].buf == hit->buf &&
-                z->picks[i].index == e)
-                found = i;
-        if (found >= 0)
+        int found = find_pick(z, hit->rank, hit->buf, e);
+        if (all)
             z->picks[found] = z->picks[--z->npicks];
-        else if (z->npicks < GUI_LESSON_MAX_PICKS)
+        else if (found < 0 && z->npicks < GUI_LESSON_MAX_PICKS)
             z->picks[z->npicks++] = (lesson_cell){hit->rank, hit->buf, e};
     }
+    if (hit->count > 1)
+        gui_message(s->g, gui_lesson_str(s, GUI_LS_GROUPED), 5);
     z->notice[0] = '\0';
     gui_lesson_refresh(s);
 }

@@ -336,6 +336,33 @@ static bool cell_point(gui *g, int rank, cv_buf buf, int64_t index, int *x, int 
     return true;
 }
 
+/* A drawn cell that stands for several elements (a window too small for
+ * the stage) is picked as a whole, and the learner is told why. */
+static void test_cells_grouped(void)
+{
+    gui *g = open_gui(1280, 800);
+    gui_lesson s;
+    int li = lesson_index("prim-sendrecv");
+    int b = find_beat(course.lessons[li], LESSON_QUIZ_PREDICT_CELLS);
+    if (b < 0)
+        return; /* test_cells says so */
+    attach(&s, g, li, b, LESSON_EN);
+    rd_hit one = {.kind = RD_HIT_CELL, .panel = 0, .rank = 2, .buf = CV_BUF_RECV, .first = 1, .count = 1};
+    rd_hit four = one;
+    four.first = 0;
+    four.count = 4;
+    gui_lesson_quiz_cell(&s, &one);
+    TR_CHECK(s.quiz.npicks == 1 && !gui_current_message(g), "one element: %d picks", s.quiz.npicks);
+    gui_lesson_quiz_cell(&s, &four); /* partly picked: all four now */
+    TR_CHECK(s.quiz.npicks == 4, "a grouped cell over a picked element left %d picks", s.quiz.npicks);
+    TR_CHECK(gui_current_message(g) && strstr(gui_current_message(g), "larger window"),
+             "no word about grouped cells: '%s'", gui_current_message(g) ? gui_current_message(g) : "");
+    gui_lesson_quiz_cell(&s, &four); /* all picked: none now */
+    TR_CHECK(s.quiz.npicks == 0, "unpicking a grouped cell left %d picks", s.quiz.npicks);
+    gui_lesson_detach(&s);
+    gui_destroy(g);
+}
+
 static void test_cells(void)
 {
     gui *g = open_gui(1280, 800);
@@ -653,6 +680,7 @@ int main(void)
     test_choice();
     test_number_and_value();
     test_cells();
+    test_cells_grouped();
     test_menu_and_resume();
     test_layout();
     test_question_in_view();
