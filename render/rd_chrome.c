@@ -65,6 +65,13 @@ static void step_numbers(const rd_frame *f, const rd_panel *p, bool compact, cha
         rd__fmt_bytes((double)bytes, busy, sizeof busy);
         rd__fmt_seconds(f->hide_measured ? 0 : cv_trace_step_seconds(p->trace, step), meas, sizeof meas);
         rd__fmt_seconds(ms, model, sizeof model);
+        /* A step that stays on each GPU costs nothing on a link: say so
+         * rather than leaving a bare "-". */
+        const char *where = link && link->name ? link->name : "-";
+        if (link && bytes == 0) {
+            snprintf(model, sizeof model, "0");
+            where = rd_str(f->lang, RD_S_LOCAL);
+        }
         const char *phase = plan->steps[step].phase ? plan->steps[step].phase : "-";
         if (compact) {
             snprintf(out, outlen, "%s  \xC2\xB7  %s  \xC2\xB7  %s %s", phase, words,
@@ -75,7 +82,7 @@ static void step_numbers(const rd_frame *f, const rd_panel *p, bool compact, cha
                  "\xC2\xB7  %s %s (%s)",
                  rd_str(L, RD_S_PHASE), phase, words, rd_str(L, RD_S_BUSIEST), busy,
                  rd_str(L, RD_S_TOTAL), total, rd_str(L, RD_S_MEASURED), meas,
-                 rd_str(L, RD_S_MODEL), model, link && link->name ? link->name : "-");
+                 rd_str(L, RD_S_MODEL), model, where);
     } else {
         rd__fmt_seconds(f->hide_measured ? 0 : cv_trace_total_seconds(p->trace), meas, sizeof meas);
         rd__fmt_seconds(cost.seconds, model, sizeof model);
@@ -297,6 +304,9 @@ void rd__draw_buttons(rd_ctx *c, const rd_frame *f)
             label = f->lang == RD_LANG_ZH ? "暂停" : "pause";
         SDL_Rect in = rd__rect(b.x + 2, b.y, b.w - 4, b.h);
         SDL_Rect done = rd__text(c, label, c->L.px_small, th->text, in, RD_ALIGN_CENTER | RD_ALIGN_FIT, 0);
+        if (done.w == 0) /* a word a little smaller reads better than a key letter */
+            done = rd__text(c, label, (int)(c->L.px_small * 0.8f), th->text, in,
+                            RD_ALIGN_CENTER | RD_ALIGN_FIT, 0);
         if (done.w == 0 && i == RD_ACT_PLAY) {
             /* Neither "play" nor "Space" fits: the usual symbols do. */
             float sz = fminf((float)b.w, (float)b.h) * 0.45f;

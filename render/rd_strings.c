@@ -15,6 +15,7 @@ static const char *const strings[RD_S_COUNT_][RD_LANG_COUNT] = {
     [RD_S_TOTAL] = {"total", "累计"},
     [RD_S_MEASURED] = {"measured", "实测"},
     [RD_S_MODEL] = {"model", "模型"},
+    [RD_S_LOCAL] = {"local step", "本地步骤"},
     [RD_S_IN] = {"send", "发送"},
     [RD_S_OUT] = {"recv", "接收"},
     [RD_S_TMP] = {"scratch", "暂存"},
