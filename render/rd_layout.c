@@ -124,17 +124,23 @@ static bool overlap(SDL_Rect a, SDL_Rect b, int gap)
            b.y < a.y + a.h + gap;
 }
 
-/* Card centres on an ellipse inside `area` for cards of w x h. */
-static void place_circle(SDL_Rect area, int n, int w, int h, const int *order, SDL_Rect *cards)
+/* Card centres around `area` for cards of w x h: on an ellipse (p = 2) or
+ * a superellipse |x/rx|^p + |y/ry|^p = 1 that reaches further into the
+ * corners (p > 2), starting at the top, or half a place clockwise of it
+ * (turn), so that two cards share the top edge. */
+static void place_circle(SDL_Rect area, int n, int w, int h, double p, bool turn,
+                         const int *order, SDL_Rect *cards)
 {
     double rx = (area.w - w) / 2.0, ry = (area.h - h) / 2.0;
     double cx = area.x + area.w / 2.0, cy = area.y + area.h / 2.0;
-    double start = n == 2 ? M_PI : -M_PI / 2;
+    double start = (n == 2 ? M_PI : -M_PI / 2) + (turn ? M_PI / n : 0);
     for (int k = 0; k < n; k++) {
         double a = start + 2 * M_PI * k / n;
+        double c = cos(a), s = sin(a);
+        double x = copysign(pow(fabs(c), 2 / p), c), y = copysign(pow(fabs(s), 2 / p), s);
         int r = order[k];
-        cards[r] = rd__rect((int)lround(cx + rx * cos(a) - w / 2.0),
-                        (int)lround(cy + ry * sin(a) - h / 2.0), w, h);
+        cards[r] = rd__rect((int)lround(cx + rx * x - w / 2.0), (int)lround(cy + ry * y - h / 2.0),
+                            w, h);
     }
 }
 
@@ -147,21 +153,45 @@ static bool any_overlap(const SDL_Rect *cards, int n, int gap)
     return false;
 }
 
-static void layout_circle(SDL_Rect area, int n, double aspect, int gap, const int *order,
-                          SDL_Rect *cards)
+/* The widest cards whose places around the area stay apart. */
+static double circle_width(SDL_Rect area, int n, double aspect, int gap, double p, bool turn,
+                           const int *order, SDL_Rect *cards)
 {
-    /* Largest width w (height w/aspect) whose cards stay apart. */
     double lo = 4, hi = fmin(area.w, area.h * aspect);
     for (int it = 0; it < 24; it++) {
         double mid = (lo + hi) / 2;
-        int w = (int)mid, h = (int)(mid / aspect);
-        place_circle(area, n, w, h, order, cards);
+        place_circle(area, n, (int)mid, (int)(mid / aspect), p, turn, order, cards);
         if (any_overlap(cards, n, gap))
             hi = mid;
         else
             lo = mid;
     }
-    place_circle(area, n, (int)lo, (int)(lo / aspect), order, cards);
+    return lo;
+}
+
+/* Cards around a ring. An ellipse wastes the area's corners, and which
+ * shape leaves the widest cards depends on the rank count and the area (a
+ * compare panel is tall and narrow), so a few are tried; the plain ellipse
+ * with GPU 0 on top is kept unless another gives clearly wider cards. */
+static void layout_circle(SDL_Rect area, int n, double aspect, int gap, const int *order,
+                          SDL_Rect *cards)
+{
+    static const struct { double p; bool turn; } shapes[] = {
+        {2, false}, {2, true}, {3, false}, {3, true}, {4, false}, {4, true}};
+    int best = 0;
+    double best_w = 0;
+    for (int i = 0; i < (int)(sizeof shapes / sizeof shapes[0]); i++) {
+        if (n == 2 && shapes[i].turn)
+            continue; /* two cards side by side already fill the width */
+        double w = circle_width(area, n, aspect, gap, shapes[i].p, shapes[i].turn, order, cards);
+        if (i == 0 || w > best_w * 1.08) {
+            best = i;
+            best_w = w;
+        }
+    }
+    double w = circle_width(area, n, aspect, gap, shapes[best].p, shapes[best].turn, order, cards);
+    place_circle(area, n, (int)w, (int)(w / aspect), shapes[best].p, shapes[best].turn, order,
+                 cards);
 }
 
 static void layout_grid(SDL_Rect area, int n, double aspect, int gap, SDL_Rect *cards)
