@@ -350,6 +350,21 @@ static void layout_panel(const rd_frame *f, const rd_panel *p, SDL_Rect area, co
     card_insides(pl, plan, L->px_text, pad);
 }
 
+/* A button's share of the bar: its label's width in ems (Latin letters
+ * about 0.6, CJK 1), plus a margin, and never too narrow to click. Play
+ * also fits "pause". */
+static double label_weight(rd_action a, rd_lang lang)
+{
+    const char *s = a == RD_ACT_PLAY ? (lang == RD_LANG_ZH ? "暂停" : "pause") : rd_action_label(a, lang);
+    double em = 1.4;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if (*p < 0x80)
+            em += 0.6;
+        else if (*p >= 0xE0)
+            em += 1.0; /* the lead byte of a 3-byte (CJK) character */
+    return fmax(em, 3.2); /* "<" still needs room to be hit, and for its key */
+}
+
 void rd_layout_compute(const rd_frame *f, int w, int h, rd_layout *L)
 {
     memset(L, 0, sizeof *L);
@@ -388,8 +403,18 @@ void rd_layout_compute(const rd_frame *f, int w, int h, rd_layout *L)
         if (room && bw >= L->px_small * 1.3) {
             L->buttons = rd__rect(pad, h - pad - bh, w - 2 * pad, bh);
             int gap = bw > 12 ? 2 : 0;
+            /* Widths follow the labels, so "backend" gets the room "<"
+             * does not need (a projector's large type fits at 1024 px). */
+            double weight[RD_ACT_COUNT_], total = 0;
             for (int i = 1; i < RD_ACT_COUNT_; i++)
-                L->button[i] = rd__rect(pad + (i - 1) * bw, L->buttons.y, bw - gap, bh);
+                total += weight[i] = label_weight((rd_action)i, f->lang);
+            double at = 0;
+            for (int i = 1; i < RD_ACT_COUNT_; i++) {
+                int x0 = pad + (int)lround((w - 2 * pad) * at / total);
+                at += weight[i];
+                int x1 = pad + (int)lround((w - 2 * pad) * at / total);
+                L->button[i] = rd__rect(x0, L->buttons.y, x1 - x0 - gap, bh);
+            }
             bottom = L->buttons.y - pad / 2;
         }
         if (h - header_h - th_ - 2 * pad > 60) {
