@@ -5,7 +5,7 @@
  * The window is cut into a header (two lines), the stage, an optional
  * narration panel on the right, and the timeline and button bar at the
  * bottom.  On the stage, GPU cards are placed by the algorithm's shape:
- * around an ellipse for ring, recursive doubling/halving and the meshes (so
+ * around a ring for ring, recursive doubling/halving and the meshes (so
  * ring neighbours sit next to each other and partner lines become chords),
  * in levels for trees, and in a grid once there are too many ranks for a
  * circle.  Card sizes come from a binary search for the largest card that
