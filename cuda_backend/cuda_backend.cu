@@ -414,8 +414,12 @@ static char *region(cuda_state *s, int rank, cv_buf buf, int64_t off, int64_t co
     return s->ranks[rank].buf[buf] + (size_t)off * s->esize;
 }
 
+static void settle(cuda_state *s);
+
 /* write and read go through the rank's own stream and wait for it, so the
- * data is in place (or back) before they return, whatever the host memory. */
+ * data is in place (or back) before they return, whatever the host memory.
+ * A fault that first shows here (a sticky error from the device) is
+ * settled like one in a step, so that close resets the device. */
 static int cuda_write(void *opaque, int rank, cv_buf buf, int64_t off, int64_t count,
                       const void *src, char *err, size_t errlen)
 {
@@ -431,6 +435,8 @@ static int cuda_write(void *opaque, int rank, cv_buf buf, int64_t off, int64_t c
     CHECK(cudaMemcpyAsync(dst, src, (size_t)count * s->esize, cudaMemcpyHostToDevice, rk->stream));
     CHECK(cudaStreamSynchronize(rk->stream));
 fail:
+    if (status == CV_EBACKEND)
+        settle(s);
     return status;
 }
 
@@ -449,6 +455,8 @@ static int cuda_read(void *opaque, int rank, cv_buf buf, int64_t off, int64_t co
     CHECK(cudaMemcpyAsync(dst, src, (size_t)count * s->esize, cudaMemcpyDeviceToHost, rk->stream));
     CHECK(cudaStreamSynchronize(rk->stream));
 fail:
+    if (status == CV_EBACKEND)
+        settle(s);
     return status;
 }
 
@@ -457,13 +465,13 @@ static int issue(cuda_state *s, const cv_transfer *t, char *err, size_t errlen)
 {
     int status = CV_OK;
     const cv_spec *spec = &s->plan->spec;
-    cuda_rank *dr = &s->ranks[t->dst], *sr = &s->ranks[t->src];
-    cuda_dev *dd = &s->devs[dr->dev], *sd = &s->devs[sr->dev];
     size_t bytes = (size_t)t->count * s->esize;
     char *dst = region(s, t->dst, (cv_buf)t->dst_buf, t->dst_off, t->count, err, errlen);
     const char *src = region(s, t->src, (cv_buf)t->src_buf, t->src_off, t->count, err, errlen);
     if (!dst || !src)
-        return CV_EINVAL;
+        return CV_EINVAL; /* before the ranks are looked up: they may be out of range */
+    cuda_rank *dr = &s->ranks[t->dst], *sr = &s->ranks[t->src];
+    cuda_dev *dd = &s->devs[dr->dev], *sd = &s->devs[sr->dev];
 
     CHECK(cudaSetDevice(dd->ordinal));
     if (!dr->used) {
@@ -493,7 +501,12 @@ static int issue(cuda_state *s, const cv_transfer *t, char *err, size_t errlen)
                      cv_redop_name(spec->redop), cv_dtype_name(spec->dtype));
             return CV_EINVAL;
         }
-        CHECK(e);
+        if (e != cudaSuccess) { /* such as no kernel image for this GPU's architecture */
+            status = cuda_fail(e, t->kind == CV_XFER_REDUCE ? "reduce kernel launch"
+                                                            : "divide kernel launch",
+                               err, errlen);
+            goto fail;
+        }
     }
 fail:
     return status;
@@ -610,8 +623,18 @@ static int make_marks(cuda_state *s, char *err, size_t errlen)
             return CV_ENOMEM;
         }
         CHECK(cudaSetDevice(dv->ordinal));
-        for (int k = 0; k < n; k++)
-            CHECK(cudaEventCreate(&dv->marks[k]));
+        for (int k = 0; k < n; k++) {
+            cudaError_t e = cudaEventCreate(&dv->marks[k]);
+            if (e != cudaSuccess) {
+                /* All or none: a later run must not find half a set. */
+                for (int j = 0; j < k; j++)
+                    cudaEventDestroy(dv->marks[j]);
+                free(dv->marks);
+                dv->marks = NULL;
+                status = cuda_fail(e, "cudaEventCreate (step marks)", err, errlen);
+                goto fail;
+            }
+        }
     }
 fail:
     return status;

@@ -271,8 +271,14 @@ static cudaError_t launch_elem(Where &where, cv_redop redop, cv_xfer_kind kind, 
     int64_t nvec = aligned ? n / V : 0;
     unsigned grid = grid_for(nvec + (n - nvec * V), max_blocks);
 
-    if (kind == CV_XFER_DIVIDE)
-        return where.template divide<E>(grid, dst, n, nvec, divisor);
+    if (kind == CV_XFER_DIVIDE) {
+        /* Plans divide integers only (float avg is pre-multiplied); the CPU
+         * backend ignores a float divide, so refuse one rather than differ. */
+        if constexpr (!E::is_int)
+            return cudaErrorNotSupported;
+        else
+            return where.template divide<E>(grid, dst, n, nvec, divisor);
+    }
     switch (redop) {
     case CV_SUM:
     case CV_AVG: return where.template reduce<E, CV_SUM>(grid, dst, src, n, nvec);

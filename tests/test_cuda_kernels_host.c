@@ -121,6 +121,9 @@ int main(void)
     EXPECT(cv_cuda__emulate(CV_INT32, CV_SUM, CV_XFER_DIVIDE, a, a, 4, 0, 1) ==
                cudaErrorNotSupported,
            "a divisor of 0 was not refused");
+    EXPECT(cv_cuda__emulate(CV_FLOAT32, CV_AVG, CV_XFER_DIVIDE, a, a, 4, 2, 1) ==
+                   cudaErrorNotSupported && a[3] == 4.0f,
+           "a float divide was not refused (the CPU backend never divides floats)");
     printf("%d checks, %d failures (host emulation of the kernels; no GPU involved)\n", checks,
            failures);
     return failures ? 1 : 0;

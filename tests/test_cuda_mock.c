@@ -252,7 +252,7 @@ static void failures_and_cleanup(void)
             mock_cuda_config_init(&cfg);
             cfg.fail_launch_at = k;
             snprintf(what, sizeof what, "launch %ld refused (%s)", k, visual ? "visual" : "bench");
-            expect_failure(&cfg, visual, CV_EBACKEND, "cudaErrorLaunchFailure", what);
+            expect_failure(&cfg, visual, CV_EBACKEND, "kernel launch: cudaErrorLaunchFailure", what);
             mock_cuda_config_init(&cfg);
             cfg.fault_at_kernel = k;
             snprintf(what, sizeof what, "kernel %ld faults (%s)", k, visual ? "visual" : "bench");
@@ -260,6 +260,57 @@ static void failures_and_cleanup(void)
             mock_cuda_get_stats(&st);
             EXPECT(st.resets >= 1, "%s: the faulted GPU was not reset", what);
         }
+
+    /* Every event creation failing in turn (bench mode makes a mark per
+     * step on first use): out of memory, named, nothing left behind. */
+    int refused = 0;
+    for (long k = 1; k <= 64; k++) {
+        mock_cuda_config_init(&cfg);
+        cfg.fail_event_at = k;
+        mock_cuda_reset(&cfg);
+        cv_spec s = make_spec(CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 40);
+        cv_plan *p = NULL;
+        if (cv_plan_build(&s, &p, err, sizeof err) != CV_OK)
+            break;
+        int rc;
+        cv_trace *t = run(p, cv_cuda_backend(), false, 2, err, sizeof err, &rc);
+        snprintf(what, sizeof what, "event creation %ld fails", k);
+        if (rc == CV_OK) { /* past the last creation */
+            cv_trace_destroy(t);
+            cv_plan_destroy(p);
+            break;
+        }
+        refused++;
+        EXPECT(rc == CV_ENOMEM && strstr(err, "cudaEventCreate"), "%s: %d %s", what, rc, err);
+        expect_clean(what);
+        cv_plan_destroy(p);
+    }
+    EXPECT(refused >= 3, "only %d event creations could be made to fail", refused);
+
+    /* A run that failed making its step marks leaves the state usable: the
+     * next run on it makes them again rather than using a half-made set. */
+    mock_cuda_config_init(&cfg);
+    mock_cuda_reset(&cfg);
+    {
+        cv_spec s = make_spec(CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 40);
+        cv_plan *p = NULL;
+        void *state = NULL;
+        const cv_backend *be = cv_cuda_backend();
+        double secs[64];
+        if (cv_plan_build(&s, &p, err, sizeof err) == CV_OK && p->nsteps < 63 &&
+            be->open(p, &state, err, sizeof err) == CV_OK) {
+            mock_cuda_fail_event_in(3); /* the third of the step marks */
+            int rc1 = be->run_all(state, secs, err, sizeof err);
+            mock_cuda_fail_event_in(0);
+            int rc2 = be->run_all(state, secs, err, sizeof err);
+            EXPECT(rc1 == CV_ENOMEM && rc2 == CV_OK, "run_all after a failed one: %d then %d (%s)",
+                   rc1, rc2, err);
+            be->close(state);
+        } else
+            EXPECT(0, "open: %s", err);
+        cv_plan_destroy(p);
+        expect_clean("run_all again after failing to make its marks");
+    }
     printf("failure paths: %s\n", failures == before ? "ok" : "FAILED");
 }
 

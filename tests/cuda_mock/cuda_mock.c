@@ -83,6 +83,7 @@ static struct {
     size_t nstreams, cap_streams;
     struct CUevent_st **events;
     size_t nevents, cap_events;
+    long event_creates; /* for cfg.fail_event_at */
     struct CUstream_st **ready; /* streams whose next item can run now */
     size_t nready, cap_ready;
     bool peer_on[MOCK_MAX_DEV][MOCK_MAX_DEV];
@@ -674,6 +675,8 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned flags)
 
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned flags)
 {
+    if (++M.event_creates == M.cfg.fail_event_at)
+        return fail(cudaErrorMemoryAllocation);
     struct CUevent_st *e = (struct CUevent_st *)calloc(1, sizeof *e);
     if (!e)
         return fail(cudaErrorMemoryAllocation);
@@ -687,6 +690,8 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned flags)
 }
 
 cudaError_t cudaEventCreate(cudaEvent_t *event) { return cudaEventCreateWithFlags(event, 0); }
+
+void mock_cuda_fail_event_in(long n) { M.cfg.fail_event_at = n > 0 ? M.event_creates + n : 0; }
 
 cudaError_t cudaEventDestroy(cudaEvent_t e)
 {

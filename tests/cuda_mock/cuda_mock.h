@@ -17,6 +17,7 @@ typedef struct {
     unsigned long long seed; /* the order in which independent work runs */
     long fail_malloc_at;     /* the Nth cudaMalloc fails (1-based); 0: none */
     long fail_launch_at;     /* the Nth kernel launch is refused; 0: none */
+    long fail_event_at;      /* the Nth event creation fails (out of memory); 0: none */
     long fault_at_kernel;    /* the Nth kernel to run faults its GPU (sticky); 0: none */
 } mock_cuda_config;
 
@@ -34,6 +35,8 @@ void mock_cuda_config_init(mock_cuda_config *c);
 /* Starts afresh with c: forgets (and frees) everything of the last run. */
 void mock_cuda_reset(const mock_cuda_config *c);
 void mock_cuda_get_stats(mock_cuda_stats *s);
+/* The nth event created from now on fails (out of memory); 0: none. */
+void mock_cuda_fail_event_in(long n);
 
 /* For the NCCL double (nccl_mock.c): whether [p, p + bytes) lies in a live
  * device allocation (and on which GPU), and recording a misuse. */
