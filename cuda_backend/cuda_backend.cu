@@ -150,6 +150,20 @@ static int cuda_probe(char *err, size_t errlen)
         cudaGetLastError();
         return CV_EUNAVAIL;
     }
+    /* Copies would work without them, and the first reduction would fail
+     * in the middle of a run: say it now, with the fix. */
+    e = cv_cuda__kernels_ok();
+    if (e != cudaSuccess) {
+        int major = 0, minor = 0;
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0);
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0);
+        snprintf(err, errlen,
+                 "no CUDA device: this build has no kernels for device 0 (compute capability "
+                 "%d.%d); rebuild with -DCMAKE_CUDA_ARCHITECTURES=%d%d (%s)",
+                 major, minor, major, minor, cudaGetErrorName(e));
+        cudaGetLastError();
+        return CV_EUNAVAIL;
+    }
     return CV_OK;
 }
 

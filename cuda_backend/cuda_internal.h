@@ -33,6 +33,11 @@ cudaError_t cv_cuda__launch(cv_dtype dtype, cv_redop redop, cv_xfer_kind kind, v
                             const void *src, int64_t n, int divisor, int max_blocks,
                             cudaStream_t stream);
 
+/* cudaSuccess when the current device can run this build's kernels; an
+ * error such as cudaErrorNoKernelImageForDevice when none was built for
+ * its architecture (CMAKE_CUDA_ARCHITECTURES left it out). */
+cudaError_t cv_cuda__kernels_ok(void);
+
 /* The same work on host memory, without a GPU: every thread of the grid
  * cv_cuda__launch would use runs the kernels' own per-thread code, one
  * thread after another. For tests on machines without a device: it checks

@@ -331,6 +331,12 @@ extern "C" cudaError_t cv_cuda__launch(cv_dtype dtype, cv_redop redop, cv_xfer_k
     return dispatch(where, dtype, redop, kind, dst, src, n, divisor, max_blocks);
 }
 
+extern "C" cudaError_t cv_cuda__kernels_ok(void)
+{
+    cudaFuncAttributes a;
+    return cudaFuncGetAttributes(&a, reduce_kernel<elem_f32, CV_SUM>);
+}
+
 extern "C" cudaError_t cv_cuda__emulate(cv_dtype dtype, cv_redop redop, cv_xfer_kind kind,
                                         void *dst, const void *src, int64_t n, int divisor,
                                         int max_blocks)

@@ -215,6 +215,16 @@ static void failures_and_cleanup(void)
                strstr(err, "no CUDA device"),
            "no device: %s", err);
 
+    /* A GPU whose architecture the build left out: refused by the probe,
+     * with the flag that fixes it, not at the first reduction. */
+    mock_cuda_config_init(&cfg);
+    cfg.no_kernels = true;
+    mock_cuda_reset(&cfg);
+    EXPECT(cv_cuda_backend()->probe(err, sizeof err) == CV_EUNAVAIL &&
+               strstr(err, "no CUDA device") && strstr(err, "compute capability 7.5") &&
+               strstr(err, "CMAKE_CUDA_ARCHITECTURES=75"),
+           "no kernels: %s", err);
+
     /* Larger than the GPU: refused before allocating, with the sizes. */
     mock_cuda_config_init(&cfg);
     cfg.mem_bytes = 512;

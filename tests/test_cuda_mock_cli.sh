@@ -50,6 +50,10 @@ check "no device: cuda exits 3" 3 "no CUDA device" "COLLVIZ_MOCK_CUDA=ndev=0" --
   run --backend cuda --op allreduce --ranks 4 --count 8
 check "no device: auto falls back" 0 "using the CPU backend" "COLLVIZ_MOCK_CUDA=ndev=0" -- \
   run --backend auto --op allreduce --ranks 4 --count 8
+check "no kernels for this GPU: cuda exits 3" 3 "CMAKE_CUDA_ARCHITECTURES=75" \
+  "COLLVIZ_MOCK_CUDA=nokernels=1" -- run --backend cuda --op allreduce --ranks 4 --count 8
+check "no kernels for this GPU: auto falls back" 0 "using the CPU backend" \
+  "COLLVIZ_MOCK_CUDA=nokernels=1" -- run --backend auto --op allreduce --ranks 4 --count 8
 check "too little device memory" 2 "out of device memory: 4 ranks on GPU 0 need 128.0 KiB" \
   "COLLVIZ_MOCK_CUDA=mem=4096" -- run --backend cuda --op allreduce --ranks 4 --count 4096
 check "NCCL without a GPU" 3 "no CUDA device" "COLLVIZ_MOCK_CUDA=ndev=0" -- \

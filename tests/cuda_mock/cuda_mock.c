@@ -138,6 +138,8 @@ void mock_cuda_config_init(mock_cuda_config *c)
             c->mem_bytes = (size_t)v;
         else if (!strcmp(key, "seed"))
             c->seed = v;
+        else if (!strcmp(key, "nokernels"))
+            c->no_kernels = v != 0;
         env += used;
         env += *env == ',';
     }
@@ -436,6 +438,7 @@ const char *cudaGetErrorName(cudaError_t e)
     case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
     case cudaErrorInsufficientDriver: return "cudaErrorInsufficientDriver";
     case cudaErrorNoDevice: return "cudaErrorNoDevice";
+    case cudaErrorNoKernelImageForDevice: return "cudaErrorNoKernelImageForDevice";
     case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
     case cudaErrorDevicesUnavailable: return "cudaErrorDevicesUnavailable";
     case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
@@ -507,7 +510,10 @@ cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int dev)
 {
     if (dev < 0 || dev >= M.cfg.ndev)
         return fail(cudaErrorInvalidDevice);
-    *value = attr == cudaDevAttrMultiProcessorCount ? 4 : 2048;
+    *value = attr == cudaDevAttrMultiProcessorCount     ? 4
+             : attr == cudaDevAttrComputeCapabilityMajor ? 7
+             : attr == cudaDevAttrComputeCapabilityMinor ? 5
+                                                         : 2048;
     return cudaSuccess;
 }
 
@@ -774,6 +780,13 @@ cudaError_t cudaDeviceReset(void)
     return cudaSuccess;
 }
 
+/* Whether this build has kernels for the current GPU: the double's GPUs
+ * are of an architecture the build left out when cfg.no_kernels. */
+cudaError_t cv_cuda__kernels_ok(void)
+{
+    return M.cfg.no_kernels ? fail(cudaErrorNoKernelImageForDevice) : cudaSuccess;
+}
+
 /* The backend's kernel launcher: the real one's contract, run by the
  * scheduler with the CPU backend's element arithmetic. */
 cudaError_t cv_cuda__launch(cv_dtype dtype, cv_redop redop, cv_xfer_kind kind, void *dst,
@@ -784,7 +797,7 @@ cudaError_t cv_cuda__launch(cv_dtype dtype, cv_redop redop, cv_xfer_kind kind, v
     if (n <= 0)
         return cudaSuccess;
     if ((kind != CV_XFER_REDUCE && kind != CV_XFER_DIVIDE) ||
-        (kind == CV_XFER_DIVIDE && divisor < 1) ||
+        (kind == CV_XFER_DIVIDE && (divisor < 1 || cv_dtype_is_float(dtype))) ||
         (kind == CV_XFER_REDUCE && cv_redop_is_bitwise(redop) && cv_dtype_is_float(dtype)))
         return cudaErrorNotSupported;
     if (++M.st.launches == M.cfg.fail_launch_at)

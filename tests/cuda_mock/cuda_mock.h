@@ -18,6 +18,7 @@ typedef struct {
     long fail_malloc_at;     /* the Nth cudaMalloc fails (1-based); 0: none */
     long fail_launch_at;     /* the Nth kernel launch is refused; 0: none */
     long fail_event_at;      /* the Nth event creation fails (out of memory); 0: none */
+    bool no_kernels;         /* the build has no kernels for these GPUs' architecture */
     long fault_at_kernel;    /* the Nth kernel to run faults its GPU (sticky); 0: none */
 } mock_cuda_config;
 

@@ -24,6 +24,7 @@ typedef enum {
     cudaErrorMemoryAllocation = 2,
     cudaErrorInsufficientDriver = 35,
     cudaErrorNoDevice = 100,
+    cudaErrorNoKernelImageForDevice = 209,
     cudaErrorInvalidDevice = 101,
     cudaErrorDevicesUnavailable = 46,
     cudaErrorInvalidResourceHandle = 400,
@@ -44,7 +45,9 @@ typedef enum {
 
 typedef enum {
     cudaDevAttrMultiProcessorCount = 16,
-    cudaDevAttrMaxThreadsPerMultiProcessor = 39
+    cudaDevAttrMaxThreadsPerMultiProcessor = 39,
+    cudaDevAttrComputeCapabilityMajor = 75,
+    cudaDevAttrComputeCapabilityMinor = 76
 } cudaDeviceAttr;
 
 struct cudaDeviceProp {
