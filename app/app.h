@@ -19,7 +19,7 @@ enum {
     APP_EXIT_OK = 0,
     APP_EXIT_WRONG = 1,   /* the result failed verification */
     APP_EXIT_USAGE = 2,   /* bad usage or bad input */
-    APP_EXIT_UNAVAIL = 3  /* the requested backend is unavailable */
+    APP_EXIT_UNAVAIL = 3  /* the backend is unavailable, or its device cannot run this */
 };
 
 /* Subcommands. argv[0] is the subcommand's name. */
@@ -78,6 +78,14 @@ bool app_parse_compare(const char *s, cv_spec *spec, bool *algo_given, cv_algo *
  * Returns APP_EXIT_OK, APP_EXIT_USAGE for an unknown name, or
  * APP_EXIT_UNAVAIL (message printed) for an explicit backend that cannot run. */
 int app_select_backend(const char *name, bool quiet, const cv_backend **out);
+
+/* The exit code for rc, a failed run on be (NULL: NCCL): APP_EXIT_UNAVAIL
+ * where a device cannot run it (no device, out of its memory, a fault),
+ * otherwise APP_EXIT_USAGE. */
+int app_exit_for(int rc, const cv_backend *be);
+/* Whether rc says the device, not the setup, is what stopped a run on a
+ * device backend: where `auto` chose the device, the CPU takes over. */
+bool app_device_refused(int rc, const cv_backend *be);
 
 /* The terminal step-through of a visual trace: each step's phase and
  * transfers, then every rank's buffers with values and contributing ranks,

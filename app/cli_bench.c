@@ -146,7 +146,7 @@ int app_cmd_bench(int argc, char **argv)
                  : cv_nccl_open(ranks_given ? spec.ranks : 0, &nccl, err, sizeof err);
         if (rc) {
             fprintf(stderr, "collviz: --backend nccl: %s\n", err);
-            return rc == CV_EUNAVAIL ? APP_EXIT_UNAVAIL : APP_EXIT_USAGE;
+            return app_exit_for(rc, NULL);
         }
         spec.ranks = cv_nccl_ranks(nccl);
         algo_given = false;
@@ -259,8 +259,9 @@ int app_cmd_bench(int argc, char **argv)
             cv_plan_destroy(plan);
             cJSON_Delete(doc);
             cv_nccl_close(nccl);
-            fprintf(stderr, "collviz: bench: %lld B: %s\n", (long long)size, err);
-            return rc == CV_EUNAVAIL ? APP_EXIT_UNAVAIL : APP_EXIT_USAGE;
+            fprintf(stderr, "collviz: bench: %lld B: %s%s\n", (long long)size, err,
+                    !nccl && app_device_refused(rc, be) ? " (--backend cpu runs it on the CPU)" : "");
+            return app_exit_for(rc, nccl ? NULL : be);
         }
         int64_t bytes = cv_spec_bench_bytes(&spec);
         double algbw = sec > 0 ? (double)bytes / sec / 1e9 : 0;

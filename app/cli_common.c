@@ -239,6 +239,16 @@ bool app_parse_compare(const char *s, cv_spec *spec, bool *algo_given, cv_algo *
     return compare_algo(s, spec->op, second);
 }
 
+int app_exit_for(int rc, const cv_backend *be)
+{
+    return rc == CV_EUNAVAIL || app_device_refused(rc, be) ? APP_EXIT_UNAVAIL : APP_EXIT_USAGE;
+}
+
+bool app_device_refused(int rc, const cv_backend *be)
+{
+    return be != cv_cpu_backend() && (rc == CV_ENOMEM || rc == CV_EBACKEND || rc == CV_EUNAVAIL);
+}
+
 int app_select_backend(const char *name, bool quiet, const cv_backend **out)
 {
     char err[CV_ERR_LEN];

@@ -178,10 +178,22 @@ int app_cmd_run(int argc, char **argv)
         opts.visual = false;
         rc = cv_run(plan, be, &opts, &t, err, sizeof err);
     }
+    if (rc && !strcmp(backend, "auto") && app_device_refused(rc, be)) {
+        /* auto chose the device and the device cannot run this: the CPU can. */
+        if (!json)
+            fprintf(stderr, "collviz: %s; using the CPU backend\n", err);
+        be = cv_cpu_backend();
+        opts.visual = !json && spec.ranks <= CV_MAX_VISUAL_RANKS;
+        rc = cv_run(plan, be, &opts, &t, err, sizeof err);
+        if (rc == CV_ETOOBIG) {
+            opts.visual = false;
+            rc = cv_run(plan, be, &opts, &t, err, sizeof err);
+        }
+    }
     if (rc) {
         cv_plan_destroy(plan);
         fprintf(stderr, "collviz: run: %s\n", err);
-        return rc == CV_EUNAVAIL ? APP_EXIT_UNAVAIL : APP_EXIT_USAGE;
+        return app_exit_for(rc, be);
     }
     if (json)
         print_json(t);

@@ -64,7 +64,7 @@ static int terminal_fallback(const cv_spec *spec, const cv_backend *backend, cv_
     if (rc != CV_OK) {
         fprintf(stderr, "collviz: %s: %s\n", cv_strerror(rc), err);
         cv_plan_destroy(plan);
-        return rc == CV_EUNAVAIL ? APP_EXIT_UNAVAIL : APP_EXIT_USAGE;
+        return app_exit_for(rc, backend);
     }
     app_print_steps(stdout, trace);
     cv_trace_destroy(trace);

@@ -37,7 +37,8 @@ static void usage(FILE *out)
         fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].about);
     fprintf(out, "\n`collviz SUBCOMMAND --help` describes each one; `collviz --version` prints "
                  "the version.\nExit codes: 0 ok, 1 a result failed verification, 2 bad usage "
-                 "or input,\n3 the requested backend is unavailable.\n");
+                 "or input,\n3 the requested backend is unavailable, or its device cannot run this (out of its\n"
+                 "memory, a fault).\n");
 }
 
 int main(int argc, char **argv)

@@ -113,6 +113,19 @@ cv_nccl *cv_nccl__alloc(int nlocal)
     return n;
 }
 
+void cv_nccl__abort(cv_nccl *n)
+{
+    n->failed = true;
+    for (int i = 0; n->comm && i < n->nlocal; i++)
+        if (n->comm[i]) {
+            if (n->device)
+                cudaSetDevice(n->device[i]);
+            ncclCommAbort(n->comm[i]);
+            n->comm[i] = NULL;
+        }
+    cudaGetLastError();
+}
+
 void cv_nccl_close(cv_nccl *n)
 {
     if (!n)

@@ -21,6 +21,7 @@ struct cv_nccl {
     ncclComm_t *comm;
     cudaStream_t *stream;
     bool mpi, mpi_initialised_here;
+    bool failed; /* NCCL failed: its communicators are aborted, not destroyed */
 };
 
 /* Records the failing call and NCCL's own words in err, sets `status` and
@@ -39,6 +40,11 @@ struct cv_nccl {
 /* A cv_nccl with room for nlocal ranks, all handles NULL; NULL when out of
  * memory. */
 cv_nccl *cv_nccl__alloc(int nlocal);
+
+/* After a failure: ncclCommAbort on every communicator (destroying one
+ * would wait for work that may never finish), which also tells the peers.
+ * Later runs on n are refused; close frees what is left. */
+void cv_nccl__abort(cv_nccl *n);
 
 /* Under MPI, every process must take the same path: returns the worst
  * status of all processes (err says when it was another process's). Without

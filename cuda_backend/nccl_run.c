@@ -122,6 +122,7 @@ static int launch(cv_nccl *n, const cv_spec *spec, const rank_bufs *bufs, int ti
             if (r != ncclSuccess) {
                 ncclGroupEnd();
                 snprintf(err, errlen, "NCCL %s: %s", cv_op_name(spec->op), ncclGetErrorString(r));
+                n->failed = true;
                 return CV_EBACKEND;
             }
         }
@@ -131,15 +132,45 @@ fail:
     return status;
 }
 
+/* An error NCCL found on its own (a peer gone, a network fault): CV_OK
+ * while there is none. NCCL's kernels can then wait forever, so callers
+ * poll this instead of blocking on the stream. */
+static int async_error(cv_nccl *n, int i, char *err, size_t errlen)
+{
+    ncclResult_t async = ncclSuccess, r = ncclCommGetAsyncError(n->comm[i], &async);
+    if (r == ncclSuccess)
+        r = async;
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 14, 0)
+    if (r == ncclInProgress)
+        r = ncclSuccess;
+#endif
+    if (r == ncclSuccess)
+        return CV_OK;
+    snprintf(err, errlen, "NCCL on rank %d: %s", n->first + i, ncclGetErrorString(r));
+    n->failed = true;
+    return CV_EBACKEND;
+}
+
+/* Waits for every local rank's stream, checking NCCL's asynchronous errors
+ * while it waits, so that a failure elsewhere ends the wait. */
 static int sync_all(cv_nccl *n, char *err, size_t errlen)
 {
     int status = CV_OK;
+    const struct timespec nap = {0, 50 * 1000}; /* 50 us */
     for (int i = 0; i < n->nlocal; i++) {
-        ncclResult_t async = ncclSuccess;
         CUDA_CHECK(cudaSetDevice(n->device[i]));
-        CUDA_CHECK(cudaStreamSynchronize(n->stream[i]));
-        NCCL_CHECK(ncclCommGetAsyncError(n->comm[i], &async));
-        NCCL_CHECK(async);
+        for (;;) {
+            cudaError_t q = cudaStreamQuery(n->stream[i]);
+            if (q == cudaSuccess)
+                break;
+            if (q != cudaErrorNotReady)
+                CUDA_CHECK(q);
+            if ((status = async_error(n, i, err, errlen)) != CV_OK)
+                return status;
+            nanosleep(&nap, NULL);
+        }
+        if ((status = async_error(n, i, err, errlen)) != CV_OK)
+            return status;
     }
 fail:
     return status;
@@ -292,6 +323,10 @@ int cv_nccl_run(cv_nccl *n, const cv_spec *spec, int warmup, int iterations, cv_
         snprintf(err, errlen, "NCCL: no communicator or spec");
         return CV_EINVAL;
     }
+    if (n->failed) {
+        snprintf(err, errlen, "NCCL failed earlier on this communicator; open a new one");
+        return CV_EBACKEND;
+    }
     status = cv_spec_check(spec, CV_MAX_RANKS, err, errlen);
     if (status != CV_OK)
         return status;
@@ -311,6 +346,13 @@ int cv_nccl_run(cv_nccl *n, const cv_spec *spec, int warmup, int iterations, cv_
     }
     out->ranks = n->nranks;
     ncclGetVersion(&out->nccl_version);
+    /* The header may be newer than the library loaded: ask the library. */
+    if (out->nccl_version < NCCL_VERSION(2, 10, 0) &&
+        (spec->dtype == CV_BFLOAT16 || (spec->redop == CV_AVG && cv_op_reduces(spec->op)))) {
+        snprintf(err, errlen, "NCCL %d has no %s (it came in 2.10)", out->nccl_version,
+                 spec->dtype == CV_BFLOAT16 ? "bfloat16" : "avg");
+        return CV_EINVAL;
+    }
 
     bufs = calloc((size_t)n->nlocal, sizeof *bufs);
     if (!bufs) {
@@ -331,6 +373,8 @@ int cv_nccl_run(cv_nccl *n, const cv_spec *spec, int warmup, int iterations, cv_
             status = sync_all(n, err, errlen);
         out->seconds = (now_seconds() - t0) / iterations;
     }
+    if (status != CV_OK && (status == CV_EBACKEND || n->failed))
+        cv_nccl__abort(n); /* before anyone waits on NCCL's stuck work, here or in a peer */
     status = cv_nccl__agree(n, status, err, errlen);
 #ifdef COLLVIZ_HAVE_MPI
     if (status == CV_OK && n->mpi)
@@ -338,6 +382,8 @@ int cv_nccl_run(cv_nccl *n, const cv_spec *spec, int warmup, int iterations, cv_
 #endif
     if (status == CV_OK && verify)
         status = verify_results(n, spec, init, seed, bufs, &out->wrong, err, errlen);
+    if (status != CV_OK && n->failed)
+        cv_nccl__abort(n);
     free_bufs(n, bufs);
     return status;
 }

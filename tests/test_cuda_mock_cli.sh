@@ -54,8 +54,14 @@ check "no kernels for this GPU: cuda exits 3" 3 "CMAKE_CUDA_ARCHITECTURES=75" \
   "COLLVIZ_MOCK_CUDA=nokernels=1" -- run --backend cuda --op allreduce --ranks 4 --count 8
 check "no kernels for this GPU: auto falls back" 0 "using the CPU backend" \
   "COLLVIZ_MOCK_CUDA=nokernels=1" -- run --backend auto --op allreduce --ranks 4 --count 8
-check "too little device memory" 2 "out of device memory: 4 ranks on GPU 0 need 128.0 KiB" \
+check "too little device memory" 3 "out of device memory: 4 ranks on GPU 0 need 128.0 KiB" \
   "COLLVIZ_MOCK_CUDA=mem=4096" -- run --backend cuda --op allreduce --ranks 4 --count 4096
+check "too little device memory: auto runs on the CPU" 0 "using the CPU backend" \
+  "COLLVIZ_MOCK_CUDA=mem=4096" -- run --backend auto --op allreduce --ranks 4 --count 4096
+check "too little device memory: bench exits 3" 3 "(--backend cpu runs it on the CPU)" \
+  "COLLVIZ_MOCK_CUDA=mem=4096" -- bench --backend cuda --op allreduce --ranks 4 -b 64k -e 64k
+check "NCCL: a peer gone ends the wait, exit 3" 3 "remote process exited" \
+  "COLLVIZ_MOCK_CUDA=ndev=2,ncclerror=1" -- bench --backend nccl --op allreduce -b 1k -e 4k
 check "NCCL without a GPU" 3 "no CUDA device" "COLLVIZ_MOCK_CUDA=ndev=0" -- \
   bench --backend nccl --op allreduce -b 1k -e 1k
 check "NCCL on 4 GPUs" 0 "Out of bounds values : 0 OK" "COLLVIZ_MOCK_CUDA=ndev=4" -- \

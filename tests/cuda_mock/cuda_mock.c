@@ -140,6 +140,8 @@ void mock_cuda_config_init(mock_cuda_config *c)
             c->seed = v;
         else if (!strcmp(key, "nokernels"))
             c->no_kernels = v != 0;
+        else if (!strcmp(key, "ncclerror"))
+            c->nccl_error = v != 0;
         env += used;
         env += *env == ',';
     }
@@ -667,6 +669,22 @@ cudaError_t cudaStreamSynchronize(cudaStream_t s)
     cudaError_t e = run_until(stream_empty, s, "cudaStreamSynchronize");
     return e != cudaSuccess ? e : M.sticky[s->dev] ? cudaErrorIllegalAddress : cudaSuccess;
 }
+
+/* Work still queued: it runs (the double has no real concurrency) but the
+ * answer is cudaErrorNotReady, as a GPU still busy would give, so that a
+ * polling caller goes round its loop once. */
+cudaError_t cudaStreamQuery(cudaStream_t s)
+{
+    if (!stream_ok(s, "cudaStreamQuery"))
+        return fail(cudaErrorInvalidResourceHandle);
+    if (!stream_empty(s)) {
+        cudaError_t e = run_until(stream_empty, s, "cudaStreamQuery");
+        return e != cudaSuccess ? e : cudaErrorNotReady;
+    }
+    return M.sticky[s->dev] ? cudaErrorIllegalAddress : cudaSuccess;
+}
+
+bool mock_cuda_nccl_error(void) { return M.cfg.nccl_error; }
 
 cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned flags)
 {

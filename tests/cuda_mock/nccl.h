@@ -28,7 +28,9 @@ typedef enum {
     ncclSystemError = 2,
     ncclInternalError = 3,
     ncclInvalidArgument = 4,
-    ncclInvalidUsage = 5
+    ncclInvalidUsage = 5,
+    ncclRemoteError = 6,
+    ncclInProgress = 7
 } ncclResult_t;
 
 typedef enum {
@@ -57,6 +59,7 @@ ncclResult_t ncclGetUniqueId(ncclUniqueId *id);
 ncclResult_t ncclCommInitAll(ncclComm_t *comms, int ndev, const int *devlist);
 ncclResult_t ncclCommInitRank(ncclComm_t *comm, int nranks, ncclUniqueId id, int rank);
 ncclResult_t ncclCommDestroy(ncclComm_t comm);
+ncclResult_t ncclCommAbort(ncclComm_t comm);
 ncclResult_t ncclCommGetAsyncError(ncclComm_t comm, ncclResult_t *async);
 ncclResult_t ncclGroupStart(void);
 ncclResult_t ncclGroupEnd(void);
@@ -75,8 +78,10 @@ ncclResult_t ncclSend(const void *send, size_t count, ncclDataType_t dt, int pee
 ncclResult_t ncclRecv(void *recv, size_t count, ncclDataType_t dt, int peer, ncclComm_t comm,
                       cudaStream_t stream);
 
-/* The double's own: communicators alive now (0 once all are destroyed). */
+/* The double's own: communicators alive now (0 once all are destroyed or
+ * aborted), and how many were aborted since the start. */
 long mock_nccl_live(void);
+long mock_nccl_aborted(void);
 
 #ifdef __cplusplus
 }

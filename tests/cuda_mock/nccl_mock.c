@@ -54,9 +54,10 @@ typedef struct {
 static call_t *calls;
 static size_t ncalls, cap_calls;
 static int depth;
-static long live;
+static long live, aborted;
 
 long mock_nccl_live(void) { return live; }
+long mock_nccl_aborted(void) { return aborted; }
 
 const char *ncclGetErrorString(ncclResult_t r)
 {
@@ -64,6 +65,7 @@ const char *ncclGetErrorString(ncclResult_t r)
     case ncclSuccess: return "no error";
     case ncclInvalidArgument: return "invalid argument (mock NCCL)";
     case ncclInvalidUsage: return "invalid usage (mock NCCL)";
+    case ncclRemoteError: return "remote process exited or there was a network error (mock NCCL)";
     default: return "mock NCCL error";
     }
 }
@@ -152,10 +154,19 @@ ncclResult_t ncclCommDestroy(ncclComm_t comm)
     return ncclSuccess;
 }
 
+ncclResult_t ncclCommAbort(ncclComm_t comm)
+{
+    if (comm)
+        aborted++;
+    return ncclCommDestroy(comm);
+}
+
+/* A peer that went away: reported from the first poll on, where the
+ * double is set up with ncclerror=1. */
 ncclResult_t ncclCommGetAsyncError(ncclComm_t comm, ncclResult_t *async)
 {
     (void)comm;
-    *async = ncclSuccess;
+    *async = mock_cuda_nccl_error() ? ncclRemoteError : ncclSuccess;
     return ncclSuccess;
 }
 
