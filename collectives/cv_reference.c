@@ -9,9 +9,12 @@
  * Integer reductions wrap and are compared exactly: any order of a wrapping
  * sum gives the same bits. Float reductions depend on the order, so they
  * are computed in double here and compared within a bound that grows with
- * the rank count and the magnitude of what was summed.
+ * the rank count and the magnitude of what was summed. Large results are
+ * checked on several threads, each with its own share of the elements.
  */
 #include <math.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "cv_internal.h"
@@ -160,31 +163,81 @@ static bool float_ok(const cv_spec *s, double got, float_expect e)
     return may_overflow && (!isfinite(got) || fabs(got) >= max);
 }
 
-int64_t cv_verify(const cv_spec *s, const void *const *inputs, const void *const *outputs)
+/* Wrong elements among [lo, hi) of rank r's result. */
+static int64_t verify_range(const cv_spec *s, const void *const *inputs, const void *const *outputs,
+                            int r, int64_t lo, int64_t hi)
 {
     size_t esz = cv_dtype_size(s->dtype);
     int64_t wrong = 0;
     unsigned char want[8];
+    for (int64_t i = lo; i < hi; i++) {
+        const unsigned char *got = (const unsigned char *)outputs[r] + (size_t)i * esz;
+        if (!cv_op_reduces(s->op)) {
+            int src;
+            int64_t idx;
+            copy_source(s, r, i, &src, &idx);
+            wrong += memcmp(got, (const unsigned char *)inputs[src] + (size_t)idx * esz, esz) != 0;
+        } else if (!cv_dtype_is_float(s->dtype)) {
+            int_reduce(s, inputs, reduce_index(s, r, i), want, 0);
+            wrong += memcmp(got, want, esz) != 0;
+        } else {
+            float_expect e = float_reduce(s, inputs, reduce_index(s, r, i));
+            wrong += !float_ok(s, cv_value_get(s->dtype, got, 0), e);
+        }
+    }
+    return wrong;
+}
+
+/* Large results are checked by several threads, each taking the same
+ * share of every rank's elements: checking 8 ranks of 1 GiB one element at
+ * a time would take minutes. */
+typedef struct {
+    const cv_spec *s;
+    const void *const *inputs, *const *outputs;
+    int part, parts;
+    int64_t wrong;
+} verify_job;
+
+static void *verify_part(void *arg)
+{
+    verify_job *j = (verify_job *)arg;
+    for (int r = 0; r < j->s->ranks; r++) {
+        int64_t n = cv_spec_result_count(j->s, r);
+        j->wrong += verify_range(j->s, j->inputs, j->outputs, r, n * j->part / j->parts,
+                                 n * (j->part + 1) / j->parts);
+    }
+    return NULL;
+}
+
+int64_t cv_verify(const cv_spec *s, const void *const *inputs, const void *const *outputs)
+{
+    int64_t total = 0;
     for (int r = 0; r < s->ranks; r++) {
         int64_t n = cv_spec_result_count(s, r);
         if (n > 0 && !outputs[r])
             return n; /* a missing result is all wrong */
-        for (int64_t i = 0; i < n; i++) {
-            const unsigned char *got = (const unsigned char *)outputs[r] + (size_t)i * esz;
-            if (!cv_op_reduces(s->op)) {
-                int src;
-                int64_t idx;
-                copy_source(s, r, i, &src, &idx);
-                wrong += memcmp(got, (const unsigned char *)inputs[src] + (size_t)idx * esz,
-                                esz) != 0;
-            } else if (!cv_dtype_is_float(s->dtype)) {
-                int_reduce(s, inputs, reduce_index(s, r, i), want, 0);
-                wrong += memcmp(got, want, esz) != 0;
-            } else {
-                float_expect e = float_reduce(s, inputs, reduce_index(s, r, i));
-                wrong += !float_ok(s, cv_value_get(s->dtype, got, 0), e);
-            }
-        }
+        total += n;
+    }
+    enum { MAX_PARTS = 64 };
+    int parts = total < ((int64_t)1 << 20) ? 1 : cv_cpu_threads();
+    if (parts > MAX_PARTS)
+        parts = MAX_PARTS;
+    verify_job jobs[MAX_PARTS];
+    pthread_t tid[MAX_PARTS];
+    bool started[MAX_PARTS] = {false};
+    for (int p = 0; p < parts; p++) {
+        jobs[p] = (verify_job){s, inputs, outputs, p, parts, 0};
+        if (p > 0)
+            started[p] = pthread_create(&tid[p], NULL, verify_part, &jobs[p]) == 0;
+    }
+    verify_part(&jobs[0]);
+    int64_t wrong = jobs[0].wrong;
+    for (int p = 1; p < parts; p++) {
+        if (started[p])
+            pthread_join(tid[p], NULL);
+        else
+            verify_part(&jobs[p]); /* no thread to be had: this one does it */
+        wrong += jobs[p].wrong;
     }
     return wrong;
 }

@@ -150,6 +150,41 @@ static void check_volumes(void)
 
 /* run and bench go up to 1024 ranks: every op and algorithm there too, with
  * a rank count that is not a power of two and counts N does not divide. */
+/* cv_verify on results large enough to be checked on several threads:
+ * right results pass, and every wrong element is counted once, whichever
+ * thread's share it falls in. */
+static void check_verify_threads(void)
+{
+    cv_spec s;
+    cv_spec_init(&s);
+    s.op = CV_OP_ALLGATHER;
+    s.algo = CV_ALGO_RING;
+    s.ranks = 4;
+    s.count = (int64_t)1 << 18; /* 4 x 1 Mi result elements */
+    s.dtype = CV_INT32;
+    int32_t *in[4], *out[4];
+    int64_t n = s.count * s.ranks;
+    for (int r = 0; r < 4; r++) {
+        in[r] = malloc((size_t)s.count * sizeof(int32_t));
+        out[r] = malloc((size_t)n * sizeof(int32_t));
+        cv_fill_input(&s, CV_INIT_RANDOM, 5, r, in[r]);
+    }
+    for (int r = 0; r < 4; r++)
+        for (int g = 0; g < 4; g++)
+            memcpy(out[r] + (size_t)g * (size_t)s.count, in[g], (size_t)s.count * sizeof(int32_t));
+    int64_t w0 = cv_verify(&s, (const void *const *)in, (const void *const *)out);
+    out[0][0] ^= 1;
+    out[2][n / 2] ^= 1;
+    out[3][n - 1] ^= 1;
+    int64_t w3 = cv_verify(&s, (const void *const *)in, (const void *const *)out);
+    EXPECT(w0 == 0 && w3 == 3, "cv_verify on %lld elements: %lld wrong when right, %lld with 3 wrong",
+           (long long)(4 * n), (long long)w0, (long long)w3);
+    for (int r = 0; r < 4; r++) {
+        free(in[r]);
+        free(out[r]);
+    }
+}
+
 static void check_large(void)
 {
     static const int ranks[] = {100, 1000, 1024};
@@ -187,6 +222,7 @@ int main(int argc, char **argv)
     /* `--large` runs only the 100/1000/1024-rank checks, as their own ctest. */
     if (argc > 1 && !strcmp(argv[1], "--large")) {
         check_large();
+        check_verify_threads();
         printf("%d checks, %d failed\n", checks, failures);
         return failures ? 1 : 0;
     }
