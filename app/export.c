@@ -115,6 +115,17 @@ int app_cmd_export(int argc, char **argv)
         status = APP_EXIT_USAGE;
         goto done;
     }
+    if (gui_backend(g) != o.backend) {
+        /* The device could not run the setup and the window's builder went
+         * on with the CPU: right for auto (said once), not for a cuda the
+         * user asked for, whose frames would silently come from the CPU. */
+        const char *why = gui_current_message(g) ? gui_current_message(g) : "the device failed";
+        fprintf(stderr, "collviz: %s\n", why);
+        if (strcmp(backend_name, "auto") != 0) {
+            status = APP_EXIT_UNAVAIL;
+            goto done;
+        }
+    }
     g->clean = true;
     if (gif_path && !(gif = rd_gif_open(gif_path, o.width, o.height, err, sizeof err))) {
         fprintf(stderr, "collviz: %s\n", err);

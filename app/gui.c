@@ -121,13 +121,8 @@ static int rebuild(gui *g, const cv_spec *spec, bool compare, cv_algo second)
     }
     if (rc != CV_OK) {
         char msg[CV_ERR_LEN + 64];
-        /* A backend's own message already says what failed; its advice
-         * names command-line flags, which in the window are keys. */
+        /* A backend's own message already says what failed. */
         snprintf(msg, sizeof msg, "%s", err[0] ? err : cv_strerror(rc));
-        char *flags = strstr(msg, "lower --count or --ranks");
-        if (flags)
-            snprintf(flags, sizeof msg - (size_t)(flags - msg), "%s",
-                     "Shift+C or Shift+N picks a smaller setup");
         gui_message(g, msg, 6);
         return rc;
     }
@@ -380,6 +375,18 @@ void gui_message(gui *g, const char *text, double seconds)
 
 const char *gui_current_message(const gui *g) { return g->has_message ? g->message : NULL; }
 
+const char *gui__shown_message(gui *g)
+{
+    static const char flags[] = "lower --count or --ranks";
+    const char *m = gui_current_message(g);
+    const char *at = m ? strstr(m, flags) : NULL;
+    if (!at)
+        return m;
+    snprintf(g->shown_message, sizeof g->shown_message, "%.*s%s%s", (int)(at - m), m,
+             "Shift+C or Shift+N picks a smaller setup", at + sizeof flags - 1);
+    return g->shown_message;
+}
+
 /* --------------------------------------------------------------- player */
 
 double gui_time(const gui *g) { return g->t; }
@@ -466,7 +473,7 @@ void gui_render(gui *g)
     f.hide_measured = g->hide_measured;
     f.mouse_x = g->mouse_x >= 0 ? (int)(g->mouse_x * g->dpi) : -1;
     f.mouse_y = g->mouse_y >= 0 ? (int)(g->mouse_y * g->dpi) : -1;
-    f.message = gui_current_message(g);
+    f.message = gui__shown_message(g);
     f.hl_ranks = g->hl_ranks;
     f.nhl_regions = g->nhl_regions;
     memcpy(f.hl_regions, g->hl_regions, sizeof f.hl_regions);

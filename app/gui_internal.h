@@ -44,6 +44,7 @@ struct gui {
     bool help, narration, quit, dragging;
     int mouse_x, mouse_y; /* window units */
     char message[CV_ERR_LEN + 128];
+    char shown_message[CV_ERR_LEN + 160]; /* as drawn: see gui__shown_message */
     double message_until;
     bool has_message;
     /* narration */
@@ -85,5 +86,10 @@ cv_algo gui__other_algo(cv_op op, cv_algo not);
 /* Saves the current frame as a PNG in the screenshot directory; writes
  * the path into out. */
 int gui__screenshot(gui *g, char *out, size_t outlen);
+
+/* The current message as the window draws it: a backend's advice names
+ * command-line flags ("lower --count or --ranks"), which in the window
+ * are keys. gui_current_message keeps the words for the command line. */
+const char *gui__shown_message(gui *g);
 
 #endif /* GUI_INTERNAL_H */

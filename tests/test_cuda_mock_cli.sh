@@ -79,6 +79,13 @@ if "$bin" export --help >/dev/null 2>&1; then
   [ "$n" = 4 ] || { echo "FAIL export wrote $n PNG files, not 4"; fails=$((fails + 1)); }
   check "export: no device exits 3" 3 "no CUDA device" "COLLVIZ_MOCK_CUDA=ndev=0" -- \
     export --backend cuda --op allreduce --ranks 4 --out "$work/none"
+  check "export: too little device memory exits 3" 3 "lower --count or --ranks" \
+    "COLLVIZ_MOCK_CUDA=mem=4096" -- \
+    export --backend cuda --op allreduce --ranks 4 --count 4096 --out "$work/small"
+  check "export: too little device memory, auto says so" 0 "Running on the CPU backend" \
+    "COLLVIZ_MOCK_CUDA=mem=4096" -- \
+    export --backend auto --op allreduce --ranks 4 --count 4096 --out "$work/small-auto" \
+    --fps 1 --step-seconds 1 --size 320x240
   # The window itself needs an X server (the dummy driver counts as no
   # display and gives the terminal step-through instead).
   if command -v Xvfb >/dev/null; then

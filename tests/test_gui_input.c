@@ -246,9 +246,13 @@ int main(void)
                  strstr(gui_current_message(g), "CPU"),
              "message: %s", gui_current_message(g) ? gui_current_message(g) : "(none)");
     /* In the window, the advice names keys, not command-line flags. */
-    TR_CHECK(gui_current_message(g) && !strstr(gui_current_message(g), "--count") &&
-                 strstr(gui_current_message(g), "Shift+C"),
-             "message: %s", gui_current_message(g) ? gui_current_message(g) : "(none)");
+    TR_CHECK(gui__shown_message(g) && !strstr(gui__shown_message(g), "--count") &&
+                 strstr(gui__shown_message(g), "Shift+C") &&
+                 strstr(gui__shown_message(g), "out of device memory (test)"),
+             "shown: %s", gui__shown_message(g) ? gui__shown_message(g) : "(none)");
+    TR_CHECK(gui_current_message(g) && strstr(gui_current_message(g), "lower --count or --ranks"),
+             "the command line's words are lost: %s",
+             gui_current_message(g) ? gui_current_message(g) : "(none)");
     gui_render(g);
     key(g, SDLK_q, 0);
     TR_CHECK(gui_quit_requested(g), "Q did not quit");
