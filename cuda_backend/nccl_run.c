@@ -157,6 +157,7 @@ static int sync_all(cv_nccl *n, char *err, size_t errlen)
 {
     int status = CV_OK;
     const struct timespec nap = {0, 50 * 1000}; /* 50 us */
+    double start = now_seconds();
     for (int i = 0; i < n->nlocal; i++) {
         CUDA_CHECK(cudaSetDevice(n->device[i]));
         for (;;) {
@@ -167,7 +168,10 @@ static int sync_all(cv_nccl *n, char *err, size_t errlen)
                 CUDA_CHECK(q);
             if ((status = async_error(n, i, err, errlen)) != CV_OK)
                 return status;
-            nanosleep(&nap, NULL);
+            /* Spin at first, as a blocking wait would return at once: a nap
+             * here would be timed with small collectives. Then back off. */
+            if (now_seconds() - start > 0.02)
+                nanosleep(&nap, NULL);
         }
         if ((status = async_error(n, i, err, errlen)) != CV_OK)
             return status;
