@@ -180,6 +180,14 @@ void rd__draw_caption(rd_ctx *c, const rd_frame *f, int p)
     else
         snprintf(buf, sizeof buf, "%s: %d steps \xC2\xB7 %s/rank \xC2\xB7 model %s",
                  cv_algo_name(plan->spec.algo), plan->nsteps, sent, model);
+    /* Too wide (a projector's type in a half-width panel): the three
+     * numbers the comparison is about, with fewer words around them. */
+    int w1 = 0;
+    rd_text_measure(c->text, buf, c->L.px_text, &w1, NULL);
+    if (w1 > pl->caption.w - 8)
+        snprintf(buf, sizeof buf, f->lang == RD_LANG_ZH ? "%s：%d 步 \xC2\xB7 %s \xC2\xB7 %s"
+                                                        : "%s: %d steps \xC2\xB7 %s \xC2\xB7 %s",
+                 cv_algo_name(plan->spec.algo), plan->nsteps, sent, model);
     int h = pl->caption.h / 2;
     rd__fill(c->r, pl->caption, th->panel);
     rd__text(c, buf, c->L.px_text, th->text, rd__rect(pl->caption.x + 4, pl->caption.y, pl->caption.w - 8, h),
