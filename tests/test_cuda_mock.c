@@ -30,6 +30,7 @@
 #include "check.h"
 #include "cuda_mock.h"
 #include "cv.h"
+#include "nccl.h" /* the double's: mock_nccl_live, mock_nccl_aborted */
 #include "cv_cuda.h"
 
 static void describe(const cv_spec *s, char *out, size_t len)
@@ -320,6 +321,36 @@ static void failures_and_cleanup(void)
             EXPECT(0, "open: %s", err);
         cv_plan_destroy(p);
         expect_clean("run_all again after failing to make its marks");
+    }
+
+    /* NCCL reporting an asynchronous error (a peer gone): the wait ends
+     * with it, the communicators are aborted rather than destroyed (which
+     * would wait for the stuck work), and the communicator refuses to run
+     * again. */
+    mock_cuda_config_init(&cfg);
+    cfg.ndev = 2;
+    cfg.nccl_error = true;
+    mock_cuda_reset(&cfg);
+    {
+        cv_nccl *nc = NULL;
+        cv_nccl_result res;
+        cv_spec s = make_spec(CV_OP_ALLREDUCE, CV_ALGO_RING, 2, 64);
+        long aborted = mock_nccl_aborted();
+        int rc = cv_nccl_open(2, &nc, err, sizeof err);
+        EXPECT(rc == CV_OK, "NCCL open: %s", err);
+        if (rc == CV_OK) {
+            rc = cv_nccl_run(nc, &s, 1, 2, CV_INIT_RANDOM, 1, true, &res, err, sizeof err);
+            EXPECT(rc == CV_EBACKEND && strstr(err, "remote process exited"),
+                   "NCCL async error: %d %s", rc, err);
+            EXPECT(mock_nccl_aborted() - aborted == 2 && mock_nccl_live() == 0,
+                   "after the error: %ld aborted, %ld alive", mock_nccl_aborted() - aborted,
+                   mock_nccl_live());
+            rc = cv_nccl_run(nc, &s, 1, 2, CV_INIT_RANDOM, 1, true, &res, err, sizeof err);
+            EXPECT(rc == CV_EBACKEND && strstr(err, "open a new one"), "run after abort: %d %s",
+                   rc, err);
+            cv_nccl_close(nc);
+        }
+        expect_clean("NCCL async error");
     }
     printf("failure paths: %s\n", failures == before ? "ok" : "FAILED");
 }
