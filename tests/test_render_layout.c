@@ -1,7 +1,7 @@
 /*
  * test_render_layout.c: nothing overlaps and nothing leaves the window,
  * from 800x600 to 3840x2160, 1 to 64 ranks, in both languages and in the
- * projector theme (1.5x text).
+ * projector theme (1.5x text), and in compare mode (ring beside tree).
  *
  * The renderer records every text box and card it draws (rd_debug_boxes);
  * the checks are: every box lies inside the window; cards do not overlap;
@@ -68,6 +68,7 @@ typedef struct {
     cv_op op;
     cv_algo algo;
     int64_t count;
+    bool compare;
 } setup;
 
 int main(void)
@@ -76,9 +77,10 @@ int main(void)
     static const int sizes[][2] = {{800, 600}, {1280, 800}, {1920, 1080}, {3840, 2160}, {1024, 1400}};
     static const int ranks[] = {1, 2, 3, 4, 5, 8, 16, 17, 32, 64};
     static const setup setups[] = {
-        {CV_OP_ALLREDUCE, CV_ALGO_RING, 8},
-        {CV_OP_BROADCAST, CV_ALGO_TREE, 8},
-        {CV_OP_ALLTOALL, CV_ALGO_PAIRWISE, 2},
+        {CV_OP_ALLREDUCE, CV_ALGO_RING, 8, false},
+        {CV_OP_BROADCAST, CV_ALGO_TREE, 8, false},
+        {CV_OP_ALLTOALL, CV_ALGO_PAIRWISE, 2, false},
+        {CV_OP_ALLREDUCE, CV_ALGO_RING, 8, true}, /* compare: ring beside tree */
     };
     int frames = 0;
     for (size_t si = 0; si < sizeof setups / sizeof *setups; si++)
@@ -88,6 +90,8 @@ int main(void)
             if (cv_spec_check(&spec, CV_MAX_VISUAL_RANKS, err, sizeof err) != CV_OK)
                 continue;
             gui *g = tr_gui(&spec, sizes[0][0], sizes[0][1], RD_THEME_DARK, RD_LANG_EN);
+            if (setups[si].compare && spec.ranks > 1)
+                gui_set_compare(g, true, CV_ALGO_TREE);
             if (!gui_trace(g, 0)) {
                 /* Too big to record is allowed; the message must still fit. */
                 check_frame(g, "no trace");
@@ -112,8 +116,9 @@ int main(void)
                         gui_set_lang(g, (rd_lang)lang);
                         gui_set_theme(g, (rd_theme_id)theme);
                         char what[160];
-                        snprintf(what, sizeof what, "%s/%s %d ranks %dx%d %s %s",
-                                 cv_op_name(spec.op), cv_algo_name(spec.algo), spec.ranks,
+                        snprintf(what, sizeof what, "%s/%s%s %d ranks %dx%d %s %s",
+                                 cv_op_name(spec.op), cv_algo_name(spec.algo),
+                                 gui_compare(g) ? " vs tree" : "", spec.ranks,
                                  sizes[zi][0], sizes[zi][1], lang ? "zh" : "en",
                                  rd_theme_get((rd_theme_id)theme)->name);
                         gui_seek(g, gui_nsteps(g) > 1 ? 1.5 : 0.5);
