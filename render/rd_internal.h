@@ -91,6 +91,14 @@ void rd__box(rd_ctx *c, SDL_Rect r, int kind, int layer, const char *label);
 /* The displayed step of panel p at time t, and the flight fraction. */
 int rd__shown_step(const cv_plan *plan, double t, int *step, double *frac);
 
+/* The stage's cards (rd_card.c): the cell cache of panel p for the shown
+ * step (call before drawing its cards), one card, and the centre of the
+ * cells holding elements [off, off + count) of a row, where chunks fly. */
+void rd__update_cells(rd_ctx *c, int p, const rd_panel *panel, int shown);
+void rd__draw_card(rd_ctx *c, const rd_frame *f, int p, int rank);
+void rd__region_centre(const rd_card_layout *cl, int b, int64_t off, int64_t count, float *x,
+                       float *y);
+
 /* Pieces of the frame (rd_chrome.c). */
 void rd__draw_header(rd_ctx *c, const rd_frame *f);
 void rd__draw_timeline(rd_ctx *c, const rd_frame *f, bool cursor);
