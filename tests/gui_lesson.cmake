@@ -7,7 +7,8 @@ if(NOT COLLVIZ_GUI)
 endif()
 collviz_test(test_gui_lesson
              SOURCES test_gui_lesson.c ${CMAKE_CURRENT_SOURCE_DIR}/test_render_util.c
-                     ${PROJECT_SOURCE_DIR}/app/gui.c ${PROJECT_SOURCE_DIR}/app/gui_input.c
+                     ${PROJECT_SOURCE_DIR}/app/gui.c ${PROJECT_SOURCE_DIR}/app/gui_narrate.c
+                     ${PROJECT_SOURCE_DIR}/app/gui_input.c
                      ${PROJECT_SOURCE_DIR}/app/gui_text.c ${PROJECT_SOURCE_DIR}/app/gui_lesson.c
                      ${PROJECT_SOURCE_DIR}/app/gui_lesson_quiz.c
                      ${PROJECT_SOURCE_DIR}/app/gui_lesson_menu.c

@@ -6,6 +6,7 @@ endif()
 set(COLLVIZ_GUI_TEST_SOURCES
     ${CMAKE_CURRENT_SOURCE_DIR}/test_render_util.c
     ${PROJECT_SOURCE_DIR}/app/gui.c
+    ${PROJECT_SOURCE_DIR}/app/gui_narrate.c
     ${PROJECT_SOURCE_DIR}/app/gui_input.c
     ${PROJECT_SOURCE_DIR}/app/gui_text.c)
 
