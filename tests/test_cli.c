@@ -58,8 +58,11 @@ int main(void)
     bad("run --op reduce --ranks 4 --count 8 --root 4", "--root");
     bad("run --op broadcast --ranks 4 --count 8 --slices 0", "--slices");
     bad("run --op allreduce --ranks 4 --count 1.5x", "--count");
-    bad("run --op allreduce --ranks 4", "--count");
-    bad("run --op allreduce --count 4", "--ranks");
+    bad("run --ranks 4 --count 8", "--op");
+    /* Without --ranks and --count, run takes 4 ranks of 8 elements. */
+    EXPECT(run("run --op allreduce") == 0 && strstr(out, "4 ranks x 8 float32") &&
+               strstr(out, "verified: 0 of the results differ"),
+           "run with the default size: %s", out);
     bad("cost --op allreduce --ranks 8 --bytes 12QB --bw 600", "--bytes");
     bad("cost --op allreduce --ranks 8 --bytes 1GB --link warp", "--link");
     bad("bench --op allreduce -b 8 -e 4", "-e");
