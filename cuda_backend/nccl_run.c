@@ -353,7 +353,9 @@ int cv_nccl_run(cv_nccl *n, const cv_spec *spec, int warmup, int iterations, cv_
     /* The header may be newer than the library loaded: ask the library. */
     if (out->nccl_version < NCCL_VERSION(2, 10, 0) &&
         (spec->dtype == CV_BFLOAT16 || (spec->redop == CV_AVG && cv_op_reduces(spec->op)))) {
-        snprintf(err, errlen, "NCCL %d has no %s (it came in 2.10)", out->nccl_version,
+        int v = out->nccl_version, big = v >= 10000; /* 2.9 on: X*10000 + Y*100 + Z */
+        snprintf(err, errlen, "NCCL %d.%d.%d has no %s (it came in 2.10)", big ? v / 10000 : v / 1000,
+                 big ? v / 100 % 100 : v / 100 % 10, v % 100,
                  spec->dtype == CV_BFLOAT16 ? "bfloat16" : "avg");
         return CV_EINVAL;
     }
@@ -377,7 +379,7 @@ int cv_nccl_run(cv_nccl *n, const cv_spec *spec, int warmup, int iterations, cv_
             status = sync_all(n, err, errlen);
         out->seconds = (now_seconds() - t0) / iterations;
     }
-    if (status != CV_OK && (status == CV_EBACKEND || n->failed))
+    if (n->failed || status == CV_EBACKEND)
         cv_nccl__abort(n); /* before anyone waits on NCCL's stuck work, here or in a peer */
     status = cv_nccl__agree(n, status, err, errlen);
 #ifdef COLLVIZ_HAVE_MPI
@@ -386,8 +388,6 @@ int cv_nccl_run(cv_nccl *n, const cv_spec *spec, int warmup, int iterations, cv_
 #endif
     if (status == CV_OK && verify)
         status = verify_results(n, spec, init, seed, bufs, &out->wrong, err, errlen);
-    if (status != CV_OK && n->failed)
-        cv_nccl__abort(n);
     free_bufs(n, bufs);
     return status;
 }

@@ -60,6 +60,9 @@ check "too little device memory: auto runs on the CPU" 0 "using the CPU backend"
   "COLLVIZ_MOCK_CUDA=mem=4096" -- run --backend auto --op allreduce --ranks 4 --count 4096
 check "too little device memory: bench exits 3" 3 "(--backend cpu runs it on the CPU)" \
   "COLLVIZ_MOCK_CUDA=mem=4096" -- bench --backend cuda --op allreduce --ranks 4 -b 64k -e 64k
+check "NCCL older than 2.10: no avg" 2 "NCCL 2.8.3 has no avg" \
+  "COLLVIZ_MOCK_CUDA=ndev=2,ncclversion=2803" -- bench --backend nccl --op allreduce --redop avg \
+  -b 1k -e 1k
 check "NCCL: a peer gone ends the wait, exit 3" 3 "remote process exited" \
   "COLLVIZ_MOCK_CUDA=ndev=2,ncclerror=1" -- bench --backend nccl --op allreduce -b 1k -e 4k
 check "NCCL without a GPU" 3 "no CUDA device" "COLLVIZ_MOCK_CUDA=ndev=0" -- \

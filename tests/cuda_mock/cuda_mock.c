@@ -142,6 +142,8 @@ void mock_cuda_config_init(mock_cuda_config *c)
             c->no_kernels = v != 0;
         else if (!strcmp(key, "ncclerror"))
             c->nccl_error = v != 0;
+        else if (!strcmp(key, "ncclversion"))
+            c->nccl_version = (long)v;
         env += used;
         env += *env == ',';
     }
@@ -685,6 +687,7 @@ cudaError_t cudaStreamQuery(cudaStream_t s)
 }
 
 bool mock_cuda_nccl_error(void) { return M.cfg.nccl_error; }
+long mock_cuda_nccl_version(void) { return M.cfg.nccl_version; }
 
 cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned flags)
 {

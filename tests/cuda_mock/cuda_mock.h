@@ -20,6 +20,7 @@ typedef struct {
     long fail_event_at;      /* the Nth event creation fails (out of memory); 0: none */
     bool no_kernels;         /* the build has no kernels for these GPUs' architecture */
     bool nccl_error;         /* NCCL reports an asynchronous error (a peer gone) */
+    long nccl_version;       /* what ncclGetVersion answers; 0: the header's */
     long fault_at_kernel;    /* the Nth kernel to run faults its GPU (sticky); 0: none */
 } mock_cuda_config;
 
@@ -41,6 +42,7 @@ void mock_cuda_get_stats(mock_cuda_stats *s);
 void mock_cuda_fail_event_in(long n);
 /* For the NCCL double: whether it is to report an asynchronous error. */
 bool mock_cuda_nccl_error(void);
+long mock_cuda_nccl_version(void);
 
 /* For the NCCL double (nccl_mock.c): whether [p, p + bytes) lies in a live
  * device allocation (and on which GPU), and recording a misuse. */

@@ -72,7 +72,7 @@ const char *ncclGetErrorString(ncclResult_t r)
 
 ncclResult_t ncclGetVersion(int *version)
 {
-    *version = NCCL_VERSION_CODE;
+    *version = mock_cuda_nccl_version() ? (int)mock_cuda_nccl_version() : NCCL_VERSION_CODE;
     return ncclSuccess;
 }
 
