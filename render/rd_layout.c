@@ -172,12 +172,33 @@ static double circle_width(SDL_Rect area, int n, double aspect, int gap, double 
 /* Cards around a ring. An ellipse wastes the area's corners, and which
  * shape leaves the widest cards depends on the rank count and the area (a
  * compare panel is tall and narrow), so a few are tried; the plain ellipse
- * with GPU 0 on top is kept unless another gives clearly wider cards. */
+ * with GPU 0 on top is kept unless another gives clearly wider cards.
+ *
+ * The layout is computed every frame, and the search takes six binary
+ * searches over every pair of cards; its answer depends only on the area's
+ * size, n, aspect and gap (which card sits where does not change which
+ * widths overlap), so the last two answers (one per compare panel) are
+ * kept. The renderer runs on one thread. */
 static void layout_circle(SDL_Rect area, int n, double aspect, int gap, const int *order,
                           SDL_Rect *cards)
 {
     static const struct { double p; bool turn; } shapes[] = {
         {2, false}, {2, true}, {3, false}, {3, true}, {4, false}, {4, true}};
+    typedef struct {
+        int w, h, n, gap;
+        double aspect;
+        int best;     /* index into shapes */
+        double width; /* of a card */
+    } ring_memo;
+    static ring_memo memo[2];
+    static int memo_next;
+    for (int m = 0; m < 2; m++)
+        if (memo[m].n == n && memo[m].w == area.w && memo[m].h == area.h && memo[m].gap == gap &&
+            memo[m].aspect == aspect) {
+            place_circle(area, n, (int)memo[m].width, (int)(memo[m].width / aspect),
+                         shapes[memo[m].best].p, shapes[memo[m].best].turn, order, cards);
+            return;
+        }
     int best = 0;
     double best_w = 0;
     for (int i = 0; i < (int)(sizeof shapes / sizeof shapes[0]); i++) {
@@ -189,9 +210,10 @@ static void layout_circle(SDL_Rect area, int n, double aspect, int gap, const in
             best_w = w;
         }
     }
-    double w = circle_width(area, n, aspect, gap, shapes[best].p, shapes[best].turn, order, cards);
-    place_circle(area, n, (int)w, (int)(w / aspect), shapes[best].p, shapes[best].turn, order,
-                 cards);
+    memo[memo_next] = (ring_memo){area.w, area.h, n, gap, aspect, best, best_w};
+    memo_next ^= 1;
+    place_circle(area, n, (int)best_w, (int)(best_w / aspect), shapes[best].p, shapes[best].turn,
+                 order, cards);
 }
 
 static void layout_grid(SDL_Rect area, int n, double aspect, int gap, SDL_Rect *cards)
