@@ -1,12 +1,15 @@
 /*
  * main.c: collviz's entry point. Dispatches `collviz SUBCOMMAND ...` to the
- * app_cmd_* functions; with no subcommand (or only flags) it opens the
+ * app_cmd_* functions of the three libraries (cli/, course/, gui/); with no subcommand (or only flags) it opens the
  * window, which resumes the last lesson in progress or starts the first.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "app.h"
+#include "drill.h"
+#include "gui_cmds.h"
+#include "lesson_cmd.h"
 
 typedef struct {
     const char *name;

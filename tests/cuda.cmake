@@ -70,18 +70,8 @@ if(CMAKE_CXX_COMPILER)
   # collviz itself on the doubles, so `--backend cuda`, `auto` and `nccl`
   # are exercised end to end: run, bench and list, and with the window
   # (COLLVIZ_GUI) export and the GUI too.
-  file(GLOB MOCKGPU_APP CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/app/*.c)
-  if(NOT COLLVIZ_GUI)
-    list(FILTER MOCKGPU_APP EXCLUDE REGEX "/(gui[a-z_]*|export|renderbench|show)\\.c$")
-  endif()
-  add_executable(collviz-mockgpu ${MOCKGPU_APP})
-  target_include_directories(collviz-mockgpu PRIVATE ${PROJECT_SOURCE_DIR}/app)
-  target_compile_definitions(collviz-mockgpu PRIVATE COLLVIZ_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
-  target_link_libraries(collviz-mockgpu PRIVATE cvcudamock cvjson)
-  if(COLLVIZ_GUI)
-    target_link_libraries(collviz-mockgpu PRIVATE cvrender)
-    target_compile_definitions(collviz-mockgpu PRIVATE COLLVIZ_GUI=1)
-  endif()
+  add_executable(collviz-mockgpu ${PROJECT_SOURCE_DIR}/app/main.c)
+  target_link_libraries(collviz-mockgpu PRIVATE cvgui cvcourse cvcli cvcudamock)
   collviz_warnings(collviz-mockgpu)
   add_test(NAME test_cuda_mock_cli
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_cuda_mock_cli.sh

@@ -2,34 +2,14 @@
 # course, the commands, and (with -DCOLLVIZ_FUZZ=ON and clang) the loader's
 # libFuzzer target.
 #
-# The app's sources are globbed into the collviz program, so the lesson and
-# progress modules are compiled again here into a small library the tests
-# and the fuzzer link; lesson_cmd.c and drill.c stay out (they need the CLI
-# core), and are tested through the collviz program itself.
-set(COLLVIZ_LESSON_SOURCES
-    ${PROJECT_SOURCE_DIR}/app/lesson_course.c
-    ${PROJECT_SOURCE_DIR}/app/lesson_diagram.c
-    ${PROJECT_SOURCE_DIR}/app/lesson_giveaway.c
-    ${PROJECT_SOURCE_DIR}/app/lesson_json.c
-    ${PROJECT_SOURCE_DIR}/app/lesson_load.c
-    ${PROJECT_SOURCE_DIR}/app/lesson_quiz.c
-    ${PROJECT_SOURCE_DIR}/app/lesson_quiz_load.c
-    ${PROJECT_SOURCE_DIR}/app/lesson_text.c
-    ${PROJECT_SOURCE_DIR}/app/lesson_verify.c
-    ${PROJECT_SOURCE_DIR}/app/lesson_vocab.c
-    ${PROJECT_SOURCE_DIR}/app/lesson_walk.c
-    ${PROJECT_SOURCE_DIR}/app/progress.c)
-add_library(cvlesson STATIC ${COLLVIZ_LESSON_SOURCES})
-target_include_directories(cvlesson PUBLIC ${PROJECT_SOURCE_DIR}/app)
-target_link_libraries(cvlesson PUBLIC cvcore cvjson)
-target_compile_definitions(cvlesson PRIVATE COLLVIZ_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
-collviz_warnings(cvlesson)
+# The tests link cvcourse (app/course/); `lesson`, `lessons` and `drill`
+# are also run as the program itself.
 
-collviz_test(test_lesson_load SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_lesson_load.c LIBS cvlesson
+collviz_test(test_lesson_load SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_lesson_load.c LIBS cvcourse cvcuda
              TIMEOUT 300)
-collviz_test(test_lesson_bad SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_lesson_bad.c LIBS cvlesson
+collviz_test(test_lesson_bad SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_lesson_bad.c LIBS cvcourse cvcuda
              TIMEOUT 120)
-collviz_test(test_lesson_quiz SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_lesson_quiz.c LIBS cvlesson
+collviz_test(test_lesson_quiz SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_lesson_quiz.c LIBS cvcourse cvcuda
              TIMEOUT 120)
 # The diagram label limits the validator enforces are the renderer's field
 # sizes: checked at compile time against render.h wherever the renderer is
@@ -38,10 +18,10 @@ if(TARGET cvrender)
   get_target_property(COLLVIZ_RENDER_TYPE cvrender TYPE)
   if(NOT COLLVIZ_RENDER_TYPE STREQUAL "INTERFACE_LIBRARY")
     collviz_test(test_lesson_labels SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_lesson_labels.c
-                 LIBS cvlesson cvrender TIMEOUT 60)
+                 LIBS cvcourse cvrender cvcuda TIMEOUT 60)
   endif()
 endif()
-collviz_test(test_progress SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_progress.c LIBS cvlesson
+collviz_test(test_progress SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_progress.c LIBS cvcourse cvcuda
              TIMEOUT 300)
 
 # The commands, through the program (tests/test_lesson_cli.sh): the shipped
@@ -59,9 +39,11 @@ if(COLLVIZ_FUZZ)
   if(NOT CMAKE_C_COMPILER_ID MATCHES "Clang")
     message(FATAL_ERROR "COLLVIZ_FUZZ=ON needs clang for libFuzzer: configure with CC=clang")
   endif()
-  add_executable(fuzz_lesson ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_lesson.c ${COLLVIZ_LESSON_SOURCES})
-  target_include_directories(fuzz_lesson PRIVATE ${PROJECT_SOURCE_DIR}/app)
-  target_link_libraries(fuzz_lesson PRIVATE cvcore cvjson)
+  # The course library is instrumented for coverage so the fuzzer sees
+  # which branches of the loader an input reaches.
+  target_compile_options(cvcourse PRIVATE -fsanitize=fuzzer-no-link,address,undefined -g)
+  add_executable(fuzz_lesson ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_lesson.c)
+  target_link_libraries(fuzz_lesson PRIVATE cvcourse cvcuda)
   target_compile_options(fuzz_lesson PRIVATE -fsanitize=fuzzer,address,undefined -g)
   target_link_options(fuzz_lesson PRIVATE -fsanitize=fuzzer,address,undefined)
   collviz_warnings(fuzz_lesson)

@@ -1,23 +1,12 @@
-# Renderer and window tests (render/, app/gui*.c, app/export.c): golden
+# Renderer and window tests (render/, app/gui/): golden
 # images, layout, input and export, all headless on the software renderer.
 if(NOT COLLVIZ_GUI)
   return() # a build without the window (COLLVIZ_GUI=OFF)
 endif()
-set(COLLVIZ_GUI_TEST_SOURCES
-    ${CMAKE_CURRENT_SOURCE_DIR}/test_render_util.c
-    ${PROJECT_SOURCE_DIR}/app/gui.c
-    ${PROJECT_SOURCE_DIR}/app/gui_narrate.c
-    ${PROJECT_SOURCE_DIR}/app/gui_input.c
-    ${PROJECT_SOURCE_DIR}/app/gui_text.c)
-
-collviz_test(test_render_golden SOURCES test_render_golden.c ${COLLVIZ_GUI_TEST_SOURCES}
-             LIBS cvrender cvcuda cvcore TIMEOUT 300)
-collviz_test(test_render_layout SOURCES test_render_layout.c ${COLLVIZ_GUI_TEST_SOURCES}
-             LIBS cvrender cvcuda cvcore TIMEOUT 600)
-collviz_test(test_gui_input SOURCES test_gui_input.c ${COLLVIZ_GUI_TEST_SOURCES}
-             LIBS cvrender cvcuda cvcore TIMEOUT 300)
-collviz_test(test_gui_text SOURCES test_gui_text.c ${COLLVIZ_GUI_TEST_SOURCES}
-             LIBS cvrender cvcuda cvcore TIMEOUT 60)
+collviz_test(test_render_golden SOURCES test_render_golden.c test_render_util.c LIBS cvgui cvcuda TIMEOUT 300)
+collviz_test(test_render_layout SOURCES test_render_layout.c test_render_util.c LIBS cvgui cvcuda TIMEOUT 600)
+collviz_test(test_gui_input SOURCES test_gui_input.c test_render_util.c LIBS cvgui cvcuda TIMEOUT 300)
+collviz_test(test_gui_text SOURCES test_gui_text.c test_render_util.c LIBS cvgui cvcuda TIMEOUT 60)
 collviz_test(test_render_export SOURCES test_render_export.c LIBS cvrender cvcore TIMEOUT 300)
 add_dependencies(test_render_export collviz)
 

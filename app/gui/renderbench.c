@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "app.h"
+#include "gui_cmds.h"
 #include "gui_internal.h"
 
 static int cmp_double(const void *a, const void *b)

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "app.h"
+#include "gui_cmds.h"
 #include "gui_internal.h"
 
 static void usage(FILE *out)

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "app.h"
+#include "gui_cmds.h"
 #include "gui.h"
 #include "rd_chart.h"
 #include "show.h"

@@ -1,5 +1,6 @@
 /*
- * app.h: the collviz program's commands and the helpers they share.
+ * app.h: the command line's library (app/cli/, prefix app_): the engine's
+ * subcommands and the helpers every subcommand shares.
  *
  * main.c dispatches `collviz SUBCOMMAND ...` to one app_cmd_* function per
  * subcommand; each parses its own flags, prints `--help`, and returns one of
@@ -22,18 +23,13 @@ enum {
     APP_EXIT_UNAVAIL = 3  /* the backend is unavailable, or its device cannot run this */
 };
 
-/* Subcommands. argv[0] is the subcommand's name. */
+/* The engine's subcommands (this library). argv[0] is the subcommand's
+ * name. The course's are in course/lesson_cmd.h, the window's in
+ * gui/gui_cmds.h. */
 int app_cmd_list(int argc, char **argv);
 int app_cmd_run(int argc, char **argv);
 int app_cmd_bench(int argc, char **argv);
 int app_cmd_cost(int argc, char **argv);
-int app_cmd_gui(int argc, char **argv);     /* the window; `collviz` alone */
-int app_cmd_export(int argc, char **argv);  /* PNG frames and GIF */
-int app_cmd_render(int argc, char **argv);  /* headless render benchmark */
-int app_cmd_lesson(int argc, char **argv);  /* open a lesson at a beat */
-int app_cmd_lessons(int argc, char **argv); /* list and --check lessons */
-int app_cmd_show(int argc, char **argv);    /* replay a bench --json result */
-int app_cmd_drill(int argc, char **argv);   /* interview drill in the terminal */
 
 /* Prints "collviz: " + message + newline on stderr; returns APP_EXIT_USAGE. */
 int app_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "app.h"
+#include "gui_cmds.h"
 #include "gui_internal.h"
 #include "gui_lesson.h"
 

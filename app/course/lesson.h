@@ -374,13 +374,13 @@ typedef struct {
     long frames;       /* > 0: quit after this many frames */
 } lesson_window;
 
-/* Provided by the GUI (app/gui*.c): opens the window on lesson
- * course->lessons[lesson_index] at beat (0-based) in lang, as win asks
- * (NULL: the defaults). Returns an APP_EXIT_* code; APP_EXIT_UNAVAIL when
- * no window can be opened, in which case `collviz lesson` falls back to the
- * text player. Builds without the window lack it (a weak reference). */
-int gui_open_lesson(const lesson_course *course, int lesson_index, int beat, lesson_lang lang,
-                    const lesson_window *win);
+/* Opens the window on lesson course->lessons[lesson_index] at beat
+ * (0-based) in lang, as win asks (NULL: the defaults). Returns an
+ * APP_EXIT_* code; APP_EXIT_UNAVAIL when no window can be opened, in which
+ * case `collviz lesson` falls back to the text player. The window's library
+ * provides one (gui_open_lesson); the course never links the window. */
+typedef int (*lesson_window_fn)(const lesson_course *course, int lesson_index, int beat,
+                                lesson_lang lang, const lesson_window *win);
 
 /* The text player: prints beats from `beat` on, with the stage's buffers at
  * each beat's step; asks quizzes on in when interactive (reading answers

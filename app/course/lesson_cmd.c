@@ -2,10 +2,10 @@
  * lesson_cmd.c: the `collviz lesson` and `collviz lessons` subcommands.
  *
  * `lesson ID [--step K]` is a deep link (a teacher's slide): it finds the
- * lesson, checks the beat, and hands both to the GUI. The GUI's entry point
- * is a weak reference, so this file links with or without the window code;
- * without it, or when the GUI reports no display, the text player runs in
- * the terminal instead. `lessons` lists the course with completion marks,
+ * lesson, checks the beat, and hands both to the window through the opener
+ * it is given (the window's library passes gui_open_lesson; a build without
+ * the window passes NULL); without one, or when the window reports no
+ * display, the text player runs in the terminal instead. `lessons` lists the course with completion marks,
  * and `lessons --check` is the validator the course writers and CI run.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -18,8 +18,6 @@
 #include "lesson.h"
 #include "lesson_cmd.h"
 #include "progress.h"
-
-#pragma weak gui_open_lesson
 
 int lesson_cmd_parse_lang(const char *s, lesson_lang *out)
 {
@@ -127,7 +125,7 @@ static void lesson_usage(FILE *out)
             "`collviz lessons` lists the ids.\n");
 }
 
-int app_cmd_lesson(int argc, char **argv)
+int lesson_cmd_lesson(int argc, char **argv, lesson_window_fn open_window)
 {
     const char *id = NULL, *step_arg = NULL, *lang_arg = NULL, *dir = NULL;
     const char *window_flag = NULL; /* the first flag that only the window uses */
@@ -201,7 +199,7 @@ int app_cmd_lesson(int argc, char **argv)
                 window_flag);
         return APP_EXIT_USAGE;
     }
-    if (window_flag && !gui_open_lesson) {
+    if (window_flag && !open_window) {
         fprintf(stderr, "collviz: lesson: %s is for the window, which this collviz was built "
                         "without (-DCOLLVIZ_GUI=OFF)\n",
                 window_flag);
@@ -250,8 +248,8 @@ int app_cmd_lesson(int argc, char **argv)
         rc = APP_EXIT_USAGE;
         goto done;
     }
-    if (!text && gui_open_lesson) {
-        rc = gui_open_lesson(&course, li, (int)step - 1, lang, &win);
+    if (!text && open_window) {
+        rc = open_window(&course, li, (int)step - 1, lang, &win);
         if (rc != APP_EXIT_UNAVAIL)
             goto done;
         fprintf(stderr, "collviz: no window here; playing the lesson in the terminal\n");

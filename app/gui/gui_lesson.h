@@ -183,4 +183,9 @@ int gui_lesson_window(const gui_options *base, const gui_lesson_window_opts *wo,
 int gui_lesson_start(const gui_options *base, const gui_lesson_window_opts *wo, bool theme_given,
                      bool lang_given, char *err, size_t errlen);
 
+/* The course's window opener (lesson_window_fn, course/lesson.h): opens
+ * the window on a lesson at a beat for `collviz lesson`. */
+int gui_open_lesson(const lesson_course *course, int lesson_index, int beat, lesson_lang lang,
+                    const lesson_window *win);
+
 #endif /* GUI_LESSON_H */

@@ -23,4 +23,13 @@ int lesson_cmd_load_course(lesson_course *course, const char *dir, bool quiet);
 void lesson_cmd_load_progress(progress *p, char *path, size_t pathlen);
 void lesson_cmd_save_progress(const progress *p, const char *path);
 
+/* `collviz lesson ID [--step K] ...`: a deep link into the course. With
+ * open_window (the window's gui_open_lesson) the lesson opens in the
+ * window; with NULL (a build without the window), or when the window
+ * cannot open, it plays in the terminal. Returns an APP_EXIT_* code. */
+int lesson_cmd_lesson(int argc, char **argv, lesson_window_fn open_window);
+/* `collviz lessons [--check] [--dir DIR] [--lang L]`: the list, or the
+ * validator. */
+int app_cmd_lessons(int argc, char **argv);
+
 #endif /* LESSON_CMD_H */

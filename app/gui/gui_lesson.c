@@ -23,7 +23,9 @@
 #include <string.h>
 
 #include "app.h"
+#include "gui_cmds.h"
 #include "gui_internal.h" /* the window's loop settings: screenshots, frame limit */
+#include "lesson_cmd.h"
 
 static const char *const strings[GUI_LS_COUNT_][2] = {
     /* The CJK font draws the triangles tiny: arrows there. */
@@ -640,8 +642,8 @@ int gui_lesson_window(const gui_options *base, const gui_lesson_window_opts *wo,
     return APP_EXIT_OK;
 }
 
-/* `collviz lesson ID [--step K]` (lesson_cmd.c) calls this when the window
- * code is linked in; APP_EXIT_UNAVAIL sends it to the text player. */
+/* The opener `collviz lesson` is given in a build with the window;
+ * APP_EXIT_UNAVAIL sends it to the text player. */
 int gui_open_lesson(const lesson_course *course, int lesson_index, int beat, lesson_lang lang,
                     const lesson_window *win)
 {
@@ -679,3 +681,5 @@ int gui_open_lesson(const lesson_course *course, int lesson_index, int beat, les
         fprintf(stderr, "collviz: %s\n", err);
     return rc;
 }
+
+int app_cmd_lesson(int argc, char **argv) { return lesson_cmd_lesson(argc, argv, gui_open_lesson); }
