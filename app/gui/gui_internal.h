@@ -1,5 +1,5 @@
 /*
- * gui_internal.h: the gui struct and names shared by app/gui/*.c (prefix
+ * gui_internal.h: the gui struct and names shared by the files of app/gui/ (prefix
  * gui__). Not for other modules: they use gui.h.
  */
 #ifndef GUI_INTERNAL_H
