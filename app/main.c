@@ -10,6 +10,7 @@
 #include "drill.h"
 #include "gui_cmds.h"
 #include "lesson_cmd.h"
+#include "ncclog_cmd.h"
 
 typedef struct {
     const char *name;
@@ -29,6 +30,7 @@ static const command commands[] = {
     {"lessons", app_cmd_lessons, "list lessons; --check validates lesson files"},
     {"drill", app_cmd_drill, "interview drill: every quiz, in random order, on a clock"},
     {"show", app_cmd_show, "replay a `bench --json` result as a chart"},
+    {"nccl-log", app_cmd_nccl_log, "the rings and trees NCCL built, read from its NCCL_DEBUG log"},
 };
 
 static void usage(FILE *out)
@@ -61,7 +63,7 @@ int main(int argc, char **argv)
         if (!strcmp(argv[1], commands[i].name))
             return commands[i].fn(argc - 1, argv + 1);
     fprintf(stderr, "collviz: unknown subcommand '%s'; allowed: gui, run, bench, cost, list, "
-                    "export, render, lesson, lessons, drill, show (see collviz --help)\n",
+                    "export, render, lesson, lessons, drill, show, nccl-log (see collviz --help)\n",
             argv[1]);
     return APP_EXIT_USAGE;
 }

@@ -1,0 +1,129 @@
+/*
+ * ncclog.h: reads what NCCL printed with NCCL_DEBUG=INFO and rebuilds the
+ * rings and trees it built (prefix ncclog_).
+ *
+ * NCCL does not document this output and has changed it between versions,
+ * so the reader accepts every form it has used for the facts that matter:
+ *
+ *   rank 0's summary   "Channel 00/08 :    0   7   6   5 ..."  (cut by
+ *                      NCCL's line buffer on large jobs)
+ *   per-rank rings     "Ring 00 : 6 -> 7 -> 0"                 (prev -> self -> next)
+ *   connections        "Ring 00 : 12[41000] -> 11[2d000] via P2P/IPC",
+ *                      "Channel 00/0 : 0[18000] -> 1[2a000] [send] via NET/IB/0/GDRDMA"
+ *   trees              "Trees [0] 3/-1/-1->0->-1 [1] ..."      (children -> self -> parent)
+ *                      "Trees [0] 26->25->-1/-1/-1"            (parent -> self -> children)
+ *                      "Trees [0] 1/-1/-1->0->-1|-1->0->1/-1/-1" (up tree | down tree)
+ *                      "Tree 1 : 1 -> 3 -> 2/-1/-1"            (parent -> self -> children)
+ *   communicators      "comm 0x... rank 3 nRanks 4 nNodes 2 localRanks 2 localRank 1",
+ *                      "... comm 0x... rank 0 nranks 8 cudaDev 0 ... - Init COMPLETE"
+ *   the version        "NCCL version 2.21.5+cuda12.4"
+ *
+ * Lines come from many processes interleaved in any order, with Windows
+ * line ends, ANSI colours, and whatever a launcher put in front (Slurm's
+ * "3: ", mpirun --tag-output's "[1,3]<stdout>:", torchrun's "[rank3]:",
+ * timestamps). The host name and process of a line come from NCCL's own
+ * "host:pid:tid [dev] NCCL INFO" prefix, which also groups ranks into
+ * nodes. The log is streamed a line at a time, so its size is bounded only
+ * by the disk.
+ *
+ * Every fact remembers its line, so a contradiction (two ranks that
+ * disagree on a ring, a rank no line describes) is reported with the line
+ * numbers a user can open.
+ */
+#ifndef NCCLOG_H
+#define NCCLOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define NCCLOG_MAX_RANKS 4096
+#define NCCLOG_MAX_CHANNELS 128
+#define NCCLOG_HOST_LEN 64
+#define NCCLOG_VIA_LEN 32
+#define NCCLOG_ERR_LEN 512
+
+/* What a connection goes over, from the "via ..." of a connection line. */
+typedef enum {
+    NCCLOG_VIA_UNKNOWN, /* no connection line for this hop */
+    NCCLOG_VIA_P2P,     /* NVLink or PCIe peer to peer inside a node */
+    NCCLOG_VIA_SHM,     /* through host shared memory inside a node */
+    NCCLOG_VIA_NET,     /* the network: IB, RoCE, sockets */
+    NCCLOG_VIA_COLLNET, /* in-network reduction (SHARP) */
+    NCCLOG_VIA_NVLS,    /* NVLink SHARP */
+    NCCLOG_VIA_COUNT
+} ncclog_via;
+
+const char *ncclog_via_name(ncclog_via via); /* "P2P", "SHM", "NET", ... */
+
+/* Which kinds of line a communicator's picture was built from (bits). */
+enum {
+    NCCLOG_SRC_SUMMARY = 1 << 0,     /* rank 0's "Channel cc/nn : r r r" */
+    NCCLOG_SRC_SUMMARY_CUT = 1 << 1, /* ... cut short by NCCL's line limit */
+    NCCLOG_SRC_RING = 1 << 2,        /* "Ring cc : prev -> self -> next" */
+    NCCLOG_SRC_CONN = 1 << 3,        /* connection lines (for the ring order) */
+    NCCLOG_SRC_TREES = 1 << 4,       /* "Trees [c] ..." */
+    NCCLOG_SRC_TREE = 1 << 5,        /* "Tree c : parent -> self -> children" */
+    NCCLOG_SRC_COMM = 1 << 6,        /* "comm 0x... rank r nRanks n ..." */
+    NCCLOG_SRC_VIA = 1 << 7          /* connection lines (for the transports) */
+};
+
+typedef struct {
+    char host[NCCLOG_HOST_LEN]; /* "" when no line of this rank named it */
+    int node;                   /* index into the communicator's hosts; -1 unknown */
+    int local_rank;             /* -1 unknown */
+    int cuda_dev;               /* -1 unknown */
+    long line;                  /* a line that placed this rank on its host; 0 none */
+} ncclog_rank;
+
+typedef struct {
+    int *next;       /* [nranks]: the rank this one sends to on the ring */
+    int *order;      /* [nranks]: the ring from rank 0: order[i+1] = next[order[i]] */
+    ncclog_via *via; /* [nranks]: the hop rank -> next[rank] */
+    char (*via_text)[NCCLOG_VIA_LEN]; /* [nranks]: "P2P/CUMEM/read", "NET/IB/0/GDRDMA", "" */
+    bool has_tree;
+    int *parent;     /* [nranks]: tree parent, -1 for the root */
+    int (*children)[3]; /* [nranks]: up to three children, -1 = none */
+} ncclog_channel;
+
+typedef struct {
+    char id[24];     /* "0x7f145c002250", or "" when the log names no communicator */
+    long first_line; /* where it first appears */
+    int nranks;
+    int nchannels;
+    int nnodes;
+    char (*hosts)[NCCLOG_HOST_LEN]; /* [nnodes], ordered by their lowest rank */
+    ncclog_rank *ranks;             /* [nranks] */
+    ncclog_channel *channels;       /* [nchannels] */
+    unsigned sources;               /* NCCLOG_SRC_* */
+    int summary_len;                /* ranks rank 0's summary line showed (cut: < nranks) */
+    int nconn;                      /* connection lines read */
+    char problem[NCCLOG_ERR_LEN];   /* why it could not be rebuilt; "" when it could */
+} ncclog_comm;
+
+typedef struct {
+    char name[256];    /* the file as the user named it */
+    char version[32];  /* "2.21.5+cuda12.4", or "" */
+    long version_line;
+    long lines;        /* lines read */
+    int ncomms;
+    ncclog_comm *comms;
+} ncclog;
+
+/* Reads a whole log from in (name is used in messages, "-" for standard
+ * input). 0, or -1 with err set to "NAME:LINE: what is wrong" (or "NAME:
+ * ..." where no single line is to blame). Communicators that cannot be
+ * rebuilt are an error only when a caller picks them (ncclog_pick), so a
+ * log with one good and one broken communicator still lists both. */
+int ncclog_read(FILE *in, const char *name, ncclog *log, char *err, size_t errlen);
+void ncclog_free(ncclog *log); /* accepts a zeroed or freed log */
+
+/* The communicator id names (a unique prefix of its "0x..." is enough),
+ * or with id NULL the only one. -1 with err listing the choices when id is
+ * NULL and there are several, or when id matches none. A communicator whose
+ * rings or trees could not be rebuilt is -1 with the reason. */
+int ncclog_pick(const ncclog *log, const char *id, const ncclog_comm **out, char *err,
+                size_t errlen);
+
+#endif /* NCCLOG_H */

@@ -1,0 +1,576 @@
+/*
+ * ncclog_build.c: facts to communicators: each channel's ring and tree,
+ * the transport of each ring hop, and the nodes.
+ *
+ * Rings come from three kinds of line, in order of trust. Rank 0's summary
+ * and every rank's "Ring c : prev -> self -> next" are NCCL's own statement
+ * of the ring: each says "x sends to y", and two lines that disagree are a
+ * contradiction reported with both line numbers. Connection lines are only
+ * a fallback for hops nothing else describes, because older NCCL printed
+ * its trees' connections under "Ring" too; those printed after "Connected
+ * all rings" are never taken for ring hops. A cut summary (NCCL's line
+ * buffer ends mid-ring on large jobs) is trusted up to its last, possibly
+ * truncated, number, and the rest must come from the per-rank lines.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <string.h>
+
+#include "ncclog_internal.h"
+
+const char *ncclog_via_name(ncclog_via via)
+{
+    static const char *names[NCCLOG_VIA_COUNT] = {"?", "P2P", "SHM", "NET", "CollNet", "NVLS"};
+    return via >= 0 && via < NCCLOG_VIA_COUNT ? names[via] : "?";
+}
+
+static ncclog_via via_kind(const char *text)
+{
+    if (!strncmp(text, "P2P", 3))
+        return NCCLOG_VIA_P2P;
+    if (!strncmp(text, "SHM", 3))
+        return NCCLOG_VIA_SHM;
+    if (!strncmp(text, "NET", 3))
+        return NCCLOG_VIA_NET;
+    if (!strncmp(text, "COLLNET", 7) || !strncmp(text, "CollNet", 7))
+        return NCCLOG_VIA_COLLNET;
+    if (!strncmp(text, "NVLS", 4))
+        return NCCLOG_VIA_NVLS;
+    return NCCLOG_VIA_UNKNOWN;
+}
+
+static void *zalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size);
+    if (!p) {
+        fputs("collviz: out of memory reading the NCCL log\n", stderr);
+        exit(2);
+    }
+    return p;
+}
+
+/* ------------------------------------------------------------------ rings */
+
+typedef struct {
+    int *next;
+    long *line;   /* the line that said it */
+    uint8_t *src; /* NCCLOG_SRC_* that said it */
+} hops;
+
+/* x sends to y, says line; 0, or -1 with the contradiction in problem. */
+static int assert_hop(const ncclog *log, ncclog_comm *c, hops *h, int ch, int x, int y, long line,
+                      unsigned src)
+{
+    if (h->next[x] < 0) {
+        h->next[x] = y, h->line[x] = line, h->src[x] = (uint8_t)src;
+        return 0;
+    }
+    if (h->next[x] == y)
+        return 0;
+    snprintf(c->problem, sizeof c->problem,
+             "%s:%ld: the rings disagree: this line says rank %d sends to rank %d on channel "
+             "%d, line %ld says to rank %d",
+             log->name, line, x, y, ch, h->line[x], h->next[x]);
+    return -1;
+}
+
+static int build_ring(ncclog__reader *r, ncclog_comm *c, const int *epochs, int ch, hops *h)
+{
+    const ncclog *log = r->log;
+    int n = c->nranks;
+    for (int i = 0; i < n; i++)
+        h->next[i] = -1;
+    /* NCCL's own statements first. */
+    for (size_t k = 0; k < r->nfacts; k++) {
+        const ncclog__fact *f = &r->facts[k];
+        if (f->channel != ch || epochs[f->epoch] != c - log->comms)
+            continue;
+        if (f->kind == NCCLOG__RING) {
+            if (assert_hop(log, c, h, ch, f->a, f->b, f->line, NCCLOG_SRC_RING) ||
+                assert_hop(log, c, h, ch, f->b, f->c, f->line, NCCLOG_SRC_RING))
+                return -1;
+        } else if (f->kind == NCCLOG__SUMMARY) {
+            const int32_t *o = r->pool + f->a;
+            int len = f->b;
+            bool cut = len < n;
+            int trusted = cut ? len - 1 : len;
+            if (len > n) {
+                snprintf(c->problem, sizeof c->problem,
+                         "%s:%ld: channel %d's summary names %d ranks, but the communicator "
+                         "has %d",
+                         log->name, f->line, ch, len, n);
+                return -1;
+            }
+            for (int i = 0; i + 1 < trusted; i++)
+                if (assert_hop(log, c, h, ch, o[i], o[i + 1], f->line, NCCLOG_SRC_SUMMARY))
+                    return -1;
+            if (!cut && assert_hop(log, c, h, ch, o[len - 1], o[0], f->line, NCCLOG_SRC_SUMMARY))
+                return -1;
+            c->summary_len = len;
+            c->sources |= NCCLOG_SRC_SUMMARY | (cut ? NCCLOG_SRC_SUMMARY_CUT : 0);
+        }
+    }
+    /* Connection lines fill what is left, and must agree among themselves. */
+    long *conn_line = zalloc((size_t)n, sizeof *conn_line);
+    int *conn_next = zalloc((size_t)n, sizeof *conn_next);
+    for (int i = 0; i < n; i++)
+        conn_next[i] = -1;
+    int rc = 0;
+    for (size_t k = 0; k < r->nfacts && rc == 0; k++) {
+        const ncclog__fact *f = &r->facts[k];
+        if (f->kind != NCCLOG__CONN || f->after_rings || f->channel != ch ||
+            epochs[f->epoch] != c - log->comms || h->next[f->a] >= 0)
+            continue;
+        if (conn_next[f->a] >= 0 && conn_next[f->a] != f->b) {
+            snprintf(c->problem, sizeof c->problem,
+                     "%s:%ld: connection lines give rank %d two successors on channel %d (%d "
+                     "here, %d on line %ld): they mix in the trees' connections. Capture the "
+                     "log with NCCL_DEBUG_SUBSYS=INIT,GRAPH so NCCL prints its rings",
+                     log->name, f->line, f->a, ch, f->b, conn_next[f->a], conn_line[f->a]);
+            rc = -1;
+        }
+        conn_next[f->a] = f->b, conn_line[f->a] = f->line;
+    }
+    for (int i = 0; i < n && rc == 0; i++)
+        if (h->next[i] < 0 && conn_next[i] >= 0) {
+            h->next[i] = conn_next[i], h->line[i] = conn_line[i], h->src[i] = NCCLOG_SRC_CONN;
+        }
+    free(conn_line);
+    free(conn_next);
+    if (rc)
+        return -1;
+    for (int i = 0; i < n; i++) {
+        if (h->next[i] < 0) {
+            snprintf(c->problem, sizeof c->problem,
+                     "%s: rank %d is missing from channel %d's ring: no line says which rank it "
+                     "sends to (its own \"Ring %02d\" line, or a summary that names it). Is the "
+                     "log cut short, or that rank's output missing?",
+                     log->name, i, ch, ch);
+            return -1;
+        }
+        c->sources |= h->src[i];
+    }
+    /* One cycle through every rank. */
+    ncclog_channel *chan = &c->channels[ch];
+    uint8_t *seen = zalloc((size_t)n, 1);
+    int at = 0, i = 0;
+    for (; i < n && !seen[at]; i++) {
+        seen[at] = 1;
+        chan->order[i] = at;
+        at = h->next[at];
+    }
+    free(seen);
+    if (i < n || at != 0) {
+        int missing = -1;
+        for (int k = 0; k < n && missing < 0; k++) {
+            bool in = false;
+            for (int j = 0; j < i; j++)
+                in |= chan->order[j] == k;
+            if (!in)
+                missing = k;
+        }
+        snprintf(c->problem, sizeof c->problem,
+                 "%s:%ld: channel %d's ring is not one cycle: from rank 0 it returns to rank %d "
+                 "after %d ranks%s%d",
+                 log->name, h->line[at], ch, at, i, missing >= 0 ? " and never visits rank " : ", ",
+                 missing >= 0 ? missing : n);
+        return -1;
+    }
+    memcpy(chan->next, h->next, (size_t)n * sizeof *h->next);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ trees */
+
+static int build_tree(ncclog__reader *r, ncclog_comm *c, const int *epochs, int ch)
+{
+    const ncclog *log = r->log;
+    int n = c->nranks;
+    ncclog_channel *chan = &c->channels[ch];
+    long *line = zalloc((size_t)n, sizeof *line);
+    int rc = 0;
+    for (size_t k = 0; k < r->nfacts && rc == 0; k++) {
+        const ncclog__fact *f = &r->facts[k];
+        if ((f->kind != NCCLOG__TREE && f->kind != NCCLOG__TREE_OLD) || f->channel != ch ||
+            epochs[f->epoch] != c - log->comms)
+            continue;
+        if (f->a >= n || f->down[0] >= n || f->down[1] >= n || f->down[2] >= n || f->b >= n) {
+            snprintf(c->problem, sizeof c->problem,
+                     "%s:%ld: this tree names a rank beyond the communicator's %d", log->name,
+                     f->line, n);
+            rc = -1;
+            break;
+        }
+        int self = f->b;
+        if (line[self] && (chan->parent[self] != f->a ||
+                           memcmp(chan->children[self], f->down, sizeof f->down) != 0)) {
+            snprintf(c->problem, sizeof c->problem,
+                     "%s:%ld: rank %d's tree %d differs from line %ld (parent %d here, %d there)",
+                     log->name, f->line, self, ch, line[self], f->a, chan->parent[self]);
+            rc = -1;
+            break;
+        }
+        line[self] = f->line;
+        chan->parent[self] = f->a;
+        memcpy(chan->children[self], f->down, sizeof f->down);
+        chan->has_tree = true;
+        c->sources |= f->kind == NCCLOG__TREE ? NCCLOG_SRC_TREES : NCCLOG_SRC_TREE;
+    }
+    for (int i = 0; i < n && rc == 0 && chan->has_tree; i++) {
+        if (!line[i]) {
+            snprintf(c->problem, sizeof c->problem,
+                     "%s: rank %d is missing from tree %d: it printed no \"Trees\" entry for "
+                     "channel %d",
+                     log->name, i, ch, ch);
+            rc = -1;
+            break;
+        }
+        int p = chan->parent[i];
+        if (p >= 0 && chan->children[p][0] != i && chan->children[p][1] != i &&
+            chan->children[p][2] != i) {
+            snprintf(c->problem, sizeof c->problem,
+                     "%s:%ld: the trees disagree: rank %d names rank %d as its parent in tree "
+                     "%d, but line %ld (rank %d) does not list it among its children",
+                     log->name, line[i], i, p, ch, line[p], p);
+            rc = -1;
+            break;
+        }
+        for (int j = 0; j < 3 && rc == 0; j++) {
+            int d = chan->children[i][j];
+            if (d >= 0 && chan->parent[d] != i) {
+                snprintf(c->problem, sizeof c->problem,
+                         "%s:%ld: the trees disagree: rank %d lists rank %d as a child in tree "
+                         "%d, but line %ld gives rank %d the parent %d",
+                         log->name, line[i], i, d, ch, line[d], d, chan->parent[d]);
+                rc = -1;
+            }
+        }
+        /* Every rank reaches the root. */
+        int at = i, hopsn = 0;
+        while (rc == 0 && chan->parent[at] >= 0 && hopsn++ <= n)
+            at = chan->parent[at];
+        if (rc == 0 && hopsn > n) {
+            snprintf(c->problem, sizeof c->problem,
+                     "%s:%ld: tree %d has a cycle through rank %d", log->name, line[i], ch, i);
+            rc = -1;
+        }
+    }
+    int roots = 0;
+    for (int i = 0; i < n && rc == 0 && chan->has_tree; i++)
+        roots += chan->parent[i] < 0;
+    if (rc == 0 && chan->has_tree && roots != 1) {
+        snprintf(c->problem, sizeof c->problem, "%s: tree %d has %d roots, not one", log->name, ch,
+                 roots);
+        rc = -1;
+    }
+    free(line);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ comms */
+
+static int comm_index(ncclog *log, const char *id, long line)
+{
+    for (int i = 0; i < log->ncomms; i++)
+        if (!strcmp(log->comms[i].id, id))
+            return i;
+    log->comms = realloc(log->comms, (size_t)(log->ncomms + 1) * sizeof *log->comms);
+    if (!log->comms) {
+        fputs("collviz: out of memory reading the NCCL log\n", stderr);
+        exit(2);
+    }
+    ncclog_comm *c = &log->comms[log->ncomms];
+    memset(c, 0, sizeof *c);
+    snprintf(c->id, sizeof c->id, "%s", id);
+    c->first_line = line;
+    c->nranks = -1;
+    return log->ncomms++;
+}
+
+static void place_rank(ncclog_comm *c, int rank, const ncclog__printer *p, long line)
+{
+    if (rank < 0 || rank >= c->nranks || c->ranks[rank].line || !p->host[0])
+        return;
+    snprintf(c->ranks[rank].host, sizeof c->ranks[rank].host, "%s", p->host);
+    c->ranks[rank].cuda_dev = p->cuda_dev;
+    c->ranks[rank].line = line;
+}
+
+static void build_nodes(ncclog_comm *c)
+{
+    c->hosts = zalloc((size_t)c->nranks, sizeof *c->hosts);
+    c->nnodes = 0;
+    for (int i = 0; i < c->nranks; i++) {
+        ncclog_rank *k = &c->ranks[i];
+        k->node = -1;
+        if (!k->host[0])
+            continue;
+        for (int j = 0; j < c->nnodes && k->node < 0; j++)
+            if (!strcmp(c->hosts[j], k->host))
+                k->node = j;
+        if (k->node < 0) {
+            snprintf(c->hosts[c->nnodes], NCCLOG_HOST_LEN, "%s", k->host);
+            k->node = c->nnodes++;
+        }
+    }
+}
+
+static void build_comm(ncclog__reader *r, ncclog_comm *c, const int *epochs)
+{
+    ncclog *log = r->log;
+    int ci = (int)(c - log->comms), maxrank = -1, maxch = -1;
+    bool any = false;
+    for (int e = 0; e < r->nepochs; e++) {
+        if (epochs[e] != ci)
+            continue;
+        if (r->epochs[e].nranks > c->nranks)
+            c->nranks = r->epochs[e].nranks;
+        if (r->epochs[e].rank >= 0)
+            c->sources |= NCCLOG_SRC_COMM;
+    }
+    for (size_t k = 0; k < r->nfacts; k++) {
+        const ncclog__fact *f = &r->facts[k];
+        if (epochs[f->epoch] != ci)
+            continue;
+        int hi = f->a > f->b ? f->a : f->b;
+        if (f->kind == NCCLOG__SUMMARY) {
+            hi = -1;
+            for (int i = 0; i < f->b; i++)
+                hi = r->pool[f->a + i] > hi ? r->pool[f->a + i] : hi;
+        } else if (f->kind == NCCLOG__RING && f->c > hi) {
+            hi = f->c;
+        }
+        maxrank = hi > maxrank ? hi : maxrank;
+        if (f->kind == NCCLOG__CONN) {
+            c->nconn++;
+            if (f->after_rings)
+                continue;
+        } else {
+            any = true;
+        }
+        if (f->kind == NCCLOG__SUMMARY && f->c > maxch + 1)
+            maxch = f->c - 1;
+        maxch = f->channel > maxch ? f->channel : maxch;
+    }
+    if (c->nranks < 0)
+        c->nranks = maxrank + 1;
+    if (!any && maxch < 0) {
+        snprintf(c->problem, sizeof c->problem,
+                 "%s:%ld: communicator %s has no ring or tree lines: capture the log with "
+                 "NCCL_DEBUG=INFO (and NCCL_DEBUG_SUBSYS=INIT,GRAPH where INFO alone leaves "
+                 "them out)",
+                 log->name, c->first_line, c->id[0] ? c->id : "(unnamed)");
+        return;
+    }
+    if (maxrank >= c->nranks) {
+        snprintf(c->problem, sizeof c->problem,
+                 "%s: a line names rank %d, but communicator %s has %d ranks", log->name, maxrank,
+                 c->id, c->nranks);
+        return;
+    }
+    int n = c->nranks;
+    c->nchannels = maxch + 1;
+    c->ranks = zalloc((size_t)n, sizeof *c->ranks);
+    for (int i = 0; i < n; i++)
+        c->ranks[i].local_rank = c->ranks[i].cuda_dev = -1;
+    c->channels = zalloc((size_t)c->nchannels, sizeof *c->channels);
+    for (int ch = 0; ch < c->nchannels; ch++) {
+        ncclog_channel *chan = &c->channels[ch];
+        chan->next = zalloc((size_t)n, sizeof *chan->next);
+        chan->order = zalloc((size_t)n, sizeof *chan->order);
+        chan->via = zalloc((size_t)n, sizeof *chan->via);
+        chan->via_text = zalloc((size_t)n, sizeof *chan->via_text);
+        chan->parent = zalloc((size_t)n, sizeof *chan->parent);
+        chan->children = zalloc((size_t)n, sizeof *chan->children);
+        for (int i = 0; i < n; i++) {
+            chan->parent[i] = -1;
+            chan->children[i][0] = chan->children[i][1] = chan->children[i][2] = -1;
+        }
+    }
+    /* Where each rank runs: a comm line, or a line only that rank prints. */
+    for (int e = 0; e < r->nepochs; e++)
+        if (epochs[e] == ci && r->epochs[e].rank >= 0 && r->epochs[e].rank < n) {
+            place_rank(c, r->epochs[e].rank, &r->printers[r->epochs[e].printer],
+                       r->epochs[e].first_line);
+            if (r->epochs[e].local_rank >= 0)
+                c->ranks[r->epochs[e].rank].local_rank = r->epochs[e].local_rank;
+            if (r->epochs[e].cuda_dev >= 0)
+                c->ranks[r->epochs[e].rank].cuda_dev = r->epochs[e].cuda_dev;
+        }
+    for (size_t k = 0; k < r->nfacts; k++) {
+        const ncclog__fact *f = &r->facts[k];
+        if (epochs[f->epoch] == ci &&
+            (f->kind == NCCLOG__RING || f->kind == NCCLOG__TREE || f->kind == NCCLOG__TREE_OLD))
+            place_rank(c, f->b, &r->printers[r->epochs[f->epoch].printer], f->line);
+    }
+    build_nodes(c);
+
+    hops h = {zalloc((size_t)n, sizeof(int)), zalloc((size_t)n, sizeof(long)),
+              zalloc((size_t)n, 1)};
+    bool any_ring = false;
+    for (size_t k = 0; k < r->nfacts && !any_ring; k++)
+        any_ring = epochs[r->facts[k].epoch] == ci &&
+                   (r->facts[k].kind == NCCLOG__RING || r->facts[k].kind == NCCLOG__SUMMARY ||
+                    (r->facts[k].kind == NCCLOG__CONN && !r->facts[k].after_rings));
+    for (int ch = 0; ch < c->nchannels && !c->problem[0]; ch++) {
+        if (any_ring && build_ring(r, c, epochs, ch, &h))
+            break;
+        if (build_tree(r, c, epochs, ch))
+            break;
+    }
+    free(h.next);
+    free(h.line);
+    free(h.src);
+    if (c->problem[0])
+        return;
+    if (!any_ring) {
+        for (int ch = 0; ch < c->nchannels; ch++)
+            c->channels[ch].order[0] = -1; /* trees only: no ring to draw */
+    }
+    /* Transports of the ring hops, from any connection line. */
+    for (size_t k = 0; k < r->nfacts; k++) {
+        const ncclog__fact *f = &r->facts[k];
+        if (f->kind != NCCLOG__CONN || epochs[f->epoch] != ci || f->channel >= c->nchannels)
+            continue;
+        ncclog_channel *chan = &c->channels[f->channel];
+        c->sources |= NCCLOG_SRC_VIA;
+        if (any_ring && chan->next[f->a] == f->b && !chan->via_text[f->a][0]) {
+            chan->via[f->a] = via_kind(f->via);
+            snprintf(chan->via_text[f->a], NCCLOG_VIA_LEN, "%s", f->via);
+        }
+    }
+}
+
+int ncclog__build(ncclog__reader *r)
+{
+    ncclog *log = r->log;
+    /* Printers that never name their communicator (only rank 0 printed a
+     * "comm" line, or INIT lines were filtered out) belong to the one the
+     * log names, when it names exactly one. */
+    const char *only = NULL;
+    bool several = false;
+    for (int e = 0; e < r->nepochs; e++) {
+        const char *id = r->epochs[e].id[0] ? r->epochs[e].id : r->epochs[e].fallback;
+        if (id[0] && only && strcmp(id, only))
+            several = true;
+        if (id[0] && !only)
+            only = id;
+    }
+    int *epochs = zalloc((size_t)r->nepochs, sizeof *epochs);
+    for (int e = 0; e < r->nepochs; e++) {
+        const ncclog__epoch *ep = &r->epochs[e];
+        const char *id = ep->id[0] ? ep->id : ep->fallback;
+        if (!id[0] && only && !several)
+            id = only;
+        epochs[e] = -1;
+        if (ep->has_facts || ep->id[0])
+            epochs[e] = comm_index(log, id, ep->first_line);
+    }
+    for (int i = 0; i < log->ncomms; i++)
+        build_comm(r, &log->comms[i], epochs);
+    free(epochs);
+    if (log->ncomms == 0) {
+        snprintf(r->err, r->errlen,
+                 "%s: no NCCL rings, trees or communicators in %ld lines: was it captured with "
+                 "NCCL_DEBUG=INFO?",
+                 log->name, log->lines);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- reading */
+
+int ncclog_read(FILE *in, const char *name, ncclog *log, char *err, size_t errlen)
+{
+    memset(log, 0, sizeof *log);
+    snprintf(log->name, sizeof log->name, "%s", name);
+    ncclog__reader r = {.log = log, .err = err, .errlen = errlen};
+    err[0] = 0;
+    char *buf = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    int rc = 0;
+    while (rc == 0 && (len = getline(&buf, &cap, in)) >= 0) {
+        r.line = ++log->lines;
+        while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
+            buf[--len] = 0;
+        if (memchr(buf, 0, (size_t)len)) {
+            snprintf(err, errlen, "%s:%ld: a NUL byte: this is not a text log", name, r.line);
+            rc = -1;
+            break;
+        }
+        rc = ncclog__line(&r, buf);
+    }
+    if (rc == 0 && ferror(in)) {
+        snprintf(err, errlen, "%s: read error after line %ld", name, log->lines);
+        rc = -1;
+    }
+    free(buf);
+    if (rc == 0)
+        rc = ncclog__build(&r);
+    free(r.facts);
+    free(r.pool);
+    free(r.epochs);
+    free(r.printers);
+    free(r.printer_hash);
+    if (rc)
+        ncclog_free(log);
+    return rc;
+}
+
+void ncclog_free(ncclog *log)
+{
+    for (int i = 0; i < log->ncomms; i++) {
+        ncclog_comm *c = &log->comms[i];
+        for (int ch = 0; c->channels && ch < c->nchannels; ch++) {
+            ncclog_channel *chan = &c->channels[ch];
+            free(chan->next);
+            free(chan->order);
+            free(chan->via);
+            free(chan->via_text);
+            free(chan->parent);
+            free(chan->children);
+        }
+        free(c->channels);
+        free(c->ranks);
+        free(c->hosts);
+    }
+    free(log->comms);
+    log->comms = NULL;
+    log->ncomms = 0;
+}
+
+int ncclog_pick(const ncclog *log, const char *id, const ncclog_comm **out, char *err,
+                size_t errlen)
+{
+    int found = -1, matches = 0;
+    for (int i = 0; i < log->ncomms; i++) {
+        if (!id || !strncmp(log->comms[i].id, id, strlen(id))) {
+            found = i;
+            matches++;
+        }
+    }
+    if (matches == 1) {
+        const ncclog_comm *c = &log->comms[found];
+        if (c->problem[0]) {
+            snprintf(err, errlen, "%s", c->problem);
+            return -1;
+        }
+        *out = c;
+        return 0;
+    }
+    int w = matches == 0
+                ? snprintf(err, errlen, "%s: --comm %s matches no communicator; the log holds:",
+                           log->name, id)
+                : snprintf(err, errlen, "%s: the log holds %d communicators; pick one with --comm:",
+                           log->name, matches);
+    size_t n = w > 0 ? (size_t)w : 0;
+    for (int i = 0; i < log->ncomms && n < errlen; i++) {
+        const ncclog_comm *c = &log->comms[i];
+        w = snprintf(err + n, errlen - n, "%s %s (%d ranks, line %ld)", i ? "," : "",
+                     c->id[0] ? c->id : "(unnamed)", c->nranks, c->first_line);
+        n += w > 0 ? (size_t)w : 0;
+    }
+    return -1;
+}

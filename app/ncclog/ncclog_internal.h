@@ -1,0 +1,83 @@
+/*
+ * ncclog_internal.h: what ncclog_line.c (one line -> facts) hands to
+ * ncclog_build.c (facts -> communicators), prefix ncclog__.
+ *
+ * A fact is one thing a line asserted ("on channel 2 rank 5 sends to 6"),
+ * kept with its line number. Facts belong to an epoch: the stretch of one
+ * printer's lines (one host:pid:tid [dev]) between two communicator
+ * initialisations. Which communicator an epoch belongs to is often known
+ * only at its end (older NCCL names the communicator in "Init COMPLETE",
+ * after the rings), so epochs are resolved once the whole log is read.
+ */
+#ifndef NCCLOG_INTERNAL_H
+#define NCCLOG_INTERNAL_H
+
+#include "ncclog.h"
+
+typedef enum {
+    NCCLOG__SUMMARY, /* a, b: offset and length of the ranks in the pool; c: channels said */
+    NCCLOG__RING,    /* a -> b -> c: prev, self, next */
+    NCCLOG__CONN,    /* a -> b, via; flag: printed after "Connected all rings" */
+    NCCLOG__TREE,    /* a: parent, b: self, down[]: children */
+    NCCLOG__TREE_OLD /* the same, from "Tree c : parent -> self -> children" */
+} ncclog__kind;
+
+typedef struct {
+    uint8_t kind;
+    uint8_t after_rings; /* CONN: a tree's (or a later) connection, not a ring's */
+    int16_t channel;
+    int32_t epoch;
+    long line;
+    int32_t a, b, c;
+    int32_t down[3];
+    char via[NCCLOG_VIA_LEN];
+} ncclog__fact;
+
+/* One printer's stretch of lines for one communicator. */
+typedef struct {
+    int printer;          /* index into the printers */
+    char id[24];          /* the communicator, "" until a line names it */
+    char fallback[24];    /* the printer's previous communicator: late lines */
+    int rank;             /* from a "comm ... rank r" line, -1 */
+    int nranks, nnodes;   /* from a "comm" line, -1 */
+    int local_rank, cuda_dev;
+    long first_line;
+    bool has_facts;
+} ncclog__epoch;
+
+typedef struct {
+    char key[NCCLOG_HOST_LEN + 48]; /* host:pid:tid[dev] */
+    char host[NCCLOG_HOST_LEN];
+    int cuda_dev;
+    int epoch;            /* its current epoch */
+    char last_id[24];     /* the communicator of its last finished epoch */
+    bool rings_connected; /* "Connected all rings" seen in this epoch */
+} ncclog__printer;
+
+typedef struct {
+    ncclog *log;
+    ncclog__fact *facts;
+    size_t nfacts, capfacts;
+    int32_t *pool; /* summary ranks */
+    size_t npool, cappool;
+    ncclog__epoch *epochs;
+    int nepochs, capepochs;
+    ncclog__printer *printers;
+    int nprinters, capprinters;
+    int *printer_hash; /* open addressing: index + 1, 0 = empty */
+    int hashcap;
+    long line;
+    char *err;
+    size_t errlen;
+} ncclog__reader;
+
+/* Reads one line (without its end); -1 with reader->err set on a line that
+ * is wrong beyond repair (a rank out of range). */
+int ncclog__line(ncclog__reader *r, char *text);
+/* Builds log->comms from the facts; -1 with err set when nothing at all
+ * could be found. */
+int ncclog__build(ncclog__reader *r);
+
+void *ncclog__grow(void *p, size_t *cap, size_t need, size_t size);
+
+#endif /* NCCLOG_INTERNAL_H */

@@ -1,0 +1,545 @@
+/*
+ * ncclog_line.c: one line of an NCCL_DEBUG=INFO log to facts.
+ *
+ * A line is cleaned first (ANSI colour codes out), then split at "NCCL
+ * INFO": what precedes it ends in NCCL's own "host:pid:tid [dev]", which
+ * names the printer whatever a launcher or a timestamp put before it; what
+ * follows is matched against the forms ncclog.h lists. Anything else is
+ * skipped without a word: a training job's log is mostly other lines.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ncclog_internal.h"
+
+void *ncclog__grow(void *p, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return p;
+    size_t c = *cap ? *cap : 64;
+    while (c < need)
+        c *= 2;
+    void *q = realloc(p, c * size);
+    if (!q) {
+        fputs("collviz: out of memory reading the NCCL log\n", stderr);
+        exit(2);
+    }
+    *cap = c;
+    return q;
+}
+
+/* -------------------------------------------------------------- scanning */
+
+static void skip_spaces(const char **p)
+{
+    while (**p == ' ' || **p == '\t')
+        (*p)++;
+}
+
+/* A decimal integer, possibly negative, at *p (spaces skipped first). */
+static bool read_int(const char **p, int *out)
+{
+    const char *s = *p;
+    skip_spaces(&s);
+    bool neg = *s == '-';
+    if (neg)
+        s++;
+    if (!isdigit((unsigned char)*s))
+        return false;
+    long v = 0;
+    while (isdigit((unsigned char)*s)) {
+        v = v * 10 + (*s++ - '0');
+        if (v > 1000000000L)
+            return false;
+    }
+    *out = (int)(neg ? -v : v);
+    *p = s;
+    return true;
+}
+
+static bool take(const char **p, const char *word)
+{
+    const char *s = *p;
+    skip_spaces(&s);
+    size_t n = strlen(word);
+    if (strncmp(s, word, n) != 0)
+        return false;
+    *p = s + n;
+    return true;
+}
+
+/* "[41000]" after a rank in a connection line: the bus id, skipped. */
+static void skip_bracket(const char **p)
+{
+    if (**p != '[')
+        return;
+    const char *e = strchr(*p, ']');
+    if (e)
+        *p = e + 1;
+}
+
+static void strip_ansi(char *s)
+{
+    char *w = s;
+    for (char *r = s; *r;) {
+        if (*r == 0x1b) {
+            r++;
+            if (*r == '[') {
+                r++;
+                while (*r && !(*r >= 0x40 && *r <= 0x7e))
+                    r++;
+                if (*r)
+                    r++;
+            } else if (*r) {
+                r++;
+            }
+            continue;
+        }
+        *w++ = *r++;
+    }
+    *w = 0;
+}
+
+static void copy_text(char *dst, size_t cap, const char *src, size_t n)
+{
+    if (n >= cap)
+        n = cap - 1;
+    memcpy(dst, src, n);
+    dst[n] = 0;
+}
+
+/* ------------------------------------------------------------- printers */
+
+static uint64_t hash_key(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+static void rehash(ncclog__reader *r)
+{
+    int cap = r->hashcap ? r->hashcap * 2 : 256;
+    int *t = calloc((size_t)cap, sizeof *t);
+    if (!t) {
+        fputs("collviz: out of memory reading the NCCL log\n", stderr);
+        exit(2);
+    }
+    for (int i = 0; i < r->nprinters; i++) {
+        uint64_t h = hash_key(r->printers[i].key) & (uint64_t)(cap - 1);
+        while (t[h])
+            h = (h + 1) & (uint64_t)(cap - 1);
+        t[h] = i + 1;
+    }
+    free(r->printer_hash);
+    r->printer_hash = t;
+    r->hashcap = cap;
+}
+
+static int printer_for(ncclog__reader *r, const char *key, const char *host, size_t hostlen,
+                       int dev)
+{
+    if ((r->nprinters + 1) * 2 > r->hashcap)
+        rehash(r);
+    uint64_t mask = (uint64_t)(r->hashcap - 1), h = hash_key(key) & mask;
+    while (r->printer_hash[h]) {
+        int i = r->printer_hash[h] - 1;
+        if (!strcmp(r->printers[i].key, key))
+            return i;
+        h = (h + 1) & mask;
+    }
+    size_t cap = (size_t)r->capprinters;
+    r->printers = ncclog__grow(r->printers, &cap, (size_t)r->nprinters + 1, sizeof *r->printers);
+    r->capprinters = (int)cap;
+    ncclog__printer *p = &r->printers[r->nprinters];
+    memset(p, 0, sizeof *p);
+    copy_text(p->key, sizeof p->key, key, strlen(key));
+    copy_text(p->host, sizeof p->host, host, hostlen);
+    p->cuda_dev = dev;
+    p->epoch = -1;
+    r->printer_hash[h] = ++r->nprinters;
+    return r->nprinters - 1;
+}
+
+static int open_epoch(ncclog__reader *r, int printer)
+{
+    ncclog__printer *p = &r->printers[printer];
+    if (p->epoch >= 0)
+        return p->epoch;
+    size_t cap = (size_t)r->capepochs;
+    r->epochs = ncclog__grow(r->epochs, &cap, (size_t)r->nepochs + 1, sizeof *r->epochs);
+    r->capepochs = (int)cap;
+    ncclog__epoch *e = &r->epochs[r->nepochs];
+    memset(e, 0, sizeof *e);
+    e->printer = printer;
+    e->rank = e->nranks = e->nnodes = e->local_rank = -1;
+    e->cuda_dev = p->cuda_dev;
+    e->first_line = r->line;
+    memcpy(e->fallback, p->last_id, sizeof e->fallback);
+    p->rings_connected = false;
+    p->epoch = r->nepochs++;
+    return p->epoch;
+}
+
+static void close_epoch(ncclog__reader *r, int printer)
+{
+    ncclog__printer *p = &r->printers[printer];
+    if (p->epoch < 0)
+        return;
+    ncclog__epoch *e = &r->epochs[p->epoch];
+    memcpy(p->last_id, e->id[0] ? e->id : e->fallback, sizeof p->last_id);
+    p->epoch = -1;
+}
+
+/* NCCL's "host:pid:tid [dev] " before "NCCL INFO": the last word before the
+ * device, split at its last two colons (a launcher's "[1,0]<stdout>:" or
+ * "[rank0]:" may be glued in front of the host). */
+static int printer_of(ncclog__reader *r, const char *line, const char *info)
+{
+    const char *end = info;
+    while (end > line && end[-1] == ' ')
+        end--;
+    int dev = -1;
+    if (end > line && end[-1] == ']') {
+        const char *open = end - 1;
+        while (open > line && *open != '[')
+            open--;
+        if (*open == '[') {
+            const char *q = open + 1;
+            int d;
+            if (read_int(&q, &d) && *q == ']')
+                dev = d;
+            end = open;
+            while (end > line && end[-1] == ' ')
+                end--;
+        }
+    }
+    const char *word = end;
+    while (word > line && word[-1] != ' ' && word[-1] != '\t')
+        word--;
+    /* word..end: "...host:pid:tid"; find the host between the third and
+     * the second colon from the right. */
+    const char *c2 = NULL, *c1 = NULL, *c0 = NULL;
+    for (const char *q = end; q > word; q--) {
+        if (q[-1] != ':')
+            continue;
+        if (!c2)
+            c2 = q - 1;
+        else if (!c1)
+            c1 = q - 1;
+        else {
+            c0 = q - 1;
+            break;
+        }
+    }
+    const char *host = word;
+    size_t hostlen = 0;
+    if (c1) {
+        host = c0 ? c0 + 1 : word;
+        hostlen = (size_t)(c1 - host);
+    }
+    char key[NCCLOG_HOST_LEN + 48];
+    size_t keylen = (size_t)(end - (c1 ? host : word));
+    copy_text(key, sizeof key - 12, c1 ? host : word, keylen);
+    snprintf(key + strlen(key), 12, "[%d]", dev);
+    return printer_for(r, key, host, hostlen, dev);
+}
+
+/* ----------------------------------------------------------------- facts */
+
+static ncclog__fact *add_fact(ncclog__reader *r, int printer, ncclog__kind kind, int channel)
+{
+    r->facts = ncclog__grow(r->facts, &r->capfacts, r->nfacts + 1, sizeof *r->facts);
+    ncclog__fact *f = &r->facts[r->nfacts++];
+    memset(f, 0, sizeof *f);
+    f->kind = (uint8_t)kind;
+    f->channel = (int16_t)channel;
+    f->line = r->line;
+    f->epoch = open_epoch(r, printer);
+    f->down[0] = f->down[1] = f->down[2] = -1;
+    r->epochs[f->epoch].has_facts = true;
+    return f;
+}
+
+static int bad(ncclog__reader *r, const char *what)
+{
+    snprintf(r->err, r->errlen, "%s:%ld: %s", r->log->name, r->line, what);
+    return -1;
+}
+
+static int check_rank(ncclog__reader *r, int rank, bool may_be_none)
+{
+    if ((may_be_none && rank == -1) || (rank >= 0 && rank < NCCLOG_MAX_RANKS))
+        return 0;
+    char what[128];
+    snprintf(what, sizeof what, "rank %d is out of range (collviz reads up to %d ranks)", rank,
+             NCCLOG_MAX_RANKS);
+    return bad(r, what);
+}
+
+static bool read_channel(const char **p, int *c)
+{
+    return read_int(p, c) && *c >= 0 && *c < NCCLOG_MAX_CHANNELS;
+}
+
+/* "comm 0x... rank r nRanks n ..." in its several forms. */
+static void comm_line(ncclog__reader *r, int printer, const char *msg)
+{
+    const char *c = strstr(msg, "comm 0x");
+    if (!c || (c > msg && isalnum((unsigned char)c[-1])))
+        return;
+    const char *id = c + 5;
+    size_t n = 2;
+    while (isxdigit((unsigned char)id[n]))
+        n++;
+    char cid[24];
+    copy_text(cid, sizeof cid, id, n);
+    bool start = strstr(msg, "Init START") != NULL;
+    bool complete = strstr(msg, "Init COMPLETE") != NULL;
+    ncclog__printer *p = &r->printers[printer];
+    if (p->epoch >= 0) {
+        ncclog__epoch *e = &r->epochs[p->epoch];
+        if ((e->id[0] && strcmp(e->id, cid) != 0) || (start && !e->id[0] && e->has_facts))
+            close_epoch(r, printer);
+    }
+    int ei = open_epoch(r, printer); /* may move r->epochs: index first */
+    ncclog__epoch *e = &r->epochs[ei];
+    memcpy(e->id, cid, sizeof e->id);
+    for (const char *q = id + n; *q;) {
+        int v;
+        if (take(&q, "rank ") && read_int(&q, &v))
+            e->rank = v;
+        else if ((take(&q, "nRanks ") || take(&q, "nranks ")) && read_int(&q, &v))
+            e->nranks = v;
+        else if (take(&q, "nNodes ") && read_int(&q, &v))
+            e->nnodes = v;
+        else if (take(&q, "localRanks ") && read_int(&q, &v))
+            (void)v;
+        else if (take(&q, "localRank ") && read_int(&q, &v))
+            e->local_rank = v;
+        else if (take(&q, "cudaDev ") && read_int(&q, &v))
+            e->cuda_dev = v;
+        else
+            while (*q && *q++ != ' ')
+                ;
+    }
+    if (complete)
+        close_epoch(r, printer);
+}
+
+/* "Channel 00/08 :    0   7   6 ..." */
+static int summary_line(ncclog__reader *r, int printer, const char *msg)
+{
+    const char *q = msg + 8;
+    int ch, total = -1;
+    if (!read_channel(&q, &ch))
+        return 0;
+    if (*q == '/') {
+        q++;
+        if (!read_int(&q, &total))
+            return 0;
+    }
+    if (!take(&q, ":"))
+        return 0;
+    size_t start = r->npool;
+    int v;
+    while (read_int(&q, &v)) {
+        if (check_rank(r, v, false))
+            return -1;
+        r->pool = ncclog__grow(r->pool, &r->cappool, r->npool + 1, sizeof *r->pool);
+        r->pool[r->npool++] = v;
+    }
+    skip_spaces(&q);
+    if (*q || r->npool == start) {
+        r->npool = start; /* not a summary after all */
+        return 0;
+    }
+    ncclog__fact *f = add_fact(r, printer, NCCLOG__SUMMARY, ch);
+    f->a = (int32_t)start;
+    f->b = (int32_t)(r->npool - start);
+    f->c = total;
+    return 0;
+}
+
+/* "Ring 00 : 6 -> 7 -> 0", or a connection "Ring 00 : 12[41000] -> 11[2d000]
+ * via P2P/IPC" / "Channel 00/0 : 0[18000] -> 1[2a000] [send] via NET/IB/0". */
+static int ring_or_conn_line(ncclog__reader *r, int printer, const char *msg, int skip)
+{
+    const char *q = msg + skip;
+    int ch, a, b, c;
+    if (!read_channel(&q, &ch))
+        return 0;
+    if (*q == '/') {
+        q++;
+        int ignored;
+        if (!read_int(&q, &ignored))
+            return 0;
+    }
+    if (!take(&q, ":") || !read_int(&q, &a))
+        return 0;
+    skip_bracket(&q);
+    if (!take(&q, "->") || !read_int(&q, &b))
+        return 0;
+    skip_bracket(&q);
+    if (take(&q, "->")) {
+        if (!read_int(&q, &c) || check_rank(r, a, false) || check_rank(r, b, false) ||
+            check_rank(r, c, false))
+            return r->err[0] ? -1 : 0;
+        ncclog__fact *f = add_fact(r, printer, NCCLOG__RING, ch);
+        f->a = a, f->b = b, f->c = c;
+        return 0;
+    }
+    const char *via = strstr(q, "via ");
+    if (!via)
+        return 0;
+    if (check_rank(r, a, false) || check_rank(r, b, false))
+        return -1;
+    via += 4;
+    size_t n = 0;
+    while (via[n] && via[n] != ' ')
+        n++;
+    ncclog__fact *f = add_fact(r, printer, NCCLOG__CONN, ch);
+    f->a = a, f->b = b;
+    f->after_rings = r->printers[printer].rings_connected;
+    copy_text(f->via, sizeof f->via, via, n);
+    return 0;
+}
+
+/* One " [c] X->Y->Z" (or "X->Y->Z|U->Y->W") of a "Trees" line: the part
+ * holding slashes is the children, the other end the parent. */
+static int tree_item(ncclog__reader *r, int printer, int ch, const char **p)
+{
+    int parts[3][3], nparts[3] = {0, 0, 0};
+    const char *q = *p;
+    for (int k = 0; k < 3; k++) {
+        if (k && !take(&q, "->"))
+            return -2;
+        for (int j = 0; j < 3; j++) {
+            if (j && *q != '/')
+                break;
+            if (j)
+                q++;
+            if (!read_int(&q, &parts[k][j]))
+                return -2;
+            nparts[k]++;
+        }
+    }
+    if (*q == '|') { /* the down tree of NCCL 2.4's pair: the up tree is enough */
+        while (*q && *q != ' ')
+            q++;
+    }
+    *p = q;
+    if (nparts[1] != 1)
+        return -2;
+    int self = parts[1][0], parent, nd, *down;
+    if (nparts[0] > 1 && nparts[2] == 1)
+        down = parts[0], nd = nparts[0], parent = parts[2][0];
+    else if (nparts[2] > 1 && nparts[0] == 1)
+        down = parts[2], nd = nparts[2], parent = parts[0][0];
+    else
+        return -2;
+    if (check_rank(r, self, false) || check_rank(r, parent, true))
+        return -1;
+    ncclog__fact *f = add_fact(r, printer, NCCLOG__TREE, ch);
+    f->a = parent, f->b = self;
+    for (int j = 0; j < nd; j++) {
+        if (check_rank(r, down[j], true))
+            return -1;
+        f->down[j] = down[j];
+    }
+    return 0;
+}
+
+static int trees_line(ncclog__reader *r, int printer, const char *msg)
+{
+    const char *q = msg + 5;
+    int ch;
+    while (take(&q, "[")) {
+        if (!read_channel(&q, &ch) || *q != ']')
+            return 0;
+        q++;
+        skip_spaces(&q);
+        int rc = tree_item(r, printer, ch, &q);
+        if (rc == -1)
+            return -1;
+        if (rc < 0)
+            return bad(r, "a \"Trees\" entry collviz cannot read (expected [channel] "
+                          "children->rank->parent)");
+    }
+    return 0;
+}
+
+/* "Tree 1 : 1 -> 3 -> 2/-1/-1": parent -> self -> children. */
+static int tree_line(ncclog__reader *r, int printer, const char *msg)
+{
+    const char *q = msg + 4;
+    int ch, parent, self, down[3] = {-1, -1, -1};
+    if (!read_channel(&q, &ch) || !take(&q, ":") || !read_int(&q, &parent) || !take(&q, "->") ||
+        !read_int(&q, &self) || !take(&q, "->") || !read_int(&q, &down[0]))
+        return 0;
+    for (int j = 1; j < 3 && *q == '/'; j++) {
+        q++;
+        if (!read_int(&q, &down[j]))
+            return 0;
+    }
+    if (check_rank(r, self, false) || check_rank(r, parent, true) ||
+        check_rank(r, down[0], true) || check_rank(r, down[1], true) ||
+        check_rank(r, down[2], true))
+        return -1;
+    ncclog__fact *f = add_fact(r, printer, NCCLOG__TREE_OLD, ch);
+    f->a = parent, f->b = self;
+    memcpy(f->down, down, sizeof down);
+    return 0;
+}
+
+static void version_line(ncclog__reader *r, const char *v)
+{
+    if (r->log->version[0])
+        return;
+    size_t n = 0;
+    while (v[n] && v[n] != ' ')
+        n++;
+    copy_text(r->log->version, sizeof r->log->version, v, n);
+    r->log->version_line = r->line;
+}
+
+int ncclog__line(ncclog__reader *r, char *text)
+{
+    if (strchr(text, 0x1b))
+        strip_ansi(text);
+    const char *info = strstr(text, "NCCL INFO");
+    if (!info) {
+        const char *v = strstr(text, "NCCL version ");
+        if (v)
+            version_line(r, v + 13);
+        return 0;
+    }
+    const char *msg = info + 9;
+    skip_spaces(&msg);
+    int printer = printer_of(r, text, info);
+    if (!strncmp(msg, "NCCL version ", 13)) {
+        version_line(r, msg + 13);
+        return 0;
+    }
+    if (!strncmp(msg, "Channel ", 8)) {
+        if (strstr(msg, "->"))
+            return ring_or_conn_line(r, printer, msg, 8);
+        return summary_line(r, printer, msg);
+    }
+    if (!strncmp(msg, "Ring ", 5))
+        return ring_or_conn_line(r, printer, msg, 5);
+    if (!strncmp(msg, "Trees", 5))
+        return trees_line(r, printer, msg);
+    if (!strncmp(msg, "Tree ", 5))
+        return tree_line(r, printer, msg);
+    if (!strncmp(msg, "Connected all rings", 19)) {
+        open_epoch(r, printer);
+        r->printers[printer].rings_connected = true;
+        return 0;
+    }
+    if (strstr(msg, "comm 0x"))
+        comm_line(r, printer, msg);
+    return 0;
+}

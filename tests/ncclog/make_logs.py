@@ -1,0 +1,391 @@
+#!/usr/bin/env python3
+"""make_logs.py: writes the NCCL_DEBUG=INFO logs tests/test_ncclog.c reads.
+
+Each good log is printed from a topology chosen here first (nodes, each
+channel's ring, each channel's tree), in the line formats NCCL has used over
+its versions, with the lines of every process interleaved at random the way
+a launcher merges them. NAME.expect records the topology, so the test checks
+the reader's reconstruction against the truth it was printed from, not
+against the reader itself. Bad logs come with NAME.expect holding the words
+the one-line error must contain.
+
+Run it from anywhere; it rewrites the files beside it. The seed is fixed, so
+the output only changes when this script does.
+"""
+import json
+import os
+import random
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+rng = random.Random(20261124)
+
+
+def write(name, lines, expect, crlf=False):
+    with open(os.path.join(HERE, name + ".log"), "w", newline="") as f:
+        for line in lines:
+            f.write(line + ("\r\n" if crlf else "\n"))
+    with open(os.path.join(HERE, name + ".expect"), "w") as f:
+        json.dump(expect, f, indent=1, sort_keys=True)
+        f.write("\n")
+
+
+def interleave(streams):
+    """Merges per-process line lists, keeping each process's own order."""
+    streams = [list(s) for s in streams if s]
+    out = []
+    while streams:
+        k = rng.randrange(len(streams))
+        out.append(streams[k].pop(0))
+        if not streams[k]:
+            streams.pop(k)
+    return out
+
+
+def bus_id(local):
+    return ["18000", "2a000", "3a000", "5d000", "9a000", "ab000", "ba000", "db000"][local % 8]
+
+
+def chain_tree(order):
+    """A chain in ring order: order[0] is the root."""
+    parent = {order[0]: -1}
+    for a, b in zip(order, order[1:]):
+        parent[b] = a
+    return parent
+
+
+def children_of(parent, n):
+    kids = {r: [] for r in range(n)}
+    for r in range(n):
+        if parent[r] >= 0:
+            kids[parent[r]].append(r)
+    return kids
+
+
+def trees_field(kids, r, parent, style):
+    k = (kids[r] + [-1, -1, -1])[:3]
+    down = "/".join(str(x) for x in k)
+    if style == "modern":
+        return "%s->%d->%d" % (down, r, parent[r])
+    if style == "old":
+        return "%d->%d->%s" % (parent[r], r, down)
+    if style == "updown":
+        # NCCL 2.4 printed the up tree, then the down tree (its mirror).
+        return "%s->%d->%d|%d->%d->%s" % (down, r, parent[r], parent[r], r, down)
+    raise ValueError(style)
+
+
+def topology(nodes, gpus, nch, tree_kind):
+    """Rings: each node's GPUs in a per-channel order, nodes in sequence.
+    Trees: a chain inside each node, node heads joined by a binary tree
+    (or its mirror on odd channels: NCCL's double binary tree)."""
+    n = nodes * gpus
+    rings, trees = [], []
+    for c in range(nch):
+        order = []
+        for k in range(nodes):
+            local = list(range(gpus))
+            if c % 2:
+                rng.shuffle(local)
+            # rank 0 first, as NCCL prints rings from rank 0
+            order += [k * gpus + g for g in local]
+        order = order[order.index(0):] + order[:order.index(0)]
+        rings.append(order)
+        parent = {}
+        heads = []
+        for k in range(nodes):
+            mine = [r for r in order if r // gpus == k]
+            if k == 0:
+                mine = mine[mine.index(0):] + mine[:mine.index(0)]
+            parent.update(chain_tree(mine))
+            heads.append(mine[0])
+        if tree_kind == "dbtree" and c % 2 == 1:
+            heads = heads[::-1]
+        # a binary tree over the heads in heap order
+        for i, h in enumerate(heads):
+            parent[h] = -1 if i == 0 else heads[(i - 1) // 2]
+        trees.append(parent)
+    return n, rings, trees
+
+
+def expect_good(n, nodes_hosts, rings, trees, version, extra=None):
+    e = {"ranks": n, "version": version, "rings": rings,
+         "parents": [[t[r] for r in range(n)] for t in trees] if trees else [],
+         "hosts": nodes_hosts}
+    if extra:
+        e.update(extra)
+    return e
+
+
+def modern_log(name, nodes, gpus, nch, prefix, graph_lines, crlf=False, colours=False):
+    """NCCL 2.19+: comm lines, rank 0's summaries, Trees, optional Ring
+    lines (NCCL_DEBUG_SUBSYS=GRAPH), connections, Init COMPLETE."""
+    n, rings, trees = topology(nodes, gpus, nch, "dbtree")
+    hosts = ["node%02d-gpu" % k for k in range(nodes)]
+    comm = "0x55d4%08x" % rng.randrange(1 << 32)
+    streams = []
+    for r in range(n):
+        host, local = hosts[r // gpus], r % gpus
+        pid = 40000 + r * 7
+        head = "%s%s:%d:%d [%d] NCCL INFO " % (prefix(r), host, pid, pid + 31, local)
+        s = []
+        if r == 0:
+            s.append(head + "NCCL version 2.21.5+cuda12.4")
+        s.append(head + "ncclCommInitRank comm %s rank %d nranks %d cudaDev %d nvmlDev %d busId %s "
+                 "commId 0x9f3e2d1c0b5a4e3f - Init START" % (comm, r, n, local, local, bus_id(local)))
+        s.append(head + "comm %s rank %d nRanks %d nNodes %d localRanks %d localRank %d MNNVL 0"
+                 % (comm, r, n, nodes, gpus, local))
+        if r == 0:
+            for c in range(nch):
+                s.append(head + "Channel %02d/%02d : %s" % (c, nch, " ".join(str(x) for x in rings[c])))
+        fields = []
+        for c in range(nch):
+            kids = children_of(trees[c], n)
+            fields.append("[%d] %s" % (c, trees_field(kids, r, trees[c], "modern")))
+        s.append(head + "Trees " + " ".join(fields))
+        if graph_lines:
+            for c in range(nch):
+                o = rings[c]
+                i = o.index(r)
+                s.append(head + "Ring %02d : %d -> %d -> %d" % (c, o[i - 1], r, o[(i + 1) % n]))
+        s.append(head + "P2P Chunksize set to 524288")
+        for c in range(nch):
+            o = rings[c]
+            nxt = o[(o.index(r) + 1) % n]
+            if nxt // gpus == r // gpus:
+                via = "P2P/CUMEM/read"
+                s.append(head + "Channel %02d/0 : %d[%d] -> %d[%d] via %s" % (c, r, local, nxt, nxt % gpus, via))
+            else:
+                via = "NET/IB/%d/GDRDMA" % (c % 4)
+                s.append(head + "Channel %02d/0 : %d[%d] -> %d[%d] [send] via %s" % (c, r, local, nxt, nxt % gpus, via))
+        s.append(head + "Connected all rings")
+        for c in range(nch):
+            p = trees[c][r]
+            if p >= 0:
+                kind = "P2P/CUMEM/read" if p // gpus == r // gpus else "NET/IB/%d/GDRDMA" % (c % 4)
+                s.append(head + "Channel %02d/0 : %d[%d] -> %d[%d] via %s" % (c, r, local, p, p % gpus, kind))
+        s.append(head + "Connected all trees")
+        s.append(head + "ncclCommInitRank comm %s rank %d nranks %d cudaDev %d nvmlDev %d busId %s "
+                 "commId 0x9f3e2d1c0b5a4e3f localSize 208 used 1073741824 bytes on core 12 - Init COMPLETE"
+                 % (comm, r, n, local, local, bus_id(local)))
+        if colours and r % 3 == 0:
+            s = ["\x1b[32m" + x + "\x1b[0m" for x in s]
+        streams.append(s)
+    lines = ["+ torchrun --nproc-per-node=%d train.py" % gpus] + interleave(streams)
+    lines.append("step 1 loss 7.1184")
+    write(name, lines, expect_good(n, [[h, list(range(k * gpus, (k + 1) * gpus))] for k, h in enumerate(hosts)],
+                                   rings, trees, "2.21.5+cuda12.4", {"comm": comm}), crlf)
+
+
+def cut_summary_log(name):
+    """NCCL 2.8 on 4 nodes x 8: rank 0's summary lines stop after 20 ranks
+    (the last number cut in two), per-rank Ring lines complete them; Slurm's
+    `srun --label` prefixes, a few lines coloured, timestamps in front."""
+    nodes, gpus, nch = 4, 8, 4
+    n, rings, trees = topology(nodes, gpus, nch, "dbtree")
+    hosts = ["ip-172-31-%d-%d" % (k, 10 + 3 * k) for k in range(nodes)]
+    comm = "0x7f3a%08x" % rng.randrange(1 << 32)
+    streams = []
+    for r in range(n):
+        host, local = hosts[r // gpus], r % gpus
+        pid = 4886 + r
+        head = "%d: %s:%d:%d [%d] NCCL INFO " % (r, host, pid, pid + 60, local)
+        s = []
+        if r == 0:
+            s.append(head + "NCCL version 2.8.4+cuda11.2")
+            for c in range(nch):
+                shown = "".join("%4d" % x for x in rings[c])[:80]  # cut mid-number
+                s.append(head + "Channel %02d/%02d :%s" % (c, nch, shown))
+        for c in range(nch):
+            o = rings[c]
+            i = o.index(r)
+            s.append(head + "Ring %02d : %d -> %d -> %d" % (c, o[i - 1], r, o[(i + 1) % n]))
+        fields = []
+        for c in range(nch):
+            kids = children_of(trees[c], n)
+            fields.append("[%d] %s" % (c, trees_field(kids, r, trees[c], "modern")))
+        s.append(head + "Trees " + " ".join(fields))
+        s.append(head + "Connected all rings")
+        s.append(head + "comm %s rank %d nranks %d cudaDev %d busId %s - Init COMPLETE"
+                 % (comm, r, n, local, bus_id(local)))
+        s = ["2021-06-01T10:%02d:%02d.%03d %s" % (r % 60, (7 * r) % 60, r, x) for x in s]
+        streams.append(s)
+    write(name, interleave(streams),
+          expect_good(n, [[h, list(range(k * gpus, (k + 1) * gpus))] for k, h in enumerate(hosts)],
+                      rings, trees, "2.8.4+cuda11.2", {"comm": comm, "summary_cut": True}))
+
+
+def small_dbtree_log(name):
+    """4 ranks on 2 nodes (2 GPUs each), NCCL's double binary tree over the
+    two nodes; torchrun's [defaultN]: prefixes; Windows line ends."""
+    nodes, gpus, nch = 2, 2, 2
+    n, rings, trees = topology(nodes, gpus, nch, "dbtree")
+    hosts = ["gpu-a", "gpu-b"]
+    comm = "0x1c2d%08x" % rng.randrange(1 << 32)
+    streams = []
+    for r in range(n):
+        host, local = hosts[r // gpus], r % gpus
+        head = "[default%d]:%s:%d:%d [%d] NCCL INFO " % (local, host, 900 + r, 950 + r, local)
+        s = [head + "comm %s rank %d nRanks %d nNodes %d localRanks %d localRank %d MNNVL 0"
+             % (comm, r, n, nodes, gpus, local)]
+        if r == 0:
+            s.insert(0, head + "NCCL version 2.23.4+cuda12.6")
+            for c in range(nch):
+                s.append(head + "Channel %02d/%02d :    %s" % (c, nch, "   ".join(str(x) for x in rings[c])))
+        fields = []
+        for c in range(nch):
+            kids = children_of(trees[c], n)
+            fields.append("[%d] %s" % (c, trees_field(kids, r, trees[c], "modern")))
+        s.append(head + "Trees " + " ".join(fields))
+        for c in range(nch):
+            o = rings[c]
+            nxt = o[(o.index(r) + 1) % n]
+            via = "P2P/IPC" if nxt // gpus == r // gpus else "NET/Socket/0"
+            tag = "" if nxt // gpus == r // gpus else " [send]"
+            s.append(head + "Channel %02d/0 : %d[%s] -> %d[%s]%s via %s" % (c, r, bus_id(local), nxt, bus_id(nxt % gpus), tag, via))
+        s.append(head + "Connected all rings")
+        s.append(head + "ncclCommInitRank comm %s rank %d nranks %d cudaDev %d nvmlDev %d busId %s "
+                 "commId 0x5e6f7a8b9c0d1e2f - Init COMPLETE" % (comm, r, n, local, local, bus_id(local)))
+        streams.append(s)
+    write(name, interleave(streams),
+          expect_good(n, [[h, list(range(k * gpus, (k + 1) * gpus))] for k, h in enumerate(hosts)],
+                      rings, trees, "2.23.4+cuda12.6", {"comm": comm}), crlf=True)
+
+
+def old_connections_log(name, tree_style):
+    """NCCL 2.4-2.6: no per-rank Ring lines and no summary; the ring only in
+    connection lines "Ring cc : a[bus] -> b[bus] via ...", then "Connected all
+    rings" and the trees' connections; trees in the old parent->self->children
+    form (or 2.4's up|down pair); mpirun --tag-output prefixes; a bare
+    "NCCL version" line."""
+    nodes, gpus, nch = 2, 4, 2
+    n, rings, trees = topology(nodes, gpus, nch, "binary")
+    hosts = ["c%02d" % (k + 11) for k in range(nodes)]
+    comm = "0x7f14%08x" % rng.randrange(1 << 32)
+    streams = []
+    for r in range(n):
+        host, local = hosts[r // gpus], r % gpus
+        pid = 10158 + r
+        head = "[1,%d]<stdout>:%s:%d:%d [%d] NCCL INFO " % (r, host, pid, pid + 402, local)
+        s = []
+        if r == 0:
+            s.append("[1,0]<stdout>:NCCL version 2.4.8+cuda10.1")
+        fields = []
+        for c in range(nch):
+            kids = children_of(trees[c], n)
+            fields.append("[%d] %s" % (c, trees_field(kids, r, trees[c], tree_style)))
+        s.append(head + "Trees" + "".join(" " + f for f in fields))
+        for c in range(nch):
+            o = rings[c]
+            nxt = o[(o.index(r) + 1) % n]
+            if nxt // gpus == r // gpus:
+                s.append(head + "Ring %02d : %d[%s] -> %d[%s] via P2P/IPC" % (c, r, bus_id(local), nxt, bus_id(nxt % gpus)))
+            else:
+                s.append(head + "Ring %02d : %d -> %d [send] via NET/IB/0/GDRDMA" % (c, r, nxt))
+                # the receiver prints the same hop
+        s.append(head + "Connected all rings")
+        for c in range(nch):
+            p = trees[c][r]
+            if p >= 0:
+                s.append(head + "Ring %02d : %d[%s] -> %d[%s] via P2P/IPC" % (c, r, bus_id(local), p, bus_id(p % gpus)))
+        s.append(head + "comm %s rank %d nranks %d cudaDev %d nvmlDev %d - Init COMPLETE" % (comm, r, n, local, local))
+        streams.append(s)
+    write(name, interleave(streams),
+          expect_good(n, [[h, list(range(k * gpus, (k + 1) * gpus))] for k, h in enumerate(hosts)],
+                      rings, trees, "2.4.8+cuda10.1", {"comm": comm}))
+
+
+def tree_lines_log(name):
+    """Per-rank "Tree c : parent -> self -> children" lines beside "Ring c :
+    prev -> self -> next", with no communicator named anywhere."""
+    nodes, gpus, nch = 1, 4, 2
+    n, rings, trees = topology(nodes, gpus, nch, "binary")
+    streams = []
+    for r in range(n):
+        head = "h1:%d:%d [%d] NCCL INFO " % (300 + r, 300 + r, r)
+        s = []
+        for c in range(nch):
+            o = rings[c]
+            i = o.index(r)
+            s.append(head + "Ring %02d : %d -> %d -> %d" % (c, o[i - 1], r, o[(i + 1) % n]))
+            kids = (children_of(trees[c], n)[r] + [-1, -1, -1])[:3]
+            s.append(head + "Tree %d : %d -> %d -> %s" % (c, trees[c][r], r, "/".join(str(k) for k in kids)))
+        streams.append(s)
+    write(name, interleave(streams), expect_good(n, [["h1", list(range(n))]], rings, trees, "", {"comm": ""}))
+
+
+def multi_comm_log(name):
+    """A world communicator of 8 and two 4-rank groups split from it, the
+    same processes printing all three."""
+    gpus = 8
+    world = "0x5600000000a0"
+    groups = ["0x5600000001b0", "0x5600000002c0"]
+    streams = []
+    wrings = [list(range(8)), [0, 2, 4, 6, 7, 5, 3, 1]]
+    grings = [[0, 1, 2, 3], [0, 3, 2, 1]]
+    for r in range(gpus):
+        head = "dgx1:%d:%d [%d] NCCL INFO " % (7000 + r, 7000 + r, r)
+        s = [head + "comm %s rank %d nRanks 8 nNodes 1 localRanks 8 localRank %d MNNVL 0" % (world, r, r)]
+        if r == 0:
+            for c, o in enumerate(wrings):
+                s.append(head + "Channel %02d/02 : %s" % (c, " ".join(map(str, o))))
+        for c, o in enumerate(wrings):
+            i = o.index(r)
+            s.append(head + "Ring %02d : %d -> %d -> %d" % (c, o[i - 1], r, o[(i + 1) % 8]))
+        s.append(head + "comm %s rank %d nranks 8 cudaDev %d - Init COMPLETE" % (world, r, r))
+        g, gr = groups[r // 4], r % 4
+        s.append(head + "comm %s rank %d nRanks 4 nNodes 1 localRanks 4 localRank %d MNNVL 0" % (g, gr, gr))
+        for c, o in enumerate(grings):
+            i = o.index(gr)
+            s.append(head + "Ring %02d : %d -> %d -> %d" % (c, o[i - 1], gr, o[(i + 1) % 4]))
+        s.append(head + "comm %s rank %d nranks 4 cudaDev %d - Init COMPLETE" % (g, gr, r))
+        streams.append(s)
+    lines = interleave(streams)
+    write(name, lines, {"comms": [world] + groups, "rings_by_comm": {world: wrings, groups[0]: grings,
+                                                                       groups[1]: grings}})
+
+
+def bad_logs():
+    # No ring or tree lines: only initialisation chatter.
+    lines = ["host:1:1 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>",
+             "host:1:1 [0] NCCL INFO NET/Plugin : No plugin found (libnccl-net.so)",
+             "host:1:1 [0] NCCL INFO comm 0x55aa00 rank 0 nRanks 2 nNodes 1 localRanks 2 localRank 0 MNNVL 0",
+             "host:1:1 [0] NCCL INFO ncclCommInitRank comm 0x55aa00 rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 18000 commId 0x1 - Init COMPLETE"]
+    write("bad-no-rings", lines, {"error": ["no ring or tree lines", "NCCL_DEBUG=INFO"]})
+    write("bad-not-nccl", ["epoch 1 loss 2.3", "epoch 2 loss 2.1"], {"error": ["no NCCL rings", "2 lines"]})
+    # Rank 3 says it sends to 5; the summary says 4.
+    lines = ["h:1:1 [0] NCCL INFO Channel 00/01 : 0 1 2 3 4 5",
+             "h:4:4 [3] NCCL INFO Ring 00 : 2 -> 3 -> 5"]
+    write("bad-disagree", lines, {"error": ["bad-disagree.log:2:", "disagree", "rank 3", "line 1"]})
+    # A cut summary of 6 ranks and rank 4's own line missing.
+    lines = ["h:1:1 [0] NCCL INFO comm 0x77 rank 0 nRanks 6 nNodes 1 localRanks 6 localRank 0 MNNVL 0",
+             "h:1:1 [0] NCCL INFO Channel 00/01 :    0   1   2   3"]
+    for r in (0, 1, 2, 3, 5):
+        o = [0, 1, 2, 3, 4, 5]
+        lines.append("h:%d:%d [%d] NCCL INFO Ring 00 : %d -> %d -> %d" % (10 + r, 10 + r, r, o[r - 1], r, o[(r + 1) % 6]) if r != 3 else
+                     "h:%d:%d [%d] NCCL INFO Trees [0] -1/-1/-1->3->2" % (10 + r, 10 + r, r))
+    write("bad-missing-rank", lines, {"error": ["rank 3 is missing", "channel 0"]})
+    # Rank 2 names 0 as its parent, rank 0 lists only 1.
+    lines = ["h:1:1 [0] NCCL INFO Trees [0] 1/-1/-1->0->-1",
+             "h:2:2 [1] NCCL INFO Trees [0] -1/-1/-1->1->0",
+             "h:3:3 [2] NCCL INFO Trees [0] -1/-1/-1->2->0"]
+    write("bad-tree", lines, {"error": ["bad-tree.log:3:", "trees disagree", "rank 2"]})
+    # Old connection lines that mix a tree's edge into the ring (NVIDIA/nccl#385's puzzle).
+    lines = ["n:1:1 [0] NCCL INFO Ring 00 : 0[1000] -> 1[2000] via P2P/IPC",
+             "n:2:2 [1] NCCL INFO Ring 00 : 1[2000] -> 2[3000] via P2P/IPC",
+             "n:3:3 [2] NCCL INFO Ring 00 : 2[3000] -> 0[1000] via P2P/IPC",
+             "n:3:3 [2] NCCL INFO Ring 00 : 2[3000] -> 1[2000] via P2P/IPC"]
+    write("bad-conn", lines, {"error": ["two successors", "NCCL_DEBUG_SUBSYS=INIT,GRAPH"]})
+    # A rank far beyond what collviz reads.
+    write("bad-rank", ["h:1:1 [0] NCCL INFO Ring 00 : 1 -> 99999 -> 2"], {"error": ["bad-rank.log:1:", "out of range"]})
+
+
+if __name__ == "__main__":
+    modern_log("single-node-8", 1, 8, 4, lambda r: "", graph_lines=True, colours=True)
+    modern_log("two-nodes-16", 2, 8, 4, lambda r: "[1,%d]<stdout>:" % r, graph_lines=False)
+    cut_summary_log("cut-summary-32")
+    small_dbtree_log("dbtree-4")
+    old_connections_log("old-connections", "old")
+    old_connections_log("old-updown", "updown")
+    tree_lines_log("tree-lines")
+    multi_comm_log("multi-comm")
+    bad_logs()

@@ -1,0 +1,214 @@
+/*
+ * test_ncclog.c: the NCCL log reader against the topologies the logs were
+ * printed from (tests/ncclog/make_logs.py writes NAME.log and NAME.expect),
+ * the bad logs against the words their one-line errors must hold, and a
+ * log buried in a long training run's output read whole.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "ncclog.h"
+
+#define DIR COLLVIZ_SOURCE_DIR "/tests/ncclog/"
+#define CHECK(cond) EXPECT(cond, "in %s", __func__)
+/* A check whose failure leaves nothing sensible to test after it. */
+#define REQUIRE(cond)                                                                      \
+    do {                                                                                   \
+        int ok_ = !!(cond);                                                                \
+        EXPECT(ok_, "%s, in %s (fatal)", #cond, __func__);                                 \
+        if (!ok_)                                                                          \
+            exit(1);                                                                       \
+    } while (0)
+
+static cJSON *load_expect(const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, DIR "%s.expect", name);
+    FILE *f = fopen(path, "rb");
+    REQUIRE(f != NULL);
+    static char buf[1 << 20];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    cJSON *j = cJSON_Parse(buf);
+    REQUIRE(j != NULL);
+    return j;
+}
+
+static int read_log(const char *name, ncclog *log, char *err, size_t errlen)
+{
+    char path[512];
+    snprintf(path, sizeof path, DIR "%s.log", name);
+    FILE *f = fopen(path, "rb");
+    REQUIRE(f != NULL);
+    char shown[64];
+    snprintf(shown, sizeof shown, "%s.log", name);
+    int rc = ncclog_read(f, shown, log, err, errlen);
+    fclose(f);
+    return rc;
+}
+
+static void check_good(const char *name)
+{
+    cJSON *e = load_expect(name);
+    ncclog log;
+    char err[2048];
+    int rc = read_log(name, &log, err, sizeof err);
+    if (rc)
+        fprintf(stderr, "%s: %s\n", name, err);
+    REQUIRE(rc == 0);
+    const char *comm = cJSON_GetObjectItem(e, "comm")->valuestring;
+    const ncclog_comm *c = NULL;
+    rc = ncclog_pick(&log, comm[0] ? comm : NULL, &c, err, sizeof err);
+    if (rc)
+        fprintf(stderr, "%s: %s\n", name, err);
+    REQUIRE(rc == 0);
+    CHECK(!strcmp(c->id, comm));
+    CHECK(!strcmp(log.version, cJSON_GetObjectItem(e, "version")->valuestring));
+    int n = cJSON_GetObjectItem(e, "ranks")->valueint;
+    CHECK(c->nranks == n);
+
+    cJSON *rings = cJSON_GetObjectItem(e, "rings");
+    CHECK(c->nchannels == cJSON_GetArraySize(rings));
+    for (int ch = 0; ch < c->nchannels; ch++) {
+        cJSON *ring = cJSON_GetArrayItem(rings, ch);
+        for (int i = 0; i < n; i++) {
+            int want = cJSON_GetArrayItem(ring, i)->valueint;
+            if (c->channels[ch].order[i] != want)
+                fprintf(stderr, "%s: channel %d position %d: %d, want %d\n", name, ch, i,
+                        c->channels[ch].order[i], want);
+            CHECK(c->channels[ch].order[i] == want);
+            CHECK(c->channels[ch].next[want] == cJSON_GetArrayItem(ring, (i + 1) % n)->valueint);
+        }
+    }
+    cJSON *parents = cJSON_GetObjectItem(e, "parents");
+    for (int ch = 0; ch < cJSON_GetArraySize(parents); ch++) {
+        CHECK(c->channels[ch].has_tree);
+        for (int r = 0; r < n; r++) {
+            int p = cJSON_GetArrayItem(cJSON_GetArrayItem(parents, ch), r)->valueint;
+            CHECK(c->channels[ch].parent[r] == p);
+            if (p >= 0) { /* and the parent lists it among its children */
+                const int *k = c->channels[ch].children[p];
+                CHECK(k[0] == r || k[1] == r || k[2] == r);
+            }
+        }
+    }
+    cJSON *hosts = cJSON_GetObjectItem(e, "hosts");
+    CHECK(c->nnodes == cJSON_GetArraySize(hosts));
+    for (int k = 0; k < c->nnodes; k++) {
+        cJSON *h = cJSON_GetArrayItem(hosts, k);
+        CHECK(!strcmp(c->hosts[k], cJSON_GetArrayItem(h, 0)->valuestring));
+        cJSON *rk = cJSON_GetArrayItem(h, 1);
+        for (int i = 0; i < cJSON_GetArraySize(rk); i++)
+            CHECK(c->ranks[cJSON_GetArrayItem(rk, i)->valueint].node == k);
+    }
+    cJSON *cut = cJSON_GetObjectItem(e, "summary_cut");
+    CHECK(!!(c->sources & NCCLOG_SRC_SUMMARY_CUT) == (cut && cJSON_IsTrue(cut)));
+    ncclog_free(&log);
+    cJSON_Delete(e);
+}
+
+static void check_bad(const char *name)
+{
+    cJSON *e = load_expect(name);
+    ncclog log;
+    char err[2048];
+    int rc = read_log(name, &log, err, sizeof err);
+    if (rc == 0) {
+        const ncclog_comm *c;
+        rc = ncclog_pick(&log, NULL, &c, err, sizeof err);
+        ncclog_free(&log);
+    }
+    CHECK(rc != 0);
+    CHECK(strchr(err, '\n') == NULL); /* one line */
+    cJSON *words = cJSON_GetObjectItem(e, "error");
+    for (int i = 0; i < cJSON_GetArraySize(words); i++) {
+        const char *w = cJSON_GetArrayItem(words, i)->valuestring;
+        if (!strstr(err, w))
+            fprintf(stderr, "%s: error '%s' lacks '%s'\n", name, err, w);
+        CHECK(strstr(err, w) != NULL);
+    }
+    cJSON_Delete(e);
+}
+
+/* Three communicators: listed without --comm, each one picked by a prefix
+ * of its address, and a wrong address refused with the list. */
+static void check_multi(void)
+{
+    cJSON *e = load_expect("multi-comm");
+    ncclog log;
+    char err[2048];
+    REQUIRE(read_log("multi-comm", &log, err, sizeof err) == 0);
+    const ncclog_comm *c;
+    CHECK(ncclog_pick(&log, NULL, &c, err, sizeof err) != 0);
+    CHECK(strstr(err, "3 communicators") && strstr(err, "--comm"));
+    cJSON *ids = cJSON_GetObjectItem(e, "comms");
+    for (int i = 0; i < cJSON_GetArraySize(ids); i++) {
+        const char *id = cJSON_GetArrayItem(ids, i)->valuestring;
+        CHECK(strstr(err, id) != NULL);
+        char prefix[32];
+        snprintf(prefix, sizeof prefix, "%.*s", (int)strlen(id) - 1, id);
+        REQUIRE(ncclog_pick(&log, prefix, &c, err, sizeof err) == 0);
+        CHECK(!strcmp(c->id, id));
+        cJSON *rings = cJSON_GetObjectItem(cJSON_GetObjectItem(e, "rings_by_comm"), id);
+        CHECK(c->nchannels == cJSON_GetArraySize(rings));
+        for (int ch = 0; ch < c->nchannels; ch++)
+            for (int k = 0; k < c->nranks; k++)
+                CHECK(c->channels[ch].order[k] ==
+                      cJSON_GetArrayItem(cJSON_GetArrayItem(rings, ch), k)->valueint);
+    }
+    CHECK(ncclog_pick(&log, "0xdead", &c, err, sizeof err) != 0);
+    CHECK(strstr(err, "matches no communicator") != NULL);
+    ncclog_free(&log);
+    cJSON_Delete(e);
+}
+
+/* The 16-rank log inside 200,000 lines of a training run's own output,
+ * streamed through a pipe as `collviz nccl-log -` would read it. */
+static void check_buried(void)
+{
+    char path[512];
+    snprintf(path, sizeof path, DIR "two-nodes-16.log");
+    FILE *src = fopen(path, "rb");
+    REQUIRE(src != NULL);
+    FILE *tmp = tmpfile();
+    REQUIRE(tmp != NULL);
+    for (int i = 0; i < 100000; i++)
+        fprintf(tmp, "[rank%d]: step %d loss %.4f lr 3.0e-4 grad_norm 1.02 tokens/s 412345\n", i % 16,
+                i, 7.0 - i * 1e-5);
+    char line[4096];
+    while (fgets(line, sizeof line, src))
+        fputs(line, tmp);
+    for (int i = 0; i < 100000; i++)
+        fprintf(tmp, "iteration %d: NCCL INFO-looking text that is not: Channel x\n", i);
+    fclose(src);
+    rewind(tmp);
+    ncclog log;
+    char err[2048];
+    REQUIRE(ncclog_read(tmp, "buried.log", &log, err, sizeof err) == 0);
+    fclose(tmp);
+    const ncclog_comm *c;
+    REQUIRE(ncclog_pick(&log, NULL, &c, err, sizeof err) == 0);
+    CHECK(c->nranks == 16 && c->nnodes == 2 && c->nchannels == 4);
+    CHECK(log.lines > 200000);
+    ncclog_free(&log);
+}
+
+int main(void)
+{
+    static const char *good[] = {"single-node-8", "two-nodes-16", "cut-summary-32", "dbtree-4",
+                                 "old-connections", "old-updown", "tree-lines"};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
+        check_good(good[i]);
+    static const char *bad[] = {"bad-no-rings", "bad-not-nccl", "bad-disagree", "bad-missing-rank",
+                                "bad-tree", "bad-conn", "bad-rank"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        check_bad(bad[i]);
+    check_multi();
+    check_buried();
+    printf("test_ncclog: %d checks, %d failures\n", checks, failures);
+    return failures != 0;
+}
