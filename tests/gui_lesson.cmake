@@ -5,4 +5,4 @@
 if(NOT COLLVIZ_GUI)
   return() # a build without the window (COLLVIZ_GUI=OFF)
 endif()
-collviz_test(test_gui_lesson SOURCES test_gui_lesson.c test_render_util.c LIBS cvgui cvcuda TIMEOUT 600)
+collviz_test(test_gui_lesson SOURCES test_gui_lesson.c test_render_util.c LIBS cvgui TIMEOUT 600)

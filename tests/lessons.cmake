@@ -5,11 +5,11 @@
 # The tests link cvcourse (app/course/); `lesson`, `lessons` and `drill`
 # are also run as the program itself.
 
-collviz_test(test_lesson_load SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_lesson_load.c LIBS cvcourse cvcuda
+collviz_test(test_lesson_load SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_lesson_load.c LIBS cvcourse
              TIMEOUT 300)
-collviz_test(test_lesson_bad SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_lesson_bad.c LIBS cvcourse cvcuda
+collviz_test(test_lesson_bad SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_lesson_bad.c LIBS cvcourse
              TIMEOUT 120)
-collviz_test(test_lesson_quiz SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_lesson_quiz.c LIBS cvcourse cvcuda
+collviz_test(test_lesson_quiz SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_lesson_quiz.c LIBS cvcourse
              TIMEOUT 120)
 # The diagram label limits the validator enforces are the renderer's field
 # sizes: checked at compile time against render.h wherever the renderer is
@@ -18,10 +18,10 @@ if(TARGET cvrender)
   get_target_property(COLLVIZ_RENDER_TYPE cvrender TYPE)
   if(NOT COLLVIZ_RENDER_TYPE STREQUAL "INTERFACE_LIBRARY")
     collviz_test(test_lesson_labels SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_lesson_labels.c
-                 LIBS cvcourse cvrender cvcuda TIMEOUT 60)
+                 LIBS cvcourse cvrender TIMEOUT 60)
   endif()
 endif()
-collviz_test(test_progress SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_progress.c LIBS cvcourse cvcuda
+collviz_test(test_progress SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_progress.c LIBS cvcourse
              TIMEOUT 300)
 
 # The commands, through the program (tests/test_lesson_cli.sh): the shipped
@@ -43,7 +43,7 @@ if(COLLVIZ_FUZZ)
   # which branches of the loader an input reaches.
   target_compile_options(cvcourse PRIVATE -fsanitize=fuzzer-no-link,address,undefined -g)
   add_executable(fuzz_lesson ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_lesson.c)
-  target_link_libraries(fuzz_lesson PRIVATE cvcourse cvcuda)
+  target_link_libraries(fuzz_lesson PRIVATE cvcourse)
   target_compile_options(fuzz_lesson PRIVATE -fsanitize=fuzzer,address,undefined -g)
   target_link_options(fuzz_lesson PRIVATE -fsanitize=fuzzer,address,undefined)
   collviz_warnings(fuzz_lesson)

@@ -1,8 +1,22 @@
 # The NCCL log reader (app/ncclog/): logs printed from known topologies in
 # every format NCCL has used (tests/ncclog/make_logs.py), bad logs and their
 # one-line errors, and `collviz nccl-log` itself.
-collviz_test(test_ncclog SOURCES test_ncclog.c LIBS cvncclog cvcuda cvjson TIMEOUT 120)
+collviz_test(test_ncclog SOURCES test_ncclog.c LIBS cvncclog cvjson TIMEOUT 120)
 add_test(NAME test_ncclog_cli
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_ncclog_cli.sh $<TARGET_FILE:collviz>
                  ${CMAKE_CURRENT_SOURCE_DIR}/ncclog)
 set_tests_properties(test_ncclog_cli PROPERTIES TIMEOUT 120)
+
+# The reader's libFuzzer target (-DCOLLVIZ_FUZZ=ON, clang), seeded with the
+# test logs; scripts/fuzz_lessons.sh runs it for a bounded time.
+if(COLLVIZ_FUZZ)
+  target_compile_options(cvncclog PRIVATE -fsanitize=fuzzer-no-link,address,undefined -g)
+  add_executable(fuzz_ncclog ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_ncclog.c)
+  target_link_libraries(fuzz_ncclog PRIVATE cvncclog cvjson)
+  target_compile_options(fuzz_ncclog PRIVATE -fsanitize=fuzzer,address,undefined -g)
+  target_link_options(fuzz_ncclog PRIVATE -fsanitize=fuzzer,address,undefined)
+  collviz_warnings(fuzz_ncclog)
+  add_test(NAME fuzz_ncclog_corpus
+           COMMAND fuzz_ncclog -runs=0 ${CMAKE_CURRENT_SOURCE_DIR}/ncclog)
+  set_tests_properties(fuzz_ncclog_corpus PROPERTIES TIMEOUT 300)
+endif()

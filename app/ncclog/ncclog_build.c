@@ -74,17 +74,21 @@ static int assert_hop(const ncclog *log, ncclog_comm *c, hops *h, int ch, int x,
     return -1;
 }
 
-static int build_ring(ncclog__reader *r, ncclog_comm *c, const int *epochs, int ch, hops *h)
+/* The facts of one communicator on one channel, as indices into r->facts. */
+typedef struct {
+    const size_t *k;
+    size_t n;
+} slice;
+
+static int build_ring(ncclog__reader *r, ncclog_comm *c, slice facts, int ch, hops *h)
 {
     const ncclog *log = r->log;
     int n = c->nranks;
     for (int i = 0; i < n; i++)
         h->next[i] = -1;
     /* NCCL's own statements first. */
-    for (size_t k = 0; k < r->nfacts; k++) {
-        const ncclog__fact *f = &r->facts[k];
-        if (f->channel != ch || epochs[f->epoch] != c - log->comms)
-            continue;
+    for (size_t i = 0; i < facts.n; i++) {
+        const ncclog__fact *f = &r->facts[facts.k[i]];
         if (f->kind == NCCLOG__RING) {
             if (assert_hop(log, c, h, ch, f->a, f->b, f->line, NCCLOG_SRC_RING) ||
                 assert_hop(log, c, h, ch, f->b, f->c, f->line, NCCLOG_SRC_RING))
@@ -101,8 +105,8 @@ static int build_ring(ncclog__reader *r, ncclog_comm *c, const int *epochs, int 
                          log->name, f->line, ch, len, n);
                 return -1;
             }
-            for (int i = 0; i + 1 < trusted; i++)
-                if (assert_hop(log, c, h, ch, o[i], o[i + 1], f->line, NCCLOG_SRC_SUMMARY))
+            for (int j = 0; j + 1 < trusted; j++)
+                if (assert_hop(log, c, h, ch, o[j], o[j + 1], f->line, NCCLOG_SRC_SUMMARY))
                     return -1;
             if (!cut && assert_hop(log, c, h, ch, o[len - 1], o[0], f->line, NCCLOG_SRC_SUMMARY))
                 return -1;
@@ -116,10 +120,9 @@ static int build_ring(ncclog__reader *r, ncclog_comm *c, const int *epochs, int 
     for (int i = 0; i < n; i++)
         conn_next[i] = -1;
     int rc = 0;
-    for (size_t k = 0; k < r->nfacts && rc == 0; k++) {
-        const ncclog__fact *f = &r->facts[k];
-        if (f->kind != NCCLOG__CONN || f->after_rings || f->channel != ch ||
-            epochs[f->epoch] != c - log->comms || h->next[f->a] >= 0)
+    for (size_t i = 0; i < facts.n && rc == 0; i++) {
+        const ncclog__fact *f = &r->facts[facts.k[i]];
+        if (f->kind != NCCLOG__CONN || f->after_rings || h->next[f->a] >= 0)
             continue;
         if (conn_next[f->a] >= 0 && conn_next[f->a] != f->b) {
             snprintf(c->problem, sizeof c->problem,
@@ -182,17 +185,16 @@ static int build_ring(ncclog__reader *r, ncclog_comm *c, const int *epochs, int 
 
 /* ------------------------------------------------------------------ trees */
 
-static int build_tree(ncclog__reader *r, ncclog_comm *c, const int *epochs, int ch)
+static int build_tree(ncclog__reader *r, ncclog_comm *c, slice facts, int ch)
 {
     const ncclog *log = r->log;
     int n = c->nranks;
     ncclog_channel *chan = &c->channels[ch];
     long *line = zalloc((size_t)n, sizeof *line);
     int rc = 0;
-    for (size_t k = 0; k < r->nfacts && rc == 0; k++) {
-        const ncclog__fact *f = &r->facts[k];
-        if ((f->kind != NCCLOG__TREE && f->kind != NCCLOG__TREE_OLD) || f->channel != ch ||
-            epochs[f->epoch] != c - log->comms)
+    for (size_t i = 0; i < facts.n && rc == 0; i++) {
+        const ncclog__fact *f = &r->facts[facts.k[i]];
+        if (f->kind != NCCLOG__TREE && f->kind != NCCLOG__TREE_OLD)
             continue;
         if (f->a >= n || f->down[0] >= n || f->down[1] >= n || f->down[2] >= n || f->b >= n) {
             snprintf(c->problem, sizeof c->problem,
@@ -405,6 +407,21 @@ static void build_comm(ncclog__reader *r, ncclog_comm *c, const int *epochs)
     }
     build_nodes(c);
 
+    /* The communicator's facts by channel (a counting sort), so each
+     * channel reads only its own. */
+    size_t *start = zalloc((size_t)c->nchannels + 1, sizeof *start), nmine = 0;
+    for (size_t k = 0; k < r->nfacts; k++)
+        if (epochs[r->facts[k].epoch] == ci && r->facts[k].channel < c->nchannels)
+            start[r->facts[k].channel + 1]++, nmine++;
+    for (int ch = 0; ch < c->nchannels; ch++)
+        start[ch + 1] += start[ch];
+    size_t *mine = zalloc(nmine, sizeof *mine), *fill = zalloc((size_t)c->nchannels, sizeof *fill);
+    for (size_t k = 0; k < r->nfacts; k++)
+        if (epochs[r->facts[k].epoch] == ci && r->facts[k].channel < c->nchannels) {
+            int ch = r->facts[k].channel;
+            mine[start[ch] + fill[ch]++] = k;
+        }
+    free(fill);
     hops h = {zalloc((size_t)n, sizeof(int)), zalloc((size_t)n, sizeof(long)),
               zalloc((size_t)n, 1)};
     bool any_ring = false;
@@ -413,11 +430,14 @@ static void build_comm(ncclog__reader *r, ncclog_comm *c, const int *epochs)
                    (r->facts[k].kind == NCCLOG__RING || r->facts[k].kind == NCCLOG__SUMMARY ||
                     (r->facts[k].kind == NCCLOG__CONN && !r->facts[k].after_rings));
     for (int ch = 0; ch < c->nchannels && !c->problem[0]; ch++) {
-        if (any_ring && build_ring(r, c, epochs, ch, &h))
+        slice facts = {mine + start[ch], start[ch + 1] - start[ch]};
+        if (any_ring && build_ring(r, c, facts, ch, &h))
             break;
-        if (build_tree(r, c, epochs, ch))
+        if (build_tree(r, c, facts, ch))
             break;
     }
+    free(start);
+    free(mine);
     free(h.next);
     free(h.line);
     free(h.src);

@@ -256,7 +256,7 @@ static void print_sources(FILE *out, const ncclog_comm *c)
     fputc('\n', out);
 }
 
-static void print_summary(FILE *out, const ncclog *log, const ncclog_comm *c)
+void ncclog_print_summary(FILE *out, const ncclog *log, const ncclog_comm *c)
 {
     fprintf(out, "%s%s%scommunicator %s: %d rank%s", log->version[0] ? "NCCL " : "", log->version,
             log->version[0] ? ", " : "", c->id[0] ? c->id : "(unnamed)", c->nranks,
@@ -476,7 +476,7 @@ int app_cmd_nccl_log(int argc, char **argv)
     if (json)
         rc = print_json(&log, c);
     else
-        print_summary(stdout, &log, c);
+        ncclog_print_summary(stdout, &log, c);
     ncclog_free(&log);
     return rc;
 }

@@ -17,4 +17,7 @@ int app_cmd_nccl_log(int argc, char **argv);
  * to be freed by ncclog_free otherwise. */
 int ncclog_open(const char *path, const char *comm_id, ncclog *log, const ncclog_comm **comm);
 
+/* The summary `collviz nccl-log` prints for communicator c of log. */
+void ncclog_print_summary(FILE *out, const ncclog *log, const ncclog_comm *c);
+
 #endif /* NCCLOG_CMD_H */

@@ -285,11 +285,11 @@ static bool read_channel(const char **p, int *c)
 }
 
 /* "comm 0x... rank r nRanks n ..." in its several forms. */
-static void comm_line(ncclog__reader *r, int printer, const char *msg)
+static int comm_line(ncclog__reader *r, int printer, const char *msg)
 {
     const char *c = strstr(msg, "comm 0x");
     if (!c || (c > msg && isalnum((unsigned char)c[-1])))
-        return;
+        return 0;
     const char *id = c + 5;
     size_t n = 2;
     while (isxdigit((unsigned char)id[n]))
@@ -325,8 +325,13 @@ static void comm_line(ncclog__reader *r, int printer, const char *msg)
             while (*q && *q++ != ' ')
                 ;
     }
+    if (check_rank(r, e->rank, true) ||
+        (e->nranks > NCCLOG_MAX_RANKS &&
+         bad(r, "a communicator of more ranks than collviz reads (4096)")))
+        return -1;
     if (complete)
         close_epoch(r, printer);
+    return 0;
 }
 
 /* "Channel 00/08 :    0   7   6 ..." */
@@ -340,6 +345,8 @@ static int summary_line(ncclog__reader *r, int printer, const char *msg)
         q++;
         if (!read_int(&q, &total))
             return 0;
+        if (total > NCCLOG_MAX_CHANNELS)
+            return bad(r, "more channels than collviz reads (128)");
     }
     if (!take(&q, ":"))
         return 0;
@@ -540,6 +547,6 @@ int ncclog__line(ncclog__reader *r, char *text)
         return 0;
     }
     if (strstr(msg, "comm 0x"))
-        comm_line(r, printer, msg);
+        return comm_line(r, printer, msg);
     return 0;
 }

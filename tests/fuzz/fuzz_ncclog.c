@@ -1,0 +1,40 @@
+/*
+ * fuzz_ncclog.c: libFuzzer target for the NCCL log reader (built with
+ * -DCOLLVIZ_FUZZ=ON and clang). A log is whatever a user captured from a
+ * job, so no input may crash, hang or leak: the input is read as a log, and
+ * every communicator that could be rebuilt is printed the way `collviz
+ * nccl-log` prints it.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ncclog.h"
+#include "ncclog_cmd.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size == 0)
+        return 0;
+    FILE *in = fmemopen((void *)data, size, "r");
+    static FILE *sink;
+    if (!sink)
+        sink = fopen("/dev/null", "w");
+    if (!in)
+        return 0;
+    ncclog log;
+    char err[1024];
+    if (ncclog_read(in, "fuzz.log", &log, err, sizeof err) == 0) {
+        for (int i = 0; i < log.ncomms; i++) {
+            const ncclog_comm *c;
+            if (ncclog_pick(&log, log.comms[i].id, &c, err, sizeof err) == 0)
+                ncclog_print_summary(sink, &log, c);
+        }
+        ncclog_free(&log);
+    }
+    fclose(in);
+    return 0;
+}
