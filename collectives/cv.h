@@ -196,6 +196,10 @@ typedef struct {
     int64_t cap_transfers_;
 } cv_plan;
 
+/* Elements in buffer `buf` of `rank` while the plan runs: the spec's
+ * buffer sizes (cv_spec_buf_count), and plan->scratch_count for SCRATCH. */
+int64_t cv_plan_buf_count(const cv_plan *plan, cv_buf buf, int rank);
+
 /* Builds the plan for a spec (checked with cv_spec_check against
  * CV_MAX_RANKS). Out of memory is fatal. */
 int cv_plan_build(const cv_spec *spec, cv_plan **out, char *err, size_t errlen);

@@ -181,7 +181,7 @@ static int cpu_open(const cv_plan *plan, void **state, char *err, size_t errlen)
         goto nomem;
     for (int r = 0; r < sp->ranks; r++)
         for (int b = 0; b < CV_BUF_COUNT; b++) {
-            int64_t n = b == CV_BUF_SCRATCH ? plan->scratch_count : cv_spec_buf_count(sp, b, r);
+            int64_t n = cv_plan_buf_count(plan, (cv_buf)b, r);
             s->lens[r * CV_BUF_COUNT + b] = n;
             total += (double)n * (double)s->esz;
         }

@@ -54,16 +54,53 @@ int cv__pow2_floor(int n);
 /* ceil(log2(n)) for n >= 1. */
 int cv__log2_ceil(int n);
 
-/* Plan generators, one file per family. */
-void cv__plan_sendrecv(cv_plan *p);
-void cv__plan_broadcast(cv_plan *p);
-void cv__plan_scatter(cv_plan *p);
-void cv__plan_gather(cv_plan *p);
-void cv__plan_reduce(cv_plan *p);
-void cv__plan_allgather(cv_plan *p);
-void cv__plan_reducescatter(cv_plan *p);
-void cv__plan_allreduce(cv_plan *p);
-void cv__plan_alltoall(cv_plan *p);
+/* ------------------------------------------------------ algorithm registry */
+
+/* A plan generator fills an empty plan (p->spec set, ranks >= 2) with the
+ * steps of one algorithm. */
+typedef void (*cv__plan_fn)(cv_plan *p);
+
+typedef struct {
+    cv_op op;
+    cv_algo algo;
+    cv__plan_fn generate;
+} cv__algo_entry;
+
+/* The registry's rows (cv_algos.c), rows of one op together, default
+ * first; returns how many. */
+int cv__algo_entries(const cv__algo_entry **out);
+/* The row for (op, algo), or NULL: the op does not offer the algorithm. */
+const cv__algo_entry *cv__algo_find(cv_op op, cv_algo algo);
+/* "ring, tree, direct": the op's algorithms for an error message. */
+void cv__algo_list(cv_op op, char *out, size_t outlen);
+
+/* Plan generators: cv_plan_rooted.c (rooted ops and send/recv) and
+ * cv_plan_all.c (ops every rank takes a result from). */
+void cv__plan_sendrecv_direct(cv_plan *p);
+void cv__plan_broadcast_ring(cv_plan *p);
+void cv__plan_broadcast_tree(cv_plan *p);
+void cv__plan_broadcast_direct(cv_plan *p);
+void cv__plan_scatter_direct(cv_plan *p);
+void cv__plan_scatter_tree(cv_plan *p);
+void cv__plan_gather_direct(cv_plan *p);
+void cv__plan_gather_tree(cv_plan *p);
+void cv__plan_reduce_ring(cv_plan *p);
+void cv__plan_reduce_tree(cv_plan *p);
+void cv__plan_reduce_direct(cv_plan *p);
+void cv__plan_allgather_ring(cv_plan *p);
+void cv__plan_allgather_rd(cv_plan *p);
+void cv__plan_allgather_bruck(cv_plan *p);
+void cv__plan_allgather_direct(cv_plan *p);
+void cv__plan_reducescatter_ring(cv_plan *p);
+void cv__plan_reducescatter_rh(cv_plan *p);
+void cv__plan_reducescatter_direct(cv_plan *p);
+void cv__plan_allreduce_ring(cv_plan *p);
+void cv__plan_allreduce_tree(cv_plan *p);
+void cv__plan_allreduce_rd(cv_plan *p);
+void cv__plan_allreduce_rabenseifner(cv_plan *p);
+void cv__plan_allreduce_direct(cv_plan *p);
+void cv__plan_alltoall_pairwise(cv_plan *p);
+void cv__plan_alltoall_bruck(cv_plan *p);
 
 /* ----------------------------------------------------------------- values */
 

@@ -2,7 +2,8 @@
  * cv_plan.c: building plans and checking them.
  *
  * A plan generator (cv_plan_*.c) opens steps and adds transfers through the
- * small builder here; cv_plan_build dispatches on the op and then merges a
+ * small builder here; cv_plan_build calls the registry's generator for the
+ * spec's op and algorithm (cv_algos.c) and then merges a
  * purely local first step (the "prologue" of local copies most algorithms
  * start with) into the next step when that keeps every step free of
  * conflicts, so the merge can never change what a plan computes.
@@ -181,23 +182,18 @@ int cv_plan_build(const cv_spec *spec, cv_plan **out, char *err, size_t errlen)
     int rc = cv_spec_check(spec, CV_MAX_RANKS, err, errlen);
     if (rc)
         return rc;
+    const cv__algo_entry *e = cv__algo_find(spec->op, spec->algo);
+    if (!e || !e->generate) /* cv_spec_check reads the same registry: a row without a generator */
+        return cv__fail(err, errlen, "--algo: %s %s has no plan generator", cv_op_name(spec->op),
+                        cv_algo_name(spec->algo));
     cv_plan *p = cv__xcalloc(1, sizeof *p);
     p->spec = *spec;
     if (spec->ranks == 1) { /* every op on one rank is a local copy */
         cv__plan_begin(p, "copy");
         cv__copy(p, 0, CV_BUF_SEND, 0, 0, CV_BUF_RECV, 0, cv_spec_buf_count(spec, CV_BUF_RECV, 0));
         cv__plan_end(p);
-    } else switch (spec->op) {
-    case CV_OP_BROADCAST: cv__plan_broadcast(p); break;
-    case CV_OP_SCATTER: cv__plan_scatter(p); break;
-    case CV_OP_GATHER: cv__plan_gather(p); break;
-    case CV_OP_REDUCE: cv__plan_reduce(p); break;
-    case CV_OP_ALLGATHER: cv__plan_allgather(p); break;
-    case CV_OP_REDUCESCATTER: cv__plan_reducescatter(p); break;
-    case CV_OP_ALLREDUCE: cv__plan_allreduce(p); break;
-    case CV_OP_ALLTOALL: cv__plan_alltoall(p); break;
-    case CV_OP_SENDRECV: cv__plan_sendrecv(p); break;
-    default: break;
+    } else {
+        e->generate(p);
     }
     /* Integer avg: NCCL sums, then divides every result element by N. */
     if (spec->redop == CV_AVG && cv_op_reduces(spec->op) && !cv_dtype_is_float(spec->dtype)) {
@@ -224,9 +220,14 @@ void cv_plan_destroy(cv_plan *p)
 
 /* -------------------------------------------------------------- validate */
 
-static int64_t buf_len(const cv_plan *p, int rank, int buf)
+int64_t cv_plan_buf_count(const cv_plan *p, cv_buf buf, int rank)
 {
     return buf == CV_BUF_SCRATCH ? p->scratch_count : cv_spec_buf_count(&p->spec, buf, rank);
+}
+
+static int64_t buf_len(const cv_plan *p, int rank, int buf)
+{
+    return cv_plan_buf_count(p, (cv_buf)buf, rank);
 }
 
 /* "written" flags for RECV and SCRATCH of every rank, one byte an element. */

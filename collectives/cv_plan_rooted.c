@@ -8,13 +8,15 @@
  * relative order; the root reads or writes its absolute buffer, so a run
  * of relative blocks may wrap around the end of the buffer and is split in
  * two. Chains (pipelined ring broadcast, ring reduce) cut the message into
- * `slices` pieces so that every link of the chain is busy at once.
+ * `slices` pieces so that every link of the chain is busy at once. One
+ * function per algorithm; the registry (cv_algos.c) says which op offers
+ * which.
  */
 #include "cv_internal.h"
 
 static int abs_rank(int vr, int root, int n) { return (vr + root) % n; }
 
-void cv__plan_sendrecv(cv_plan *p)
+void cv__plan_sendrecv_direct(cv_plan *p)
 {
     int n = p->spec.ranks;
     cv__plan_begin(p, "send/recv");
@@ -23,63 +25,74 @@ void cv__plan_sendrecv(cv_plan *p)
     cv__plan_end(p);
 }
 
-void cv__plan_broadcast(cv_plan *p)
-{
-    int n = p->spec.ranks, root = p->spec.root, slices = p->spec.slices;
-    int64_t c = p->spec.count;
-    switch (p->spec.algo) {
-    case CV_ALGO_DIRECT: /* the root sends the whole buffer to each rank in turn */
-        for (int k = 1; k < n; k++) {
-            cv__plan_begin(p, "send");
-            if (k == 1)
-                cv__copy(p, root, CV_BUF_SEND, 0, root, CV_BUF_RECV, 0, c);
-            cv__copy(p, root, CV_BUF_SEND, 0, (root + k) % n, CV_BUF_RECV, 0, c);
-            cv__plan_end(p);
-        }
-        break;
-    case CV_ALGO_RING: /* chain root, root+1, ...; slice s crosses link j at step s + j */
-        for (int t = 0; t <= slices + n - 3; t++) {
-            cv__plan_begin(p, "pipeline");
-            if (t == 0)
-                cv__copy(p, root, CV_BUF_SEND, 0, root, CV_BUF_RECV, 0, c);
-            for (int j = 0; j <= n - 2; j++) {
-                int s = t - j;
-                if (s < 0 || s >= slices)
-                    continue;
-                int64_t lo = cv__chunk(c, slices, s), hi = cv__chunk(c, slices, s + 1);
-                cv__copy(p, abs_rank(j, root, n), j == 0 ? CV_BUF_SEND : CV_BUF_RECV, lo,
-                         abs_rank(j + 1, root, n), CV_BUF_RECV, lo, hi - lo);
-            }
-            cv__plan_end(p);
-        }
-        break;
-    default: /* binomial tree: ranks that have the data double each step */
-        for (int mask = 1; mask < n; mask <<= 1) {
-            cv__plan_begin(p, "tree");
-            if (mask == 1)
-                cv__copy(p, root, CV_BUF_SEND, 0, root, CV_BUF_RECV, 0, c);
-            for (int vr = 0; vr < mask && vr + mask < n; vr++)
-                cv__copy(p, abs_rank(vr, root, n), vr == 0 ? CV_BUF_SEND : CV_BUF_RECV, 0,
-                         abs_rank(vr + mask, root, n), CV_BUF_RECV, 0, c);
-            cv__plan_end(p);
-        }
-        break;
-    }
-}
-
-void cv__plan_scatter(cv_plan *p)
+/* The root sends the whole buffer to each rank in turn. */
+void cv__plan_broadcast_direct(cv_plan *p)
 {
     int n = p->spec.ranks, root = p->spec.root;
     int64_t c = p->spec.count;
-    if (p->spec.algo == CV_ALGO_DIRECT) {
-        cv__plan_begin(p, "scatter");
-        for (int r = 0; r < n; r++)
-            cv__copy(p, root, CV_BUF_SEND, (int64_t)r * c, r, CV_BUF_RECV, 0, c);
+    for (int k = 1; k < n; k++) {
+        cv__plan_begin(p, "send");
+        if (k == 1)
+            cv__copy(p, root, CV_BUF_SEND, 0, root, CV_BUF_RECV, 0, c);
+        cv__copy(p, root, CV_BUF_SEND, 0, (root + k) % n, CV_BUF_RECV, 0, c);
         cv__plan_end(p);
-        return;
     }
-    /* Binomial: relative rank vr holds blocks [vr, vr + min(lowbit(vr), N - vr))
-     * and, at mask m, passes the upper half of what it holds to vr + m. */
+}
+
+/* Chain root, root+1, ...; slice s crosses link j at step s + j. */
+void cv__plan_broadcast_ring(cv_plan *p)
+{
+    int n = p->spec.ranks, root = p->spec.root, slices = p->spec.slices;
+    int64_t c = p->spec.count;
+    for (int t = 0; t <= slices + n - 3; t++) {
+        cv__plan_begin(p, "pipeline");
+        if (t == 0)
+            cv__copy(p, root, CV_BUF_SEND, 0, root, CV_BUF_RECV, 0, c);
+        for (int j = 0; j <= n - 2; j++) {
+            int s = t - j;
+            if (s < 0 || s >= slices)
+                continue;
+            int64_t lo = cv__chunk(c, slices, s), hi = cv__chunk(c, slices, s + 1);
+            cv__copy(p, abs_rank(j, root, n), j == 0 ? CV_BUF_SEND : CV_BUF_RECV, lo,
+                     abs_rank(j + 1, root, n), CV_BUF_RECV, lo, hi - lo);
+        }
+        cv__plan_end(p);
+    }
+}
+
+/* Binomial tree: the ranks that have the data double each step. */
+void cv__plan_broadcast_tree(cv_plan *p)
+{
+    int n = p->spec.ranks, root = p->spec.root;
+    int64_t c = p->spec.count;
+    for (int mask = 1; mask < n; mask <<= 1) {
+        cv__plan_begin(p, "tree");
+        if (mask == 1)
+            cv__copy(p, root, CV_BUF_SEND, 0, root, CV_BUF_RECV, 0, c);
+        for (int vr = 0; vr < mask && vr + mask < n; vr++)
+            cv__copy(p, abs_rank(vr, root, n), vr == 0 ? CV_BUF_SEND : CV_BUF_RECV, 0,
+                     abs_rank(vr + mask, root, n), CV_BUF_RECV, 0, c);
+        cv__plan_end(p);
+    }
+}
+
+/* The root sends every rank its block at once. */
+void cv__plan_scatter_direct(cv_plan *p)
+{
+    int n = p->spec.ranks, root = p->spec.root;
+    int64_t c = p->spec.count;
+    cv__plan_begin(p, "scatter");
+    for (int r = 0; r < n; r++)
+        cv__copy(p, root, CV_BUF_SEND, (int64_t)r * c, r, CV_BUF_RECV, 0, c);
+    cv__plan_end(p);
+}
+
+/* Binomial: relative rank vr holds blocks [vr, vr + min(lowbit(vr), N - vr))
+ * and, at mask m, passes the upper half of what it holds to vr + m. */
+void cv__plan_scatter_tree(cv_plan *p)
+{
+    int n = p->spec.ranks, root = p->spec.root;
+    int64_t c = p->spec.count;
     int top = cv__pow2_floor(n - 1);
     p->scratch_count = top * c;
     for (int m = top; m >= 1; m /= 2) {
@@ -105,19 +118,23 @@ void cv__plan_scatter(cv_plan *p)
     }
 }
 
-void cv__plan_gather(cv_plan *p)
+/* Every rank sends its block to the root at once. */
+void cv__plan_gather_direct(cv_plan *p)
 {
     int n = p->spec.ranks, root = p->spec.root;
     int64_t c = p->spec.count;
-    if (p->spec.algo == CV_ALGO_DIRECT) {
-        cv__plan_begin(p, "gather");
-        for (int r = 0; r < n; r++)
-            cv__copy(p, r, CV_BUF_SEND, 0, root, CV_BUF_RECV, (int64_t)r * c, c);
-        cv__plan_end(p);
-        return;
-    }
-    /* Binomial, the scatter tree run backwards: at mask m, vr (an odd
-     * multiple of m) hands the blocks of its subtree to vr - m. */
+    cv__plan_begin(p, "gather");
+    for (int r = 0; r < n; r++)
+        cv__copy(p, r, CV_BUF_SEND, 0, root, CV_BUF_RECV, (int64_t)r * c, c);
+    cv__plan_end(p);
+}
+
+/* Binomial, the scatter tree run backwards: at mask m, vr (an odd multiple
+ * of m) hands the blocks of its subtree to vr - m. */
+void cv__plan_gather_tree(cv_plan *p)
+{
+    int n = p->spec.ranks, root = p->spec.root;
+    int64_t c = p->spec.count;
     p->scratch_count = cv__pow2_floor(n - 1) * c;
     for (int m = 1; m < n; m *= 2) {
         cv__plan_begin(p, "tree");
@@ -141,69 +158,72 @@ void cv__plan_gather(cv_plan *p)
     }
 }
 
-void cv__plan_reduce(cv_plan *p)
+/* Every rank in turn reduces into the root. */
+void cv__plan_reduce_direct(cv_plan *p)
+{
+    int n = p->spec.ranks, root = p->spec.root;
+    int64_t c = p->spec.count;
+    cv__plan_begin(p, "copy");
+    cv__copy(p, root, CV_BUF_SEND, 0, root, CV_BUF_RECV, 0, c);
+    cv__plan_end(p);
+    for (int k = 1; k < n; k++) {
+        cv__plan_begin(p, "reduce");
+        cv__reduce(p, (root + k) % n, CV_BUF_SEND, 0, root, CV_BUF_RECV, 0, c);
+        cv__plan_end(p);
+    }
+}
+
+/* Chain root+1 -> root+2 -> ... -> root; position j accumulates in
+ * SCRATCH, the root in RECV. Slice s crosses link j at step s + j. */
+void cv__plan_reduce_ring(cv_plan *p)
 {
     int n = p->spec.ranks, root = p->spec.root, slices = p->spec.slices;
     int64_t c = p->spec.count;
-    switch (p->spec.algo) {
-    case CV_ALGO_DIRECT: /* every rank in turn reduces into the root */
-        cv__plan_begin(p, "copy");
-        cv__copy(p, root, CV_BUF_SEND, 0, root, CV_BUF_RECV, 0, c);
-        cv__plan_end(p);
-        for (int k = 1; k < n; k++) {
-            cv__plan_begin(p, "reduce");
-            cv__reduce(p, (root + k) % n, CV_BUF_SEND, 0, root, CV_BUF_RECV, 0, c);
-            cv__plan_end(p);
-        }
-        break;
-    case CV_ALGO_RING: {
-        /* Chain root+1 -> root+2 -> ... -> root; position j accumulates in
-         * SCRATCH, the root in RECV. Slice s crosses link j at step s + j. */
-        p->scratch_count = c;
-        cv__plan_begin(p, "copy");
-        for (int j = 1; j < n; j++) {
-            int r = abs_rank(j + 1, root, n);
-            cv__copy(p, r, CV_BUF_SEND, 0, r, j == n - 1 ? CV_BUF_RECV : CV_BUF_SCRATCH, 0, c);
-        }
-        cv__plan_end(p);
-        for (int t = 0; t <= slices + n - 3; t++) {
-            cv__plan_begin(p, "pipeline");
-            for (int j = 0; j <= n - 2; j++) {
-                int s = t - j;
-                if (s < 0 || s >= slices)
-                    continue;
-                int64_t lo = cv__chunk(c, slices, s), hi = cv__chunk(c, slices, s + 1);
-                cv__reduce(p, abs_rank(j + 1, root, n), j == 0 ? CV_BUF_SEND : CV_BUF_SCRATCH,
-                           lo, abs_rank(j + 2, root, n),
-                           j + 1 == n - 1 ? CV_BUF_RECV : CV_BUF_SCRATCH, lo, hi - lo);
-            }
-            cv__plan_end(p);
-        }
-        break;
+    p->scratch_count = c;
+    cv__plan_begin(p, "copy");
+    for (int j = 1; j < n; j++) {
+        int r = abs_rank(j + 1, root, n);
+        cv__copy(p, r, CV_BUF_SEND, 0, r, j == n - 1 ? CV_BUF_RECV : CV_BUF_SCRATCH, 0, c);
     }
-    default: {
-        /* Binomial: at mask m, vr (an odd multiple of m) reduces its partial
-         * result into vr - m. Ranks that ever receive accumulate: the root in
-         * RECV, the others in SCRATCH. */
-        p->scratch_count = c;
-        cv__plan_begin(p, "copy");
-        cv__copy(p, root, CV_BUF_SEND, 0, root, CV_BUF_RECV, 0, c);
-        for (int vr = 2; vr + 1 < n; vr += 2)
-            cv__copy(p, abs_rank(vr, root, n), CV_BUF_SEND, 0, abs_rank(vr, root, n),
-                     CV_BUF_SCRATCH, 0, c);
-        cv__plan_end(p);
-        for (int m = 1; m < n; m *= 2) {
-            cv__plan_begin(p, "tree");
-            for (int vr = m; vr < n; vr += 2 * m) {
-                bool accumulated = vr % 2 == 0 && vr + 1 < n;
-                int parent = vr - m;
-                cv__reduce(p, abs_rank(vr, root, n), accumulated ? CV_BUF_SCRATCH : CV_BUF_SEND,
-                           0, abs_rank(parent, root, n),
-                           parent == 0 ? CV_BUF_RECV : CV_BUF_SCRATCH, 0, c);
-            }
-            cv__plan_end(p);
+    cv__plan_end(p);
+    for (int t = 0; t <= slices + n - 3; t++) {
+        cv__plan_begin(p, "pipeline");
+        for (int j = 0; j <= n - 2; j++) {
+            int s = t - j;
+            if (s < 0 || s >= slices)
+                continue;
+            int64_t lo = cv__chunk(c, slices, s), hi = cv__chunk(c, slices, s + 1);
+            cv__reduce(p, abs_rank(j + 1, root, n), j == 0 ? CV_BUF_SEND : CV_BUF_SCRATCH, lo,
+                       abs_rank(j + 2, root, n), j + 1 == n - 1 ? CV_BUF_RECV : CV_BUF_SCRATCH,
+                       lo, hi - lo);
         }
-        break;
+        cv__plan_end(p);
     }
+}
+
+/* Binomial: at mask m, vr (an odd multiple of m) reduces its partial result
+ * into vr - m. Ranks that ever receive accumulate: the root in RECV, the
+ * others in SCRATCH. */
+void cv__plan_reduce_tree(cv_plan *p)
+{
+    int n = p->spec.ranks, root = p->spec.root;
+    int64_t c = p->spec.count;
+    p->scratch_count = c;
+    cv__plan_begin(p, "copy");
+    cv__copy(p, root, CV_BUF_SEND, 0, root, CV_BUF_RECV, 0, c);
+    for (int vr = 2; vr + 1 < n; vr += 2)
+        cv__copy(p, abs_rank(vr, root, n), CV_BUF_SEND, 0, abs_rank(vr, root, n),
+                 CV_BUF_SCRATCH, 0, c);
+    cv__plan_end(p);
+    for (int m = 1; m < n; m *= 2) {
+        cv__plan_begin(p, "tree");
+        for (int vr = m; vr < n; vr += 2 * m) {
+            bool accumulated = vr % 2 == 0 && vr + 1 < n;
+            int parent = vr - m;
+            cv__reduce(p, abs_rank(vr, root, n), accumulated ? CV_BUF_SCRATCH : CV_BUF_SEND, 0,
+                       abs_rank(parent, root, n), parent == 0 ? CV_BUF_RECV : CV_BUF_SCRATCH, 0,
+                       c);
+        }
+        cv__plan_end(p);
     }
 }

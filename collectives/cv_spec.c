@@ -1,7 +1,8 @@
 /*
  * cv_spec.c: the vocabulary (ops, algorithms, dtypes, redops, inits), their
- * names and aliases, and the rules of a spec: which algorithms each op
- * offers, what a valid spec is, and NCCL's buffer sizes for each op.
+ * names and aliases, and the rules of a spec: what a valid spec is, and
+ * NCCL's buffer sizes for each op. Which algorithms each op offers is the
+ * registry's (cv_algos.c).
  *
  * Every error message names the field and what is allowed, because these
  * messages reach users unchanged through the command line and the GUI.
@@ -36,22 +37,6 @@ static const char *const redop_names[CV_REDOP_COUNT] = {
 };
 static const char *const buf_names[CV_BUF_COUNT] = {"send", "recv", "scratch"};
 static const char *const init_names[CV_INIT_COUNT] = {"rank", "index", "random"};
-
-/* The algorithms each op offers, default first. */
-static const cv_algo op_algos[CV_OP_COUNT][6] = {
-    [CV_OP_BROADCAST] = {CV_ALGO_RING, CV_ALGO_TREE, CV_ALGO_DIRECT},
-    [CV_OP_SCATTER] = {CV_ALGO_DIRECT, CV_ALGO_TREE},
-    [CV_OP_GATHER] = {CV_ALGO_DIRECT, CV_ALGO_TREE},
-    [CV_OP_REDUCE] = {CV_ALGO_RING, CV_ALGO_TREE, CV_ALGO_DIRECT},
-    [CV_OP_ALLGATHER] = {CV_ALGO_RING, CV_ALGO_RECURSIVE_DOUBLING, CV_ALGO_BRUCK,
-                         CV_ALGO_DIRECT},
-    [CV_OP_REDUCESCATTER] = {CV_ALGO_RING, CV_ALGO_RECURSIVE_HALVING, CV_ALGO_DIRECT},
-    [CV_OP_ALLREDUCE] = {CV_ALGO_RING, CV_ALGO_TREE, CV_ALGO_RECURSIVE_DOUBLING,
-                         CV_ALGO_RABENSEIFNER, CV_ALGO_DIRECT},
-    [CV_OP_ALLTOALL] = {CV_ALGO_PAIRWISE, CV_ALGO_BRUCK},
-    [CV_OP_SENDRECV] = {CV_ALGO_DIRECT},
-};
-static const int op_algo_count[CV_OP_COUNT] = {3, 2, 2, 3, 4, 3, 5, 2, 1};
 
 const char *cv_op_name(cv_op op) { return (unsigned)op < CV_OP_COUNT ? op_names[op] : "?"; }
 const char *cv_op_title(cv_op op) { return (unsigned)op < CV_OP_COUNT ? op_titles[op] : "?"; }
@@ -128,25 +113,6 @@ size_t cv_dtype_size(cv_dtype d) { return (unsigned)d < CV_DTYPE_COUNT ? dtype_s
 bool cv_dtype_is_float(cv_dtype d) { return d >= CV_FLOAT16 && d <= CV_FLOAT64; }
 bool cv_redop_is_bitwise(cv_redop r) { return r == CV_BAND || r == CV_BOR || r == CV_BXOR; }
 
-int cv_op_algos(cv_op op, cv_algo out[CV_ALGO_COUNT])
-{
-    if ((unsigned)op >= CV_OP_COUNT)
-        return 0;
-    for (int i = 0; i < op_algo_count[op]; i++)
-        out[i] = op_algos[op][i];
-    return op_algo_count[op];
-}
-
-bool cv_op_has_algo(cv_op op, cv_algo algo)
-{
-    if ((unsigned)op >= CV_OP_COUNT)
-        return false;
-    for (int i = 0; i < op_algo_count[op]; i++)
-        if (op_algos[op][i] == algo)
-            return true;
-    return false;
-}
-
 bool cv_op_reduces(cv_op op)
 {
     return op == CV_OP_REDUCE || op == CV_OP_ALLREDUCE || op == CV_OP_REDUCESCATTER;
@@ -197,15 +163,6 @@ int cv__fail(char *err, size_t errlen, const char *fmt, ...)
     return CV_EINVAL;
 }
 
-static void algo_list(cv_op op, char *out, size_t outlen)
-{
-    out[0] = 0;
-    for (int i = 0; i < op_algo_count[op]; i++) {
-        size_t used = strlen(out);
-        snprintf(out + used, outlen - used, "%s%s", i ? ", " : "", algo_names[op_algos[op][i]]);
-    }
-}
-
 int cv_spec_check(const cv_spec *s, int max_ranks, char *err, size_t errlen)
 {
     char list[160];
@@ -213,7 +170,7 @@ int cv_spec_check(const cv_spec *s, int max_ranks, char *err, size_t errlen)
         return cv__fail(err, errlen, "--op: unknown op; allowed: broadcast, scatter, gather, reduce, "
                                  "allgather, reducescatter, allreduce, alltoall, sendrecv");
     if (!cv_op_has_algo(s->op, s->algo)) {
-        algo_list(s->op, list, sizeof list);
+        cv__algo_list(s->op, list, sizeof list);
         return cv__fail(err, errlen, "--algo: %s has no algorithm '%s'; allowed: %s", op_names[s->op],
                     cv_algo_name(s->algo), list);
     }

@@ -61,7 +61,7 @@ static double now_seconds(void)
 
 static int64_t buf_len(const cv_plan *p, int rank, int buf)
 {
-    return buf == CV_BUF_SCRATCH ? p->scratch_count : cv_spec_buf_count(&p->spec, buf, rank);
+    return cv_plan_buf_count(p, (cv_buf)buf, rank);
 }
 
 /* Bytes a visual trace and one state over it will take. */

@@ -270,8 +270,7 @@ static size_t rank_layout(cuda_state *s, int r, size_t offs[CV_BUF_COUNT])
     cuda_rank *rk = &s->ranks[r];
     size_t total = 0;
     for (int b = 0; b < CV_BUF_COUNT; b++) {
-        rk->count[b] = b == CV_BUF_SCRATCH ? s->plan->scratch_count
-                                           : cv_spec_buf_count(&s->plan->spec, (cv_buf)b, r);
+        rk->count[b] = cv_plan_buf_count(s->plan, (cv_buf)b, r);
         offs[b] = total;
         total += ((size_t)rk->count[b] * s->esize + CUDA_BUF_ALIGN - 1) / CUDA_BUF_ALIGN *
                  CUDA_BUF_ALIGN;

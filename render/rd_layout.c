@@ -268,7 +268,6 @@ static void layout_levels(SDL_Rect area, int n, double aspect, int gap, const in
 
 static void card_insides(rd_panel_layout *pl, const cv_plan *plan, int ui_px, int pad)
 {
-    const cv_spec *spec = &plan->spec;
     for (int r = 0; r < pl->nranks; r++) {
         rd_card_layout *cl = &pl->cards[r];
         SDL_Rect c = cl->card;
@@ -288,8 +287,7 @@ static void card_insides(rd_panel_layout *pl, const cv_plan *plan, int ui_px, in
         int rh = (rows_h - gapr * (pl->nrows - 1)) / pl->nrows;
         int k = 0;
         for (int b = 0; b < CV_BUF_COUNT; b++) {
-            int64_t cnt = b == CV_BUF_SCRATCH ? plan->scratch_count
-                                              : cv_spec_buf_count(spec, (cv_buf)b, r);
+            int64_t cnt = cv_plan_buf_count(plan, (cv_buf)b, r);
             cl->count[b] = cnt;
             cl->group[b] = 1;
             cl->cells[b] = 0;

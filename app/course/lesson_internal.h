@@ -75,9 +75,6 @@ void lesson__position(const char *text, size_t len, size_t start, size_t off, in
 /* Levenshtein distance, capped (returns cap when larger). */
 int lesson__distance(const char *a, const char *b, int cap);
 
-/* Buffer size of a setup's buffer on a rank (scratch from the plan). */
-int64_t lesson__buf_count(const cv_spec *spec, int64_t scratch_count, int rank, cv_buf buf);
-
 /* Private position bookkeeping the course uses for cross-file messages. */
 typedef struct {
     int id_line, id_col;

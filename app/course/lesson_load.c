@@ -21,13 +21,6 @@
 
 #include "lesson_walk.h"
 
-int64_t lesson__buf_count(const cv_spec *spec, int64_t scratch_count, int rank, cv_buf buf)
-{
-    if (buf == CV_BUF_SCRATCH)
-        return scratch_count;
-    return cv_spec_buf_count(spec, buf, rank);
-}
-
 static const char *op_name(int i) { return cv_op_name((cv_op)i); }
 static const char *algo_name(int i) { return cv_algo_name((cv_algo)i); }
 static const char *dtype_name(int i) { return cv_dtype_name((cv_dtype)i); }

@@ -446,7 +446,7 @@ static bool read_predict_value(lesson__ctx *c, lesson__val v, const char *where,
     q->index = index;
     q->answer = (int)answer;
     if (plan) {
-        int64_t have = lesson__buf_count(&plan->spec, plan->scratch_count, q->rank, q->buf);
+        int64_t have = cv_plan_buf_count(plan, q->buf, q->rank);
         if (index >= have) {
             lesson__err(c, lesson__off(c, lesson__member(c, v, "index")),
                         "%s.index %lld is outside rank %d's %s buffer (%lld elements)", where,

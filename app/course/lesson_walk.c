@@ -420,7 +420,7 @@ bool lesson__read_chunk(lesson__ctx *c, lesson__val v, const char *where, int se
     if (!ok)
         return false;
     if (plan) {
-        int64_t have = lesson__buf_count(&plan->spec, plan->scratch_count, (int)rank, (cv_buf)buf);
+        int64_t have = cv_plan_buf_count(plan, (cv_buf)buf, (int)rank);
         if (first + count > have) {
             if (have == 0)
                 lesson__err(c, lesson__off(c, v), "%s: rank %lld's %s buffer is empty in this setup",
