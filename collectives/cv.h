@@ -110,6 +110,7 @@ const char *cv_dtype_name(cv_dtype dtype); /* "float32" */
 const char *cv_redop_name(cv_redop redop); /* "sum" */
 const char *cv_buf_name(cv_buf buf);       /* "send" */
 const char *cv_init_name(cv_init init);    /* "index" */
+const char *cv_xfer_kind_name(int kind);   /* "copy", "reduce", "reduce-copy" */
 /* Parse by name (aliases accepted: "float" for float32, "half", "bf16",
  * "double", ...). Return -1 when unknown. */
 int cv_op_parse(const char *s);
@@ -164,25 +165,50 @@ double cv_spec_busbw_factor(const cv_spec *spec);
 
 /* ------------------------------------------------------------------ plan */
 
+/* What a transfer does with what it moves. REDUCE_COPY is NCCL's
+ * recvReduceCopy: the receiver reduces the incoming chunk with its own
+ * data (the `local` operand, a region on the dst rank, often its SEND
+ * buffer) and writes the result elsewhere, so no step has to copy a rank's
+ * input into place before the first reduction. */
 typedef enum {
-    CV_XFER_COPY,   /* dst = src */
-    CV_XFER_REDUCE, /* dst = dst (redop) src */
-    CV_XFER_DIVIDE  /* dst = dst / ranks: integer avg's final step (src == dst) */
+    CV_XFER_COPY,        /* dst = src */
+    CV_XFER_REDUCE,      /* dst = dst (redop) src */
+    CV_XFER_REDUCE_COPY, /* dst = local (redop) src; local lies on rank dst, apart from dst */
+    CV_XFER_KIND_COUNT
 } cv_xfer_kind;
+
+/* Transfer flags. FINISH marks the write that completes the reduction of
+ * its elements (every rank's contribution is in): the redop's
+ * post-operation applies there, as NCCL applies its postOp when it stores
+ * the reduced value; for integer avg that is the division by the rank
+ * count. Copies made afterwards carry the finished value. */
+enum { CV_XFER_FINISH = 1 };
 
 typedef struct {
     int32_t src, dst;         /* ranks; equal for a local operation */
     uint8_t src_buf, dst_buf; /* cv_buf */
     uint8_t kind;             /* cv_xfer_kind */
-    uint8_t pad_;
+    uint8_t local_buf;        /* REDUCE_COPY: the receiver's own operand (cv_buf) */
+    uint8_t flags;            /* CV_XFER_FINISH */
+    uint8_t pad_[7];
     int64_t src_off, dst_off; /* elements */
+    int64_t local_off;        /* REDUCE_COPY: elements into local_buf of rank dst */
     int64_t count;            /* elements, > 0 */
 } cv_transfer;
 
+/* A step is what a backend runs at once: a set of concurrent transfers.
+ * A step that moves data between ranks is a communication round, the
+ * textbook's unit (ring allreduce: 2(N-1) of them). Where an algorithm
+ * must stage (MPICH's recursive doubling receives into a temporary buffer,
+ * then reduces), the purely local work is a step of its own that belongs
+ * to the round before it (or, before any communication, to round 1): a
+ * sub-phase of that round, never a round of its own. */
 typedef struct {
     int64_t first;     /* index into plan->transfers */
     int64_t count;     /* transfers in this step */
     const char *phase; /* static string: "reduce-scatter", "all-gather", ... */
+    int round;         /* 1-based round it belongs to; 0 in a plan with no communication */
+    bool local;        /* moves nothing between ranks: a sub-phase of its round */
 } cv_step;
 
 typedef struct {
@@ -190,6 +216,7 @@ typedef struct {
     int64_t scratch_count; /* elements of SCRATCH per rank */
     int nsteps;
     cv_step *steps;
+    int nrounds; /* steps that move data between ranks: the communication rounds */
     int64_t ntransfers;
     cv_transfer *transfers;
     int cap_steps_;
@@ -206,25 +233,42 @@ int cv_plan_build(const cv_spec *spec, cv_plan **out, char *err, size_t errlen);
 void cv_plan_destroy(cv_plan *plan); /* accepts NULL */
 
 /* Structural checks: ranks, buffers and ranges in bounds; counts > 0; no
- * SEND buffer written; within a step no transfer reads or writes a region
- * that another transfer of that step writes; every result element written. */
+ * SEND buffer written; a REDUCE_COPY's local operand on the receiver and
+ * apart from its destination; within a step no transfer reads (source or
+ * local operand) or writes a region that another transfer of that step
+ * writes; nothing read before it is written; every result element written;
+ * FINISH only on reductions. */
 int cv_plan_validate(const cv_plan *plan, char *err, size_t errlen);
 
 /* Provenance by simulation: the 64-bit masks of every buffer after each
  * step (ranks <= 64). copy: mask(dst) = mask(src); reduce: mask(dst) |=
- * mask(src); SEND of rank r starts as {r}, others empty. Checks that each
- * result element ends with the mask the op's semantics demand. */
+ * mask(src); reduce-copy: mask(dst) = mask(local) | mask(src); SEND of rank
+ * r starts as {r}, others empty. Checks that each result element ends with
+ * the mask the op's semantics demand, and, for the ops that reduce, that
+ * each is finished exactly once: a FINISH write holds every rank, and no
+ * finished value is reduced again. */
 int cv_plan_check_provenance(const cv_plan *plan, char *err, size_t errlen);
 
 /* Bytes a rank sends to other ranks, in the whole plan (local copies are
  * not counted). */
 int64_t cv_plan_bytes_sent(const cv_plan *plan, int rank);
-/* Steps that move bytes between ranks. */
+/* Steps that move bytes between ranks: plan->nrounds. */
 int cv_plan_comm_steps(const cv_plan *plan);
+/* The textbook's round count for the plan's algorithm at its rank count
+ * (and slices), and the formula it comes from, such as "2(N-1)" or
+ * "floor(log2 N)+2" (MPICH's fold and unfold for a rank count that is not
+ * a power of two). A plan whose chunks are all non-empty has exactly this
+ * many rounds; with fewer elements than chunks, rounds that would move
+ * nothing are left out. One rank communicates in no round: 0, "0". */
+int cv_plan_textbook_rounds(const cv_plan *plan, char *formula, size_t len);
+/* "14 steps = 2(N-1)", or where empty chunks left rounds out "3 steps
+ * (2(N-1) = 14 with every chunk non-empty)"; returns the length. The step
+ * count a learner sees is always the round count. */
+int cv_plan_rounds_text(const cv_plan *plan, char *out, size_t len);
 /* Bytes the plan's transfers must read and write in memory: a copy reads
- * and writes its bytes (2x), a reduce reads both operands and writes one
- * (3x), a divide reads and writes (2x). A memory-bound backend cannot run
- * the plan faster than this over its memory bandwidth. */
+ * and writes its bytes (2x), a reduce or reduce-copy reads both operands
+ * and writes one (3x). A memory-bound backend cannot run the plan faster
+ * than this over its memory bandwidth. */
 int64_t cv_plan_memory_bytes(const cv_plan *plan);
 
 /* ------------------------------------------------------------------ cost */
@@ -247,8 +291,8 @@ const cv_link *cv_link_find(const char *name);
 
 typedef struct {
     double seconds;        /* model time of the whole plan */
-    int steps;             /* steps of the plan */
-    int comm_steps;        /* steps that move bytes between ranks */
+    int steps;             /* communication rounds of the plan (plan->nrounds) */
+    int comm_steps;        /* rounds that move bytes between ranks: the same */
     int64_t max_sent;      /* bytes sent by the busiest rank, whole plan */
     int64_t busiest_total; /* sum over steps of the busiest port's bytes */
     double algbw, busbw;   /* bytes/s, nccl-tests definitions */

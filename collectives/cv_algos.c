@@ -13,32 +13,102 @@
 
 #include "cv_internal.h"
 
+/* ------------------------------------------------- textbook round counts */
+
+/* Each writes the formula as a learner reads it and returns its value at
+ * the spec's rank count (N >= 2) and slices. Powers of two read "log2 N";
+ * other rank counts say which rounding the algorithm takes, and MPICH's
+ * fold/unfold algorithms add their two extra rounds. */
+
+static bool pow2(int n) { return (n & (n - 1)) == 0; }
+static int log2_floor(int n) { return cv__log2_ceil(cv__pow2_floor(n)); }
+
+static int rounds_one(const cv_spec *s, char *f, size_t len)
+{
+    (void)s;
+    snprintf(f, len, "1");
+    return 1;
+}
+
+static int rounds_n1(const cv_spec *s, char *f, size_t len)
+{
+    snprintf(f, len, "N-1");
+    return s->ranks - 1;
+}
+
+static int rounds_2n1(const cv_spec *s, char *f, size_t len)
+{
+    snprintf(f, len, "2(N-1)");
+    return 2 * (s->ranks - 1);
+}
+
+/* The parameter server: N-1 reductions into the root, one broadcast. */
+static int rounds_server(const cv_spec *s, char *f, size_t len)
+{
+    snprintf(f, len, "(N-1)+1");
+    return s->ranks;
+}
+
+/* A pipelined chain: slice S leaves the head in round S and needs N-2
+ * more links. */
+static int rounds_chain(const cv_spec *s, char *f, size_t len)
+{
+    snprintf(f, len, s->slices == 1 ? "N-1" : "S+N-2");
+    return s->slices + s->ranks - 2;
+}
+
+static int rounds_log(const cv_spec *s, char *f, size_t len)
+{
+    snprintf(f, len, pow2(s->ranks) ? "log2 N" : "ceil(log2 N)");
+    return cv__log2_ceil(s->ranks);
+}
+
+static int rounds_2log(const cv_spec *s, char *f, size_t len)
+{
+    snprintf(f, len, pow2(s->ranks) ? "2 log2 N" : "2 ceil(log2 N)");
+    return 2 * cv__log2_ceil(s->ranks);
+}
+
+static int rounds_fold(const cv_spec *s, char *f, size_t len)
+{
+    snprintf(f, len, pow2(s->ranks) ? "log2 N" : "floor(log2 N)+2");
+    return log2_floor(s->ranks) + (pow2(s->ranks) ? 0 : 2);
+}
+
+static int rounds_2fold(const cv_spec *s, char *f, size_t len)
+{
+    snprintf(f, len, pow2(s->ranks) ? "2 log2 N" : "2 floor(log2 N)+2");
+    return 2 * log2_floor(s->ranks) + (pow2(s->ranks) ? 0 : 2);
+}
+
+/* ---------------------------------------------------------------- registry */
+
 static const cv__algo_entry registry[] = {
-    {CV_OP_BROADCAST, CV_ALGO_RING, cv__plan_broadcast_ring},
-    {CV_OP_BROADCAST, CV_ALGO_TREE, cv__plan_broadcast_tree},
-    {CV_OP_BROADCAST, CV_ALGO_DIRECT, cv__plan_broadcast_direct},
-    {CV_OP_SCATTER, CV_ALGO_DIRECT, cv__plan_scatter_direct},
-    {CV_OP_SCATTER, CV_ALGO_TREE, cv__plan_scatter_tree},
-    {CV_OP_GATHER, CV_ALGO_DIRECT, cv__plan_gather_direct},
-    {CV_OP_GATHER, CV_ALGO_TREE, cv__plan_gather_tree},
-    {CV_OP_REDUCE, CV_ALGO_RING, cv__plan_reduce_ring},
-    {CV_OP_REDUCE, CV_ALGO_TREE, cv__plan_reduce_tree},
-    {CV_OP_REDUCE, CV_ALGO_DIRECT, cv__plan_reduce_direct},
-    {CV_OP_ALLGATHER, CV_ALGO_RING, cv__plan_allgather_ring},
-    {CV_OP_ALLGATHER, CV_ALGO_RECURSIVE_DOUBLING, cv__plan_allgather_rd},
-    {CV_OP_ALLGATHER, CV_ALGO_BRUCK, cv__plan_allgather_bruck},
-    {CV_OP_ALLGATHER, CV_ALGO_DIRECT, cv__plan_allgather_direct},
-    {CV_OP_REDUCESCATTER, CV_ALGO_RING, cv__plan_reducescatter_ring},
-    {CV_OP_REDUCESCATTER, CV_ALGO_RECURSIVE_HALVING, cv__plan_reducescatter_rh},
-    {CV_OP_REDUCESCATTER, CV_ALGO_DIRECT, cv__plan_reducescatter_direct},
-    {CV_OP_ALLREDUCE, CV_ALGO_RING, cv__plan_allreduce_ring},
-    {CV_OP_ALLREDUCE, CV_ALGO_TREE, cv__plan_allreduce_tree},
-    {CV_OP_ALLREDUCE, CV_ALGO_RECURSIVE_DOUBLING, cv__plan_allreduce_rd},
-    {CV_OP_ALLREDUCE, CV_ALGO_RABENSEIFNER, cv__plan_allreduce_rabenseifner},
-    {CV_OP_ALLREDUCE, CV_ALGO_DIRECT, cv__plan_allreduce_direct},
-    {CV_OP_ALLTOALL, CV_ALGO_PAIRWISE, cv__plan_alltoall_pairwise},
-    {CV_OP_ALLTOALL, CV_ALGO_BRUCK, cv__plan_alltoall_bruck},
-    {CV_OP_SENDRECV, CV_ALGO_DIRECT, cv__plan_sendrecv_direct},
+    {CV_OP_BROADCAST, CV_ALGO_RING, cv__plan_broadcast_ring, rounds_chain},
+    {CV_OP_BROADCAST, CV_ALGO_TREE, cv__plan_broadcast_tree, rounds_log},
+    {CV_OP_BROADCAST, CV_ALGO_DIRECT, cv__plan_broadcast_direct, rounds_n1},
+    {CV_OP_SCATTER, CV_ALGO_DIRECT, cv__plan_scatter_direct, rounds_one},
+    {CV_OP_SCATTER, CV_ALGO_TREE, cv__plan_scatter_tree, rounds_log},
+    {CV_OP_GATHER, CV_ALGO_DIRECT, cv__plan_gather_direct, rounds_one},
+    {CV_OP_GATHER, CV_ALGO_TREE, cv__plan_gather_tree, rounds_log},
+    {CV_OP_REDUCE, CV_ALGO_RING, cv__plan_reduce_ring, rounds_chain},
+    {CV_OP_REDUCE, CV_ALGO_TREE, cv__plan_reduce_tree, rounds_log},
+    {CV_OP_REDUCE, CV_ALGO_DIRECT, cv__plan_reduce_direct, rounds_n1},
+    {CV_OP_ALLGATHER, CV_ALGO_RING, cv__plan_allgather_ring, rounds_n1},
+    {CV_OP_ALLGATHER, CV_ALGO_RECURSIVE_DOUBLING, cv__plan_allgather_rd, rounds_fold},
+    {CV_OP_ALLGATHER, CV_ALGO_BRUCK, cv__plan_allgather_bruck, rounds_log},
+    {CV_OP_ALLGATHER, CV_ALGO_DIRECT, cv__plan_allgather_direct, rounds_one},
+    {CV_OP_REDUCESCATTER, CV_ALGO_RING, cv__plan_reducescatter_ring, rounds_n1},
+    {CV_OP_REDUCESCATTER, CV_ALGO_RECURSIVE_HALVING, cv__plan_reducescatter_rh, rounds_fold},
+    {CV_OP_REDUCESCATTER, CV_ALGO_DIRECT, cv__plan_reducescatter_direct, rounds_n1},
+    {CV_OP_ALLREDUCE, CV_ALGO_RING, cv__plan_allreduce_ring, rounds_2n1},
+    {CV_OP_ALLREDUCE, CV_ALGO_TREE, cv__plan_allreduce_tree, rounds_2log},
+    {CV_OP_ALLREDUCE, CV_ALGO_RECURSIVE_DOUBLING, cv__plan_allreduce_rd, rounds_fold},
+    {CV_OP_ALLREDUCE, CV_ALGO_RABENSEIFNER, cv__plan_allreduce_rabenseifner, rounds_2fold},
+    {CV_OP_ALLREDUCE, CV_ALGO_DIRECT, cv__plan_allreduce_direct, rounds_server},
+    {CV_OP_ALLTOALL, CV_ALGO_PAIRWISE, cv__plan_alltoall_pairwise, rounds_n1},
+    {CV_OP_ALLTOALL, CV_ALGO_BRUCK, cv__plan_alltoall_bruck, rounds_log},
+    {CV_OP_SENDRECV, CV_ALGO_DIRECT, cv__plan_sendrecv_direct, rounds_one},
 };
 
 #define NENTRIES ((int)(sizeof registry / sizeof registry[0]))
@@ -77,4 +147,28 @@ void cv__algo_list(cv_op op, char *out, size_t outlen)
         size_t used = strlen(out);
         snprintf(out + used, outlen - used, "%s%s", i ? ", " : "", cv_algo_name(a[i]));
     }
+}
+
+int cv_plan_textbook_rounds(const cv_plan *p, char *formula, size_t len)
+{
+    const cv__algo_entry *e = cv__algo_find(p->spec.op, p->spec.algo);
+    char f[64] = "0";
+    int n = 0;
+    if (e && e->rounds && p->spec.ranks > 1)
+        n = e->rounds(&p->spec, f, sizeof f);
+    if (formula && len)
+        snprintf(formula, len, "%s", f);
+    return n;
+}
+
+int cv_plan_rounds_text(const cv_plan *p, char *out, size_t len)
+{
+    char f[64];
+    int want = cv_plan_textbook_rounds(p, f, sizeof f), have = p->nrounds;
+    const char *unit = have == 1 ? "step" : "steps";
+    if (p->spec.ranks == 1)
+        return snprintf(out, len, "%d %s (one rank: nothing to communicate)", have, unit);
+    if (have == want)
+        return snprintf(out, len, "%d %s = %s", have, unit, f);
+    return snprintf(out, len, "%d %s (%s = %d with every chunk non-empty)", have, unit, f, want);
 }

@@ -130,7 +130,7 @@ void cv_cost_plan(const cv_plan *p, const cv_link *l, cv_cost *out)
     }
     for (int r = 0; r < p->spec.ranks; r++)
         out->max_sent = total_sent[r] > out->max_sent ? total_sent[r] : out->max_sent;
-    out->steps = p->nsteps;
+    out->steps = p->nrounds;
     if (out->seconds > 0) {
         out->algbw = (double)cv_spec_bench_bytes(&p->spec) / out->seconds;
         out->busbw = out->algbw * cv_spec_busbw_factor(&p->spec);

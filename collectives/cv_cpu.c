@@ -250,7 +250,11 @@ static void run_piece(void *ctx, int64_t i)
                          (size_t)(t->dst_off + pc->off) * s->esz;
     const unsigned char *src = s->bufs[t->src * CV_BUF_COUNT + t->src_buf] +
                                (size_t)(t->src_off + pc->off) * s->esz;
-    cv__kernel(s->plan->spec.dtype, s->plan->spec.redop, t->kind, dst, src, pc->count,
+    const unsigned char *local = t->kind != CV_XFER_REDUCE_COPY
+                                     ? NULL
+                                     : s->bufs[t->dst * CV_BUF_COUNT + t->local_buf] +
+                                           (size_t)(t->local_off + pc->off) * s->esz;
+    cv__kernel(s->plan->spec.dtype, s->plan->spec.redop, t, dst, local, src, pc->count,
                s->plan->spec.ranks);
 }
 
@@ -311,7 +315,8 @@ static void probe_piece(void *ctx, int64_t i)
     probe_job *j = ctx;
     int64_t per = PIECE_BYTES / (int64_t)sizeof(float), off = i * per;
     int64_t n = j->count - off < per ? j->count - off : per;
-    cv__kernel(CV_FLOAT32, CV_SUM, j->kind, j->dst + off, j->src + off, n, 1);
+    cv_transfer t = {.kind = (uint8_t)j->kind};
+    cv__kernel(CV_FLOAT32, CV_SUM, &t, j->dst + off, NULL, j->src + off, n, 1);
 }
 
 /* Best bytes-per-second of `reps` passes of one kernel over the buffers. */

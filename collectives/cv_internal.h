@@ -31,11 +31,22 @@ static inline void cv__copy(cv_plan *p, int src, cv_buf sbuf, int64_t soff, int 
 {
     cv__xfer(p, src, sbuf, soff, dst, dbuf, doff, count, CV_XFER_COPY);
 }
-static inline void cv__reduce(cv_plan *p, int src, cv_buf sbuf, int64_t soff, int dst,
-                              cv_buf dbuf, int64_t doff, int64_t count)
-{
-    cv__xfer(p, src, sbuf, soff, dst, dbuf, doff, count, CV_XFER_REDUCE);
-}
+
+/* A place in a rank's buffers. */
+typedef struct {
+    int rank;
+    cv_buf buf;
+    int64_t off;
+} cv__at;
+#define CV_AT(rank, buf, off) ((cv__at){(rank), (buf), (off)})
+
+/* The receiver reduces the incoming chunk with its own data: dst = local
+ * (redop) src, where local is a region of dst's rank (local.rank is
+ * ignored). When local is dst itself this is an in-place reduce. flags:
+ * CV_XFER_FINISH where this write completes the reduction. A count of 0
+ * adds nothing. */
+void cv__recv_reduce(cv_plan *p, cv__at src, cv__at local, cv__at dst, int64_t count,
+                     unsigned flags);
 /* Closes the open step; a step with no transfers is dropped. */
 void cv__plan_end(cv_plan *p);
 /* Copies `cnt` blocks of `c` elements, starting at block `a` of a numbering
@@ -60,10 +71,15 @@ int cv__log2_ceil(int n);
  * steps of one algorithm. */
 typedef void (*cv__plan_fn)(cv_plan *p);
 
+/* The textbook's round count at the spec's rank count (>= 2) and slices;
+ * writes the formula it evaluates ("2(N-1)"). */
+typedef int (*cv__rounds_fn)(const cv_spec *s, char *formula, size_t len);
+
 typedef struct {
     cv_op op;
     cv_algo algo;
     cv__plan_fn generate;
+    cv__rounds_fn rounds;
 } cv__algo_entry;
 
 /* The registry's rows (cv_algos.c), rows of one op together, default
@@ -100,6 +116,8 @@ void cv__plan_allreduce_rd(cv_plan *p);
 void cv__plan_allreduce_rabenseifner(cv_plan *p);
 void cv__plan_allreduce_direct(cv_plan *p);
 void cv__plan_alltoall_pairwise(cv_plan *p);
+/* The reduce half of the direct algorithms (cv_plan_all.c). */
+void cv__reduce_into_root(cv_plan *p);
 void cv__plan_alltoall_bruck(cv_plan *p);
 
 /* ----------------------------------------------------------------- values */
@@ -114,10 +132,18 @@ void cv__value_set(cv_dtype dtype, void *base, int64_t i, double v);
 double cv__dtype_max(cv_dtype dtype);
 double cv__dtype_eps(cv_dtype dtype);
 
-/* The element kernels every CPU transfer runs: copy, dst = dst op src, or
- * dst = dst / divisor (integers). n elements; dst and src do not overlap. */
-void cv__kernel(cv_dtype dtype, cv_redop redop, cv_xfer_kind kind, void *dst, const void *src,
-                int64_t n, int divisor);
+/* dst = a (redop) b, n elements: a is dst itself (in place) or a region
+ * apart from it; b never overlaps dst. avg combines as a sum. */
+void cv__combine(cv_dtype dtype, cv_redop redop, void *dst, const void *a, const void *b,
+                 int64_t n);
+/* dst = dst / divisor, truncating, for the integer dtypes (integer avg's
+ * finish); floats are left alone (their avg was pre-multiplied). */
+void cv__divide(cv_dtype dtype, void *dst, int64_t n, int divisor);
+/* The element work of n elements of transfer t, as every CPU transfer runs
+ * it: dst = src (copy), dst = dst op src (reduce), dst = local op src
+ * (reduce-copy), then, where t finishes an integer avg, dst /= ranks. */
+void cv__kernel(cv_dtype dtype, cv_redop redop, const cv_transfer *t, void *dst,
+                const void *local, const void *src, int64_t n, int ranks);
 /* Multiplies n floats of the dtype by 1/ranks in place (avg's pre-multiply). */
 void cv__premultiply(cv_dtype dtype, void *buf, int64_t n, int ranks);
 

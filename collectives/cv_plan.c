@@ -3,17 +3,18 @@
  *
  * A plan generator (cv_plan_*.c) opens steps and adds transfers through the
  * small builder here; cv_plan_build calls the registry's generator for the
- * spec's op and algorithm (cv_algos.c) and then merges a
- * purely local first step (the "prologue" of local copies most algorithms
- * start with) into the next step when that keeps every step free of
- * conflicts, so the merge can never change what a plan computes.
+ * spec's op and algorithm (cv_algos.c) and then numbers the rounds: a step
+ * that moves data between ranks is a round, a purely local step a
+ * sub-phase of the round before it.
  *
  * cv_plan_validate is what makes a plan trustworthy for every backend: all
  * ranges in bounds, SEND never written, no two transfers of one step
- * touching a region that one of them writes, nothing read from RECV or
- * SCRATCH before an earlier step wrote it, and every result element
- * written. cv_plan_check_provenance follows the ranks' contributions
- * through the plan and compares them with what the op's semantics demand.
+ * touching a region that one of them writes (a reduce-copy reads its local
+ * operand too), nothing read from RECV or SCRATCH before an earlier step
+ * wrote it, and every result element written. cv_plan_check_provenance
+ * follows the ranks' contributions through the plan and compares them with
+ * what the op's semantics demand, and checks that every reduced element is
+ * finished exactly once.
  */
 #include <string.h>
 
@@ -32,11 +33,9 @@ void cv__plan_begin(cv_plan *p, const char *phase)
     p->steps[p->nsteps].phase = phase;
 }
 
-void cv__xfer(cv_plan *p, int src, cv_buf sbuf, int64_t soff, int dst, cv_buf dbuf, int64_t doff,
-              int64_t count, cv_xfer_kind kind)
+/* Appends a zeroed transfer to the open step. */
+static cv_transfer *add_transfer(cv_plan *p)
 {
-    if (count <= 0)
-        return;
     if (p->ntransfers == p->cap_transfers_) {
         p->cap_transfers_ = p->cap_transfers_ ? p->cap_transfers_ * 2 : 64;
         p->transfers = cv__xrealloc(p->transfers,
@@ -44,6 +43,16 @@ void cv__xfer(cv_plan *p, int src, cv_buf sbuf, int64_t soff, int dst, cv_buf db
     }
     cv_transfer *t = &p->transfers[p->ntransfers++];
     memset(t, 0, sizeof *t);
+    p->steps[p->nsteps].count++;
+    return t;
+}
+
+void cv__xfer(cv_plan *p, int src, cv_buf sbuf, int64_t soff, int dst, cv_buf dbuf, int64_t doff,
+              int64_t count, cv_xfer_kind kind)
+{
+    if (count <= 0)
+        return;
+    cv_transfer *t = add_transfer(p);
     t->src = src;
     t->dst = dst;
     t->src_buf = (uint8_t)sbuf;
@@ -52,7 +61,22 @@ void cv__xfer(cv_plan *p, int src, cv_buf sbuf, int64_t soff, int dst, cv_buf db
     t->src_off = soff;
     t->dst_off = doff;
     t->count = count;
-    p->steps[p->nsteps].count++;
+}
+
+void cv__recv_reduce(cv_plan *p, cv__at src, cv__at local, cv__at dst, int64_t count,
+                     unsigned flags)
+{
+    if (count <= 0)
+        return;
+    bool in_place = local.buf == dst.buf && local.off == dst.off;
+    cv__xfer(p, src.rank, src.buf, src.off, dst.rank, dst.buf, dst.off, count,
+             in_place ? CV_XFER_REDUCE : CV_XFER_REDUCE_COPY);
+    cv_transfer *t = &p->transfers[p->ntransfers - 1];
+    if (!in_place) {
+        t->local_buf = (uint8_t)local.buf;
+        t->local_off = local.off;
+    }
+    t->flags = (uint8_t)flags;
 }
 
 void cv__plan_end(cv_plan *p)
@@ -92,6 +116,30 @@ int cv__log2_ceil(int n)
     return k;
 }
 
+static bool moves_between_ranks(const cv_plan *p, const cv_step *st)
+{
+    for (int64_t i = 0; i < st->count; i++)
+        if (p->transfers[st->first + i].src != p->transfers[st->first + i].dst)
+            return true;
+    return false;
+}
+
+/* A step that moves data between ranks opens a round; a local step is a
+ * sub-phase of the round before it, or of round 1 when it comes first. */
+static void number_rounds(cv_plan *p)
+{
+    p->nrounds = 0;
+    for (int k = 0; k < p->nsteps; k++) {
+        cv_step *st = &p->steps[k];
+        st->local = !moves_between_ranks(p, st);
+        if (!st->local)
+            p->nrounds++;
+        st->round = p->nrounds;
+    }
+    for (int k = 0; k < p->nsteps && p->steps[k].round == 0 && p->nrounds > 0; k++)
+        p->steps[k].round = 1;
+}
+
 /* ------------------------------------------------------------- conflicts */
 
 typedef struct {
@@ -111,13 +159,18 @@ static int span_cmp(const void *a, const void *b)
 }
 
 /* Finds a conflict among transfers [first, first+count): two writes that
- * overlap, or a read overlapping another transfer's write. Returns the
- * index of an offending transfer or -1. */
+ * overlap, or a read (a source, or a reduce-copy's local operand)
+ * overlapping another transfer's write. reads holds 2 * count spans.
+ * Returns the index of an offending transfer or -1. */
 static int64_t step_conflict(const cv_transfer *t, int64_t count, span *writes, span *reads)
 {
+    int64_t nreads = 0;
     for (int64_t i = 0; i < count; i++) {
         writes[i] = (span){t[i].dst, t[i].dst_buf, t[i].dst_off, t[i].dst_off + t[i].count, i};
-        reads[i] = (span){t[i].src, t[i].src_buf, t[i].src_off, t[i].src_off + t[i].count, i};
+        reads[nreads++] = (span){t[i].src, t[i].src_buf, t[i].src_off, t[i].src_off + t[i].count, i};
+        if (t[i].kind == CV_XFER_REDUCE_COPY)
+            reads[nreads++] = (span){t[i].dst, t[i].local_buf, t[i].local_off,
+                                     t[i].local_off + t[i].count, i};
     }
     qsort(writes, (size_t)count, sizeof *writes, span_cmp);
     for (int64_t i = 1; i < count; i++) {
@@ -127,7 +180,7 @@ static int64_t step_conflict(const cv_transfer *t, int64_t count, span *writes, 
     }
     /* Writes are now disjoint and sorted: for each read, scan back over the
      * writes that start before it ends. */
-    for (int64_t i = 0; i < count; i++) {
+    for (int64_t i = 0; i < nreads; i++) {
         const span *r = &reads[i];
         int64_t lo = 0, hi = count; /* first write with key > (rank, buf, r->hi - 1) */
         while (lo < hi) {
@@ -151,29 +204,6 @@ static int64_t step_conflict(const cv_transfer *t, int64_t count, span *writes, 
     return -1;
 }
 
-/* A local first step is merged into the second when the two together are
- * still conflict-free: then running them at once computes the same. */
-static void merge_prologue(cv_plan *p)
-{
-    if (p->nsteps < 2)
-        return;
-    const cv_step *s0 = &p->steps[0], *s1 = &p->steps[1];
-    for (int64_t i = 0; i < s0->count; i++)
-        if (p->transfers[s0->first + i].src != p->transfers[s0->first + i].dst)
-            return;
-    int64_t n = s0->count + s1->count;
-    span *w = cv__xmalloc((size_t)n * sizeof *w), *r = cv__xmalloc((size_t)n * sizeof *r);
-    int64_t bad = step_conflict(&p->transfers[s0->first], n, w, r);
-    free(w);
-    free(r);
-    if (bad >= 0)
-        return;
-    p->steps[1].first = 0;
-    p->steps[1].count = n;
-    memmove(&p->steps[0], &p->steps[1], (size_t)(p->nsteps - 1) * sizeof *p->steps);
-    p->nsteps--;
-}
-
 /* ------------------------------------------------------------------ build */
 
 int cv_plan_build(const cv_spec *spec, cv_plan **out, char *err, size_t errlen)
@@ -195,16 +225,7 @@ int cv_plan_build(const cv_spec *spec, cv_plan **out, char *err, size_t errlen)
     } else {
         e->generate(p);
     }
-    /* Integer avg: NCCL sums, then divides every result element by N. */
-    if (spec->redop == CV_AVG && cv_op_reduces(spec->op) && !cv_dtype_is_float(spec->dtype)) {
-        cv__plan_begin(p, "average");
-        for (int r = 0; r < spec->ranks; r++) {
-            int64_t n = cv_spec_result_count(spec, r);
-            cv__xfer(p, r, CV_BUF_RECV, 0, r, CV_BUF_RECV, 0, n, CV_XFER_DIVIDE);
-        }
-        cv__plan_end(p);
-    }
-    merge_prologue(p);
+    number_rounds(p);
     *out = p;
     return CV_OK;
 }
@@ -272,7 +293,7 @@ int cv_plan_validate(const cv_plan *p, char *err, size_t errlen)
         if (p->steps[k].count > maxstep)
             maxstep = p->steps[k].count;
     span *w = cv__xmalloc((size_t)(maxstep + 1) * sizeof *w);
-    span *r = cv__xmalloc((size_t)(maxstep + 1) * sizeof *r);
+    span *r = cv__xmalloc((size_t)(2 * maxstep + 1) * sizeof *r);
     written_map m;
     written_init(&m, p);
 
@@ -284,10 +305,24 @@ int cv_plan_validate(const cv_plan *p, char *err, size_t errlen)
         }
         for (int64_t i = 0; i < st->count && !rc; i++) {
             const cv_transfer *t = &p->transfers[st->first + i];
+            bool rc_kind = t->kind == CV_XFER_REDUCE_COPY;
             if (t->src < 0 || t->src >= s->ranks || t->dst < 0 || t->dst >= s->ranks ||
-                t->src_buf >= CV_BUF_COUNT || t->dst_buf >= CV_BUF_COUNT || t->count <= 0)
-                rc = cv__fail(err, errlen, "step %d transfer %lld: bad rank, buffer or count", k,
-                           (long long)i);
+                t->src_buf >= CV_BUF_COUNT || t->dst_buf >= CV_BUF_COUNT || t->count <= 0 ||
+                t->kind >= CV_XFER_KIND_COUNT || (rc_kind && t->local_buf >= CV_BUF_COUNT))
+                rc = cv__fail(err, errlen, "step %d transfer %lld: bad rank, buffer, kind or count",
+                           k, (long long)i);
+            else if ((t->flags & CV_XFER_FINISH) && t->kind == CV_XFER_COPY)
+                rc = cv__fail(err, errlen, "step %d transfer %lld: a copy cannot finish a "
+                                        "reduction", k, (long long)i);
+            else if (rc_kind && (t->local_off < 0 ||
+                                 t->local_off + t->count > buf_len(p, t->dst, t->local_buf)))
+                rc = cv__fail(err, errlen, "step %d transfer %lld: local operand %d.%s[%lld+%lld] "
+                                        "out of bounds", k, (long long)i, t->dst,
+                           cv_buf_name(t->local_buf), (long long)t->local_off, (long long)t->count);
+            else if (rc_kind && t->local_buf == t->dst_buf &&
+                     t->local_off < t->dst_off + t->count && t->dst_off < t->local_off + t->count)
+                rc = cv__fail(err, errlen, "step %d transfer %lld: local operand overlaps the "
+                                        "destination", k, (long long)i);
             else if (t->dst_buf == CV_BUF_SEND)
                 rc = cv__fail(err, errlen, "step %d transfer %lld: writes a send buffer", k,
                            (long long)i);
@@ -298,19 +333,16 @@ int cv_plan_validate(const cv_plan *p, char *err, size_t errlen)
                            k, (long long)i, t->src, cv_buf_name(t->src_buf),
                            (long long)t->src_off, (long long)t->count, t->dst,
                            cv_buf_name(t->dst_buf), (long long)t->dst_off);
-            else if (t->kind == CV_XFER_DIVIDE &&
-                     (t->src != t->dst || t->src_buf != t->dst_buf || t->src_off != t->dst_off))
-                rc = cv__fail(err, errlen, "step %d transfer %lld: divide must be in place", k,
-                           (long long)i);
-            else if (t->kind != CV_XFER_DIVIDE && t->src == t->dst && t->src_buf == t->dst_buf &&
+            else if (t->src == t->dst && t->src_buf == t->dst_buf &&
                      t->src_off < t->dst_off + t->count && t->dst_off < t->src_off + t->count)
                 rc = cv__fail(err, errlen, "step %d transfer %lld: source and destination overlap",
                            k, (long long)i);
             else if (!all_written(&m, t->src, t->src_buf, t->src_off, t->count) ||
-                     (t->kind != CV_XFER_COPY &&
-                      !all_written(&m, t->dst, t->dst_buf, t->dst_off, t->count)))
-                rc = cv__fail(err, errlen, "step %d transfer %lld: reads %s elements no earlier "
-                                        "step wrote", k, (long long)i, cv_buf_name(t->src_buf));
+                     (t->kind == CV_XFER_REDUCE &&
+                      !all_written(&m, t->dst, t->dst_buf, t->dst_off, t->count)) ||
+                     (rc_kind && !all_written(&m, t->dst, t->local_buf, t->local_off, t->count)))
+                rc = cv__fail(err, errlen, "step %d transfer %lld: reads elements no earlier "
+                                        "step wrote", k, (long long)i);
         }
         if (rc)
             break;
@@ -363,30 +395,56 @@ int cv_plan_check_provenance(const cv_plan *p, char *err, size_t errlen)
     if (s->ranks > CV_MAX_VISUAL_RANKS)
         return cv__fail(err, errlen, "provenance needs at most %d ranks", CV_MAX_VISUAL_RANKS);
     int nb = s->ranks * CV_BUF_COUNT;
+    uint64_t all = s->ranks == 64 ? ~(uint64_t)0 : bit(s->ranks) - 1;
+    /* Whether an element holds a finished reduction matters only for the
+     * ops that reduce, on more than one rank. */
+    bool track = cv_op_reduces(s->op) && s->ranks > 1;
     uint64_t **mask = cv__xcalloc((size_t)nb, sizeof *mask);
+    uint8_t **done = cv__xcalloc((size_t)nb, sizeof *done);
     for (int r = 0; r < s->ranks; r++)
         for (int b = 0; b < CV_BUF_COUNT; b++) {
             int64_t n = buf_len(p, r, b);
             mask[r * CV_BUF_COUNT + b] = cv__xcalloc((size_t)n + 1, sizeof(uint64_t));
+            done[r * CV_BUF_COUNT + b] = cv__xcalloc((size_t)n + 1, 1);
             if (b == CV_BUF_SEND)
                 for (int64_t i = 0; i < n; i++)
                     mask[r * CV_BUF_COUNT + b][i] = bit(r);
         }
     /* Transfers of a step are conflict-free, so applying them one by one
      * gives the same masks as applying them at once. */
-    for (int64_t x = 0; x < p->ntransfers; x++) {
-        const cv_transfer *t = &p->transfers[x];
-        const uint64_t *src = mask[t->src * CV_BUF_COUNT + t->src_buf] + t->src_off;
-        uint64_t *dst = mask[t->dst * CV_BUF_COUNT + t->dst_buf] + t->dst_off;
-        for (int64_t i = 0; i < t->count; i++)
-            if (t->kind == CV_XFER_COPY)
-                dst[i] = src[i];
-            else if (t->kind == CV_XFER_REDUCE)
-                dst[i] |= src[i];
-    }
     int rc = CV_OK;
+    for (int64_t x = 0; x < p->ntransfers && !rc; x++) {
+        const cv_transfer *t = &p->transfers[x];
+        int si = t->src * CV_BUF_COUNT + t->src_buf, di = t->dst * CV_BUF_COUNT + t->dst_buf;
+        int li = t->kind == CV_XFER_REDUCE_COPY ? t->dst * CV_BUF_COUNT + t->local_buf : di;
+        int64_t loff = t->kind == CV_XFER_REDUCE_COPY ? t->local_off : t->dst_off;
+        const uint64_t *src = mask[si] + t->src_off, *loc = mask[li] + loff;
+        const uint8_t *src_done = done[si] + t->src_off, *loc_done = done[li] + loff;
+        uint64_t *dst = mask[di] + t->dst_off;
+        uint8_t *dst_done = done[di] + t->dst_off;
+        bool finish = t->flags & CV_XFER_FINISH;
+        for (int64_t i = 0; i < t->count && !rc; i++) {
+            if (t->kind == CV_XFER_COPY) {
+                dst[i] = src[i];
+                dst_done[i] = src_done[i];
+                continue;
+            }
+            if (track && (src_done[i] || loc_done[i]))
+                rc = cv__fail(err, errlen, "transfer %lld: reduces a finished value again "
+                                        "(rank %d %s[%lld])", (long long)x, t->dst,
+                           cv_buf_name(t->dst_buf), (long long)(t->dst_off + i));
+            dst[i] = loc[i] | src[i];
+            dst_done[i] = finish;
+            if (track && finish && dst[i] != all)
+                rc = cv__fail(err, errlen, "transfer %lld: finishes rank %d %s[%lld] with "
+                                        "contributions 0x%llx, not every rank's", (long long)x,
+                           t->dst, cv_buf_name(t->dst_buf), (long long)(t->dst_off + i),
+                           (unsigned long long)dst[i]);
+        }
+    }
     for (int r = 0; r < s->ranks && !rc; r++) {
         const uint64_t *m = mask[r * CV_BUF_COUNT + CV_BUF_RECV];
+        const uint8_t *d = done[r * CV_BUF_COUNT + CV_BUF_RECV];
         int64_t n = cv_spec_result_count(s, r);
         for (int64_t i = 0; i < n; i++) {
             uint64_t want = expected_mask(s, r, i);
@@ -395,11 +453,19 @@ int cv_plan_check_provenance(const cv_plan *p, char *err, size_t errlen)
                            r, (long long)i, (unsigned long long)m[i], (unsigned long long)want);
                 break;
             }
+            if (track && !d[i]) {
+                rc = cv__fail(err, errlen, "rank %d recv[%lld]: no transfer finished its "
+                                        "reduction", r, (long long)i);
+                break;
+            }
         }
     }
-    for (int i = 0; i < nb; i++)
+    for (int i = 0; i < nb; i++) {
         free(mask[i]);
+        free(done[i]);
+    }
     free(mask);
+    free(done);
     return rc;
 }
 
@@ -418,7 +484,7 @@ int64_t cv_plan_memory_bytes(const cv_plan *p)
 {
     int64_t n = 0;
     for (int64_t x = 0; x < p->ntransfers; x++)
-        n += p->transfers[x].count * (p->transfers[x].kind == CV_XFER_REDUCE ? 3 : 2);
+        n += p->transfers[x].count * (p->transfers[x].kind == CV_XFER_COPY ? 2 : 3);
     return n * (int64_t)cv_dtype_size(p->spec.dtype);
 }
 
@@ -427,7 +493,7 @@ double cv_plan_memory_seconds(const cv_plan *p, const cv_membw *bw)
     double copy = 0, reduce = 0, esz = (double)cv_dtype_size(p->spec.dtype);
     for (int64_t x = 0; x < p->ntransfers; x++) {
         double n = (double)p->transfers[x].count * esz;
-        if (p->transfers[x].kind == CV_XFER_REDUCE)
+        if (p->transfers[x].kind != CV_XFER_COPY)
             reduce += 3 * n;
         else
             copy += 2 * n;
@@ -437,16 +503,4 @@ double cv_plan_memory_seconds(const cv_plan *p, const cv_membw *bw)
     return copy / bw->copy + reduce / bw->reduce;
 }
 
-int cv_plan_comm_steps(const cv_plan *p)
-{
-    int n = 0;
-    for (int k = 0; k < p->nsteps; k++) {
-        const cv_step *st = &p->steps[k];
-        for (int64_t i = 0; i < st->count; i++)
-            if (p->transfers[st->first + i].src != p->transfers[st->first + i].dst) {
-                n++;
-                break;
-            }
-    }
-    return n;
-}
+int cv_plan_comm_steps(const cv_plan *p) { return p->nrounds; }

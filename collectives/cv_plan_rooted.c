@@ -158,34 +158,20 @@ void cv__plan_gather_tree(cv_plan *p)
     }
 }
 
-/* Every rank in turn reduces into the root. */
-void cv__plan_reduce_direct(cv_plan *p)
-{
-    int n = p->spec.ranks, root = p->spec.root;
-    int64_t c = p->spec.count;
-    cv__plan_begin(p, "copy");
-    cv__copy(p, root, CV_BUF_SEND, 0, root, CV_BUF_RECV, 0, c);
-    cv__plan_end(p);
-    for (int k = 1; k < n; k++) {
-        cv__plan_begin(p, "reduce");
-        cv__reduce(p, (root + k) % n, CV_BUF_SEND, 0, root, CV_BUF_RECV, 0, c);
-        cv__plan_end(p);
-    }
-}
+/* Every rank in turn sends its input to the root, which reduces it into
+ * RECV (with its own input, the first time). */
+void cv__plan_reduce_direct(cv_plan *p) { cv__reduce_into_root(p); }
 
-/* Chain root+1 -> root+2 -> ... -> root; position j accumulates in
- * SCRATCH, the root in RECV. Slice s crosses link j at step s + j. */
+/* Chain root+1 -> root+2 -> ... -> root, cut into `slices` pieces; slice s
+ * crosses link j in round s + j. The head sends its input; every later
+ * rank reduces the incoming slice with its own input, into SCRATCH, and
+ * the root finishes it into RECV. NCCL: send, recvReduceSend,
+ * recvReduceCopy. */
 void cv__plan_reduce_ring(cv_plan *p)
 {
     int n = p->spec.ranks, root = p->spec.root, slices = p->spec.slices;
     int64_t c = p->spec.count;
     p->scratch_count = c;
-    cv__plan_begin(p, "copy");
-    for (int j = 1; j < n; j++) {
-        int r = abs_rank(j + 1, root, n);
-        cv__copy(p, r, CV_BUF_SEND, 0, r, j == n - 1 ? CV_BUF_RECV : CV_BUF_SCRATCH, 0, c);
-    }
-    cv__plan_end(p);
     for (int t = 0; t <= slices + n - 3; t++) {
         cv__plan_begin(p, "pipeline");
         for (int j = 0; j <= n - 2; j++) {
@@ -193,36 +179,38 @@ void cv__plan_reduce_ring(cv_plan *p)
             if (s < 0 || s >= slices)
                 continue;
             int64_t lo = cv__chunk(c, slices, s), hi = cv__chunk(c, slices, s + 1);
-            cv__reduce(p, abs_rank(j + 1, root, n), j == 0 ? CV_BUF_SEND : CV_BUF_SCRATCH, lo,
-                       abs_rank(j + 2, root, n), j + 1 == n - 1 ? CV_BUF_RECV : CV_BUF_SCRATCH,
-                       lo, hi - lo);
+            int from = abs_rank(j + 1, root, n), to = abs_rank(j + 2, root, n);
+            bool end = j + 1 == n - 1;
+            cv__recv_reduce(p, CV_AT(from, j == 0 ? CV_BUF_SEND : CV_BUF_SCRATCH, lo),
+                            CV_AT(to, CV_BUF_SEND, lo),
+                            CV_AT(to, end ? CV_BUF_RECV : CV_BUF_SCRATCH, lo), hi - lo,
+                            end ? CV_XFER_FINISH : 0);
         }
         cv__plan_end(p);
     }
 }
 
-/* Binomial: at mask m, vr (an odd multiple of m) reduces its partial result
- * into vr - m. Ranks that ever receive accumulate: the root in RECV, the
- * others in SCRATCH. */
+/* Binomial: at mask m, vr (an odd multiple of m) sends its partial result
+ * to vr - m, which reduces it with what it holds: its own input the first
+ * time (m = 1), its accumulator after that. The root accumulates in RECV,
+ * the others in SCRATCH. */
 void cv__plan_reduce_tree(cv_plan *p)
 {
     int n = p->spec.ranks, root = p->spec.root;
     int64_t c = p->spec.count;
+    int top = cv__pow2_floor(n - 1);
     p->scratch_count = c;
-    cv__plan_begin(p, "copy");
-    cv__copy(p, root, CV_BUF_SEND, 0, root, CV_BUF_RECV, 0, c);
-    for (int vr = 2; vr + 1 < n; vr += 2)
-        cv__copy(p, abs_rank(vr, root, n), CV_BUF_SEND, 0, abs_rank(vr, root, n),
-                 CV_BUF_SCRATCH, 0, c);
-    cv__plan_end(p);
     for (int m = 1; m < n; m *= 2) {
         cv__plan_begin(p, "tree");
         for (int vr = m; vr < n; vr += 2 * m) {
             bool accumulated = vr % 2 == 0 && vr + 1 < n;
             int parent = vr - m;
-            cv__reduce(p, abs_rank(vr, root, n), accumulated ? CV_BUF_SCRATCH : CV_BUF_SEND, 0,
-                       abs_rank(parent, root, n), parent == 0 ? CV_BUF_RECV : CV_BUF_SCRATCH, 0,
-                       c);
+            cv_buf acc = parent == 0 ? CV_BUF_RECV : CV_BUF_SCRATCH;
+            cv__recv_reduce(p, CV_AT(abs_rank(vr, root, n),
+                                     accumulated ? CV_BUF_SCRATCH : CV_BUF_SEND, 0),
+                            CV_AT(abs_rank(parent, root, n), m == 1 ? CV_BUF_SEND : acc, 0),
+                            CV_AT(abs_rank(parent, root, n), acc, 0), c,
+                            parent == 0 && m == top ? CV_XFER_FINISH : 0);
         }
         cv__plan_end(p);
     }

@@ -37,6 +37,7 @@ static const char *const redop_names[CV_REDOP_COUNT] = {
 };
 static const char *const buf_names[CV_BUF_COUNT] = {"send", "recv", "scratch"};
 static const char *const init_names[CV_INIT_COUNT] = {"rank", "index", "random"};
+static const char *const kind_names[CV_XFER_KIND_COUNT] = {"copy", "reduce", "reduce-copy"};
 
 const char *cv_op_name(cv_op op) { return (unsigned)op < CV_OP_COUNT ? op_names[op] : "?"; }
 const char *cv_op_title(cv_op op) { return (unsigned)op < CV_OP_COUNT ? op_titles[op] : "?"; }
@@ -45,6 +46,7 @@ const char *cv_dtype_name(cv_dtype d) { return (unsigned)d < CV_DTYPE_COUNT ? dt
 const char *cv_redop_name(cv_redop r) { return (unsigned)r < CV_REDOP_COUNT ? redop_names[r] : "?"; }
 const char *cv_buf_name(cv_buf b) { return (unsigned)b < CV_BUF_COUNT ? buf_names[b] : "?"; }
 const char *cv_init_name(cv_init i) { return (unsigned)i < CV_INIT_COUNT ? init_names[i] : "?"; }
+const char *cv_xfer_kind_name(int k) { return (unsigned)k < CV_XFER_KIND_COUNT ? kind_names[k] : "?"; }
 
 static int find_name(const char *s, const char *const *names, int n)
 {

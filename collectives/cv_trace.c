@@ -324,11 +324,12 @@ static void state_apply(cv_state *s, int k)
         int di = x->dst * CV_BUF_COUNT + x->dst_buf, si = x->src * CV_BUF_COUNT + x->src_buf;
         uint64_t *dm = s->masks[di] + x->dst_off;
         const uint64_t *sm = s->masks[si] + x->src_off;
+        /* reduce-copy: the receiver's own operand; a reduce: dst itself */
+        const uint64_t *lm = x->kind == CV_XFER_REDUCE_COPY
+                                 ? s->masks[x->dst * CV_BUF_COUNT + x->local_buf] + x->local_off
+                                 : dm;
         for (int64_t e = 0; e < x->count; e++) {
-            if (x->kind == CV_XFER_COPY)
-                dm[e] = sm[e];
-            else if (x->kind == CV_XFER_REDUCE)
-                dm[e] |= sm[e];
+            dm[e] = x->kind == CV_XFER_COPY ? sm[e] : lm[e] | sm[e];
             s->last[di][x->dst_off + e] = k;
         }
         memcpy(s->vals[di] + (size_t)x->dst_off * esz, d, (size_t)x->count * esz);

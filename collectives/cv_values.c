@@ -235,72 +235,59 @@ void cv__premultiply(cv_dtype dtype, void *buf, int64_t n, int ranks)
 
 /* -------------------------------------------------------------- kernels */
 
-/* Integer reduction loops: T the element type, U its unsigned twin. */
-#define INT_KERNEL(T, U)                                                                   \
-    static void kernel_##T(cv_redop op, cv_xfer_kind kind, T *restrict d,                  \
-                           const T *restrict s, int64_t n, int divisor)                    \
+/* The reduction loops compute d = a (op) b. a is d itself (an in-place
+ * reduce: the first branch, which the compiler vectorises without an
+ * overlap check) or a region that does not overlap d. */
+#define COMBINE_LOOP(EXPR)                                                                 \
+    do {                                                                                   \
+        if (a == d)                                                                        \
+            for (int64_t i = 0; i < n; i++) {                                              \
+                T x = d[i], y = b[i];                                                      \
+                d[i] = (EXPR);                                                             \
+            }                                                                              \
+        else                                                                               \
+            for (int64_t i = 0; i < n; i++) {                                              \
+                T x = a[i], y = b[i];                                                      \
+                d[i] = (EXPR);                                                             \
+            }                                                                              \
+    } while (0)
+
+/* Integer loops: T the element type, U its unsigned twin. */
+#define INT_KERNEL(T_, U)                                                                  \
+    static void kernel_##T_(cv_redop op, T_ *restrict d, const T_ *a, const T_ *restrict b, \
+                            int64_t n)                                                     \
     {                                                                                      \
-        if (kind == CV_XFER_DIVIDE) {                                                      \
-            for (int64_t i = 0; i < n; i++)                                                \
-                d[i] = (T)(d[i] / divisor);                                                \
-            return;                                                                        \
-        }                                                                                  \
+        typedef T_ T;                                                                      \
         switch (op) {                                                                      \
         case CV_SUM:                                                                       \
-        case CV_AVG:                                                                       \
-            for (int64_t i = 0; i < n; i++)                                                \
-                d[i] = (T)(U)((U)d[i] + (U)s[i]);                                          \
-            break;                                                                         \
-        case CV_PROD:                                                                      \
-            for (int64_t i = 0; i < n; i++)                                                \
-                d[i] = (T)(U)((U)d[i] * (U)s[i]);                                          \
-            break;                                                                         \
-        case CV_MIN:                                                                       \
-            for (int64_t i = 0; i < n; i++)                                                \
-                d[i] = s[i] < d[i] ? s[i] : d[i];                                          \
-            break;                                                                         \
-        case CV_MAX:                                                                       \
-            for (int64_t i = 0; i < n; i++)                                                \
-                d[i] = s[i] > d[i] ? s[i] : d[i];                                          \
-            break;                                                                         \
-        case CV_BAND:                                                                      \
-            for (int64_t i = 0; i < n; i++)                                                \
-                d[i] = (T)(d[i] & s[i]);                                                   \
-            break;                                                                         \
-        case CV_BOR:                                                                       \
-            for (int64_t i = 0; i < n; i++)                                                \
-                d[i] = (T)(d[i] | s[i]);                                                   \
-            break;                                                                         \
-        case CV_BXOR:                                                                      \
-            for (int64_t i = 0; i < n; i++)                                                \
-                d[i] = (T)(d[i] ^ s[i]);                                                   \
-            break;                                                                         \
+        case CV_AVG: COMBINE_LOOP((T)(U)((U)x + (U)y)); break;                             \
+        case CV_PROD: COMBINE_LOOP((T)(U)((U)x * (U)y)); break;                            \
+        case CV_MIN: COMBINE_LOOP(y < x ? y : x); break;                                   \
+        case CV_MAX: COMBINE_LOOP(y > x ? y : x); break;                                   \
+        case CV_BAND: COMBINE_LOOP((T)(x & y)); break;                                     \
+        case CV_BOR: COMBINE_LOOP((T)(x | y)); break;                                      \
+        case CV_BXOR: COMBINE_LOOP((T)(x ^ y)); break;                                     \
         default: break;                                                                    \
         }                                                                                  \
+    }                                                                                      \
+    static void divide_##T_(T_ *d, int64_t n, int divisor)                                 \
+    {                                                                                      \
+        for (int64_t i = 0; i < n; i++)                                                    \
+            d[i] = (T_)(d[i] / divisor);                                                   \
     }
 
-/* Float reduction loops; avg is a sum here (inputs were pre-multiplied). */
-#define FLOAT_KERNEL(T)                                                                    \
-    static void kernel_##T(cv_redop op, T *restrict d, const T *restrict s, int64_t n)     \
+/* Float loops; avg is a sum here (inputs were pre-multiplied). */
+#define FLOAT_KERNEL(T_)                                                                   \
+    static void kernel_##T_(cv_redop op, T_ *restrict d, const T_ *a, const T_ *restrict b, \
+                            int64_t n)                                                     \
     {                                                                                      \
+        typedef T_ T;                                                                      \
         switch (op) {                                                                      \
         case CV_SUM:                                                                       \
-        case CV_AVG:                                                                       \
-            for (int64_t i = 0; i < n; i++)                                                \
-                d[i] += s[i];                                                              \
-            break;                                                                         \
-        case CV_PROD:                                                                      \
-            for (int64_t i = 0; i < n; i++)                                                \
-                d[i] *= s[i];                                                              \
-            break;                                                                         \
-        case CV_MIN:                                                                       \
-            for (int64_t i = 0; i < n; i++)                                                \
-                d[i] = s[i] < d[i] ? s[i] : d[i];                                          \
-            break;                                                                         \
-        case CV_MAX:                                                                       \
-            for (int64_t i = 0; i < n; i++)                                                \
-                d[i] = s[i] > d[i] ? s[i] : d[i];                                          \
-            break;                                                                         \
+        case CV_AVG: COMBINE_LOOP(x + y); break;                                           \
+        case CV_PROD: COMBINE_LOOP(x * y); break;                                          \
+        case CV_MIN: COMBINE_LOOP(y < x ? y : x); break;                                   \
+        case CV_MAX: COMBINE_LOOP(y > x ? y : x); break;                                   \
         default: break;                                                                    \
         }                                                                                  \
     }
@@ -321,41 +308,53 @@ static float apply_f(cv_redop op, float a, float b)
     }
 }
 
-static void kernel_half(cv_dtype dtype, cv_redop op, uint16_t *restrict d,
-                        const uint16_t *restrict s, int64_t n)
+/* Half types are widened to float, combined and rounded back, which is the
+ * correctly rounded result of one half-precision operation. */
+static void kernel_half(cv_dtype dtype, cv_redop op, uint16_t *d, const uint16_t *a,
+                        const uint16_t *restrict b, int64_t n)
 {
     if (dtype == CV_FLOAT16)
         for (int64_t i = 0; i < n; i++)
-            d[i] = cv__f32_to_f16(apply_f(op, cv__f16_to_f32(d[i]), cv__f16_to_f32(s[i])));
+            d[i] = cv__f32_to_f16(apply_f(op, cv__f16_to_f32(a[i]), cv__f16_to_f32(b[i])));
     else
         for (int64_t i = 0; i < n; i++)
-            d[i] = cv__f32_to_bf16(apply_f(op, cv__bf16_to_f32(d[i]), cv__bf16_to_f32(s[i])));
+            d[i] = cv__f32_to_bf16(apply_f(op, cv__bf16_to_f32(a[i]), cv__bf16_to_f32(b[i])));
 }
 
-void cv__kernel(cv_dtype dtype, cv_redop redop, cv_xfer_kind kind, void *dst, const void *src,
-                int64_t n, int divisor)
+void cv__combine(cv_dtype dtype, cv_redop redop, void *dst, const void *a, const void *b,
+                 int64_t n)
 {
-    if (kind == CV_XFER_COPY) {
-        memcpy(dst, src, (size_t)n * cv_dtype_size(dtype));
-        return;
-    }
     switch (dtype) {
-    case CV_INT8: kernel_int8_t(redop, kind, dst, src, n, divisor); break;
-    case CV_INT32: kernel_int32_t(redop, kind, dst, src, n, divisor); break;
-    case CV_INT64: kernel_int64_t(redop, kind, dst, src, n, divisor); break;
-    case CV_FLOAT32:
-        if (kind == CV_XFER_REDUCE)
-            kernel_float(redop, dst, src, n);
-        break;
-    case CV_FLOAT64:
-        if (kind == CV_XFER_REDUCE)
-            kernel_double(redop, dst, src, n);
-        break;
+    case CV_INT8: kernel_int8_t(redop, dst, a, b, n); break;
+    case CV_INT32: kernel_int32_t(redop, dst, a, b, n); break;
+    case CV_INT64: kernel_int64_t(redop, dst, a, b, n); break;
+    case CV_FLOAT32: kernel_float(redop, dst, a, b, n); break;
+    case CV_FLOAT64: kernel_double(redop, dst, a, b, n); break;
     case CV_FLOAT16:
-    case CV_BFLOAT16:
-        if (kind == CV_XFER_REDUCE)
-            kernel_half(dtype, redop, dst, src, n);
-        break;
+    case CV_BFLOAT16: kernel_half(dtype, redop, dst, a, b, n); break;
     default: break;
     }
+}
+
+void cv__divide(cv_dtype dtype, void *dst, int64_t n, int divisor)
+{
+    switch (dtype) {
+    case CV_INT8: divide_int8_t(dst, n, divisor); break;
+    case CV_INT32: divide_int32_t(dst, n, divisor); break;
+    case CV_INT64: divide_int64_t(dst, n, divisor); break;
+    default: break; /* float avg was pre-multiplied */
+    }
+}
+
+void cv__kernel(cv_dtype dtype, cv_redop redop, const cv_transfer *t, void *dst,
+                const void *local, const void *src, int64_t n, int ranks)
+{
+    switch (t->kind) {
+    case CV_XFER_COPY: memcpy(dst, src, (size_t)n * cv_dtype_size(dtype)); return;
+    case CV_XFER_REDUCE: cv__combine(dtype, redop, dst, dst, src, n); break;
+    case CV_XFER_REDUCE_COPY: cv__combine(dtype, redop, dst, local, src, n); break;
+    default: return;
+    }
+    if ((t->flags & CV_XFER_FINISH) && redop == CV_AVG)
+        cv__divide(dtype, dst, n, ranks);
 }

@@ -257,7 +257,7 @@ static void stage_counts(const cuda_state *s, int64_t *most)
     for (int64_t i = 0; i < p->ntransfers; i++) {
         const cv_transfer *t = &p->transfers[i];
         int dd = s->ranks[t->dst].dev, sd = s->ranks[t->src].dev;
-        if (t->kind == CV_XFER_REDUCE && dd != sd && !s->peer[dd * s->ndevs + sd] &&
+        if (t->kind != CV_XFER_COPY && dd != sd && !s->peer[dd * s->ndevs + sd] &&
             t->count > most[t->dst])
             most[t->dst] = t->count;
     }
@@ -498,17 +498,26 @@ static int issue(cuda_state *s, const cv_transfer *t, char *err, size_t errlen)
             CHECK(cudaMemcpyPeerAsync(dst, dd->ordinal, src, sd->ordinal, bytes, dr->stream));
         return CV_OK;
     }
-    if (t->kind != CV_XFER_REDUCE && t->kind != CV_XFER_DIVIDE) {
+    if (t->kind != CV_XFER_REDUCE && t->kind != CV_XFER_REDUCE_COPY) {
         snprintf(err, errlen, "cuda backend: unknown transfer kind %d", t->kind);
         return CV_EINVAL;
     }
-    if (t->kind == CV_XFER_REDUCE && dd != sd && !s->peer[dr->dev * s->ndevs + sr->dev]) {
-        CHECK(cudaMemcpyPeerAsync(dr->stage, dd->ordinal, src, sd->ordinal, bytes, dr->stream));
-        src = dr->stage;
-    }
     {
-        cudaError_t e = cv_cuda__launch(spec->dtype, spec->redop, (cv_xfer_kind)t->kind, dst, src,
-                                        t->count, spec->ranks, dd->max_blocks, dr->stream);
+        /* a reduce-copy's own operand lies on the receiver, so on dst's GPU */
+        const char *local = NULL;
+        if (t->kind == CV_XFER_REDUCE_COPY &&
+            !(local = region(s, t->dst, (cv_buf)t->local_buf, t->local_off, t->count, err, errlen)))
+            return CV_EINVAL;
+        if (dd != sd && !s->peer[dr->dev * s->ndevs + sr->dev]) {
+            CHECK(cudaMemcpyPeerAsync(dr->stage, dd->ordinal, src, sd->ordinal, bytes, dr->stream));
+            src = dr->stage;
+        }
+        /* NCCL's postOp: the write that finishes an integer avg divides */
+        bool divide = (t->flags & CV_XFER_FINISH) && spec->redop == CV_AVG &&
+                      !cv_dtype_is_float(spec->dtype);
+        cudaError_t e = cv_cuda__launch(spec->dtype, spec->redop, (cv_xfer_kind)t->kind, dst,
+                                        local, src, t->count, divide ? spec->ranks : 0,
+                                        dd->max_blocks, dr->stream);
         if (e == cudaErrorNotSupported) {
             snprintf(err, errlen, "cuda backend: no kernel for %s on %s",
                      cv_redop_name(spec->redop), cv_dtype_name(spec->dtype));
@@ -516,7 +525,7 @@ static int issue(cuda_state *s, const cv_transfer *t, char *err, size_t errlen)
         }
         if (e != cudaSuccess) { /* such as no kernel image for this GPU's architecture */
             status = cuda_fail(e, t->kind == CV_XFER_REDUCE ? "reduce kernel launch"
-                                                            : "divide kernel launch",
+                                                            : "reduce-copy kernel launch",
                                err, errlen);
             goto fail;
         }

@@ -23,15 +23,18 @@ extern "C" {
 int cv_cuda__device_count(int *count, char *err, size_t errlen);
 
 /* Enqueues one transfer's element work on `stream` (on dst's device):
- * dst = dst redop src (CV_XFER_REDUCE; avg reduces as sum) or dst = dst /
- * divisor (CV_XFER_DIVIDE; src unused). 16-byte vector loads when dst and
- * src are 16-byte aligned. max_blocks caps the grid (the device's resident
- * blocks). Returns the launch status, or cudaErrorNotSupported, without
- * launching, for a combination with no kernel (a bitwise redop on a float
- * dtype, an unknown dtype or kind, a divisor below 1). */
+ * dst = dst redop src (CV_XFER_REDUCE; local unused) or dst = local redop
+ * src (CV_XFER_REDUCE_COPY; local is the receiver's own operand, apart from
+ * dst); avg reduces as sum. divisor > 0 divides the result (the write that
+ * finishes an integer avg), 0 leaves it. 16-byte vector loads when every
+ * pointer is 16-byte aligned. max_blocks caps the grid (the device's
+ * resident blocks). Returns the launch status, or cudaErrorNotSupported,
+ * without launching, for a combination with no kernel (a bitwise redop or
+ * a divisor on a float dtype, an unknown dtype or kind, a negative
+ * divisor). */
 cudaError_t cv_cuda__launch(cv_dtype dtype, cv_redop redop, cv_xfer_kind kind, void *dst,
-                            const void *src, int64_t n, int divisor, int max_blocks,
-                            cudaStream_t stream);
+                            const void *local, const void *src, int64_t n, int divisor,
+                            int max_blocks, cudaStream_t stream);
 
 /* cudaSuccess when the current device can run this build's kernels; an
  * error such as cudaErrorNoKernelImageForDevice when none was built for
@@ -43,7 +46,8 @@ cudaError_t cv_cuda__kernels_ok(void);
  * thread after another. For tests on machines without a device: it checks
  * the kernels' arithmetic and index ranges, not the GPU. */
 cudaError_t cv_cuda__emulate(cv_dtype dtype, cv_redop redop, cv_xfer_kind kind, void *dst,
-                             const void *src, int64_t n, int divisor, int max_blocks);
+                             const void *local, const void *src, int64_t n, int divisor,
+                             int max_blocks);
 
 #ifdef __cplusplus
 }

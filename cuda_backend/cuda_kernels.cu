@@ -1,6 +1,9 @@
 /*
  * cuda_kernels.cu: the element kernels behind the CUDA backend's reduce and
- * divide transfers (copies are cudaMemcpyAsync and need no kernel).
+ * reduce-copy transfers (copies are cudaMemcpyAsync and need no kernel):
+ * dst = a op b, where a is dst itself (reduce) or the receiver's own
+ * operand (reduce-copy, NCCL's recvReduceCopy), and, on the write that
+ * finishes an integer avg, dst / N right after, as NCCL's postOp.
  *
  * The arithmetic is the CPU backend's (collectives/cv_values.c), so integer
  * results are identical and float results round the same way:
@@ -9,9 +12,10 @@
  *   - float16 and bfloat16 are uint16 bit patterns, widened to float,
  *     combined, and rounded back to nearest-even;
  *   - avg reduces as sum (floats were pre-multiplied by 1/N before `write`;
- *     integers get a final divide transfer, truncating as C does).
+ *     integers divide where the plan marks the reduction finished,
+ *     truncating as C does).
  * One template per (element type, redop) keeps the inner loop free of
- * branches. Each thread moves 16 bytes at a time when both pointers are
+ * branches. Each thread moves 16 bytes at a time when all pointers are
  * 16-byte aligned, which is what reaches the memory bandwidth on a large
  * transfer; the tail and misaligned transfers take the element-wise loop.
  */
@@ -143,66 +147,56 @@ union vec16 {
     S e[16 / sizeof(S)];
 };
 
-/* What thread `first` of `stride` threads does for dst[i] = dst[i] op
- * src[i], i < n: the first nvec*V elements 16 bytes at a time (nvec is 0
- * when the pointers are misaligned), the rest one element at a time, both
- * grid-stride so any grid size is correct. Host and device, so that
+/* One element: a op b, then the integer avg's division where asked. */
+template <class E, int OP>
+__host__ __device__ __forceinline__ typename E::S finish(typename E::S a, typename E::S b,
+                                                         int divisor)
+{
+    typename E::S r = combine<E, OP>(a, b);
+    if constexpr (E::is_int)
+        if (divisor > 0)
+            r = divide<E>(r, divisor);
+    return r;
+}
+
+/* What thread `first` of `stride` threads does for dst[i] = a[i] op b[i]
+ * (then / divisor when divisor > 0), i < n: the first nvec*V elements 16
+ * bytes at a time (nvec is 0 when a pointer is misaligned), the rest one
+ * element at a time, both grid-stride so any grid size is correct. a is dst
+ * itself or a region apart from it. Host and device, so that
  * cv_cuda__emulate can run the very same code on a machine without a GPU. */
 template <class E, int OP>
-__host__ __device__ __forceinline__ void reduce_thread(typename E::S *dst,
-                                                       const typename E::S *__restrict__ src,
-                                                       int64_t n, int64_t nvec, int64_t first,
-                                                       int64_t stride)
+__host__ __device__ __forceinline__ void reduce_thread(typename E::S *dst, const typename E::S *a,
+                                                       const typename E::S *__restrict__ b,
+                                                       int64_t n, int64_t nvec, int divisor,
+                                                       int64_t first, int64_t stride)
 {
     typedef typename E::S S;
     const int V = 16 / sizeof(S);
     uint4 *d4 = reinterpret_cast<uint4 *>(dst);
-    const uint4 *s4 = reinterpret_cast<const uint4 *>(src);
+    const uint4 *a4 = reinterpret_cast<const uint4 *>(a);
+    const uint4 *b4 = reinterpret_cast<const uint4 *>(b);
     for (int64_t i = first; i < nvec; i += stride) {
-        vec16<S> a, b;
-        a.v = d4[i];
-        b.v = s4[i];
+        vec16<S> x, y;
+        x.v = a4[i];
+        y.v = b4[i];
         CV_UNROLL
         for (int k = 0; k < V; k++)
-            a.e[k] = combine<E, OP>(a.e[k], b.e[k]);
-        d4[i] = a.v;
+            x.e[k] = finish<E, OP>(x.e[k], y.e[k], divisor);
+        d4[i] = x.v;
     }
     for (int64_t i = nvec * V + first; i < n; i += stride)
-        dst[i] = combine<E, OP>(dst[i], src[i]);
-}
-
-template <class E>
-__host__ __device__ __forceinline__ void divide_thread(typename E::S *dst, int64_t n, int64_t nvec,
-                                                       int divisor, int64_t first, int64_t stride)
-{
-    typedef typename E::S S;
-    const int V = 16 / sizeof(S);
-    uint4 *d4 = reinterpret_cast<uint4 *>(dst);
-    for (int64_t i = first; i < nvec; i += stride) {
-        vec16<S> a;
-        a.v = d4[i];
-        CV_UNROLL
-        for (int k = 0; k < V; k++)
-            a.e[k] = divide<E>(a.e[k], divisor);
-        d4[i] = a.v;
-    }
-    for (int64_t i = nvec * V + first; i < n; i += stride)
-        dst[i] = divide<E>(dst[i], divisor);
+        dst[i] = finish<E, OP>(a[i], b[i], divisor);
 }
 
 template <class E, int OP>
-__global__ void reduce_kernel(typename E::S *dst, const typename E::S *__restrict__ src,
-                              int64_t n, int64_t nvec)
+__global__ void reduce_kernel(typename E::S *dst, const typename E::S *a,
+                              const typename E::S *__restrict__ b, int64_t n, int64_t nvec,
+                              int divisor)
 {
-    reduce_thread<E, OP>(dst, src, n, nvec, (int64_t)blockIdx.x * blockDim.x + threadIdx.x,
+    reduce_thread<E, OP>(dst, a, b, n, nvec, divisor,
+                         (int64_t)blockIdx.x * blockDim.x + threadIdx.x,
                          (int64_t)gridDim.x * blockDim.x);
-}
-
-template <class E>
-__global__ void divide_kernel(typename E::S *dst, int64_t n, int64_t nvec, int divisor)
-{
-    divide_thread<E>(dst, n, nvec, divisor, (int64_t)blockIdx.x * blockDim.x + threadIdx.x,
-                     (int64_t)gridDim.x * blockDim.x);
 }
 
 /* ------------------------------------------------------------ dispatch */
@@ -225,75 +219,58 @@ static unsigned grid_for(int64_t work, int max_blocks)
 struct on_device {
     cudaStream_t stream;
     template <class E, int OP>
-    cudaError_t reduce(unsigned grid, typename E::S *dst, const typename E::S *src, int64_t n,
-                       int64_t nvec)
+    cudaError_t reduce(unsigned grid, typename E::S *dst, const typename E::S *a,
+                       const typename E::S *b, int64_t n, int64_t nvec, int divisor)
     {
-        reduce_kernel<E, OP><<<grid, threads_per_block, 0, stream>>>(dst, src, n, nvec);
-        return cudaGetLastError();
-    }
-    template <class E>
-    cudaError_t divide(unsigned grid, typename E::S *dst, int64_t n, int64_t nvec, int divisor)
-    {
-        divide_kernel<E><<<grid, threads_per_block, 0, stream>>>(dst, n, nvec, divisor);
+        reduce_kernel<E, OP><<<grid, threads_per_block, 0, stream>>>(dst, a, b, n, nvec, divisor);
         return cudaGetLastError();
     }
 };
 
 struct on_host {
     template <class E, int OP>
-    cudaError_t reduce(unsigned grid, typename E::S *dst, const typename E::S *src, int64_t n,
-                       int64_t nvec)
+    cudaError_t reduce(unsigned grid, typename E::S *dst, const typename E::S *a,
+                       const typename E::S *b, int64_t n, int64_t nvec, int divisor)
     {
         int64_t stride = (int64_t)grid * threads_per_block;
         for (int64_t t = 0; t < stride; t++)
-            reduce_thread<E, OP>(dst, src, n, nvec, t, stride);
-        return cudaSuccess;
-    }
-    template <class E>
-    cudaError_t divide(unsigned grid, typename E::S *dst, int64_t n, int64_t nvec, int divisor)
-    {
-        int64_t stride = (int64_t)grid * threads_per_block;
-        for (int64_t t = 0; t < stride; t++)
-            divide_thread<E>(dst, n, nvec, divisor, t, stride);
+            reduce_thread<E, OP>(dst, a, b, n, nvec, divisor, t, stride);
         return cudaSuccess;
     }
 };
 
 template <class E, class Where>
-static cudaError_t launch_elem(Where &where, cv_redop redop, cv_xfer_kind kind, void *dst_,
-                               const void *src_, int64_t n, int divisor, int max_blocks)
+static cudaError_t launch_elem(Where &where, cv_redop redop, void *dst_, const void *a_,
+                               const void *b_, int64_t n, int divisor, int max_blocks)
 {
     typedef typename E::S S;
     const int V = 16 / sizeof(S);
     S *dst = static_cast<S *>(dst_);
-    const S *src = static_cast<const S *>(src_);
-    bool aligned = ((uintptr_t)dst % 16 == 0) && (kind == CV_XFER_DIVIDE || (uintptr_t)src % 16 == 0);
+    const S *a = static_cast<const S *>(a_), *b = static_cast<const S *>(b_);
+    bool aligned = (uintptr_t)dst % 16 == 0 && (uintptr_t)a % 16 == 0 && (uintptr_t)b % 16 == 0;
     int64_t nvec = aligned ? n / V : 0;
     unsigned grid = grid_for(nvec + (n - nvec * V), max_blocks);
 
-    if (kind == CV_XFER_DIVIDE) {
-        /* Plans divide integers only (float avg is pre-multiplied); the CPU
-         * backend ignores a float divide, so refuse one rather than differ. */
-        if constexpr (!E::is_int)
+    /* Plans finish integer avg with a division; float avg was pre-multiplied,
+     * and the CPU backend divides no float, so refuse one rather than differ. */
+    if constexpr (!E::is_int)
+        if (divisor > 0)
             return cudaErrorNotSupported;
-        else
-            return where.template divide<E>(grid, dst, n, nvec, divisor);
-    }
     switch (redop) {
     case CV_SUM:
-    case CV_AVG: return where.template reduce<E, CV_SUM>(grid, dst, src, n, nvec);
-    case CV_PROD: return where.template reduce<E, CV_PROD>(grid, dst, src, n, nvec);
-    case CV_MIN: return where.template reduce<E, CV_MIN>(grid, dst, src, n, nvec);
-    case CV_MAX: return where.template reduce<E, CV_MAX>(grid, dst, src, n, nvec);
+    case CV_AVG: return where.template reduce<E, CV_SUM>(grid, dst, a, b, n, nvec, divisor);
+    case CV_PROD: return where.template reduce<E, CV_PROD>(grid, dst, a, b, n, nvec, divisor);
+    case CV_MIN: return where.template reduce<E, CV_MIN>(grid, dst, a, b, n, nvec, divisor);
+    case CV_MAX: return where.template reduce<E, CV_MAX>(grid, dst, a, b, n, nvec, divisor);
     case CV_BAND:
     case CV_BOR:
     case CV_BXOR:
         if constexpr (E::is_int) {
             if (redop == CV_BAND)
-                return where.template reduce<E, CV_BAND>(grid, dst, src, n, nvec);
+                return where.template reduce<E, CV_BAND>(grid, dst, a, b, n, nvec, divisor);
             if (redop == CV_BOR)
-                return where.template reduce<E, CV_BOR>(grid, dst, src, n, nvec);
-            return where.template reduce<E, CV_BXOR>(grid, dst, src, n, nvec);
+                return where.template reduce<E, CV_BOR>(grid, dst, a, b, n, nvec, divisor);
+            return where.template reduce<E, CV_BXOR>(grid, dst, a, b, n, nvec, divisor);
         } else {
             return cudaErrorNotSupported; /* bitwise ops have no float meaning */
         }
@@ -303,32 +280,33 @@ static cudaError_t launch_elem(Where &where, cv_redop redop, cv_xfer_kind kind, 
 
 template <class Where>
 static cudaError_t dispatch(Where &where, cv_dtype dtype, cv_redop redop, cv_xfer_kind kind,
-                            void *dst, const void *src, int64_t n, int divisor, int max_blocks)
+                            void *dst, const void *local, const void *src, int64_t n, int divisor,
+                            int max_blocks)
 {
     if (n <= 0)
         return cudaSuccess;
-    if (kind != CV_XFER_REDUCE && kind != CV_XFER_DIVIDE)
+    if ((kind != CV_XFER_REDUCE && kind != CV_XFER_REDUCE_COPY) || divisor < 0 ||
+        (kind == CV_XFER_REDUCE_COPY && !local))
         return cudaErrorNotSupported;
-    if (kind == CV_XFER_DIVIDE && divisor < 1)
-        return cudaErrorNotSupported;
+    const void *a = kind == CV_XFER_REDUCE ? dst : local;
     switch (dtype) {
-    case CV_INT8: return launch_elem<elem_i8>(where, redop, kind, dst, src, n, divisor, max_blocks);
-    case CV_INT32: return launch_elem<elem_i32>(where, redop, kind, dst, src, n, divisor, max_blocks);
-    case CV_INT64: return launch_elem<elem_i64>(where, redop, kind, dst, src, n, divisor, max_blocks);
-    case CV_FLOAT16: return launch_elem<elem_f16>(where, redop, kind, dst, src, n, divisor, max_blocks);
-    case CV_BFLOAT16: return launch_elem<elem_bf16>(where, redop, kind, dst, src, n, divisor, max_blocks);
-    case CV_FLOAT32: return launch_elem<elem_f32>(where, redop, kind, dst, src, n, divisor, max_blocks);
-    case CV_FLOAT64: return launch_elem<elem_f64>(where, redop, kind, dst, src, n, divisor, max_blocks);
+    case CV_INT8: return launch_elem<elem_i8>(where, redop, dst, a, src, n, divisor, max_blocks);
+    case CV_INT32: return launch_elem<elem_i32>(where, redop, dst, a, src, n, divisor, max_blocks);
+    case CV_INT64: return launch_elem<elem_i64>(where, redop, dst, a, src, n, divisor, max_blocks);
+    case CV_FLOAT16: return launch_elem<elem_f16>(where, redop, dst, a, src, n, divisor, max_blocks);
+    case CV_BFLOAT16: return launch_elem<elem_bf16>(where, redop, dst, a, src, n, divisor, max_blocks);
+    case CV_FLOAT32: return launch_elem<elem_f32>(where, redop, dst, a, src, n, divisor, max_blocks);
+    case CV_FLOAT64: return launch_elem<elem_f64>(where, redop, dst, a, src, n, divisor, max_blocks);
     default: return cudaErrorNotSupported;
     }
 }
 
 extern "C" cudaError_t cv_cuda__launch(cv_dtype dtype, cv_redop redop, cv_xfer_kind kind,
-                                       void *dst, const void *src, int64_t n, int divisor,
-                                       int max_blocks, cudaStream_t stream)
+                                       void *dst, const void *local, const void *src, int64_t n,
+                                       int divisor, int max_blocks, cudaStream_t stream)
 {
     on_device where = {stream};
-    return dispatch(where, dtype, redop, kind, dst, src, n, divisor, max_blocks);
+    return dispatch(where, dtype, redop, kind, dst, local, src, n, divisor, max_blocks);
 }
 
 extern "C" cudaError_t cv_cuda__kernels_ok(void)
@@ -338,9 +316,9 @@ extern "C" cudaError_t cv_cuda__kernels_ok(void)
 }
 
 extern "C" cudaError_t cv_cuda__emulate(cv_dtype dtype, cv_redop redop, cv_xfer_kind kind,
-                                        void *dst, const void *src, int64_t n, int divisor,
-                                        int max_blocks)
+                                        void *dst, const void *local, const void *src, int64_t n,
+                                        int divisor, int max_blocks)
 {
     on_host where;
-    return dispatch(where, dtype, redop, kind, dst, src, n, divisor, max_blocks);
+    return dispatch(where, dtype, redop, kind, dst, local, src, n, divisor, max_blocks);
 }

@@ -6,9 +6,10 @@
  * plan: built with and without a toolkit, so a machine without a GPU can
  * still print the bound it would be measured against. The byte counts are
  * those the kernels must move at the least: a copy reads its source and
- * writes its destination, a reduce reads both and writes the destination, a
- * divide reads and writes its destination. Within a step the GPUs work in
- * parallel, so a step costs its busiest GPU's bytes.
+ * writes its destination, a reduce or reduce-copy reads both operands and
+ * writes the destination (its own operand lies on the destination's GPU).
+ * Within a step the GPUs work in parallel, so a step costs its busiest
+ * GPU's bytes.
  */
 #include <stdlib.h>
 
@@ -34,19 +35,8 @@ double cv_cuda_plan_traffic(const cv_plan *plan, int devices)
             const cv_transfer *t = &plan->transfers[st->first + i];
             double n = (double)t->count * esize;
             int sd = t->src % devices, dd = t->dst % devices;
-            switch (t->kind) {
-            case CV_XFER_COPY:
-                bytes[sd] += n;
-                bytes[dd] += n;
-                break;
-            case CV_XFER_REDUCE:
-                bytes[sd] += n;
-                bytes[dd] += 2 * n;
-                break;
-            default: /* divide: read and write the destination */
-                bytes[dd] += 2 * n;
-                break;
-            }
+            bytes[sd] += n;
+            bytes[dd] += t->kind == CV_XFER_COPY ? n : 2 * n;
         }
         double busiest = 0.0;
         for (int d = 0; d < devices; d++)

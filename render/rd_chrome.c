@@ -22,7 +22,9 @@ static int max_steps(const rd_frame *f)
     return n;
 }
 
-/* "step 3 of 6", "done" or similar for a plan at time t. */
+/* "step 3 of 6", "done" or similar for a plan at time t. A step a learner
+ * counts is a communication round (plan->nrounds); a local sub-phase of a
+ * round shows its round's number. */
 static void step_words(const rd_frame *f, const cv_plan *plan, char *out, size_t outlen)
 {
     int step;
@@ -30,12 +32,13 @@ static void step_words(const rd_frame *f, const cv_plan *plan, char *out, size_t
     if (plan->nsteps == 0)
         snprintf(out, outlen, "%s", rd_str(f->lang, RD_S_DONE));
     else if (step >= plan->nsteps)
-        snprintf(out, outlen, "%s (%d %s)", rd_str(f->lang, RD_S_DONE), plan->nsteps,
-                 plan->nsteps == 1 && f->lang != RD_LANG_ZH ? "step" : rd_str(f->lang, RD_S_STEPS));
+        snprintf(out, outlen, "%s (%d %s)", rd_str(f->lang, RD_S_DONE), plan->nrounds,
+                 plan->nrounds == 1 && f->lang != RD_LANG_ZH ? "step" : rd_str(f->lang, RD_S_STEPS));
     else {
         bool after;
         int ref = rd_ref_step(plan->nsteps, f->t, &after);
-        rd_strf(f->lang, after ? RD_S_AFTER_STEP : RD_S_STEP_OF, out, outlen, ref + 1, plan->nsteps);
+        rd_strf(f->lang, after ? RD_S_AFTER_STEP : RD_S_STEP_OF, out, outlen,
+                plan->steps[ref].round, plan->nrounds);
     }
 }
 
@@ -171,23 +174,32 @@ void rd__draw_caption(rd_ctx *c, const rd_frame *f, int p)
     memset(&cost, 0, sizeof cost);
     if (link)
         cv_cost_plan(plan, link, &cost);
-    char sent[32], model[32], buf[256];
+    char sent[32], model[32], buf[256], formula[64], eq[72] = "";
     rd__fmt_bytes((double)cost.max_sent, sent, sizeof sent);
     rd__fmt_seconds(cost.seconds, model, sizeof model);
+    /* the textbook's formula beside the count, where the plan has exactly it */
+    if (cv_plan_textbook_rounds(plan, formula, sizeof formula) == plan->nrounds &&
+        plan->spec.ranks > 1)
+        snprintf(eq, sizeof eq, " = %s", formula);
     if (f->lang == RD_LANG_ZH)
-        snprintf(buf, sizeof buf, "%s：%d 步 \xC2\xB7 每进程发送 %s \xC2\xB7 模型 %s",
-                 cv_algo_name(plan->spec.algo), plan->nsteps, sent, model);
+        snprintf(buf, sizeof buf, "%s：%d 步%s \xC2\xB7 每进程发送 %s \xC2\xB7 模型 %s",
+                 cv_algo_name(plan->spec.algo), plan->nrounds, eq, sent, model);
     else
-        snprintf(buf, sizeof buf, "%s: %d steps \xC2\xB7 %s/rank \xC2\xB7 model %s",
-                 cv_algo_name(plan->spec.algo), plan->nsteps, sent, model);
+        snprintf(buf, sizeof buf, "%s: %d steps%s \xC2\xB7 %s/rank \xC2\xB7 model %s",
+                 cv_algo_name(plan->spec.algo), plan->nrounds, eq, sent, model);
     /* Too wide (a projector's type in a half-width panel): the three
      * numbers the comparison is about, with fewer words around them. */
     int w1 = 0;
     rd_text_measure(c->text, buf, c->L.px_text, &w1, NULL);
     if (w1 > pl->caption.w - 8)
+        snprintf(buf, sizeof buf, f->lang == RD_LANG_ZH ? "%s：%d 步%s \xC2\xB7 %s \xC2\xB7 %s"
+                                                        : "%s: %d steps%s \xC2\xB7 %s \xC2\xB7 %s",
+                 cv_algo_name(plan->spec.algo), plan->nrounds, eq, sent, model);
+    rd_text_measure(c->text, buf, c->L.px_text, &w1, NULL);
+    if (w1 > pl->caption.w - 8) /* still too wide: the formula goes first */
         snprintf(buf, sizeof buf, f->lang == RD_LANG_ZH ? "%s：%d 步 \xC2\xB7 %s \xC2\xB7 %s"
                                                         : "%s: %d steps \xC2\xB7 %s \xC2\xB7 %s",
-                 cv_algo_name(plan->spec.algo), plan->nsteps, sent, model);
+                 cv_algo_name(plan->spec.algo), plan->nrounds, sent, model);
     int h = pl->caption.h / 2;
     rd__fill(c->r, pl->caption, th->panel);
     rd__text(c, buf, c->L.px_text, th->text, rd__rect(pl->caption.x + 4, pl->caption.y, pl->caption.w - 8, h),

@@ -4,6 +4,12 @@
  * cv_op_has_algo say exactly what the rows say, an algorithm an op does not
  * offer is refused, and every algorithm of an op builds a plan different
  * from each of its siblings', so no algorithm can quietly run another.
+ *
+ * And the round counts: for every rank count 1 to 64, every algorithm's
+ * plan has exactly the textbook's number of communication rounds (Thakur,
+ * Rabenseifner & Gropp 2005; NCCL for the ring), written out again here
+ * from the sources rather than read from the registry, and every step is a
+ * round except the local sub-phases of the two algorithms that stage.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,10 +111,161 @@ static void check_distinct(void)
     }
 }
 
+static int ceil_log2(int n)
+{
+    int k = 0;
+    while ((1 << k) < n)
+        k++;
+    return k;
+}
+
+static int floor_log2(int n)
+{
+    int k = 0;
+    while ((2 << k) <= n)
+        k++;
+    return k;
+}
+
+/* The textbook's rounds at n >= 2 ranks and S slices. MPICH's recursive
+ * doubling and halving fold the ranks beyond the largest power of two p
+ * into their neighbours first and hand the result back last: log2 p + 2. */
+static int textbook(cv_op op, cv_algo algo, int n, int S)
+{
+    bool pow2 = (n & (n - 1)) == 0;
+    int fold = pow2 ? 0 : 2;
+    switch (algo) {
+    case CV_ALGO_RING:
+        if (op == CV_OP_ALLREDUCE)
+            return 2 * (n - 1);
+        if (op == CV_OP_BROADCAST || op == CV_OP_REDUCE)
+            return S + n - 2; /* a pipelined chain */
+        return n - 1;
+    case CV_ALGO_TREE: return op == CV_OP_ALLREDUCE ? 2 * ceil_log2(n) : ceil_log2(n);
+    case CV_ALGO_RECURSIVE_DOUBLING:
+    case CV_ALGO_RECURSIVE_HALVING: return floor_log2(n) + fold;
+    case CV_ALGO_RABENSEIFNER: return 2 * floor_log2(n) + fold;
+    case CV_ALGO_BRUCK: return ceil_log2(n);
+    case CV_ALGO_PAIRWISE: return n - 1;
+    case CV_ALGO_DIRECT:
+        switch (op) {
+        case CV_OP_BROADCAST:     /* the root sends to one rank at a time */
+        case CV_OP_REDUCE:        /* the root takes one rank's input at a time */
+        case CV_OP_REDUCESCATTER: /* pairwise */
+            return n - 1;
+        case CV_OP_ALLREDUCE: return n; /* the parameter server: N-1 in, one broadcast */
+        default: return 1;              /* everything at once */
+        }
+    default: return -1;
+    }
+}
+
+/* Algorithms that stage data and do local work between receiving and
+ * sending on: that work is a sub-phase of its round. */
+static bool stages(cv_op op, cv_algo algo)
+{
+    return (op == CV_OP_ALLREDUCE && algo == CV_ALGO_RECURSIVE_DOUBLING) ||
+           (op == CV_OP_ALLTOALL && algo == CV_ALGO_BRUCK);
+}
+
+static void check_rounds(void)
+{
+    for (int op = 0; op < CV_OP_COUNT; op++) {
+        cv_algo a[CV_ALGO_COUNT];
+        int na = cv_op_algos(op, a), before = failures;
+        for (int i = 0; i < na; i++)
+            for (int n = 1; n <= 64; n++)
+                for (int S = 1; S <= 3; S += 2) {
+                    bool sliced = (op == CV_OP_BROADCAST || op == CV_OP_REDUCE) && a[i] == CV_ALGO_RING;
+                    if (S > 1 && !sliced)
+                        continue;
+                    cv_spec s;
+                    cv_spec_init(&s);
+                    s.op = op;
+                    s.algo = a[i];
+                    s.ranks = n;
+                    s.count = 7 * (int64_t)n + 3; /* every chunk and slice non-empty */
+                    s.slices = S;
+                    s.root = cv_op_has_root(op) ? n / 2 : 0;
+                    cv_plan *p = NULL;
+                    char err[CV_ERR_LEN], f[64];
+                    if (cv_plan_build(&s, &p, err, sizeof err)) {
+                        EXPECT(0, "%s %s N=%d: %s", cv_op_name(op), cv_algo_name(a[i]), n, err);
+                        continue;
+                    }
+                    int want = n == 1 ? 0 : textbook(op, a[i], n, S);
+                    int said = cv_plan_textbook_rounds(p, f, sizeof f);
+                    EXPECT(p->nrounds == want && cv_plan_comm_steps(p) == want,
+                           "%s %s N=%d S=%d: %d rounds, the textbook says %d", cv_op_name(op),
+                           cv_algo_name(a[i]), n, S, p->nrounds, want);
+                    EXPECT(said == want, "%s %s N=%d S=%d: the formula says %s = %d, not %d",
+                           cv_op_name(op), cv_algo_name(a[i]), n, S, f, said, want);
+                    if (n > 1 && !stages(op, a[i]))
+                        EXPECT(p->nsteps == p->nrounds, "%s %s N=%d: %d steps for %d rounds: a "
+                               "step that only copies locally", cv_op_name(op),
+                               cv_algo_name(a[i]), n, p->nsteps, p->nrounds);
+                    /* a local step belongs to the round before it, or to round 1 */
+                    for (int k = 0, seen = 0; k < p->nsteps; k++) {
+                        const cv_step *st = &p->steps[k];
+                        bool comm = false;
+                        for (int64_t x = st->first; x < st->first + st->count; x++)
+                            comm |= p->transfers[x].src != p->transfers[x].dst;
+                        seen += comm;
+                        int expect_round = seen > 0 ? seen : p->nrounds > 0;
+                        EXPECT(st->round == expect_round && st->local == !comm,
+                               "%s %s N=%d: step %d in round %d", cv_op_name(op),
+                               cv_algo_name(a[i]), n, k, st->round);
+                    }
+                    cv_plan_destroy(p);
+                }
+        printf("%-14s rounds %s\n", cv_op_name(op), failures == before ? "ok" : "FAILED");
+    }
+}
+
+/* What run and the captions print. */
+static void check_rounds_text(void)
+{
+    static const struct {
+        cv_op op;
+        cv_algo algo;
+        int ranks;
+        int64_t count;
+        const char *want;
+    } cases[] = {
+        {CV_OP_ALLREDUCE, CV_ALGO_RING, 8, 64, "14 steps = 2(N-1)"},
+        {CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 8, "6 steps = 2(N-1)"},
+        {CV_OP_REDUCESCATTER, CV_ALGO_RING, 4, 2, "3 steps = N-1"},
+        {CV_OP_ALLREDUCE, CV_ALGO_RECURSIVE_DOUBLING, 8, 8, "3 steps = log2 N"},
+        {CV_OP_ALLREDUCE, CV_ALGO_RECURSIVE_DOUBLING, 6, 8, "4 steps = floor(log2 N)+2"},
+        {CV_OP_BROADCAST, CV_ALGO_TREE, 5, 8, "3 steps = ceil(log2 N)"},
+        {CV_OP_BROADCAST, CV_ALGO_RING, 4, 2, "5 steps (S+N-2 = 6 with every chunk non-empty)"},
+        {CV_OP_ALLREDUCE, CV_ALGO_RING, 1, 8, "0 steps (one rank: nothing to communicate)"},
+        {CV_OP_SENDRECV, CV_ALGO_DIRECT, 4, 8, "1 step = 1"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cv_spec s;
+        cv_spec_init(&s);
+        s.op = cases[i].op;
+        s.algo = cases[i].algo;
+        s.ranks = cases[i].ranks;
+        s.count = cases[i].count;
+        s.slices = 4; /* read by the pipelined broadcast only */
+        cv_plan *p = NULL;
+        char err[CV_ERR_LEN], text[128] = "";
+        if (cv_plan_build(&s, &p, err, sizeof err) == CV_OK)
+            cv_plan_rounds_text(p, text, sizeof text);
+        EXPECT(strcmp(text, cases[i].want) == 0, "%s %s N=%d: \"%s\", want \"%s\"",
+               cv_op_name(s.op), cv_algo_name(s.algo), s.ranks, text, cases[i].want);
+        cv_plan_destroy(p);
+    }
+}
+
 int main(void)
 {
     check_rows();
     check_distinct();
+    check_rounds();
+    check_rounds_text();
     printf("%d checks, %d failed\n", checks, failures);
     return failures ? 1 : 0;
 }

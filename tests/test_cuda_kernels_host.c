@@ -1,9 +1,10 @@
 /*
  * test_cuda_kernels_host.c: the CUDA kernels' own per-thread code, run on
  * the host through cv_cuda__emulate, against the CPU backend's element
- * kernels (cv__kernel). No GPU is involved, so it runs on every machine
- * with the toolkit: what it checks is the arithmetic (integer wrapping,
- * min/max, float16 and bfloat16 rounding, integer avg's divide) and the
+ * kernels (cv__combine, cv__divide). No GPU is involved, so it runs on every
+ * machine with the toolkit: what it checks is the arithmetic (integer
+ * wrapping, min/max, float16 and bfloat16 rounding, reduce and reduce-copy,
+ * integer avg's division) and the
  * index ranges (16-byte vector part, tail, grid-stride loops with grids
  * smaller and larger than the work), which must give results identical to
  * the CPU's, bit for bit. Whether the GPU executes the same code correctly
@@ -61,31 +62,39 @@ static void fill(cv_dtype dtype, void *buf, int64_t n, uint64_t *rng)
     }
 }
 
-static void check_one(cv_dtype dtype, cv_redop redop, cv_xfer_kind kind, int64_t n, int dst_off,
-                      int src_off, int max_blocks, uint64_t *rng)
+/* One transfer's element work, emulated and on the CPU, over the same
+ * bytes: reduce (dst op= src) or reduce-copy (dst = own op src, own in a
+ * separate allocation), divided by a divisor or not. */
+static void check_one(cv_dtype dtype, cv_redop redop, cv_xfer_kind kind, bool divide, int64_t n,
+                      int dst_off, int src_off, int max_blocks, uint64_t *rng)
 {
     size_t esz = cv_dtype_size(dtype), bytes = (size_t)(n + 8) * esz;
     size_t alloc = (bytes + 63) / 64 * 64 + 64;
-    unsigned char *src = aligned_alloc(64, alloc), *gpu = aligned_alloc(64, alloc),
-                  *cpu = aligned_alloc(64, alloc);
+    unsigned char *src = aligned_alloc(64, alloc), *own = aligned_alloc(64, alloc),
+                  *gpu = aligned_alloc(64, alloc), *cpu = aligned_alloc(64, alloc);
     fill(dtype, src, n + 8, rng);
+    fill(dtype, own, n + 8, rng);
     fill(dtype, gpu, n + 8, rng);
     memcpy(cpu, gpu, bytes);
     void *d_gpu = gpu + (size_t)dst_off * esz, *d_cpu = cpu + (size_t)dst_off * esz;
-    const void *s = kind == CV_XFER_DIVIDE ? d_gpu : src + (size_t)src_off * esz;
-    const void *s_cpu = kind == CV_XFER_DIVIDE ? d_cpu : s;
-    int divisor = 1 + (int)(splitmix64(rng) % 16);
+    const void *s = src + (size_t)src_off * esz;
+    /* the own operand sits at the source's offset: aligned or not with dst */
+    const void *l = kind == CV_XFER_REDUCE_COPY ? own + (size_t)src_off * esz : NULL;
+    int divisor = divide ? 1 + (int)(splitmix64(rng) % 16) : 0;
 
-    cudaError_t e = cv_cuda__emulate(dtype, redop, kind, d_gpu, s, n, divisor, max_blocks);
-    cv__kernel(dtype, redop, kind, d_cpu, s_cpu, n, divisor);
+    cudaError_t e = cv_cuda__emulate(dtype, redop, kind, d_gpu, l, s, n, divisor, max_blocks);
+    cv__combine(dtype, redop, d_cpu, l ? l : d_cpu, s, n);
+    if (divisor)
+        cv__divide(dtype, d_cpu, n, divisor);
     EXPECT(e == cudaSuccess, "%s %s kind %d: emulate returned %d", cv_dtype_name(dtype),
            cv_redop_name(redop), kind, (int)e);
     /* The whole allocation: elements outside [off, off+n) must be untouched. */
     EXPECT(memcmp(gpu, cpu, bytes) == 0,
-           "%s %s %s n=%lld dst+%d src+%d blocks=%d differs from the CPU", cv_dtype_name(dtype),
-           cv_redop_name(redop), kind == CV_XFER_DIVIDE ? "divide" : "reduce", (long long)n,
-           dst_off, src_off, max_blocks);
+           "%s %s %s%s n=%lld dst+%d src+%d blocks=%d differs from the CPU", cv_dtype_name(dtype),
+           cv_redop_name(redop), kind == CV_XFER_REDUCE ? "reduce" : "reduce-copy",
+           divisor ? " + divide" : "", (long long)n, dst_off, src_off, max_blocks);
     free(src);
+    free(own);
     free(gpu);
     free(cpu);
 }
@@ -100,30 +109,39 @@ int main(void)
         for (int r = 0; r < CV_REDOP_COUNT; r++) {
             if (cv_redop_is_bitwise(r) && cv_dtype_is_float(d))
                 continue;
+            for (int k = CV_XFER_REDUCE; k <= CV_XFER_REDUCE_COPY; k++)
+                for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
+                    for (size_t oi = 0; oi < sizeof offsets / sizeof offsets[0]; oi++)
+                        for (size_t bi = 0; bi < sizeof blocks / sizeof blocks[0]; bi++)
+                            check_one(d, r, k, false, sizes[si], offsets[oi][0],
+                                      offsets[oi][1], blocks[bi], &rng);
+        }
+    /* Integer avg's finish: the reduction, then the division, in one kernel;
+     * floats are never divided (they were pre-multiplied). */
+    for (int d = CV_INT8; d <= CV_INT64; d++)
+        for (int k = CV_XFER_REDUCE; k <= CV_XFER_REDUCE_COPY; k++)
             for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
                 for (size_t oi = 0; oi < sizeof offsets / sizeof offsets[0]; oi++)
-                    for (size_t bi = 0; bi < sizeof blocks / sizeof blocks[0]; bi++)
-                        check_one(d, r, CV_XFER_REDUCE, sizes[si], offsets[oi][0],
-                                  offsets[oi][1], blocks[bi], &rng);
-        }
-    /* Integer avg's final step; the CPU leaves floats alone there, as no
-     * plan divides floats (they were pre-multiplied). */
-    for (int d = CV_INT8; d <= CV_INT64; d++)
-        for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
-            for (size_t oi = 0; oi < sizeof offsets / sizeof offsets[0]; oi++)
-                check_one(d, CV_AVG, CV_XFER_DIVIDE, sizes[si], offsets[oi][0], 0, 2, &rng);
+                    check_one(d, CV_AVG, k, true, sizes[si], offsets[oi][0], offsets[oi][1], 2,
+                              &rng);
 
     /* What has no kernel is refused without touching memory. */
     float a[4] = {1, 2, 3, 4}, b[4] = {1, 1, 1, 1};
-    EXPECT(cv_cuda__emulate(CV_FLOAT32, CV_BXOR, CV_XFER_REDUCE, a, b, 4, 1, 1) ==
+    EXPECT(cv_cuda__emulate(CV_FLOAT32, CV_BXOR, CV_XFER_REDUCE, a, NULL, b, 4, 0, 1) ==
                    cudaErrorNotSupported && a[3] == 4.0f,
            "bxor on float32 was not refused");
-    EXPECT(cv_cuda__emulate(CV_INT32, CV_SUM, CV_XFER_DIVIDE, a, a, 4, 0, 1) ==
+    EXPECT(cv_cuda__emulate(CV_INT32, CV_SUM, CV_XFER_REDUCE, a, NULL, b, 4, -1, 1) ==
                cudaErrorNotSupported,
-           "a divisor of 0 was not refused");
-    EXPECT(cv_cuda__emulate(CV_FLOAT32, CV_AVG, CV_XFER_DIVIDE, a, a, 4, 2, 1) ==
+           "a negative divisor was not refused");
+    EXPECT(cv_cuda__emulate(CV_FLOAT32, CV_AVG, CV_XFER_REDUCE, a, NULL, b, 4, 2, 1) ==
                    cudaErrorNotSupported && a[3] == 4.0f,
            "a float divide was not refused (the CPU backend never divides floats)");
+    EXPECT(cv_cuda__emulate(CV_FLOAT32, CV_SUM, CV_XFER_REDUCE_COPY, a, NULL, b, 4, 0, 1) ==
+                   cudaErrorNotSupported && a[3] == 4.0f,
+           "a reduce-copy without its own operand was not refused");
+    EXPECT(cv_cuda__emulate(CV_FLOAT32, CV_SUM, CV_XFER_COPY, a, NULL, b, 4, 0, 1) ==
+                   cudaErrorNotSupported && a[3] == 4.0f,
+           "a copy has no kernel (it is cudaMemcpyAsync)");
     printf("%d checks, %d failures (host emulation of the kernels; no GPU involved)\n", checks,
            failures);
     return failures ? 1 : 0;

@@ -116,9 +116,9 @@ static void check_traffic(void)
          .count = 10},
         {.src = 2, .dst = 3, .src_buf = CV_BUF_SEND, .dst_buf = CV_BUF_RECV,
          .kind = CV_XFER_REDUCE, .count = 10},
-        /* step 1: divide on rank 0 (5 elements) */
-        {.src = 0, .dst = 0, .src_buf = CV_BUF_RECV, .dst_buf = CV_BUF_RECV,
-         .kind = CV_XFER_DIVIDE, .count = 5},
+        /* step 1: reduce-copy 1 -> 0 (5 elements), 0's own operand in its SEND */
+        {.src = 1, .dst = 0, .src_buf = CV_BUF_RECV, .dst_buf = CV_BUF_RECV,
+         .kind = CV_XFER_REDUCE_COPY, .local_buf = CV_BUF_SEND, .count = 5},
     };
     cv_step steps[] = {{.first = 0, .count = 2, .phase = "a"}, {.first = 2, .count = 1, .phase = "b"}};
     cv_plan plan;
@@ -130,11 +130,12 @@ static void check_traffic(void)
     plan.steps = steps;
     plan.ntransfers = 3;
     plan.transfers = xfers;
-    /* one GPU: 2*40 + 3*40 = 200, then 2*20 = 40 */
+    /* one GPU: 2*40 + 3*40 = 200, then 3*20 = 60 */
     double one = cv_cuda_plan_traffic(&plan, 1);
-    EXPECT(one == 240.0, "traffic on one GPU: %.0f, want 240", one);
+    EXPECT(one == 260.0, "traffic on one GPU: %.0f, want 260", one);
     /* two GPUs: ranks 0,2 on GPU 0 (reads 40 + 40), ranks 1,3 on GPU 1
-     * (writes 40, reads and writes 80): 120; then GPU 0 divides: 40 */
+     * (writes 40, reads and writes 80): 120; then GPU 0 reads its own 20
+     * and writes 20 while GPU 1 is read 20: 40 */
     double two = cv_cuda_plan_traffic(&plan, 2);
     EXPECT(two == 160.0, "traffic on two GPUs: %.0f, want 160", two);
     /* more GPUs than ranks counts as one GPU per rank */

@@ -39,17 +39,17 @@ int main(void)
     step_words(CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 1, RD_LANG_ZH, t, sizeof t);
     expect_has(t, "每个 GPU 发给右邻居", "ring allreduce step 2, zh");
 
-    /* Tree reduce on 4 ranks, step 2: only ranks 1 and 3 send. */
-    step_words(CV_OP_REDUCE, CV_ALGO_TREE, 4, 1, RD_LANG_EN, t, sizeof t);
-    EXPECT(strstr(t, "every GPU") == NULL, "tree step 2 claims every GPU: '%s'", t);
-    expect_has(t, "GPU 1 \xE2\x86\x92 GPU 0", "tree reduce step 2");
-    expect_has(t, "GPU 3 \xE2\x86\x92 GPU 2", "tree reduce step 2");
+    /* Tree reduce on 4 ranks, step 1: only ranks 1 and 3 send. */
+    step_words(CV_OP_REDUCE, CV_ALGO_TREE, 4, 0, RD_LANG_EN, t, sizeof t);
+    EXPECT(strstr(t, "every GPU") == NULL, "tree step 1 claims every GPU: '%s'", t);
+    expect_has(t, "GPU 1 \xE2\x86\x92 GPU 0", "tree reduce step 1");
+    expect_has(t, "GPU 3 \xE2\x86\x92 GPU 2", "tree reduce step 1");
 
     /* Tree reduce on 16 ranks, its first tree step: 8 senders, each one
      * rank down, too many to list. */
-    step_words(CV_OP_REDUCE, CV_ALGO_TREE, 16, 1, RD_LANG_EN, t, sizeof t);
+    step_words(CV_OP_REDUCE, CV_ALGO_TREE, 16, 0, RD_LANG_EN, t, sizeof t);
     expect_has(t, "8 GPUs each send to the GPU 1 behind", "tree reduce 16 ranks");
-    step_words(CV_OP_REDUCE, CV_ALGO_TREE, 16, 1, RD_LANG_ZH, t, sizeof t);
+    step_words(CV_OP_REDUCE, CV_ALGO_TREE, 16, 0, RD_LANG_ZH, t, sizeof t);
     expect_has(t, "8 个 GPU 各自发给后方第 1 个 GPU", "tree reduce 16 ranks, zh");
 
     /* Broadcast from the root: one sender. */
@@ -71,9 +71,10 @@ int main(void)
         }
     }
 
-    /* A step that stays inside each rank says so once. */
-    step_words(CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 0, RD_LANG_EN, t, sizeof t);
-    expect_has(t, "work stays inside each rank", "ring allreduce step 1");
+    /* A step that stays inside each rank says so once: recursive doubling's
+     * local addition, a sub-phase of round 1. */
+    step_words(CV_OP_ALLREDUCE, CV_ALGO_RECURSIVE_DOUBLING, 4, 1, RD_LANG_EN, t, sizeof t);
+    expect_has(t, "work stays inside each rank", "recursive doubling's local reduce");
     EXPECT(strstr(t, "some local") == NULL, "all-local step also says 'some local': '%s'", t);
 
     /* Past the end. */

@@ -166,7 +166,10 @@ int app_cmd_cost(int argc, char **argv)
         cJSON_AddNumberToObject(root, "bw_GBps", link.bw / 1e9);
         cJSON_AddNumberToObject(root, "alpha_us", link.alpha * 1e6);
         cJSON_AddNumberToObject(root, "gamma_GBps", link.gamma / 1e9);
+        char formula[64];
+        cv_plan_textbook_rounds(plan, formula, sizeof formula);
         cJSON_AddNumberToObject(root, "steps", c.steps);
+        cJSON_AddStringToObject(root, "steps_formula", formula);
         cJSON_AddNumberToObject(root, "comm_steps", c.comm_steps);
         cJSON_AddNumberToObject(root, "bytes_sent_per_rank", (double)c.max_sent);
         cJSON_AddNumberToObject(root, "time_us", c.seconds * 1e6);
@@ -178,6 +181,8 @@ int app_cmd_cost(int argc, char **argv)
             double sec = cv_cost_step(plan, k, &link, &busiest);
             cJSON *o = cJSON_CreateObject();
             cJSON_AddStringToObject(o, "phase", plan->steps[k].phase);
+            cJSON_AddNumberToObject(o, "round", plan->steps[k].round);
+            cJSON_AddBoolToObject(o, "local", plan->steps[k].local);
             cJSON_AddNumberToObject(o, "busiest_bytes", (double)busiest);
             cJSON_AddNumberToObject(o, "time_us", sec * 1e6);
             cJSON_AddItemToArray(steps, o);
@@ -210,11 +215,16 @@ int app_cmd_cost(int argc, char **argv)
         double sec = cv_cost_step(plan, k, &link, &busiest);
         human_bytes((double)busiest, b2, sizeof b2);
         human_time(sec, t1, sizeof t1);
-        printf("%4d  %-16s %13s  %10s\n", k + 1, plan->steps[k].phase, b2, t1);
+        if (plan->steps[k].local) /* a sub-phase of the round above: no traffic */
+            printf("      %-16s %13s  %10s\n", plan->steps[k].phase, "local", t1);
+        else
+            printf("%4d  %-16s %13s  %10s\n", plan->steps[k].round, plan->steps[k].phase, b2, t1);
     }
     human_bytes((double)c.max_sent, b2, sizeof b2);
     human_time(c.seconds, t1, sizeof t1);
-    printf("\nsteps: %d (%d move data between ranks)\n", c.steps, c.comm_steps);
+    char rounds[128];
+    cv_plan_rounds_text(plan, rounds, sizeof rounds);
+    printf("\n%s (each a round that moves data between ranks)\n", rounds);
     printf("bytes sent per rank (busiest): %lld (%s)\n", (long long)c.max_sent, b2);
     printf("predicted time: %s\n", t1);
     printf("algbw: %.2f GB/s   busbw: %.2f GB/s (busbw = algbw x %.4g)\n", c.algbw / 1e9,

@@ -1,9 +1,12 @@
 /*
  * cli_print.c: the terminal step-through of a trace.
  *
- * For each step: its phase, its transfers (src rank.buffer[range] -> dst
- * rank.buffer[range], copy or reduce), its measured time, then every
- * rank's buffers. Each element is a 9-column cell: the value on one line
+ * The header gives the step count as the textbook counts it, one step per
+ * communication round, with its formula ("6 steps = 2(N-1)"). For each
+ * step: its phase, its transfers (src rank.buffer[range] -> dst
+ * rank.buffer[range], copy, reduce, or reduce-copy with the receiver's own
+ * operand), its measured time, then every rank's buffers. A local
+ * sub-phase of a round (MPICH's staging) is listed under its round. Each element is a 9-column cell: the value on one line
  * and, below it, the ranks whose inputs it contains ("0+1+2", "0-5" for a
  * run, "all" for every rank); "." marks an element nothing has written yet
  * and "*" one this step changed. 4 ranks x 8 elements fit in 80 columns.
@@ -89,13 +92,19 @@ static void print_buffer(FILE *out, const cv_trace *t, const cv_state *st, int r
         fprintf(out, "%-8s... %lld more elements\n", "", (long long)(v.count - shown));
 }
 
-static void print_transfer(FILE *out, const cv_transfer *x)
+/* "r0.send[0..2) -> r1.recv[0..2) reduce-copy with r1.send[0..2)". */
+static void print_transfer(FILE *out, const cv_transfer *x, cv_redop redop)
 {
-    fprintf(out, "  r%d.%s[%lld..%lld) -> r%d.%s[%lld..%lld) %s\n", x->src,
-            cv_buf_name(x->src_buf), (long long)x->src_off, (long long)(x->src_off + x->count),
-            x->dst, cv_buf_name(x->dst_buf), (long long)x->dst_off,
-            (long long)(x->dst_off + x->count),
-            x->kind == CV_XFER_COPY ? "copy" : x->kind == CV_XFER_REDUCE ? "reduce" : "divide");
+    fprintf(out, "  r%d.%s[%lld..%lld) -> r%d.%s[%lld..%lld) %s", x->src, cv_buf_name(x->src_buf),
+            (long long)x->src_off, (long long)(x->src_off + x->count), x->dst,
+            cv_buf_name(x->dst_buf), (long long)x->dst_off, (long long)(x->dst_off + x->count),
+            cv_xfer_kind_name(x->kind));
+    if (x->kind == CV_XFER_REDUCE_COPY)
+        fprintf(out, " with r%d.%s[%lld..%lld)", x->dst, cv_buf_name(x->local_buf),
+                (long long)x->local_off, (long long)(x->local_off + x->count));
+    if ((x->flags & CV_XFER_FINISH) && redop == CV_AVG)
+        fprintf(out, ", finished");
+    fputc('\n', out);
 }
 
 static void print_all_buffers(FILE *out, const cv_trace *t, const cv_state *st, bool inputs)
@@ -122,7 +131,9 @@ void app_print_steps(FILE *out, const cv_trace *t)
         fprintf(out, ", %s", cv_redop_name(s->redop));
     if (cv_op_has_root(s->op))
         fprintf(out, ", root %d", s->root);
-    fprintf(out, ", backend %s, %d steps\n", cv_trace_backend(t), p->nsteps);
+    char rounds[128];
+    cv_plan_rounds_text(p, rounds, sizeof rounds);
+    fprintf(out, ", backend %s, %s\n", cv_trace_backend(t), rounds);
 
     cv_state *st = NULL;
     if (!cv_trace_visual(t) || cv_state_create(t, &st) != CV_OK) {
@@ -139,11 +150,16 @@ void app_print_steps(FILE *out, const cv_trace *t)
             if (x->src != x->dst)
                 bytes += x->count * (int64_t)esz;
         }
-        fprintf(out, "\nstep %d/%d  %s  %lld transfers, %lld B between ranks, %.1f us\n", k + 1,
-                p->nsteps, step->phase, (long long)step->count, (long long)bytes,
-                cv_trace_step_seconds(t, k) * 1e6);
+        if (step->local) /* a sub-phase: no round of its own */
+            fprintf(out, "\nstep %d/%d, local  %s  %lld transfers, %.1f us\n", step->round,
+                    p->nrounds, step->phase, (long long)step->count,
+                    cv_trace_step_seconds(t, k) * 1e6);
+        else
+            fprintf(out, "\nstep %d/%d  %s  %lld transfers, %lld B between ranks, %.1f us\n",
+                    step->round, p->nrounds, step->phase, (long long)step->count,
+                    (long long)bytes, cv_trace_step_seconds(t, k) * 1e6);
         for (int64_t i = 0; i < step->count && i < MAX_TRANSFERS; i++)
-            print_transfer(out, &p->transfers[step->first + i]);
+            print_transfer(out, &p->transfers[step->first + i], s->redop);
         if (step->count > MAX_TRANSFERS)
             fprintf(out, "  ... %lld more transfers\n", (long long)(step->count - MAX_TRANSFERS));
         if (st) {

@@ -63,10 +63,17 @@ static void print_json(const cv_trace *t)
         cJSON_AddNullToObject(root, "root");
     cJSON_AddNumberToObject(root, "slices", s->slices);
     cJSON_AddStringToObject(root, "backend", cv_trace_backend(t));
+    char formula[64];
+    int textbook = cv_plan_textbook_rounds(p, formula, sizeof formula);
+    cJSON_AddNumberToObject(root, "rounds", p->nrounds);
+    cJSON_AddStringToObject(root, "rounds_formula", formula);
+    cJSON_AddNumberToObject(root, "rounds_textbook", textbook);
     cJSON *steps = cJSON_AddArrayToObject(root, "steps");
     for (int k = 0; k < p->nsteps; k++) {
         cJSON *st = cJSON_CreateObject();
         cJSON_AddStringToObject(st, "phase", p->steps[k].phase);
+        cJSON_AddNumberToObject(st, "round", p->steps[k].round);
+        cJSON_AddBoolToObject(st, "local", p->steps[k].local);
         cJSON_AddNumberToObject(st, "time_us", cv_trace_step_seconds(t, k) * 1e6);
         cJSON *xs = cJSON_AddArrayToObject(st, "transfers");
         for (int64_t i = 0; i < p->steps[k].count; i++) {
@@ -75,14 +82,17 @@ static void print_json(const cv_trace *t)
             cJSON_AddNumberToObject(j, "src", x->src);
             cJSON_AddNumberToObject(j, "dst", x->dst);
             cJSON_AddNumberToObject(j, "bytes", (double)(x->count * (int64_t)esz));
-            cJSON_AddStringToObject(j, "kind", x->kind == CV_XFER_COPY     ? "copy"
-                                               : x->kind == CV_XFER_REDUCE ? "reduce"
-                                                                           : "divide");
+            cJSON_AddStringToObject(j, "kind", cv_xfer_kind_name(x->kind));
             cJSON_AddStringToObject(j, "src_buf", cv_buf_name(x->src_buf));
             cJSON_AddNumberToObject(j, "src_off", (double)x->src_off);
             cJSON_AddStringToObject(j, "dst_buf", cv_buf_name(x->dst_buf));
             cJSON_AddNumberToObject(j, "dst_off", (double)x->dst_off);
+            if (x->kind == CV_XFER_REDUCE_COPY) { /* the receiver's own operand */
+                cJSON_AddStringToObject(j, "local_buf", cv_buf_name(x->local_buf));
+                cJSON_AddNumberToObject(j, "local_off", (double)x->local_off);
+            }
             cJSON_AddNumberToObject(j, "count", (double)x->count);
+            cJSON_AddBoolToObject(j, "finish", (x->flags & CV_XFER_FINISH) != 0);
             cJSON_AddItemToArray(xs, j);
         }
         cJSON_AddItemToArray(steps, st);

@@ -84,9 +84,7 @@ static void print_transfers(const cv_plan *plan, int step, FILE *out)
             fprintf(out, "      ... %lld more\n", (long long)(st->first + st->count - t));
             break;
         }
-        const char *kind = x->kind == CV_XFER_COPY     ? "copy"
-                           : x->kind == CV_XFER_REDUCE ? cv_redop_name(plan->spec.redop)
-                                                       : "divide";
+        const char *kind = x->kind == CV_XFER_COPY ? "copy" : cv_redop_name(plan->spec.redop);
         fprintf(out, "      %d %s[%lld..%lld] -> %d %s[%lld..%lld]  %s\n", x->src,
                 cv_buf_name((cv_buf)x->src_buf), (long long)x->src_off,
                 (long long)(x->src_off + x->count - 1), x->dst, cv_buf_name((cv_buf)x->dst_buf),

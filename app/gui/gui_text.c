@@ -204,27 +204,27 @@ void gui__describe_step(const cv_plan *plan, int step, double frac, rd_lang lang
     if (brief) {
         /* Two sides share the panel: who talks, and how much. */
         if (zh)
-            snprintf(out, outlen, "第 %d 步（%s）：%s；%lld 次传输，%lld 个元素。", step + 1, phase,
+            snprintf(out, outlen, "第 %d 步（%s）：%s；%lld 次传输，%lld 个元素。", st->round, phase,
                      who, (long long)st->count, (long long)elems);
         else
-            snprintf(out, outlen, "Step %d (%s): %s; %lld transfers, %lld elements.", step + 1,
+            snprintf(out, outlen, "Step %d (%s): %s; %lld transfers, %lld elements.", st->round,
                      phase, who, (long long)st->count, (long long)elems);
         return;
     }
     if (zh)
         snprintf(out, outlen,
                  "第 %d 步（%s）：%s。共 %lld 次传输，%lld 个元素；%lld 次复制、%lld 次归约%s。%s",
-                 step + 1, phase, who, (long long)st->count, (long long)elems, (long long)copies,
+                 st->round, phase, who, (long long)st->count, (long long)elems, (long long)copies,
                  (long long)reduces, local && local < st->count ? "（含本地操作）" : "",
                  frac > 0 && frac < RD_ARRIVE ? "数据块正在传输中。"
-                 : reduces                    ? "到达后与目标格子中的值合并。"
+                 : reduces                    ? "到达后与接收方的数据合并。"
                                               : "到达后覆盖目标格子。");
     else
         snprintf(out, outlen,
                  "Step %d (%s): %s. %lld transfers, %lld elements: %lld copies, %lld reductions%s. %s",
-                 step + 1, phase, who, (long long)st->count, (long long)elems, (long long)copies,
+                 st->round, phase, who, (long long)st->count, (long long)elems, (long long)copies,
                  (long long)reduces, local && local < st->count ? " (some local)" : "",
                  frac > 0 && frac < RD_ARRIVE ? "Chunks are in flight."
-                 : reduces                    ? "On arrival they are combined with what the cell held."
+                 : reduces                    ? "On arrival they are combined with the receiver's data."
                                               : "On arrival they replace what the cell held.");
 }

@@ -37,6 +37,7 @@ typedef struct {
     op_kind kind;
     char *dst;
     const char *src;
+    const char *local; /* a reduce-copy kernel's own operand */
     size_t bytes;
     int value;
     bool dst_dev, src_dev; /* which pointers are device memory */
@@ -320,7 +321,12 @@ static void execute(struct CUstream_st *s)
         if (++M.st.kernels == M.cfg.fault_at_kernel)
             M.sticky[s->dev] = true;
         else
-            cv__kernel(o->dtype, o->redop, o->xk, o->dst, o->src, o->n, o->divisor);
+        {
+            cv__combine(o->dtype, o->redop, o->dst, o->xk == CV_XFER_REDUCE ? o->dst : o->local,
+                        o->src, o->n);
+            if (o->divisor > 0)
+                cv__divide(o->dtype, o->dst, o->n, o->divisor);
+        }
     } else if (o->kind == OP_RECORD) {
         struct CUevent_st *e = o->ev;
         e->completed = o->gen;
@@ -811,15 +817,15 @@ cudaError_t cv_cuda__kernels_ok(void)
 /* The backend's kernel launcher: the real one's contract, run by the
  * scheduler with the CPU backend's element arithmetic. */
 cudaError_t cv_cuda__launch(cv_dtype dtype, cv_redop redop, cv_xfer_kind kind, void *dst,
-                            const void *src, int64_t n, int divisor, int max_blocks,
-                            cudaStream_t stream)
+                            const void *local, const void *src, int64_t n, int divisor,
+                            int max_blocks, cudaStream_t stream)
 {
     (void)max_blocks;
     if (n <= 0)
         return cudaSuccess;
-    if ((kind != CV_XFER_REDUCE && kind != CV_XFER_DIVIDE) ||
-        (kind == CV_XFER_DIVIDE && (divisor < 1 || cv_dtype_is_float(dtype))) ||
-        (kind == CV_XFER_REDUCE && cv_redop_is_bitwise(redop) && cv_dtype_is_float(dtype)))
+    if ((kind != CV_XFER_REDUCE && kind != CV_XFER_REDUCE_COPY) || divisor < 0 ||
+        (kind == CV_XFER_REDUCE_COPY && !local) || (divisor > 0 && cv_dtype_is_float(dtype)) ||
+        (cv_redop_is_bitwise(redop) && cv_dtype_is_float(dtype)))
         return cudaErrorNotSupported;
     if (++M.st.launches == M.cfg.fail_launch_at)
         return fail(cudaErrorLaunchFailure);
@@ -832,16 +838,23 @@ cudaError_t cv_cuda__launch(cv_dtype dtype, cv_redop redop, cv_xfer_kind kind, v
     }
     size_t bytes = (size_t)n * cv_dtype_size(dtype);
     alloc_t *d = device_range(dst, bytes, "kernel destination");
-    alloc_t *s = kind == CV_XFER_REDUCE ? device_range(src, bytes, "kernel source") : NULL;
-    if (!d || (kind == CV_XFER_REDUCE && !s))
+    alloc_t *s = device_range(src, bytes, "kernel source");
+    alloc_t *l = kind == CV_XFER_REDUCE_COPY ? device_range(local, bytes, "kernel own operand")
+                                             : d;
+    if (!d || !s || !l)
         return fail(cudaErrorIllegalAddress);
-    if (d->dev != stream->dev || (s && s->dev != stream->dev && !M.peer_on[stream->dev][s->dev])) {
+    if (l->dev != d->dev) {
+        mock_cuda_problem("a reduce-copy's own operand is on GPU %d, its destination on GPU %d",
+                          l->dev, d->dev);
+        return fail(cudaErrorIllegalAddress);
+    }
+    if (d->dev != stream->dev || (s->dev != stream->dev && !M.peer_on[stream->dev][s->dev])) {
         mock_cuda_problem("a kernel on GPU %d touches GPU %d's memory without peer access", stream->dev,
                 d->dev != stream->dev ? d->dev : s->dev);
         return fail(cudaErrorIllegalAddress);
     }
-    op_t o = {.kind = OP_KERNEL, .dst = (char *)dst, .src = (const char *)src, .bytes = bytes,
-              .dst_dev = true, .src_dev = s != NULL, .dtype = dtype, .redop = redop, .xk = kind,
-              .n = n, .divisor = divisor};
+    op_t o = {.kind = OP_KERNEL, .dst = (char *)dst, .src = (const char *)src,
+              .local = (const char *)local, .bytes = bytes, .dst_dev = true, .src_dev = true,
+              .dtype = dtype, .redop = redop, .xk = kind, .n = n, .divisor = divisor};
     return push(stream, &o);
 }

@@ -204,16 +204,16 @@ static void reduce_into(call_t **by_rank, int nr, size_t off, size_t n, cv_dtype
             memcpy(q ? part : out, by_rank[q]->send + off * esz, n * esz);
             cv__premultiply(dt, q ? part : out, (int64_t)n, nr);
             if (q)
-                cv__kernel(dt, CV_SUM, CV_XFER_REDUCE, out, part, (int64_t)n, 1);
+                cv__combine(dt, CV_SUM, out, out, part, (int64_t)n);
         }
         free(part);
         return;
     }
     memcpy(out, by_rank[0]->send + off * esz, n * esz);
     for (int q = 1; q < nr; q++)
-        cv__kernel(dt, r, CV_XFER_REDUCE, out, by_rank[q]->send + off * esz, (int64_t)n, 1);
+        cv__combine(dt, r, out, out, by_rank[q]->send + off * esz, (int64_t)n);
     if (op == ncclAvg) /* integers: the sum, then one division */
-        cv__kernel(dt, CV_SUM, CV_XFER_DIVIDE, out, NULL, (int64_t)n, nr);
+        cv__divide(dt, out, (int64_t)n, nr);
 }
 
 /* Carries out the collective of calls[first] with the same kind on the
