@@ -177,6 +177,27 @@ typedef enum {
     CV_XFER_KIND_COUNT
 } cv_xfer_kind;
 
+/* NCCL's device primitives (src/device/prims_*.h), named as NCCL's
+ * collective kernels call them (all_reduce.h, all_gather.h, ...), without
+ * the `direct` prefix of their zero-copy variants. A transfer of an
+ * algorithm NCCL runs carries the primitive its sender executes and the one
+ * its receiver executes: in ring allreduce, round t's transfer leaves in
+ * the sender's t-th call and lands in the receiver's (t+1)-th. */
+typedef enum {
+    CV_PRIM_NONE,               /* not an algorithm NCCL runs */
+    CV_PRIM_SEND,               /* send its input */
+    CV_PRIM_RECV,               /* receive into its output, the last hop */
+    CV_PRIM_COPY_SEND,          /* copy its input to its output and send it */
+    CV_PRIM_RECV_COPY_SEND,     /* receive into its output and pass it on */
+    CV_PRIM_RECV_REDUCE_SEND,   /* reduce what arrives with its input, pass it on */
+    CV_PRIM_RECV_REDUCE_COPY,   /* reduce what arrives with its input into its output */
+    CV_PRIM_RECV_REDUCE_COPY_SEND, /* ... and pass the result on */
+    CV_PRIM_SEND_FROM_OUTPUT,   /* send what its output holds (tree root, going down) */
+    CV_PRIM_COUNT
+} cv_prim;
+
+const char *cv_prim_name(int prim); /* "recvReduceSend"; "" for CV_PRIM_NONE */
+
 /* Transfer flags. FINISH marks the write that completes the reduction of
  * its elements (every rank's contribution is in): the redop's
  * post-operation applies there, as NCCL applies its postOp when it stores
@@ -190,7 +211,9 @@ typedef struct {
     uint8_t kind;             /* cv_xfer_kind */
     uint8_t local_buf;        /* REDUCE_COPY: the receiver's own operand (cv_buf) */
     uint8_t flags;            /* CV_XFER_FINISH */
-    uint8_t pad_[7];
+    uint8_t prim_send;        /* cv_prim the sender executes (local part: its copy) */
+    uint8_t prim_recv;        /* cv_prim the receiver executes; NONE for a local copy */
+    uint8_t pad_[5];
     int64_t src_off, dst_off; /* elements */
     int64_t local_off;        /* REDUCE_COPY: elements into local_buf of rank dst */
     int64_t count;            /* elements, > 0 */
@@ -252,6 +275,14 @@ int cv_plan_check_provenance(const cv_plan *plan, char *err, size_t errlen);
 /* Bytes a rank sends to other ranks, in the whole plan (local copies are
  * not counted). */
 int64_t cv_plan_bytes_sent(const cv_plan *plan, int rank);
+/* The transfer of `step` that writes element idx of rank's buffer buf, or
+ * NULL (a step's writes never overlap, so there is at most one). */
+const cv_transfer *cv_plan_writer(const cv_plan *plan, int step, int rank, cv_buf buf,
+                                  int64_t idx);
+/* "send -> recvReduceSend" for a transfer of an algorithm NCCL runs, "" for
+ * others; returns the length. */
+int cv_transfer_prims_text(const cv_transfer *t, char *out, size_t len);
+
 /* Steps that move bytes between ranks: plan->nrounds. */
 int cv_plan_comm_steps(const cv_plan *plan);
 /* The textbook's round count for the plan's algorithm at its rank count

@@ -47,6 +47,9 @@ typedef struct {
  * adds nothing. */
 void cv__recv_reduce(cv_plan *p, cv__at src, cv__at local, cv__at dst, int64_t count,
                      unsigned flags);
+/* Labels the transfers added since index `first` with the NCCL primitives
+ * their sender and receiver execute. */
+void cv__prims(cv_plan *p, int64_t first, cv_prim send, cv_prim recv);
 /* Closes the open step; a step with no transfers is dropped. */
 void cv__plan_end(cv_plan *p);
 /* Copies `cnt` blocks of `c` elements, starting at block `a` of a numbering

@@ -79,6 +79,16 @@ void cv__recv_reduce(cv_plan *p, cv__at src, cv__at local, cv__at dst, int64_t c
     t->flags = (uint8_t)flags;
 }
 
+void cv__prims(cv_plan *p, int64_t first, cv_prim send, cv_prim recv)
+{
+    for (int64_t i = first; i < p->ntransfers; i++) {
+        p->transfers[i].prim_send = (uint8_t)send;
+        p->transfers[i].prim_recv = (uint8_t)(p->transfers[i].src == p->transfers[i].dst
+                                                  ? CV_PRIM_NONE
+                                                  : recv);
+    }
+}
+
 void cv__plan_end(cv_plan *p)
 {
     if (p->steps[p->nsteps].count > 0)
@@ -504,3 +514,25 @@ double cv_plan_memory_seconds(const cv_plan *p, const cv_membw *bw)
 }
 
 int cv_plan_comm_steps(const cv_plan *p) { return p->nrounds; }
+
+const cv_transfer *cv_plan_writer(const cv_plan *p, int step, int rank, cv_buf buf, int64_t idx)
+{
+    if (step < 0 || step >= p->nsteps)
+        return NULL;
+    const cv_step *st = &p->steps[step];
+    for (int64_t i = st->first; i < st->first + st->count; i++) {
+        const cv_transfer *t = &p->transfers[i];
+        if (t->dst == rank && t->dst_buf == buf && idx >= t->dst_off && idx < t->dst_off + t->count)
+            return t;
+    }
+    return NULL;
+}
+
+int cv_transfer_prims_text(const cv_transfer *t, char *out, size_t len)
+{
+    if (t->prim_send == CV_PRIM_NONE && t->prim_recv == CV_PRIM_NONE)
+        return snprintf(out, len, "%s", "");
+    if (t->prim_recv == CV_PRIM_NONE) /* the local half of copySend */
+        return snprintf(out, len, "%s", cv_prim_name(t->prim_send));
+    return snprintf(out, len, "%s -> %s", cv_prim_name(t->prim_send), cv_prim_name(t->prim_recv));
+}

@@ -40,13 +40,24 @@ static void copy_blocks_mod(cv_plan *p, int src, cv_buf sb, int dst, cv_buf db, 
 
 /* ------------------------------------------------------------- allgather */
 
+/* The NCCL primitive a rank executes in its k-th call (k = 0 .. calls-1) of
+ * a ring whose first call is `first`, middle calls `middle` and last call
+ * `last`. Round t's transfer leaves in the sender's call t and lands in the
+ * receiver's call t + 1. */
+static cv_prim ring_call(int k, int calls, cv_prim first, cv_prim middle, cv_prim last)
+{
+    return k == 0 ? first : k == calls - 1 ? last : middle;
+}
+
 /* Round t: rank r forwards block r - t to r + 1; in round 0 it sends its
- * own block from SEND and also places it in its own RECV. */
+ * own block from SEND and also places it in its own RECV. NCCL: copySend,
+ * recvCopySend x (N-2), recv. */
 void cv__plan_allgather_ring(cv_plan *p)
 {
     int n = p->spec.ranks;
     int64_t c = p->spec.count;
     for (int t = 0; t <= n - 2; t++) {
+        int64_t first = p->ntransfers;
         cv__plan_begin(p, "ring");
         for (int r = 0; r < n; r++) {
             int b = (r - t + n) % n;
@@ -57,6 +68,9 @@ void cv__plan_allgather_ring(cv_plan *p)
                 cv__copy(p, r, CV_BUF_RECV, b * c, (r + 1) % n, CV_BUF_RECV, b * c, c);
             }
         }
+        cv__prims(p, first,
+                  ring_call(t, n, CV_PRIM_COPY_SEND, CV_PRIM_RECV_COPY_SEND, CV_PRIM_RECV),
+                  ring_call(t + 1, n, CV_PRIM_COPY_SEND, CV_PRIM_RECV_COPY_SEND, CV_PRIM_RECV));
         cv__plan_end(p);
     }
 }
@@ -148,6 +162,7 @@ void cv__plan_reducescatter_ring(cv_plan *p)
     int64_t c = p->spec.count;
     p->scratch_count = n * c;
     for (int t = 0; t <= n - 2; t++) {
+        int64_t first = p->ntransfers;
         cv__plan_begin(p, "ring");
         for (int r = 0; r < n; r++) {
             int b = ((r - t - 1) % n + n) % n, to = (r + 1) % n;
@@ -156,6 +171,10 @@ void cv__plan_reducescatter_ring(cv_plan *p)
                             CV_AT(to, CV_BUF_SEND, b * c), dst, c,
                             t == n - 2 ? CV_XFER_FINISH : 0);
         }
+        cv__prims(p, first,
+                  ring_call(t, n, CV_PRIM_SEND, CV_PRIM_RECV_REDUCE_SEND, CV_PRIM_RECV_REDUCE_COPY),
+                  ring_call(t + 1, n, CV_PRIM_SEND, CV_PRIM_RECV_REDUCE_SEND,
+                            CV_PRIM_RECV_REDUCE_COPY));
         cv__plan_end(p);
     }
 }
@@ -276,6 +295,19 @@ void cv__plan_allreduce_direct(cv_plan *p)
     cv__plan_end(p);
 }
 
+/* A rank's k-th call in NCCL's ring allreduce (2N-1 calls, k = 0 ..
+ * 2N-2). */
+static cv_prim ring_allreduce_call(int k, int n)
+{
+    if (k == 0)
+        return CV_PRIM_SEND;
+    if (k < n - 1)
+        return CV_PRIM_RECV_REDUCE_SEND;
+    if (k == n - 1)
+        return CV_PRIM_RECV_REDUCE_COPY_SEND;
+    return k < 2 * n - 2 ? CV_PRIM_RECV_COPY_SEND : CV_PRIM_RECV;
+}
+
 /* Reduce-scatter, rounds 0..N-2: rank r sends chunk r - t (from SEND in
  * round 0, else the partial it received) to r + 1, which reduces it with
  * its own input chunk into RECV; after round N-2 rank r holds the finished
@@ -288,6 +320,8 @@ void cv__plan_allreduce_ring(cv_plan *p)
     int64_t c = p->spec.count;
     for (int phase = 0; phase < 2; phase++)
         for (int t = 0; t <= n - 2; t++) {
+            int64_t first = p->ntransfers;
+            int call = phase * (n - 1) + t; /* the sender's; the receiver's is call + 1 */
             cv__plan_begin(p, phase == 0 ? "reduce-scatter" : "all-gather");
             for (int r = 0; r < n; r++) {
                 int k = ((r - t + phase) % n + n) % n, to = (r + 1) % n;
@@ -299,6 +333,7 @@ void cv__plan_allreduce_ring(cv_plan *p)
                                     CV_AT(to, CV_BUF_SEND, lo), CV_AT(to, CV_BUF_RECV, lo),
                                     hi - lo, t == n - 2 ? CV_XFER_FINISH : 0);
             }
+            cv__prims(p, first, ring_allreduce_call(call, n), ring_allreduce_call(call + 1, n));
             cv__plan_end(p);
         }
 }

@@ -39,22 +39,30 @@ void cv__plan_broadcast_direct(cv_plan *p)
     }
 }
 
-/* Chain root, root+1, ...; slice s crosses link j at step s + j. */
+/* Chain root, root+1, ...; slice s crosses link j at step s + j. NCCL's
+ * ring broadcast: the root copySend (its own output too), the others
+ * recvCopySend, the last recv. */
 void cv__plan_broadcast_ring(cv_plan *p)
 {
     int n = p->spec.ranks, root = p->spec.root, slices = p->spec.slices;
     int64_t c = p->spec.count;
     for (int t = 0; t <= slices + n - 3; t++) {
         cv__plan_begin(p, "pipeline");
-        if (t == 0)
+        if (t == 0) { /* the root's own copy: the copy of its copySend */
+            int64_t first = p->ntransfers;
             cv__copy(p, root, CV_BUF_SEND, 0, root, CV_BUF_RECV, 0, c);
+            cv__prims(p, first, CV_PRIM_COPY_SEND, CV_PRIM_NONE);
+        }
         for (int j = 0; j <= n - 2; j++) {
             int s = t - j;
             if (s < 0 || s >= slices)
                 continue;
             int64_t lo = cv__chunk(c, slices, s), hi = cv__chunk(c, slices, s + 1);
+            int64_t first = p->ntransfers;
             cv__copy(p, abs_rank(j, root, n), j == 0 ? CV_BUF_SEND : CV_BUF_RECV, lo,
                      abs_rank(j + 1, root, n), CV_BUF_RECV, lo, hi - lo);
+            cv__prims(p, first, j == 0 ? CV_PRIM_COPY_SEND : CV_PRIM_RECV_COPY_SEND,
+                      j + 1 == n - 1 ? CV_PRIM_RECV : CV_PRIM_RECV_COPY_SEND);
         }
         cv__plan_end(p);
     }
@@ -181,10 +189,13 @@ void cv__plan_reduce_ring(cv_plan *p)
             int64_t lo = cv__chunk(c, slices, s), hi = cv__chunk(c, slices, s + 1);
             int from = abs_rank(j + 1, root, n), to = abs_rank(j + 2, root, n);
             bool end = j + 1 == n - 1;
+            int64_t first = p->ntransfers;
             cv__recv_reduce(p, CV_AT(from, j == 0 ? CV_BUF_SEND : CV_BUF_SCRATCH, lo),
                             CV_AT(to, CV_BUF_SEND, lo),
                             CV_AT(to, end ? CV_BUF_RECV : CV_BUF_SCRATCH, lo), hi - lo,
                             end ? CV_XFER_FINISH : 0);
+            cv__prims(p, first, j == 0 ? CV_PRIM_SEND : CV_PRIM_RECV_REDUCE_SEND,
+                      end ? CV_PRIM_RECV_REDUCE_COPY : CV_PRIM_RECV_REDUCE_SEND);
         }
         cv__plan_end(p);
     }

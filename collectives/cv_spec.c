@@ -38,6 +38,10 @@ static const char *const redop_names[CV_REDOP_COUNT] = {
 static const char *const buf_names[CV_BUF_COUNT] = {"send", "recv", "scratch"};
 static const char *const init_names[CV_INIT_COUNT] = {"rank", "index", "random"};
 static const char *const kind_names[CV_XFER_KIND_COUNT] = {"copy", "reduce", "reduce-copy"};
+static const char *const prim_names[CV_PRIM_COUNT] = {
+    "", "send", "recv", "copySend", "recvCopySend", "recvReduceSend", "recvReduceCopy",
+    "recvReduceCopySend", "sendFromOutput",
+};
 
 const char *cv_op_name(cv_op op) { return (unsigned)op < CV_OP_COUNT ? op_names[op] : "?"; }
 const char *cv_op_title(cv_op op) { return (unsigned)op < CV_OP_COUNT ? op_titles[op] : "?"; }
@@ -47,6 +51,7 @@ const char *cv_redop_name(cv_redop r) { return (unsigned)r < CV_REDOP_COUNT ? re
 const char *cv_buf_name(cv_buf b) { return (unsigned)b < CV_BUF_COUNT ? buf_names[b] : "?"; }
 const char *cv_init_name(cv_init i) { return (unsigned)i < CV_INIT_COUNT ? init_names[i] : "?"; }
 const char *cv_xfer_kind_name(int k) { return (unsigned)k < CV_XFER_KIND_COUNT ? kind_names[k] : "?"; }
+const char *cv_prim_name(int p) { return (unsigned)p < CV_PRIM_COUNT ? prim_names[p] : "?"; }
 
 static int find_name(const char *s, const char *const *names, int n)
 {

@@ -80,7 +80,7 @@ void rd__draw_tooltip(rd_ctx *c, const rd_frame *f)
     if (h.first >= v.count || h.count <= 0)
         return;
     static const rd_string names[CV_BUF_COUNT] = {RD_S_IN, RD_S_OUT, RD_S_TMP};
-    char lines[4][160];
+    char lines[5][160];
     int n = 0;
     char gpu[32];
     rd_strf(f->lang, RD_S_GPU, gpu, sizeof gpu, h.rank, 0);
@@ -120,9 +120,16 @@ void rd__draw_tooltip(rd_ctx *c, const rd_frame *f)
     if (!mask)
         snprintf(lines[n] + len, sizeof lines[0] - len, " -");
     n++;
-    if (last >= 0)
-        rd_strf(f->lang, RD_S_LAST_CHANGED, lines[n++], sizeof lines[0], last + 1, 0);
-    else
+    const cv_plan *plan = cv_trace_plan(panel->trace);
+    if (last >= 0) { /* the step a learner counts: the round */
+        rd_strf(f->lang, RD_S_LAST_CHANGED, lines[n++], sizeof lines[0],
+                plan->steps[last].round, 0);
+        /* the NCCL primitives that wrote it, to find in NCCL's source */
+        const cv_transfer *w = cv_plan_writer(plan, last, h.rank, h.buf, h.first);
+        char prims[64];
+        if (w && cv_transfer_prims_text(w, prims, sizeof prims) > 0)
+            snprintf(lines[n++], sizeof lines[0], "NCCL: %s", prims);
+    } else
         snprintf(lines[n++], sizeof lines[0], "%s",
                  rd_str(f->lang, mask ? RD_S_INITIAL : RD_S_NEVER));
     int px = c->L.px_text, lh = (int)(px * 1.4), w = 0;

@@ -260,9 +260,140 @@ static void check_rounds_text(void)
     }
 }
 
+/* The plan of a ring algorithm, or NULL after counting a failure. */
+static cv_plan *ring_plan(cv_op op, int n, int64_t count, int slices, int root)
+{
+    cv_spec s;
+    cv_spec_init(&s);
+    s.op = op;
+    s.algo = CV_ALGO_RING;
+    s.ranks = n;
+    s.count = count;
+    s.slices = slices;
+    s.root = root;
+    cv_plan *p = NULL;
+    char err[CV_ERR_LEN];
+    if (cv_plan_build(&s, &p, err, sizeof err))
+        EXPECT(0, "%s: %s", cv_op_name(op), err);
+    return p;
+}
+
+/* The call sequence NCCL's ring kernels run on every rank
+ * (src/device/all_reduce.h, reduce_scatter.h, all_gather.h): the rank's
+ * k-th call sends round k's transfer and receives round k-1's. */
+static void expect_ring_calls(cv_op op, int n)
+{
+    cv_plan *p = ring_plan(op, n, 5 * (int64_t)n + 1, 1, 0);
+    if (!p)
+        return;
+    int calls = p->nrounds + 1;
+    for (int r = 0; r < n; r++)
+        for (int k = 0; k < calls; k++) {
+            const char *want;
+            if (op == CV_OP_ALLREDUCE)
+                want = k == 0           ? "send"
+                       : k < n - 1      ? "recvReduceSend"
+                       : k == n - 1     ? "recvReduceCopySend"
+                       : k < 2 * n - 2  ? "recvCopySend"
+                                        : "recv";
+            else if (op == CV_OP_REDUCESCATTER)
+                want = k == 0 ? "send" : k < n - 1 ? "recvReduceSend" : "recvReduceCopy";
+            else
+                want = k == 0 ? "copySend" : k < n - 1 ? "recvCopySend" : "recv";
+            /* call k: what rank r sends in round k and receives from round k-1 */
+            const char *sent = NULL, *got = NULL;
+            for (int step = 0; step < p->nsteps; step++)
+                for (int64_t i = p->steps[step].first;
+                     i < p->steps[step].first + p->steps[step].count; i++) {
+                    const cv_transfer *t = &p->transfers[i];
+                    if (t->src == t->dst)
+                        continue;
+                    if (t->src == r && p->steps[step].round == k + 1)
+                        sent = cv_prim_name(t->prim_send);
+                    if (t->dst == r && p->steps[step].round == k)
+                        got = cv_prim_name(t->prim_recv);
+                }
+            EXPECT((k == calls - 1 || (sent && !strcmp(sent, want))) &&
+                       (k == 0 || (got && !strcmp(got, want))),
+                   "%s ring N=%d rank %d call %d: sends as %s, receives as %s, NCCL calls %s",
+                   cv_op_name(op), n, r, k, sent ? sent : "-", got ? got : "-", want);
+        }
+    cv_plan_destroy(p);
+}
+
+/* NCCL's chains (broadcast.h, reduce.h): the root of a broadcast
+ * copySends, the ranks after it recvCopySend, the last one recv; a reduce
+ * chain starts at root+1 with send, passes recvReduceSend and ends at the
+ * root with recvReduceCopy. */
+static void expect_chain_calls(cv_op op, int n, int slices)
+{
+    cv_plan *p = ring_plan(op, n, 4 * (int64_t)slices + 3, slices, n / 2);
+    if (!p)
+        return;
+    const cv_spec s = p->spec;
+    for (int64_t i = 0; i < p->ntransfers; i++) {
+        const cv_transfer *t = &p->transfers[i];
+        int from = (t->src - s.root + n) % n, to = (t->dst - s.root + n) % n; /* positions */
+        const char *ws, *wr;
+        if (t->src == t->dst) {
+            ws = op == CV_OP_BROADCAST ? "copySend" : "";
+            wr = "";
+        } else if (op == CV_OP_BROADCAST) {
+            ws = from == 0 ? "copySend" : "recvCopySend";
+            wr = to == n - 1 ? "recv" : "recvCopySend";
+        } else {
+            ws = from == 1 ? "send" : "recvReduceSend";
+            wr = to == 0 ? "recvReduceCopy" : "recvReduceSend";
+        }
+        EXPECT(!strcmp(cv_prim_name(t->prim_send), ws) && !strcmp(cv_prim_name(t->prim_recv), wr),
+               "%s chain N=%d S=%d: %d -> %d is %s -> %s, NCCL: %s -> %s", cv_op_name(op), n,
+               slices, t->src, t->dst, cv_prim_name(t->prim_send), cv_prim_name(t->prim_recv), ws,
+               wr);
+    }
+    cv_plan_destroy(p);
+}
+
+static void check_nccl_prims(void)
+{
+    int before = failures;
+    for (int n = 2; n <= 9; n++) {
+        expect_ring_calls(CV_OP_ALLREDUCE, n);
+        expect_ring_calls(CV_OP_REDUCESCATTER, n);
+        expect_ring_calls(CV_OP_ALLGATHER, n);
+        for (int S = 1; S <= 3; S++) {
+            expect_chain_calls(CV_OP_BROADCAST, n, S);
+            expect_chain_calls(CV_OP_REDUCE, n, S);
+        }
+    }
+    /* Algorithms NCCL does not run name no primitive. */
+    static const struct {
+        cv_op op;
+        cv_algo algo;
+    } none[] = {{CV_OP_ALLREDUCE, CV_ALGO_RECURSIVE_DOUBLING}, {CV_OP_ALLREDUCE, CV_ALGO_DIRECT},
+                {CV_OP_ALLGATHER, CV_ALGO_BRUCK}, {CV_OP_BROADCAST, CV_ALGO_TREE},
+                {CV_OP_ALLTOALL, CV_ALGO_PAIRWISE}};
+    for (size_t i = 0; i < sizeof none / sizeof none[0]; i++) {
+        cv_spec s;
+        cv_spec_init(&s);
+        s.op = none[i].op;
+        s.algo = none[i].algo;
+        s.ranks = 6;
+        cv_plan *p = NULL;
+        char err[CV_ERR_LEN];
+        if (cv_plan_build(&s, &p, err, sizeof err) == CV_OK)
+            for (int64_t x = 0; x < p->ntransfers; x++)
+                EXPECT(p->transfers[x].prim_send == CV_PRIM_NONE &&
+                           p->transfers[x].prim_recv == CV_PRIM_NONE,
+                       "%s %s names an NCCL primitive", cv_op_name(s.op), cv_algo_name(s.algo));
+        cv_plan_destroy(p);
+    }
+    printf("%-14s %s\n", "nccl prims", failures == before ? "ok" : "FAILED");
+}
+
 int main(void)
 {
     check_rows();
+    check_nccl_prims();
     check_distinct();
     check_rounds();
     check_rounds_text();

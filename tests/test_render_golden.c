@@ -48,6 +48,9 @@ static const golden_case cases[] = {
      RD_LANG_EN, CV_ALGO_COUNT, -1, -1, false},
     {"hover_and_help", CV_OP_REDUCESCATTER, CV_ALGO_RING, 4, 2, 2, RD_THEME_DARK, RD_LANG_ZH,
      CV_ALGO_COUNT, 400, 300, true},
+    /* the tooltip of a cell step 2 wrote: its round and NCCL's primitives */
+    {"allreduce_ring_tooltip", CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 8, 2, RD_THEME_DARK, RD_LANG_EN,
+     CV_ALGO_COUNT, 695, 338, false},
 };
 
 static int run_case(const golden_case *c, bool update)

@@ -92,8 +92,9 @@ static void print_buffer(FILE *out, const cv_trace *t, const cv_state *st, int r
         fprintf(out, "%-8s... %lld more elements\n", "", (long long)(v.count - shown));
 }
 
-/* "r0.send[0..2) -> r1.recv[0..2) reduce-copy with r1.send[0..2)". */
-static void print_transfer(FILE *out, const cv_transfer *x, cv_redop redop)
+/* "r0.send[0..2) -> r1.recv[0..2) reduce-copy with r1.send[0..2)", and
+ * the NCCL primitives where the step's transfers do not all share them. */
+static void print_transfer(FILE *out, const cv_transfer *x, cv_redop redop, bool prims)
 {
     fprintf(out, "  r%d.%s[%lld..%lld) -> r%d.%s[%lld..%lld) %s", x->src, cv_buf_name(x->src_buf),
             (long long)x->src_off, (long long)(x->src_off + x->count), x->dst,
@@ -104,7 +105,29 @@ static void print_transfer(FILE *out, const cv_transfer *x, cv_redop redop)
                 (long long)x->local_off, (long long)(x->local_off + x->count));
     if ((x->flags & CV_XFER_FINISH) && redop == CV_AVG)
         fprintf(out, ", finished");
+    char nccl[64];
+    if (prims && cv_transfer_prims_text(x, nccl, sizeof nccl) > 0)
+        fprintf(out, "  [%s]", nccl);
     fputc('\n', out);
+}
+
+/* The NCCL primitives every transfer between ranks of the step shares
+ * ("send -> recvReduceSend"), or "" when they differ or there are none. */
+static void shared_prims(const cv_plan *p, const cv_step *st, char *out, size_t len)
+{
+    out[0] = 0;
+    char one[64];
+    for (int64_t i = st->first; i < st->first + st->count; i++) {
+        const cv_transfer *x = &p->transfers[i];
+        if (x->src == x->dst)
+            continue;
+        cv_transfer_prims_text(x, one, sizeof one);
+        if (!one[0] || (out[0] && strcmp(out, one) != 0)) {
+            out[0] = 0;
+            return;
+        }
+        snprintf(out, len, "%s", one);
+    }
 }
 
 static void print_all_buffers(FILE *out, const cv_trace *t, const cv_state *st, bool inputs)
@@ -158,8 +181,12 @@ void app_print_steps(FILE *out, const cv_trace *t)
             fprintf(out, "\nstep %d/%d  %s  %lld transfers, %lld B between ranks, %.1f us\n",
                     step->round, p->nrounds, step->phase, (long long)step->count,
                     (long long)bytes, cv_trace_step_seconds(t, k) * 1e6);
+        char nccl[64];
+        shared_prims(p, step, nccl, sizeof nccl);
+        if (nccl[0]) /* the primitives NCCL's kernel calls here, to find in its source */
+            fprintf(out, "  NCCL: %s\n", nccl);
         for (int64_t i = 0; i < step->count && i < MAX_TRANSFERS; i++)
-            print_transfer(out, &p->transfers[step->first + i], s->redop);
+            print_transfer(out, &p->transfers[step->first + i], s->redop, !nccl[0]);
         if (step->count > MAX_TRANSFERS)
             fprintf(out, "  ... %lld more transfers\n", (long long)(step->count - MAX_TRANSFERS));
         if (st) {

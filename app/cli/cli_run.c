@@ -93,6 +93,13 @@ static void print_json(const cv_trace *t)
             }
             cJSON_AddNumberToObject(j, "count", (double)x->count);
             cJSON_AddBoolToObject(j, "finish", (x->flags & CV_XFER_FINISH) != 0);
+            if (x->prim_send != CV_PRIM_NONE) { /* an algorithm NCCL runs: its primitives */
+                cJSON_AddStringToObject(j, "nccl_send", cv_prim_name(x->prim_send));
+                if (x->prim_recv != CV_PRIM_NONE)
+                    cJSON_AddStringToObject(j, "nccl_recv", cv_prim_name(x->prim_recv));
+                else
+                    cJSON_AddNullToObject(j, "nccl_recv");
+            }
             cJSON_AddItemToArray(xs, j);
         }
         cJSON_AddItemToArray(steps, st);
