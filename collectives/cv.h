@@ -103,6 +103,10 @@ typedef enum { CV_BUF_SEND, CV_BUF_RECV, CV_BUF_SCRATCH, CV_BUF_COUNT } cv_buf;
 
 typedef enum { CV_INIT_RANK, CV_INIT_INDEX, CV_INIT_RANDOM, CV_INIT_COUNT } cv_init;
 
+/* The languages the window and the lessons speak: one enum for both, so a
+ * lesson's language is the renderer's without a cast. */
+typedef enum { CV_LANG_EN, CV_LANG_ZH, CV_LANG_COUNT } cv_lang;
+
 const char *cv_op_name(cv_op op);          /* "allreduce" */
 const char *cv_op_title(cv_op op);         /* "AllReduce" */
 const char *cv_algo_name(cv_algo algo);    /* "recursive-doubling" */
@@ -111,6 +115,7 @@ const char *cv_redop_name(cv_redop redop); /* "sum" */
 const char *cv_buf_name(cv_buf buf);       /* "send" */
 const char *cv_init_name(cv_init init);    /* "index" */
 const char *cv_xfer_kind_name(int kind);   /* "copy", "reduce", "reduce-copy" */
+const char *cv_lang_name(cv_lang lang);    /* "en", "zh" */
 /* Parse by name (aliases accepted: "float" for float32, "half", "bf16",
  * "double", ...). Return -1 when unknown. */
 int cv_op_parse(const char *s);
@@ -118,6 +123,7 @@ int cv_algo_parse(const char *s);
 int cv_dtype_parse(const char *s);
 int cv_redop_parse(const char *s);
 int cv_init_parse(const char *s);
+int cv_lang_parse(const char *s);
 
 size_t cv_dtype_size(cv_dtype dtype);
 bool cv_dtype_is_float(cv_dtype dtype);

@@ -115,6 +115,10 @@ int cv_dtype_parse(const char *s)
 
 int cv_redop_parse(const char *s) { return find_name(s, redop_names, CV_REDOP_COUNT); }
 int cv_init_parse(const char *s) { return find_name(s, init_names, CV_INIT_COUNT); }
+/* The window's and the lessons' languages. */
+static const char *const lang_names[CV_LANG_COUNT] = {"en", "zh"};
+const char *cv_lang_name(cv_lang l) { return (unsigned)l < CV_LANG_COUNT ? lang_names[l] : "?"; }
+int cv_lang_parse(const char *s) { return find_name(s, lang_names, CV_LANG_COUNT); }
 
 size_t cv_dtype_size(cv_dtype d) { return (unsigned)d < CV_DTYPE_COUNT ? dtype_sizes[d] : 0; }
 bool cv_dtype_is_float(cv_dtype d) { return d >= CV_FLOAT16 && d <= CV_FLOAT64; }

@@ -33,7 +33,7 @@ static void step_words(const rd_frame *f, const cv_plan *plan, char *out, size_t
         snprintf(out, outlen, "%s", rd_str(f->lang, RD_S_DONE));
     else if (step >= plan->nsteps)
         snprintf(out, outlen, "%s (%d %s)", rd_str(f->lang, RD_S_DONE), plan->nrounds,
-                 plan->nrounds == 1 && f->lang != RD_LANG_ZH ? "step" : rd_str(f->lang, RD_S_STEPS));
+                 plan->nrounds == 1 && f->lang != CV_LANG_ZH ? "step" : rd_str(f->lang, RD_S_STEPS));
     else {
         bool after;
         int ref = rd_ref_step(plan->nsteps, f->t, &after);
@@ -60,7 +60,7 @@ static void step_numbers(const rd_frame *f, const rd_panel *p, bool compact, cha
     if (link)
         cv_cost_plan(plan, link, &cost);
     rd__fmt_bytes((double)cost.busiest_total, total, sizeof total);
-    rd_lang L = f->lang;
+    cv_lang L = f->lang;
     if (step < plan->nsteps) {
         step = rd_ref_step(plan->nsteps, f->t, NULL);
         int64_t bytes = 0;
@@ -181,7 +181,7 @@ void rd__draw_caption(rd_ctx *c, const rd_frame *f, int p)
     if (cv_plan_textbook_rounds(plan, formula, sizeof formula) == plan->nrounds &&
         plan->spec.ranks > 1)
         snprintf(eq, sizeof eq, " = %s", formula);
-    if (f->lang == RD_LANG_ZH)
+    if (f->lang == CV_LANG_ZH)
         snprintf(buf, sizeof buf, "%s：%d 步%s \xC2\xB7 每进程发送 %s \xC2\xB7 模型 %s",
                  cv_algo_name(plan->spec.algo), plan->nrounds, eq, sent, model);
     else
@@ -192,12 +192,12 @@ void rd__draw_caption(rd_ctx *c, const rd_frame *f, int p)
     int w1 = 0;
     rd_text_measure(c->text, buf, c->L.px_text, &w1, NULL);
     if (w1 > pl->caption.w - 8)
-        snprintf(buf, sizeof buf, f->lang == RD_LANG_ZH ? "%s：%d 步%s \xC2\xB7 %s \xC2\xB7 %s"
+        snprintf(buf, sizeof buf, f->lang == CV_LANG_ZH ? "%s：%d 步%s \xC2\xB7 %s \xC2\xB7 %s"
                                                         : "%s: %d steps%s \xC2\xB7 %s \xC2\xB7 %s",
                  cv_algo_name(plan->spec.algo), plan->nrounds, eq, sent, model);
     rd_text_measure(c->text, buf, c->L.px_text, &w1, NULL);
     if (w1 > pl->caption.w - 8) /* still too wide: the formula goes first */
-        snprintf(buf, sizeof buf, f->lang == RD_LANG_ZH ? "%s：%d 步 \xC2\xB7 %s \xC2\xB7 %s"
+        snprintf(buf, sizeof buf, f->lang == CV_LANG_ZH ? "%s：%d 步 \xC2\xB7 %s \xC2\xB7 %s"
                                                         : "%s: %d steps \xC2\xB7 %s \xC2\xB7 %s",
                  cv_algo_name(plan->spec.algo), plan->nrounds, sent, model);
     int h = pl->caption.h / 2;
@@ -319,9 +319,7 @@ void rd__draw_buttons(rd_ctx *c, const rd_frame *f)
                   (i == RD_ACT_COMPARE && f->npanels >= 2);
         rd__fill(c->r, b, on ? rd__mix(th->panel, th->accent, 0.35f) : th->panel);
         rd__frame(c->r, b, 1, th->edge);
-        const char *label = rd_action_label((rd_action)i, f->lang);
-        if (i == RD_ACT_PLAY && f->playing)
-            label = f->lang == RD_LANG_ZH ? "暂停" : "pause";
+        const char *label = rd_button_label((rd_action)i, f->lang, f->playing);
         SDL_Rect in = rd__rect(b.x + 2, b.y, b.w - 4, b.h);
         SDL_Rect done = rd__text(c, label, c->L.px_small, th->text, in, RD_ALIGN_CENTER | RD_ALIGN_FIT, 0);
         if (done.w == 0) /* a word a little smaller reads better than a key letter */
@@ -337,8 +335,9 @@ void rd__draw_buttons(rd_ctx *c, const rd_frame *f)
                 rd__fill(c->r, rd__rect((int)(cx + sz / 2) - bw, (int)(cy - sz / 2), bw, (int)sz), th->text);
             } else
                 rd__arrowhead(c->r, cx - sz / 2, cy, cx + sz / 2, cy, sz, th->text);
-        } else if (done.w == 0)
-            rd__text(c, rd_action_key((rd_action)i), c->L.px_small, th->text, in,
+        } else if (done.w == 0 && rd_key_of((rd_action)i)) {
+            rd__text(c, rd_key_of((rd_action)i)->name, c->L.px_small, th->text, in,
                      RD_ALIGN_CENTER | RD_ALIGN_FIT, 0);
+        }
     }
 }

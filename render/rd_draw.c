@@ -35,7 +35,6 @@ rd_ctx *rd_create(SDL_Renderer *r, const rd_font_paths *fonts, char *err, size_t
         free(c);
         return NULL;
     }
-    rd_frame_init(&c->f);
     return c;
 }
 
@@ -278,9 +277,6 @@ static void draw_static(rd_ctx *c, const rd_frame *f)
     const rd_theme *th = rd_theme_get(f->theme);
     SDL_SetRenderDrawColor(c->r, th->bg.r, th->bg.g, th->bg.b, 255);
     SDL_RenderClear(c->r);
-    memset(c->L.choice, 0, sizeof c->L.choice);
-    memset(c->L.nav, 0, sizeof c->L.nav);
-    memset(&c->L.input, 0, sizeof c->L.input);
     rd__draw_header(c, f);
     for (int p = 0; p < c->L.npanels; p++)
         draw_panel_static(c, f, p);
@@ -349,8 +345,7 @@ static uint64_t static_key(const rd_ctx *c, const rd_frame *f)
     h = hash_str(h, f->narr.input_unit);
     h = mix64(h, (uint64_t)f->narr.feedback_state << 40 ^ (uint64_t)(uint32_t)f->narr.scroll << 8 ^
                      (uint64_t)f->lesson);
-    for (int i = 0; i < f->narr.nnav && i < RD_MAX_NAV; i++)
-        h = hash_str(h, f->narr.nav[i]);
+    h = mix64(h, (uint64_t)f->narr.nav);
     for (int i = 0; i < f->nhl_links; i++)
         h = mix64(h, (uint64_t)f->hl_links[i][0] << 8 | (uint64_t)f->hl_links[i][1]);
     h = hash_str(h, f->narr.title);
@@ -386,20 +381,7 @@ void rd_draw(rd_ctx *c, const rd_frame *f)
 {
     int w = 0, h = 0;
     SDL_GetRendererOutputSize(c->r, &w, &h);
-    /* Answer buttons (and the rest of the narration's clickable parts)
-     * are placed while drawing the narration; keep them across frames that
-     * reuse the cached layer. */
-    SDL_Rect choices[RD_MAX_CHOICES], nav[RD_MAX_NAV], input = c->L.input;
-    int scroll = c->L.narr_scroll, scroll_max = c->L.narr_scroll_max;
-    memcpy(choices, c->L.choice, sizeof choices);
-    memcpy(nav, c->L.nav, sizeof nav);
-    rd_layout_compute(f, w, h, &c->L);
-    memcpy(c->L.choice, choices, sizeof choices);
-    memcpy(c->L.nav, nav, sizeof nav);
-    c->L.input = input;
-    c->L.narr_scroll = scroll;
-    c->L.narr_scroll_max = scroll_max;
-    c->f = *f;
+    rd_layout_compute(f, w, h, c->text, &c->L);
     c->nboxes = 0;
     bool cache = !c->debug && !c->no_targets;
     if (cache && (!c->layer || c->layer_w != w || c->layer_h != h)) {
@@ -446,28 +428,27 @@ void rd_draw(rd_ctx *c, const rd_frame *f)
 
 /* ------------------------------------------------------------------ hits */
 
-rd_hit rd_hit_test(const rd_ctx *c, int x, int y)
+rd_hit rd_hit_test(const rd_layout *L, int x, int y)
 {
     rd_hit h;
     memset(&h, 0, sizeof h);
     SDL_Point pt = {x, y};
-    const rd_layout *L = &c->L;
     for (int i = 1; i < RD_ACT_COUNT_; i++)
         if (L->button[i].w > 0 && SDL_PointInRect(&pt, &L->button[i])) {
             h.kind = RD_HIT_BUTTON;
             h.action = (rd_action)i;
             return h;
         }
-    for (int i = 0; i < c->f.narr.nchoices && i < RD_MAX_CHOICES; i++)
+    for (int i = 0; i < RD_MAX_CHOICES; i++)
         if (L->choice[i].w > 0 && SDL_PointInRect(&pt, &L->choice[i])) {
             h.kind = RD_HIT_CHOICE;
             h.choice = i;
             return h;
         }
-    for (int i = 0; i < c->f.narr.nnav && i < RD_MAX_NAV; i++)
+    for (int i = 0; i < L->nnav && i < RD_MAX_NAV; i++)
         if (L->nav[i].w > 0 && SDL_PointInRect(&pt, &L->nav[i])) {
-            h.kind = RD_HIT_NAV;
-            h.choice = i;
+            h.kind = RD_HIT_BUTTON;
+            h.action = L->nav_action[i];
             return h;
         }
     if (L->timeline.w > 0) {
@@ -475,13 +456,9 @@ rd_hit rd_hit_test(const rd_ctx *c, int x, int y)
         tl.y -= tl.h / 3;
         tl.h += tl.h * 2 / 3; /* forgiving for the mouse */
         if (SDL_PointInRect(&pt, &tl)) {
-            int n = 0;
-            for (int p = 0; p < c->f.npanels && p < 2; p++)
-                if (c->f.panels[p].trace && cv_trace_plan(c->f.panels[p].trace)->nsteps > n)
-                    n = cv_trace_plan(c->f.panels[p].trace)->nsteps;
             double u = (double)(x - L->timeline.x) / (L->timeline.w > 0 ? L->timeline.w : 1);
             h.kind = RD_HIT_TIMELINE;
-            h.t = fmin(fmax(u, 0), 1) * n;
+            h.t = fmin(fmax(u, 0), 1) * L->nsteps;
             return h;
         }
     }

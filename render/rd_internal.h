@@ -61,8 +61,7 @@ typedef struct {
 struct rd_ctx {
     SDL_Renderer *r;
     rd_text *text;
-    rd_layout L;
-    rd_frame f;          /* the last frame (shallow), for hit tests */
+    rd_layout L;         /* the last frame's, for the overlays drawn after it */
     int shown[2];        /* the step whose state each panel shows */
     rd__cellcache cache[2];
     rd__links links[2];
@@ -99,11 +98,14 @@ void rd__draw_card(rd_ctx *c, const rd_frame *f, int p, int rank);
 void rd__region_centre(const rd_card_layout *cl, int b, int64_t off, int64_t count, float *x,
                        float *y);
 
-/* Pieces of the frame (rd_chrome.c). */
+/* Pieces of the frame (rd_chrome.c, rd_narration.c, rd_overlay.c). */
 void rd__draw_header(rd_ctx *c, const rd_frame *f);
 void rd__draw_timeline(rd_ctx *c, const rd_frame *f, bool cursor);
 void rd__draw_buttons(rd_ctx *c, const rd_frame *f);
 void rd__draw_narration(rd_ctx *c, const rd_frame *f);
+/* The narration panel's lines, answers, buttons and field (rd_narration.c),
+ * for rd_layout_compute. */
+void rd__layout_narration(rd_text *t, const rd_frame *f, rd_layout *L);
 void rd__draw_side_diagram(rd_ctx *c, const rd_frame *f); /* lesson mode */
 void rd__draw_legend(rd_ctx *c, const rd_frame *f, int p);
 void rd__draw_caption(rd_ctx *c, const rd_frame *f, int p);

@@ -18,6 +18,7 @@
 #include "rd_internal.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #ifndef M_PI
@@ -370,24 +371,48 @@ static void layout_panel(const rd_frame *f, const rd_panel *p, SDL_Rect area, co
     card_insides(pl, plan, L->px_text, pad);
 }
 
-/* A button's share of the bar: its label's width in ems (Latin letters
- * about 0.6, CJK 1), plus a margin, and never too narrow to click. Play
- * also fits "pause". */
-static double label_weight(rd_action a, rd_lang lang)
+/* The bar's buttons, in the keymap's order, each with a share of the bar
+ * in proportion to its label (so "backend" gets the room "<" does not
+ * need, and a projector's large type fits at 1024 px), never too narrow to
+ * click. Play also fits "pause". */
+static void layout_buttons(rd_text *t, const rd_frame *f, rd_layout *L, SDL_Rect bar, int gap)
 {
-    const char *s = a == RD_ACT_PLAY ? (lang == RD_LANG_ZH ? "暂停" : "pause") : rd_action_label(a, lang);
-    double em = 1.4;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        if (*p < 0x80)
-            em += 0.6;
-        else if (*p >= 0xE0)
-            em += 1.0; /* the lead byte of a 3-byte (CJK) character */
-    return fmax(em, 3.2); /* "<" still needs room to be hit, and for its key */
+    const rd_key *keys;
+    int nk = rd_keymap(&keys);
+    rd_action acts[RD_ACT_COUNT_];
+    double weight[RD_ACT_COUNT_], total = 0;
+    int n = 0;
+    for (int i = 0; i < nk && n < RD_ACT_COUNT_; i++) {
+        if (keys[i].button != RD_BUTTON_BAR)
+            continue;
+        rd_action a = keys[i].action;
+        int w = 0, w2 = 0;
+        rd_text_measure(t, rd_button_label(a, f->lang, false), L->px_small, &w, NULL);
+        if (a == RD_ACT_PLAY)
+            rd_text_measure(t, rd_button_label(a, f->lang, true), L->px_small, &w2, NULL);
+        acts[n] = a;
+        weight[n] = fmax(fmax(w, w2) + L->px_small * 1.2, L->px_small * 2.6);
+        total += weight[n++];
+    }
+    double at = 0;
+    for (int i = 0; i < n; i++) {
+        int x0 = bar.x + (int)lround(bar.w * at / total);
+        at += weight[i];
+        int x1 = bar.x + (int)lround(bar.w * at / total);
+        L->button[acts[i]] = rd__rect(x0, bar.y, x1 - x0 - gap, bar.h);
+    }
 }
 
-void rd_layout_compute(const rd_frame *f, int w, int h, rd_layout *L)
+void rd_layout_compute(const rd_frame *f, int w, int h, rd_text *text, rd_layout *L)
 {
-    memset(L, 0, sizeof *L);
+    /* Only the fixed part is cleared: the narration's lines are filled
+     * as far as they are used. */
+    memset(L, 0, offsetof(rd_layout, lines));
+    memset(&L->panels, 0, sizeof L->panels);
+    L->npanels = 0;
+    for (int p = 0; p < f->npanels && p < 2; p++)
+        if (f->panels[p].trace && cv_trace_plan(f->panels[p].trace)->nsteps > L->nsteps)
+            L->nsteps = cv_trace_plan(f->panels[p].trace)->nsteps;
     if (w < 1)
         w = 1;
     if (h < 1)
@@ -417,24 +442,10 @@ void rd_layout_compute(const rd_frame *f, int w, int h, rd_layout *L)
     if (f->controls) {
         int bh = (int)(L->px_text * 1.9);
         int th_ = (int)fmaxf(L->px_small * 2.4f, 22 * L->ui);
-        int n = RD_ACT_COUNT_ - 1;
-        int bw = (w - 2 * pad) / n;
         bool room = h - header_h - bh - th_ - 3 * pad > 80;
-        if (room && bw >= L->px_small * 1.3) {
+        if (room && (w - 2 * pad) >= L->px_small * 26 && text) {
             L->buttons = rd__rect(pad, h - pad - bh, w - 2 * pad, bh);
-            int gap = bw > 12 ? 2 : 0;
-            /* Widths follow the labels, so "backend" gets the room "<"
-             * does not need (a projector's large type fits at 1024 px). */
-            double weight[RD_ACT_COUNT_], total = 0;
-            for (int i = 1; i < RD_ACT_COUNT_; i++)
-                total += weight[i] = label_weight((rd_action)i, f->lang);
-            double at = 0;
-            for (int i = 1; i < RD_ACT_COUNT_; i++) {
-                int x0 = pad + (int)lround((w - 2 * pad) * at / total);
-                at += weight[i];
-                int x1 = pad + (int)lround((w - 2 * pad) * at / total);
-                L->button[i] = rd__rect(x0, L->buttons.y, x1 - x0 - gap, bh);
-            }
+            layout_buttons(text, f, L, L->buttons, w > 600 ? 2 : 0);
             bottom = L->buttons.y - pad / 2;
         }
         if (h - header_h - th_ - 2 * pad > 60) {
@@ -494,13 +505,14 @@ void rd_layout_compute(const rd_frame *f, int w, int h, rd_layout *L)
         layout_panel(f, &f->panels[0], a, L, true, &L->panels[0]);
         layout_panel(f, &f->panels[1], b, L, true, &L->panels[1]);
     }
+    rd__layout_narration(text, f, L);
 }
 
 void rd_frame_init(rd_frame *f)
 {
     memset(f, 0, sizeof *f);
     f->theme = RD_THEME_DARK;
-    f->lang = RD_LANG_EN;
+    f->lang = CV_LANG_EN;
     f->dpi_scale = 1.0f;
     f->npanels = 1;
     f->speed = 1.0;

@@ -143,23 +143,19 @@ static void draw_diagram(rd_ctx *c, const rd_frame *f, const rd_diagram *d, SDL_
 
 /* ------------------------------------------------------------ narration */
 
-/* One wrapped line of the narration's text column. */
+/* A line being laid out: what the panel will draw, plus its height and the
+ * space above it. */
 typedef struct {
-    char text[256];
-    int px, h;       /* text size, line height */
-    int gap;         /* space above the line */
-    SDL_Color col;
-    int bar;         /* 0 none, else a coloured bar at the left: 1 accent, 2 right, 3 wrong, 4 dim */
-    bool code;       /* the line starts inside a `code` span */
-    bool rule;       /* a thin rule above the line (a quiz sets itself apart) */
-} narr_line;
+    rd_line l;
+    int h, gap;
+} staged;
 
-#define NARR_LINES 192
-static narr_line narr_lines[NARR_LINES];
+#define STAGED 224
+static staged st_lines[STAGED];
 
 /* The width of a line as drawn: no backticks, code in the monospace face.
  * code: whether the line starts inside a span; returns whether it ends in one. */
-static int line_width(rd_ctx *c, const char *text, int px, bool *code)
+static int line_width(rd_text *t, const char *text, int px, bool *code)
 {
     char seg[256];
     int w = 0;
@@ -169,7 +165,7 @@ static int line_width(rd_ctx *c, const char *text, int px, bool *code)
             memcpy(seg, p, n);
             seg[n] = '\0';
             int sw = 0;
-            rd_text_measure(c->text, seg, *code ? px | RD_TEXT_MONO : px, &sw, NULL);
+            rd_text_measure(t, seg, *code ? px | RD_TEXT_MONO : px, &sw, NULL);
             w += sw;
         }
         p += n;
@@ -183,44 +179,44 @@ static int line_width(rd_ctx *c, const char *text, int px, bool *code)
 
 /* Appends s wrapped to w pixels; paragraphs ('\n') keep their empty line,
  * as the panel always drew them. Returns the first line's index. */
-static int add_block(rd_ctx *c, int *n, const char *s, int px, SDL_Color col, int w, int bar,
-                     int gap)
+static int add_block(rd_text *t, int *n, const char *s, int px, int role, int w, int bar, int gap)
 {
     enum { MAXL = 96, LEN = 256 };
     static char buf[MAXL][LEN];
     int first = *n;
     if (!s || !*s || w <= 8)
         return first;
-    int k = rd_text_wrap(c->text, s, px, w, &buf[0][0], MAXL, LEN);
+    int k = rd_text_wrap(t, s, px, w, &buf[0][0], MAXL, LEN);
     if (strchr(s, '`')) {
         /* The wrap measured backticks and one face; code is drawn without
          * them in the monospace face: narrow the wrap until every line
          * fits as drawn. */
         for (int pct = 96; pct >= 60; pct -= 6) {
-            k = rd_text_wrap(c->text, s, px, w * pct / 100, &buf[0][0], MAXL, LEN);
+            k = rd_text_wrap(t, s, px, w * pct / 100, &buf[0][0], MAXL, LEN);
             bool fits = true, in_code = false;
             for (int i = 0; i < k && fits; i++) {
                 if (!buf[i][0])
                     in_code = false;
-                fits = line_width(c, buf[i], px, &in_code) <= w;
+                fits = line_width(t, buf[i], px, &in_code) <= w;
             }
             if (fits)
                 break;
         }
     }
     bool code = false;
-    for (int i = 0; i < k && *n < NARR_LINES; i++) {
-        narr_line *l = &narr_lines[(*n)++];
-        memcpy(l->text, buf[i], sizeof l->text); /* both LEN bytes, NUL-terminated */
-        l->px = px;
+    for (int i = 0; i < k && *n < STAGED; i++) {
+        staged *l = &st_lines[(*n)++];
+        memset(&l->l, 0, sizeof l->l);
+        memcpy(l->l.text, buf[i], sizeof l->l.text); /* both LEN bytes, NUL-terminated */
+        l->l.px = px;
         l->h = (int)(px * 1.4);
         l->gap = i == 0 ? gap : 0;
-        l->col = col;
-        l->bar = bar;
-        l->rule = false;
+        l->l.role = (unsigned char)role;
+        l->l.bar = (unsigned char)bar;
+        l->l.align = RD_ALIGN_LEFT;
         if (!buf[i][0])
             code = false; /* a span never crosses a paragraph */
-        l->code = code;
+        l->l.code = code;
         for (const char *q = buf[i]; *q; q++)
             if (*q == '`')
                 code = !code;
@@ -228,48 +224,33 @@ static int add_block(rd_ctx *c, int *n, const char *s, int px, SDL_Color col, in
     return first;
 }
 
-/* Draws one line, its `code` spans in the monospace face and the accent
- * colour. */
-static void draw_line(rd_ctx *c, const narr_line *l, SDL_Rect box, SDL_Color accent)
+/* Puts a finished line into the layout. */
+static void emit(rd_layout *L, const rd_line *l)
 {
-    if (!strchr(l->text, '`') && !l->code) {
-        rd__text(c, l->text, l->px, l->col, box, RD_ALIGN_LEFT, 0);
-        return;
-    }
-    char seg[256];
-    bool code = l->code;
-    int x = box.x;
-    const char *p = l->text;
-    while (*p && x < box.x + box.w) {
-        size_t n = strcspn(p, "`");
-        if (n > 0) {
-            snprintf(seg, sizeof seg, "%.*s", (int)n, p);
-            SDL_Rect r = rd__text(c, seg, code ? l->px | RD_TEXT_MONO : l->px,
-                                  code ? accent : l->col, rd__rect(x, box.y, box.x + box.w - x, box.h),
-                                  RD_ALIGN_LEFT, 0);
-            x += r.w;
-        }
-        p += n;
-        if (*p == '`') {
-            code = !code;
-            p++;
-        }
-    }
+    if (L->nlines < RD_NARR_LINES)
+        L->lines[L->nlines++] = *l;
 }
 
-static SDL_Color bar_color(const rd_theme *th, int bar)
+static void emit_text(rd_layout *L, const char *text, int px, int role, SDL_Rect box, int align)
 {
-    return bar == 2 ? rd_rank_color(2) : bar == 3 ? th->warn : bar == 4 ? th->dim : th->accent;
+    rd_line l;
+    memset(&l, 0, sizeof l);
+    snprintf(l.text, sizeof l.text, "%s", text ? text : "");
+    l.px = px;
+    l.role = (unsigned char)role;
+    l.align = (unsigned char)align;
+    l.box = box;
+    emit(L, &l);
 }
 
 /* Choice buttons: each label wrapped onto at most max lines (an answer
  * can run to 180 characters; five lines of a narrow panel hold it). */
 #define CHOICE_LINES 5
-static int choice_lines(rd_ctx *c, const char *label, int px, int w, char (*out)[256], int max)
+static int choice_lines(rd_text *t, const char *label, int px, int w, char (*out)[256], int max)
 {
     enum { MAXL = 12 };
     char buf[MAXL][256];
-    int k = rd_text_wrap(c->text, label ? label : "", px, w, &buf[0][0], MAXL, 256);
+    int k = rd_text_wrap(t, label ? label : "", px, w, &buf[0][0], MAXL, 256);
     if (k < 1) {
         out[0][0] = '\0';
         return 1;
@@ -287,50 +268,52 @@ static int choice_lines(rd_ctx *c, const char *label, int px, int w, char (*out)
     return n;
 }
 
-void rd__draw_narration(rd_ctx *c, const rd_frame *f)
+void rd__layout_narration(rd_text *t, const rd_frame *f, rd_layout *L)
 {
-    const rd_theme *th = rd_theme_get(f->theme);
     const rd_narration *nv = &f->narr;
-    SDL_Rect nr = c->L.narration;
-    rd__fill(c->r, nr, th->panel);
-    int pad = (int)fmaxf(4, 10 * c->L.ui);
-    int px = c->L.px_text, lh = (int)(px * 1.4);
+    SDL_Rect nr = L->narration;
+    L->nlines = 0;
+    if (nr.w <= 0 || !t)
+        return;
+    int pad = (int)fmaxf(4, 10 * L->ui);
+    int px = L->px_text, lh = (int)(px * 1.4);
     SDL_Rect in = rd__rect(nr.x + pad, nr.y + pad, nr.w - 2 * pad, nr.h - 2 * pad);
-    for (int i = 0; i < RD_MAX_CHOICES; i++)
-        c->L.choice[i] = rd__rect(0, 0, 0, 0);
-    for (int i = 0; i < RD_MAX_NAV; i++)
-        c->L.nav[i] = rd__rect(0, 0, 0, 0);
-    c->L.input = rd__rect(0, 0, 0, 0);
 
     /* Bottom up: the diagram (unless it sits beside the stage), the
      * navigation row, the footer, the answers and the typed-answer field
      * take their room; the text column gets the rest. */
     int bottom = in.y + in.h;
-    SDL_Rect diag = rd__rect(0, 0, 0, 0);
-    if (nv->diagram && nv->diagram->nboxes > 0 && c->L.diagram.w <= 0) {
+    if (nv->diagram && nv->diagram->nboxes > 0 && L->diagram.w <= 0) {
         int dh = in.h * 2 / 5;
-        diag = rd__rect(in.x, in.y + in.h - dh, in.w, dh);
-        bottom = diag.y - pad;
+        L->narr_diagram = rd__rect(in.x, in.y + in.h - dh, in.w, dh);
+        bottom = L->narr_diagram.y - pad;
     }
-    int nnav = nv->nnav < RD_MAX_NAV ? nv->nnav : RD_MAX_NAV;
-    if (nnav > 0) {
-        int bh = (int)(px * 1.9), gap = (int)fmaxf(2, 4 * c->L.ui);
-        int bw = (in.w - gap * (nnav - 1)) / nnav;
+    if (f->lesson && nv->nav) {
+        const rd_key *keys;
+        int nk = rd_keymap(&keys);
+        rd_action acts[RD_MAX_NAV];
+        int nnav = 0;
+        for (int i = 0; i < nk && nnav < RD_MAX_NAV; i++)
+            if (keys[i].button == RD_BUTTON_NAV)
+                acts[nnav++] = keys[i].action;
+        int bh = (int)(px * 1.9), gap = (int)fmaxf(2, 4 * L->ui);
+        int bw = nnav ? (in.w - gap * (nnav - 1)) / nnav : 0;
         for (int i = 0; i < nnav; i++) {
             SDL_Rect b = rd__rect(in.x + i * (bw + gap), bottom - bh, bw, bh);
-            rd__fill(c->r, b, th->card);
-            rd__frame(c->r, b, 1, th->edge);
-            rd__text(c, nv->nav[i] ? nv->nav[i] : "", c->L.px_small, th->text,
-                     rd__rect(b.x + 3, b.y, b.w - 6, b.h), RD_ALIGN_CENTER, 0);
-            c->L.nav[i] = b;
+            L->nav[i] = b;
+            L->nav_action[i] = acts[i];
+            emit_text(L, rd_button_label(acts[i], f->lang, false), L->px_small, RD_LINE_NAV,
+                      rd__rect(b.x + 3, b.y, b.w - 6, b.h), RD_ALIGN_CENTER);
         }
-        bottom -= bh + pad / 2;
+        L->nnav = nnav;
+        if (nnav)
+            bottom -= bh + pad / 2;
     }
-    int foot = nv->footer ? (int)(c->L.px_small * 1.5) : 0;
+    int foot = nv->footer ? (int)(L->px_small * 1.5) : 0;
     if (foot) {
         bottom -= foot;
-        rd__text(c, nv->footer, c->L.px_small, th->dim, rd__rect(in.x, bottom, in.w, foot),
-                 RD_ALIGN_LEFT, 0);
+        emit_text(L, nv->footer, L->px_small, RD_LINE_FOOTER, rd__rect(in.x, bottom, in.w, foot),
+                  RD_ALIGN_LEFT);
         bottom -= pad / 3;
     }
     /* Answers: as many lines each as fit, keeping four lines of text. */
@@ -338,7 +321,7 @@ void rd__draw_narration(rd_ctx *c, const rd_frame *f)
     int input_h = nv->input ? (int)(px * 2.0) : 0;
     int min_text = in.y + 4 * lh;
     int numw = 0;
-    rd_text_measure(c->text, "0 ", px, &numw, NULL);
+    rd_text_measure(t, "0 ", px, &numw, NULL);
     int tw = in.w - 12 - numw - 6;
     static char clines[RD_MAX_CHOICES][CHOICE_LINES][256];
     int ncl[RD_MAX_CHOICES];
@@ -346,7 +329,7 @@ void rd__draw_narration(rd_ctx *c, const rd_frame *f)
     for (int maxl = CHOICE_LINES;; maxl--) {
         need = 0;
         for (int i = 0; i < nch; i++) {
-            ncl[i] = choice_lines(c, nv->choices[i], px, tw, clines[i], maxl);
+            ncl[i] = choice_lines(t, nv->choices[i], px, tw, clines[i], maxl);
             need += ncl[i] * lh + (int)(px * 0.5) + 4;
         }
         if (maxl == 1 || bottom - need - input_h >= min_text)
@@ -359,144 +342,235 @@ void rd__draw_narration(rd_ctx *c, const rd_frame *f)
         y += bh + 4;
         if (b.y < in.y)
             continue; /* no room at all (a tiny window) */
-        int st = nv->choice_state[i] & 3;
-        SDL_Color fill = st == RD_CHOICE_PICKED  ? rd__mix(th->card, th->accent, 0.35f)
-                         : st == RD_CHOICE_RIGHT ? rd__mix(th->card, rd_rank_color(2), 0.5f)
-                         : st == RD_CHOICE_WRONG ? rd__mix(th->card, th->warn, 0.5f)
-                                                 : th->card;
-        rd__fill(c->r, b, fill);
-        rd__frame(c->r, b, st == RD_CHOICE_PICKED ? 2 : 1, st == RD_CHOICE_PICKED ? th->accent : th->edge);
+        L->choice[i] = b;
         char num[8];
         snprintf(num, sizeof num, "%d", i + 1);
         int ty = b.y + (b.h - ncl[i] * lh) / 2;
-        rd__text(c, num, px, th->accent, rd__rect(b.x + 6, ty, numw, lh), RD_ALIGN_LEFT, 0);
+        emit_text(L, num, px, RD_LINE_NUMBER, rd__rect(b.x + 6, ty, numw, lh), RD_ALIGN_LEFT);
         for (int k = 0; k < ncl[i]; k++)
             if (clines[i][k][0])
-                rd__text(c, clines[i][k], px, th->text, rd__rect(b.x + 6 + numw + 6, ty + k * lh, tw, lh),
-                         RD_ALIGN_LEFT, 0);
-        c->L.choice[i] = b;
+                emit_text(L, clines[i][k], px, RD_LINE_CHOICE,
+                          rd__rect(b.x + 6 + numw + 6, ty + k * lh, tw, lh), RD_ALIGN_LEFT);
     }
     if (nch > 0)
         bottom -= need;
     if (nv->input) {
         SDL_Rect box = rd__rect(in.x, bottom - input_h, in.w, (int)(px * 1.8));
-        rd__fill(c->r, box, th->card);
-        rd__frame(c->r, box, (int)fmaxf(1, th->line * c->L.ui), th->accent);
+        L->input = box;
         char field[96];
         snprintf(field, sizeof field, "%s|", nv->input);
-        SDL_Rect tr = rd__text(c, field, px, th->text, rd__rect(box.x + 8, box.y, box.w / 2, box.h),
-                               RD_ALIGN_LEFT, 0);
+        int fw = 0;
+        rd_text_measure(t, field, px, &fw, NULL);
+        if (fw > box.w / 2)
+            fw = box.w / 2;
+        emit_text(L, field, px, RD_LINE_INPUT, rd__rect(box.x + 8, box.y, box.w / 2, box.h),
+                  RD_ALIGN_LEFT);
         if (nv->input_unit && *nv->input_unit)
-            rd__text(c, nv->input_unit, px, th->dim,
-                     rd__rect(tr.x + (tr.w > 0 ? tr.w : 0) + px / 2, box.y,
-                          box.x + box.w - 8 - (tr.x + tr.w + px / 2), box.h),
-                     RD_ALIGN_LEFT, 0);
-        c->L.input = box;
+            emit_text(L, nv->input_unit, px, RD_LINE_UNIT,
+                      rd__rect(box.x + 8 + fw + px / 2, box.y, box.w - 16 - fw - px / 2, box.h),
+                      RD_ALIGN_LEFT);
         bottom -= input_h;
     }
 
     /* The text column: kicker, title, body, then the quiz's question and
      * verdict; what does not fit scrolls. */
     SDL_Rect col = rd__rect(in.x, in.y, in.w, bottom - pad / 2 - in.y);
-    int barw = (int)fmaxf(2, 3 * c->L.ui), indent = barw + (int)fmaxf(4, 8 * c->L.ui);
+    L->narr_text = col;
+    int barw = (int)fmaxf(2, 3 * L->ui), indent = barw + (int)fmaxf(4, 8 * L->ui);
     int n = 0;
-    add_block(c, &n, nv->kicker, c->L.px_small, th->accent, col.w, 0, 0);
-    add_block(c, &n, nv->title, c->L.px_big, th->text, col.w, 0, n > 0 ? pad / 3 : 0);
-    add_block(c, &n, nv->body, px, th->text, col.w, 0, n > 0 ? pad / 2 : 0);
-    int q = add_block(c, &n, nv->prompt, px, th->text, col.w - indent, 1, pad);
-    if (q < n)
-        narr_lines[q].rule = true;
+    add_block(t, &n, nv->kicker, L->px_small, RD_LINE_KICKER, col.w, 0, 0);
+    add_block(t, &n, nv->title, L->px_big, RD_LINE_TITLE, col.w, 0, n > 0 ? pad / 3 : 0);
+    add_block(t, &n, nv->body, px, RD_LINE_BODY, col.w, 0, n > 0 ? pad / 2 : 0);
+    int q = add_block(t, &n, nv->prompt, px, RD_LINE_PROMPT, col.w - indent, 1, pad);
+    bool q_rule = q < n;
     int fb = nv->feedback_state == RD_CHOICE_RIGHT ? 2 : nv->feedback_state == RD_CHOICE_WRONG ? 3 : 4;
-    add_block(c, &n, nv->feedback, px, th->text, col.w - indent, fb, pad / 2);
+    add_block(t, &n, nv->feedback, px, RD_LINE_FEEDBACK, col.w - indent, fb, pad / 2);
     int total = 0, qh = 0;
     for (int i = 0; i < n; i++)
-        total += narr_lines[i].gap + narr_lines[i].h;
+        total += st_lines[i].gap + st_lines[i].h;
     for (int i = q; i < n; i++)
-        qh += narr_lines[i].gap + narr_lines[i].h;
+        qh += st_lines[i].gap + st_lines[i].h;
     /* Longer than the column (large type on a projector): the question and
      * its verdict stay in view above the answers, and only the text above
      * them scrolls. */
     bool pin = q < n && total > col.h && qh + 3 * lh < col.h;
     int ns = pin ? q : n, sh = pin ? col.h - qh : col.h;
-    int more_h = (int)(c->L.px_small * 1.4);
+    int more_h = (int)(L->px_small * 1.4);
     int scroll_max = 0;
     if (total > col.h) {
         /* The fewest lines off the top that let the rest fit above the
          * "more" marker. */
         int rest = total - (pin ? qh : 0);
         while (scroll_max < ns - 1 && rest > sh - more_h) {
-            rest -= narr_lines[scroll_max].gap + narr_lines[scroll_max].h;
+            rest -= st_lines[scroll_max].gap + st_lines[scroll_max].h;
             scroll_max++;
         }
     }
     int scroll = nv->scroll < 0 ? 0 : nv->scroll > scroll_max ? scroll_max : nv->scroll;
-    c->L.narr_scroll = scroll;
-    c->L.narr_scroll_max = scroll_max;
+    L->narr_scroll = scroll;
+    L->narr_scroll_max = scroll_max;
     int limit = col.y + sh - (scroll_max > 0 ? more_h : 0);
     y = col.y;
     int shown = scroll;
     for (int i = scroll; i < ns; i++) {
-        const narr_line *l = &narr_lines[i];
+        staged *l = &st_lines[i];
         int gy = y + (i > scroll ? l->gap : 0);
         if (gy + l->h > limit)
             break;
-        if (l->rule)
-            rd__fill(c->r, rd__rect(col.x, gy - l->gap / 2, col.w, 1), th->edge);
-        SDL_Rect box = rd__rect(col.x, gy, col.w, l->h);
-        if (l->bar) {
-            rd__fill(c->r, rd__rect(col.x, gy, barw, l->h), bar_color(th, l->bar));
-            box = rd__rect(col.x + indent, gy, col.w - indent, l->h);
-        }
-        if (l->text[0])
-            draw_line(c, l, box, th->accent);
+        l->l.box = l->l.bar ? rd__rect(col.x + indent, gy, col.w - indent, l->h)
+                            : rd__rect(col.x, gy, col.w, l->h);
+        if (i == q && q_rule)
+            l->l.rule_y = gy - l->gap / 2;
+        emit(L, &l->l);
         y = gy + l->h;
         shown = i + 1;
     }
     if (scroll_max > 0) {
         /* Say which way the rest of the text is. */
-        bool zh = f->lang == RD_LANG_ZH;
+        bool zh = f->lang == CV_LANG_ZH;
         /* (The CJK font draws triangles tiny: arrows in Chinese.) */
         const char *more = shown < ns && scroll > 0 ? "\xE2\x96\xB2 \xE2\x96\xBC"
                            : shown < ns             ? (zh ? "\xE2\x86\x93 更多" : "\xE2\x96\xBC more")
                                                     : (zh ? "\xE2\x86\x91 上面还有" : "\xE2\x96\xB2 more above");
-        rd__text(c, more, c->L.px_small, th->accent, rd__rect(col.x, limit, col.w, more_h),
-                 RD_ALIGN_RIGHT, 0);
+        emit_text(L, more, L->px_small, RD_LINE_MORE, rd__rect(col.x, limit, col.w, more_h),
+                  RD_ALIGN_RIGHT);
     }
     if (pin) {
         y = col.y + sh;
         for (int i = q; i < n; i++) {
-            const narr_line *l = &narr_lines[i];
+            staged *l = &st_lines[i];
             int gy = y + l->gap;
-            if (l->rule)
-                rd__fill(c->r, rd__rect(col.x, gy - l->gap / 2, col.w, 1), th->edge);
-            rd__fill(c->r, rd__rect(col.x, gy, barw, l->h), bar_color(th, l->bar));
-            if (l->text[0])
-                draw_line(c, l, rd__rect(col.x + indent, gy, col.w - indent, l->h), th->accent);
+            l->l.box = rd__rect(col.x + indent, gy, col.w - indent, l->h);
+            if (i == q && q_rule)
+                l->l.rule_y = gy - l->gap / 2;
+            emit(L, &l->l);
             y = gy + l->h;
         }
     }
     y += pad;
-    int m = n, first = nv->step ? add_block(c, &m, nv->step, px, th->text, col.w, 0, 0) : n;
+    int m = n, first = nv->step ? add_block(t, &m, nv->step, px, RD_LINE_STEP, col.w, 0, 0) : n;
     /* A lesson shows the step's description whole or not at all; the plain
      * window shows what fits. */
     bool fits = !f->lesson || y + pad / 2 + lh * (1 + m - first) <= col.y + col.h;
     if (nv->step && y + px * 3 < col.y + col.h && shown >= n && fits) {
-        rd__fill(c->r, rd__rect(in.x, y, in.w, 1), th->edge);
+        int rule = y;
         y += pad / 2;
-        rd__text(c, rd_str(f->lang, RD_S_THIS_STEP), px, th->accent, rd__rect(in.x, y, in.w, lh),
-                 RD_ALIGN_LEFT, 0);
+        rd_line head;
+        memset(&head, 0, sizeof head);
+        snprintf(head.text, sizeof head.text, "%s", rd_str(f->lang, RD_S_THIS_STEP));
+        head.px = px;
+        head.role = RD_LINE_HEAD;
+        head.box = rd__rect(in.x, y, in.w, lh);
+        head.rule_y = rule;
+        emit(L, &head);
         y += lh;
         for (int i = first; i < m; i++) {
-            if (y + narr_lines[i].h > col.y + col.h)
+            if (y + st_lines[i].h > col.y + col.h)
                 break;
-            if (narr_lines[i].text[0])
-                rd__text(c, narr_lines[i].text, px, th->text, rd__rect(in.x, y, in.w, narr_lines[i].h),
-                         RD_ALIGN_LEFT, 0);
-            y += narr_lines[i].h;
+            st_lines[i].l.box = rd__rect(in.x, y, in.w, st_lines[i].h);
+            if (st_lines[i].l.text[0])
+                emit(L, &st_lines[i].l);
+            y += st_lines[i].h;
         }
     }
-    if (diag.w > 0)
-        draw_diagram(c, f, nv->diagram, diag);
+}
+
+/* Draws one line, its `code` spans in the monospace face and the accent
+ * colour. */
+static void draw_line(rd_ctx *c, const rd_line *l, SDL_Color col, SDL_Color accent)
+{
+    if (!strchr(l->text, '`') && !l->code) {
+        rd__text(c, l->text, l->px, col, l->box, l->align, 0);
+        return;
+    }
+    char seg[256];
+    bool code = l->code;
+    SDL_Rect box = l->box;
+    int x = box.x;
+    const char *p = l->text;
+    while (*p && x < box.x + box.w) {
+        size_t n = strcspn(p, "`");
+        if (n > 0) {
+            snprintf(seg, sizeof seg, "%.*s", (int)n, p);
+            SDL_Rect r = rd__text(c, seg, code ? l->px | RD_TEXT_MONO : l->px,
+                                  code ? accent : col, rd__rect(x, box.y, box.x + box.w - x, box.h),
+                                  RD_ALIGN_LEFT, 0);
+            x += r.w;
+        }
+        p += n;
+        if (*p == '`') {
+            code = !code;
+            p++;
+        }
+    }
+}
+
+static SDL_Color bar_color(const rd_theme *th, int bar)
+{
+    return bar == 2 ? rd_rank_color(2) : bar == 3 ? th->warn : bar == 4 ? th->dim : th->accent;
+}
+
+static SDL_Color role_color(const rd_theme *th, int role)
+{
+    switch (role) {
+    case RD_LINE_KICKER:
+    case RD_LINE_HEAD:
+    case RD_LINE_MORE:
+    case RD_LINE_NUMBER:
+        return th->accent;
+    case RD_LINE_FOOTER:
+    case RD_LINE_UNIT:
+        return th->dim;
+    default:
+        return th->text;
+    }
+}
+
+void rd__draw_narration(rd_ctx *c, const rd_frame *f)
+{
+    const rd_theme *th = rd_theme_get(f->theme);
+    const rd_narration *nv = &f->narr;
+    const rd_layout *L = &c->L;
+    rd__fill(c->r, L->narration, th->panel);
+    for (int i = 0; i < L->nnav; i++) {
+        rd__fill(c->r, L->nav[i], th->card);
+        rd__frame(c->r, L->nav[i], 1, th->edge);
+    }
+    for (int i = 0; i < RD_MAX_CHOICES && i < nv->nchoices; i++) {
+        SDL_Rect b = L->choice[i];
+        if (b.w <= 0)
+            continue;
+        int st = nv->choice_state[i] & 3;
+        SDL_Color fill = st == RD_CHOICE_PICKED  ? rd__mix(th->card, th->accent, 0.35f)
+                         : st == RD_CHOICE_RIGHT ? rd__mix(th->card, rd_rank_color(2), 0.5f)
+                         : st == RD_CHOICE_WRONG ? rd__mix(th->card, th->warn, 0.5f)
+                                                 : th->card;
+        rd__fill(c->r, b, fill);
+        rd__frame(c->r, b, st == RD_CHOICE_PICKED ? 2 : 1,
+                  st == RD_CHOICE_PICKED ? th->accent : th->edge);
+    }
+    if (L->input.w > 0) {
+        rd__fill(c->r, L->input, th->card);
+        rd__frame(c->r, L->input, (int)fmaxf(1, th->line * L->ui), th->accent);
+    }
+    int barw = (int)fmaxf(2, 3 * L->ui);
+    for (int i = 0; i < L->nlines; i++) {
+        const rd_line *l = &L->lines[i];
+        SDL_Rect col = l->role == RD_LINE_HEAD || l->role == RD_LINE_STEP
+                           ? rd__rect(L->narration.x, 0, L->narration.w, 0)
+                           : L->narr_text;
+        if (l->rule_y > 0) {
+            int inset = l->role == RD_LINE_HEAD ? l->box.x - col.x : 0;
+            rd__fill(c->r, rd__rect(col.x + inset, l->rule_y, col.w - 2 * inset, 1), th->edge);
+        }
+        if (l->bar)
+            rd__fill(c->r, rd__rect(L->narr_text.x, l->box.y, barw, l->box.h),
+                     bar_color(th, l->bar));
+        if (l->text[0])
+            draw_line(c, l, role_color(th, l->role), th->accent);
+    }
+    if (L->narr_diagram.w > 0)
+        draw_diagram(c, f, nv->diagram, L->narr_diagram);
 }
 
 void rd__draw_side_diagram(rd_ctx *c, const rd_frame *f)

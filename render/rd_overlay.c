@@ -68,7 +68,7 @@ void rd__draw_tooltip(rd_ctx *c, const rd_frame *f)
 {
     if (f->mouse_x < 0 || f->mouse_y < 0 || f->help)
         return;
-    rd_hit h = rd_hit_test(c, f->mouse_x, f->mouse_y);
+    rd_hit h = rd_hit_test(&c->L, f->mouse_x, f->mouse_y);
     if (h.kind != RD_HIT_CELL)
         return;
     const rd_panel *panel = &f->panels[h.panel];
@@ -166,26 +166,33 @@ void rd__draw_tooltip(rd_ctx *c, const rd_frame *f)
                  rd__rect(x + pad, y + pad + i * lh, w - 2 * pad, lh), RD_ALIGN_LEFT, 1);
 }
 
-/* Row i of the help: its key and what it does; false for an empty slot. */
-static bool help_row(const rd_frame *f, int i, const char **key, const char **help)
+/* The help's lines, from the keymap: a row with help words starts a line,
+ * a row without adds its key's name to it. Lesson keys only in a lesson. */
+#define HELP_ROWS 48
+typedef struct {
+    char keys[48];
+    const char *help;
+} help_line;
+
+static int help_lines(const rd_frame *f, help_line *out)
 {
-    static const char *extra_keys[2] = {"mouse", "F11"};
-    static const char *extra_help[2][RD_LANG_COUNT] = {
-        {"click or drag the timeline; hover a cell for its value",
-         "点击或拖动时间轴；悬停在格子上查看数值"},
-        {"full screen (also --fullscreen)", "全屏（也可用 --fullscreen）"},
-    };
-    if (i < RD_ACT_COUNT_ - 1) {
-        *key = rd_action_key((rd_action)(i + 1));
-        *help = rd_action_help((rd_action)(i + 1), f->lang);
-    } else if (i < RD_ACT_COUNT_ - 1 + 2) {
-        *key = extra_keys[i - (RD_ACT_COUNT_ - 1)];
-        *help = extra_help[i - (RD_ACT_COUNT_ - 1)][f->lang == RD_LANG_ZH];
-    } else {
-        *key = f->help_extra[i - (RD_ACT_COUNT_ + 1)][0];
-        *help = f->help_extra[i - (RD_ACT_COUNT_ + 1)][1];
+    const rd_key *k;
+    int nk = rd_keymap(&k), n = 0;
+    for (int i = 0; i < nk; i++) {
+        if (!(k[i].where & RD_KEYS_STAGE) && !f->lesson)
+            continue;
+        const char *help = k[i].help[f->lang] ? k[i].help[f->lang] : k[i].help[CV_LANG_EN];
+        if (help && n < HELP_ROWS) {
+            const char *name = k[i].key == SDLK_UNKNOWN && k[i].label[f->lang] ? k[i].label[f->lang]
+                                                                               : k[i].name;
+            snprintf(out[n].keys, sizeof out[n].keys, "%s", name ? name : "");
+            out[n++].help = help;
+        } else if (!help && n > 0 && k[i].name) {
+            size_t len = strlen(out[n - 1].keys);
+            snprintf(out[n - 1].keys + len, sizeof out[n - 1].keys - len, " %s", k[i].name);
+        }
     }
-    return *key && *help;
+    return n;
 }
 
 void rd__draw_help(rd_ctx *c, const rd_frame *f)
@@ -193,9 +200,8 @@ void rd__draw_help(rd_ctx *c, const rd_frame *f)
     const rd_theme *th = rd_theme_get(f->theme);
     const rd_layout *L = &c->L;
     int px = L->px_text, lh = (int)(px * 1.45);
-    int nextra = f->nhelp_extra < 0 ? 0 : f->nhelp_extra > RD_MAX_HELP_EXTRA ? RD_MAX_HELP_EXTRA
-                                                                             : f->nhelp_extra;
-    int rows = RD_ACT_COUNT_ - 1 + 2 + nextra; /* actions, mouse, F11, the app's own */
+    help_line lines[HELP_ROWS];
+    int rows = help_lines(f, lines);
     int pad = (int)(12 * L->ui);
     int avail = L->h - 2 * pad - 3 * lh;
     int cols = rows * lh > avail ? 2 : 1;
@@ -204,13 +210,10 @@ void rd__draw_help(rd_ctx *c, const rd_frame *f)
      * where the window has room for it. */
     int key_w = px * 4, text_w = px * 22;
     for (int i = 0; i < rows; i++) {
-        const char *key, *help;
         int tw = 0;
-        if (!help_row(f, i, &key, &help))
-            continue;
-        rd_text_measure(c->text, key, px, &tw, NULL);
+        rd_text_measure(c->text, lines[i].keys, px, &tw, NULL);
         key_w = tw + px > key_w ? tw + px : key_w;
-        rd_text_measure(c->text, help, px, &tw, NULL);
+        rd_text_measure(c->text, lines[i].help, px, &tw, NULL);
         text_w = tw > text_w ? tw : text_w;
     }
     int col_w = (int)fminf((L->w - 2 * pad) / cols, key_w + text_w + pad);
@@ -233,11 +236,9 @@ void rd__draw_help(rd_ctx *c, const rd_frame *f)
         int x = box.x + pad + col * col_w, y = top + row * lh;
         if (y + lh > box.y + box.h - lh)
             break;
-        const char *key, *help;
-        if (!help_row(f, i, &key, &help))
-            continue;
-        rd__text(c, key, px, th->accent, rd__rect(x, y, key_w - 4, lh), RD_ALIGN_LEFT, 1);
-        rd__text(c, help, px, th->text, rd__rect(x + key_w, y, col_w - key_w - pad, lh), RD_ALIGN_LEFT, 1);
+        rd__text(c, lines[i].keys, px, th->accent, rd__rect(x, y, key_w - 4, lh), RD_ALIGN_LEFT, 1);
+        rd__text(c, lines[i].help, px, th->text, rd__rect(x + key_w, y, col_w - key_w - pad, lh),
+                 RD_ALIGN_LEFT, 1);
     }
     rd__text(c, rd_str(f->lang, RD_S_HELP_CLOSE), L->px_small, th->dim,
              rd__rect(box.x + pad, box.y + box.h - pad - lh, box.w - 2 * pad, lh), RD_ALIGN_LEFT, 1);

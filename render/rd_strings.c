@@ -1,13 +1,13 @@
 /*
- * rd_strings.c: every word the renderer draws, in English and Chinese, and
- * the table of actions (key, button label, help line).
+ * rd_strings.c: every word the renderer draws, in English and Chinese
+ * (the keys' and buttons' words live with the keymap, in rd_keys.c).
  *
  * Keeping the words in one table means the layout tests can draw every
  * frame in both languages and catch a Chinese label that no longer fits.
  */
 #include "render.h"
 
-static const char *const strings[RD_S_COUNT_][RD_LANG_COUNT] = {
+static const char *const strings[RD_S_COUNT_][CV_LANG_COUNT] = {
     [RD_S_PHASE] = {"phase", "阶段"},
     [RD_S_RANKS] = {"ranks", "个进程"},
     [RD_S_BACKEND] = {"backend", "后端"},
@@ -32,8 +32,8 @@ static const char *const strings[RD_S_COUNT_][RD_LANG_COUNT] = {
     [RD_S_INITIAL] = {"initial input", "初始输入"},
     [RD_S_NEVER] = {"not written yet", "尚未写入"},
     [RD_S_HELP_TITLE] = {"Keys and mouse", "按键与鼠标"},
-    [RD_S_HELP_CLOSE] = {"H, F1 or a click closes this help",
-                         "按 H、F1 或点击鼠标关闭帮助"},
+    [RD_S_HELP_CLOSE] = {"H, F1, Esc or a click closes this help",
+                         "按 H、F1、Esc 或点击鼠标关闭帮助"},
     [RD_S_THIS_STEP] = {"This step", "本步"},
     [RD_S_STEPS] = {"steps", "步"},
     [RD_S_BYTES_PER_RANK] = {"bytes sent per rank", "每进程发送字节"},
@@ -44,21 +44,21 @@ static const char *const strings[RD_S_COUNT_][RD_LANG_COUNT] = {
                      "缺少中文字体：请安装 fonts-wqy-microhei"},
 };
 
-const char *rd_str(rd_lang lang, rd_string id)
+const char *rd_str(cv_lang lang, rd_string id)
 {
     if ((unsigned)id >= RD_S_COUNT_)
         return "";
-    if ((unsigned)lang >= RD_LANG_COUNT)
-        lang = RD_LANG_EN;
+    if ((unsigned)lang >= CV_LANG_COUNT)
+        lang = CV_LANG_EN;
     const char *s = strings[id][lang];
-    return s ? s : strings[id][RD_LANG_EN];
+    return s ? s : strings[id][CV_LANG_EN];
 }
 
-void rd_strf(rd_lang lang, rd_string id, char *out, size_t outlen, long long a, long long b)
+void rd_strf(cv_lang lang, rd_string id, char *out, size_t outlen, long long a, long long b)
 {
     /* Formats with numbers live here, not in the table, so that every
      * printf format stays a literal the compiler can check. */
-    bool zh = lang == RD_LANG_ZH;
+    bool zh = lang == CV_LANG_ZH;
     switch (id) {
     case RD_S_STEP_OF:
         if (zh)
@@ -91,56 +91,4 @@ void rd_strf(rd_lang lang, rd_string id, char *out, size_t outlen, long long a, 
         snprintf(out, outlen, "%s", rd_str(lang, id));
         break;
     }
-}
-
-typedef struct {
-    const char *key;
-    const char *label[RD_LANG_COUNT];
-    const char *help[RD_LANG_COUNT];
-} action_info;
-
-static const action_info actions[RD_ACT_COUNT_] = {
-    [RD_ACT_NONE] = {"", {"", ""}, {"", ""}},
-    [RD_ACT_HOME] = {"Home", {"|<", "|<"}, {"go to the start", "回到开头"}},
-    [RD_ACT_BACK] = {"Left", {"<", "<"}, {"one step back", "后退一步"}},
-    [RD_ACT_PLAY] = {"Space", {"play", "播放"}, {"play or pause", "播放 / 暂停"}},
-    [RD_ACT_FORWARD] = {"Right", {">", ">"}, {"one step forward", "前进一步"}},
-    [RD_ACT_END] = {"End", {">|", ">|"}, {"go to the end", "跳到结尾"}},
-    [RD_ACT_SLOWER] = {"-", {"slower", "减速"}, {"slower (down to 0.25x)", "减速（最低 0.25 倍）"}},
-    [RD_ACT_FASTER] = {"+", {"faster", "加速"}, {"faster (up to 8x)", "加速（最高 8 倍）"}},
-    [RD_ACT_OP] = {"O", {"op", "操作"}, {"next collective operation", "切换集合通信操作"}},
-    [RD_ACT_ALGO] = {"A", {"algo", "算法"}, {"next algorithm", "切换算法"}},
-    [RD_ACT_RANKS] = {"N", {"ranks", "进程数"}, {"rank count (2 to 16)", "切换进程数（2 到 16）"}},
-    [RD_ACT_COUNT] = {"C", {"count", "元素数"}, {"element count", "切换元素个数"}},
-    [RD_ACT_DTYPE] = {"D", {"dtype", "类型"}, {"data type", "切换数据类型"}},
-    [RD_ACT_REDOP] = {"R", {"redop", "归约"}, {"reduction operator", "切换归约运算"}},
-    [RD_ACT_BACKEND] = {"B", {"backend", "后端"}, {"backend: cpu or cuda", "切换后端：CPU 或 CUDA"}},
-    [RD_ACT_COMPARE] = {"M", {"compare", "对比"}, {"compare two algorithms side by side",
-                                                 "并排对比两种算法"}},
-    [RD_ACT_THEME] = {"T", {"theme", "主题"}, {"theme: dark, light, projector",
-                                             "主题：深色、浅色、投影"}},
-    [RD_ACT_LANG] = {"L", {"中文", "English"}, {"language: English or Chinese",
-                                               "语言：英文或中文"}},
-    [RD_ACT_SHOT] = {"S", {"shot", "截图"}, {"save a screenshot (PNG)", "保存截图（PNG）"}},
-    [RD_ACT_HELP] = {"H", {"help", "帮助"}, {"this help (also F1)", "显示本帮助（也可按 F1）"}},
-    [RD_ACT_QUIT] = {"Q", {"quit", "退出"}, {"quit (also Esc)", "退出（也可按 Esc）"}},
-};
-
-const char *rd_action_key(rd_action a)
-{
-    return (unsigned)a < RD_ACT_COUNT_ ? actions[a].key : "";
-}
-
-const char *rd_action_label(rd_action a, rd_lang lang)
-{
-    if ((unsigned)a >= RD_ACT_COUNT_)
-        return "";
-    return actions[a].label[(unsigned)lang < RD_LANG_COUNT ? lang : RD_LANG_EN];
-}
-
-const char *rd_action_help(rd_action a, rd_lang lang)
-{
-    if ((unsigned)a >= RD_ACT_COUNT_)
-        return "";
-    return actions[a].help[(unsigned)lang < RD_LANG_COUNT ? lang : RD_LANG_EN];
 }

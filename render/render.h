@@ -37,7 +37,6 @@ extern "C" {
 /* ---------------------------------------------------------------- themes */
 
 typedef enum { RD_THEME_DARK, RD_THEME_LIGHT, RD_THEME_PROJECTOR, RD_THEME_COUNT } rd_theme_id;
-typedef enum { RD_LANG_EN, RD_LANG_ZH, RD_LANG_COUNT } rd_lang;
 
 typedef struct {
     const char *name;
@@ -114,26 +113,62 @@ typedef enum {
     RD_S_HELP_CLOSE, RD_S_THIS_STEP, RD_S_STEPS, RD_S_BYTES_PER_RANK, RD_S_START, RD_S_DONE,
     RD_S_NO_TRACE, RD_S_NO_CJK, RD_S_AFTER_STEP, RD_S_LOCAL, RD_S_COUNT_
 } rd_string;
-const char *rd_str(rd_lang lang, rd_string id);
+const char *rd_str(cv_lang lang, rd_string id);
 /* The strings with numbers in them (STEP_OF, AFTER_STEP: a of b; GPU,
  * AGGREGATED, LAST_CHANGED: a). */
-void rd_strf(rd_lang lang, rd_string id, char *out, size_t outlen, long long a, long long b);
+void rd_strf(cv_lang lang, rd_string id, char *out, size_t outlen, long long a, long long b);
 
-/* --------------------------------------------------------------- actions */
+/* ------------------------------------------------------------------ keys */
 
-/* What a key or a button does; the renderer draws the buttons, the app
- * maps keys and clicks onto these. */
+/* What a key or a button does. The renderer draws the buttons and the
+ * help from the keymap below; the app maps key presses and clicks onto
+ * these and decides what they mean where it is (the stage, a lesson, the
+ * lesson menu). */
 typedef enum {
     RD_ACT_NONE, RD_ACT_HOME, RD_ACT_BACK, RD_ACT_PLAY, RD_ACT_FORWARD, RD_ACT_END,
     RD_ACT_SLOWER, RD_ACT_FASTER, RD_ACT_OP, RD_ACT_ALGO, RD_ACT_RANKS, RD_ACT_COUNT,
     RD_ACT_DTYPE, RD_ACT_REDOP, RD_ACT_BACKEND, RD_ACT_COMPARE, RD_ACT_THEME, RD_ACT_LANG,
-    RD_ACT_SHOT, RD_ACT_HELP, RD_ACT_QUIT, RD_ACT_COUNT_
+    RD_ACT_SHOT, RD_ACT_HELP, RD_ACT_QUIT,
+    RD_ACT_ALGO2,      /* compare mode: the second algorithm */
+    RD_ACT_PANEL,      /* show or hide the narration panel */
+    RD_ACT_FULLSCREEN,
+    RD_ACT_CLOSE,      /* Esc: closes what is open over the stage */
+    RD_ACT_SCROLL_UP, RD_ACT_SCROLL_DOWN,
+    /* lessons */
+    RD_ACT_PAGE_PREV, RD_ACT_MENU, RD_ACT_PAGE_NEXT, RD_ACT_ANSWER, RD_ACT_CHECK,
+    RD_ACT_COUNT_
 } rd_action;
-/* Key shown on the button and in the help ("Space", "O", ...), and the
- * help line in the language. */
-const char *rd_action_key(rd_action a);
-const char *rd_action_label(rd_action a, rd_lang lang);
-const char *rd_action_help(rd_action a, rd_lang lang);
+
+/* Modifiers a key needs: none (Shift up), Shift, or either. Keys held with
+ * Ctrl, Alt or the system key do nothing. */
+enum { RD_MOD_NONE, RD_MOD_SHIFT, RD_MOD_ANY };
+/* Where a key works, and where its button is drawn. */
+enum { RD_KEYS_STAGE = 1, RD_KEYS_LESSON = 2 };
+enum { RD_BUTTON_NONE, RD_BUTTON_BAR, RD_BUTTON_NAV /* a lesson's row under its text */ };
+
+/* One row of the keymap: the single table that input handling, the help
+ * overlay, the button bar and a lesson's keys all read (rd_keys.c). A new
+ * binding is one more row: it works at once and shows in the help. */
+typedef struct {
+    SDL_Keycode key;  /* SDLK_UNKNOWN: a help line with no key (the mouse) */
+    int mod;          /* RD_MOD_* */
+    rd_action action;
+    int arg;          /* cycling: -1 goes backwards; RD_ACT_ANSWER: the answer, 0-based */
+    const char *name; /* the key as the help shows it; NULL: not named there */
+    const char *label[CV_LANG_COUNT]; /* the button's words */
+    const char *help[CV_LANG_COUNT];  /* NULL: another key for the line above */
+    int where;        /* RD_KEYS_* */
+    int button;       /* RD_BUTTON_* */
+} rd_key;
+
+/* The whole table; returns its length. */
+int rd_keymap(const rd_key **out);
+/* The row a key press means (lesson: lesson keys count too), or NULL. */
+const rd_key *rd_key_find(SDL_Keycode key, Uint16 mod, bool lesson);
+/* The action's first row (its key name, label and help), or NULL. */
+const rd_key *rd_key_of(rd_action a);
+/* A button's words: its label, "pause" for a playing play button. */
+const char *rd_button_label(rd_action a, cv_lang lang, bool playing);
 
 /* ----------------------------------------------------------------- frame */
 
@@ -163,6 +198,8 @@ typedef struct {
 typedef enum { RD_CHOICE_PLAIN, RD_CHOICE_PICKED, RD_CHOICE_RIGHT, RD_CHOICE_WRONG } rd_choice_state;
 /* Navigation buttons in a row at the bottom of the narration (lessons). */
 #define RD_MAX_NAV 4
+/* Wrapped lines of the narration panel, as laid out. */
+#define RD_NARR_LINES 256
 
 typedef struct {
     const char *title; /* may be NULL */
@@ -182,8 +219,7 @@ typedef struct {
     int feedback_state;     /* rd_choice_state: RIGHT and WRONG colour its bar */
     const char *input;      /* a typed-answer field when not NULL ("" = empty) */
     const char *input_unit; /* written after the field; may be NULL */
-    int nnav;
-    const char *nav[RD_MAX_NAV];
+    bool nav;               /* the lesson's navigation buttons (the keymap's RD_BUTTON_NAV rows) */
     int scroll;             /* text lines scrolled off the top; clamped when drawn */
 } rd_narration;
 
@@ -204,11 +240,10 @@ typedef struct {
 
 #define RD_MAX_REGIONS 64
 #define RD_MAX_HL_LINKS 64
-#define RD_MAX_HELP_EXTRA 8
 
 typedef struct {
     rd_theme_id theme;
-    rd_lang lang;
+    cv_lang lang;
     float dpi_scale;    /* output pixels per window unit (HiDPI), 1 for surfaces */
     int npanels;        /* 1, or 2 in compare mode */
     rd_panel panels[2];
@@ -224,9 +259,6 @@ typedef struct {
     /* Lesson mode: a wider narration panel (shown in smaller windows too)
      * and the diagram beside the stage instead of inside the panel. */
     bool lesson;
-    /* Rows added to the help overlay: key, then what it does. */
-    int nhelp_extra;
-    const char *help_extra[RD_MAX_HELP_EXTRA][2];
     /* Emphasis (panel 0): ranks (bit r), buffer regions, links src -> dst;
      * picks are cells the learner clicked (drawn with a check frame). */
     uint64_t hl_ranks;
@@ -266,31 +298,61 @@ typedef struct {
     rd_card_layout cards[RD_LAYOUT_MAX_RANKS];
 } rd_panel_layout;
 
+/* What a line of the narration panel is: it picks the line's colour. */
+typedef enum {
+    RD_LINE_KICKER, RD_LINE_TITLE, RD_LINE_BODY, RD_LINE_PROMPT, RD_LINE_FEEDBACK,
+    RD_LINE_HEAD, RD_LINE_STEP, RD_LINE_MORE, RD_LINE_CHOICE, RD_LINE_NUMBER, RD_LINE_NAV,
+    RD_LINE_FOOTER, RD_LINE_INPUT, RD_LINE_UNIT
+} rd_line_role;
+
+/* One line of the narration panel where it is drawn. Text in `backticks`
+ * is drawn in the monospace face; code says the line starts inside such a
+ * span. bar: a coloured bar at the text column's left (1 accent, 2 right,
+ * 3 wrong, 4 dim); rule_y > 0: a thin rule across the column at that y. */
+typedef struct {
+    char text[256];
+    SDL_Rect box;
+    int px;
+    int rule_y;
+    unsigned char role, bar, align; /* rd_line_role, bar, RD_ALIGN_* */
+    bool code;
+} rd_line;
+
 typedef struct {
     int w, h;       /* output pixels */
     float ui;       /* UI scale: dpi scale x window size factor x theme */
     int px_small, px_text, px_big; /* text sizes */
+    int nsteps;     /* the timeline's length: the longest plan's steps */
     SDL_Rect header;
     SDL_Rect stage;
     SDL_Rect narration; /* w == 0 when hidden */
     SDL_Rect buttons;   /* w == 0 when hidden */
-    SDL_Rect button[RD_ACT_COUNT_];
+    SDL_Rect button[RD_ACT_COUNT_]; /* bar buttons by action; w == 0: none */
     SDL_Rect timeline;  /* w == 0 when hidden */
     SDL_Rect message;
     SDL_Rect diagram;   /* lesson mode: the diagram beside the stage; w == 0 when none */
-    /* Filled by the drawer (kept while the cached layer is reused): */
-    SDL_Rect choice[RD_MAX_CHOICES];
-    SDL_Rect nav[RD_MAX_NAV];
+    /* The narration panel's insides. */
+    SDL_Rect choice[RD_MAX_CHOICES]; /* answer buttons; w == 0 when not shown */
+    int nnav;
+    SDL_Rect nav[RD_MAX_NAV];        /* navigation buttons, and what each does */
+    rd_action nav_action[RD_MAX_NAV];
     SDL_Rect input;     /* the typed-answer field */
+    SDL_Rect narr_diagram; /* a diagram inside the panel */
+    SDL_Rect narr_text; /* the text column */
     int narr_scroll;    /* narration lines scrolled off the top, after clamping */
     int narr_scroll_max; /* 0 when the whole text fits */
+    int nlines;
+    rd_line lines[RD_NARR_LINES];
     int npanels;
     rd_panel_layout panels[2];
 } rd_layout;
 
-/* Pure: where everything goes for a frame of w x h output pixels. Panels
- * with no trace get an empty stage. */
-void rd_layout_compute(const rd_frame *f, int w, int h, rd_layout *out);
+/* Where everything goes for a frame of w x h output pixels, the narration
+ * panel's lines and buttons included, measuring text with `text`. Panels
+ * with no trace get an empty stage. The drawer draws what this returns and
+ * the hit test reads it, so a click is tested against the frame it lands
+ * on, not the last one drawn. */
+void rd_layout_compute(const rd_frame *f, int w, int h, rd_text *text, rd_layout *out);
 
 /* ---------------------------------------------------------------- drawer */
 
@@ -300,7 +362,7 @@ void rd_destroy(rd_ctx *c); /* accepts NULL */
 rd_text *rd_ctx_text(rd_ctx *c);
 /* Draws one frame onto the whole output of the renderer (not presented). */
 void rd_draw(rd_ctx *c, const rd_frame *f);
-/* The layout of the last frame drawn. */
+/* The layout of the last frame drawn (overlays drawn after it use it). */
 const rd_layout *rd_last_layout(const rd_ctx *c);
 /* Forget cached layers (trace freed, render targets reset). */
 void rd_invalidate(rd_ctx *c);
@@ -316,21 +378,21 @@ typedef struct {
 void rd_debug_boxes(rd_ctx *c, bool on);
 int rd_boxes(const rd_ctx *c, const rd_box **out);
 
-/* What lies under a point of the last frame. */
+/* What lies under a point of a laid-out frame. */
 typedef enum {
-    RD_HIT_NONE, RD_HIT_BUTTON, RD_HIT_TIMELINE, RD_HIT_CELL, RD_HIT_CHOICE, RD_HIT_NAV,
+    RD_HIT_NONE, RD_HIT_BUTTON, RD_HIT_TIMELINE, RD_HIT_CELL, RD_HIT_CHOICE,
     RD_HIT_NARRATION /* elsewhere on the narration panel (wheel scrolls it) */
 } rd_hit_kind;
 typedef struct {
     rd_hit_kind kind;
-    rd_action action; /* RD_HIT_BUTTON */
-    int choice;       /* RD_HIT_CHOICE, RD_HIT_NAV: the index */
+    rd_action action; /* RD_HIT_BUTTON: a bar or navigation button */
+    int choice;       /* RD_HIT_CHOICE: the index */
     double t;         /* RD_HIT_TIMELINE: time under the point */
     int panel, rank;  /* RD_HIT_CELL */
     cv_buf buf;
     int64_t first, count; /* elements the cell covers */
 } rd_hit;
-rd_hit rd_hit_test(const rd_ctx *c, int x, int y);
+rd_hit rd_hit_test(const rd_layout *L, int x, int y);
 
 /* ------------------------------------------------------------- images */
 

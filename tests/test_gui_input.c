@@ -55,11 +55,88 @@ static int small_open(const cv_plan *plan, void **state, char *err, size_t errle
     return cv_cpu_backend()->open(plan, state, err, errlen);
 }
 
+/* The keymap is the one table: every key in it does what its row says,
+ * every named key shows in the help (lesson keys in a lesson), every bar
+ * button is laid out, and a click is tested against the frame it lands on
+ * even before anything was drawn. */
+static void check_keymap(void)
+{
+    cv_spec spec = tr_spec(CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 8);
+    gui *g = tr_gui(&spec, 1280, 800, RD_THEME_DARK, CV_LANG_EN);
+    const rd_key *k;
+    int nk = rd_keymap(&k);
+    for (int i = 0; i < nk; i++) {
+        if (k[i].key == SDLK_UNKNOWN)
+            continue;
+        Uint16 mod = k[i].mod == RD_MOD_SHIFT ? KMOD_SHIFT : 0;
+        const rd_key *f = rd_key_find(k[i].key, mod, (k[i].where & RD_KEYS_LESSON) != 0);
+        TR_CHECK(f && f->action == k[i].action && f->arg == k[i].arg,
+                 "row %d (%s): its key finds action %d arg %d", i, k[i].name ? k[i].name : "-",
+                 f ? (int)f->action : -1, f ? f->arg : 0);
+        if (k[i].where == RD_KEYS_LESSON)
+            TR_CHECK(!rd_key_find(k[i].key, mod, false) ||
+                         rd_key_find(k[i].key, mod, false)->where & RD_KEYS_STAGE,
+                     "lesson key %s works outside a lesson", k[i].name ? k[i].name : "-");
+    }
+    TR_CHECK(!rd_key_find(SDLK_q, KMOD_CTRL, false), "Ctrl+Q is taken for Q");
+    for (int lesson = 0; lesson < 2; lesson++) {
+        g->lesson = lesson;
+        g->help = true;
+        rd_debug_boxes(gui_rd(g), true);
+        gui_render(g);
+        const rd_box *b;
+        int nb = rd_boxes(gui_rd(g), &b);
+        for (int i = 0; i < nk; i++) {
+            if (!k[i].name || k[i].key == SDLK_UNKNOWN || (!lesson && !(k[i].where & RD_KEYS_STAGE)))
+                continue;
+            bool found = false;
+            for (int j = 0; j < nb && !found; j++)
+                found = b[j].layer == 1 && strstr(b[j].text, k[i].name) != NULL;
+            TR_CHECK(found, "the help (lesson %d) does not name the key %s", lesson, k[i].name);
+        }
+        rd_debug_boxes(gui_rd(g), false);
+        g->help = false;
+    }
+    g->lesson = false;
+    /* Bar buttons: one per row with a button, all laid out. */
+    gui_render(g);
+    const rd_layout *L = rd_last_layout(gui_rd(g));
+    for (int i = 0; i < nk; i++)
+        if (k[i].button == RD_BUTTON_BAR)
+            TR_CHECK(L->button[k[i].action].w > 0, "no button for %s", k[i].name);
+    gui_destroy(g);
+
+    /* A fresh window: answers set and clicked before any frame is drawn. */
+    g = tr_gui(&spec, 1280, 800, RD_THEME_DARK, CV_LANG_EN);
+    gui_set_lesson_mode(g, true);
+    const char *answers[2] = {"first answer", "second answer"};
+    gui_set_choices(g, answers, 2, NULL);
+    gui_set_nav(g, true);
+    rd_frame f;
+    gui__frame(g, &f);
+    static rd_layout lay;
+    rd_layout_compute(&f, 1280, 800, rd_ctx_text(gui_rd(g)), &lay);
+    TR_CHECK(lay.choice[1].w > 0 && lay.nnav == 3, "answers %d, nav %d laid out", lay.choice[1].w,
+             lay.nnav);
+    rd_hit h = gui__hit(g, lay.choice[1].x + 4, lay.choice[1].y + 4);
+    TR_CHECK(h.kind == RD_HIT_CHOICE && h.choice == 1, "the second answer's hit: kind %d choice %d",
+             h.kind, h.choice);
+    h = gui__hit(g, lay.nav[2].x + 4, lay.nav[2].y + 4);
+    TR_CHECK(h.kind == RD_HIT_BUTTON && h.action == RD_ACT_PAGE_NEXT, "the Next button: %d %d",
+             h.kind, h.action);
+    /* The answers go: a click where they were hits no answer. */
+    gui_set_choices(g, NULL, 0, NULL);
+    h = gui__hit(g, lay.choice[1].x + 4, lay.choice[1].y + 4);
+    TR_CHECK(h.kind != RD_HIT_CHOICE, "a click hit an answer that is gone");
+    gui_destroy(g);
+}
+
 int main(void)
 {
     tr_require_fonts();
+    check_keymap();
     cv_spec spec = tr_spec(CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 8);
-    gui *g = tr_gui(&spec, 1024, 640, RD_THEME_DARK, RD_LANG_EN);
+    gui *g = tr_gui(&spec, 1024, 640, RD_THEME_DARK, CV_LANG_EN);
     TR_CHECK(gui_trace(g, 0) != NULL, "no trace");
     int n = gui_nsteps(g);
     TR_CHECK(n >= 6, "ring allreduce over 4 ranks has %d steps", n);
@@ -140,7 +217,7 @@ int main(void)
     mv.motion.x = cl->row[CV_BUF_RECV].x + 3;
     mv.motion.y = cl->row[CV_BUF_RECV].y + 3;
     gui_handle_event(g, &mv);
-    rd_hit h = rd_hit_test(gui_rd(g), mv.motion.x, mv.motion.y);
+    rd_hit h = rd_hit_test(rd_last_layout(gui_rd(g)), mv.motion.x, mv.motion.y);
     TR_CHECK(h.kind == RD_HIT_CELL && h.rank == 1 && h.buf == CV_BUF_RECV && h.first == 0,
              "hit test under GPU 1 recv[0]: kind %d rank %d", h.kind, h.rank);
     gui_render(g);
@@ -189,7 +266,7 @@ int main(void)
     TR_CHECK(gui_trace(g, 0) != NULL, "lost the trace while cycling");
     key(g, SDLK_t, 0);
     key(g, SDLK_l, 0);
-    TR_CHECK(gui_lang(g) == RD_LANG_ZH, "L did not switch to Chinese");
+    TR_CHECK(gui_lang(g) == CV_LANG_ZH, "L did not switch to Chinese");
     key(g, SDLK_m, 0);
     TR_CHECK(gui_compare(g), "M did not open compare mode");
     gui_render(g);
@@ -254,12 +331,18 @@ int main(void)
              "the command line's words are lost: %s",
              gui_current_message(g) ? gui_current_message(g) : "(none)");
     gui_render(g);
+    key(g, SDLK_ESCAPE, 0);
+    TR_CHECK(!gui_quit_requested(g), "Esc quit the window (only Q does)");
+    key(g, SDLK_p, 0);
+    gui_render(g);
+    TR_CHECK(rd_last_layout(gui_rd(g))->narration.w == 0, "P did not hide the narration");
+    key(g, SDLK_p, 0);
     key(g, SDLK_q, 0);
     TR_CHECK(gui_quit_requested(g), "Q did not quit");
     gui_destroy(g);
 
     /* A tiny window still draws. */
-    gui *tiny = tr_gui(&spec, 320, 240, RD_THEME_PROJECTOR, RD_LANG_ZH);
+    gui *tiny = tr_gui(&spec, 320, 240, RD_THEME_PROJECTOR, CV_LANG_ZH);
     gui_seek(tiny, 1.5);
     SDL_Surface *t = tr_capture(tiny);
     SDL_FreeSurface(t);

@@ -90,7 +90,7 @@ static int lesson_index(const char *id)
 static gui *open_gui(int w, int h)
 {
     const lesson_setup *su = &course.lessons[0]->setups[0];
-    gui *g = tr_gui(&su->spec, w, h, RD_THEME_DARK, RD_LANG_EN);
+    gui *g = tr_gui(&su->spec, w, h, RD_THEME_DARK, CV_LANG_EN);
     return g;
 }
 
@@ -512,7 +512,7 @@ static void test_layout(void)
             const lesson *l = course.lessons[li];
             for (int lang = 0; lang < LESSON_LANG_COUNT; lang++)
                 for (int b = 0; b <= l->nbeats; b++) {
-                    gui_set_lang(g, (rd_lang)lang);
+                    gui_set_lang(g, (cv_lang)lang);
                     gui_lesson_go(&s, li, b, GUI_LESSON_BACK);
                     /* With the verdict open too, where the text is longest. */
                     if (s.quiz.q && s.quiz.q->kind != LESSON_QUIZ_NUMBER &&
@@ -561,7 +561,7 @@ static void test_question_in_view(void)
             if (!l->beats[b].quiz)
                 continue;
             for (int lang = 0; lang < LESSON_LANG_COUNT; lang++) {
-                gui_set_lang(g, (rd_lang)lang);
+                gui_set_lang(g, (cv_lang)lang);
                 gui_lesson_go(&s, li, b, GUI_LESSON_BACK);
                 gui_set_theme(g, RD_THEME_PROJECTOR);
                 char prompt[1024];

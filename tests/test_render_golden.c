@@ -25,31 +25,31 @@ typedef struct {
     int64_t count;
     double t;
     rd_theme_id theme;
-    rd_lang lang;
+    cv_lang lang;
     cv_algo compare; /* CV_ALGO_COUNT = none */
     int hover_x, hover_y; /* -1 = none */
     bool help;
 } golden_case;
 
 static const golden_case cases[] = {
-    {"allreduce_ring_start", CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 8, 0, RD_THEME_DARK, RD_LANG_EN,
+    {"allreduce_ring_start", CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 8, 0, RD_THEME_DARK, CV_LANG_EN,
      CV_ALGO_COUNT, -1, -1, false},
-    {"allreduce_ring_flight", CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 8, 1.4, RD_THEME_DARK, RD_LANG_EN,
+    {"allreduce_ring_flight", CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 8, 1.4, RD_THEME_DARK, CV_LANG_EN,
      CV_ALGO_COUNT, -1, -1, false},
     {"allreduce_ring_flash_light", CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 8, 2.9, RD_THEME_LIGHT,
-     RD_LANG_EN, CV_ALGO_COUNT, -1, -1, false},
+     CV_LANG_EN, CV_ALGO_COUNT, -1, -1, false},
     {"allgather_ring_end_projector", CV_OP_ALLGATHER, CV_ALGO_RING, 4, 2, 3, RD_THEME_PROJECTOR,
-     RD_LANG_EN, CV_ALGO_COUNT, -1, -1, false},
-    {"broadcast_tree_zh", CV_OP_BROADCAST, CV_ALGO_TREE, 8, 8, 1.5, RD_THEME_DARK, RD_LANG_ZH,
+     CV_LANG_EN, CV_ALGO_COUNT, -1, -1, false},
+    {"broadcast_tree_zh", CV_OP_BROADCAST, CV_ALGO_TREE, 8, 8, 1.5, RD_THEME_DARK, CV_LANG_ZH,
      CV_ALGO_COUNT, -1, -1, false},
-    {"compare_ring_tree", CV_OP_ALLREDUCE, CV_ALGO_RING, 8, 16, 3, RD_THEME_DARK, RD_LANG_EN,
+    {"compare_ring_tree", CV_OP_ALLREDUCE, CV_ALGO_RING, 8, 16, 3, RD_THEME_DARK, CV_LANG_EN,
      CV_ALGO_TREE, -1, -1, false},
     {"alltoall_64_grid", CV_OP_ALLTOALL, CV_ALGO_PAIRWISE, 64, 2, 10.5, RD_THEME_DARK,
-     RD_LANG_EN, CV_ALGO_COUNT, -1, -1, false},
-    {"hover_and_help", CV_OP_REDUCESCATTER, CV_ALGO_RING, 4, 2, 2, RD_THEME_DARK, RD_LANG_ZH,
+     CV_LANG_EN, CV_ALGO_COUNT, -1, -1, false},
+    {"hover_and_help", CV_OP_REDUCESCATTER, CV_ALGO_RING, 4, 2, 2, RD_THEME_DARK, CV_LANG_ZH,
      CV_ALGO_COUNT, 400, 300, true},
     /* the tooltip of a cell step 2 wrote: its round and NCCL's primitives */
-    {"allreduce_ring_tooltip", CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 8, 2, RD_THEME_DARK, RD_LANG_EN,
+    {"allreduce_ring_tooltip", CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 8, 2, RD_THEME_DARK, CV_LANG_EN,
      CV_ALGO_COUNT, 695, 338, false},
 };
 

@@ -60,6 +60,20 @@ static int check_frame(gui *g, const char *what)
                     break;
                 }
     }
+    /* The layout itself, before any drawing: the narration's lines inside
+     * the panel, the buttons inside the window and apart. */
+    for (int i = 0; i < L->nlines && tr_failures - before < 5; i++)
+        TR_CHECK(inside(L->lines[i].box, L->narration), "%s: narration line '%s' (%d,%d %dx%d) "
+                 "leaves the panel", what, L->lines[i].text, L->lines[i].box.x, L->lines[i].box.y,
+                 L->lines[i].box.w, L->lines[i].box.h);
+    for (int i = 1; i < RD_ACT_COUNT_; i++) {
+        if (L->button[i].w <= 0)
+            continue;
+        TR_CHECK(inside(L->button[i], win), "%s: button %d leaves the window", what, i);
+        for (int j = i + 1; j < RD_ACT_COUNT_; j++)
+            TR_CHECK(L->button[j].w <= 0 || !overlaps(L->button[i], L->button[j]),
+                     "%s: buttons %d and %d overlap", what, i, j);
+    }
     rd_debug_boxes(rd, false);
     return tr_failures - before;
 }
@@ -89,7 +103,7 @@ int main(void)
             char err[256];
             if (cv_spec_check(&spec, CV_MAX_VISUAL_RANKS, err, sizeof err) != CV_OK)
                 continue;
-            gui *g = tr_gui(&spec, sizes[0][0], sizes[0][1], RD_THEME_DARK, RD_LANG_EN);
+            gui *g = tr_gui(&spec, sizes[0][0], sizes[0][1], RD_THEME_DARK, CV_LANG_EN);
             if (setups[si].compare && spec.ranks > 1)
                 gui_set_compare(g, true, CV_ALGO_TREE);
             if (!gui_trace(g, 0)) {
@@ -111,9 +125,9 @@ int main(void)
                 rd_fonts_find(&fp, err, sizeof err);
                 g->rd = rd_create(g->ren, &fp, err, sizeof err);
                 SDL_FreeSurface(old);
-                for (int lang = 0; lang < RD_LANG_COUNT; lang++)
+                for (int lang = 0; lang < CV_LANG_COUNT; lang++)
                     for (int theme = 0; theme < RD_THEME_COUNT; theme += 2) {
-                        gui_set_lang(g, (rd_lang)lang);
+                        gui_set_lang(g, (cv_lang)lang);
                         gui_set_theme(g, (rd_theme_id)theme);
                         char what[160];
                         snprintf(what, sizeof what, "%s/%s%s %d ranks %dx%d %s %s",

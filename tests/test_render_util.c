@@ -29,7 +29,7 @@ cv_spec tr_spec(cv_op op, cv_algo algo, int ranks, int64_t count)
     return s;
 }
 
-gui *tr_gui(const cv_spec *spec, int w, int h, rd_theme_id theme, rd_lang lang)
+gui *tr_gui(const cv_spec *spec, int w, int h, rd_theme_id theme, cv_lang lang)
 {
     gui_options o;
     gui_options_init(&o);

@@ -12,7 +12,7 @@
 /* Exits 77 (skipped) when no Latin font is installed. */
 void tr_require_fonts(void);
 /* A headless gui of w x h for spec; aborts the test on failure. */
-gui *tr_gui(const cv_spec *spec, int w, int h, rd_theme_id theme, rd_lang lang);
+gui *tr_gui(const cv_spec *spec, int w, int h, rd_theme_id theme, cv_lang lang);
 cv_spec tr_spec(cv_op op, cv_algo algo, int ranks, int64_t count);
 /* Current frame's pixels (caller frees). */
 SDL_Surface *tr_capture(gui *g);

@@ -50,7 +50,12 @@ extern "C" {
 
 /* --------------------------------------------------------------- vocabulary */
 
-typedef enum { LESSON_EN, LESSON_ZH, LESSON_LANG_COUNT } lesson_lang;
+/* The window's and the lessons' language is one enum, cv.h's cv_lang;
+ * these names stay for the lesson engine's code. */
+typedef cv_lang lesson_lang;
+#define LESSON_EN CV_LANG_EN
+#define LESSON_ZH CV_LANG_ZH
+#define LESSON_LANG_COUNT CV_LANG_COUNT
 const char *lesson_lang_name(lesson_lang lang); /* "en", "zh" */
 int lesson_lang_parse(const char *s);           /* -1 if unknown */
 

@@ -10,19 +10,13 @@
 
 #include "lesson_internal.h"
 
-static const char *const lang_names[LESSON_LANG_COUNT] = {"en", "zh"};
-
-const char *lesson_lang_name(lesson_lang lang)
-{
-    return (unsigned)lang < LESSON_LANG_COUNT ? lang_names[lang] : "?";
-}
+const char *lesson_lang_name(lesson_lang lang) { return cv_lang_name(lang); }
 
 int lesson_lang_parse(const char *s)
 {
-    for (int i = 0; i < LESSON_LANG_COUNT; i++)
-        if (strcmp(s, lang_names[i]) == 0)
-            return i;
-    return -1;
+    /* Lesson files and progress spell languages exactly ("en", not "EN"). */
+    int l = cv_lang_parse(s);
+    return l >= 0 && strcmp(s, cv_lang_name((cv_lang)l)) == 0 ? l : -1;
 }
 
 const char *lesson_text_get(const lesson_text *t, lesson_lang lang)

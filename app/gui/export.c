@@ -83,7 +83,7 @@ int app_cmd_export(int argc, char **argv)
             i++;
             if (strcmp(v, "en") != 0 && strcmp(v, "zh") != 0)
                 return app_usage_error("--lang: unknown language '%s' (en, zh)", v);
-            o.lang = strcmp(v, "zh") == 0 ? RD_LANG_ZH : RD_LANG_EN;
+            o.lang = strcmp(v, "zh") == 0 ? CV_LANG_ZH : CV_LANG_EN;
         } else {
             return app_usage_error("unknown flag %s (see collviz export --help)", a);
         }

@@ -35,7 +35,7 @@ void gui_options_init(gui_options *o)
     o->init = CV_INIT_INDEX;
     o->seed = 1;
     o->theme = RD_THEME_DARK;
-    o->lang = RD_LANG_EN;
+    o->lang = CV_LANG_EN;
     o->width = 1280;
     o->height = 800;
     o->narration = true;
@@ -157,7 +157,7 @@ static int rebuild_or_cpu(gui *g, const cv_spec *spec, bool compare, cv_algo sec
     }
     char msg[sizeof g->message]; /* the news first, then the reason */
     snprintf(msg, sizeof msg,
-             g->lang == RD_LANG_ZH ? "已改用 CPU 后端：%.24s 后端无法运行这个设置（%.250s）"
+             g->lang == CV_LANG_ZH ? "已改用 CPU 后端：%.24s 后端无法运行这个设置（%.250s）"
                                    : "Running on the CPU backend: the %.24s backend cannot run "
                                      "this setup (%.250s)",
              dev->name, why);
@@ -179,7 +179,7 @@ int gui_set_compare(gui *g, bool on, cv_algo second)
                second == g->spec.algo))
         second = gui__other_algo(g->spec.op, g->spec.algo);
     if (on && second == CV_ALGO_COUNT) {
-        gui_message(g, g->lang == RD_LANG_ZH ? "该操作只有一种算法，无法对比"
+        gui_message(g, g->lang == CV_LANG_ZH ? "该操作只有一种算法，无法对比"
                                              : "this op has only one algorithm: nothing to compare",
                     4);
         return CV_EINVAL;
@@ -337,8 +337,7 @@ void gui_destroy(gui *g)
     for (int i = 0; i < RD_MAX_CHOICES; i++)
         free(g->choices[i]);
     gui_narrate_quiz(g, NULL);
-    gui_set_nav(g, NULL, 0);
-    gui_set_help_extra(g, NULL, 0);
+    free(g->hit_layout);
     free(g);
 }
 
@@ -350,7 +349,7 @@ bool gui_compare(const gui *g) { return g->compare; }
 rd_theme_id gui_theme(const gui *g) { return g->theme; }
 float gui_dpi(const gui *g) { return g->dpi > 0 ? g->dpi : 1.0f; }
 const cv_backend *gui_backend(const gui *g) { return g->backend; }
-rd_lang gui_lang(const gui *g) { return g->lang; }
+cv_lang gui_lang(const gui *g) { return g->lang; }
 
 const cv_trace *gui_trace(const gui *g, int panel)
 {
@@ -359,7 +358,7 @@ const cv_trace *gui_trace(const gui *g, int panel)
 
 void gui_set_theme(gui *g, rd_theme_id t) { g->theme = t; }
 
-void gui_set_lang(gui *g, rd_lang l)
+void gui_set_lang(gui *g, cv_lang l)
 {
     g->lang = l;
     gui__explain(&g->spec, compared_algo(g), g->lang, g->def_title, sizeof g->def_title,
@@ -371,6 +370,7 @@ void gui_message(gui *g, const char *text, double seconds)
     snprintf(g->message, sizeof g->message, "%s", text ? text : "");
     g->message_until = seconds > 0 ? g->clock + seconds : 0;
     g->has_message = text && *text;
+    g->message_shot = false;
 }
 
 const char *gui_current_message(const gui *g) { return g->has_message ? g->message : NULL; }
@@ -440,12 +440,10 @@ void gui_tick(gui *g, double seconds)
 
 /* ------------------------------------------------------------- drawing */
 
-void gui_render(gui *g)
+void gui__frame(gui *g, rd_frame *out)
 {
-    if (g->hooks.before_draw)
-        g->hooks.before_draw(g->hooks.user, g);
-    rd_frame f;
-    rd_frame_init(&f);
+    rd_frame_init(out);
+    rd_frame f = *out;
     f.theme = g->theme;
     f.lang = g->lang;
     f.npanels = g->npanels;
@@ -473,7 +471,7 @@ void gui_render(gui *g)
     f.hide_measured = g->hide_measured;
     f.mouse_x = g->mouse_x >= 0 ? (int)(g->mouse_x * g->dpi) : -1;
     f.mouse_y = g->mouse_y >= 0 ? (int)(g->mouse_y * g->dpi) : -1;
-    f.message = gui__shown_message(g);
+    f.message = g->shooting && g->message_shot ? NULL : gui__shown_message(g);
     f.hl_ranks = g->hl_ranks;
     f.nhl_regions = g->nhl_regions;
     memcpy(f.hl_regions, g->hl_regions, sizeof f.hl_regions);
@@ -502,7 +500,7 @@ void gui_render(gui *g)
                 used += (size_t)snprintf(g->step_text + used, sizeof g->step_text - used,
                                          "%s%s%s%s", p ? "\n" : "",
                                          cv_algo_name(plan->spec.algo),
-                                         g->lang == RD_LANG_ZH ? "：" : ": ", one);
+                                         g->lang == CV_LANG_ZH ? "：" : ": ", one);
             else
                 used += (size_t)snprintf(g->step_text, sizeof g->step_text, "%s", one);
             if (used >= sizeof g->step_text)
@@ -525,17 +523,19 @@ void gui_render(gui *g)
     f.narr.feedback_state = g->feedback_state;
     f.narr.input = g->narr_input;
     f.narr.input_unit = g->narr_unit;
-    f.narr.nnav = g->nnav;
-    for (int i = 0; i < g->nnav; i++)
-        f.narr.nav[i] = g->nav[i];
+    f.narr.nav = g->nav;
     f.narr.scroll = g->narr_scroll;
-    f.nhelp_extra = g->nhelp_extra;
-    for (int i = 0; i < g->nhelp_extra; i++) {
-        f.help_extra[i][0] = g->help_extra[i][0];
-        f.help_extra[i][1] = g->help_extra[i][1];
-    }
-    if (g->lang == RD_LANG_ZH && !rd_text_has_cjk(rd_ctx_text(g->rd)) && !f.message)
-        f.message = rd_str(RD_LANG_EN, RD_S_NO_CJK);
+    if (g->lang == CV_LANG_ZH && !rd_text_has_cjk(rd_ctx_text(g->rd)) && !f.message)
+        f.message = rd_str(CV_LANG_EN, RD_S_NO_CJK);
+    *out = f;
+}
+
+void gui_render(gui *g)
+{
+    if (g->hooks.before_draw)
+        g->hooks.before_draw(g->hooks.user, g);
+    rd_frame f;
+    gui__frame(g, &f);
     rd_draw(g->rd, &f);
     /* The drawer clamps the scroll to the text; keep what it showed so the
      * next scroll starts from there. */

@@ -33,7 +33,7 @@ typedef struct {
     cv_init init;
     uint64_t seed;
     rd_theme_id theme;
-    rd_lang lang;
+    cv_lang lang;
     int width, height;         /* window size in window units; 1280 x 800 */
     bool sized;                /* width x height asked for: not shrunk to the display */
     bool fullscreen;
@@ -59,7 +59,9 @@ void gui_destroy(gui *g); /* accepts NULL */
 int gui_run(gui *g);
 /* Pieces of the loop, for tests and lessons that run their own. */
 void gui_handle_event(gui *g, const SDL_Event *e);
-void gui_do(gui *g, rd_action a);
+/* What a key or a button does (arg as the keymap's: -1 cycles back; the
+ * answer of RD_ACT_ANSWER); gui_hooks.on_action sees it first. */
+void gui_do(gui *g, rd_action a, int arg);
 void gui_tick(gui *g, double seconds); /* advances playback */
 void gui_render(gui *g);               /* draws the frame (not presented) */
 bool gui_quit_requested(const gui *g);
@@ -92,8 +94,8 @@ int gui_set_spec(gui *g, const cv_spec *spec);
 int gui_set_compare(gui *g, bool on, cv_algo second);
 int gui_set_backend(gui *g, const cv_backend *b);
 void gui_set_theme(gui *g, rd_theme_id t);
-void gui_set_lang(gui *g, rd_lang l);
-rd_lang gui_lang(const gui *g);
+void gui_set_lang(gui *g, cv_lang l);
+cv_lang gui_lang(const gui *g);
 /* A banner over the stage for `seconds` (0 = until replaced; NULL clears). */
 void gui_message(gui *g, const char *text, double seconds);
 const char *gui_current_message(const gui *g);
@@ -129,17 +131,15 @@ typedef struct {
     const char *input, *input_unit;
 } gui_quiz_text;
 void gui_narrate_quiz(gui *g, const gui_quiz_text *q);
-/* Buttons in a row at the bottom of the panel (n = 0 removes them);
- * clicks go to gui_hooks.on_nav. */
-void gui_set_nav(gui *g, const char *const *labels, int n);
+/* The lesson's navigation buttons at the bottom of the panel (the
+ * keymap's RD_BUTTON_NAV rows); a click is the same action as their key. */
+void gui_set_nav(gui *g, bool on);
 /* Scrolls the narration's text by lines (negative: up); the drawer clamps
  * it to the text, so INT_MAX goes to the end. The mouse wheel over the
  * panel and the Up and Down keys scroll it too. */
 void gui_scroll_narration(gui *g, int lines);
 void gui_set_narration_scroll(gui *g, int line); /* absolute; 0 = the top */
 int gui_narration_scroll(const gui *g);
-/* Rows added to the help overlay (key, what it does); copied. */
-void gui_set_help_extra(gui *g, const char *const (*rows)[2], int n);
 /* Sets what runs in one re-plan: spec on backend (NULL = CPU) with inputs
  * filled by init and seed, compare mode off. On failure nothing changes
  * and the reason is shown, as for gui_set_spec. */
@@ -151,7 +151,8 @@ rd_theme_id gui_theme(const gui *g);
 float gui_dpi(const gui *g);
 const cv_backend *gui_backend(const gui *g);
 
-/* Hooks see things first; returning true from on_event swallows it.
+/* Hooks see things first; returning true from on_event or on_action
+ * swallows it (on_action gets every key of the keymap and every button).
  * before_draw runs at the start of gui_render (a lesson catches up with a
  * language or theme change there); after_draw runs once the frame is drawn,
  * before it is presented (overlays such as the lesson menu). */
@@ -160,7 +161,7 @@ typedef struct {
     void (*on_frame)(void *user, gui *g);
     void (*on_choice)(void *user, gui *g, int choice);
     void (*on_cell)(void *user, gui *g, const rd_hit *hit); /* a click on a cell */
-    void (*on_nav)(void *user, gui *g, int nav);
+    bool (*on_action)(void *user, gui *g, rd_action a, int arg);
     void (*before_draw)(void *user, gui *g);
     void (*after_draw)(void *user, gui *g);
     void *user;
@@ -169,10 +170,10 @@ void gui_set_hooks(gui *g, const gui_hooks *h);
 
 /* The default explanation of the current op/algorithm and step
  * (gui_text.c); second is the compared algorithm, or CV_ALGO_COUNT. */
-void gui__explain(const cv_spec *spec, cv_algo second, rd_lang lang, char *title, size_t tlen,
+void gui__explain(const cv_spec *spec, cv_algo second, cv_lang lang, char *title, size_t tlen,
                   char *body, size_t blen);
 /* brief: the pattern and the amount only, for one side of a comparison. */
-void gui__describe_step(const cv_plan *plan, int step, double frac, rd_lang lang, bool brief,
+void gui__describe_step(const cv_plan *plan, int step, double frac, cv_lang lang, bool brief,
                         char *out, size_t outlen);
 
 #endif /* GUI_H */

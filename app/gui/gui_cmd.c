@@ -126,9 +126,9 @@ int app_cmd_gui(int argc, char **argv)
         } else if (strcmp(a, "--lang") == 0) {
             i++;
             if (strcmp(v, "en") == 0)
-                o.lang = RD_LANG_EN;
+                o.lang = CV_LANG_EN;
             else if (strcmp(v, "zh") == 0)
-                o.lang = RD_LANG_ZH;
+                o.lang = CV_LANG_ZH;
             else
                 return app_usage_error("--lang: unknown language '%s' (en, zh)", v);
         } else if (strcmp(a, "--size") == 0) {

@@ -1,15 +1,18 @@
 /*
  * gui_input.c: keys and mouse -> actions -> player and spec changes.
  *
- * Every control exists twice, as a key and as a button, and both go
- * through gui_do, so the help overlay, the buttons and the tests all see
- * one list of behaviours.  Shift reverses a cycling key (Shift+O goes to the
- * previous op); Shift+A cycles the second algorithm in compare mode.
+ * Keys are looked up in the keymap (render/rd_keys.c), the one table the
+ * help overlay and the buttons are drawn from, and keys and clicks both go
+ * through gui_do, so there is one list of behaviours.  Shift reverses a
+ * cycling key (Shift+O goes to the previous op); Shift+A cycles the second
+ * algorithm in compare mode.  A click is tested against the frame as it is
+ * now (gui__hit lays it out afresh), never against the last one drawn.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "gui_internal.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -46,7 +49,7 @@ static void try_specs(gui *g, cv_spec *cands, int n)
         }
         return; /* a run failed: its banner says why, and the stage stays */
     }
-    gui_message(g, g->lang == RD_LANG_ZH ? "没有可用的组合" : "no valid combination", 4);
+    gui_message(g, g->lang == CV_LANG_ZH ? "没有可用的组合" : "no valid combination", 4);
 }
 
 static void cycle(gui *g, rd_action a, int dir)
@@ -160,7 +163,10 @@ static void next_backend(gui *g)
 int gui__screenshot(gui *g, char *out, size_t outlen)
 {
     char err[CV_ERR_LEN];
+    /* The notice of the last screenshot is not part of the next one. */
+    g->shooting = true;
     gui_render(g);
+    g->shooting = false;
     SDL_Surface *s = rd_read_pixels(g->ren);
     if (!s) {
         snprintf(out, outlen, "screenshot failed: %s", SDL_GetError());
@@ -180,10 +186,21 @@ int gui__screenshot(gui *g, char *out, size_t outlen)
     return rc;
 }
 
-void gui_do(gui *g, rd_action a)
+static void toggle_fullscreen(gui *g)
 {
+    if (!g->win)
+        return;
+    g->fullscreen = !g->fullscreen;
+    SDL_SetWindowFullscreen(g->win, g->fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0);
+}
+
+void gui_do(gui *g, rd_action a, int arg)
+{
+    if (g->hooks.on_action && g->hooks.on_action(g->hooks.user, g, a, arg))
+        return;
     int step = (int)floor(g->t);
     bool whole = g->t == step;
+    int dir = arg < 0 ? -1 : 1;
     switch (a) {
     case RD_ACT_HOME:
         gui_seek(g, 0);
@@ -214,7 +231,13 @@ void gui_do(gui *g, rd_action a)
     case RD_ACT_COUNT:
     case RD_ACT_DTYPE:
     case RD_ACT_REDOP:
-        cycle(g, a, 1);
+        cycle(g, a, dir);
+        break;
+    case RD_ACT_ALGO2:
+        if (g->compare)
+            cycle_second(g, dir);
+        else
+            cycle(g, RD_ACT_ALGO, -1);
         break;
     case RD_ACT_BACKEND:
         next_backend(g);
@@ -226,15 +249,16 @@ void gui_do(gui *g, rd_action a)
         g->theme = (rd_theme_id)((g->theme + 1) % RD_THEME_COUNT);
         break;
     case RD_ACT_LANG:
-        gui_set_lang(g, g->lang == RD_LANG_EN ? RD_LANG_ZH : RD_LANG_EN);
+        gui_set_lang(g, g->lang == CV_LANG_EN ? CV_LANG_ZH : CV_LANG_EN);
         break;
     case RD_ACT_SHOT: {
         char path[1024];
         bool ok = gui__screenshot(g, path, sizeof path) == CV_OK;
         char msg[1100];
-        snprintf(msg, sizeof msg, "%s%s", ok ? (g->lang == RD_LANG_ZH ? "已保存 " : "saved ") : "",
+        snprintf(msg, sizeof msg, "%s%s", ok ? (g->lang == CV_LANG_ZH ? "已保存 " : "saved ") : "",
                  path);
         gui_message(g, msg, 3);
+        g->message_shot = ok;
         break;
     }
     case RD_ACT_HELP:
@@ -243,86 +267,58 @@ void gui_do(gui *g, rd_action a)
     case RD_ACT_QUIT:
         g->quit = true;
         break;
+    case RD_ACT_PANEL:
+        g->narration = !g->narration;
+        break;
+    case RD_ACT_FULLSCREEN:
+        toggle_fullscreen(g);
+        break;
+    case RD_ACT_CLOSE:
+        /* Esc closes what is open over the stage; it never quits (Q does). */
+        if (g->help)
+            g->help = false;
+        else if (g->fullscreen)
+            toggle_fullscreen(g);
+        break;
+    case RD_ACT_SCROLL_UP:
+    case RD_ACT_SCROLL_DOWN:
+        /* A lesson's text can be longer than the panel. */
+        gui_scroll_narration(g, a == RD_ACT_SCROLL_UP ? -1 : 1);
+        break;
     default:
         break;
     }
 }
 
-static rd_action key_action(SDL_Keycode k)
-{
-    switch (k) {
-    case SDLK_SPACE: return RD_ACT_PLAY;
-    case SDLK_LEFT: return RD_ACT_BACK;
-    case SDLK_RIGHT: return RD_ACT_FORWARD;
-    case SDLK_HOME: return RD_ACT_HOME;
-    case SDLK_END: return RD_ACT_END;
-    case SDLK_PLUS:
-    case SDLK_EQUALS:
-    case SDLK_KP_PLUS: return RD_ACT_FASTER;
-    case SDLK_MINUS:
-    case SDLK_KP_MINUS: return RD_ACT_SLOWER;
-    case SDLK_o: return RD_ACT_OP;
-    case SDLK_a: return RD_ACT_ALGO;
-    case SDLK_n: return RD_ACT_RANKS;
-    case SDLK_c: return RD_ACT_COUNT;
-    case SDLK_d: return RD_ACT_DTYPE;
-    case SDLK_r: return RD_ACT_REDOP;
-    case SDLK_b: return RD_ACT_BACKEND;
-    case SDLK_m: return RD_ACT_COMPARE;
-    case SDLK_t: return RD_ACT_THEME;
-    case SDLK_l: return RD_ACT_LANG;
-    case SDLK_s: return RD_ACT_SHOT;
-    case SDLK_h:
-    case SDLK_F1: return RD_ACT_HELP;
-    case SDLK_q:
-    case SDLK_ESCAPE: return RD_ACT_QUIT;
-    default: return RD_ACT_NONE;
-    }
-}
-
 static void on_key(gui *g, const SDL_KeyboardEvent *k)
 {
-    SDL_Keycode sym = k->keysym.sym;
-    bool shift = (k->keysym.mod & KMOD_SHIFT) != 0;
-    if (sym == SDLK_F11) {
-        if (g->win) {
-            g->fullscreen = !g->fullscreen;
-            SDL_SetWindowFullscreen(g->win, g->fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0);
-        }
-        return;
+    const rd_key *key = rd_key_find(k->keysym.sym, k->keysym.mod, g->lesson);
+    if (key && key->action != RD_ACT_NONE)
+        gui_do(g, key->action, key->arg);
+}
+
+rd_hit gui__hit(gui *g, int x, int y)
+{
+    if (!g->hit_layout && !(g->hit_layout = malloc(sizeof *g->hit_layout))) {
+        fprintf(stderr, "collviz: out of memory\n");
+        abort();
     }
-    if (sym == SDLK_ESCAPE && g->help) {
-        g->help = false; /* Esc first closes the help */
-        return;
-    }
-    if (sym == SDLK_UP || sym == SDLK_DOWN) {
-        /* A lesson's text can be longer than the panel. */
-        gui_scroll_narration(g, sym == SDLK_UP ? -1 : 1);
-        return;
-    }
-    rd_action a = key_action(sym);
-    if (shift && sym == SDLK_EQUALS)
-        a = RD_ACT_FASTER;
-    if (shift && a == RD_ACT_ALGO && g->compare) {
-        cycle_second(g, 1);
-        return;
-    }
-    if (shift && a >= RD_ACT_OP && a <= RD_ACT_REDOP) {
-        cycle(g, a, -1);
-        return;
-    }
-    if (a != RD_ACT_NONE)
-        gui_do(g, a);
+    rd_frame f;
+    gui__frame(g, &f);
+    int w = 0, h = 0;
+    SDL_GetRendererOutputSize(g->ren, &w, &h);
+    rd_layout_compute(&f, w, h, rd_ctx_text(g->rd), g->hit_layout);
+    return rd_hit_test(g->hit_layout, (int)(x * gui_dpi(g)), (int)(y * gui_dpi(g)));
 }
 
 static void scrub(gui *g, int x, int y)
 {
-    rd_hit h = rd_hit_test(g->rd, (int)(x * g->dpi), (int)(y * g->dpi));
+    rd_hit h = gui__hit(g, x, y);
     if (h.kind == RD_HIT_TIMELINE)
         gui_seek(g, h.t);
     else if (g->ns > 0) {
         /* Dragged off the bar: keep following the x position. */
-        const rd_layout *L = rd_last_layout(g->rd);
+        const rd_layout *L = g->hit_layout;
         if (L->timeline.w > 0) {
             double u = ((double)x * g->dpi - L->timeline.x) / L->timeline.w;
             gui_seek(g, fmin(fmax(u, 0), 1) * g->ns);
@@ -354,16 +350,14 @@ void gui_handle_event(gui *g, const SDL_Event *e)
             g->help = false;
             break;
         }
-        rd_hit h = rd_hit_test(g->rd, (int)(e->button.x * g->dpi), (int)(e->button.y * g->dpi));
+        rd_hit h = gui__hit(g, e->button.x, e->button.y);
         if (h.kind == RD_HIT_BUTTON) {
-            gui_do(g, h.action);
+            gui_do(g, h.action, 0);
         } else if (h.kind == RD_HIT_TIMELINE) {
             g->dragging = true;
             gui_seek(g, h.t);
         } else if (h.kind == RD_HIT_CHOICE && g->hooks.on_choice) {
             g->hooks.on_choice(g->hooks.user, g, h.choice);
-        } else if (h.kind == RD_HIT_NAV && g->hooks.on_nav) {
-            g->hooks.on_nav(g->hooks.user, g, h.choice);
         } else if (h.kind == RD_HIT_CELL && g->hooks.on_cell) {
             g->hooks.on_cell(g->hooks.user, g, &h);
         }
@@ -373,9 +367,10 @@ void gui_handle_event(gui *g, const SDL_Event *e)
         int x = g->mouse_x, y = g->mouse_y;
         if (x < 0 || e->wheel.y == 0)
             break;
-        rd_hit h = rd_hit_test(g->rd, (int)(x * g->dpi), (int)(y * g->dpi));
+        rd_hit h = gui__hit(g, x, y);
         int dy = e->wheel.direction == SDL_MOUSEWHEEL_FLIPPED ? -e->wheel.y : e->wheel.y;
-        if (h.kind == RD_HIT_NARRATION || h.kind == RD_HIT_CHOICE || h.kind == RD_HIT_NAV)
+        if (h.kind == RD_HIT_NARRATION || h.kind == RD_HIT_CHOICE ||
+            (h.kind == RD_HIT_BUTTON && h.action >= RD_ACT_PAGE_PREV))
             gui_scroll_narration(g, -3 * dy);
         break;
     }

@@ -40,13 +40,15 @@ struct gui {
     double clock;
     /* view */
     rd_theme_id theme;
-    rd_lang lang;
+    cv_lang lang;
     bool help, narration, quit, dragging;
     int mouse_x, mouse_y; /* window units */
     char message[CV_ERR_LEN + 128];
     char shown_message[CV_ERR_LEN + 160]; /* as drawn: see gui__shown_message */
     double message_until;
     bool has_message;
+    bool message_shot;  /* the message is a screenshot's "saved ..." notice */
+    bool shooting;      /* drawing a screenshot: such a notice is left out */
     /* narration */
     char def_title[256];
     char def_body[2048];
@@ -66,11 +68,8 @@ struct gui {
     bool lesson;
     char *narr_kicker, *narr_prompt, *narr_feedback, *narr_input, *narr_unit;
     int feedback_state;
-    int nnav;
-    char *nav[RD_MAX_NAV];
+    bool nav;
     int narr_scroll;
-    int nhelp_extra;
-    char *help_extra[RD_MAX_HELP_EXTRA][2];
     gui_hooks hooks;
     /* loop bookkeeping */
     long frames;
@@ -79,7 +78,14 @@ struct gui {
     char shot_dir[512];
     bool clean;         /* export: no buttons or timeline */
     bool hide_measured; /* golden images: no run-to-run timings */
+    rd_layout *hit_layout; /* gui__hit's, kept off the stack */
 };
+
+/* The frame the window shows now (strings borrowed from g). */
+void gui__frame(gui *g, rd_frame *f);
+/* What lies under a point in window units, tested against the frame as it
+ * is now (not the last one drawn). */
+rd_hit gui__hit(gui *g, int x, int y);
 
 /* Another algorithm of op than `not`, or CV_ALGO_COUNT if there is none. */
 cv_algo gui__other_algo(cv_op op, cv_algo not);

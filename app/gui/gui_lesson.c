@@ -273,23 +273,6 @@ static char *mistakes_text(const gui_lesson *s, const lesson *l)
     return out;
 }
 
-static void show_help_keys(gui_lesson *s)
-{
-    static const char *const rows[2][5][2] = {
-        {{"PgDn ]", "next page; after the last, the next lesson"},
-         {"PgUp [", "previous page"},
-         {"Tab F2", "the lesson menu"},
-         {"1-6", "pick an answer; Enter checks any answer"},
-         {"\xE2\x86\x91 \xE2\x86\x93", "scroll the lesson text (also the mouse wheel)"}},
-        {{"PgDn ]", "下一页；最后一页之后进入下一课"},
-         {"PgUp [", "上一页"},
-         {"Tab F2", "课程菜单"},
-         {"1-6", "选答案；Enter 检查答案"},
-         {"\xE2\x86\x91 \xE2\x86\x93", "滚动课文（也可用鼠标滚轮）"}},
-    };
-    gui_set_help_extra(s->g, rows[s->lang == LESSON_ZH], 5);
-}
-
 void gui_lesson_refresh(gui_lesson *s)
 {
     const lesson *l = gui_lesson_current(s);
@@ -334,12 +317,9 @@ void gui_lesson_refresh(gui_lesson *s)
     else if (s->beat == last_page(l) && s->li + 1 < s->course->nlessons)
         footer = gui_lesson_str(s, GUI_LS_HINT_END);
     gui_set_footer(s->g, footer);
-    const char *nav[3] = {gui_lesson_str(s, GUI_LS_BACK), gui_lesson_str(s, GUI_LS_MENU),
-                          gui_lesson_str(s, GUI_LS_NEXT)};
-    gui_set_nav(s->g, nav, 3);
+    gui_set_nav(s->g, true);
     show_highlights(s, b, page);
     show_diagram(s, b->diagram);
-    show_help_keys(s);
 }
 
 /* ----------------------------------------------------------- moving */
@@ -443,23 +423,30 @@ static bool on_event(void *user, gui *g, const SDL_Event *e)
     (void)g;
     if (s->menu.open)
         return gui_lesson_menu_event(s, e);
-    if (gui_lesson_quiz_event(s, e))
-        return true;
-    if (e->type != SDL_KEYDOWN || (e->key.keysym.mod & (KMOD_CTRL | KMOD_ALT | KMOD_GUI)))
-        return false;
-    switch (e->key.keysym.sym) {
-    case SDLK_PAGEDOWN:
-    case SDLK_RIGHTBRACKET:
+    return gui_lesson_quiz_event(s, e);
+}
+
+/* The lesson's keys and buttons (the keymap's RD_KEYS_LESSON rows); the
+ * others keep their meaning in the window. */
+static bool on_action(void *user, gui *g, rd_action a, int arg)
+{
+    gui_lesson *s = user;
+    (void)g;
+    if (s->menu.open)
+        return gui_lesson_menu_action(s, a);
+    switch (a) {
+    case RD_ACT_PAGE_NEXT:
         gui_lesson_next(s);
         return true;
-    case SDLK_PAGEUP:
-    case SDLK_LEFTBRACKET:
+    case RD_ACT_PAGE_PREV:
         gui_lesson_prev(s);
         return true;
-    case SDLK_TAB:
-    case SDLK_F2:
+    case RD_ACT_MENU:
         gui_lesson_menu_toggle(s);
         return true;
+    case RD_ACT_ANSWER:
+    case RD_ACT_CHECK:
+        return gui_lesson_quiz_action(s, a, arg);
     default:
         return false;
     }
@@ -477,25 +464,14 @@ static void on_cell(void *user, gui *g, const rd_hit *hit)
     gui_lesson_quiz_cell(user, hit);
 }
 
-static void on_nav(void *user, gui *g, int nav)
-{
-    (void)g;
-    if (nav == 0)
-        gui_lesson_prev(user);
-    else if (nav == 1)
-        gui_lesson_menu_toggle(user);
-    else
-        gui_lesson_next(user);
-}
-
 /* Keys the window handles itself (L, T, O, A, ...) and its buttons change
  * the language, the theme or the stage: catch up before each frame. */
 static void before_draw(void *user, gui *g)
 {
     gui_lesson *s = user;
     bool changed = false, save = false;
-    if ((lesson_lang)gui_lang(g) != s->lang) {
-        s->lang = (lesson_lang)gui_lang(g);
+    if (gui_lang(g) != s->lang) {
+        s->lang = gui_lang(g);
         changed = save = true;
     }
     if (gui_theme(g) != s->theme) {
@@ -559,12 +535,12 @@ bool gui_lesson_attach(gui_lesson *s, gui *g, const lesson_course *course,
             gui_set_theme(g, s->theme);
         }
     }
-    gui_set_lang(g, (rd_lang)s->lang);
+    gui_set_lang(g, s->lang);
     gui_set_lesson_mode(g, true);
     gui_hooks h = {.on_event = on_event,
                    .on_choice = on_choice,
                    .on_cell = on_cell,
-                   .on_nav = on_nav,
+                   .on_action = on_action,
                    .before_draw = before_draw,
                    .after_draw = after_draw,
                    .user = s};
@@ -584,12 +560,11 @@ void gui_lesson_detach(gui_lesson *s)
     gui_set_lesson_mode(g, false);
     gui_narrate(g, NULL, NULL);
     gui_narrate_quiz(g, NULL);
-    gui_set_nav(g, NULL, 0);
+    gui_set_nav(g, false);
     gui_set_choices(g, NULL, 0, NULL);
     gui_set_picks(g, NULL, 0);
     gui_set_footer(g, NULL);
     gui_set_diagram(g, NULL);
-    gui_set_help_extra(g, NULL, 0);
     gui_clear_highlights(g);
     progress_free(&s->prog);
     s->g = NULL;
@@ -614,7 +589,7 @@ int gui_lesson_window(const gui_options *base, const gui_lesson_window_opts *wo,
     o.seed = su->seed;
     o.backend = NULL;
     o.compare = false;
-    o.lang = (rd_lang)lang;
+    o.lang = lang;
     gui *g = NULL;
     int rc = gui_create(&o, &g, err, errlen);
     if (rc != CV_OK)

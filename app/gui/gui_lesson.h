@@ -139,8 +139,10 @@ const char *gui_lesson_str(const gui_lesson *s, gui_lesson_string id);
 void gui_lesson_quiz_start(gui_lesson *s, const lesson_quiz *q);
 /* Pushes the answer buttons, the field, the picks and the verdict. */
 void gui_lesson_quiz_show(gui_lesson *s);
-/* Keys and text for the quiz; true when used. */
+/* Typed text for a number quiz; true when used. */
 bool gui_lesson_quiz_event(gui_lesson *s, const SDL_Event *e);
+/* RD_ACT_ANSWER (arg: the shown answer) and RD_ACT_CHECK; true when used. */
+bool gui_lesson_quiz_action(gui_lesson *s, rd_action a, int arg);
 void gui_lesson_quiz_choice(gui_lesson *s, int choice); /* a click on the shown answer choice */
 void gui_lesson_quiz_cell(gui_lesson *s, const rd_hit *hit);
 /* Checks the typed number, the picked cells or the selected answer. */
@@ -153,7 +155,11 @@ const char *gui_lesson_quiz_hint(const gui_lesson *s);
 /* ----------------------------------------------------- gui_lesson_menu.c */
 
 void gui_lesson_menu_toggle(gui_lesson *s);
+/* The mouse over the open menu; true when used. */
 bool gui_lesson_menu_event(gui_lesson *s, const SDL_Event *e);
+/* A key or a button while the menu is open: true when it used or swallowed
+ * it (only language, theme, quit and full screen reach the window). */
+bool gui_lesson_menu_action(gui_lesson *s, rd_action a);
 void gui_lesson_menu_draw(gui_lesson *s);
 
 /* ------------------------------------------------------ gui_lesson_dir.c */

@@ -61,7 +61,7 @@ int gui_lesson_start(const gui_options *base, const gui_lesson_window_opts *wo, 
     }
     int beat = 0;
     int li = lesson_course_resume(&course, &prog, &beat);
-    lesson_lang lang = lang_given ? (lesson_lang)base->lang : lesson_default_lang(&prog);
+    lesson_lang lang = lang_given ? base->lang : lesson_default_lang(&prog);
     rc = gui_lesson_window(base, wo, &course, li, beat, lang, !theme_given, msg[0] ? msg : NULL,
                            err, errlen);
 done:

@@ -77,54 +77,55 @@ static void move_track(gui_lesson *s, int dir)
     }
 }
 
-bool gui_lesson_menu_event(gui_lesson *s, const SDL_Event *e)
+bool gui_lesson_menu_action(gui_lesson *s, rd_action a)
 {
     gui_lesson_menu *m = &s->menu;
     int n = s->course->nlessons;
+    m->wheel = false; /* the keyboard moves the selection: follow it */
+    switch (a) {
+    case RD_ACT_SCROLL_UP:
+        m->sel = m->sel > 0 ? m->sel - 1 : 0;
+        return true;
+    case RD_ACT_SCROLL_DOWN:
+        m->sel = m->sel + 1 < n ? m->sel + 1 : n - 1;
+        return true;
+    case RD_ACT_HOME:
+        m->sel = 0;
+        return true;
+    case RD_ACT_END:
+        m->sel = n - 1;
+        return true;
+    case RD_ACT_PAGE_PREV:
+    case RD_ACT_BACK:
+        move_track(s, -1);
+        return true;
+    case RD_ACT_PAGE_NEXT:
+    case RD_ACT_FORWARD:
+        move_track(s, 1);
+        return true;
+    case RD_ACT_CHECK:
+    case RD_ACT_PLAY:
+        open_lesson(s, m->sel);
+        return true;
+    case RD_ACT_CLOSE:
+    case RD_ACT_MENU:
+        m->open = false;
+        return true;
+    case RD_ACT_LANG:
+    case RD_ACT_THEME:
+    case RD_ACT_QUIT:
+    case RD_ACT_FULLSCREEN:
+    case RD_ACT_SHOT:
+        return false; /* language, theme, quit, full screen and screenshots still work */
+    default:
+        return true; /* nothing behind the menu changes while it is open */
+    }
+}
+
+bool gui_lesson_menu_event(gui_lesson *s, const SDL_Event *e)
+{
+    gui_lesson_menu *m = &s->menu;
     switch (e->type) {
-    case SDL_KEYDOWN:
-        m->wheel = false; /* the keyboard moves the selection: follow it */
-        switch (e->key.keysym.sym) {
-        case SDLK_UP:
-            m->sel = m->sel > 0 ? m->sel - 1 : 0;
-            return true;
-        case SDLK_DOWN:
-            m->sel = m->sel + 1 < n ? m->sel + 1 : n - 1;
-            return true;
-        case SDLK_HOME:
-            m->sel = 0;
-            return true;
-        case SDLK_END:
-            m->sel = n - 1;
-            return true;
-        case SDLK_PAGEUP:
-        case SDLK_LEFT:
-        case SDLK_LEFTBRACKET:
-            move_track(s, -1);
-            return true;
-        case SDLK_PAGEDOWN:
-        case SDLK_RIGHT:
-        case SDLK_RIGHTBRACKET:
-            move_track(s, 1);
-            return true;
-        case SDLK_RETURN:
-        case SDLK_KP_ENTER:
-        case SDLK_SPACE:
-            open_lesson(s, m->sel);
-            return true;
-        case SDLK_ESCAPE:
-        case SDLK_TAB:
-        case SDLK_F2:
-            m->open = false;
-            return true;
-        case SDLK_l:
-        case SDLK_t:
-        case SDLK_q:
-        case SDLK_F11:
-            return false; /* language, theme, quit and full screen still work */
-        default:
-            return true; /* nothing behind the menu changes while it is open */
-        }
     case SDL_MOUSEMOTION:
         for (int i = 0; i < m->nrows && i < MAX_SHOWN; i++) {
             SDL_Point p = {(int)(e->motion.x * gui_dpi(s->g)),
@@ -149,7 +150,6 @@ bool gui_lesson_menu_event(gui_lesson *s, const SDL_Event *e)
     }
     case SDL_MOUSEBUTTONUP:
     case SDL_TEXTINPUT:
-    case SDL_KEYUP:
         return true;
     case SDL_MOUSEWHEEL:
         m->top = (m->top < 0 ? 0 : m->top) - e->wheel.y * 3;

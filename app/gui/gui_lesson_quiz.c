@@ -266,10 +266,9 @@ void gui_lesson_quiz_cell(gui_lesson *s, const rd_hit *hit)
 bool gui_lesson_quiz_event(gui_lesson *s, const SDL_Event *e)
 {
     gui_lesson_quiz *z = &s->quiz;
-    if (!open_quiz(s))
+    if (!open_quiz(s) || z->q->kind != LESSON_QUIZ_NUMBER)
         return false;
-    const lesson_quiz *q = z->q;
-    if (q->kind == LESSON_QUIZ_NUMBER && e->type == SDL_TEXTINPUT) {
+    if (e->type == SDL_TEXTINPUT) {
         bool used = false;
         for (const char *p = e->text.text; *p; p++) {
             size_t len = strlen(z->input);
@@ -290,32 +289,36 @@ bool gui_lesson_quiz_event(gui_lesson *s, const SDL_Event *e)
     if (e->type != SDL_KEYDOWN || (e->key.keysym.mod & (KMOD_CTRL | KMOD_ALT | KMOD_GUI)))
         return false;
     SDL_Keycode k = e->key.keysym.sym;
-    if (k == SDLK_RETURN || k == SDLK_KP_ENTER) {
+    if (k == SDLK_BACKSPACE) {
+        size_t len = strlen(z->input);
+        if (len > 0)
+            z->input[len - 1] = '\0';
+        gui_lesson_refresh(s);
+        return true;
+    }
+    /* The digits arrive as text; their key presses must not pick anything. */
+    return (k >= SDLK_0 && k <= SDLK_9) || (k >= SDLK_KP_1 && k <= SDLK_KP_0) ||
+           k == SDLK_PERIOD || k == SDLK_COMMA || k == SDLK_e;
+}
+
+bool gui_lesson_quiz_action(gui_lesson *s, rd_action a, int arg)
+{
+    gui_lesson_quiz *z = &s->quiz;
+    if (!open_quiz(s))
+        return false;
+    const lesson_quiz *q = z->q;
+    if (a == RD_ACT_CHECK) {
         gui_lesson_quiz_submit(s);
         return true;
     }
-    if (q->kind == LESSON_QUIZ_NUMBER) {
-        if (k == SDLK_BACKSPACE) {
-            size_t len = strlen(z->input);
-            if (len > 0)
-                z->input[len - 1] = '\0';
-            gui_lesson_refresh(s);
-            return true;
-        }
-        /* The digits arrive as text; their key presses must not pick anything. */
-        return (k >= SDLK_0 && k <= SDLK_9) || k == SDLK_PERIOD || k == SDLK_COMMA || k == SDLK_e;
-    }
-    int digit = k >= SDLK_1 && k <= SDLK_9 ? (int)(k - SDLK_1)
-                : k >= SDLK_KP_1 && k <= SDLK_KP_9 ? (int)(k - SDLK_KP_1)
-                                                   : -1;
-    if (digit < 0)
+    if (a != RD_ACT_ANSWER || q->kind == LESSON_QUIZ_NUMBER)
         return false;
     if (q->kind == LESSON_QUIZ_PREDICT_CELLS) {
-        gui_lesson_quiz_choice(s, digit);
+        gui_lesson_quiz_choice(s, arg);
         return true;
     }
-    if (digit < nanswers(q) && z->state[digit] == RD_CHOICE_PLAIN) {
-        z->selected = digit;
+    if (arg >= 0 && arg < nanswers(q) && z->state[arg] == RD_CHOICE_PLAIN) {
+        z->selected = arg;
         gui_lesson_refresh(s);
     }
     return true;

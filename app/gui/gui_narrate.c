@@ -102,16 +102,7 @@ void gui_narrate_quiz(gui *g, const gui_quiz_text *q)
     g->feedback_state = q ? q->feedback_state : RD_CHOICE_PLAIN;
 }
 
-void gui_set_nav(gui *g, const char *const *labels, int n)
-{
-    for (int i = 0; i < RD_MAX_NAV; i++) {
-        free(g->nav[i]);
-        g->nav[i] = NULL;
-    }
-    g->nnav = n < 0 ? 0 : n > RD_MAX_NAV ? RD_MAX_NAV : n;
-    for (int i = 0; i < g->nnav; i++)
-        g->nav[i] = dup_or_null(labels[i]);
-}
+void gui_set_nav(gui *g, bool on) { g->nav = on; }
 
 void gui_scroll_narration(gui *g, int lines)
 {
@@ -121,19 +112,6 @@ void gui_scroll_narration(gui *g, int lines)
 
 void gui_set_narration_scroll(gui *g, int line) { g->narr_scroll = line < 0 ? 0 : line; }
 int gui_narration_scroll(const gui *g) { return g->narr_scroll; }
-
-void gui_set_help_extra(gui *g, const char *const (*rows)[2], int n)
-{
-    for (int i = 0; i < RD_MAX_HELP_EXTRA; i++) {
-        replace(&g->help_extra[i][0], NULL);
-        replace(&g->help_extra[i][1], NULL);
-    }
-    g->nhelp_extra = n < 0 ? 0 : n > RD_MAX_HELP_EXTRA ? RD_MAX_HELP_EXTRA : n;
-    for (int i = 0; i < g->nhelp_extra; i++) {
-        g->help_extra[i][0] = dup_or_null(rows[i][0]);
-        g->help_extra[i][1] = dup_or_null(rows[i][1]);
-    }
-}
 
 void gui_set_hooks(gui *g, const gui_hooks *h)
 {

@@ -74,10 +74,10 @@ static const char *algo_text(cv_algo a, bool zh)
     return w && w->en ? (zh ? w->zh : w->en) : "";
 }
 
-void gui__explain(const cv_spec *spec, cv_algo second, rd_lang lang, char *title, size_t tlen,
+void gui__explain(const cv_spec *spec, cv_algo second, cv_lang lang, char *title, size_t tlen,
                   char *body, size_t blen)
 {
-    bool zh = lang == RD_LANG_ZH;
+    bool zh = lang == CV_LANG_ZH;
     const words *o = (unsigned)spec->op < CV_OP_COUNT ? &op_words[spec->op] : NULL;
     const char *op = o && o->en ? (zh ? o->zh : o->en) : "";
     if ((unsigned)second < CV_ALGO_COUNT) {
@@ -175,10 +175,10 @@ static void pattern(const cv_plan *plan, const cv_step *st, bool zh, char *out, 
     }
 }
 
-void gui__describe_step(const cv_plan *plan, int step, double frac, rd_lang lang, bool brief,
+void gui__describe_step(const cv_plan *plan, int step, double frac, cv_lang lang, bool brief,
                         char *out, size_t outlen)
 {
-    bool zh = lang == RD_LANG_ZH;
+    bool zh = lang == CV_LANG_ZH;
     if (plan->nsteps == 0 || step >= plan->nsteps) {
         snprintf(out, outlen, "%s", zh ? "全部步骤完成：输出缓冲区里就是结果。按 Home 从头再看。"
                                         : "All steps done: the output buffers hold the result. Home plays it again.");

@@ -83,7 +83,7 @@ int app_cmd_render(int argc, char **argv)
             o.theme = (rd_theme_id)t;
         } else if (strcmp(a, "--lang") == 0) {
             i++;
-            o.lang = strcmp(v, "zh") == 0 ? RD_LANG_ZH : RD_LANG_EN;
+            o.lang = strcmp(v, "zh") == 0 ? CV_LANG_ZH : CV_LANG_EN;
         } else {
             return app_usage_error("unknown flag %s (see collviz render --help)", a);
         }
