@@ -161,6 +161,11 @@ int cv_spec_check(const cv_spec *spec, int max_ranks, char *err, size_t errlen);
 /* Elements in buffer `buf` of `rank` (0 where NCCL leaves it unused, such as
  * a non-root's recv in reduce and gather or send in broadcast and scatter). */
 int64_t cv_spec_buf_count(const cv_spec *spec, cv_buf buf, int rank);
+/* Whether NCCL uses buffer `buf` on `rank` at all: false for a non-root's
+ * send buffer in broadcast and scatter and its receive buffer in gather and
+ * reduce (where NCCL leaves them unused), true otherwise, even when the
+ * buffer holds 0 elements. */
+bool cv_spec_buf_used(const cv_spec *spec, cv_buf buf, int rank);
 /* Where the op's result lives on `rank`: the region of RECV the reference
  * defines (count 0 where the rank has no result). */
 int64_t cv_spec_result_count(const cv_spec *spec, int rank);
@@ -388,12 +393,21 @@ double cv_plan_memory_seconds(const cv_plan *plan, const cv_membw *bw);
 /* ---------------------------------------------------------------- values */
 
 /* Fills rank's SEND buffer as the init asks: rank: every element is rank+1;
- * index: rank*100 + i; random: seeded, small integers (and values near 1
- * for prod) so every dtype represents them. */
+ * index: rank*100 + i; random: seeded, small integers (and, for the ops
+ * that reduce with prod, values near 1) so every dtype represents them.
+ * An op that does not reduce ignores the redop: its inputs are the same
+ * whatever --redop says. */
 void cv_fill_input(const cv_spec *spec, cv_init init, uint64_t seed, int rank, void *dst);
 double cv_value_get(cv_dtype dtype, const void *base, int64_t i);
 /* Formats element i compactly ("-3", "0.25", "1e+06"); returns length. */
 int cv_value_format(cv_dtype dtype, const void *base, int64_t i, char *out, size_t outlen);
+/* Formats element i exactly, for programs: integers in full; floats as the
+ * shortest decimal that reads back (as a double) to the element's exact
+ * value, so a float16 99.9375 stays 99.9375 and float64 values one ulp
+ * apart stay apart; non-finite floats as "nan", "inf" and "-inf". Returns
+ * the length; *is_number says whether the text is a JSON number. */
+int cv_value_format_exact(cv_dtype dtype, const void *base, int64_t i, char *out, size_t outlen,
+                          bool *is_number);
 
 /* The op's semantics written as plainly as possible: from every rank's
  * SEND contents, the expected RECV result region of each rank. inputs[r]

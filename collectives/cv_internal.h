@@ -147,7 +147,11 @@ void cv__divide(cv_dtype dtype, void *dst, int64_t n, int divisor);
  * (reduce-copy), then, where t finishes an integer avg, dst /= ranks. */
 void cv__kernel(cv_dtype dtype, cv_redop redop, const cv_transfer *t, void *dst,
                 const void *local, const void *src, int64_t n, int ranks);
-/* Multiplies n floats of the dtype by 1/ranks in place (avg's pre-multiply). */
+/* NCCL's avg scalar for a float dtype: 1/ranks rounded to float, then to
+ * the dtype (exactly representable in it). */
+double cv__avg_scalar(cv_dtype dtype, int ranks);
+/* Multiplies n floats of the dtype by that scalar in place, in the dtype,
+ * as NCCL's pre-multiplied sum does (avg's pre-multiply). */
 void cv__premultiply(cv_dtype dtype, void *buf, int64_t n, int ranks);
 
 #endif /* CV_INTERNAL_H */

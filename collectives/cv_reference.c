@@ -91,29 +91,34 @@ static void int_reduce(const cv_spec *s, const void *const *in, int64_t idx, voi
     }
 }
 
-/* avg on floats: each input is first multiplied by 1/N in its own dtype. */
+/* avg on floats: each input is first multiplied, in its own dtype, by 1/N
+ * rounded to the dtype (NCCL's pre-multiplied sum). */
 static double premultiplied(const cv_spec *s, double x)
 {
+    double scalar = cv__avg_scalar(s->dtype, s->ranks);
     if (s->dtype == CV_FLOAT64)
-        return x * (1.0 / s->ranks);
-    float y = (float)x * (1.0f / (float)s->ranks);
+        return x * scalar;
     unsigned char tmp[8];
-    cv__value_set(s->dtype, tmp, 0, y);
+    cv__value_set(s->dtype, tmp, 0, (float)x * (float)scalar);
     return cv_value_get(s->dtype, tmp, 0);
 }
 
 typedef struct {
     double value; /* exact up to double rounding */
     double mag;   /* what the error bound scales with; 0 = must be exact */
+    double peak;  /* the largest magnitude a partial result can reach in some order */
 } float_expect;
 
 static float_expect float_reduce(const cv_spec *s, const void *const *in, int64_t idx)
 {
-    float_expect e = {0, 0};
+    float_expect e = {0, 0, 0};
+    double nonzero = 1; /* product of the non-zero factors */
     for (int r = 0; r < s->ranks; r++) {
         double x = cv_value_get(s->dtype, in[r], idx);
         if (s->redop == CV_AVG)
             x = premultiplied(s, x);
+        if (x != 0)
+            nonzero *= fabs(x);
         if (r == 0) {
             e.value = x;
             e.mag = s->redop == CV_MIN || s->redop == CV_MAX ? 0 : fabs(x);
@@ -126,6 +131,9 @@ static float_expect float_reduce(const cv_spec *s, const void *const *in, int64_
         default: e.value += x; e.mag += fabs(x); break;
         }
     }
+    /* A product that meets its zero factor late may have overflowed first:
+     * the non-zero factors bound every partial product. */
+    e.peak = s->redop == CV_PROD ? nonzero : e.mag;
     return e;
 }
 
@@ -157,9 +165,12 @@ static bool float_ok(const cv_spec *s, double got, float_expect e)
     if (fabs(got - e.value) <= tol)
         return true;
     /* Where the exact result (or a partial one) can leave the dtype's range,
-     * different orders legitimately overflow differently. */
+     * different orders legitimately overflow differently: to inf, and for
+     * prod to NaN where an overflowed partial product then meets a zero
+     * (inf * 0), and for sum where partial sums overflow to opposite signs
+     * (inf - inf). */
     double max = cv__dtype_max(s->dtype);
-    bool may_overflow = !isfinite(e.value) || e.mag > max;
+    bool may_overflow = !isfinite(e.value) || e.peak > max;
     return may_overflow && (!isfinite(got) || fabs(got) >= max);
 }
 

@@ -235,6 +235,16 @@ int64_t cv_spec_buf_count(const cv_spec *s, cv_buf buf, int rank)
     }
 }
 
+bool cv_spec_buf_used(const cv_spec *s, cv_buf buf, int rank)
+{
+    bool root = rank == s->root;
+    if (buf == CV_BUF_SEND)
+        return root || (s->op != CV_OP_BROADCAST && s->op != CV_OP_SCATTER);
+    if (buf == CV_BUF_RECV)
+        return root || (s->op != CV_OP_GATHER && s->op != CV_OP_REDUCE);
+    return true;
+}
+
 int64_t cv_spec_result_count(const cv_spec *s, int rank)
 {
     return cv_spec_buf_count(s, CV_BUF_RECV, rank);

@@ -152,6 +152,30 @@ int cv_value_format(cv_dtype dtype, const void *base, int64_t i, char *out, size
     return snprintf(out, outlen, "%.4g", v);
 }
 
+int cv_value_format_exact(cv_dtype dtype, const void *base, int64_t i, char *out, size_t outlen,
+                          bool *is_number)
+{
+    *is_number = true;
+    if (dtype == CV_INT64)
+        return snprintf(out, outlen, "%lld", (long long)((const int64_t *)base)[i]);
+    double v = cv_value_get(dtype, base, i);
+    if (!cv_dtype_is_float(dtype))
+        return snprintf(out, outlen, "%.0f", v);
+    if (isnan(v) || isinf(v)) {
+        *is_number = false;
+        return snprintf(out, outlen, "%s", isnan(v) ? "nan" : v > 0 ? "inf" : "-inf");
+    }
+    /* the fewest significant digits that read back to the same double;
+     * 17 always do */
+    int n = 0;
+    for (int prec = 1; prec <= 17; prec++) {
+        n = snprintf(out, outlen, "%.*g", prec, v);
+        if (strtod(out, NULL) == v)
+            break;
+    }
+    return n;
+}
+
 double cv__dtype_max(cv_dtype dtype)
 {
     switch (dtype) {
@@ -198,7 +222,7 @@ void cv_fill_input(const cv_spec *spec, cv_init init, uint64_t seed, int rank, v
              * be checked tightly; for prod, values near 1 keep products of
              * many ranks finite. */
             uint64_t r = splitmix64(seed ^ splitmix64(((uint64_t)rank << 40) ^ (uint64_t)i));
-            if (spec->redop == CV_PROD && spec->op != CV_OP_ALLTOALL)
+            if (spec->redop == CV_PROD && cv_op_reduces(spec->op))
                 v = is_float ? 1.0 + ((double)(r % 5) - 2.0) / 16.0 : (double)(r % 7) - 3.0;
             else
                 v = is_float ? (double)(r % 17) - 8.0 : (double)(r % 201) - 100.0;
@@ -207,26 +231,43 @@ void cv_fill_input(const cv_spec *spec, cv_init init, uint64_t seed, int rank, v
     }
 }
 
+/* NCCL's ncclAvg on floats (hostToDevRedOp in src/enqueue.cc) is a
+ * pre-multiplied sum whose scalar is 1.0/nRanks computed in double, then
+ * rounded to float, then to the dtype: __float2half(float(1.0/n)) for
+ * float16, __float2bfloat16(float(1.0/n)) for bfloat16. Each input is
+ * multiplied by that scalar in the dtype (__hmul): the product of two
+ * halves is exact in float, so rounding it once to the dtype is the same. */
+double cv__avg_scalar(cv_dtype dtype, int ranks)
+{
+    double s = 1.0 / ranks;
+    if (dtype == CV_FLOAT64)
+        return s;
+    unsigned char tmp[8];
+    cv__value_set(dtype, tmp, 0, (double)(float)s);
+    return cv_value_get(dtype, tmp, 0);
+}
+
 void cv__premultiply(cv_dtype dtype, void *buf, int64_t n, int ranks)
 {
+    double s = cv__avg_scalar(dtype, ranks);
     switch (dtype) {
     case CV_FLOAT32: {
-        float s = 1.0f / (float)ranks, *p = buf;
+        float fs = (float)s, *p = buf;
         for (int64_t i = 0; i < n; i++)
-            p[i] *= s;
+            p[i] *= fs;
         break;
     }
     case CV_FLOAT64: {
-        double s = 1.0 / ranks, *p = buf;
+        double *p = buf;
         for (int64_t i = 0; i < n; i++)
             p[i] *= s;
         break;
     }
     case CV_FLOAT16:
     case CV_BFLOAT16: {
-        float s = 1.0f / (float)ranks;
+        float fs = (float)s;
         for (int64_t i = 0; i < n; i++)
-            cv__value_set(dtype, buf, i, cv_value_get(dtype, buf, i) * s);
+            cv__value_set(dtype, buf, i, (float)cv_value_get(dtype, buf, i) * fs);
         break;
     }
     default: break;

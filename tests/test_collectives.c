@@ -148,6 +148,38 @@ static void check_volumes(void)
     }
 }
 
+/* float16 prod of 0, 100, ..., 600 along a tree: 100 x 200 x ... overflows
+ * to inf before the 0 arrives, and inf x 0 is NaN, a legitimate result that
+ * --verify must accept; sum that overflows both ways (inf - inf) too. */
+static void check_overflow_nan(void)
+{
+    cv_spec s;
+    cv_spec_init(&s);
+    s.algo = CV_ALGO_TREE;
+    s.ranks = 7;
+    s.count = 1;
+    s.dtype = CV_FLOAT16;
+    s.redop = CV_PROD;
+    cv_plan *p = NULL;
+    cv_trace *t = NULL;
+    char err[CV_ERR_LEN];
+    cv_run_opts o;
+    cv_run_opts_init(&o);
+    if (cv_plan_build(&s, &p, err, sizeof err) == CV_OK &&
+        cv_run(p, cv_cpu_backend(), &o, &t, err, sizeof err) == CV_OK) {
+        double v = cv_value_get(s.dtype, cv_trace_output(t, 0), 0);
+        EXPECT(v != v && cv_trace_wrong(t) == 0, "float16 prod of 0..600: %g, %lld wrong", v,
+               (long long)cv_trace_wrong(t));
+    }
+    /* and a NaN where the exact result is finite and nothing overflows is wrong */
+    uint16_t in[2][1] = {{0x3c00}, {0x4000}}, nan[1] = {0x7e00}; /* 1, 2; NaN */
+    const void *ins[2] = {in[0], in[1]}, *outs[2] = {nan, nan};
+    s.ranks = 2;
+    EXPECT(cv_verify(&s, ins, outs) == 2, "NaN for 1 x 2 accepted");
+    cv_trace_destroy(t);
+    cv_plan_destroy(p);
+}
+
 /* run and bench go up to 1024 ranks: every op and algorithm there too, with
  * a rank count that is not a power of two and counts N does not divide. */
 /* cv_verify on results large enough to be checked on several threads:
@@ -229,6 +261,7 @@ int main(int argc, char **argv)
     static const int ranks[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 32, 64};
     int nranks = (int)(sizeof ranks / sizeof ranks[0]);
     check_volumes();
+    check_overflow_nan();
     for (int op = 0; op < CV_OP_COUNT; op++) {
         cv_algo algos[CV_ALGO_COUNT];
         int na = cv_op_algos(op, algos);

@@ -24,20 +24,20 @@ static const char run_help[] =
     "Without --ranks and --count: 4 ranks and 8 elements, which read in 80 columns.\n"
     "`collviz list` shows every op's algorithms. Exit 1 if a result is wrong.\n";
 
-/* One buffer as a JSON array of numbers; int64 kept exact as raw text. */
-static cJSON *json_values(cv_dtype dtype, const void *base, int64_t n)
+/* One buffer as a JSON array: null where NCCL leaves the buffer unused, []
+ * for a used buffer of 0 elements; each value exact (see
+ * cv_value_format_exact), non-finite floats as the strings "nan", "inf",
+ * "-inf". */
+static cJSON *json_values(const cv_spec *s, cv_buf buf, int rank, const void *base, int64_t n)
 {
-    if (!base)
+    if (!cv_spec_buf_used(s, buf, rank))
         return cJSON_CreateNull();
     cJSON *a = cJSON_CreateArray();
-    for (int64_t i = 0; i < n; i++) {
-        if (dtype == CV_INT64) {
-            char buf[32];
-            snprintf(buf, sizeof buf, "%lld", (long long)((const int64_t *)base)[i]);
-            cJSON_AddItemToArray(a, cJSON_CreateRaw(buf));
-        } else {
-            cJSON_AddItemToArray(a, cJSON_CreateNumber(cv_value_get(dtype, base, i)));
-        }
+    for (int64_t i = 0; base && i < n; i++) {
+        char text[48];
+        bool number;
+        cv_value_format_exact(s->dtype, base, i, text, sizeof text, &number);
+        cJSON_AddItemToArray(a, number ? cJSON_CreateRaw(text) : cJSON_CreateString(text));
     }
     return a;
 }
@@ -107,9 +107,9 @@ static void print_json(const cv_trace *t)
     cJSON *in = cJSON_AddArrayToObject(root, "inputs");
     cJSON *outp = cJSON_AddArrayToObject(root, "outputs");
     for (int r = 0; r < s->ranks; r++) {
-        cJSON_AddItemToArray(in, json_values(s->dtype, cv_trace_input(t, r),
+        cJSON_AddItemToArray(in, json_values(s, CV_BUF_SEND, r, cv_trace_input(t, r),
                                              cv_spec_buf_count(s, CV_BUF_SEND, r)));
-        cJSON_AddItemToArray(outp, json_values(s->dtype, cv_trace_output(t, r),
+        cJSON_AddItemToArray(outp, json_values(s, CV_BUF_RECV, r, cv_trace_output(t, r),
                                                cv_spec_buf_count(s, CV_BUF_RECV, r)));
     }
     cJSON_AddNumberToObject(root, "wrong", (double)cv_trace_wrong(t));
