@@ -103,43 +103,52 @@ void rd__region_centre(const rd_card_layout *cl, int b, int64_t off, int64_t cou
     *y = row.y + row.h / 2.0f;
 }
 
-static void mask_label(const cv_spec *spec, cv_buf b, int rank, int64_t i, uint64_t mask,
-                       char *out, size_t outlen)
+/* Ranks as a learner reads them: "0+2+3", runs of three or more as
+ * "0-3", so a ring's partial sum "c14-15+0-1" stays short. */
+static size_t rank_list(uint64_t mask, char *out, size_t outlen)
 {
-    int chunk = rd__chunk_of(spec, b, rank, i);
-    char letter[8];
-    rd_chunk_name(chunk, letter, sizeof letter);
-    out[0] = '\0';
-    if (!mask)
-        return;
     size_t len = 0;
+    out[0] = '\0';
+    for (int r = 0; r < 64 && len + 8 < outlen;) {
+        if (!(mask >> r & 1)) {
+            r++;
+            continue;
+        }
+        int e = r;
+        while (e + 1 < 64 && (mask >> (e + 1) & 1))
+            e++;
+        const char *sep = len ? "+" : "";
+        if (e - r >= 2)
+            len += (size_t)snprintf(out + len, outlen - len, "%s%d-%d", sep, r, e);
+        else if (e == r + 1)
+            len += (size_t)snprintf(out + len, outlen - len, "%s%d+%d", sep, r, e);
+        else
+            len += (size_t)snprintf(out + len, outlen - len, "%s%d", sep, r);
+        r = e + 1;
+    }
+    return len;
+}
+
+void rd__chunk_label(const cv_spec *spec, cv_buf b, int rank, int64_t i, uint64_t mask, char *out,
+                     size_t outlen)
+{
+    out[0] = '\0';
+    if (!mask || outlen < 4)
+        return;
+    int chunk = rd__chunk_of(spec, b, rank, i);
     if (chunk < 0) {
         /* Scratch layouts are the algorithm's own: no chunk letter, just
          * the set of ranks. */
-        len += (size_t)snprintf(out, outlen, "{");
-        int k = 0;
-        for (int r = 0; r < 64 && len + 6 < outlen; r++)
-            if (mask >> r & 1)
-                len += (size_t)snprintf(out + len, outlen - len, k++ ? ",%d" : "%d", r);
-        snprintf(out + len, outlen - len, "}");
+        char ranks[192];
+        rank_list(mask, ranks, sizeof ranks);
+        snprintf(out, outlen, "{%s}", ranks);
         return;
     }
-    int pop = __builtin_popcountll(mask);
-    if (pop > 3 && pop == spec->ranks) {
-        snprintf(out, outlen, "%s*", letter);
-        return;
-    }
-    int shown = 0;
-    for (int r = 0; r < 64 && len + 8 < outlen; r++) {
-        if (!(mask >> r & 1))
-            continue;
-        if (shown == 3 && pop > 4) {
-            len += (size_t)snprintf(out + len, outlen - len, "+..");
-            break;
-        }
-        len += (size_t)snprintf(out + len, outlen - len, "%s%s%d", shown ? "+" : "", letter, r);
-        shown++;
-    }
+    char letter[8];
+    rd_chunk_name(chunk, letter, sizeof letter);
+    size_t len = (size_t)snprintf(out, outlen, "%s", letter);
+    if (len < outlen)
+        rank_list(mask, out + len, outlen - len);
 }
 
 static void draw_stripes(SDL_Renderer *r, SDL_Rect s, uint64_t mask)
@@ -284,7 +293,8 @@ void rd__draw_card(rd_ctx *c, const rd_frame *f, int p, int rank)
                     rd__text(c, val, vpx, cell->mask ? th->text : th->dim, tb, RD_ALIGN_CENTER, 0);
                     if (two) {
                         char lab[48];
-                        mask_label(spec, (cv_buf)b, rank, cell->first, cell->mask, lab, sizeof lab);
+                        rd__chunk_label(spec, (cv_buf)b, rank, cell->first, cell->mask, lab,
+                                        sizeof lab);
                         SDL_Rect lb = {cr.x, tb.y + tb.h, cr.w, cr.h - sh - tb.h};
                         SDL_Rect done = rd__text(c, lab, cell_px * 4 / 5, th->dim, lb,
                                                  RD_ALIGN_CENTER | RD_ALIGN_FIT, 0);

@@ -11,8 +11,11 @@
  * texture copy plus a few hundred small shapes.
  *
  * Time t: step k = floor(t) is in progress and its transfers fly for the
- * first RD_ARRIVE of the step; at arrival the destination cells switch to
- * the state after step k (cv_state_seek(k + 1)) and reduced cells flash.
+ * first RD_ARRIVE of the step, along the links as drawn, each with its
+ * chunk's name and value; at arrival the destination cells switch to the
+ * state after step k (cv_state_seek(k + 1)), reduced cells flash and show
+ * their arithmetic (101 + 201 = 302) for the rest of the step, and for as
+ * long as the window waits after a step played with the arrow key.
  */
 #include "rd_internal.h"
 
@@ -134,16 +137,42 @@ static void edge_point(SDL_Rect a, float tx, float ty, float *x, float *y)
     *y = cy + dy * s;
 }
 
+static const rd__links *panel_links(rd_ctx *c, const rd_frame *f, int p)
+{
+    const cv_plan *plan = cv_trace_plan(f->panels[p].trace);
+    if (c->links_plan[p] != plan) {
+        rd__plan_links(plan, &c->links[p]);
+        c->links_plan[p] = plan;
+    }
+    return &c->links[p];
+}
+
+/* Where the link from card s to card d leaves s and enters d, as drawn:
+ * the two directions of a two-way link a little apart, so both arrows
+ * show and chunks going each way stay on their own line. */
+static void link_ends(rd_ctx *c, int p, int s, int d, bool both, float *x0, float *y0, float *x1,
+                      float *y1)
+{
+    const rd_panel_layout *pl = &c->L.panels[p];
+    SDL_Rect a = pl->cards[s].card, b = pl->cards[d].card;
+    edge_point(a, b.x + b.w / 2.0f, b.y + b.h / 2.0f, x0, y0);
+    edge_point(b, a.x + a.w / 2.0f, a.y + a.h / 2.0f, x1, y1);
+    if (both && pl->nranks <= 16) {
+        float dx = *x1 - *x0, dy = *y1 - *y0, len = sqrtf(dx * dx + dy * dy);
+        if (len > 1) {
+            float o = 3 * c->L.ui;
+            *x0 += -dy / len * o, *y0 += dx / len * o;
+            *x1 += -dy / len * o, *y1 += dx / len * o;
+        }
+    }
+}
+
 static void draw_links(rd_ctx *c, const rd_frame *f, int p, int step)
 {
     const rd_theme *th = rd_theme_get(f->theme);
     const rd_panel_layout *pl = &c->L.panels[p];
     const cv_plan *plan = cv_trace_plan(f->panels[p].trace);
-    rd__links *ln = &c->links[p];
-    if (c->links_plan[p] != plan) {
-        rd__plan_links(plan, ln);
-        c->links_plan[p] = plan;
-    }
+    const rd__links *ln = panel_links(c, f, p);
     /* Links used by the step in progress are drawn on top, in the accent. */
     rd__links active;
     memset(&active, 0, sizeof active);
@@ -176,20 +205,8 @@ static void draw_links(rd_ctx *c, const rd_frame *f, int p, int step)
                 bool both = ln->m[d] >> s & 1;
                 if (both && !act && s > d)
                     continue; /* one line for a two-way link */
-                SDL_Rect a = pl->cards[s].card, b = pl->cards[d].card;
                 float x0, y0, x1, y1;
-                edge_point(a, b.x + b.w / 2.0f, b.y + b.h / 2.0f, &x0, &y0);
-                edge_point(b, a.x + a.w / 2.0f, a.y + a.h / 2.0f, &x1, &y1);
-                if (both && !dense) {
-                    /* Two-way links: offset each direction a little so both
-                     * arrows stay visible. */
-                    float dx = x1 - x0, dy = y1 - y0, len = sqrtf(dx * dx + dy * dy);
-                    if (len > 1) {
-                        float o = 3 * c->L.ui;
-                        x0 += -dy / len * o, y0 += dx / len * o;
-                        x1 += -dy / len * o, y1 += dx / len * o;
-                    }
-                }
+                link_ends(c, p, s, d, both, &x0, &y0, &x1, &y1);
                 SDL_Color col = act ? th->accent : th->link;
                 if (dense && !act)
                     col = rd__mix(th->bg, th->link, 0.5f);
@@ -199,51 +216,265 @@ static void draw_links(rd_ctx *c, const rd_frame *f, int p, int step)
             }
 }
 
+/* A label in a pill: the text on the panel colour, framed in col. */
+static SDL_Rect pill(rd_ctx *c, const rd_theme *th, const char *text, int px, SDL_Color col,
+                     float cx, float cy, int border)
+{
+    int tw = 0, thh = 0;
+    rd_text_measure(c->text, text, px, &tw, &thh);
+    int padx = px / 3 + border, h = (int)(px * 1.35) + 2 * border;
+    SDL_Rect r = rd__rect((int)lroundf(cx - tw / 2.0f) - padx, (int)lroundf(cy - h / 2.0f),
+                          tw + 2 * padx, h);
+    /* Inside the window, whatever the card's place. */
+    if (r.x + r.w > c->L.w)
+        r.x = c->L.w - r.w;
+    if (r.x < 0)
+        r.x = 0;
+    if (r.y + r.h > c->L.h)
+        r.y = c->L.h - r.h;
+    if (r.y < 0)
+        r.y = 0;
+    rd__fill(c->r, r, col);
+    rd__fill(c->r, rd__rect(r.x + border, r.y + border, r.w - 2 * border, r.h - 2 * border),
+             th->panel);
+    rd__text(c, text, px, th->text, rd__rect(r.x + padx, r.y + border, tw + 1, r.h - 2 * border),
+             RD_ALIGN_CENTER, 1);
+    return r;
+}
+
+static int pill_width(rd_ctx *c, const char *text, int px, int border)
+{
+    int tw = 0;
+    rd_text_measure(c->text, text, px, &tw, NULL);
+    return tw + 2 * (px / 3 + border);
+}
+
+/* "101 102 103" for up to three elements of a buffer, "…" after. */
+static void values_text(const cv_spec *spec, cv_bufview v, int64_t off, int64_t count, char *out,
+                        size_t outlen)
+{
+    size_t len = 0;
+    out[0] = '\0';
+    for (int64_t i = 0; i < count && i < 3 && off + i < v.count && len + 40 < outlen; i++) {
+        char val[32];
+        cv_value_format(spec->dtype, v.values, off + i, val, sizeof val);
+        len += (size_t)snprintf(out + len, outlen - len, "%s%s", i ? " " : "", val);
+    }
+    if (count > 3 && len + 4 < outlen)
+        snprintf(out + len, outlen - len, " \xE2\x80\xA6");
+}
+
+/* Where a chunk in flight is at u (0..1): it leaves its cells, crosses
+ * its own card to the link, runs along the link as drawn, and crosses the
+ * receiver's card to the cells it lands in. */
+static void flight_point(rd_ctx *c, int p, const cv_transfer *x, bool both, double u, float *px,
+                         float *py)
+{
+    const rd_panel_layout *pl = &c->L.panels[p];
+    const rd_card_layout *sc = &pl->cards[x->src], *dc = &pl->cards[x->dst];
+    float pts[4][2];
+    int n = 0;
+    rd__region_centre(sc, x->src_buf, x->src_off, x->count, &pts[0][0], &pts[0][1]);
+    n = 1;
+    if (x->src != x->dst) {
+        link_ends(c, p, x->src, x->dst, both, &pts[1][0], &pts[1][1], &pts[2][0], &pts[2][1]);
+        n = 3;
+    }
+    rd__region_centre(dc, x->dst_buf, x->dst_off, x->count, &pts[n][0], &pts[n][1]);
+    n++;
+    float seg[3], total = 0;
+    for (int i = 0; i + 1 < n; i++) {
+        float dx = pts[i + 1][0] - pts[i][0], dy = pts[i + 1][1] - pts[i][1];
+        seg[i] = sqrtf(dx * dx + dy * dy);
+        total += seg[i];
+    }
+    float at = (float)u * total;
+    for (int i = 0; i + 1 < n; i++) {
+        if (at <= seg[i] || i + 2 == n) {
+            float k = seg[i] > 0 ? fminf(at / seg[i], 1.0f) : 1.0f;
+            *px = pts[i][0] + (pts[i + 1][0] - pts[i][0]) * k;
+            *py = pts[i][1] + (pts[i + 1][1] - pts[i][1]) * k;
+            return;
+        }
+        at -= seg[i];
+    }
+    *px = pts[n - 1][0];
+    *py = pts[n - 1][1];
+}
+
 static void draw_flight(rd_ctx *c, const rd_frame *f, int p, int step, double frac)
 {
     const rd_theme *th = rd_theme_get(f->theme);
     const rd_panel_layout *pl = &c->L.panels[p];
-    const cv_plan *plan = cv_trace_plan(f->panels[p].trace);
-    if (step >= plan->nsteps || frac <= 0)
+    const rd_panel *panel = &f->panels[p];
+    const cv_plan *plan = cv_trace_plan(panel->trace);
+    if (step >= plan->nsteps || frac <= 0 || frac >= RD_ARRIVE)
         return;
+    const rd__links *ln = panel_links(c, f, p);
     const cv_step *st = &plan->steps[step];
     float size = fmaxf(3, fminf(pl->cards[0].row[CV_BUF_RECV].h * 0.55f, 16 * c->L.ui));
     if (th->line > 2)
         size *= 1.3f;
+    double u = frac / RD_ARRIVE;
+    u = u * u * (3 - 2 * u); /* smoothstep: leave and land gently */
+    /* Labels while they can be told apart: a few dozen chunks at most,
+     * none much wider than a card. */
+    int px = c->L.px_small;
+    bool labels = st->count <= 32 && panel->state;
+    int card_w = pl->nranks > 0 ? pl->cards[0].card.w : 0;
+    SDL_SetRenderDrawBlendMode(c->r, SDL_BLENDMODE_BLEND);
+    for (int pass = 0; pass < 2; pass++)
+        for (int64_t i = st->first; i < st->first + st->count; i++) {
+            const cv_transfer *x = &plan->transfers[i];
+            if (x->src < 0 || x->src >= pl->nranks || x->dst < 0 || x->dst >= pl->nranks)
+                continue;
+            bool both = (ln->m[x->dst] >> x->src & 1) != 0;
+            float x0, y0, qx, qy;
+            flight_point(c, p, x, both, 0, &x0, &y0);
+            flight_point(c, p, x, both, u, &qx, &qy);
+            SDL_Color col = rd_rank_color(x->src);
+            if (pass == 0) {
+                /* The trail and the chunk itself. */
+                SDL_Color trail = col;
+                trail.a = 110;
+                int steps = 12;
+                float lx = x0, ly = y0;
+                for (int k = 1; k <= steps; k++) {
+                    float mx, my;
+                    flight_point(c, p, x, both, u * k / steps, &mx, &my);
+                    rd__line(c->r, lx, ly, mx, my, fmaxf(1.5f, size / 4), trail);
+                    lx = mx, ly = my;
+                }
+                rd__disc(c->r, qx, qy, size / 2 + fmaxf(1, c->L.ui), th->text);
+                rd__disc(c->r, qx, qy, size / 2, col);
+                continue;
+            }
+            if (!labels)
+                continue;
+            /* Its name and, where there is room, its value. */
+            cv_bufview v = cv_state_buf(panel->state, x->src, (cv_buf)x->src_buf);
+            if (x->src_off >= v.count)
+                continue;
+            uint64_t mask = 0;
+            for (int64_t e = x->src_off; e < x->src_off + x->count && e < v.count; e++)
+                mask |= v.masks ? v.masks[e] : 0;
+            char name[96], vals[128], text[240];
+            rd__chunk_label(&plan->spec, (cv_buf)x->src_buf, x->src, x->src_off, mask, name,
+                            sizeof name);
+            int64_t last = x->src_off + x->count - 1;
+            if (x->count > 1 && rd__chunk_of(&plan->spec, (cv_buf)x->src_buf, x->src, last) !=
+                                    rd__chunk_of(&plan->spec, (cv_buf)x->src_buf, x->src, x->src_off)) {
+                /* Several chunks at once (a broadcast's whole buffer): a0…h0. */
+                char tail[48];
+                rd__chunk_label(&plan->spec, (cv_buf)x->src_buf, x->src, last,
+                                v.masks && last < v.count ? v.masks[last] : mask, tail, sizeof tail);
+                size_t len = strlen(name);
+                snprintf(name + len, sizeof name - len, "\xE2\x80\xA6%s", tail);
+            }
+            values_text(&plan->spec, v, x->src_off, x->count, vals, sizeof vals);
+            snprintf(text, sizeof text, "%s: %s", name, vals);
+            int border = (int)fmaxf(2, th->line * c->L.ui);
+            if (!name[0] || pill_width(c, text, px, border) > card_w * 1.3f)
+                snprintf(text, sizeof text, "%s", name[0] ? name : vals);
+            if (!text[0] || pill_width(c, text, px, border) > card_w * 1.3f)
+                continue;
+            pill(c, th, text, px, col, qx, qy - size / 2 - px * 0.9f, border);
+        }
+}
+
+/* The operator of a reduction as a learner writes it. */
+static const char *redop_symbol(cv_redop r)
+{
+    switch (r) {
+    case CV_PROD: return "\xC3\x97";
+    case CV_BAND: return "&";
+    case CV_BOR: return "|";
+    case CV_BXOR: return "^";
+    default: return "+";
+    }
+}
+
+/* "101 + 201 = 302" for element k of a reduction that landed: a is what
+ * the receiver held (its dst, or its local operand for reduce-copy), b
+ * what arrived, c the result; all from the states before and after. */
+static void arithmetic(const cv_spec *spec, const cv_transfer *x, int64_t k, cv_bufview src,
+                       cv_bufview old, int64_t old_off, cv_bufview now, char *out, size_t outlen)
+{
+    char a[32], b[32], r[32];
+    cv_value_format(spec->dtype, old.values, old_off + k, a, sizeof a);
+    cv_value_format(spec->dtype, src.values, x->src_off + k, b, sizeof b);
+    cv_value_format(spec->dtype, now.values, x->dst_off + k, r, sizeof r);
+    if (spec->redop == CV_MIN || spec->redop == CV_MAX)
+        snprintf(out, outlen, "%s(%s, %s) = %s", spec->redop == CV_MIN ? "min" : "max", a, b, r);
+    else if (spec->redop == CV_AVG && !cv_dtype_is_float(spec->dtype) && (x->flags & CV_XFER_FINISH))
+        snprintf(out, outlen, "(%s + %s) / %d = %s", a, b, spec->ranks, r);
+    else
+        snprintf(out, outlen, "%s %s %s = %s", a, redop_symbol(spec->redop), b, r);
+}
+
+/* What a step's reductions computed, where they landed: shown while the
+ * step ends, and kept while the window waits after a step played with the
+ * arrow key (f->landed), long enough to read. */
+static void draw_landing(rd_ctx *c, const rd_frame *f, int p, int step, float flash)
+{
+    const rd_theme *th = rd_theme_get(f->theme);
+    const rd_panel_layout *pl = &c->L.panels[p];
+    const rd_panel *panel = &f->panels[p];
+    const cv_plan *plan = cv_trace_plan(panel->trace);
+    if (step < 0 || step >= plan->nsteps)
+        return;
+    const cv_step *st = &plan->steps[step];
+    int reduces = 0;
+    for (int64_t i = st->first; i < st->first + st->count; i++)
+        reduces += plan->transfers[i].kind != CV_XFER_COPY;
+    /* The states before and after the step: the panel's view shows the
+     * one after; its second view is sought to the one before. */
+    bool sums = reduces > 0 && reduces <= 32 && panel->before && panel->state &&
+                cv_state_step(panel->state) == step + 1;
+    if (sums && cv_state_step(panel->before) != step)
+        cv_state_seek(panel->before, step);
+    int px = c->L.px_small;
+    int border = (int)fmaxf(2, th->line * c->L.ui);
+    SDL_SetRenderDrawBlendMode(c->r, SDL_BLENDMODE_BLEND);
     for (int64_t i = st->first; i < st->first + st->count; i++) {
         const cv_transfer *x = &plan->transfers[i];
-        if (x->src < 0 || x->src >= pl->nranks || x->dst < 0 || x->dst >= pl->nranks)
+        if (x->kind == CV_XFER_COPY || x->dst < 0 || x->dst >= pl->nranks)
             continue;
-        const rd_card_layout *sc = &pl->cards[x->src], *dc = &pl->cards[x->dst];
-        float x0, y0, x1, y1;
-        rd__region_centre(sc, x->src_buf, x->src_off, x->count, &x0, &y0);
-        rd__region_centre(dc, x->dst_buf, x->dst_off, x->count, &x1, &y1);
-        SDL_Color col = rd_rank_color(x->src);
-        if (frac < RD_ARRIVE) {
-            double u = frac / RD_ARRIVE;
-            u = u * u * (3 - 2 * u); /* smoothstep: leave and land gently */
-            float px = (float)(x0 + (x1 - x0) * u), py = (float)(y0 + (y1 - y0) * u);
-            SDL_Color trail = col;
-            trail.a = 110;
-            SDL_SetRenderDrawBlendMode(c->r, SDL_BLENDMODE_BLEND);
-            rd__line(c->r, x0, y0, px, py, fmaxf(1.5f, size / 4), trail);
-            SDL_Color edge = th->text;
-            rd__disc(c->r, px, py, size / 2 + fmaxf(1, c->L.ui), edge);
-            rd__disc(c->r, px, py, size / 2, col);
-        } else if (x->kind != CV_XFER_COPY) {
-            /* Reductions flash where they land, fading until the step ends. */
-            float a = (float)(1 - (frac - RD_ARRIVE) / (1 - RD_ARRIVE));
+        const rd_card_layout *cl = &pl->cards[x->dst];
+        SDL_Rect row = cl->row[x->dst_buf];
+        if (row.w <= 0 || cl->count[x->dst_buf] <= 0)
+            continue;
+        int xa = row.x + (int)(row.w * (double)x->dst_off / cl->count[x->dst_buf]);
+        int xb = row.x + (int)(row.w * (double)(x->dst_off + x->count) / cl->count[x->dst_buf]);
+        if (flash > 0) {
             SDL_Color fl = th->flash;
-            fl.a = (Uint8)(200 * a);
-            const rd_card_layout *cl = dc;
-            SDL_Rect row = cl->row[x->dst_buf];
-            if (row.w > 0 && cl->count[x->dst_buf] > 0) {
-                int xa = row.x + (int)(row.w * (double)x->dst_off / cl->count[x->dst_buf]);
-                int xb = row.x + (int)(row.w * (double)(x->dst_off + x->count) / cl->count[x->dst_buf]);
-                SDL_Rect r = {xa, row.y, xb - xa > 1 ? xb - xa : 2, row.h};
-                rd__fill(c->r, r, fl);
-            }
+            fl.a = (Uint8)(170 * flash);
+            rd__fill(c->r, rd__rect(xa, row.y, xb - xa > 1 ? xb - xa : 2, row.h), fl);
         }
+        if (!sums || x->src < 0 || x->src >= pl->nranks)
+            continue;
+        cv_bufview src = cv_state_buf(panel->before, x->src, (cv_buf)x->src_buf);
+        bool rc = x->kind == CV_XFER_REDUCE_COPY;
+        cv_bufview old = cv_state_buf(panel->before, x->dst, (cv_buf)(rc ? x->local_buf : x->dst_buf));
+        cv_bufview now = cv_state_buf(panel->state, x->dst, (cv_buf)x->dst_buf);
+        int64_t old_off = rc ? x->local_off : x->dst_off;
+        if (!src.values || !old.values || !now.values)
+            continue;
+        char text[200], one[160];
+        size_t len = 0;
+        text[0] = '\0';
+        /* As many of the chunk's elements as fit over the card. */
+        for (int64_t k = 0; k < x->count && k < 4; k++) {
+            arithmetic(&plan->spec, x, k, src, old, old_off, now, one, sizeof one);
+            char next[400];
+            snprintf(next, sizeof next, "%s%s%s", text, len ? ", " : "", one);
+            if (k > 0 && pill_width(c, next, px, border) > cl->card.w) {
+                snprintf(text + len, sizeof text - len, ", \xE2\x80\xA6");
+                break;
+            }
+            len = (size_t)snprintf(text, sizeof text, "%s", next);
+        }
+        pill(c, th, text, px, th->accent, (xa + xb) / 2.0f, row.y - px * 0.15f, border);
     }
 }
 
@@ -313,6 +544,7 @@ static uint64_t static_key(const rd_ctx *c, const rd_frame *f)
     h = mix64(h, (uint64_t)f->theme << 8 | (uint64_t)f->lang << 4 | (uint64_t)f->npanels);
     h = mix64(h, (uint64_t)(f->dpi_scale * 1000));
     h = mix64(h, (uint64_t)f->playing << 3 | (uint64_t)f->narration << 2 | (uint64_t)f->controls);
+    h = mix64(h, (uint64_t)f->landed);
     h = mix64(h, (uint64_t)(f->speed * 1000));
     for (int p = 0; p < f->npanels && p < 2; p++) {
         h = mix64(h, (uint64_t)(uintptr_t)f->panels[p].trace);
@@ -367,8 +599,13 @@ static void draw_dynamic(rd_ctx *c, const rd_frame *f)
             continue;
         int step;
         double frac;
-        rd__shown_step(cv_trace_plan(panel->trace), f->t, &step, &frac);
-        draw_flight(c, f, p, step, frac);
+        int shown = rd__shown_step(cv_trace_plan(panel->trace), f->t, &step, &frac);
+        if (frac > 0 && frac < RD_ARRIVE)
+            draw_flight(c, f, p, step, frac);
+        else if (frac >= RD_ARRIVE)
+            draw_landing(c, f, p, step, (float)(1 - (frac - RD_ARRIVE) / (1 - RD_ARRIVE)));
+        else if (f->landed && shown > 0)
+            draw_landing(c, f, p, shown - 1, 0);
     }
     if (c->L.timeline.w > 0)
         rd__draw_timeline(c, f, true);

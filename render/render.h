@@ -31,8 +31,8 @@ extern "C" {
 #endif
 
 /* Fraction of a step at which the chunks in flight land and the
- * destination cells change. */
-#define RD_ARRIVE 0.8
+ * destination cells change; the rest of the step shows what landed. */
+#define RD_ARRIVE 0.55
 
 /* ---------------------------------------------------------------- themes */
 
@@ -227,6 +227,8 @@ typedef struct {
 typedef struct {
     const cv_trace *trace; /* visual trace, or NULL (message shown instead) */
     cv_state *state;       /* the caller's cv_state for trace; the renderer seeks it */
+    cv_state *before;      /* a second one (may be NULL): the state before a landing step,
+                            * for its arithmetic */
     const cv_link *link;   /* for model times; NULL = the first preset */
     const char *backend;   /* name shown in the header */
 } rd_panel;
@@ -250,6 +252,7 @@ typedef struct {
     double t;           /* 0 .. max nsteps */
     double speed;       /* shown in the header */
     bool playing;
+    bool landed;        /* paused right after playing a step: keep showing what it did */
     bool help;          /* help overlay */
     bool narration;     /* right-hand narration panel */
     bool controls;      /* button bar and timeline (off for clean export) */

@@ -141,22 +141,58 @@ int main(void)
     int n = gui_nsteps(g);
     TR_CHECK(n >= 6, "ring allreduce over 4 ranks has %d steps", n);
 
-    /* Forward then back returns exactly the same frame. */
-    key(g, SDLK_RIGHT, 0);
-    TR_CHECK(gui_time(g) == 1, "t after Right is %g", gui_time(g));
+    /* Right plays exactly one step at the current speed, then pauses:
+     * frames move while it plays and settle after. */
+    gui_seek(g, 1);
     SDL_Surface *a = tr_capture(g);
+    gui_seek(g, 0);
+    SDL_Surface *start = tr_capture(g);
     key(g, SDLK_RIGHT, 0);
+    TR_CHECK(gui_playing(g) && gui_time(g) == 0, "Right jumped: t = %g", gui_time(g));
+    gui_tick(g, 0.5);
+    SDL_Surface *during = tr_capture(g);
+    TR_CHECK(gui_time(g) > 0 && gui_time(g) < 1 && gui_playing(g), "0.5 s into the step: t = %g",
+             gui_time(g));
+    TR_CHECK(!tr_same(during, start), "nothing moves while the step plays");
+    gui_tick(g, 0.5);
+    SDL_Surface *during2 = tr_capture(g);
+    TR_CHECK(!tr_same(during, during2), "the step's frames do not change");
+    gui_tick(g, 5);
+    TR_CHECK(gui_time(g) == 1 && !gui_playing(g), "after the step: t = %g, playing %d",
+             gui_time(g), gui_playing(g));
+    SDL_Surface *settled = tr_capture(g);
+    gui_tick(g, 1);
+    SDL_Surface *settled2 = tr_capture(g);
+    TR_CHECK(tr_same(settled, settled2), "the frame still moves after the step");
+    TR_CHECK(!tr_same(settled, start), "the step changed nothing on screen");
+    SDL_FreeSurface(start);
+    SDL_FreeSurface(during);
+    SDL_FreeSurface(during2);
+    SDL_FreeSurface(settled);
+    SDL_FreeSurface(settled2);
+    /* Right during a step lands it at once and plays the next. */
     key(g, SDLK_RIGHT, 0);
-    TR_CHECK(gui_time(g) == 3, "t after 3x Right is %g", gui_time(g));
+    gui_tick(g, 0.3);
+    key(g, SDLK_RIGHT, 0);
+    TR_CHECK(gui_time(g) == 2 && gui_playing(g), "Right during step 2: t = %g", gui_time(g));
+    gui_tick(g, 5);
+    TR_CHECK(gui_time(g) == 3, "t after 3 steps is %g", gui_time(g));
     SDL_Surface *mid = tr_capture(g);
     TR_CHECK(!tr_same(a, mid), "step 3 looks like step 1");
+    /* Left goes back exactly, at once; forward then back is the same frame. */
     key(g, SDLK_LEFT, 0);
     key(g, SDLK_LEFT, 0);
+    TR_CHECK(gui_time(g) == 1 && !gui_playing(g), "Left Left: t = %g", gui_time(g));
     SDL_Surface *b = tr_capture(g);
     TR_CHECK(tr_same(a, b), "step 1 after going back differs (%ld pixels)", tr_diff(a, b, 0, NULL));
     SDL_FreeSurface(a);
     SDL_FreeSurface(b);
     SDL_FreeSurface(mid);
+    /* Left while a step plays goes back to where it started. */
+    key(g, SDLK_RIGHT, 0);
+    gui_tick(g, 0.7);
+    key(g, SDLK_LEFT, 0);
+    TR_CHECK(gui_time(g) == 1 && !gui_playing(g), "Left during a step: t = %g", gui_time(g));
 
     /* Home, End, mid-step Left lands on the step's start. */
     key(g, SDLK_END, 0);
@@ -167,16 +203,16 @@ int main(void)
     key(g, SDLK_LEFT, 0);
     TR_CHECK(gui_time(g) == 2, "Left from 2.5: t = %g", gui_time(g));
 
-    /* Play: 1.25 s per step at 1x; + doubles; play stops at the end. */
+    /* Play: 2 s per step at 1x; + doubles; play stops at the end. */
     key(g, SDLK_HOME, 0);
     key(g, SDLK_SPACE, 0);
     TR_CHECK(gui_playing(g), "Space did not start playing");
-    gui_tick(g, 1.25);
-    TR_CHECK(fabs(gui_time(g) - 1) < 1e-9, "1.25 s at 1x: t = %g", gui_time(g));
+    gui_tick(g, 2.0);
+    TR_CHECK(fabs(gui_time(g) - 1) < 1e-9, "2 s at 1x: t = %g", gui_time(g));
     key(g, SDLK_PLUS, 0);
     TR_CHECK(gui_speed(g) == 2, "speed after + is %g", gui_speed(g));
-    gui_tick(g, 1.25);
-    TR_CHECK(fabs(gui_time(g) - 3) < 1e-9, "1.25 s at 2x: t = %g", gui_time(g));
+    gui_tick(g, 2.0);
+    TR_CHECK(fabs(gui_time(g) - 3) < 1e-9, "2 s at 2x: t = %g", gui_time(g));
     for (int i = 0; i < 10; i++)
         key(g, SDLK_PLUS, 0);
     TR_CHECK(gui_speed(g) == 8, "speed tops out at %g", gui_speed(g));
@@ -189,7 +225,7 @@ int main(void)
     /* Play to a step and wait there (lessons). */
     gui_seek(g, 0);
     gui_play_to(g, 2);
-    for (int i = 0; i < 100 && !gui_target_reached(g); i++)
+    for (int i = 0; i < 400 && !gui_target_reached(g); i++)
         gui_tick(g, 0.1);
     TR_CHECK(gui_time(g) == 2 && !gui_playing(g), "play_to(2) ended at %g", gui_time(g));
 
@@ -198,6 +234,7 @@ int main(void)
     const rd_layout *L = rd_last_layout(gui_rd(g));
     SDL_Rect fw = L->button[RD_ACT_FORWARD];
     click(g, fw.x + fw.w / 2, fw.y + fw.h / 2);
+    gui_tick(g, 10);
     TR_CHECK(gui_time(g) == 3, "forward button: t = %g", gui_time(g));
     click(g, L->timeline.x + L->timeline.w / 2, L->timeline.y + L->timeline.h / 2);
     TR_CHECK(fabs(gui_time(g) - n / 2.0) < 0.05, "timeline click: t = %g, expected %g", gui_time(g),

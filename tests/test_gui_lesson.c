@@ -176,6 +176,7 @@ static void test_beats(void)
      * changes the op; then the first page key brings the page's stage back. */
     double t = gui_time(g);
     key(g, SDLK_RIGHT);
+    settle(g);
     TR_CHECK(gui_time(g) > t || gui_nsteps(g) == 0, "Right did not step");
     cv_op op = gui_spec(g)->op;
     key(g, SDLK_o);

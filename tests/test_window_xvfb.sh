@@ -2,7 +2,8 @@
 # test_window_xvfb.sh: the real window on a real X server, as a person uses
 # it. collviz opens its window under Xvfb, sized to fit the 1024x768
 # screen, takes key presses from xdotool (step forward twice, a screenshot,
-# quit) and exits 0 with the screenshot written; then `collviz --frames N`
+# quit) and exits 0 with the screenshot written; Right plays one step and
+# then pauses (screenshots during and after it); then `collviz --frames N`
 # (the course window) must quit on its own although a bare X server sends it
 # no events, and `collviz lesson` must open at the size it was given.
 # Skipped (exit 77) where Xvfb or xdotool is missing.
@@ -74,12 +75,45 @@ ls "$out/shots"/*.png >/dev/null 2>&1 || fail "the s key wrote no screenshot int
 xdotool key --window "$win" q 2>/dev/null # the window may be gone before the key-up
 expect_exit 10 "after q" "$out/gui.log"
 
-# 2. --frames N ends by itself, with no input at all.
+# 2. Right plays one step and pauses: a screenshot while it plays differs
+# from one after it, and two after it are the same (nothing moves once the
+# step has landed). S draws the window's own frame at that moment.
+mkdir -p "$out/step"
+"$bin" gui --op allreduce --algo ring --ranks 4 --count 4 --shots "$out/step" \
+    >"$out/step.log" 2>&1 &
+app=$!
+wait_window "$out/step.log"
+sleep 0.5
+shots() { ls "$out/step"/*.png 2>/dev/null | wc -l; }
+shoot() { # shoot N NAME: press s, wait for the Nth screenshot, whole, as NAME
+  xdotool key --window "$win" s || fail "xdotool key s"
+  for _ in $(seq 50); do [ "$(shots)" -ge "$1" ] && break; sleep 0.1; done
+  [ "$(shots)" -ge "$1" ] || fail "the s key wrote no screenshot $1"
+  f=$(ls -t "$out/step"/*.png | head -1)
+  size=-1 # written once its size stops changing
+  while [ "$size" != "$(wc -c <"$f")" ]; do size=$(wc -c <"$f"); sleep 0.3; done
+  cp "$f" "$out/$2"
+}
+xdotool key --window "$win" Right || fail "xdotool key Right"
+sleep 0.5
+shoot 1 step-during.png
+sleep 3
+shoot 2 step-after.png
+sleep 1
+shoot 3 step-after2.png
+cmp -s "$out/step-during.png" "$out/step-after.png" &&
+  fail "the frame 0.5 s into the step is the frame after it: Right did not play the step"
+cmp -s "$out/step-after.png" "$out/step-after2.png" ||
+  fail "the frame still changes a second after the step: it did not pause"
+xdotool key --window "$win" q 2>/dev/null
+expect_exit 10 "after q" "$out/step.log"
+
+# 3. --frames N ends by itself, with no input at all.
 "$bin" --frames 20 >"$out/frames.log" 2>&1 &
 app=$!
 expect_exit 20 "with --frames 20 and no input" "$out/frames.log"
 
-# 3. A lesson opened as a teacher would: its own size and theme, then it
+# 4. A lesson opened as a teacher would: its own size and theme, then it
 # quits alone.
 "$bin" lesson prim-reduce --step 2 --theme projector --size 800x600 --frames 40 \
     >"$out/lesson.log" 2>&1 &
@@ -89,4 +123,4 @@ geom=$(xdotool getwindowgeometry "$win" 2>/dev/null | awk '/Geometry/ {print $2}
 [ "$geom" = 800x600 ] || fail "collviz lesson --size 800x600 opened a $geom window"
 expect_exit 20 "with lesson --frames 40" "$out/lesson.log"
 
-echo "ok: window driven by keys, screenshot $(ls "$out/shots" | head -1), --frames quits alone"
+echo "ok: window driven by keys, screenshot $(ls "$out/shots" | head -1), Right plays one step and pauses, --frames quits alone"

@@ -26,7 +26,9 @@
 
 static const double speeds[] = {0.25, 0.5, 1, 2, 4, 8};
 #define NSPEEDS ((int)(sizeof speeds / sizeof *speeds))
-#define SECONDS_PER_STEP 1.25 /* at 1x: time to follow one step by eye */
+/* At 1x: time to follow one step by eye: the chunks fly for RD_ARRIVE of
+ * it (1.1 s), and what they did (101 + 201 = 302) shows for the rest. */
+#define SECONDS_PER_STEP 2.0
 
 void gui_options_init(gui_options *o)
 {
@@ -46,6 +48,7 @@ void gui_options_init(gui_options *o)
 
 static void panel_free(gui_panel *p)
 {
+    cv_state_destroy(p->before);
     cv_state_destroy(p->state);
     cv_trace_destroy(p->trace);
     cv_plan_destroy(p->plan);
@@ -75,6 +78,8 @@ static int panel_build(gui *g, const cv_spec *spec, gui_panel *out, char *err, s
     if (rc != CV_OK)
         goto fail;
     rc = cv_state_create(p.trace, &p.state);
+    if (rc == CV_OK)
+        rc = cv_state_create(p.trace, &p.before);
     if (rc != CV_OK) {
         snprintf(err, errlen, "cannot view the trace: %s", cv_strerror(rc));
         goto fail;
@@ -399,6 +404,7 @@ void gui_seek(gui *g, double t)
     g->t = t < 0 ? 0 : t > g->ns ? g->ns : t;
     g->playing = false;
     g->target = -1;
+    g->landed = false;
 }
 
 void gui_play(gui *g, bool on)
@@ -407,6 +413,56 @@ void gui_play(gui *g, bool on)
         g->t = 0; /* play at the end restarts */
     g->playing = on;
     g->target = -1;
+    g->landed = false;
+}
+
+/* The plan the arrow keys step through: rounds are the plan's; two plans
+ * side by side step one step at a time. */
+static const cv_plan *step_plan(const gui *g)
+{
+    return g->npanels == 1 ? g->panels[0].plan : NULL;
+}
+
+/* The first step after the round step i belongs to (its local sub-phases
+ * are part of it), and the first step of that round. */
+static int round_end(const cv_plan *plan, int i, int ns)
+{
+    if (!plan || i >= plan->nsteps)
+        return i + 1 < ns ? i + 1 : ns;
+    int j = i + 1;
+    while (j < plan->nsteps && plan->steps[j].round == plan->steps[i].round)
+        j++;
+    return j;
+}
+
+static int round_start(const cv_plan *plan, int i)
+{
+    if (!plan || i <= 0 || i >= plan->nsteps)
+        return i < 0 ? 0 : i;
+    while (i > 0 && plan->steps[i - 1].round == plan->steps[i].round)
+        i--;
+    return i;
+}
+
+void gui__step_forward(gui *g)
+{
+    double t = g->t;
+    if (g->target >= 0 && g->t < g->target)
+        t = g->target; /* the step in flight lands at once: then the next */
+    if (t >= g->ns) {
+        gui_seek(g, g->ns);
+        return;
+    }
+    int i = (int)floor(t);
+    g->t = t;
+    gui_play_to(g, round_end(step_plan(g), i, g->ns));
+}
+
+void gui__step_back(gui *g)
+{
+    int i = (int)floor(g->t);
+    bool whole = g->t == i && !(g->target >= 0 && g->t < g->target);
+    gui_seek(g, round_start(step_plan(g), whole ? i - 1 : i));
 }
 
 void gui_play_to(gui *g, int k)
@@ -419,6 +475,7 @@ void gui_play_to(gui *g, int k)
         g->t = k; /* going back is instant: the trace already has it */
     g->target = k;
     g->playing = g->t < k;
+    g->landed = false;
 }
 
 bool gui_target_reached(const gui *g) { return g->target < 0 || g->t >= g->target; }
@@ -435,6 +492,7 @@ void gui_tick(gui *g, double seconds)
     if (g->t >= stop) {
         g->t = stop;
         g->playing = false;
+        g->landed = true; /* what the last step did stays in view */
     }
 }
 
@@ -450,6 +508,7 @@ void gui__frame(gui *g, rd_frame *out)
     for (int i = 0; i < 2; i++) {
         f.panels[i].trace = g->panels[i].trace;
         f.panels[i].state = g->panels[i].state;
+        f.panels[i].before = g->panels[i].before;
         f.panels[i].link = g->link;
         f.panels[i].backend = g->backend->name;
     }
@@ -465,6 +524,7 @@ void gui__frame(gui *g, rd_frame *out)
     f.t = g->t;
     f.speed = speeds[g->speed_i];
     f.playing = g->playing;
+    f.landed = g->landed && !g->playing && g->t == floor(g->t);
     f.help = g->help;
     f.narration = g->narration;
     f.controls = !g->clean;

@@ -198,8 +198,6 @@ void gui_do(gui *g, rd_action a, int arg)
 {
     if (g->hooks.on_action && g->hooks.on_action(g->hooks.user, g, a, arg))
         return;
-    int step = (int)floor(g->t);
-    bool whole = g->t == step;
     int dir = arg < 0 ? -1 : 1;
     switch (a) {
     case RD_ACT_HOME:
@@ -209,10 +207,10 @@ void gui_do(gui *g, rd_action a, int arg)
         gui_seek(g, g->ns);
         break;
     case RD_ACT_BACK:
-        gui_seek(g, whole ? step - 1 : step);
+        gui__step_back(g);
         break;
     case RD_ACT_FORWARD:
-        gui_seek(g, step + 1);
+        gui__step_forward(g);
         break;
     case RD_ACT_PLAY:
         gui_play(g, !g->playing);

@@ -11,6 +11,7 @@ typedef struct {
     cv_plan *plan;
     cv_trace *trace;
     cv_state *state;
+    cv_state *before; /* a second view: the state before a step that lands */
 } gui_panel;
 
 struct gui {
@@ -37,6 +38,7 @@ struct gui {
     bool playing;
     int speed_i;
     int target; /* play_to step, -1 = none */
+    bool landed; /* stopped at the end of a step it played: show what the step did */
     double clock;
     /* view */
     rd_theme_id theme;
@@ -86,6 +88,11 @@ void gui__frame(gui *g, rd_frame *f);
 /* What lies under a point in window units, tested against the frame as it
  * is now (not the last one drawn). */
 rd_hit gui__hit(gui *g, int x, int y);
+
+/* The arrow keys: play the next round (its local sub-phases too) and
+ * pause; go back to the state before the last one, exactly. */
+void gui__step_forward(gui *g);
+void gui__step_back(gui *g);
 
 /* Another algorithm of op than `not`, or CV_ALGO_COUNT if there is none. */
 cv_algo gui__other_algo(cv_op op, cv_algo not);
