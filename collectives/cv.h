@@ -315,11 +315,15 @@ int64_t cv_plan_memory_bytes(const cv_plan *plan);
 
 /* ------------------------------------------------------------------ cost */
 
-/* alpha-beta-gamma: each step with traffic costs alpha, plus the bytes
- * through the busiest port (one rank's sends or receives in that step,
- * whichever is larger) divided by bw, plus the bytes reduced at the busiest
- * rank divided by gamma (0 = free). bw and gamma in bytes per second,
- * alpha in seconds. */
+/* alpha-beta-gamma: each step with traffic costs alpha per message through
+ * its busiest port (the most messages one rank sends or receives in the
+ * step; a message is what one rank sends one other rank in a step), plus
+ * the bytes through the busiest port (one rank's sends or receives in that
+ * step, whichever is larger) divided by bw, plus the bytes reduced at the
+ * busiest rank divided by gamma (0 = free). A ring step pays one alpha; a
+ * root sending N-1 messages at once through its one port pays N-1, as a
+ * linear algorithm does in Thakur, Rabenseifner & Gropp. bw and gamma in
+ * bytes per second, alpha in seconds. */
 typedef struct {
     const char *name;  /* preset name, or NULL for --bw */
     double bw;         /* bytes/s, one direction of one link */
@@ -337,6 +341,7 @@ typedef struct {
     int comm_steps;        /* rounds that move bytes between ranks: the same */
     int64_t max_sent;      /* bytes sent by the busiest rank, whole plan */
     int64_t busiest_total; /* sum over steps of the busiest port's bytes */
+    int64_t alphas;        /* sum over steps of the busiest port's messages: alpha's multiplier */
     double algbw, busbw;   /* bytes/s, nccl-tests definitions */
 } cv_cost;
 

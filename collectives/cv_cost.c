@@ -2,14 +2,20 @@
  * cv_cost.c: the alpha-beta(-gamma) cost model, read off the plan itself.
  *
  * Each rank is modelled with one full-duplex port: in a step it can send
- * and receive at the link's one-way bandwidth at the same time. A step that
- * moves bytes between ranks costs alpha (latency) plus the bytes through
- * its busiest port (the largest of any rank's sent or received bytes)
- * divided by the bandwidth, plus, when gamma is given, the bytes reduced at
- * the busiest rank divided by gamma. Summing over steps reproduces the
- * textbook formulas (Thakur, Rabenseifner and Gropp 2005) without restating
- * them per algorithm: ring allreduce 2(N-1) steps of D/N bytes, a pipelined
- * chain broadcast (S+N-2) steps of D/S, a binomial tree log2(N) steps of D.
+ * and receive at the link's one-way bandwidth at the same time, one message
+ * after another. A message is what one rank sends another in a step (the
+ * transfers between the same two ranks in one step are one message), and
+ * each pays the start-up latency alpha on its port. So a step costs alpha
+ * times the messages through its busiest port (the most any rank sends or
+ * receives), plus the bytes through its busiest port (the largest of any
+ * rank's sent or received bytes) divided by the bandwidth, plus, when gamma
+ * is given, the bytes reduced at the busiest rank divided by gamma. Summing
+ * over steps reproduces the textbook formulas (Thakur, Rabenseifner and
+ * Gropp 2005) without restating them per algorithm: ring allreduce 2(N-1)
+ * steps of alpha + D/N, a pipelined chain broadcast (S+N-2) steps of D/S, a
+ * binomial tree log2(N) steps of alpha + D, and a root that sends N-1
+ * messages at once through its one port (direct scatter, the parameter
+ * server's broadcast) (N-1) alpha, as a linear algorithm pays.
  * Local copies cost nothing here: they are memory traffic, not network.
  */
 #include <ctype.h>
@@ -46,40 +52,84 @@ const cv_link *cv_link_find(const char *name)
     return NULL;
 }
 
-/* Per-rank byte counters for one step, reused across steps. */
+/* Per-rank counters for one step, reused across steps. */
 typedef struct {
-    int64_t *sent, *recvd, *reduced;
+    int64_t *sent, *recvd, *reduced; /* bytes */
+    int64_t *nout, *nin;             /* transfers, then messages */
+    int64_t *pairs;                  /* (src, dst) of a step's transfers, for sorting */
+    int64_t cap_pairs;
     int n;
 } port_counts;
 
-static double step_cost(const cv_plan *p, int k, const cv_link *l, port_counts *pc,
-                        int64_t *busiest_out)
+static int pair_cmp(const void *a, const void *b)
 {
-    int64_t esz = (int64_t)cv_dtype_size(p->spec.dtype), busiest = 0, reduced = 0;
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Counts distinct peers per rank (messages out in nout, in in nin) where
+ * some rank has more than one transfer: sorted pairs, counted once each. */
+static void count_messages(const cv_plan *p, const cv_step *st, port_counts *pc)
+{
+    int64_t np = 0;
+    if (st->count > pc->cap_pairs) {
+        free(pc->pairs);
+        pc->cap_pairs = st->count;
+        pc->pairs = cv__xmalloc((size_t)pc->cap_pairs * sizeof *pc->pairs);
+    }
+    for (int64_t i = 0; i < st->count; i++) {
+        const cv_transfer *t = &p->transfers[st->first + i];
+        if (t->src != t->dst)
+            pc->pairs[np++] = (int64_t)t->src * pc->n + t->dst;
+    }
+    memset(pc->nout, 0, (size_t)pc->n * sizeof *pc->nout);
+    memset(pc->nin, 0, (size_t)pc->n * sizeof *pc->nin);
+    qsort(pc->pairs, (size_t)np, sizeof *pc->pairs, pair_cmp);
+    for (int64_t i = 0; i < np; i++)
+        if (i == 0 || pc->pairs[i] != pc->pairs[i - 1]) {
+            pc->nout[pc->pairs[i] / pc->n]++;
+            pc->nin[pc->pairs[i] % pc->n]++;
+        }
+}
+
+static double step_cost(const cv_plan *p, int k, const cv_link *l, port_counts *pc,
+                        int64_t *busiest_out, int64_t *messages_out)
+{
+    int64_t esz = (int64_t)cv_dtype_size(p->spec.dtype), busiest = 0, reduced = 0, msgs = 0;
     const cv_step *st = &p->steps[k];
     memset(pc->sent, 0, (size_t)pc->n * sizeof *pc->sent);
     memset(pc->recvd, 0, (size_t)pc->n * sizeof *pc->recvd);
     memset(pc->reduced, 0, (size_t)pc->n * sizeof *pc->reduced);
+    memset(pc->nout, 0, (size_t)pc->n * sizeof *pc->nout);
+    memset(pc->nin, 0, (size_t)pc->n * sizeof *pc->nin);
+    bool several = false; /* some port has more than one transfer */
     for (int64_t i = 0; i < st->count; i++) {
         const cv_transfer *t = &p->transfers[st->first + i];
         int64_t bytes = t->count * esz;
         if (t->src != t->dst) {
             pc->sent[t->src] += bytes;
             pc->recvd[t->dst] += bytes;
+            several |= ++pc->nout[t->src] > 1 || ++pc->nin[t->dst] > 1;
         }
         if (t->kind != CV_XFER_COPY)
             pc->reduced[t->dst] += bytes;
     }
+    if (several) /* transfers between the same two ranks are one message */
+        count_messages(p, st, pc);
     for (int r = 0; r < pc->n; r++) {
         int64_t port = pc->sent[r] > pc->recvd[r] ? pc->sent[r] : pc->recvd[r];
+        int64_t m = pc->nout[r] > pc->nin[r] ? pc->nout[r] : pc->nin[r];
         busiest = port > busiest ? port : busiest;
+        msgs = m > msgs ? m : msgs;
         reduced = pc->reduced[r] > reduced ? pc->reduced[r] : reduced;
     }
     if (busiest_out)
         *busiest_out = busiest;
+    if (messages_out)
+        *messages_out = busiest > 0 ? msgs : 0;
     double sec = 0;
     if (busiest > 0)
-        sec += l->alpha + (double)busiest / l->bw;
+        sec += l->alpha * (double)msgs + (double)busiest / l->bw;
     if (l->gamma > 0)
         sec += (double)reduced / l->gamma;
     return sec;
@@ -87,10 +137,13 @@ static double step_cost(const cv_plan *p, int k, const cv_link *l, port_counts *
 
 static void counts_init(port_counts *pc, int n)
 {
+    memset(pc, 0, sizeof *pc);
     pc->n = n;
     pc->sent = cv__xcalloc((size_t)n, sizeof *pc->sent);
     pc->recvd = cv__xcalloc((size_t)n, sizeof *pc->recvd);
     pc->reduced = cv__xcalloc((size_t)n, sizeof *pc->reduced);
+    pc->nout = cv__xcalloc((size_t)n, sizeof *pc->nout);
+    pc->nin = cv__xcalloc((size_t)n, sizeof *pc->nin);
 }
 
 static void counts_free(port_counts *pc)
@@ -98,6 +151,9 @@ static void counts_free(port_counts *pc)
     free(pc->sent);
     free(pc->recvd);
     free(pc->reduced);
+    free(pc->nout);
+    free(pc->nin);
+    free(pc->pairs);
 }
 
 double cv_cost_step(const cv_plan *p, int k, const cv_link *l, int64_t *busiest)
@@ -109,7 +165,7 @@ double cv_cost_step(const cv_plan *p, int k, const cv_link *l, int64_t *busiest)
     }
     port_counts pc;
     counts_init(&pc, p->spec.ranks);
-    double sec = step_cost(p, k, l, &pc, busiest);
+    double sec = step_cost(p, k, l, &pc, busiest, NULL);
     counts_free(&pc);
     return sec;
 }
@@ -121,9 +177,10 @@ void cv_cost_plan(const cv_plan *p, const cv_link *l, cv_cost *out)
     counts_init(&pc, p->spec.ranks);
     int64_t *total_sent = cv__xcalloc((size_t)p->spec.ranks, sizeof *total_sent);
     for (int k = 0; k < p->nsteps; k++) {
-        int64_t busiest = 0;
-        out->seconds += step_cost(p, k, l, &pc, &busiest);
+        int64_t busiest = 0, msgs = 0;
+        out->seconds += step_cost(p, k, l, &pc, &busiest, &msgs);
         out->busiest_total += busiest;
+        out->alphas += msgs;
         out->comm_steps += busiest > 0;
         for (int r = 0; r < p->spec.ranks; r++)
             total_sent[r] += pc.sent[r];

@@ -90,6 +90,56 @@ int main(void)
     EXPECT(c.comm_steps == 14, "comm steps %d", c.comm_steps);
     cv_plan_destroy(p);
 
+    /* A root sending N-1 messages through its one port pays N-1 alphas:
+     * direct scatter and gather of 8 kB on 8 ranks at 5 us and 100 GB/s,
+     * against the binomial tree's log2 8 = 3 (Thakur, Rabenseifner & Gropp:
+     * linear (N-1)a, tree a log2 N, both (N-1)/N D/B). */
+    for (int op = CV_OP_SCATTER; op <= CV_OP_GATHER; op++) {
+        cv_spec_init(&s);
+        s.op = op;
+        s.ranks = 8;
+        s.dtype = CV_INT8;
+        s.count = 1000; /* per rank: 8 kB in all */
+        l = (cv_link){NULL, 100e9, 5e-6, 0, NULL};
+        for (int a = 0; a < 2; a++) {
+            s.algo = a ? CV_ALGO_TREE : CV_ALGO_DIRECT;
+            cv_plan_build(&s, &p, err, sizeof err);
+            cv_cost_plan(p, &l, &c);
+            double want = (a ? 3 : 7) * 5e-6 + 7000 / 100e9;
+            EXPECT(near(c.seconds, want) && c.alphas == (a ? 3 : 7),
+                   "%s %s: %g s and %lld alphas, want %g", cv_op_name(op), cv_algo_name(s.algo),
+                   c.seconds, (long long)c.alphas, want);
+            cv_plan_destroy(p);
+        }
+    }
+    /* The parameter server: N-1 gradients in one after another, then N-1
+     * results out of its one port: 2(N-1) (alpha + D/B). */
+    cv_spec_init(&s);
+    s.algo = CV_ALGO_DIRECT;
+    s.ranks = 8;
+    s.dtype = CV_INT8;
+    s.count = 1000000;
+    cv_plan_build(&s, &p, err, sizeof err);
+    cv_cost_plan(p, &l, &c);
+    EXPECT(near(c.seconds, 14 * (5e-6 + 1e6 / 100e9)) && c.alphas == 14,
+           "parameter server: %g s, %lld alphas", c.seconds, (long long)c.alphas);
+    cv_plan_destroy(p);
+    /* Transfers between the same two ranks in one step are one message:
+     * recursive halving's last round splits a folded pair's range in three. */
+    cv_spec_init(&s);
+    s.op = CV_OP_REDUCESCATTER;
+    s.algo = CV_ALGO_RECURSIVE_HALVING;
+    s.ranks = 6;
+    s.dtype = CV_INT8;
+    s.count = 100;
+    cv_plan_build(&s, &p, err, sizeof err);
+    l = (cv_link){NULL, 1e30, 1e-6, 0, NULL};
+    cv_cost_plan(p, &l, &c);
+    EXPECT(c.alphas == p->nrounds && near(c.seconds, p->nrounds * 1e-6),
+           "recursive halving on 6 ranks: %lld alphas for %d rounds", (long long)c.alphas,
+           p->nrounds);
+    cv_plan_destroy(p);
+
     /* Sizes. */
     struct {
         const char *s;

@@ -15,9 +15,10 @@ static const char cost_help[] =
     "                    [--link nvlink3|nvlink4|pcie4|pcie5|ib-hdr|ib-ndr|eth100 | --bw GBps]\n"
     "                    [--alpha us] [--gamma GBps] [--slices S] [--dtype T] [--json]\n\n"
     "Predicts the time of a collective from its plan: every step that moves data\n"
-    "costs alpha plus the bytes through its busiest port (a rank's sends or\n"
-    "receives, whichever is larger) over the one-way bandwidth, plus the bytes\n"
-    "reduced over gamma when --gamma is given. SIZE is the message in nccl-tests'\n"
+    "costs alpha for each message through its busiest port (a root sending N-1\n"
+    "messages at once pays N-1 alphas), plus the bytes through its busiest port\n"
+    "(a rank's sends or receives, whichever is larger) over the one-way\n"
+    "bandwidth, plus the bytes reduced over gamma when --gamma is given. SIZE is the message in nccl-tests'\n"
     "convention (the whole buffer; for allgather the gathered result) and takes\n"
     "units: 1610612736, 1.6GB (10^9), 512MiB or 512M (2^20). Without --link or\n"
     "--bw the link is nvlink4. --bw has no latency unless --alpha is given.\n";
@@ -171,6 +172,7 @@ int app_cmd_cost(int argc, char **argv)
         cJSON_AddNumberToObject(root, "steps", c.steps);
         cJSON_AddStringToObject(root, "steps_formula", formula);
         cJSON_AddNumberToObject(root, "comm_steps", c.comm_steps);
+        cJSON_AddNumberToObject(root, "alphas", (double)c.alphas);
         cJSON_AddNumberToObject(root, "bytes_sent_per_rank", (double)c.max_sent);
         cJSON_AddNumberToObject(root, "time_us", c.seconds * 1e6);
         cJSON_AddNumberToObject(root, "algbw_GBps", c.algbw / 1e9);
@@ -225,6 +227,8 @@ int app_cmd_cost(int argc, char **argv)
     char rounds[128];
     cv_plan_rounds_text(plan, rounds, sizeof rounds);
     printf("\n%s (each a round that moves data between ranks)\n", rounds);
+    printf("latency: alpha x %lld (one per message through the busiest port, each step)\n",
+           (long long)c.alphas);
     printf("bytes sent per rank (busiest): %lld (%s)\n", (long long)c.max_sent, b2);
     printf("predicted time: %s\n", t1);
     printf("algbw: %.2f GB/s   busbw: %.2f GB/s (busbw = algbw x %.4g)\n", c.algbw / 1e9,
