@@ -69,6 +69,11 @@ typedef enum {
     CV_ALGO_RABENSEIFNER,
     CV_ALGO_BRUCK,
     CV_ALGO_PAIRWISE,
+    CV_ALGO_DOUBLE_TREE,       /* NCCL's tree: two complementary binary trees, pipelined */
+    CV_ALGO_SCATTER_ALLGATHER, /* van de Geijn's broadcast for long messages */
+    CV_ALGO_HIERARCHICAL,      /* intra-node reduce-scatter, inter-node allreduce, intra-node allgather */
+    CV_ALGO_MULTIRING,         /* NCCL's flat ring, one channel per GPU of a node */
+    CV_ALGO_IN_NETWORK,        /* NVLS/SHARP: the switch reduces and multicasts */
     CV_ALGO_COUNT
 } cv_algo;
 
@@ -132,6 +137,10 @@ bool cv_redop_is_bitwise(cv_redop redop);
 /* The algorithms an op offers, default first; returns how many. */
 int cv_op_algos(cv_op op, cv_algo out[CV_ALGO_COUNT]);
 bool cv_op_has_algo(cv_op op, cv_algo algo);
+/* Whether the op's algorithm reads spec->root (the rooted ops, and the
+ * direct allreduce's parameter server) or spec->slices (the pipelines). */
+bool cv_algo_uses_root(cv_op op, cv_algo algo);
+bool cv_algo_uses_slices(cv_op op, cv_algo algo);
 bool cv_op_reduces(cv_op op); /* takes a redop: reduce, allreduce, reducescatter */
 bool cv_op_has_root(cv_op op); /* broadcast, scatter, gather, reduce */
 

@@ -69,6 +69,22 @@ static int rounds_2log(const cv_spec *s, char *f, size_t len)
     return 2 * cv__log2_ceil(s->ranks);
 }
 
+/* NCCL's double binary tree: both trees ceil(log2 N) deep, S chunks in a
+ * pipeline up and back down. */
+static int rounds_dtree(const cv_spec *s, char *f, size_t len)
+{
+    const char *depth = pow2(s->ranks) ? "2 log2 N" : "2 ceil(log2 N)";
+    snprintf(f, len, s->slices == 1 ? "%s" : "%s+S-1", depth);
+    return 2 * cv__log2_ceil(s->ranks) + s->slices - 1;
+}
+
+/* van de Geijn: a binomial scatter, then a ring allgather. */
+static int rounds_scatter_ring(const cv_spec *s, char *f, size_t len)
+{
+    snprintf(f, len, pow2(s->ranks) ? "log2 N+N-1" : "ceil(log2 N)+N-1");
+    return cv__log2_ceil(s->ranks) + s->ranks - 1;
+}
+
 static int rounds_fold(const cv_spec *s, char *f, size_t len)
 {
     snprintf(f, len, pow2(s->ranks) ? "log2 N" : "floor(log2 N)+2");
@@ -83,32 +99,41 @@ static int rounds_2fold(const cv_spec *s, char *f, size_t len)
 
 /* ---------------------------------------------------------------- registry */
 
+/* What an algorithm reads besides ranks and count: the root (the direct
+ * allreduce's parameter server is one), the pipeline's slices; and whether
+ * it stages data with local sub-phases (MPICH, Bruck, a tree rank with two
+ * children). */
+enum { USES_ROOT = CV__USES_ROOT, USES_SLICES = CV__USES_SLICES, STAGES = CV__STAGES };
+
 static const cv__algo_entry registry[] = {
-    {CV_OP_BROADCAST, CV_ALGO_RING, cv__plan_broadcast_ring, rounds_chain},
-    {CV_OP_BROADCAST, CV_ALGO_TREE, cv__plan_broadcast_tree, rounds_log},
-    {CV_OP_BROADCAST, CV_ALGO_DIRECT, cv__plan_broadcast_direct, rounds_n1},
-    {CV_OP_SCATTER, CV_ALGO_DIRECT, cv__plan_scatter_direct, rounds_one},
-    {CV_OP_SCATTER, CV_ALGO_TREE, cv__plan_scatter_tree, rounds_log},
-    {CV_OP_GATHER, CV_ALGO_DIRECT, cv__plan_gather_direct, rounds_one},
-    {CV_OP_GATHER, CV_ALGO_TREE, cv__plan_gather_tree, rounds_log},
-    {CV_OP_REDUCE, CV_ALGO_RING, cv__plan_reduce_ring, rounds_chain},
-    {CV_OP_REDUCE, CV_ALGO_TREE, cv__plan_reduce_tree, rounds_log},
-    {CV_OP_REDUCE, CV_ALGO_DIRECT, cv__plan_reduce_direct, rounds_n1},
-    {CV_OP_ALLGATHER, CV_ALGO_RING, cv__plan_allgather_ring, rounds_n1},
-    {CV_OP_ALLGATHER, CV_ALGO_RECURSIVE_DOUBLING, cv__plan_allgather_rd, rounds_fold},
-    {CV_OP_ALLGATHER, CV_ALGO_BRUCK, cv__plan_allgather_bruck, rounds_log},
-    {CV_OP_ALLGATHER, CV_ALGO_DIRECT, cv__plan_allgather_direct, rounds_one},
-    {CV_OP_REDUCESCATTER, CV_ALGO_RING, cv__plan_reducescatter_ring, rounds_n1},
-    {CV_OP_REDUCESCATTER, CV_ALGO_RECURSIVE_HALVING, cv__plan_reducescatter_rh, rounds_fold},
-    {CV_OP_REDUCESCATTER, CV_ALGO_DIRECT, cv__plan_reducescatter_direct, rounds_n1},
-    {CV_OP_ALLREDUCE, CV_ALGO_RING, cv__plan_allreduce_ring, rounds_2n1},
-    {CV_OP_ALLREDUCE, CV_ALGO_TREE, cv__plan_allreduce_tree, rounds_2log},
-    {CV_OP_ALLREDUCE, CV_ALGO_RECURSIVE_DOUBLING, cv__plan_allreduce_rd, rounds_fold},
-    {CV_OP_ALLREDUCE, CV_ALGO_RABENSEIFNER, cv__plan_allreduce_rabenseifner, rounds_2fold},
-    {CV_OP_ALLREDUCE, CV_ALGO_DIRECT, cv__plan_allreduce_direct, rounds_server},
-    {CV_OP_ALLTOALL, CV_ALGO_PAIRWISE, cv__plan_alltoall_pairwise, rounds_n1},
-    {CV_OP_ALLTOALL, CV_ALGO_BRUCK, cv__plan_alltoall_bruck, rounds_log},
-    {CV_OP_SENDRECV, CV_ALGO_DIRECT, cv__plan_sendrecv_direct, rounds_one},
+    {CV_OP_BROADCAST, CV_ALGO_RING, cv__plan_broadcast_ring, rounds_chain, USES_ROOT | USES_SLICES},
+    {CV_OP_BROADCAST, CV_ALGO_TREE, cv__plan_broadcast_tree, rounds_log, USES_ROOT},
+    {CV_OP_BROADCAST, CV_ALGO_DIRECT, cv__plan_broadcast_direct, rounds_n1, USES_ROOT},
+    {CV_OP_BROADCAST, CV_ALGO_SCATTER_ALLGATHER, cv__plan_broadcast_scatter_allgather,
+     rounds_scatter_ring, USES_ROOT},
+    {CV_OP_SCATTER, CV_ALGO_DIRECT, cv__plan_scatter_direct, rounds_one, USES_ROOT},
+    {CV_OP_SCATTER, CV_ALGO_TREE, cv__plan_scatter_tree, rounds_log, USES_ROOT},
+    {CV_OP_GATHER, CV_ALGO_DIRECT, cv__plan_gather_direct, rounds_one, USES_ROOT},
+    {CV_OP_GATHER, CV_ALGO_TREE, cv__plan_gather_tree, rounds_log, USES_ROOT},
+    {CV_OP_REDUCE, CV_ALGO_RING, cv__plan_reduce_ring, rounds_chain, USES_ROOT | USES_SLICES},
+    {CV_OP_REDUCE, CV_ALGO_TREE, cv__plan_reduce_tree, rounds_log, USES_ROOT},
+    {CV_OP_REDUCE, CV_ALGO_DIRECT, cv__plan_reduce_direct, rounds_n1, USES_ROOT},
+    {CV_OP_ALLGATHER, CV_ALGO_RING, cv__plan_allgather_ring, rounds_n1, 0},
+    {CV_OP_ALLGATHER, CV_ALGO_RECURSIVE_DOUBLING, cv__plan_allgather_rd, rounds_fold, 0},
+    {CV_OP_ALLGATHER, CV_ALGO_BRUCK, cv__plan_allgather_bruck, rounds_log, 0},
+    {CV_OP_ALLGATHER, CV_ALGO_DIRECT, cv__plan_allgather_direct, rounds_one, 0},
+    {CV_OP_REDUCESCATTER, CV_ALGO_RING, cv__plan_reducescatter_ring, rounds_n1, 0},
+    {CV_OP_REDUCESCATTER, CV_ALGO_RECURSIVE_HALVING, cv__plan_reducescatter_rh, rounds_fold, 0},
+    {CV_OP_REDUCESCATTER, CV_ALGO_DIRECT, cv__plan_reducescatter_direct, rounds_n1, 0},
+    {CV_OP_ALLREDUCE, CV_ALGO_RING, cv__plan_allreduce_ring, rounds_2n1, 0},
+    {CV_OP_ALLREDUCE, CV_ALGO_TREE, cv__plan_allreduce_tree, rounds_2log, 0},
+    {CV_OP_ALLREDUCE, CV_ALGO_DOUBLE_TREE, cv__plan_allreduce_double_tree, rounds_dtree, USES_SLICES | STAGES},
+    {CV_OP_ALLREDUCE, CV_ALGO_RECURSIVE_DOUBLING, cv__plan_allreduce_rd, rounds_fold, STAGES},
+    {CV_OP_ALLREDUCE, CV_ALGO_RABENSEIFNER, cv__plan_allreduce_rabenseifner, rounds_2fold, 0},
+    {CV_OP_ALLREDUCE, CV_ALGO_DIRECT, cv__plan_allreduce_direct, rounds_server, USES_ROOT},
+    {CV_OP_ALLTOALL, CV_ALGO_PAIRWISE, cv__plan_alltoall_pairwise, rounds_n1, 0},
+    {CV_OP_ALLTOALL, CV_ALGO_BRUCK, cv__plan_alltoall_bruck, rounds_log, STAGES},
+    {CV_OP_SENDRECV, CV_ALGO_DIRECT, cv__plan_sendrecv_direct, rounds_one, 0},
 };
 
 #define NENTRIES ((int)(sizeof registry / sizeof registry[0]))
@@ -137,6 +162,18 @@ int cv_op_algos(cv_op op, cv_algo out[CV_ALGO_COUNT])
 }
 
 bool cv_op_has_algo(cv_op op, cv_algo algo) { return cv__algo_find(op, algo) != NULL; }
+
+bool cv_algo_uses_root(cv_op op, cv_algo algo)
+{
+    const cv__algo_entry *e = cv__algo_find(op, algo);
+    return e && (e->flags & CV__USES_ROOT);
+}
+
+bool cv_algo_uses_slices(cv_op op, cv_algo algo)
+{
+    const cv__algo_entry *e = cv__algo_find(op, algo);
+    return e && (e->flags & CV__USES_SLICES);
+}
 
 void cv__algo_list(cv_op op, char *out, size_t outlen)
 {

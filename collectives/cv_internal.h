@@ -78,11 +78,18 @@ typedef void (*cv__plan_fn)(cv_plan *p);
  * writes the formula it evaluates ("2(N-1)"). */
 typedef int (*cv__rounds_fn)(const cv_spec *s, char *formula, size_t len);
 
+enum {
+    CV__USES_ROOT = 1,   /* reads spec->root */
+    CV__USES_SLICES = 2, /* reads spec->slices */
+    CV__STAGES = 4       /* has local sub-phases */
+};
+
 typedef struct {
     cv_op op;
     cv_algo algo;
     cv__plan_fn generate;
     cv__rounds_fn rounds;
+    unsigned flags; /* CV__USES_ROOT, CV__USES_SLICES, CV__STAGES */
 } cv__algo_entry;
 
 /* The registry's rows (cv_algos.c), rows of one op together, default
@@ -99,6 +106,7 @@ void cv__plan_sendrecv_direct(cv_plan *p);
 void cv__plan_broadcast_ring(cv_plan *p);
 void cv__plan_broadcast_tree(cv_plan *p);
 void cv__plan_broadcast_direct(cv_plan *p);
+void cv__plan_broadcast_scatter_allgather(cv_plan *p);
 void cv__plan_scatter_direct(cv_plan *p);
 void cv__plan_scatter_tree(cv_plan *p);
 void cv__plan_gather_direct(cv_plan *p);
@@ -118,6 +126,7 @@ void cv__plan_allreduce_tree(cv_plan *p);
 void cv__plan_allreduce_rd(cv_plan *p);
 void cv__plan_allreduce_rabenseifner(cv_plan *p);
 void cv__plan_allreduce_direct(cv_plan *p);
+void cv__plan_allreduce_double_tree(cv_plan *p); /* cv_plan_tree.c */
 void cv__plan_alltoall_pairwise(cv_plan *p);
 /* The reduce half of the direct algorithms (cv_plan_all.c). */
 void cv__reduce_into_root(cv_plan *p);

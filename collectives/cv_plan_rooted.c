@@ -84,6 +84,58 @@ void cv__plan_broadcast_tree(cv_plan *p)
     }
 }
 
+/* Relative blocks a .. a+cnt-1 of a buffer cut into N balanced blocks
+ * (relative block q is absolute block (q + root) mod N), between the same
+ * places of two ranks' buffers; a run that wraps past block N-1 is two
+ * transfers. */
+static void copy_rel_blocks(cv_plan *p, int64_t a, int64_t cnt, int src, cv_buf sb, int dst,
+                            cv_buf db)
+{
+    int n = p->spec.ranks, root = p->spec.root;
+    int64_t c = p->spec.count;
+    for (int64_t done = 0; done < cnt;) {
+        int64_t b = (a + done + root) % n, run = cnt - done;
+        if (run > n - b)
+            run = n - b;
+        int64_t lo = cv__chunk(c, n, (int)b), hi = cv__chunk(c, n, (int)(b + run));
+        cv__copy(p, src, sb, lo, dst, db, lo, hi - lo);
+        done += run;
+    }
+}
+
+/* van de Geijn's broadcast for long messages (MPICH's scatter + ring
+ * allgather): the root's buffer is cut into N blocks and scattered down a
+ * binomial tree, each block landing at its own place in its rank's RECV
+ * (rank r ends with block r), then a ring allgather passes the blocks
+ * around. The root sends D (N-1)/N instead of the tree's D log2 N, in
+ * ceil(log2 N) + N - 1 rounds. */
+void cv__plan_broadcast_scatter_allgather(cv_plan *p)
+{
+    int n = p->spec.ranks, root = p->spec.root;
+    int64_t c = p->spec.count;
+    for (int m = cv__pow2_floor(n - 1); m >= 1; m /= 2) {
+        cv__plan_begin(p, "scatter");
+        if (m == cv__pow2_floor(n - 1)) /* the root's own copy */
+            cv__copy(p, root, CV_BUF_SEND, 0, root, CV_BUF_RECV, 0, c);
+        for (int vr = 0; vr + m < n; vr += 2 * m) {
+            int child = vr + m, cnt = n - child < m ? n - child : m;
+            copy_rel_blocks(p, child, cnt, abs_rank(vr, root, n),
+                            vr == 0 ? CV_BUF_SEND : CV_BUF_RECV, abs_rank(child, root, n),
+                            CV_BUF_RECV);
+        }
+        cv__plan_end(p);
+    }
+    for (int t = 0; t <= n - 2; t++) { /* round t: rank r passes block r - t to r + 1 */
+        cv__plan_begin(p, "all-gather");
+        for (int r = 0; r < n; r++) {
+            int b = (r - t + n) % n;
+            int64_t lo = cv__chunk(c, n, b), hi = cv__chunk(c, n, b + 1);
+            cv__copy(p, r, CV_BUF_RECV, lo, (r + 1) % n, CV_BUF_RECV, lo, hi - lo);
+        }
+        cv__plan_end(p);
+    }
+}
+
 /* The root sends every rank its block at once. */
 void cv__plan_scatter_direct(cv_plan *p)
 {

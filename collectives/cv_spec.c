@@ -26,7 +26,8 @@ static const char *const op_titles[CV_OP_COUNT] = {
 };
 static const char *const algo_names[CV_ALGO_COUNT] = {
     "direct", "ring", "tree", "recursive-doubling",
-    "recursive-halving", "rabenseifner", "bruck", "pairwise",
+    "recursive-halving", "rabenseifner", "bruck", "pairwise", "double-tree",
+    "scatter-allgather", "hierarchical", "multi-ring", "in-network",
 };
 static const char *const dtype_names[CV_DTYPE_COUNT] = {
     "int8", "int32", "int64", "float16", "bfloat16", "float32", "float64",
@@ -96,6 +97,9 @@ int cv_algo_parse(const char *s)
         {"rd", CV_ALGO_RECURSIVE_DOUBLING}, {"recursive_doubling", CV_ALGO_RECURSIVE_DOUBLING},
         {"rh", CV_ALGO_RECURSIVE_HALVING}, {"recursive_halving", CV_ALGO_RECURSIVE_HALVING},
         {"chain", CV_ALGO_RING}, {"binomial", CV_ALGO_TREE}, {"naive", CV_ALGO_DIRECT},
+        {"dtree", CV_ALGO_DOUBLE_TREE}, {"double_tree", CV_ALGO_DOUBLE_TREE},
+        {"van-de-geijn", CV_ALGO_SCATTER_ALLGATHER}, {"hier", CV_ALGO_HIERARCHICAL},
+        {"nvls", CV_ALGO_IN_NETWORK}, {"sharp", CV_ALGO_IN_NETWORK}, {"multiring", CV_ALGO_MULTIRING},
         {NULL, 0},
     };
     int v = find_name(s, algo_names, CV_ALGO_COUNT);

@@ -146,6 +146,11 @@ static int textbook(cv_op op, cv_algo algo, int n, int S)
     case CV_ALGO_RECURSIVE_HALVING: return floor_log2(n) + fold;
     case CV_ALGO_RABENSEIFNER: return 2 * floor_log2(n) + fold;
     case CV_ALGO_BRUCK: return ceil_log2(n);
+    /* NCCL's double binary tree: both trees are ceil(log2 N) deep; S chunks
+     * stream up and back down behind each other */
+    case CV_ALGO_DOUBLE_TREE: return 2 * ceil_log2(n) + S - 1;
+    /* van de Geijn: binomial scatter, then ring allgather */
+    case CV_ALGO_SCATTER_ALLGATHER: return ceil_log2(n) + n - 1;
     case CV_ALGO_PAIRWISE: return n - 1;
     case CV_ALGO_DIRECT:
         switch (op) {
@@ -161,10 +166,12 @@ static int textbook(cv_op op, cv_algo algo, int n, int S)
 }
 
 /* Algorithms that stage data and do local work between receiving and
- * sending on: that work is a sub-phase of its round. */
+ * sending on: that work is a sub-phase of its round. (The double tree's
+ * ranks with two children add the second child's chunk locally.) */
 static bool stages(cv_op op, cv_algo algo)
 {
     return (op == CV_OP_ALLREDUCE && algo == CV_ALGO_RECURSIVE_DOUBLING) ||
+           (op == CV_OP_ALLREDUCE && algo == CV_ALGO_DOUBLE_TREE) ||
            (op == CV_OP_ALLTOALL && algo == CV_ALGO_BRUCK);
 }
 
@@ -176,7 +183,11 @@ static void check_rounds(void)
         for (int i = 0; i < na; i++)
             for (int n = 1; n <= 64; n++)
                 for (int S = 1; S <= 3; S += 2) {
-                    bool sliced = (op == CV_OP_BROADCAST || op == CV_OP_REDUCE) && a[i] == CV_ALGO_RING;
+                    bool sliced = ((op == CV_OP_BROADCAST || op == CV_OP_REDUCE) &&
+                                   a[i] == CV_ALGO_RING) ||
+                                  (op == CV_OP_ALLREDUCE && a[i] == CV_ALGO_DOUBLE_TREE);
+                    EXPECT(sliced == cv_algo_uses_slices(op, a[i]), "%s %s: slices",
+                           cv_op_name(op), cv_algo_name(a[i]));
                     if (S > 1 && !sliced)
                         continue;
                     cv_spec s;
@@ -364,6 +375,34 @@ static void check_nccl_prims(void)
             expect_chain_calls(CV_OP_BROADCAST, n, S);
             expect_chain_calls(CV_OP_REDUCE, n, S);
         }
+    }
+    /* The double tree: the two roots, 0 and (ncclGetDtreeRoots) 1 for an odd
+     * N or N-1 for an even N, are the ranks that recvReduceCopySend; every
+     * transfer between ranks names both ends' primitives. */
+    for (int n = 2; n <= 17; n++) {
+        cv_spec s;
+        cv_spec_init(&s);
+        s.algo = CV_ALGO_DOUBLE_TREE;
+        s.ranks = n;
+        s.count = 4 * (int64_t)n;
+        s.slices = 2;
+        cv_plan *p = NULL;
+        char err[CV_ERR_LEN];
+        if (cv_plan_build(&s, &p, err, sizeof err))
+            continue;
+        uint64_t roots = 0, want = 1 | (uint64_t)1 << (n % 2 ? 1 : n - 1);
+        for (int64_t x = 0; x < p->ntransfers; x++) {
+            const cv_transfer *t = &p->transfers[x];
+            if (t->src == t->dst)
+                continue;
+            EXPECT(t->prim_send != CV_PRIM_NONE && t->prim_recv != CV_PRIM_NONE,
+                   "double tree N=%d: %d -> %d names no primitive", n, t->src, t->dst);
+            if (t->prim_recv == CV_PRIM_RECV_REDUCE_COPY_SEND)
+                roots |= (uint64_t)1 << t->dst;
+        }
+        EXPECT(roots == want, "double tree N=%d: roots 0x%llx, NCCL's 0x%llx", n,
+               (unsigned long long)roots, (unsigned long long)want);
+        cv_plan_destroy(p);
     }
     /* Algorithms NCCL does not run name no primitive. */
     static const struct {

@@ -240,7 +240,7 @@ static void check_large(void)
                     s.count = counts[ci];
                     s.dtype = CV_INT32;
                     s.root = cv_op_has_root(op) ? n / 3 : 0;
-                    s.slices = op == CV_OP_BROADCAST || op == CV_OP_REDUCE ? 3 : 1;
+                    s.slices = cv_algo_uses_slices(op, s.algo) ? 3 : 1;
                     check_plan(&s);
                     check_run(&s, CV_INIT_RANDOM);
                 }
@@ -278,7 +278,7 @@ int main(int argc, char **argv)
                     s.ranks = n;
                     s.count = counts[ci];
                     s.root = cv_op_has_root(op) ? (n * 5 / 7) % n : 0;
-                    s.slices = (op == CV_OP_BROADCAST || op == CV_OP_REDUCE) ? 1 + ci % 4 : 1;
+                    s.slices = cv_algo_uses_slices(op, s.algo) ? 1 + ci % 4 : 1;
                     check_plan(&s);
                     for (int d = 0; d < CV_DTYPE_COUNT; d++)
                         for (int r = 0; r < CV_REDOP_COUNT; r++) {

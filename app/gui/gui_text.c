@@ -66,6 +66,16 @@ static const words algo_words[CV_ALGO_COUNT] = {
     [CV_ALGO_PAIRWISE] = {"Pairwise: in step k rank r exchanges with one partner, so every step uses each "
                           "link once; N-1 steps.",
                           "成对交换：第 k 步进程 r 只与一个伙伴交换，每一步每条链路只用一次，共 N-1 步。"},
+    [CV_ALGO_DOUBLE_TREE] = {"Double binary tree (NCCL's tree): two trees, each carrying half the data in a "
+                             "pipeline up and back down; a rank inner in one tree is a leaf in the other. "
+                             "2 ceil(log2 N) + S - 1 steps.",
+                             "双二叉树（NCCL 的树算法）：两棵树各传一半数据，分块流水地先上行规约再下行广播；"
+                             "在一棵树里是内部节点的进程，在另一棵树里是叶子。共 2 ceil(log2 N) + S - 1 步。"},
+    [CV_ALGO_SCATTER_ALLGATHER] = {"Scatter + allgather (van de Geijn): the root scatters N blocks down a tree, "
+                                   "then a ring passes them around: the root sends the buffer about once, "
+                                   "not log2(N) times.",
+                                   "Scatter + AllGather（van de Geijn）：root 先沿树把数据分成 N 块分发，"
+                                   "再用环把各块传一圈：root 只发出大约一份缓冲区，而不是 log2(N) 份。"},
 };
 
 static const char *algo_text(cv_algo a, bool zh)
