@@ -141,6 +141,9 @@ bool cv_op_has_algo(cv_op op, cv_algo algo);
  * direct allreduce's parameter server) or spec->slices (the pipelines). */
 bool cv_algo_uses_root(cv_op op, cv_algo algo);
 bool cv_algo_uses_slices(cv_op op, cv_algo algo);
+/* Whether its plan depends on spec->nodes (hierarchical, multi-ring);
+ * every plan's cost does. */
+bool cv_algo_uses_nodes(cv_op op, cv_algo algo);
 bool cv_op_reduces(cv_op op); /* takes a redop: reduce, allreduce, reducescatter */
 bool cv_op_has_root(cv_op op); /* broadcast, scatter, gather, reduce */
 
@@ -159,14 +162,22 @@ typedef struct {
     cv_redop redop;
     int root;
     int slices; /* pipelined ring broadcast and chain reduce: pieces */
+    int nodes;  /* the ranks split into this many nodes of N/nodes ranks (0 or 1: one node) */
 } cv_spec;
 
 /* Defaults: allreduce, ring, 4 ranks, 8 elements, float32, sum, root 0,
- * 1 slice. */
+ * 1 slice, 1 node. */
 void cv_spec_init(cv_spec *spec);
 /* CV_OK, or CV_EINVAL with a one-line reason in err naming the field and
  * what is allowed. max_ranks is CV_MAX_RANKS or CV_MAX_VISUAL_RANKS. */
 int cv_spec_check(const cv_spec *spec, int max_ranks, char *err, size_t errlen);
+/* Two-level topology: how many nodes (at least 1), how many ranks each
+ * holds, and the node of a rank (ranks r*L .. r*L+L-1 share node r, L the
+ * ranks per node). Transfers between nodes cross the network. */
+int cv_spec_nodes(const cv_spec *spec);
+int cv_spec_ranks_per_node(const cv_spec *spec);
+int cv_spec_node_of(const cv_spec *spec, int rank);
+
 /* Elements in buffer `buf` of `rank` (0 where NCCL leaves it unused, such as
  * a non-root's recv in reduce and gather or send in broadcast and scatter). */
 int64_t cv_spec_buf_count(const cv_spec *spec, cv_buf buf, int rank);
@@ -257,6 +268,12 @@ typedef struct {
 typedef struct {
     cv_spec spec;
     int64_t scratch_count; /* elements of SCRATCH per rank */
+    /* In-network reduction adds a switch to the plan: participant
+     * spec.ranks, with no input or result of its own, only a SCRATCH of
+     * switch_scratch elements where it reduces. Backends, the trace and the
+     * checks give every participant buffers (cv_plan_parts). */
+    int nswitch;
+    int64_t switch_scratch;
     int nsteps;
     cv_step *steps;
     int nrounds; /* steps that move data between ranks: the communication rounds */
@@ -266,9 +283,16 @@ typedef struct {
     int64_t cap_transfers_;
 } cv_plan;
 
-/* Elements in buffer `buf` of `rank` while the plan runs: the spec's
- * buffer sizes (cv_spec_buf_count), and plan->scratch_count for SCRATCH. */
+/* Elements in buffer `buf` of participant `rank` while the plan runs: the
+ * spec's buffer sizes (cv_spec_buf_count), plan->scratch_count for
+ * SCRATCH; a switch has only its SCRATCH. */
 int64_t cv_plan_buf_count(const cv_plan *plan, cv_buf buf, int rank);
+/* Participants: the ranks, and the switch of an in-network plan after them. */
+int cv_plan_parts(const cv_plan *plan);
+/* The node a participant sits in; a switch between several nodes is the
+ * network's (-1, apart from every node), one inside a single node is that
+ * node's (NVSwitch). */
+int cv_plan_node_of(const cv_plan *plan, int part);
 
 /* Builds the plan for a spec (checked with cv_spec_check against
  * CV_MAX_RANKS). Out of memory is fatal. */
@@ -350,13 +374,24 @@ typedef struct {
     int comm_steps;        /* rounds that move bytes between ranks: the same */
     int64_t max_sent;      /* bytes sent by the busiest rank, whole plan */
     int64_t busiest_total; /* sum over steps of the busiest port's bytes */
-    int64_t alphas;        /* sum over steps of the busiest port's messages: alpha's multiplier */
+    int64_t alphas;        /* sum over steps of the slowest port's messages: alpha's multiplier */
+    int inter_rounds;      /* rounds in which some transfer crosses between nodes */
+    int64_t max_sent_inter; /* bytes the busiest NIC sends to other nodes, whole plan */
     double algbw, busbw;   /* bytes/s, nccl-tests definitions */
 } cv_cost;
 
 void cv_cost_plan(const cv_plan *plan, const cv_link *link, cv_cost *out);
 /* Per-step model: time and bytes through the busiest port. */
 double cv_cost_step(const cv_plan *plan, int step, const cv_link *link, int64_t *busiest_bytes);
+/* The two-level model, for a spec with nodes: every rank has a port into
+ * its node (intra: NVLink, PCIe) and one out of it (inter: its NIC), each
+ * charged on its own link; a step lasts as long as its slowest port
+ * (alpha per message plus bytes over bandwidth). With one node, or inter
+ * NULL, it is cv_cost_plan on intra. */
+void cv_cost_plan_nodes(const cv_plan *plan, const cv_link *intra, const cv_link *inter,
+                        cv_cost *out);
+double cv_cost_step_nodes(const cv_plan *plan, int step, const cv_link *intra,
+                          const cv_link *inter, int64_t *busiest_bytes);
 
 /* Parses "1610612736", "1.6GB", "512MiB", "64M", "8k" (k, M, G, T are powers
  * of 1024 as in nccl-tests; kB, MB, GB, TB powers of 1000; KiB, MiB, GiB,

@@ -85,6 +85,23 @@ static int rounds_scatter_ring(const cv_spec *s, char *f, size_t len)
     return cv__log2_ceil(s->ranks) + s->ranks - 1;
 }
 
+/* Hierarchical allreduce over K nodes of L ranks: reduce-scatter and
+ * allgather inside the nodes, allreduce between them. */
+static int rounds_hier(const cv_spec *s, char *f, size_t len)
+{
+    int K = cv_spec_nodes(s), L = cv_spec_ranks_per_node(s);
+    snprintf(f, len, "2(L-1)+2(K-1)");
+    return 2 * (L - 1) + 2 * (K - 1);
+}
+
+/* In-network reduction: S pieces up to the switch, each multicast back one
+ * round later. */
+static int rounds_switch(const cv_spec *s, char *f, size_t len)
+{
+    snprintf(f, len, "S+1");
+    return s->slices + 1;
+}
+
 static int rounds_fold(const cv_spec *s, char *f, size_t len)
 {
     snprintf(f, len, pow2(s->ranks) ? "log2 N" : "floor(log2 N)+2");
@@ -103,7 +120,12 @@ static int rounds_2fold(const cv_spec *s, char *f, size_t len)
  * allreduce's parameter server is one), the pipeline's slices; and whether
  * it stages data with local sub-phases (MPICH, Bruck, a tree rank with two
  * children). */
-enum { USES_ROOT = CV__USES_ROOT, USES_SLICES = CV__USES_SLICES, STAGES = CV__STAGES };
+enum {
+    USES_ROOT = CV__USES_ROOT,
+    USES_SLICES = CV__USES_SLICES,
+    STAGES = CV__STAGES,
+    USES_NODES = CV__USES_NODES
+};
 
 static const cv__algo_entry registry[] = {
     {CV_OP_BROADCAST, CV_ALGO_RING, cv__plan_broadcast_ring, rounds_chain, USES_ROOT | USES_SLICES},
@@ -128,6 +150,11 @@ static const cv__algo_entry registry[] = {
     {CV_OP_ALLREDUCE, CV_ALGO_RING, cv__plan_allreduce_ring, rounds_2n1, 0},
     {CV_OP_ALLREDUCE, CV_ALGO_TREE, cv__plan_allreduce_tree, rounds_2log, 0},
     {CV_OP_ALLREDUCE, CV_ALGO_DOUBLE_TREE, cv__plan_allreduce_double_tree, rounds_dtree, USES_SLICES | STAGES},
+    {CV_OP_ALLREDUCE, CV_ALGO_MULTIRING, cv__plan_allreduce_multiring, rounds_2n1, USES_NODES},
+    {CV_OP_ALLREDUCE, CV_ALGO_HIERARCHICAL, cv__plan_allreduce_hierarchical, rounds_hier,
+     USES_NODES},
+    {CV_OP_ALLREDUCE, CV_ALGO_IN_NETWORK, cv__plan_allreduce_in_network, rounds_switch,
+     USES_SLICES | STAGES},
     {CV_OP_ALLREDUCE, CV_ALGO_RECURSIVE_DOUBLING, cv__plan_allreduce_rd, rounds_fold, STAGES},
     {CV_OP_ALLREDUCE, CV_ALGO_RABENSEIFNER, cv__plan_allreduce_rabenseifner, rounds_2fold, 0},
     {CV_OP_ALLREDUCE, CV_ALGO_DIRECT, cv__plan_allreduce_direct, rounds_server, USES_ROOT},
@@ -173,6 +200,12 @@ bool cv_algo_uses_slices(cv_op op, cv_algo algo)
 {
     const cv__algo_entry *e = cv__algo_find(op, algo);
     return e && (e->flags & CV__USES_SLICES);
+}
+
+bool cv_algo_uses_nodes(cv_op op, cv_algo algo)
+{
+    const cv__algo_entry *e = cv__algo_find(op, algo);
+    return e && (e->flags & CV__USES_NODES);
 }
 
 void cv__algo_list(cv_op op, char *out, size_t outlen)

@@ -1,9 +1,12 @@
 /*
  * cv_cost.c: the alpha-beta(-gamma) cost model, read off the plan itself.
  *
- * Each rank is modelled with one full-duplex port: in a step it can send
- * and receive at the link's one-way bandwidth at the same time, one message
- * after another. A message is what one rank sends another in a step (the
+ * Each rank is modelled with full-duplex ports, one into its node (NVLink,
+ * PCIe) and, with several nodes, one out of it (its NIC), each on its own
+ * link: in a step a port can send and receive at its link's one-way
+ * bandwidth at the same time, one message after another, and the step lasts
+ * as long as its slowest port. A switch (in-network reduction) has a port
+ * per rank, so the ranks' ports carry its traffic. A message is what one rank sends another in a step (the
  * transfers between the same two ranks in one step are one message), and
  * each pays the start-up latency alpha on its port. So a step costs alpha
  * times the messages through its busiest port (the most any rank sends or
@@ -52,11 +55,16 @@ const cv_link *cv_link_find(const char *name)
     return NULL;
 }
 
-/* Per-rank counters for one step, reused across steps. */
+/* Each rank has two ports: one into its node (NVLink, PCIe; index 0) and
+ * one out of it (its NIC; index 1). Counters per port for one step, reused
+ * across steps. */
+enum { INTRA, INTER };
+
 typedef struct {
-    int64_t *sent, *recvd, *reduced; /* bytes */
-    int64_t *nout, *nin;             /* transfers, then messages */
-    int64_t *pairs;                  /* (src, dst) of a step's transfers, for sorting */
+    int64_t *sent[2], *recvd[2]; /* bytes */
+    int64_t *nout[2], *nin[2];   /* transfers, then messages */
+    int64_t *reduced;            /* bytes reduced at each rank */
+    int64_t *pairs;              /* (src, dst) of a step's transfers, for sorting */
     int64_t cap_pairs;
     int n;
 } port_counts;
@@ -67,8 +75,9 @@ static int pair_cmp(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Counts distinct peers per rank (messages out in nout, in in nin) where
- * some rank has more than one transfer: sorted pairs, counted once each. */
+/* Counts distinct peers per rank and port (messages out in nout, in in
+ * nin) where some port has more than one transfer: sorted pairs, counted
+ * once each. */
 static void count_messages(const cv_plan *p, const cv_step *st, port_counts *pc)
 {
     int64_t np = 0;
@@ -82,56 +91,74 @@ static void count_messages(const cv_plan *p, const cv_step *st, port_counts *pc)
         if (t->src != t->dst)
             pc->pairs[np++] = (int64_t)t->src * pc->n + t->dst;
     }
-    memset(pc->nout, 0, (size_t)pc->n * sizeof *pc->nout);
-    memset(pc->nin, 0, (size_t)pc->n * sizeof *pc->nin);
+    for (int l = 0; l < 2; l++) {
+        memset(pc->nout[l], 0, (size_t)pc->n * sizeof *pc->nout[l]);
+        memset(pc->nin[l], 0, (size_t)pc->n * sizeof *pc->nin[l]);
+    }
     qsort(pc->pairs, (size_t)np, sizeof *pc->pairs, pair_cmp);
     for (int64_t i = 0; i < np; i++)
         if (i == 0 || pc->pairs[i] != pc->pairs[i - 1]) {
-            pc->nout[pc->pairs[i] / pc->n]++;
-            pc->nin[pc->pairs[i] % pc->n]++;
+            int src = (int)(pc->pairs[i] / pc->n), dst = (int)(pc->pairs[i] % pc->n);
+            int l = cv_plan_node_of(p, src) != cv_plan_node_of(p, dst);
+            pc->nout[l][src]++;
+            pc->nin[l][dst]++;
         }
 }
 
-static double step_cost(const cv_plan *p, int k, const cv_link *l, port_counts *pc,
+/* One step: the time of its slowest port, alpha per message plus bytes over
+ * bandwidth, each port on its own link, plus the reduction at gamma. */
+static double step_cost(const cv_plan *p, int k, const cv_link *link[2], port_counts *pc,
                         int64_t *busiest_out, int64_t *messages_out)
 {
     int64_t esz = (int64_t)cv_dtype_size(p->spec.dtype), busiest = 0, reduced = 0, msgs = 0;
     const cv_step *st = &p->steps[k];
-    memset(pc->sent, 0, (size_t)pc->n * sizeof *pc->sent);
-    memset(pc->recvd, 0, (size_t)pc->n * sizeof *pc->recvd);
+    for (int l = 0; l < 2; l++) {
+        memset(pc->sent[l], 0, (size_t)pc->n * sizeof *pc->sent[l]);
+        memset(pc->recvd[l], 0, (size_t)pc->n * sizeof *pc->recvd[l]);
+        memset(pc->nout[l], 0, (size_t)pc->n * sizeof *pc->nout[l]);
+        memset(pc->nin[l], 0, (size_t)pc->n * sizeof *pc->nin[l]);
+    }
     memset(pc->reduced, 0, (size_t)pc->n * sizeof *pc->reduced);
-    memset(pc->nout, 0, (size_t)pc->n * sizeof *pc->nout);
-    memset(pc->nin, 0, (size_t)pc->n * sizeof *pc->nin);
     bool several = false; /* some port has more than one transfer */
     for (int64_t i = 0; i < st->count; i++) {
         const cv_transfer *t = &p->transfers[st->first + i];
         int64_t bytes = t->count * esz;
         if (t->src != t->dst) {
-            pc->sent[t->src] += bytes;
-            pc->recvd[t->dst] += bytes;
-            several |= ++pc->nout[t->src] > 1 || ++pc->nin[t->dst] > 1;
+            int l = cv_plan_node_of(p, t->src) != cv_plan_node_of(p, t->dst);
+            pc->sent[l][t->src] += bytes;
+            pc->recvd[l][t->dst] += bytes;
+            several |= ++pc->nout[l][t->src] > 1;
+            several |= ++pc->nin[l][t->dst] > 1;
         }
         if (t->kind != CV_XFER_COPY)
             pc->reduced[t->dst] += bytes;
     }
     if (several) /* transfers between the same two ranks are one message */
         count_messages(p, st, pc);
-    for (int r = 0; r < pc->n; r++) {
-        int64_t port = pc->sent[r] > pc->recvd[r] ? pc->sent[r] : pc->recvd[r];
-        int64_t m = pc->nout[r] > pc->nin[r] ? pc->nout[r] : pc->nin[r];
-        busiest = port > busiest ? port : busiest;
-        msgs = m > msgs ? m : msgs;
+    double sec = 0;
+    /* A switch has a port per rank it connects: the ranks' ports carry its
+     * traffic, its own sums of them do not bound anything. */
+    for (int r = 0; r < p->spec.ranks; r++) {
+        for (int l = 0; l < 2; l++) {
+            int64_t port = pc->sent[l][r] > pc->recvd[l][r] ? pc->sent[l][r] : pc->recvd[l][r];
+            int64_t m = pc->nout[l][r] > pc->nin[l][r] ? pc->nout[l][r] : pc->nin[l][r];
+            busiest = port > busiest ? port : busiest;
+            if (port <= 0)
+                continue;
+            double t = link[l]->alpha * (double)m + (double)port / link[l]->bw;
+            if (t > sec) { /* the slowest port sets the step's time */
+                sec = t;
+                msgs = m;
+            }
+        }
         reduced = pc->reduced[r] > reduced ? pc->reduced[r] : reduced;
     }
     if (busiest_out)
         *busiest_out = busiest;
     if (messages_out)
         *messages_out = busiest > 0 ? msgs : 0;
-    double sec = 0;
-    if (busiest > 0)
-        sec += l->alpha * (double)msgs + (double)busiest / l->bw;
-    if (l->gamma > 0)
-        sec += (double)reduced / l->gamma;
+    if (link[INTRA]->gamma > 0)
+        sec += (double)reduced / link[INTRA]->gamma;
     return sec;
 }
 
@@ -139,61 +166,90 @@ static void counts_init(port_counts *pc, int n)
 {
     memset(pc, 0, sizeof *pc);
     pc->n = n;
-    pc->sent = cv__xcalloc((size_t)n, sizeof *pc->sent);
-    pc->recvd = cv__xcalloc((size_t)n, sizeof *pc->recvd);
+    for (int l = 0; l < 2; l++) {
+        pc->sent[l] = cv__xcalloc((size_t)n, sizeof *pc->sent[l]);
+        pc->recvd[l] = cv__xcalloc((size_t)n, sizeof *pc->recvd[l]);
+        pc->nout[l] = cv__xcalloc((size_t)n, sizeof *pc->nout[l]);
+        pc->nin[l] = cv__xcalloc((size_t)n, sizeof *pc->nin[l]);
+    }
     pc->reduced = cv__xcalloc((size_t)n, sizeof *pc->reduced);
-    pc->nout = cv__xcalloc((size_t)n, sizeof *pc->nout);
-    pc->nin = cv__xcalloc((size_t)n, sizeof *pc->nin);
 }
 
 static void counts_free(port_counts *pc)
 {
-    free(pc->sent);
-    free(pc->recvd);
+    for (int l = 0; l < 2; l++) {
+        free(pc->sent[l]);
+        free(pc->recvd[l]);
+        free(pc->nout[l]);
+        free(pc->nin[l]);
+    }
     free(pc->reduced);
-    free(pc->nout);
-    free(pc->nin);
     free(pc->pairs);
 }
 
-double cv_cost_step(const cv_plan *p, int k, const cv_link *l, int64_t *busiest)
+double cv_cost_step_nodes(const cv_plan *p, int k, const cv_link *intra, const cv_link *inter,
+                          int64_t *busiest)
 {
     if (k < 0 || k >= p->nsteps) {
         if (busiest)
             *busiest = 0;
         return 0;
     }
+    const cv_link *link[2] = {intra, inter ? inter : intra};
     port_counts pc;
-    counts_init(&pc, p->spec.ranks);
-    double sec = step_cost(p, k, l, &pc, busiest, NULL);
+    counts_init(&pc, cv_plan_parts(p));
+    double sec = step_cost(p, k, link, &pc, busiest, NULL);
     counts_free(&pc);
     return sec;
 }
 
-void cv_cost_plan(const cv_plan *p, const cv_link *l, cv_cost *out)
+double cv_cost_step(const cv_plan *p, int k, const cv_link *l, int64_t *busiest)
+{
+    return cv_cost_step_nodes(p, k, l, l, busiest);
+}
+
+void cv_cost_plan_nodes(const cv_plan *p, const cv_link *intra, const cv_link *inter,
+                        cv_cost *out)
 {
     memset(out, 0, sizeof *out);
+    const cv_link *link[2] = {intra, inter ? inter : intra};
+    int n = p->spec.ranks;
     port_counts pc;
-    counts_init(&pc, p->spec.ranks);
-    int64_t *total_sent = cv__xcalloc((size_t)p->spec.ranks, sizeof *total_sent);
+    counts_init(&pc, cv_plan_parts(p));
+    int64_t *total_sent = cv__xcalloc((size_t)n, sizeof *total_sent);
+    int64_t *total_inter = cv__xcalloc((size_t)n, sizeof *total_inter);
     for (int k = 0; k < p->nsteps; k++) {
         int64_t busiest = 0, msgs = 0;
-        out->seconds += step_cost(p, k, l, &pc, &busiest, &msgs);
+        out->seconds += step_cost(p, k, link, &pc, &busiest, &msgs);
         out->busiest_total += busiest;
         out->alphas += msgs;
         out->comm_steps += busiest > 0;
-        for (int r = 0; r < p->spec.ranks; r++)
-            total_sent[r] += pc.sent[r];
+        bool crosses = false;
+        for (int r = 0; r < n; r++) {
+            total_sent[r] += pc.sent[INTRA][r] + pc.sent[INTER][r];
+            total_inter[r] += pc.sent[INTER][r];
+            crosses |= pc.sent[INTER][r] > 0;
+        }
+        out->inter_rounds += crosses;
     }
-    for (int r = 0; r < p->spec.ranks; r++)
+    for (int r = 0; r < n; r++) {
         out->max_sent = total_sent[r] > out->max_sent ? total_sent[r] : out->max_sent;
+        out->max_sent_inter =
+            total_inter[r] > out->max_sent_inter ? total_inter[r] : out->max_sent_inter;
+    }
     out->steps = p->nrounds;
     if (out->seconds > 0) {
         out->algbw = (double)cv_spec_bench_bytes(&p->spec) / out->seconds;
         out->busbw = out->algbw * cv_spec_busbw_factor(&p->spec);
     }
     free(total_sent);
+    free(total_inter);
     counts_free(&pc);
+}
+
+void cv_cost_plan(const cv_plan *p, const cv_link *l, cv_cost *out)
+{
+    cv_cost_plan_nodes(p, l, l, out);
 }
 
 int cv_parse_size(const char *s, int64_t *bytes)

@@ -150,7 +150,7 @@ static void cpu_close(void *state)
     if (!s)
         return;
     if (s->bufs)
-        for (int i = 0; i < s->plan->spec.ranks * CV_BUF_COUNT; i++)
+        for (int i = 0; i < cv_plan_parts(s->plan) * CV_BUF_COUNT; i++)
             free(s->bufs[i]);
     free(s->bufs);
     free(s->lens);
@@ -173,13 +173,13 @@ static int cpu_open(const cv_plan *plan, void **state, char *err, size_t errlen)
         goto nomem;
     s->plan = plan;
     s->esz = cv_dtype_size(sp->dtype);
-    int nb = sp->ranks * CV_BUF_COUNT;
+    int nb = cv_plan_parts(plan) * CV_BUF_COUNT;
     double total = 0;
     s->lens = calloc((size_t)nb, sizeof *s->lens);
     s->bufs = calloc((size_t)nb, sizeof *s->bufs);
     if (!s->lens || !s->bufs)
         goto nomem;
-    for (int r = 0; r < sp->ranks; r++)
+    for (int r = 0; r < cv_plan_parts(plan); r++)
         for (int b = 0; b < CV_BUF_COUNT; b++) {
             int64_t n = cv_plan_buf_count(plan, (cv_buf)b, r);
             s->lens[r * CV_BUF_COUNT + b] = n;
@@ -210,7 +210,7 @@ nomem:
 static int check_range(cpu_state *s, int rank, cv_buf buf, int64_t off, int64_t count,
                        char *err, size_t errlen)
 {
-    if (rank < 0 || rank >= s->plan->spec.ranks || (unsigned)buf >= CV_BUF_COUNT || off < 0 ||
+    if (rank < 0 || rank >= cv_plan_parts(s->plan) || (unsigned)buf >= CV_BUF_COUNT || off < 0 ||
         count < 0 || off + count > s->lens[rank * CV_BUF_COUNT + buf]) {
         snprintf(err, errlen, "cpu: access to rank %d %s [%lld, +%lld) out of bounds", rank,
                  cv_buf_name(buf), (long long)off, (long long)count);

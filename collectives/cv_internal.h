@@ -81,7 +81,8 @@ typedef int (*cv__rounds_fn)(const cv_spec *s, char *formula, size_t len);
 enum {
     CV__USES_ROOT = 1,   /* reads spec->root */
     CV__USES_SLICES = 2, /* reads spec->slices */
-    CV__STAGES = 4       /* has local sub-phases */
+    CV__STAGES = 4,      /* has local sub-phases */
+    CV__USES_NODES = 8   /* reads spec->nodes */
 };
 
 typedef struct {
@@ -127,6 +128,9 @@ void cv__plan_allreduce_rd(cv_plan *p);
 void cv__plan_allreduce_rabenseifner(cv_plan *p);
 void cv__plan_allreduce_direct(cv_plan *p);
 void cv__plan_allreduce_double_tree(cv_plan *p); /* cv_plan_tree.c */
+void cv__plan_allreduce_hierarchical(cv_plan *p);  /* cv_plan_nodes.c */
+void cv__plan_allreduce_multiring(cv_plan *p);
+void cv__plan_allreduce_in_network(cv_plan *p); /* cv_plan_switch.c */
 void cv__plan_alltoall_pairwise(cv_plan *p);
 /* The reduce half of the direct algorithms (cv_plan_all.c). */
 void cv__reduce_into_root(cv_plan *p);

@@ -253,7 +253,18 @@ void cv_plan_destroy(cv_plan *p)
 
 int64_t cv_plan_buf_count(const cv_plan *p, cv_buf buf, int rank)
 {
+    if (rank >= p->spec.ranks) /* a switch */
+        return buf == CV_BUF_SCRATCH ? p->switch_scratch : 0;
     return buf == CV_BUF_SCRATCH ? p->scratch_count : cv_spec_buf_count(&p->spec, buf, rank);
+}
+
+int cv_plan_parts(const cv_plan *p) { return p->spec.ranks + p->nswitch; }
+
+int cv_plan_node_of(const cv_plan *p, int part)
+{
+    if (part < p->spec.ranks)
+        return cv_spec_node_of(&p->spec, part);
+    return cv_spec_nodes(&p->spec) > 1 ? -1 : 0;
 }
 
 static int64_t buf_len(const cv_plan *p, int rank, int buf)
@@ -269,7 +280,7 @@ typedef struct {
 
 static void written_init(written_map *m, const cv_plan *p)
 {
-    m->ranks = p->spec.ranks;
+    m->ranks = cv_plan_parts(p);
     m->flags = cv__xcalloc((size_t)m->ranks * 2, sizeof *m->flags);
     for (int r = 0; r < m->ranks; r++)
         for (int b = 1; b < 3; b++)
@@ -316,7 +327,8 @@ int cv_plan_validate(const cv_plan *p, char *err, size_t errlen)
         for (int64_t i = 0; i < st->count && !rc; i++) {
             const cv_transfer *t = &p->transfers[st->first + i];
             bool rc_kind = t->kind == CV_XFER_REDUCE_COPY;
-            if (t->src < 0 || t->src >= s->ranks || t->dst < 0 || t->dst >= s->ranks ||
+            if (t->src < 0 || t->src >= cv_plan_parts(p) || t->dst < 0 ||
+                t->dst >= cv_plan_parts(p) ||
                 t->src_buf >= CV_BUF_COUNT || t->dst_buf >= CV_BUF_COUNT || t->count <= 0 ||
                 t->kind >= CV_XFER_KIND_COUNT || (rc_kind && t->local_buf >= CV_BUF_COUNT))
                 rc = cv__fail(err, errlen, "step %d transfer %lld: bad rank, buffer, kind or count",
@@ -404,14 +416,14 @@ int cv_plan_check_provenance(const cv_plan *p, char *err, size_t errlen)
     const cv_spec *s = &p->spec;
     if (s->ranks > CV_MAX_VISUAL_RANKS)
         return cv__fail(err, errlen, "provenance needs at most %d ranks", CV_MAX_VISUAL_RANKS);
-    int nb = s->ranks * CV_BUF_COUNT;
+    int nb = cv_plan_parts(p) * CV_BUF_COUNT;
     uint64_t all = s->ranks == 64 ? ~(uint64_t)0 : bit(s->ranks) - 1;
     /* Whether an element holds a finished reduction matters only for the
      * ops that reduce, on more than one rank. */
     bool track = cv_op_reduces(s->op) && s->ranks > 1;
     uint64_t **mask = cv__xcalloc((size_t)nb, sizeof *mask);
     uint8_t **done = cv__xcalloc((size_t)nb, sizeof *done);
-    for (int r = 0; r < s->ranks; r++)
+    for (int r = 0; r < cv_plan_parts(p); r++)
         for (int b = 0; b < CV_BUF_COUNT; b++) {
             int64_t n = buf_len(p, r, b);
             mask[r * CV_BUF_COUNT + b] = cv__xcalloc((size_t)n + 1, sizeof(uint64_t));

@@ -165,7 +165,12 @@ void cv_spec_init(cv_spec *s)
     s->redop = CV_SUM;
     s->root = 0;
     s->slices = 1;
+    s->nodes = 1;
 }
+
+int cv_spec_nodes(const cv_spec *s) { return s->nodes > 1 ? s->nodes : 1; }
+int cv_spec_ranks_per_node(const cv_spec *s) { return s->ranks / cv_spec_nodes(s); }
+int cv_spec_node_of(const cv_spec *s, int rank) { return rank / cv_spec_ranks_per_node(s); }
 
 int cv__fail(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -207,6 +212,9 @@ int cv_spec_check(const cv_spec *s, int max_ranks, char *err, size_t errlen)
     if (s->root < 0 || s->root >= s->ranks)
         return cv__fail(err, errlen, "--root: %d is out of range; allowed: 0 to %d (ranks - 1)",
                     s->root, s->ranks - 1);
+    if (s->nodes < 0 || s->nodes > s->ranks || (s->nodes > 1 && s->ranks % s->nodes != 0))
+        return cv__fail(err, errlen, "--nodes: %d does not split %d ranks evenly; allowed: a "
+                                  "divisor of --ranks (1 = a single node)", s->nodes, s->ranks);
     if (s->slices < 1 || s->slices > CV_MAX_SLICES)
         return cv__fail(err, errlen, "--slices: %d is out of range; allowed: 1 to %d", s->slices,
                     CV_MAX_SLICES);

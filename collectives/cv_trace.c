@@ -68,7 +68,7 @@ static int64_t buf_len(const cv_plan *p, int rank, int buf)
 static int64_t visual_bytes(const cv_plan *p)
 {
     int64_t esz = (int64_t)cv_dtype_size(p->spec.dtype), elems = 0, moved = 0;
-    for (int r = 0; r < p->spec.ranks; r++)
+    for (int r = 0; r < cv_plan_parts(p); r++)
         for (int b = 0; b < CV_BUF_COUNT; b++)
             elems += buf_len(p, r, b);
     for (int64_t x = 0; x < p->ntransfers; x++)
@@ -116,7 +116,7 @@ int cv_run(const cv_plan *plan, const cv_backend *be, const cv_run_opts *opts, c
         return rc;
 
     size_t esz = cv_dtype_size(s->dtype);
-    int n = s->ranks, nb = n * CV_BUF_COUNT;
+    int n = s->ranks, nb = cv_plan_parts(plan) * CV_BUF_COUNT;
     cv_trace *t = cv__xcalloc(1, sizeof *t);
     t->plan = plan;
     t->backend = be->name;
@@ -226,7 +226,7 @@ void cv_trace_destroy(cv_trace *t)
         free(t->outputs[r]);
     }
     if (t->init)
-        for (int i = 0; i < n * CV_BUF_COUNT; i++)
+        for (int i = 0; i < cv_plan_parts(t->plan) * CV_BUF_COUNT; i++)
             free(t->init[i]);
     free(t->init);
     free(t->lens);
@@ -265,9 +265,10 @@ static void state_reset(cv_state *s)
 {
     const cv_trace *t = s->t;
     size_t esz = cv_dtype_size(t->plan->spec.dtype);
-    for (int i = 0; i < t->plan->spec.ranks * CV_BUF_COUNT; i++) {
+    for (int i = 0; i < cv_plan_parts(t->plan) * CV_BUF_COUNT; i++) {
         int64_t n = t->lens[i];
-        uint64_t m = i % CV_BUF_COUNT == CV_BUF_SEND ? (uint64_t)1 << (i / CV_BUF_COUNT) : 0;
+        int part = i / CV_BUF_COUNT; /* a switch, after the ranks, has no SEND */
+        uint64_t m = i % CV_BUF_COUNT == CV_BUF_SEND && part < 64 ? (uint64_t)1 << part : 0;
         memcpy(s->vals[i], t->init[i], (size_t)n * esz);
         for (int64_t e = 0; e < n; e++) {
             s->masks[i][e] = m;
@@ -282,7 +283,7 @@ int cv_state_create(const cv_trace *t, cv_state **out)
     *out = NULL;
     if (!t->visual)
         return CV_EINVAL;
-    int nb = t->plan->spec.ranks * CV_BUF_COUNT;
+    int nb = cv_plan_parts(t->plan) * CV_BUF_COUNT;
     size_t esz = cv_dtype_size(t->plan->spec.dtype);
     cv_state *s = cv__xcalloc(1, sizeof *s);
     s->t = t;
@@ -303,7 +304,7 @@ void cv_state_destroy(cv_state *s)
 {
     if (!s)
         return;
-    for (int i = 0; i < s->t->plan->spec.ranks * CV_BUF_COUNT; i++) {
+    for (int i = 0; i < cv_plan_parts(s->t->plan) * CV_BUF_COUNT; i++) {
         free(s->vals[i]);
         free(s->masks[i]);
         free(s->last[i]);
@@ -352,7 +353,7 @@ int cv_state_step(const cv_state *s) { return s->step; }
 cv_bufview cv_state_buf(const cv_state *s, int rank, cv_buf buf)
 {
     cv_bufview v = {0};
-    if (rank < 0 || rank >= s->t->plan->spec.ranks || (unsigned)buf >= CV_BUF_COUNT)
+    if (rank < 0 || rank >= cv_plan_parts(s->t->plan) || (unsigned)buf >= CV_BUF_COUNT)
         return v;
     int i = rank * CV_BUF_COUNT + buf;
     v.values = s->vals[i];

@@ -1,7 +1,8 @@
 /*
  * cuda_backend.cu: the cv_backend table that executes plans on CUDA GPUs.
  *
- * Rank r lives on visible device r mod D, in one allocation of its own that
+ * Rank r (and an in-network plan's switch, participant N, after the ranks)
+ * lives on visible device r mod D, in one allocation of its own that
  * holds its SEND, RECV and SCRATCH buffers (so 8 ranks share one GPU as 8
  * virtual devices). Each rank has a stream; a transfer is issued on the
  * stream of the rank it writes, so a step's transfers into different ranks
@@ -387,8 +388,8 @@ static int cuda_open(const cv_plan *plan, void **out, char *err, size_t errlen)
     }
     s->plan = plan;
     s->esize = cv_dtype_size(plan->spec.dtype);
-    s->nranks = plan->spec.ranks;
-    s->ndevs = visible < s->nranks ? visible : s->nranks;
+    s->nranks = cv_plan_parts(plan); /* an in-network plan's switch lives on a GPU too */
+    s->ndevs = visible < plan->spec.ranks ? visible : plan->spec.ranks;
     s->ranks = (cuda_rank *)calloc((size_t)s->nranks, sizeof *s->ranks);
     s->devs = (cuda_dev *)calloc((size_t)s->ndevs, sizeof *s->devs);
     s->peer = (bool *)calloc((size_t)s->ndevs * s->ndevs, sizeof *s->peer);

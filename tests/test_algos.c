@@ -18,7 +18,8 @@
 #include "check.h"
 #include "cv_internal.h"
 
-/* Two plans are the same when their steps and transfers are. */
+/* Two plans are the same when their steps and transfers are: the same
+ * data moving the same way, whatever NCCL primitives they name. */
 static bool same_plan(const cv_plan *a, const cv_plan *b)
 {
     if (a->nsteps != b->nsteps || a->ntransfers != b->ntransfers)
@@ -26,7 +27,13 @@ static bool same_plan(const cv_plan *a, const cv_plan *b)
     for (int k = 0; k < a->nsteps; k++)
         if (a->steps[k].first != b->steps[k].first || a->steps[k].count != b->steps[k].count)
             return false;
-    return memcmp(a->transfers, b->transfers, (size_t)a->ntransfers * sizeof *a->transfers) == 0;
+    for (int64_t i = 0; i < a->ntransfers; i++) {
+        cv_transfer x = a->transfers[i], y = b->transfers[i];
+        x.prim_send = x.prim_recv = y.prim_send = y.prim_recv = 0;
+        if (memcmp(&x, &y, sizeof x) != 0)
+            return false;
+    }
+    return true;
 }
 
 static void check_rows(void)
@@ -80,10 +87,12 @@ static void check_rows(void)
     }
 }
 
-/* Siblings differ, for rank counts that are and are not powers of two. */
+/* Siblings differ, for rank counts that are and are not powers of two; the
+ * algorithms for several nodes on two or three nodes (on one node, or one
+ * rank a node, hierarchical allreduce is the ring). */
 static void check_distinct(void)
 {
-    static const int ranks[] = {5, 8, 12};
+    static const int ranks[] = {6, 8, 12};
     for (int op = 0; op < CV_OP_COUNT; op++) {
         cv_algo a[CV_ALGO_COUNT];
         int na = cv_op_algos(op, a);
@@ -96,6 +105,7 @@ static void check_distinct(void)
                 s.algo = a[i];
                 s.ranks = ranks[ri];
                 s.count = 3 * ranks[ri] + 1;
+                s.nodes = ranks[ri] % 3 ? 2 : 3;
                 char err[CV_ERR_LEN];
                 EXPECT(cv_plan_build(&s, &plans[i], err, sizeof err) == CV_OK, "%s %s: %s",
                        cv_op_name(op), cv_algo_name(a[i]), err);
@@ -127,10 +137,10 @@ static int floor_log2(int n)
     return k;
 }
 
-/* The textbook's rounds at n >= 2 ranks and S slices. MPICH's recursive
+/* The textbook's rounds at n >= 2 ranks in K nodes and S slices. MPICH's recursive
  * doubling and halving fold the ranks beyond the largest power of two p
  * into their neighbours first and hand the result back last: log2 p + 2. */
-static int textbook(cv_op op, cv_algo algo, int n, int S)
+static int textbook(cv_op op, cv_algo algo, int n, int K, int S)
 {
     bool pow2 = (n & (n - 1)) == 0;
     int fold = pow2 ? 0 : 2;
@@ -151,6 +161,13 @@ static int textbook(cv_op op, cv_algo algo, int n, int S)
     case CV_ALGO_DOUBLE_TREE: return 2 * ceil_log2(n) + S - 1;
     /* van de Geijn: binomial scatter, then ring allgather */
     case CV_ALGO_SCATTER_ALLGATHER: return ceil_log2(n) + n - 1;
+    /* NCCL's channels are each a ring through all ranks */
+    case CV_ALGO_MULTIRING: return 2 * (n - 1);
+    /* ring reduce-scatter and allgather inside the K nodes of L ranks, ring
+     * allreduce between them */
+    case CV_ALGO_HIERARCHICAL: return 2 * (n / K - 1) + 2 * (K - 1);
+    /* in-network: every piece to the switch, and back one round later */
+    case CV_ALGO_IN_NETWORK: return S + 1;
     case CV_ALGO_PAIRWISE: return n - 1;
     case CV_ALGO_DIRECT:
         switch (op) {
@@ -172,6 +189,7 @@ static bool stages(cv_op op, cv_algo algo)
 {
     return (op == CV_OP_ALLREDUCE && algo == CV_ALGO_RECURSIVE_DOUBLING) ||
            (op == CV_OP_ALLREDUCE && algo == CV_ALGO_DOUBLE_TREE) ||
+           (op == CV_OP_ALLREDUCE && algo == CV_ALGO_IN_NETWORK) ||
            (op == CV_OP_ALLTOALL && algo == CV_ALGO_BRUCK);
 }
 
@@ -182,10 +200,19 @@ static void check_rounds(void)
         int na = cv_op_algos(op, a), before = failures;
         for (int i = 0; i < na; i++)
             for (int n = 1; n <= 64; n++)
-                for (int S = 1; S <= 3; S += 2) {
+                for (int v = 0; v < 2 * n; v++) {
+                    /* variants: S = 1 or 3 slices, K = every divisor of n nodes */
+                    int S = v % 2 ? 3 : 1, K = v / 2 + 1;
+                    bool noded = op == CV_OP_ALLREDUCE &&
+                                 (a[i] == CV_ALGO_HIERARCHICAL || a[i] == CV_ALGO_MULTIRING);
+                    EXPECT(noded == cv_algo_uses_nodes(op, a[i]), "%s %s: nodes", cv_op_name(op),
+                           cv_algo_name(a[i]));
+                    if (n % K || (K > 1 && !noded))
+                        continue;
                     bool sliced = ((op == CV_OP_BROADCAST || op == CV_OP_REDUCE) &&
                                    a[i] == CV_ALGO_RING) ||
-                                  (op == CV_OP_ALLREDUCE && a[i] == CV_ALGO_DOUBLE_TREE);
+                                  (op == CV_OP_ALLREDUCE && (a[i] == CV_ALGO_DOUBLE_TREE ||
+                                                             a[i] == CV_ALGO_IN_NETWORK));
                     EXPECT(sliced == cv_algo_uses_slices(op, a[i]), "%s %s: slices",
                            cv_op_name(op), cv_algo_name(a[i]));
                     if (S > 1 && !sliced)
@@ -197,6 +224,7 @@ static void check_rounds(void)
                     s.ranks = n;
                     s.count = 7 * (int64_t)n + 3; /* every chunk and slice non-empty */
                     s.slices = S;
+                    s.nodes = K;
                     s.root = cv_op_has_root(op) ? n / 2 : 0;
                     cv_plan *p = NULL;
                     char err[CV_ERR_LEN], f[64];
@@ -204,11 +232,11 @@ static void check_rounds(void)
                         EXPECT(0, "%s %s N=%d: %s", cv_op_name(op), cv_algo_name(a[i]), n, err);
                         continue;
                     }
-                    int want = n == 1 ? 0 : textbook(op, a[i], n, S);
+                    int want = n == 1 ? 0 : textbook(op, a[i], n, K, S);
                     int said = cv_plan_textbook_rounds(p, f, sizeof f);
                     EXPECT(p->nrounds == want && cv_plan_comm_steps(p) == want,
-                           "%s %s N=%d S=%d: %d rounds, the textbook says %d", cv_op_name(op),
-                           cv_algo_name(a[i]), n, S, p->nrounds, want);
+                           "%s %s N=%d K=%d S=%d: %d rounds, the textbook says %d",
+                           cv_op_name(op), cv_algo_name(a[i]), n, K, S, p->nrounds, want);
                     EXPECT(said == want, "%s %s N=%d S=%d: the formula says %s = %d, not %d",
                            cv_op_name(op), cv_algo_name(a[i]), n, S, f, said, want);
                     if (n > 1 && !stages(op, a[i]))

@@ -18,9 +18,9 @@
 
 static void describe(const cv_spec *s, char *out, size_t len)
 {
-    snprintf(out, len, "%s/%s N=%d count=%lld %s %s root=%d slices=%d", cv_op_name(s->op),
-             cv_algo_name(s->algo), s->ranks, (long long)s->count, cv_dtype_name(s->dtype),
-             cv_redop_name(s->redop), s->root, s->slices);
+    snprintf(out, len, "%s/%s N=%d count=%lld %s %s root=%d slices=%d nodes=%d",
+             cv_op_name(s->op), cv_algo_name(s->algo), s->ranks, (long long)s->count,
+             cv_dtype_name(s->dtype), cv_redop_name(s->redop), s->root, s->slices, s->nodes);
 }
 
 /* Builds, validates and checks provenance of one spec's plan. */
@@ -241,6 +241,7 @@ static void check_large(void)
                     s.dtype = CV_INT32;
                     s.root = cv_op_has_root(op) ? n / 3 : 0;
                     s.slices = cv_algo_uses_slices(op, s.algo) ? 3 : 1;
+                    s.nodes = cv_algo_uses_nodes(op, s.algo) ? (ci ? 2 : 4) : 1;
                     check_plan(&s);
                     check_run(&s, CV_INIT_RANDOM);
                 }
@@ -279,6 +280,12 @@ int main(int argc, char **argv)
                     s.count = counts[ci];
                     s.root = cv_op_has_root(op) ? (n * 5 / 7) % n : 0;
                     s.slices = cv_algo_uses_slices(op, s.algo) ? 1 + ci % 4 : 1;
+                    if (cv_algo_uses_nodes(op, s.algo)) { /* one node, a few, one rank each */
+                        int div = 2;
+                        while (div <= n && n % div)
+                            div++;
+                        s.nodes = ci % 3 == 0 ? 1 : ci % 3 == 1 ? (div <= n ? div : 1) : n;
+                    }
                     check_plan(&s);
                     for (int d = 0; d < CV_DTYPE_COUNT; d++)
                         for (int r = 0; r < CV_REDOP_COUNT; r++) {

@@ -132,7 +132,8 @@ static cv_spec make_spec(cv_op op, cv_algo algo, int n, int64_t count)
     s.ranks = n;
     s.count = count;
     s.root = cv_op_has_root(op) ? (n * 5 / 7) % n : 0;
-    s.slices = (op == CV_OP_BROADCAST || op == CV_OP_REDUCE) ? 1 + (int)(count % 3) : 1;
+    s.slices = cv_algo_uses_slices(op, algo) ? 1 + (int)(count % 3) : 1;
+    s.nodes = cv_algo_uses_nodes(op, algo) && n % 2 == 0 ? 2 : 1; /* across nodes where it can */
     return s;
 }
 

@@ -67,8 +67,11 @@ static void print_buffer(FILE *out, const cv_trace *t, const cv_state *st, int r
     int64_t shown = v.count < MAX_CELLS ? v.count : MAX_CELLS;
     for (int64_t base = 0; base < shown; base += CELLS_PER_LINE) {
         char label[16];
-        snprintf(label, sizeof label, base ? "" : "r%d %s", rank,
-                 buf == CV_BUF_SCRATCH ? "scr" : cv_buf_name(buf));
+        if (rank >= s->ranks) /* an in-network plan's switch */
+            snprintf(label, sizeof label, base ? "" : "sw %s", "scr");
+        else
+            snprintf(label, sizeof label, base ? "" : "r%d %s", rank,
+                     buf == CV_BUF_SCRATCH ? "scr" : cv_buf_name(buf));
         fprintf(out, "%-8s", label);
         int64_t end = base + CELLS_PER_LINE < shown ? base + CELLS_PER_LINE : shown;
         for (int64_t i = base; i < end; i++) {
@@ -92,17 +95,29 @@ static void print_buffer(FILE *out, const cv_trace *t, const cv_state *st, int r
         fprintf(out, "%-8s... %lld more elements\n", "", (long long)(v.count - shown));
 }
 
+/* "r3" for a rank, "sw" for an in-network plan's switch. */
+static const char *part_name(const cv_plan *p, int part, char *out, size_t len)
+{
+    if (part >= p->spec.ranks)
+        snprintf(out, len, "sw");
+    else
+        snprintf(out, len, "r%d", part);
+    return out;
+}
+
 /* "r0.send[0..2) -> r1.recv[0..2) reduce-copy with r1.send[0..2)", and
  * the NCCL primitives where the step's transfers do not all share them. */
-static void print_transfer(FILE *out, const cv_transfer *x, cv_redop redop, bool prims)
+static void print_transfer(FILE *out, const cv_plan *p, const cv_transfer *x, bool prims)
 {
-    fprintf(out, "  r%d.%s[%lld..%lld) -> r%d.%s[%lld..%lld) %s", x->src, cv_buf_name(x->src_buf),
-            (long long)x->src_off, (long long)(x->src_off + x->count), x->dst,
-            cv_buf_name(x->dst_buf), (long long)x->dst_off, (long long)(x->dst_off + x->count),
-            cv_xfer_kind_name(x->kind));
+    char a[16], b[16];
+    fprintf(out, "  %s.%s[%lld..%lld) -> %s.%s[%lld..%lld) %s", part_name(p, x->src, a, sizeof a),
+            cv_buf_name(x->src_buf), (long long)x->src_off, (long long)(x->src_off + x->count),
+            part_name(p, x->dst, b, sizeof b), cv_buf_name(x->dst_buf), (long long)x->dst_off,
+            (long long)(x->dst_off + x->count), cv_xfer_kind_name(x->kind));
     if (x->kind == CV_XFER_REDUCE_COPY)
-        fprintf(out, " with r%d.%s[%lld..%lld)", x->dst, cv_buf_name(x->local_buf),
+        fprintf(out, " with %s.%s[%lld..%lld)", b, cv_buf_name(x->local_buf),
                 (long long)x->local_off, (long long)(x->local_off + x->count));
+    cv_redop redop = p->spec.redop;
     if ((x->flags & CV_XFER_FINISH) && redop == CV_AVG)
         fprintf(out, ", finished");
     char nccl[64];
@@ -133,7 +148,7 @@ static void shared_prims(const cv_plan *p, const cv_step *st, char *out, size_t 
 static void print_all_buffers(FILE *out, const cv_trace *t, const cv_state *st, bool inputs)
 {
     const cv_plan *p = cv_trace_plan(t);
-    for (int r = 0; r < p->spec.ranks; r++) {
+    for (int r = 0; r < cv_plan_parts(p); r++) {
         if (inputs)
             print_buffer(out, t, st, r, CV_BUF_SEND);
         else {
@@ -186,7 +201,7 @@ void app_print_steps(FILE *out, const cv_trace *t)
         if (nccl[0]) /* the primitives NCCL's kernel calls here, to find in its source */
             fprintf(out, "  NCCL: %s\n", nccl);
         for (int64_t i = 0; i < step->count && i < MAX_TRANSFERS; i++)
-            print_transfer(out, &p->transfers[step->first + i], s->redop, !nccl[0]);
+            print_transfer(out, p, &p->transfers[step->first + i], !nccl[0]);
         if (step->count > MAX_TRANSFERS)
             fprintf(out, "  ... %lld more transfers\n", (long long)(step->count - MAX_TRANSFERS));
         if (st) {
