@@ -42,19 +42,10 @@ void rd_chart_destroy(rd_chart *c)
 
 SDL_Color rd_chart_series_color(rd_theme_id theme, rd_series s)
 {
-    /* Measured lines are cool (blue, green), the prediction warm (the
-     * theme's accent), so "measured versus model" reads at a glance; on
-     * light paper the colours are darker to keep their contrast. */
-    static const SDL_Color colors[RD_THEME_COUNT][RD_SERIES_COUNT] = {
-        [RD_THEME_DARK] = {{90, 160, 255, 255}, {80, 200, 120, 255}, {255, 200, 70, 255}},
-        [RD_THEME_LIGHT] = {{25, 95, 200, 255}, {20, 130, 60, 255}, {196, 100, 0, 255}},
-        [RD_THEME_PROJECTOR] = {{80, 170, 255, 255}, {0, 230, 120, 255}, {255, 236, 0, 255}},
-    };
-    if ((unsigned)theme >= RD_THEME_COUNT)
-        theme = RD_THEME_DARK;
+    _Static_assert(RD_SERIES_COUNT == RD_THEME_SERIES, "a theme has a colour per series");
     if ((unsigned)s >= RD_SERIES_COUNT)
         s = RD_SERIES_BUSBW;
-    return colors[theme][s];
+    return rd_theme_get(theme)->series[s];
 }
 
 /* ------------------------------------------------------------- primitives */

@@ -103,20 +103,34 @@ void rd__draw_card(rd_ctx *c, const rd_frame *f, int p, int rank);
 void rd__region_centre(const rd_card_layout *cl, int b, int64_t off, int64_t count, float *x,
                        float *y);
 
-/* Pieces of the frame (rd_chrome.c, rd_narration.c, rd_overlay.c). */
+/* Around the stage (rd_chrome.c): the header, the timeline, the button
+ * bar, and each panel's legend and compare caption. */
 void rd__draw_header(rd_ctx *c, const rd_frame *f);
 void rd__draw_timeline(rd_ctx *c, const rd_frame *f, bool cursor);
 void rd__draw_buttons(rd_ctx *c, const rd_frame *f);
-void rd__draw_narration(rd_ctx *c, const rd_frame *f);
-/* The narration panel's lines, answers, buttons and field (rd_narration.c),
- * for rd_layout_compute. */
-void rd__layout_narration(rd_text *t, const rd_frame *f, rd_layout *L);
-void rd__draw_side_diagram(rd_ctx *c, const rd_frame *f); /* lesson mode */
 void rd__draw_legend(rd_ctx *c, const rd_frame *f, int p);
 void rd__draw_caption(rd_ctx *c, const rd_frame *f, int p);
+
+/* The narration panel (rd_narration.c): its lines, answers, buttons and
+ * field, laid out for rd_layout_compute, then drawn; and a lesson's
+ * diagram beside the stage. */
+void rd__layout_narration(rd_text *t, const rd_frame *f, rd_layout *L);
+void rd__draw_narration(rd_ctx *c, const rd_frame *f);
+void rd__draw_side_diagram(rd_ctx *c, const rd_frame *f); /* lesson mode */
+
+/* Drawn over everything (rd_overlay.c): the help, the cell tooltip, the
+ * banner. */
 void rd__draw_help(rd_ctx *c, const rd_frame *f);
 void rd__draw_tooltip(rd_ctx *c, const rd_frame *f);
 void rd__draw_message(rd_ctx *c, const rd_frame *f);
+
+/* The panel's link for model times: its own, else the first preset
+ * (rd_draw.c). */
 const cv_link *rd__link(const rd_panel *p);
+
+/* The palettes as compiled in, and replacing one (rd_theme.c), for the
+ * palette files' loader (rd_theme_load.c). */
+const rd_theme *rd__theme_builtin(rd_theme_id id);
+void rd__theme_set(rd_theme_id id, const rd_theme *th);
 
 #endif /* RD_INTERNAL_H */

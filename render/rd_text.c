@@ -1,28 +1,19 @@
 /*
- * rd_text.c: fonts and cached text for the renderer.
+ * rd_text.c: cached text for the renderer: measuring, drawing, wrapping.
  *
- * Fonts are located through fontconfig by family name, and a match is only
- * accepted when fontconfig returns that family (it always returns
- * *something*, which would hide a missing package behind tofu boxes).
- * Strings containing CJK characters are drawn whole with the CJK font, so a
- * Chinese sentence with Latin words in it has one consistent look.
- *
- * Drawing text is the most expensive thing a frame does on the software
- * renderer, so every string is rendered once into a texture and kept in a
- * small LRU cache keyed by (string, pixel size, colour, width limit); a
- * cache hit costs one hash and one texture copy.
+ * Which face draws a string is rd_font.c's business. Drawing text is the
+ * most expensive thing a frame does on the software renderer, so every
+ * string is rendered once into a texture and kept in a small LRU cache
+ * keyed by (string, pixel size, colour, width limit); a cache hit costs one
+ * hash and one texture copy.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "render.h"
+#include "rd_font.h"
 
-#include <fontconfig/fontconfig.h>
-#include <SDL_ttf.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #define TEXT_CACHE_SIZE 4096 /* power of two: open addressing mask; a 64-rank frame draws ~2500 strings */
-#define TEXT_MAX_FONTS 24
 
 typedef struct {
     uint64_t hash;
@@ -35,152 +26,13 @@ typedef struct {
     bool live;
 } text_entry;
 
-typedef struct {
-    int px;
-    bool cjk, mono;
-    TTF_Font *font;
-} font_slot;
-
 struct rd_text {
     SDL_Renderer *r;
-    rd_font_paths paths;
-    font_slot fonts[TEXT_MAX_FONTS];
-    int nfonts;
+    rd__fonts fonts;
     text_entry cache[TEXT_CACHE_SIZE];
-    int entries;
     uint64_t clock;
-    long hits, misses;
     bool ttf_inited;
 };
-
-/* -------------------------------------------------------------- fontconfig */
-
-/* Path of a font whose family is exactly `family`, or false. */
-static bool fc_find_family(const char *family, char *out, size_t outlen)
-{
-    bool found = false;
-    FcPattern *pat = FcNameParse((const FcChar8 *)family);
-    if (!pat)
-        return false;
-    FcConfigSubstitute(NULL, pat, FcMatchPattern);
-    FcDefaultSubstitute(pat);
-    FcResult res;
-    FcPattern *match = FcFontMatch(NULL, pat, &res);
-    if (match) {
-        FcChar8 *file = NULL;
-        /* Any of the match's family names may be the one asked for. */
-        for (int i = 0;; i++) {
-            FcChar8 *fam = NULL;
-            if (FcPatternGetString(match, FC_FAMILY, i, &fam) != FcResultMatch)
-                break;
-            if (strcasecmp((const char *)fam, family) == 0) {
-                found = true;
-                break;
-            }
-        }
-        if (found && FcPatternGetString(match, FC_FILE, 0, &file) == FcResultMatch)
-            snprintf(out, outlen, "%s", (const char *)file);
-        else
-            found = false;
-        FcPatternDestroy(match);
-    }
-    FcPatternDestroy(pat);
-    return found;
-}
-
-static bool file_readable(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return false;
-    fclose(f);
-    return true;
-}
-
-int rd_fonts_find(rd_font_paths *out, char *err, size_t errlen)
-{
-    static const char *latin[] = {"DejaVu Sans", "Noto Sans", "Liberation Sans", "FreeSans"};
-    static const char *cjk[] = {"WenQuanYi Micro Hei", "WenQuanYi Zen Hei", "Noto Sans CJK SC",
-                                "Noto Sans SC", "Source Han Sans SC", "Droid Sans Fallback"};
-    static const char *mono[] = {"DejaVu Sans Mono", "Noto Sans Mono", "Liberation Mono",
-                                 "FreeMono"};
-    memset(out, 0, sizeof *out);
-    const char *env = getenv("COLLVIZ_FONT");
-    const char *envc = getenv("COLLVIZ_FONT_CJK");
-    if (env && *env) {
-        if (!file_readable(env)) {
-            snprintf(err, errlen, "COLLVIZ_FONT=%s cannot be read", env);
-            return CV_EUNAVAIL;
-        }
-        snprintf(out->latin, sizeof out->latin, "%s", env);
-    }
-    if (envc)
-        snprintf(out->cjk, sizeof out->cjk, "%s", file_readable(envc) ? envc : "");
-    if (!FcInit()) {
-        if (!out->latin[0]) {
-            snprintf(err, errlen, "fontconfig failed to start: no font found "
-                                  "(install the Debian package fonts-dejavu-core)");
-            return CV_EUNAVAIL;
-        }
-        return CV_OK;
-    }
-    for (size_t i = 0; !out->latin[0] && i < sizeof latin / sizeof *latin; i++)
-        fc_find_family(latin[i], out->latin, sizeof out->latin);
-    for (size_t i = 0; !envc && !out->cjk[0] && i < sizeof cjk / sizeof *cjk; i++)
-        fc_find_family(cjk[i], out->cjk, sizeof out->cjk);
-    for (size_t i = 0; !out->mono[0] && i < sizeof mono / sizeof *mono; i++)
-        fc_find_family(mono[i], out->mono, sizeof out->mono);
-    /* Only paths are kept; fontconfig's caches are not needed after this. */
-    FcFini();
-    if (!out->latin[0]) {
-        snprintf(err, errlen, "no Latin font found: install the Debian package fonts-dejavu-core");
-        return CV_EUNAVAIL;
-    }
-    return CV_OK;
-}
-
-/* ------------------------------------------------------------------ fonts */
-
-static bool has_cjk(const char *s)
-{
-    /* Lead bytes 0xE2 0xBA.. and up cover U+2E80 onwards (CJK radicals,
-     * punctuation, ideographs, full-width forms). */
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p >= 0xE3 && *p <= 0xEF)
-            return true;
-        if (*p == 0xE2 && p[1] >= 0xBA)
-            return true;
-    }
-    return false;
-}
-
-static TTF_Font *get_font(rd_text *t, int px, bool cjk)
-{
-    bool mono = (px & RD_TEXT_MONO) != 0;
-    px &= ~RD_TEXT_MONO;
-    if (px < 4)
-        px = 4;
-    if (px > 400)
-        px = 400;
-    if (cjk && !t->paths.cjk[0])
-        cjk = false;
-    mono = mono && !cjk && t->paths.mono[0];
-    for (int i = 0; i < t->nfonts; i++)
-        if (t->fonts[i].px == px && t->fonts[i].cjk == cjk && t->fonts[i].mono == mono)
-            return t->fonts[i].font;
-    TTF_Font *f = TTF_OpenFont(cjk ? t->paths.cjk : mono ? t->paths.mono : t->paths.latin, px);
-    if (!f)
-        return NULL;
-    /* Keep the table bounded: sizes change with the window, so the oldest
-     * slot goes. */
-    if (t->nfonts == TEXT_MAX_FONTS) {
-        TTF_CloseFont(t->fonts[0].font);
-        memmove(&t->fonts[0], &t->fonts[1], sizeof t->fonts[0] * (TEXT_MAX_FONTS - 1));
-        t->nfonts--;
-    }
-    t->fonts[t->nfonts++] = (font_slot){px, cjk, mono, f};
-    return f;
-}
 
 rd_text *rd_text_create(SDL_Renderer *r, const rd_font_paths *fonts, char *err, size_t errlen)
 {
@@ -190,7 +42,6 @@ rd_text *rd_text_create(SDL_Renderer *r, const rd_font_paths *fonts, char *err, 
         abort();
     }
     t->r = r;
-    t->paths = *fonts;
     /* TTF_Init is reference counted: each rd_text holds one reference. */
     if (TTF_Init() != 0) {
         snprintf(err, errlen, "SDL_ttf failed to start: %s", TTF_GetError());
@@ -198,17 +49,10 @@ rd_text *rd_text_create(SDL_Renderer *r, const rd_font_paths *fonts, char *err, 
         return NULL;
     }
     t->ttf_inited = true;
-    TTF_Font *probe = get_font(t, 14, false);
-    if (!probe) {
-        snprintf(err, errlen, "cannot open font %s: %s (install the Debian package "
-                              "fonts-dejavu-core)", fonts->latin, TTF_GetError());
+    if (!rd__fonts_open(&t->fonts, fonts, err, errlen)) {
         rd_text_destroy(t);
         return NULL;
     }
-    if (t->paths.cjk[0] && !get_font(t, 14, true))
-        t->paths.cjk[0] = '\0'; /* unreadable CJK font: Chinese text falls back */
-    if (t->paths.mono[0] && !get_font(t, 14 | RD_TEXT_MONO, false))
-        t->paths.mono[0] = '\0'; /* unreadable: code in the Latin font */
     return t;
 }
 
@@ -223,7 +67,6 @@ void rd_text_flush(rd_text *t)
         free(e->str);
         memset(e, 0, sizeof *e);
     }
-    t->entries = 0;
 }
 
 void rd_text_destroy(rd_text *t)
@@ -231,29 +74,23 @@ void rd_text_destroy(rd_text *t)
     if (!t)
         return;
     rd_text_flush(t);
-    for (int i = 0; i < t->nfonts; i++)
-        TTF_CloseFont(t->fonts[i].font);
+    rd__fonts_close(&t->fonts);
     if (t->ttf_inited)
         TTF_Quit(); /* reference counted by SDL_ttf */
     free(t);
 }
 
-bool rd_text_has_cjk(const rd_text *t) { return t->paths.cjk[0] != '\0'; }
+bool rd_text_has_cjk(const rd_text *t) { return t->fonts.face[RD__FACE_CJK].path[0] != '\0'; }
 
-void rd_text_stats(const rd_text *t, int *entries, long *hits, long *misses)
+const char *rd_text_font(rd_text *t, const char *s, int px)
 {
-    if (entries)
-        *entries = t->entries;
-    if (hits)
-        *hits = t->hits;
-    if (misses)
-        *misses = t->misses;
+    return rd__font_file_for(&t->fonts, px, s)->path;
 }
 
 void rd_text_measure(rd_text *t, const char *s, int px, int *w, int *h)
 {
     int tw = 0, th = 0;
-    TTF_Font *f = get_font(t, px, has_cjk(s));
+    TTF_Font *f = rd__font_for(&t->fonts, px, s);
     if (f && *s)
         TTF_SizeUTF8(f, s, &tw, &th);
     else if (f)
@@ -324,18 +161,15 @@ static text_entry *cache_get(rd_text *t, const char *s, int px, SDL_Color c, int
         if (e->live && e->hash == h && e->px == px && e->rgba == rgba && e->max_w == max_w &&
             strcmp(e->str, s) == 0) {
             e->used = ++t->clock;
-            t->hits++;
             return e;
         }
         if (!victim || !e->live || (victim->live && e->used < victim->used))
             victim = e;
     }
-    t->misses++;
     if (victim->live) {
         if (victim->tex)
             SDL_DestroyTexture(victim->tex);
         free(victim->str);
-        t->entries--;
     }
     memset(victim, 0, sizeof *victim);
     victim->str = strdup(s);
@@ -349,8 +183,7 @@ static text_entry *cache_get(rd_text *t, const char *s, int px, SDL_Color c, int
     victim->max_w = max_w;
     victim->live = true;
     victim->used = ++t->clock;
-    t->entries++;
-    TTF_Font *f = get_font(t, px, has_cjk(s));
+    TTF_Font *f = rd__font_for(&t->fonts, px, s);
     if (!f || !*s)
         return victim;
     char cut[512];
@@ -401,7 +234,7 @@ int rd_text_wrap(rd_text *t, const char *s, int px, int max_w, char *buf, int ma
 {
     int nlines = 0;
     const char *p = s;
-    TTF_Font *f = get_font(t, px, has_cjk(s));
+    TTF_Font *f = rd__font_for(&t->fonts, px, s);
     if (!f || maxlines <= 0 || linelen < 8)
         return 0;
     char *line = NULL;

@@ -7,14 +7,36 @@
  * palette chosen so that neighbours on a ring differ in hue and lightness;
  * past the palette, hues advance by the golden angle so that 64 ranks still
  * get distinct colours.
+ *
+ * The palettes below are the built-in copies of assets/themes/NAME.json, which
+ * replace them when the program finds its assets (rd_theme_load.c): they
+ * keep a program without its assets, or with a broken palette file,
+ * readable.
  */
-#include "render.h"
+#include "rd_internal.h"
 
 #include <math.h>
 #include <string.h>
 #include <strings.h>
 
-static const rd_theme themes[RD_THEME_COUNT] = {
+/* clang-format off */
+#define RANKS                                                                                      \
+    .nranks = RD_RANK_COLORS,                                                                      \
+    .ranks = {                                                                                     \
+        {66, 135, 245, 255},  /* blue */                                                           \
+        {245, 130, 48, 255},  /* orange */                                                         \
+        {60, 180, 75, 255},   /* green */                                                          \
+        {230, 60, 80, 255},   /* red */                                                            \
+        {160, 100, 230, 255}, /* violet */                                                         \
+        {30, 190, 190, 255},  /* teal */                                                           \
+        {240, 200, 40, 255},  /* yellow */                                                         \
+        {240, 100, 190, 255}, /* pink */                                                           \
+    }
+
+/* Chart lines: measured ones cool (blue, green), the prediction warm (the
+ * theme's accent), so "measured versus model" reads at a glance; on light
+ * paper the colours are darker to keep their contrast. */
+static rd_theme themes[RD_THEME_COUNT] = {
     [RD_THEME_DARK] = {
         .name = "dark",
         .bg = {22, 24, 30, 255},
@@ -32,6 +54,8 @@ static const rd_theme themes[RD_THEME_COUNT] = {
         .band_b = {72, 56, 88, 255},
         .text_scale = 1.0f,
         .line = 1.5f,
+        RANKS,
+        .series = {{90, 160, 255, 255}, {80, 200, 120, 255}, {255, 200, 70, 255}},
     },
     [RD_THEME_LIGHT] = {
         .name = "light",
@@ -50,6 +74,8 @@ static const rd_theme themes[RD_THEME_COUNT] = {
         .band_b = {232, 206, 232, 255},
         .text_scale = 1.0f,
         .line = 1.5f,
+        RANKS,
+        .series = {{25, 95, 200, 255}, {20, 130, 60, 255}, {196, 100, 0, 255}},
     },
     [RD_THEME_PROJECTOR] = {
         .name = "projector",
@@ -68,8 +94,16 @@ static const rd_theme themes[RD_THEME_COUNT] = {
         .band_b = {130, 0, 130, 255},
         .text_scale = 1.5f,
         .line = 3.0f,
+        RANKS,
+        .series = {{80, 170, 255, 255}, {0, 230, 120, 255}, {255, 236, 0, 255}},
     },
 };
+
+/* clang-format on */
+
+/* The palettes above as built, kept before the first file replaces one. */
+static rd_theme builtin[RD_THEME_COUNT];
+static bool builtin_saved;
 
 const rd_theme *rd_theme_get(rd_theme_id id)
 {
@@ -107,24 +141,31 @@ static SDL_Color hsv(double h, double s, double v)
                        (Uint8)lround((b + m) * 255), 255};
 }
 
-SDL_Color rd_rank_color(int rank)
+SDL_Color rd_theme_rank_color(const rd_theme *th, int rank)
 {
-    static const SDL_Color palette[] = {
-        {66, 135, 245, 255},  /* blue */
-        {245, 130, 48, 255},  /* orange */
-        {60, 180, 75, 255},   /* green */
-        {230, 60, 80, 255},   /* red */
-        {160, 100, 230, 255}, /* violet */
-        {30, 190, 190, 255},  /* teal */
-        {240, 200, 40, 255},  /* yellow */
-        {240, 100, 190, 255}, /* pink */
-    };
     if (rank < 0)
         rank = 0;
-    if (rank < (int)(sizeof palette / sizeof *palette))
-        return palette[rank];
+    if (rank < th->nranks)
+        return th->ranks[rank];
     double v = (rank & 1) ? 0.78 : 0.95;
     return hsv(20.0 + 137.50776 * rank, 0.62, v);
+}
+
+SDL_Color rd_rank_color(int rank) { return rd_theme_rank_color(&themes[RD_THEME_DARK], rank); }
+
+const rd_theme *rd__theme_builtin(rd_theme_id id)
+{
+    if (!builtin_saved) {
+        memcpy(builtin, themes, sizeof builtin);
+        builtin_saved = true;
+    }
+    return &builtin[id];
+}
+
+void rd__theme_set(rd_theme_id id, const rd_theme *th)
+{
+    rd__theme_builtin(id);
+    themes[id] = *th;
 }
 
 void rd_chunk_name(int chunk, char *out, size_t outlen)

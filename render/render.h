@@ -9,10 +9,11 @@
  * step in progress, the fraction places the chunks in flight, so stepping
  * back is just drawing a smaller t.
  *
- * Pieces: fonts found through fontconfig and strings cached as textures
- * (rd_text), three themes, an English/Chinese string table, a pure layout
- * function that tests can check for overlaps, the frame drawer with a hit
- * test for the mouse, and PNG/GIF writers.
+ * Pieces: the shipped fonts (fontconfig for what they lack) and strings
+ * cached as textures (rd_text), three themes whose palettes are data, an
+ * English/Chinese string table, the keymap, a layout function that tests
+ * can check for overlaps, the frame drawer with a hit test for the mouse,
+ * and PNG/GIF writers.
  */
 #ifndef RD_RENDER_H
 #define RD_RENDER_H
@@ -38,16 +39,37 @@ extern "C" {
 
 typedef enum { RD_THEME_DARK, RD_THEME_LIGHT, RD_THEME_PROJECTOR, RD_THEME_COUNT } rd_theme_id;
 
+/* Rank colours picked by hand; past them, hues step by the golden angle. */
+#define RD_RANK_COLORS 8
+/* A chart's lines: busbw, algbw, model (rd_series in rd_chart.h). */
+#define RD_THEME_SERIES 3
+
+/* A theme's palette. The built-in ones (rd_theme.c) are replaced by
+ * assets/themes/NAME.json where those files exist (rd_themes_load). */
 typedef struct {
     const char *name;
     SDL_Color bg, panel, card, edge, text, dim, accent, link, empty, flash, warn, band_a, band_b;
     float text_scale; /* projector: 1.5 */
     float line;       /* line thickness in UI units */
+    int nranks;       /* 1 to RD_RANK_COLORS */
+    SDL_Color ranks[RD_RANK_COLORS];
+    SDL_Color series[RD_THEME_SERIES];
 } rd_theme;
 
 const rd_theme *rd_theme_get(rd_theme_id id);
 int rd_theme_parse(const char *s); /* -1 when unknown */
+/* Reads ASSETS/themes/NAME.json over each theme's palette (the format:
+ * assets/themes/README.md). A missing file leaves its theme built in; so
+ * does a bad one, and then err says "FILE:LINE:COLUMN: what is wrong" for
+ * the first bad file and CV_EINVAL is returned. assets NULL: back to the
+ * built-in palettes. Call it before drawing, from one thread. */
+int rd_themes_load(const char *assets, char *err, size_t errlen);
+/* One palette file over theme id, all or nothing (what rd_themes_load does
+ * for each file). */
+int rd_theme_load_file(rd_theme_id id, const char *path, char *err, size_t errlen);
 /* One colour per rank, distinct for neighbours; stable for a given rank. */
+SDL_Color rd_theme_rank_color(const rd_theme *th, int rank);
+/* The same from the dark theme's palette, where no theme is at hand. */
 SDL_Color rd_rank_color(int rank);
 /* The chunk letter convention of the source notes: chunk 0 is "a", 1 "b"
  * ...; digits after it name the ranks whose data it holds ("a0+a1"). */
@@ -61,20 +83,28 @@ int rd_ref_step(int nsteps, double t, bool *after);
 /* ----------------------------------------------------------------- text */
 
 typedef struct {
-    char latin[1024]; /* required */
-    char cjk[1024];   /* "" when no CJK font is installed */
-    char mono[1024];  /* monospace for code; "" = the Latin font */
+    char path[1024]; /* "" = none */
+    int index;       /* the face within a collection (.ttc) */
+} rd_font_file;
+typedef struct {
+    rd_font_file latin; /* required */
+    rd_font_file cjk;   /* path "" when there is no CJK face */
+    rd_font_file mono;  /* monospace for code; path "" = the Latin face */
 } rd_font_paths;
 /* Or'ed into a text size (px | RD_TEXT_MONO): the monospace face, for code
  * and formulas. Text with CJK characters keeps the CJK font. */
 #define RD_TEXT_MONO 0x10000
 
-/* Finds DejaVu Sans (or another installed Latin sans), a CJK font
- * (WenQuanYi Micro Hei, Noto Sans CJK) and a monospace one (DejaVu Sans
- * Mono, optional) through fontconfig; COLLVIZ_FONT and COLLVIZ_FONT_CJK
- * override the paths. CV_EUNAVAIL with a one-line message
- * naming the Debian package when no Latin font exists. */
-int rd_fonts_find(rd_font_paths *out, char *err, size_t errlen);
+/* The faces collviz ships in ASSETS/fonts (DejaVu Sans, DejaVu Sans Mono,
+ * WenQuanYi Micro Hei cut down to GB2312), so text looks the same on every
+ * machine; for one the assets lack (assets NULL, or a file missing),
+ * fontconfig's DejaVu Sans or another installed Latin sans, WenQuanYi Micro
+ * Hei or Noto Sans CJK, DejaVu Sans Mono. COLLVIZ_FONT and COLLVIZ_FONT_CJK
+ * override the Latin and CJK faces (an unreadable COLLVIZ_FONT_CJK: no CJK
+ * face). CV_EUNAVAIL with a one-line message naming the Debian package when
+ * there is no Latin face. A character none of the faces has is looked up
+ * through fontconfig when it is drawn (rd_font.c). */
+int rd_fonts_find(const char *assets, rd_font_paths *out, char *err, size_t errlen);
 
 typedef struct rd_text rd_text;
 rd_text *rd_text_create(SDL_Renderer *r, const rd_font_paths *fonts, char *err, size_t errlen);
@@ -98,8 +128,8 @@ SDL_Rect rd_text_draw_in(rd_text *t, const char *s, int px, SDL_Color c, SDL_Rec
  * buf (each at most linelen bytes); returns the line count. */
 int rd_text_wrap(rd_text *t, const char *s, int px, int max_w, char *buf, int maxlines,
                  int linelen);
-/* Cache statistics, for tests and the benchmark. */
-void rd_text_stats(const rd_text *t, int *entries, long *hits, long *misses);
+/* The font file s is drawn with at px: the face its characters chose. */
+const char *rd_text_font(rd_text *t, const char *s, int px);
 /* Drops every cached texture (after SDL_RENDER_TARGETS_RESET). */
 void rd_text_flush(rd_text *t);
 

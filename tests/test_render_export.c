@@ -15,7 +15,7 @@ int main(void)
 {
     rd_font_paths p;
     char err[256];
-    if (rd_fonts_find(&p, err, sizeof err) != CV_OK) {
+    if (rd_fonts_find(COLLVIZ_SOURCE_DIR "/assets", &p, err, sizeof err) != CV_OK) {
         printf("skipped: %s\n", err);
         return 77;
     }

@@ -122,7 +122,7 @@ int main(void)
                 g->surface = surf;
                 g->ren = SDL_CreateSoftwareRenderer(surf);
                 rd_font_paths fp;
-                rd_fonts_find(&fp, err, sizeof err);
+                rd_fonts_find(COLLVIZ_SOURCE_DIR "/assets", &fp, err, sizeof err);
                 g->rd = rd_create(g->ren, &fp, err, sizeof err);
                 SDL_FreeSurface(old);
                 for (int lang = 0; lang < CV_LANG_COUNT; lang++)

@@ -12,7 +12,7 @@ void tr_require_fonts(void)
 {
     rd_font_paths p;
     char err[256];
-    if (rd_fonts_find(&p, err, sizeof err) != CV_OK) {
+    if (rd_fonts_find(COLLVIZ_SOURCE_DIR "/assets", &p, err, sizeof err) != CV_OK) {
         printf("skipped: %s\n", err);
         exit(TR_SKIP);
     }

@@ -311,7 +311,7 @@ int main(void)
     real_result(json);
     rd_font_paths fonts;
     char err[256];
-    bool have_fonts = rd_fonts_find(&fonts, err, sizeof err) == CV_OK;
+    bool have_fonts = rd_fonts_find(COLLVIZ_SOURCE_DIR "/assets", &fonts, err, sizeof err) == CV_OK;
     if (have_fonts) {
         pngs(json);
         chart_direct(&fonts);

@@ -50,6 +50,15 @@ bool app_parse_enum(const char *flag, const char *s, int (*parse)(const char *),
  * flag and returns false otherwise. */
 bool app_parse_wxh(const char *flag, const char *s, int max, int *w, int *h);
 
+/* Where the program's data directory `name` ("lessons", "assets") is: the
+ * directory named by the first of the NULL-terminated environment
+ * variables `env` that is set (false when it is not a directory: no quiet
+ * fallback), else `name` next to the executable (a build tree, an unpacked
+ * copy), else PREFIX/share/collviz/`name` for an executable in PREFIX/bin.
+ * False, with why, when none exists (cli_data.c). */
+bool app_data_dir(const char *name, const char *const *env, char *out, size_t outlen, char *why,
+                  size_t whylen);
+
 /* Monotonic seconds, for timing. */
 double app_now_seconds(void);
 /* The process's peak resident memory in KiB (VmHWM), or -1. */

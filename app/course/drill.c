@@ -250,7 +250,8 @@ int app_cmd_drill(int argc, char **argv)
     lesson_course course;
     progress prog;
     char path[4096];
-    lesson_cmd_load_course(&course, dir, false);
+    if (lesson_cmd_load_course(&course, dir, false) < 0)
+        return APP_EXIT_USAGE;
     lesson_cmd_load_progress(&prog, path, sizeof path);
     if (!lang_arg)
         lang = lesson_default_lang(&prog);

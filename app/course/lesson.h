@@ -324,11 +324,10 @@ int lesson_course_resume(const lesson_course *c, const struct progress *p, int *
 lesson_lang lesson_default_lang(const struct progress *p);
 /* Where the course is: the directory $COLLVIZ_LESSONS_DIR or
  * $COLLVIZ_LESSONS names (no fallback when it is not a directory), else
- * lessons/ next to the executable (an unpacked release), else the source
- * tree's lessons/ (a build directory), else ./lessons. False, with why,
- * when none exists. lesson_default_dir: that directory, or "lessons". */
+ * lessons/ next to the executable (a build tree, an unpacked copy), else
+ * PREFIX/share/collviz/lessons for an installed one (app_data_dir). False,
+ * with why, when none exists. */
 bool lesson_find_dir(char *out, size_t outlen, char *why, size_t whylen);
-const char *lesson_default_dir(void);
 
 /* ------------------------------------------------------------ quiz checks */
 

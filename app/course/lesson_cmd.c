@@ -52,10 +52,15 @@ void lesson_cmd_save_progress(const progress *p, const char *path)
 
 int lesson_cmd_load_course(lesson_course *course, const char *dir, bool quiet)
 {
+    char found[4096], why[1024];
+    lesson_course_init(course);
+    if (!dir && !lesson_find_dir(found, sizeof found, why, sizeof why)) {
+        fprintf(stderr, "collviz: %s\n", why);
+        return -1;
+    }
     lesson_diags diags;
     lesson_diags_init(&diags);
-    const char *paths[1] = {dir ? dir : lesson_default_dir()};
-    lesson_course_init(course);
+    const char *paths[1] = {dir ? dir : found};
     int bad = lesson_course_load(course, paths, 1, 0, &diags);
     if (bad > 0 && !quiet && course->nlessons == 0) {
         /* nothing loaded at all: say why instead of pointing elsewhere */
@@ -226,7 +231,8 @@ int lesson_cmd_lesson(int argc, char **argv, lesson_window_fn open_window)
     lesson_course course;
     progress prog;
     char path[4096];
-    lesson_cmd_load_course(&course, dir, false);
+    if (lesson_cmd_load_course(&course, dir, false) < 0)
+        return APP_EXIT_USAGE;
     lesson_cmd_load_progress(&prog, path, sizeof path);
     if (!lang_arg)
         lang = lesson_default_lang(&prog);
@@ -277,14 +283,19 @@ done:
 static int check(int npaths, const char *const *paths)
 {
     lesson_diags diags;
-    lesson_diags_init(&diags);
-    lesson_course course;
-    lesson_course_init(&course);
-    const char *def[1] = {lesson_default_dir()};
+    char found[4096], why[1024];
+    const char *def[1] = {found};
     if (npaths == 0) {
+        if (!lesson_find_dir(found, sizeof found, why, sizeof why)) {
+            fprintf(stderr, "collviz: %s\n", why);
+            return APP_EXIT_USAGE;
+        }
         paths = def;
         npaths = 1;
     }
+    lesson_diags_init(&diags);
+    lesson_course course;
+    lesson_course_init(&course);
     int bad = lesson_course_load(&course, paths, npaths, 0, &diags);
     lesson_diags_print(&diags, stderr);
     int quizzes = 0;
@@ -368,7 +379,8 @@ int app_cmd_lessons(int argc, char **argv)
     lesson_course course;
     progress prog;
     char path[4096];
-    lesson_cmd_load_course(&course, dir, false);
+    if (lesson_cmd_load_course(&course, dir, false) < 0)
+        return APP_EXIT_USAGE;
     lesson_cmd_load_progress(&prog, path, sizeof path);
     if (!lang_arg)
         lang = lesson_default_lang(&prog);

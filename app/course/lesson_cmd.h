@@ -16,7 +16,8 @@
 /* 0, or -1 after printing what --lang allows. */
 int lesson_cmd_parse_lang(const char *s, lesson_lang *out);
 /* Loads dir (NULL: the shipped lessons), telling stderr how many files
- * were left out unless quiet. Returns that number. */
+ * were left out unless quiet. Returns that number, or -1 (said on stderr,
+ * the course left empty) when dir is NULL and no course is found. */
 int lesson_cmd_load_course(lesson_course *course, const char *dir, bool quiet);
 /* Loads the progress file (path filled; "" when there is no home) and
  * prints any message about a corrupt file. */

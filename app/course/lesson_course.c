@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
+#include "app.h"
 #include "lesson_internal.h"
 #include "progress.h"
 
@@ -200,58 +200,11 @@ int lesson_course_resume(const lesson_course *c, const progress *p, int *beat)
     return 0;
 }
 
-static bool is_dir(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 bool lesson_find_dir(char *out, size_t outlen, char *why, size_t whylen)
 {
-    static const char *const vars[] = {"COLLVIZ_LESSONS_DIR", "COLLVIZ_LESSONS"};
-    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
-        const char *v = getenv(vars[i]);
-        if (!v || !*v)
-            continue;
-        /* Asked for by name: no quiet fallback to another course. */
-        if (!is_dir(v)) {
-            snprintf(why, whylen, "%s=%s is not a directory", vars[i], v);
-            return false;
-        }
-        snprintf(out, outlen, "%s", v);
-        return true;
-    }
-    char exe[4096], cand[4200];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = '\0';
-            snprintf(cand, sizeof cand, "%s/lessons", exe);
-            if (is_dir(cand)) {
-                snprintf(out, outlen, "%s", cand);
-                return true;
-            }
-        }
-    }
-#ifdef COLLVIZ_SOURCE_DIR
-    snprintf(cand, sizeof cand, "%s/lessons", COLLVIZ_SOURCE_DIR);
-    if (is_dir(cand)) {
-        snprintf(out, outlen, "%s", cand);
-        return true;
-    }
-#endif
-    if (is_dir("lessons")) {
-        snprintf(out, outlen, "lessons");
-        return true;
-    }
-    snprintf(why, whylen,
-             "no lessons directory found (set COLLVIZ_LESSONS_DIR, or put lessons/ next to "
-             "the program)");
-    return false;
+    static const char *const env[] = {"COLLVIZ_LESSONS_DIR", "COLLVIZ_LESSONS", NULL};
+    return app_data_dir("lessons", env, out, outlen, why, whylen);
 }
-
 
 lesson_lang lesson_default_lang(const struct progress *p)
 {
@@ -266,11 +219,3 @@ lesson_lang lesson_default_lang(const struct progress *p)
     return LESSON_EN;
 }
 
-const char *lesson_default_dir(void)
-{
-    static char dir[4200];
-    char why[256];
-    if (!lesson_find_dir(dir, sizeof dir, why, sizeof why))
-        snprintf(dir, sizeof dir, "lessons"); /* the caller reports what it finds there */
-    return dir;
-}

@@ -247,7 +247,7 @@ int gui_create(const gui_options *o, gui **out, char *err, size_t errlen)
     g->mouse_x = g->mouse_y = -1;
     g->link = o->link ? cv_link_find(o->link) : NULL;
     rd_font_paths fonts;
-    int rc = rd_fonts_find(&fonts, err, errlen);
+    int rc = gui_fonts(&fonts, err, errlen);
     if (rc != CV_OK)
         goto fail;
     int w = o->width > 0 ? o->width : 1280, h = o->height > 0 ? o->height : 800;
@@ -290,6 +290,7 @@ int gui_create(const gui_options *o, gui **out, char *err, size_t errlen)
             goto fail;
         }
         SDL_SetWindowMinimumSize(g->win, 320, 240);
+        gui_set_icon(g->win);
         g->ren = SDL_CreateRenderer(g->win, -1, SDL_RENDERER_PRESENTVSYNC);
         if (!g->ren)
             g->ren = SDL_CreateRenderer(g->win, -1, SDL_RENDERER_SOFTWARE);

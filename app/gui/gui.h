@@ -54,6 +54,13 @@ int gui_create(const gui_options *o, gui **out, char *err, size_t errlen);
  * window on a 1366x768 laptop would put the buttons below the screen. */
 void gui_fit_display(int *w, int *h);
 void gui_destroy(gui *g); /* accepts NULL */
+/* The fonts to draw with: the shipped ones in assets/ (found once per
+ * process, their theme palettes read then too), else fontconfig's.
+ * CV_EINVAL when $COLLVIZ_ASSETS_DIR is not a directory, CV_EUNAVAIL when
+ * there is no font at all; err says which (gui_assets.c). */
+int gui_fonts(rd_font_paths *fonts, char *err, size_t errlen);
+/* Sets the window's icon from assets/ (nothing when there are none). */
+void gui_set_icon(SDL_Window *win);
 
 /* The main loop: events, playback, drawing, until quit. Returns 0. */
 int gui_run(gui *g);

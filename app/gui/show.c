@@ -94,7 +94,7 @@ static int draw_png(show_view *v, int w, int h, const char *path, char *err, siz
     SDL_Renderer *ren = NULL;
     rd_chart *chart = NULL;
     rd_font_paths fonts;
-    if (rd_fonts_find(&fonts, err, errlen) != CV_OK)
+    if (gui_fonts(&fonts, err, errlen) != CV_OK)
         goto fail;
     surf = SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_ARGB8888);
     if (!surf || !(ren = SDL_CreateSoftwareRenderer(surf))) {
@@ -163,7 +163,7 @@ static int run_window(show_view *v, int w, int h, bool fit, char *err, size_t er
         snprintf(err, errlen, "no display (SDL video driver \"%s\")", drv);
         goto done;
     }
-    if (rd_fonts_find(&fonts, err, errlen) != CV_OK) {
+    if (gui_fonts(&fonts, err, errlen) != CV_OK) {
         rc = CV_EINVAL;
         goto done;
     }
@@ -178,6 +178,7 @@ static int run_window(show_view *v, int w, int h, bool fit, char *err, size_t er
         goto done;
     }
     SDL_SetWindowMinimumSize(win, 320, 240);
+    gui_set_icon(win);
     if (!(ren = SDL_CreateRenderer(win, -1, SDL_RENDERER_PRESENTVSYNC)))
         ren = SDL_CreateRenderer(win, -1, SDL_RENDERER_SOFTWARE);
     if (!ren) {
