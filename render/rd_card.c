@@ -15,7 +15,7 @@
 static uint64_t layout_sig(const rd_panel_layout *pl)
 {
     uint64_t h = 1469598103934665603ull;
-    for (int r = 0; r < pl->nranks; r++)
+    for (int r = 0; r < pl->nparts; r++)
         for (int b = 0; b < CV_BUF_COUNT; b++) {
             h = (h ^ (uint64_t)pl->cards[r].cells[b]) * 1099511628211ull;
             h = (h ^ (uint64_t)pl->cards[r].group[b]) * 1099511628211ull;
@@ -32,7 +32,7 @@ void rd__update_cells(rd_ctx *c, int p, const rd_panel *panel, int shown)
     if (cc->valid && cc->trace == panel->trace && cc->step == shown && cc->sig == sig)
         return;
     size_t total = 0;
-    for (int r = 0; r < pl->nranks; r++)
+    for (int r = 0; r < pl->nparts; r++)
         for (int b = 0; b < CV_BUF_COUNT; b++) {
             cc->off[r][b] = total;
             total += (size_t)pl->cards[r].cells[b];
@@ -46,7 +46,7 @@ void rd__update_cells(rd_ctx *c, int p, const rd_panel *panel, int shown)
         }
         cc->cap = total;
     }
-    for (int r = 0; r < pl->nranks; r++)
+    for (int r = 0; r < pl->nparts; r++)
         for (int b = 0; b < CV_BUF_COUNT; b++) {
             const rd_card_layout *cl = &pl->cards[r];
             if (cl->cells[b] == 0)
@@ -218,7 +218,7 @@ void rd__draw_card(rd_ctx *c, const rd_frame *f, int p, int rank)
     rd__cellcache *cc = &c->cache[p];
     SDL_Renderer *R = c->r;
     int lw = (int)fmaxf(1, th->line * c->L.ui);
-    bool hl = f->hl_ranks >> rank & 1;
+    bool hl = rank < 64 && (f->hl_ranks >> rank & 1);
     rd__fill(R, cl->card, th->card);
     rd__frame(R, cl->card, hl ? lw * 2 : lw, hl ? th->accent : th->edge);
     rd__box(c, cl->card, 1, 0, NULL);
@@ -228,7 +228,10 @@ void rd__draw_card(rd_ctx *c, const rd_frame *f, int p, int rank)
         SDL_Rect sw = {cl->title.x, cl->title.y + cl->title.h / 4, cl->title.h / 2, cl->title.h / 2};
         rd__fill(R, sw, rc);
         char title[64];
-        rd_strf(f->lang, RD_S_GPU, title, sizeof title, rank, 0);
+        if (rank >= pl->nranks) /* an in-network plan's switch */
+            snprintf(title, sizeof title, "%s", rd_str(f->lang, RD_S_SWITCH));
+        else
+            rd_strf(f->lang, RD_S_GPU, title, sizeof title, rank, 0);
         if (cv_op_has_root(spec->op) && rank == spec->root) {
             size_t l = strlen(title);
             snprintf(title + l, sizeof title - l, " (%s)", rd_str(f->lang, RD_S_ROOT));

@@ -326,9 +326,9 @@ static void draw_flight(rd_ctx *c, const rd_frame *f, int p, int step, double fr
     for (int pass = 0; pass < 2; pass++)
         for (int64_t i = st->first; i < st->first + st->count; i++) {
             const cv_transfer *x = &plan->transfers[i];
-            if (x->src < 0 || x->src >= pl->nranks || x->dst < 0 || x->dst >= pl->nranks)
+            if (x->src < 0 || x->src >= pl->nparts || x->dst < 0 || x->dst >= pl->nparts)
                 continue;
-            bool both = (ln->m[x->dst] >> x->src & 1) != 0;
+            bool both = x->dst < ln->n && x->src < ln->n && (ln->m[x->dst] >> x->src & 1) != 0;
             float x0, y0, qx, qy;
             flight_point(c, p, x, both, 0, &x0, &y0);
             flight_point(c, p, x, both, u, &qx, &qy);
@@ -438,7 +438,7 @@ static void draw_landing(rd_ctx *c, const rd_frame *f, int p, int step, float fl
     SDL_SetRenderDrawBlendMode(c->r, SDL_BLENDMODE_BLEND);
     for (int64_t i = st->first; i < st->first + st->count; i++) {
         const cv_transfer *x = &plan->transfers[i];
-        if (x->kind == CV_XFER_COPY || x->dst < 0 || x->dst >= pl->nranks)
+        if (x->kind == CV_XFER_COPY || x->dst < 0 || x->dst >= pl->nparts)
             continue;
         const rd_card_layout *cl = &pl->cards[x->dst];
         SDL_Rect row = cl->row[x->dst_buf];
@@ -451,7 +451,7 @@ static void draw_landing(rd_ctx *c, const rd_frame *f, int p, int step, float fl
             fl.a = (Uint8)(170 * flash);
             rd__fill(c->r, rd__rect(xa, row.y, xb - xa > 1 ? xb - xa : 2, row.h), fl);
         }
-        if (!sums || x->src < 0 || x->src >= pl->nranks)
+        if (!sums || x->src < 0 || x->src >= pl->nparts)
             continue;
         cv_bufview src = cv_state_buf(panel->before, x->src, (cv_buf)x->src_buf);
         bool rc = x->kind == CV_XFER_REDUCE_COPY;
@@ -496,7 +496,7 @@ static void draw_panel_static(rd_ctx *c, const rd_frame *f, int p)
     c->shown[p] = shown;
     rd__update_cells(c, p, panel, shown);
     draw_links(c, f, p, step);
-    for (int r = 0; r < c->L.panels[p].nranks; r++)
+    for (int r = 0; r < c->L.panels[p].nparts; r++) /* the switch, if any, last */
         rd__draw_card(c, f, p, r);
     rd__draw_legend(c, f, p);
     if (f->npanels >= 2)
@@ -701,7 +701,7 @@ rd_hit rd_hit_test(const rd_layout *L, int x, int y)
     }
     for (int p = 0; p < L->npanels; p++) {
         const rd_panel_layout *pl = &L->panels[p];
-        for (int r = 0; r < pl->nranks; r++) {
+        for (int r = 0; r < pl->nparts; r++) {
             const rd_card_layout *cl = &pl->cards[r];
             if (!SDL_PointInRect(&pt, &cl->card))
                 continue;

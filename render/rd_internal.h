@@ -57,7 +57,7 @@ typedef struct {
     uint64_t sig;      /* layout signature (cells and groups) */
     rd__cell *cells;   /* all rows of all ranks */
     size_t cap;
-    size_t off[RD_LAYOUT_MAX_RANKS][CV_BUF_COUNT];
+    size_t off[RD_LAYOUT_MAX_RANKS + 1][CV_BUF_COUNT]; /* + a switch */
     bool valid;
 } rd__cellcache;
 

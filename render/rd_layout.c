@@ -269,7 +269,8 @@ static void layout_levels(SDL_Rect area, int n, double aspect, int gap, const in
 
 static void card_insides(rd_panel_layout *pl, const cv_plan *plan, int ui_px, int pad)
 {
-    for (int r = 0; r < pl->nranks; r++) {
+    for (int r = 0; r < pl->nparts; r++) {
+        bool sw = r >= pl->nranks; /* a switch: its scratch is its only row */
         rd_card_layout *cl = &pl->cards[r];
         SDL_Rect c = cl->card;
         int ipad = c.h > 60 ? pad / 2 + 1 : 1;
@@ -292,15 +293,16 @@ static void card_insides(rd_panel_layout *pl, const cv_plan *plan, int ui_px, in
             cl->count[b] = cnt;
             cl->group[b] = 1;
             cl->cells[b] = 0;
-            if (b == CV_BUF_SCRATCH && plan->scratch_count <= 0) {
+            if ((b == CV_BUF_SCRATCH && plan->scratch_count <= 0 && !sw) ||
+                (sw && b != CV_BUF_SCRATCH)) {
                 cl->row[b] = cl->label[b] = rd__rect(c.x, c.y, 0, 0);
                 continue;
             }
-            int y = rows_top + k * (rh + gapr);
+            int y = sw ? rows_top : rows_top + k * (rh + gapr), h = sw ? rows_h : rh;
             k++;
-            cl->label[b] = rd__rect(c.x + ipad, y, label_w, rh);
-            cl->row[b] = rd__rect(c.x + ipad + label_w, y, c.w - 2 * ipad - label_w, rh);
-            if (cnt <= 0 || cl->row[b].w <= 0 || rh <= 0)
+            cl->label[b] = rd__rect(c.x + ipad, y, label_w, h);
+            cl->row[b] = rd__rect(c.x + ipad + label_w, y, c.w - 2 * ipad - label_w, h);
+            if (cnt <= 0 || cl->row[b].w <= 0 || h <= 0)
                 continue;
             int max_cells = cl->row[b].w / 3; /* at least 3 pixels a cell */
             if (max_cells < 1)
@@ -331,12 +333,13 @@ static void layout_panel(const rd_frame *f, const rd_panel *p, SDL_Rect area, co
     if (n > RD_LAYOUT_MAX_RANKS)
         n = RD_LAYOUT_MAX_RANKS;
     pl->nranks = n;
+    pl->nparts = n + (plan->nswitch > 0 && n < RD_LAYOUT_MAX_RANKS + 1 ? 1 : 0);
     pl->nrows = plan->scratch_count > 0 ? 3 : 2;
     SDL_Rect cards_area = rd__rect(area.x, area.y + cap_h + pad / 2, area.w,
                                area.h - cap_h - leg_h - pad);
     double aspect = pl->nrows == 3 ? 1.7 : 2.2;
     int gap = (int)fmax(4, 10 * L->ui);
-    SDL_Rect cards[RD_LAYOUT_MAX_RANKS];
+    SDL_Rect cards[RD_LAYOUT_MAX_RANKS + 1];
     rd__links links;
     rd__plan_links(plan, &links);
     cv_algo algo = plan->spec.algo;
@@ -363,10 +366,14 @@ static void layout_panel(const rd_frame *f, const rd_panel *p, SDL_Rect area, co
         layout_circle(cards_area, n, aspect, (int)fmax(gap, 34 * L->ui), order, cards);
     } else {
         pl->shape = RD_SHAPE_GRID;
-        layout_grid(cards_area, n, aspect, gap, cards);
+        layout_grid(cards_area, pl->nparts, aspect, gap, cards); /* a switch: one cell more */
     }
     (void)f;
-    for (int r = 0; r < n; r++)
+    if (pl->nparts > n && pl->shape != RD_SHAPE_GRID) /* the switch in the middle */
+        cards[n] = rd__rect(cards_area.x + (cards_area.w - cards[0].w) / 2,
+                            cards_area.y + (cards_area.h - cards[0].h) / 2, cards[0].w,
+                            cards[0].h);
+    for (int r = 0; r < pl->nparts; r++)
         pl->cards[r].card = cards[r];
     card_insides(pl, plan, L->px_text, pad);
 }

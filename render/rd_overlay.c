@@ -83,7 +83,10 @@ void rd__draw_tooltip(rd_ctx *c, const rd_frame *f)
     char lines[5][160];
     int n = 0;
     char gpu[32];
-    rd_strf(f->lang, RD_S_GPU, gpu, sizeof gpu, h.rank, 0);
+    if (h.rank >= spec->ranks) /* an in-network plan's switch */
+        snprintf(gpu, sizeof gpu, "%s", rd_str(f->lang, RD_S_SWITCH));
+    else
+        rd_strf(f->lang, RD_S_GPU, gpu, sizeof gpu, h.rank, 0);
     uint64_t mask = 0;
     int32_t last = -1;
     for (int64_t i = h.first; i < h.first + h.count && i < v.count; i++) {

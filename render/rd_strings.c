@@ -21,6 +21,7 @@ static const char *const strings[RD_S_COUNT_][CV_LANG_COUNT] = {
     [RD_S_TMP] = {"scratch", "暂存"},
     [RD_S_UNUSED] = {"unused", "未使用"},
     [RD_S_ROOT] = {"root", "根"},
+    [RD_S_SWITCH] = {"switch", "交换机"},
     [RD_S_PLAYING] = {"playing", "播放中"},
     [RD_S_PAUSED] = {"paused", "已暂停"},
     [RD_S_SPEED] = {"speed", "速度"},

@@ -137,7 +137,7 @@ void rd_text_flush(rd_text *t);
 
 typedef enum {
     RD_S_STEP_OF, RD_S_PHASE, RD_S_RANKS, RD_S_BACKEND, RD_S_BUSIEST, RD_S_TOTAL, RD_S_MEASURED,
-    RD_S_MODEL, RD_S_IN, RD_S_OUT, RD_S_TMP, RD_S_UNUSED, RD_S_GPU, RD_S_ROOT, RD_S_PLAYING,
+    RD_S_MODEL, RD_S_IN, RD_S_OUT, RD_S_TMP, RD_S_UNUSED, RD_S_GPU, RD_S_ROOT, RD_S_SWITCH, RD_S_PLAYING,
     RD_S_PAUSED, RD_S_SPEED, RD_S_LEGEND_COLOUR, RD_S_LEGEND_CHUNK, RD_S_AGGREGATED,
     RD_S_VALUE, RD_S_FROM, RD_S_LAST_CHANGED, RD_S_INITIAL, RD_S_NEVER, RD_S_HELP_TITLE,
     RD_S_HELP_CLOSE, RD_S_THIS_STEP, RD_S_STEPS, RD_S_BYTES_PER_RANK, RD_S_START, RD_S_DONE,
@@ -326,9 +326,10 @@ typedef struct {
     SDL_Rect legend;
     rd_shape shape;
     int nranks;
+    int nparts;       /* cards: the ranks, then an in-network plan's switch (nranks + 1) */
     int nrows;        /* buffer rows per card */
     int cell_px;      /* text size inside cells */
-    rd_card_layout cards[RD_LAYOUT_MAX_RANKS];
+    rd_card_layout cards[RD_LAYOUT_MAX_RANKS + 1];
 } rd_panel_layout;
 
 /* What a line of the narration panel is: it picks the line's colour. */

@@ -48,6 +48,9 @@ static const golden_case cases[] = {
      CV_LANG_EN, CV_ALGO_COUNT, -1, -1, false},
     {"hover_and_help", CV_OP_REDUCESCATTER, CV_ALGO_RING, 4, 2, 2, RD_THEME_DARK, CV_LANG_ZH,
      CV_ALGO_COUNT, 400, 300, true},
+    /* in-network reduction: the switch is a card of its own, in the middle */
+    {"allreduce_in_network", CV_OP_ALLREDUCE, CV_ALGO_IN_NETWORK, 8, 8, 0.5, RD_THEME_DARK,
+     CV_LANG_EN, CV_ALGO_COUNT, -1, -1, false},
     /* the tooltip of a cell step 2 wrote: its round and NCCL's primitives */
     {"allreduce_ring_tooltip", CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 8, 2, RD_THEME_DARK, CV_LANG_EN,
      CV_ALGO_COUNT, 695, 338, false},
