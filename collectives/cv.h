@@ -163,7 +163,27 @@ typedef struct {
     int root;
     int slices; /* pipelined ring broadcast and chain reduce: pieces */
     int nodes;  /* the ranks split into this many nodes of N/nodes ranks (0 or 1: one node) */
+    const struct cv_topology *topo; /* a ring and trees from outside, or NULL */
 } cv_spec;
+
+/* A ring and trees taken from outside (an NCCL log's channel, read by
+ * app/ncclog) instead of the ones the algorithms build for themselves: the
+ * ring algorithms (ring allreduce, allgather and reducescatter, the
+ * broadcast and reduce chains) send along `ring`, and NCCL's double binary
+ * tree uses `parent` for its two trees. A spec only points at one; the
+ * caller keeps it until cv_plan_build returns, and the plan keeps a copy. */
+typedef struct cv_topology {
+    int ranks;
+    bool has_ring;
+    int32_t ring[CV_MAX_RANKS];      /* a permutation of the ranks: the order data travels */
+    bool has_trees;
+    int32_t parent[2][CV_MAX_RANKS]; /* tree t: each rank's parent, -1 at the one root;
+                                        at most three children each */
+} cv_topology;
+
+/* CV_OK, or CV_EINVAL saying what is wrong (a ring that is no permutation,
+ * a tree with a cycle, two roots or a rank of four children). */
+int cv_topology_check(const cv_topology *t, char *err, size_t errlen);
 
 /* Defaults: allreduce, ring, 4 ranks, 8 elements, float32, sum, root 0,
  * 1 slice, 1 node. */
@@ -281,6 +301,7 @@ typedef struct {
     cv_transfer *transfers;
     int cap_steps_;
     int64_t cap_transfers_;
+    cv_topology *topo_; /* the plan's copy of spec.topo; spec.topo points here */
 } cv_plan;
 
 /* Elements in buffer `buf` of participant `rank` while the plan runs: the

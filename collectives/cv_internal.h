@@ -63,6 +63,19 @@ void cv__copy_blocks(cv_plan *p, int root, int64_t a, int64_t cnt, int64_t c, in
 
 /* Offset of chunk k when `count` elements are split into n balanced chunks. */
 static inline int64_t cv__chunk(int64_t count, int n, int k) { return count * k / n; }
+
+/* The rank at position k (taken modulo N) of the ring a plan follows: the
+ * ring given with the spec (spec.topo), or 0, 1, ..., N-1. Ring generators
+ * walk positions and name ranks and chunks through it, so a given ring
+ * changes who sends to whom but never which chunk a rank ends with. */
+static inline int cv__ring_at(const cv_plan *p, int k)
+{
+    int n = p->spec.ranks;
+    k = ((k % n) + n) % n;
+    return p->spec.topo && p->spec.topo->has_ring ? p->spec.topo->ring[k] : k;
+}
+/* The position of rank on that ring. */
+int cv__ring_pos(const cv_plan *p, int rank);
 /* Largest power of two <= n (n >= 1). */
 int cv__pow2_floor(int n);
 /* ceil(log2(n)) for n >= 1. */

@@ -216,6 +216,16 @@ static int64_t step_conflict(const cv_transfer *t, int64_t count, span *writes, 
 
 /* ------------------------------------------------------------------ build */
 
+int cv__ring_pos(const cv_plan *p, int rank)
+{
+    if (!p->spec.topo || !p->spec.topo->has_ring)
+        return rank;
+    for (int k = 0; k < p->spec.ranks; k++)
+        if (p->spec.topo->ring[k] == rank)
+            return k;
+    return rank; /* unreachable for a checked topology */
+}
+
 int cv_plan_build(const cv_spec *spec, cv_plan **out, char *err, size_t errlen)
 {
     *out = NULL;
@@ -228,6 +238,11 @@ int cv_plan_build(const cv_spec *spec, cv_plan **out, char *err, size_t errlen)
                         cv_algo_name(spec->algo));
     cv_plan *p = cv__xcalloc(1, sizeof *p);
     p->spec = *spec;
+    if (spec->topo) { /* the plan's own copy: the caller's may go */
+        p->topo_ = cv__xcalloc(1, sizeof *p->topo_);
+        *p->topo_ = *spec->topo;
+        p->spec.topo = p->topo_;
+    }
     if (spec->ranks == 1) { /* every op on one rank is a local copy */
         cv__plan_begin(p, "copy");
         cv__copy(p, 0, CV_BUF_SEND, 0, 0, CV_BUF_RECV, 0, cv_spec_buf_count(spec, CV_BUF_RECV, 0));
@@ -246,6 +261,7 @@ void cv_plan_destroy(cv_plan *p)
         return;
     free(p->steps);
     free(p->transfers);
+    free(p->topo_);
     free(p);
 }
 

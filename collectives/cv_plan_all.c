@@ -59,13 +59,13 @@ void cv__plan_allgather_ring(cv_plan *p)
     for (int t = 0; t <= n - 2; t++) {
         int64_t first = p->ntransfers;
         cv__plan_begin(p, "ring");
-        for (int r = 0; r < n; r++) {
-            int b = (r - t + n) % n;
+        for (int k = 0; k < n; k++) { /* the rank at ring position k */
+            int r = cv__ring_at(p, k), to = cv__ring_at(p, k + 1), b = cv__ring_at(p, k - t);
             if (t == 0) {
                 cv__copy(p, r, CV_BUF_SEND, 0, r, CV_BUF_RECV, (int64_t)r * c, c);
-                cv__copy(p, r, CV_BUF_SEND, 0, (r + 1) % n, CV_BUF_RECV, (int64_t)r * c, c);
+                cv__copy(p, r, CV_BUF_SEND, 0, to, CV_BUF_RECV, (int64_t)r * c, c);
             } else {
-                cv__copy(p, r, CV_BUF_RECV, b * c, (r + 1) % n, CV_BUF_RECV, b * c, c);
+                cv__copy(p, r, CV_BUF_RECV, b * c, to, CV_BUF_RECV, b * c, c);
             }
         }
         cv__prims(p, first,
@@ -164,8 +164,8 @@ void cv__plan_reducescatter_ring(cv_plan *p)
     for (int t = 0; t <= n - 2; t++) {
         int64_t first = p->ntransfers;
         cv__plan_begin(p, "ring");
-        for (int r = 0; r < n; r++) {
-            int b = ((r - t - 1) % n + n) % n, to = (r + 1) % n;
+        for (int k = 0; k < n; k++) { /* the rank at ring position k */
+            int r = cv__ring_at(p, k), b = cv__ring_at(p, k - t - 1), to = cv__ring_at(p, k + 1);
             cv__at dst = b == to ? CV_AT(to, CV_BUF_RECV, 0) : CV_AT(to, CV_BUF_SCRATCH, b * c);
             cv__recv_reduce(p, CV_AT(r, t == 0 ? CV_BUF_SEND : CV_BUF_SCRATCH, b * c),
                             CV_AT(to, CV_BUF_SEND, b * c), dst, c,
@@ -323,8 +323,9 @@ void cv__plan_allreduce_ring(cv_plan *p)
             int64_t first = p->ntransfers;
             int call = phase * (n - 1) + t; /* the sender's; the receiver's is call + 1 */
             cv__plan_begin(p, phase == 0 ? "reduce-scatter" : "all-gather");
-            for (int r = 0; r < n; r++) {
-                int k = ((r - t + phase) % n + n) % n, to = (r + 1) % n;
+            for (int pos = 0; pos < n; pos++) { /* the rank at ring position pos */
+                int r = cv__ring_at(p, pos), to = cv__ring_at(p, pos + 1);
+                int k = cv__ring_at(p, pos - t + phase);
                 int64_t lo = cv__chunk(c, n, k), hi = cv__chunk(c, n, k + 1);
                 if (phase == 1)
                     cv__copy(p, r, CV_BUF_RECV, lo, to, CV_BUF_RECV, lo, hi - lo);

@@ -59,8 +59,9 @@ void cv__plan_broadcast_ring(cv_plan *p)
                 continue;
             int64_t lo = cv__chunk(c, slices, s), hi = cv__chunk(c, slices, s + 1);
             int64_t first = p->ntransfers;
-            cv__copy(p, abs_rank(j, root, n), j == 0 ? CV_BUF_SEND : CV_BUF_RECV, lo,
-                     abs_rank(j + 1, root, n), CV_BUF_RECV, lo, hi - lo);
+            int at = cv__ring_pos(p, root); /* the chain follows the ring from the root */
+            cv__copy(p, cv__ring_at(p, at + j), j == 0 ? CV_BUF_SEND : CV_BUF_RECV, lo,
+                     cv__ring_at(p, at + j + 1), CV_BUF_RECV, lo, hi - lo);
             cv__prims(p, first, j == 0 ? CV_PRIM_COPY_SEND : CV_PRIM_RECV_COPY_SEND,
                       j + 1 == n - 1 ? CV_PRIM_RECV : CV_PRIM_RECV_COPY_SEND);
         }
@@ -239,7 +240,8 @@ void cv__plan_reduce_ring(cv_plan *p)
             if (s < 0 || s >= slices)
                 continue;
             int64_t lo = cv__chunk(c, slices, s), hi = cv__chunk(c, slices, s + 1);
-            int from = abs_rank(j + 1, root, n), to = abs_rank(j + 2, root, n);
+            int at = cv__ring_pos(p, root); /* the chain ends at the root, along the ring */
+            int from = cv__ring_at(p, at + j + 1), to = cv__ring_at(p, at + j + 2);
             bool end = j + 1 == n - 1;
             int64_t first = p->ntransfers;
             cv__recv_reduce(p, CV_AT(from, j == 0 ? CV_BUF_SEND : CV_BUF_SCRATCH, lo),

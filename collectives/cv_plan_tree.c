@@ -69,7 +69,7 @@ static void dtree(int n, int t, int rank, int *up, int *down0, int *down1)
 }
 
 typedef struct {
-    int up, nchild, child[2];
+    int up, nchild, child[3];
     int height, depth;
 } tree_node;
 
@@ -90,18 +90,30 @@ static void node_depth(tree_node *t, int r, int d)
         node_depth(t, t[r].child[i], d + 1);
 }
 
-/* Builds tree t over n ranks; returns its root. */
-static int build_tree(int n, int t, tree_node *nodes)
+/* Builds tree t over n ranks, NCCL's or the one given with the spec (an
+ * NCCL log's: a chain inside each node, up to three children where the
+ * chain meets the trees between nodes); returns its root. */
+static int build_tree(const cv_plan *p, int n, int t, tree_node *nodes)
 {
+    const cv_topology *given = p->spec.topo && p->spec.topo->has_trees ? p->spec.topo : NULL;
     int root = -1;
-    for (int r = 0; r < n; r++) {
-        int d0, d1;
-        dtree(n, t, r, &nodes[r].up, &d0, &d1);
+    for (int r = 0; r < n; r++)
         nodes[r].nchild = 0;
-        if (d0 >= 0)
-            nodes[r].child[nodes[r].nchild++] = d0;
-        if (d1 >= 0)
-            nodes[r].child[nodes[r].nchild++] = d1;
+    for (int r = 0; r < n; r++) {
+        if (given) {
+            nodes[r].up = given->parent[t][r];
+            if (nodes[r].up >= 0) {
+                tree_node *u = &nodes[nodes[r].up];
+                u->child[u->nchild++] = r; /* at most three: cv_topology_check */
+            }
+        } else {
+            int d0, d1;
+            dtree(n, t, r, &nodes[r].up, &d0, &d1);
+            if (d0 >= 0)
+                nodes[r].child[nodes[r].nchild++] = d0;
+            if (d1 >= 0)
+                nodes[r].child[nodes[r].nchild++] = d1;
+        }
         if (nodes[r].up < 0)
             root = r;
     }
@@ -110,10 +122,11 @@ static int build_tree(int n, int t, tree_node *nodes)
     return root;
 }
 
-/* Which child of its parent rank c is (0 or 1). */
+/* Which child of its parent rank c is (0, 1 or 2). */
 static int child_index(const tree_node *t, int c)
 {
-    return t[t[c].up].child[0] == c ? 0 : 1;
+    const tree_node *u = &t[t[c].up];
+    return u->child[0] == c ? 0 : u->child[1] == c ? 1 : 2;
 }
 
 void cv__plan_allreduce_double_tree(cv_plan *p)
@@ -124,10 +137,16 @@ void cv__plan_allreduce_double_tree(cv_plan *p)
     int root[2], H = 0;
     for (int t = 0; t < 2; t++) {
         trees[t] = cv__xcalloc((size_t)n, sizeof *trees[t]);
-        root[t] = build_tree(n, t, trees[t]);
+        root[t] = build_tree(p, n, t, trees[t]);
         H = trees[t][root[t]].height > H ? trees[t][root[t]].height : H;
     }
-    p->scratch_count = c; /* a second child's chunk lands here first */
+    /* A second child's chunk lands in SCRATCH first, a third's (given trees
+     * only) after it. */
+    bool three = false;
+    for (int t = 0; t < 2; t++)
+        for (int r = 0; r < n; r++)
+            three |= trees[t][r].nchild == 3;
+    p->scratch_count = three ? 2 * c : c;
     for (int round = 0; round < 2 * H + S - 1; round++) {
         bool up = round <= H + S - 2, down = round >= H;
         cv__plan_begin(p, up && down ? "up and down" : up ? "reduce up" : "broadcast down");
@@ -145,13 +164,14 @@ void cv__plan_allreduce_double_tree(cv_plan *p)
                     bool leaf = v->nchild == 0, at_root = par->up < 0;
                     unsigned fin = at_root && par->nchild == 1 ? CV_XFER_FINISH : 0;
                     int64_t first = p->ntransfers;
-                    if (child_index(tn, r) == 0)
+                    int ci = child_index(tn, r);
+                    if (ci == 0)
                         cv__recv_reduce(p, CV_AT(r, leaf ? CV_BUF_SEND : CV_BUF_RECV, lo),
                                         CV_AT(v->up, CV_BUF_SEND, lo),
                                         CV_AT(v->up, CV_BUF_RECV, lo), cnt, fin);
                     else {
                         cv__copy(p, r, leaf ? CV_BUF_SEND : CV_BUF_RECV, lo, v->up,
-                                 CV_BUF_SCRATCH, lo, cnt);
+                                 CV_BUF_SCRATCH, (ci - 1) * c + lo, cnt);
                         staged |= cnt > 0;
                     }
                     cv__prims(p, first, leaf ? CV_PRIM_SEND : CV_PRIM_RECV_REDUCE_SEND,
@@ -174,7 +194,27 @@ void cv__plan_allreduce_double_tree(cv_plan *p)
         cv__plan_end(p);
         if (!staged)
             continue;
-        /* the second child's chunk, added to the first's: a sub-phase */
+        /* a third child's chunk, added to the second's, then the second's
+         * added to the first's: sub-phases of the round */
+        bool third = false;
+        for (int t = 0; t < 2 && three; t++)
+            for (int r = 0; r < n; r++) {
+                const tree_node *v = &trees[t][r];
+                int s = round - (v->height - 1);
+                if (v->nchild == 3 && s >= 0 && s < S) {
+                    int64_t lo_t = cv__chunk(c, 2, t), len = cv__chunk(c, 2, t + 1) - lo_t;
+                    int64_t lo = lo_t + cv__chunk(len, S, s);
+                    int64_t cnt = lo_t + cv__chunk(len, S, s + 1) - lo;
+                    if (!third)
+                        cv__plan_begin(p, "local reduce");
+                    third = true;
+                    cv__recv_reduce(p, CV_AT(r, CV_BUF_SCRATCH, c + lo),
+                                    CV_AT(r, CV_BUF_SCRATCH, lo), CV_AT(r, CV_BUF_SCRATCH, lo),
+                                    cnt, 0);
+                }
+            }
+        if (third)
+            cv__plan_end(p);
         cv__plan_begin(p, "local reduce");
         for (int t = 0; t < 2; t++) {
             const tree_node *tn = trees[t];

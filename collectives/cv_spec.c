@@ -218,11 +218,61 @@ int cv_spec_check(const cv_spec *s, int max_ranks, char *err, size_t errlen)
     if (s->slices < 1 || s->slices > CV_MAX_SLICES)
         return cv__fail(err, errlen, "--slices: %d is out of range; allowed: 1 to %d", s->slices,
                     CV_MAX_SLICES);
+    if (s->topo) {
+        int rc = cv_topology_check(s->topo, err, errlen);
+        if (rc)
+            return rc;
+        if (s->topo->ranks != s->ranks)
+            return cv__fail(err, errlen, "--ranks: %d, but the given ring and trees have %d ranks",
+                            s->ranks, s->topo->ranks);
+    }
     /* Buffers must be addressable: the largest one holds ranks * count
      * elements, and offsets are int64. */
     if (s->count > INT64_MAX / 16 / s->ranks)
         return cv__fail(err, errlen, "--count: %lld elements x %d ranks is too large to address",
                     (long long)s->count, s->ranks);
+    return CV_OK;
+}
+
+int cv_topology_check(const cv_topology *t, char *err, size_t errlen)
+{
+    int n = t->ranks;
+    if (n < 1 || n > CV_MAX_RANKS)
+        return cv__fail(err, errlen, "a topology of %d ranks; allowed: 1 to %d", n, CV_MAX_RANKS);
+    if (t->has_ring) {
+        uint8_t seen[CV_MAX_RANKS] = {0};
+        for (int i = 0; i < n; i++) {
+            int r = t->ring[i];
+            if (r < 0 || r >= n || seen[r])
+                return cv__fail(err, errlen, "the ring is not a permutation of ranks 0 to %d: "
+                                             "position %d holds %d",
+                                n - 1, i, r);
+            seen[r] = 1;
+        }
+    }
+    for (int k = 0; t->has_trees && k < 2; k++) {
+        const int32_t *up = t->parent[k];
+        int roots = 0, kids[CV_MAX_RANKS] = {0};
+        for (int r = 0; r < n; r++) {
+            if (up[r] < -1 || up[r] >= n || up[r] == r)
+                return cv__fail(err, errlen, "tree %d: rank %d has parent %d; allowed: -1 (the "
+                                             "root) or another rank below %d",
+                                k, r, up[r], n);
+            roots += up[r] < 0;
+            if (up[r] >= 0 && ++kids[up[r]] > 3)
+                return cv__fail(err, errlen, "tree %d: rank %d has more than three children",
+                                k, up[r]);
+        }
+        if (roots != 1)
+            return cv__fail(err, errlen, "tree %d has %d roots; allowed: one", k, roots);
+        for (int r = 0; r < n; r++) { /* every rank reaches the root */
+            int at = r, hops = 0;
+            while (up[at] >= 0 && hops++ < n)
+                at = up[at];
+            if (hops >= n && up[at] >= 0)
+                return cv__fail(err, errlen, "tree %d has a cycle through rank %d", k, r);
+        }
+    }
     return CV_OK;
 }
 
