@@ -16,7 +16,6 @@
 #include "gui_lesson.h"
 #include "test_render_util.h"
 
-#include <SDL_image.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -595,47 +594,16 @@ static void test_question_in_view(void)
 
 /* ------------------------------------------------------------ goldens */
 
-static int golden(gui *g, const char *name, bool update)
+static int golden(gui *g, const char *name)
 {
     SDL_Surface *frame = tr_capture(g);
-    char path[1024], actual[1024];
-    snprintf(path, sizeof path, "%s/tests/golden/%s.png", COLLVIZ_SOURCE_DIR, name);
-    snprintf(actual, sizeof actual, "%s/tests/golden/%s.actual.png", COLLVIZ_SOURCE_DIR, name);
-    int fail = 0;
-    if (update) {
-        fail = IMG_SavePNG(frame, path) != 0;
-        printf("%s %s\n", fail ? "cannot write" : "updated", path);
-    } else {
-        SDL_Surface *want = IMG_Load(path);
-        if (!want) {
-            fprintf(stderr, "%s: no golden image %s (COLLVIZ_UPDATE_GOLDEN=1 creates it)\n", name,
-                    path);
-            fail = 1;
-        } else {
-            int maxd = 0;
-            long bad = tr_diff(frame, want, 40, &maxd);
-            long limit = (long)frame->w * frame->h * 3 / 1000;
-            fail = bad > limit;
-            if (fail)
-                fprintf(stderr, "%s: %ld pixels differ (limit %ld); actual frame in %s\n", name, bad,
-                        limit, actual);
-            else
-                printf("%s: ok (%ld pixels differ, max delta %d)\n", name, bad, maxd);
-            SDL_FreeSurface(want);
-        }
-        if (fail)
-            IMG_SavePNG(frame, actual);
-        else
-            remove(actual);
-    }
+    int fail = tr_golden(frame, name);
     SDL_FreeSurface(frame);
     return fail;
 }
 
 static void test_goldens(void)
 {
-    const char *up = getenv("COLLVIZ_UPDATE_GOLDEN");
-    bool update = up && strcmp(up, "1") == 0;
     gui *g = open_gui(1024, 640);
     gui_lesson s;
     int li = lesson_index("prim-sendrecv");
@@ -643,13 +611,13 @@ static void test_goldens(void)
     attach(&s, g, li, b, LESSON_EN);
     /* a wrong answer, explained */
     gui_lesson_quiz_choice(&s, lesson_quiz_shown(s.quiz.q, s.quiz.q->answer) == 0 ? 1 : 0);
-    tr_failures += golden(g, "lesson_choice_wrong_en", update);
+    tr_failures += golden(g, "lesson_choice_wrong_en");
     gui_lesson_detach(&s);
     gui_destroy(g);
     g = open_gui(1024, 640);
     li = lesson_index("par-tp");
     attach(&s, g, li, 0, LESSON_ZH);
-    tr_failures += golden(g, "lesson_diagram_zh", update);
+    tr_failures += golden(g, "lesson_diagram_zh");
     gui_lesson_detach(&s);
     gui_destroy(g);
 }

@@ -5,7 +5,7 @@
  * A frame passes when at most 0.3% of its pixels differ by more than 40 in
  * some channel: room for anti-aliasing differences between FreeType
  * builds, none for a moved card, a lost label or a wrong colour.  On
- * failure the frame is written next to its golden as NAME.actual.png.
+ * failure the frame is written as build/golden/NAME.actual.png (tr_golden).
  *
  * Regenerate after an intended change of the picture:
  *   COLLVIZ_UPDATE_GOLDEN=1 ctest -R test_render_golden
@@ -13,7 +13,6 @@
  */
 #include "test_render_util.h"
 
-#include <SDL_image.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,7 +55,7 @@ static const golden_case cases[] = {
      CV_ALGO_COUNT, 695, 338, false},
 };
 
-static int run_case(const golden_case *c, bool update)
+static int run_case(const golden_case *c)
 {
     cv_spec spec = tr_spec(c->op, c->algo, c->ranks, c->count);
     gui *g = tr_gui(&spec, 1024, 640, c->theme, c->lang);
@@ -81,41 +80,7 @@ static int run_case(const golden_case *c, bool update)
         g->mouse_x = g->mouse_y = -1;
         frame = tr_capture(g);
     }
-    char golden[1024], actual[1024];
-    snprintf(golden, sizeof golden, "%s/tests/golden/%s.png", COLLVIZ_SOURCE_DIR, c->name);
-    snprintf(actual, sizeof actual, "%s/tests/golden/%s.actual.png", COLLVIZ_SOURCE_DIR, c->name);
-    int fail = 0;
-    if (update) {
-        if (IMG_SavePNG(frame, golden) != 0) {
-            fprintf(stderr, "%s: cannot write %s\n", c->name, golden);
-            fail = 1;
-        } else {
-            printf("updated %s\n", golden);
-            remove(actual);
-        }
-    } else {
-        SDL_Surface *want = IMG_Load(golden);
-        if (!want) {
-            fprintf(stderr, "%s: no golden image %s (COLLVIZ_UPDATE_GOLDEN=1 creates it)\n",
-                    c->name, golden);
-            fail = 1;
-        } else {
-            int maxd = 0;
-            long bad = tr_diff(frame, want, 40, &maxd);
-            long limit = (long)frame->w * frame->h * 3 / 1000;
-            if (bad > limit) {
-                fprintf(stderr, "%s: %ld pixels differ (limit %ld, max delta %d); actual frame in %s\n",
-                        c->name, bad, limit, maxd, actual);
-                fail = 1;
-            } else {
-                printf("%s: ok (%ld pixels differ, max delta %d)\n", c->name, bad, maxd);
-                remove(actual);
-            }
-            SDL_FreeSurface(want);
-        }
-        if (fail)
-            IMG_SavePNG(frame, actual);
-    }
+    int fail = tr_golden(frame, c->name);
     SDL_FreeSurface(frame);
     gui_destroy(g);
     return fail;
@@ -124,11 +89,9 @@ static int run_case(const golden_case *c, bool update)
 int main(void)
 {
     tr_require_fonts();
-    const char *up = getenv("COLLVIZ_UPDATE_GOLDEN");
-    bool update = up && strcmp(up, "1") == 0;
     int fails = 0;
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
-        fails += run_case(&cases[i], update);
+        fails += run_case(&cases[i]);
     SDL_Quit();
     if (fails)
         fprintf(stderr, "%d golden frame(s) differ\n", fails);

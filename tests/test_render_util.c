@@ -3,8 +3,10 @@
  */
 #include "test_render_util.h"
 
+#include <SDL_image.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int tr_failures;
 
@@ -91,3 +93,37 @@ long tr_diff(SDL_Surface *a, SDL_Surface *b, int tol, int *max_delta)
 }
 
 bool tr_same(SDL_Surface *a, SDL_Surface *b) { return tr_diff(a, b, 0, NULL) == 0; }
+
+int tr_golden(SDL_Surface *frame, const char *name)
+{
+    const char *up = getenv("COLLVIZ_UPDATE_GOLDEN");
+    char golden[1024], actual[1024];
+    snprintf(golden, sizeof golden, "%s/tests/golden/%s.png", COLLVIZ_SOURCE_DIR, name);
+    snprintf(actual, sizeof actual, "%s/golden/%s.actual.png", COLLVIZ_BINARY_DIR, name);
+    if (up && strcmp(up, "1") == 0) {
+        bool fail = IMG_SavePNG(frame, golden) != 0;
+        printf("%s %s\n", fail ? "cannot write" : "updated", golden);
+        remove(actual);
+        return fail;
+    }
+    SDL_Surface *want = IMG_Load(golden);
+    if (!want) {
+        fprintf(stderr, "%s: no golden image %s (COLLVIZ_UPDATE_GOLDEN=1 creates it)\n", name,
+                golden);
+        return 1;
+    }
+    int maxd = 0;
+    long bad = tr_diff(frame, want, 40, &maxd);
+    long limit = (long)frame->w * frame->h * 3 / 1000;
+    SDL_FreeSurface(want);
+    if (bad <= limit) {
+        printf("%s: ok (%ld pixels differ, max delta %d)\n", name, bad, maxd);
+        remove(actual);
+        return 0;
+    }
+    mkdir(COLLVIZ_BINARY_DIR "/golden", 0777);
+    bool saved = IMG_SavePNG(frame, actual) == 0;
+    fprintf(stderr, "%s: %ld pixels differ (limit %ld, max delta %d); actual frame %s %s\n", name,
+            bad, limit, maxd, saved ? "in" : "could not be written to", actual);
+    return 1;
+}

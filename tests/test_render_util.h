@@ -16,6 +16,14 @@ gui *tr_gui(const cv_spec *spec, int w, int h, rd_theme_id theme, cv_lang lang);
 cv_spec tr_spec(cv_op op, cv_algo algo, int ranks, int64_t count);
 /* Current frame's pixels (caller frees). */
 SDL_Surface *tr_capture(gui *g);
+/* Compares frame with tests/golden/NAME.png: it passes when at most 0.3%
+ * of its pixels differ by more than 40 in some channel (room for
+ * anti-aliasing differences between FreeType builds, none for a moved card,
+ * a lost label or a wrong colour). A failing frame is written to the build
+ * directory as golden/NAME.actual.png, never into the source tree. With
+ * COLLVIZ_UPDATE_GOLDEN=1 the golden image is rewritten instead. Returns 1
+ * on failure. */
+int tr_golden(SDL_Surface *frame, const char *name);
 /* Pixels that differ by more than tol in any channel. */
 long tr_diff(SDL_Surface *a, SDL_Surface *b, int tol, int *max_delta);
 bool tr_same(SDL_Surface *a, SDL_Surface *b);
