@@ -338,7 +338,6 @@ void gui_destroy(gui *g)
         SDL_QuitSubSystem(SDL_INIT_VIDEO);
     free(g->narr_title);
     free(g->narr_body);
-    free(g->narr_step);
     free(g->footer);
     for (int i = 0; i < RD_MAX_CHOICES; i++)
         free(g->choices[i]);
@@ -542,9 +541,7 @@ void gui__frame(gui *g, rd_frame *out)
     memcpy(f.hl_links, g->hl_links, sizeof f.hl_links);
     f.narr.title = g->narr_title ? g->narr_title : g->def_title;
     f.narr.body = g->narr_body ? g->narr_body : (g->narr_title ? NULL : g->def_body);
-    if (g->narr_step) {
-        f.narr.step = g->narr_step;
-    } else if (g->panels[0].plan) {
+    if (g->panels[0].plan) {
         /* Paused on a state: describe the step that produced it. */
         size_t used = 0;
         g->step_text[0] = '\0';

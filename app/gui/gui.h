@@ -112,7 +112,6 @@ const char *gui_current_message(const gui *g);
 /* Replaces the default explanation with a lesson's text (copied); NULL
  * title and body give the default back. */
 void gui_narrate(gui *g, const char *title, const char *body);
-void gui_narrate_step(gui *g, const char *text); /* NULL = describe the step */
 void gui_set_highlights(gui *g, uint64_t ranks, const rd_region *regions, int nregions,
                         const int (*links)[2], int nlinks);
 void gui_clear_highlights(gui *g);
@@ -146,7 +145,6 @@ void gui_set_nav(gui *g, bool on);
  * panel and the Up and Down keys scroll it too. */
 void gui_scroll_narration(gui *g, int lines);
 void gui_set_narration_scroll(gui *g, int line); /* absolute; 0 = the top */
-int gui_narration_scroll(const gui *g);
 /* Sets what runs in one re-plan: spec on backend (NULL = CPU) with inputs
  * filled by init and seed, compare mode off. On failure nothing changes
  * and the reason is shown, as for gui_set_spec. */

@@ -55,7 +55,7 @@ struct gui {
     char def_title[256];
     char def_body[2048];
     char step_text[1024];
-    char *narr_title, *narr_body, *narr_step, *footer;
+    char *narr_title, *narr_body, *footer;
     bool has_diagram;
     rd_diagram diagram;
     int nchoices;

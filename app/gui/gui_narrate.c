@@ -1,10 +1,9 @@
 /*
  * gui_narrate.c: what the window shows beside the stage, set by whoever
  * drives it (the free stage's explanation, a lesson's beat): the
- * narration's title, body and step sentence, a quiz's question and
- * answers, picked cells, the side diagram, the navigation buttons, extra
- * help rows and the hooks through which clicks come back. The window owns
- * copies of every string.
+ * narration's title and body, a quiz's question and answers, picked
+ * cells, the side diagram, the navigation buttons and the hooks through
+ * which clicks come back. The window owns copies of every string.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "gui.h"
@@ -27,12 +26,6 @@ void gui_narrate(gui *g, const char *title, const char *body)
     free(g->narr_body);
     g->narr_title = dup_or_null(title);
     g->narr_body = dup_or_null(body);
-}
-
-void gui_narrate_step(gui *g, const char *text)
-{
-    free(g->narr_step);
-    g->narr_step = dup_or_null(text);
 }
 
 void gui_set_highlights(gui *g, uint64_t ranks, const rd_region *regions, int nregions,
@@ -111,7 +104,6 @@ void gui_scroll_narration(gui *g, int lines)
 }
 
 void gui_set_narration_scroll(gui *g, int line) { g->narr_scroll = line < 0 ? 0 : line; }
-int gui_narration_scroll(const gui *g) { return g->narr_scroll; }
 
 void gui_set_hooks(gui *g, const gui_hooks *h)
 {
