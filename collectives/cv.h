@@ -212,6 +212,13 @@ int64_t cv_spec_result_count(const cv_spec *spec, int rank);
 /* nccl-tests' convention: the size column in bytes, and the bus bandwidth
  * factor of doc/PERFORMANCE.md. */
 int64_t cv_spec_bench_bytes(const cv_spec *spec);
+/* Whether that size counts every rank's share (AllGather, ReduceScatter,
+ * AllToAll, Scatter, Gather) rather than one buffer's. */
+bool cv_op_bench_per_rank(cv_op op);
+/* The size at count 1, so a size in bytes is count x this: the element
+ * size, times the rank count where the size counts every rank's share. A
+ * size that is not a multiple of it names no count. */
+int64_t cv_spec_bench_unit(const cv_spec *spec);
 double cv_spec_busbw_factor(const cv_spec *spec);
 
 /* ------------------------------------------------------------------ plan */

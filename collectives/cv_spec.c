@@ -312,18 +312,24 @@ int64_t cv_spec_result_count(const cv_spec *s, int rank)
     return cv_spec_buf_count(s, CV_BUF_RECV, rank);
 }
 
-int64_t cv_spec_bench_bytes(const cv_spec *s)
+bool cv_op_bench_per_rank(cv_op op)
 {
-    int64_t esz = (int64_t)cv_dtype_size(s->dtype), n = s->ranks, c = s->count;
-    switch (s->op) {
+    switch (op) {
     case CV_OP_ALLGATHER:
     case CV_OP_REDUCESCATTER:
     case CV_OP_ALLTOALL:
     case CV_OP_SCATTER:
-    case CV_OP_GATHER: return n * c * esz;
-    default: return c * esz;
+    case CV_OP_GATHER: return true;
+    default: return false;
     }
 }
+
+int64_t cv_spec_bench_unit(const cv_spec *s)
+{
+    return (int64_t)cv_dtype_size(s->dtype) * (cv_op_bench_per_rank(s->op) ? s->ranks : 1);
+}
+
+int64_t cv_spec_bench_bytes(const cv_spec *s) { return s->count * cv_spec_bench_unit(s); }
 
 double cv_spec_busbw_factor(const cv_spec *s)
 {

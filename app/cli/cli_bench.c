@@ -160,9 +160,7 @@ int app_cmd_bench(int argc, char **argv)
     bool quiet = nccl && cv_nccl_rank(nccl) != 0; /* under MPI only rank 0 prints */
     const char *be_name = nccl ? "nccl" : be->name;
 
-    bool per_rank = cv_spec_bench_bytes(&(cv_spec){.op = spec.op, .ranks = 2, .count = 1,
-                                                   .dtype = CV_INT8}) == 2;
-    int64_t esz = (int64_t)cv_dtype_size(spec.dtype), unit = esz * (per_rank ? spec.ranks : 1);
+    int64_t esz = (int64_t)cv_dtype_size(spec.dtype), unit = cv_spec_bench_unit(&spec);
     const char *redop = cv_op_reduces(spec.op) ? cv_redop_name(spec.redop) : "none";
     int root = cv_op_has_root(spec.op) ? spec.root : -1;
     /* On the CPU backend the ceiling is memory bandwidth: measure it now, with

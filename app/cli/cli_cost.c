@@ -136,11 +136,8 @@ int app_cmd_cost(int argc, char **argv)
         link.alpha = alpha;
     link.gamma = gamma;
     /* SIZE in nccl-tests' convention -> the op's count. */
-    int64_t esz = (int64_t)cv_dtype_size(spec.dtype);
-    bool per_rank = spec.op == CV_OP_ALLGATHER || spec.op == CV_OP_REDUCESCATTER ||
-                    spec.op == CV_OP_ALLTOALL || spec.op == CV_OP_SCATTER ||
-                    spec.op == CV_OP_GATHER;
-    int64_t unit = esz * (per_rank ? spec.ranks : 1);
+    bool per_rank = cv_op_bench_per_rank(spec.op);
+    int64_t unit = cv_spec_bench_unit(&spec);
     if (spec.ranks < 1 || spec.ranks > CV_MAX_RANKS)
         return app_usage_error("--ranks: allowed 1 to %d", CV_MAX_RANKS);
     if (bytes % unit)

@@ -187,8 +187,7 @@ static bool read_cost(lesson__ctx *c, lesson__val v, const char *where, lesson_c
                     where, slices, cv_op_name(spec.op), cv_algo_name(spec.algo));
         return false;
     }
-    /* nccl-tests' size is linear in count: the size at count 1 is the step. */
-    int64_t unit = cv_spec_bench_bytes(&spec);
+    int64_t unit = cv_spec_bench_unit(&spec);
     if (unit <= 0 || bytes % unit != 0) {
         lesson__err(c, lesson__off(c, bv),
                     "%s %lld is not a whole number of elements: expected a multiple of %lld bytes "

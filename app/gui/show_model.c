@@ -24,9 +24,8 @@ int show_model(show_result *r, const cv_link *link, char *err, size_t errlen)
     cv_spec spec = r->spec;
     /* bench's size is the whole buffer; for the per-rank ops it counts
      * every rank's share (the same test bench itself makes). */
-    bool per_rank = cv_spec_bench_bytes(&(cv_spec){.op = spec.op, .ranks = 2, .count = 1,
-                                                   .dtype = CV_INT8}) == 2;
-    double unit = (double)cv_dtype_size(spec.dtype) * (per_rank ? spec.ranks : 1);
+    bool per_rank = cv_op_bench_per_rank(spec.op);
+    double unit = (double)cv_spec_bench_unit(&spec);
     for (int i = 0; i < r->nrows; i++) {
         show_row *w = &r->rows[i];
         double count = w->size / unit;
