@@ -1,8 +1,9 @@
 /*
  * rd_card.c: one GPU card of the stage: its rows of cells with values,
- * chunk labels and the stripes of the ranks each element holds, aggregated
- * where a row has more elements than cells fit; and the cache of cell
- * states that the card and the hit test read.
+ * chunk labels and the stripes of the ranks each element holds, chunk
+ * blocks where single cells would not be legible, stripes only where even
+ * those would not; the cache of cell states that the card reads; and how a
+ * value is written (whole numbers in full, an unwritten cell as a dot).
  */
 #include "rd_internal.h"
 
@@ -10,15 +11,75 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ------------------------------------------------------------ values */
+
+void rd_value_text(cv_dtype dtype, const void *values, int64_t i, char *out, size_t outlen)
+{
+    if (cv_dtype_is_float(dtype)) {
+        double v = cv_value_get(dtype, values, i);
+        if (v == floor(v) && fabs(v) < 1e7) {
+            snprintf(out, outlen, "%.0f", v == 0 ? 0.0 : v); /* 12240, not 1.224e+04 */
+            return;
+        }
+    }
+    cv_value_format(dtype, values, i, out, outlen);
+}
+
+void rd_trace_widest(const cv_trace *t, cv_state *view, char *out, size_t outlen)
+{
+    const cv_plan *plan = cv_trace_plan(t);
+    int n = plan->spec.ranks;
+    char val[48];
+    size_t best = 0;
+    snprintf(out, outlen, "0");
+    /* Every element at the start, then what each step writes. */
+    for (int k = 0; k <= plan->nsteps; k++) {
+        cv_state_seek(view, k);
+        if (k == 0) {
+            for (int r = 0; r < n; r++)
+                for (int b = 0; b < CV_BUF_COUNT; b++) {
+                    cv_bufview v = cv_state_buf(view, r, (cv_buf)b);
+                    for (int64_t i = 0; v.values && i < v.count; i++) {
+                        rd_value_text(plan->spec.dtype, v.values, i, val, sizeof val);
+                        if (strlen(val) > best) {
+                            best = strlen(val);
+                            snprintf(out, outlen, "%s", val);
+                        }
+                    }
+                }
+            continue;
+        }
+        const cv_step *st = &plan->steps[k - 1];
+        for (int64_t x = st->first; x < st->first + st->count; x++) {
+            const cv_transfer *tr = &plan->transfers[x];
+            cv_bufview v = cv_state_buf(view, tr->dst, (cv_buf)tr->dst_buf);
+            for (int64_t i = tr->dst_off; v.values && i < tr->dst_off + tr->count && i < v.count; i++) {
+                rd_value_text(plan->spec.dtype, v.values, i, val, sizeof val);
+                if (strlen(val) > best) {
+                    best = strlen(val);
+                    snprintf(out, outlen, "%s", val);
+                }
+            }
+        }
+    }
+    /* Digits are what differ: a string of the widest digit as long. */
+    for (size_t i = 0; out[i]; i++)
+        if (out[i] >= '0' && out[i] <= '9')
+            out[i] = '0';
+    cv_state_seek(view, 0);
+}
+
 /* ------------------------------------------------------------ cell cache */
 
 static uint64_t layout_sig(const rd_panel_layout *pl)
 {
     uint64_t h = 1469598103934665603ull;
-    for (int r = 0; r < pl->nparts; r++)
-        for (int b = 0; b < CV_BUF_COUNT; b++) {
+    h = (h ^ (uint64_t)(pl->lens_rank + 1)) * 1099511628211ull;
+    for (int r = 0; r <= RD_LENS_CARD; r++)
+        for (int b = 0; b < CV_BUF_COUNT && (r < pl->nparts || r == RD_LENS_CARD); b++) {
             h = (h ^ (uint64_t)pl->cards[r].cells[b]) * 1099511628211ull;
             h = (h ^ (uint64_t)pl->cards[r].group[b]) * 1099511628211ull;
+            h = (h ^ (uint64_t)pl->cards[r].part[b]) * 1099511628211ull;
         }
     return h;
 }
@@ -31,11 +92,17 @@ void rd__update_cells(rd_ctx *c, int p, const rd_panel *panel, int shown)
     uint64_t sig = layout_sig(pl);
     if (cc->valid && cc->trace == panel->trace && cc->step == shown && cc->sig == sig)
         return;
-    size_t total = 0;
+    /* The ranks' cards, a switch's, then the lens card. */
+    int ks[RD_LENS_CARD + 1], nk = 0;
     for (int r = 0; r < pl->nparts; r++)
+        ks[nk++] = r;
+    if (pl->lens_rank >= 0)
+        ks[nk++] = RD_LENS_CARD;
+    size_t total = 0;
+    for (int i = 0; i < nk; i++)
         for (int b = 0; b < CV_BUF_COUNT; b++) {
-            cc->off[r][b] = total;
-            total += (size_t)pl->cards[r].cells[b];
+            cc->off[ks[i]][b] = total;
+            total += (size_t)pl->cards[ks[i]].cells[b];
         }
     if (total > cc->cap) {
         free(cc->cells);
@@ -46,27 +113,29 @@ void rd__update_cells(rd_ctx *c, int p, const rd_panel *panel, int shown)
         }
         cc->cap = total;
     }
-    for (int r = 0; r < pl->nparts; r++)
+    for (int i = 0; i < nk; i++)
         for (int b = 0; b < CV_BUF_COUNT; b++) {
-            const rd_card_layout *cl = &pl->cards[r];
+            int k = ks[i], r = k == RD_LENS_CARD ? pl->lens_rank : k;
+            const rd_card_layout *cl = &pl->cards[k];
             if (cl->cells[b] == 0)
                 continue;
             cv_bufview v = cv_state_buf(panel->state, r, (cv_buf)b);
             for (int j = 0; j < cl->cells[b]; j++) {
-                rd__cell *cell = &cc->cells[cc->off[r][b] + (size_t)j];
-                int64_t first = (int64_t)j * cl->group[b];
-                int64_t end = first + cl->group[b];
+                rd__cell *cell = &cc->cells[cc->off[k][b] + (size_t)j];
+                int64_t first, cnt;
+                rd_cell_span(cl, b, j, &first, &cnt);
+                int64_t end = first + cnt;
                 if (end > v.count)
                     end = v.count;
                 cell->first = first;
                 cell->n = (int32_t)(end > first ? end - first : 0);
                 cell->mask = 0;
                 cell->last = -1;
-                for (int64_t i = first; i < end; i++) {
+                for (int64_t e = first; e < end; e++) {
                     if (v.masks)
-                        cell->mask |= v.masks[i];
-                    if (v.last_changed && v.last_changed[i] > cell->last)
-                        cell->last = v.last_changed[i];
+                        cell->mask |= v.masks[e];
+                    if (v.last_changed && v.last_changed[e] > cell->last)
+                        cell->last = v.last_changed[e];
                 }
             }
         }
@@ -78,29 +147,23 @@ void rd__update_cells(rd_ctx *c, int p, const rd_panel *panel, int shown)
 
 /* ---------------------------------------------------------------- stage */
 
-static SDL_Rect cell_rect(const rd_card_layout *cl, int b, int j)
-{
-    SDL_Rect row = cl->row[b];
-    int n = cl->cells[b];
-    int x0 = row.x + (int)((int64_t)row.w * j / n);
-    int x1 = row.x + (int)((int64_t)row.w * (j + 1) / n);
-    int gap = (x1 - x0) >= 6 ? 1 : 0;
-    return (SDL_Rect){x0, row.y, x1 - x0 - gap, row.h};
-}
-
-/* Centre of the cells holding elements [off, off + count) of a row. */
+/* Centre of the cells holding elements [off, off + count) of a row: where
+ * a chunk leaves from and lands. On one line, the middle of its cells; on
+ * several, the first cell's. */
 void rd__region_centre(const rd_card_layout *cl, int b, int64_t off, int64_t count,
-                          float *x, float *y)
+                       float *x, float *y)
 {
-    SDL_Rect row = cl->row[b];
-    if (cl->count[b] <= 0 || row.w <= 0) {
+    if (cl->count[b] <= 0 || cl->row[b].w <= 0 || cl->cells[b] <= 0) {
         *x = cl->card.x + cl->card.w / 2.0f;
         *y = cl->card.y + cl->card.h / 2.0f;
         return;
     }
-    double mid = off + count / 2.0;
-    *x = (float)(row.x + row.w * mid / (double)cl->count[b]);
-    *y = row.y + row.h / 2.0f;
+    int j0 = rd_cell_of(cl, b, off), j1 = rd_cell_of(cl, b, off + (count > 0 ? count - 1 : 0));
+    SDL_Rect a = rd_cell_rect(cl, b, j0), z = rd_cell_rect(cl, b, j1);
+    if (a.y != z.y)
+        z = a;
+    *x = (a.x + z.x + z.w) / 2.0f;
+    *y = a.y + a.h / 2.0f;
 }
 
 /* Ranks as a learner reads them: "0+2+3", runs of three or more as
@@ -151,7 +214,7 @@ void rd__chunk_label(const cv_spec *spec, cv_buf b, int rank, int64_t i, uint64_
         rank_list(mask, out + len, outlen - len);
 }
 
-static void draw_stripes(SDL_Renderer *r, SDL_Rect s, uint64_t mask)
+static void draw_stripes(SDL_Renderer *r, const rd_theme *th, SDL_Rect s, uint64_t mask)
 {
     int pop = __builtin_popcountll(mask);
     if (pop == 0 || s.w <= 0 || s.h <= 0)
@@ -163,7 +226,7 @@ static void draw_stripes(SDL_Renderer *r, SDL_Rect s, uint64_t mask)
             ranks[n++] = i;
     for (int k = 0; k < segs; k++) {
         int x0 = s.x + s.w * k / segs, x1 = s.x + s.w * (k + 1) / segs;
-        rd__fill(r, (SDL_Rect){x0, s.y, x1 - x0, s.h}, rd_rank_color(ranks[k * n / segs]));
+        rd__fill(r, (SDL_Rect){x0, s.y, x1 - x0, s.h}, rd_theme_rank_color(th, ranks[k * n / segs]));
     }
 }
 
@@ -176,54 +239,48 @@ static bool in_regions(const rd_region *rg, int n, int rank, int b, const rd__ce
     return false;
 }
 
-/* The one text size for the values of a row of cells: the largest, from
- * cell_px down, at which the row's longest value fits its narrowest cell
- * (cells differ by a pixel where the row does not divide evenly), or 0 to
- * show none. One size per row, so neighbouring cells never differ in size
- * or in whether they show their number. */
-static int row_value_px(rd_ctx *c, const rd_card_layout *cl, int b, const rd__cell *cells,
-                        cv_dtype dtype, const void *values, int cell_px)
+/* "101 102 103 …": as many of a chunk's values as fit in w pixels. */
+static void fit_values(rd_ctx *c, cv_dtype dtype, cv_bufview v, const rd__cell *cell, int px, int w,
+                       char *out, size_t outlen)
 {
-    if (!values || cell_px < 6)
-        return 0;
-    char longest[32] = "", val[32];
     size_t len = 0;
-    for (int j = 0; j < cl->cells[b]; j++)
-        if (cells[j].n == 1) {
-            cv_value_format(dtype, values, cells[j].first, val, sizeof val);
-            if (strlen(val) > len) {
-                len = strlen(val);
-                memcpy(longest, val, len + 1);
-            }
+    out[0] = '\0';
+    for (int64_t i = cell->first; i < cell->first + cell->n && i < v.count; i++) {
+        char val[48], next[256];
+        rd_value_text(dtype, v.values, i, val, sizeof val);
+        bool last = i + 1 == cell->first + cell->n;
+        snprintf(next, sizeof next, "%s%s%s%s", out, len ? " " : "", val, last ? "" : " \xE2\x80\xA6");
+        int tw = 0;
+        rd_text_measure(c->text, next, px, &tw, NULL);
+        if (tw > w && len > 0) {
+            snprintf(out + len, outlen - len, " \xE2\x80\xA6");
+            return;
         }
-    int narrow = cl->row[b].w / cl->cells[b];
-    narrow -= narrow >= 6 ? 1 : 0; /* cell_rect's gap */
-    for (int px = cell_px; len > 0 && px >= 7; px = px * 4 / 5) {
-        int w = 0;
-        rd_text_measure(c->text, longest, px, &w, NULL);
-        if (w <= narrow)
-            return px;
+        len += (size_t)snprintf(out + len, outlen - len, "%s%s", len ? " " : "", val);
+        if (len >= outlen)
+            return;
     }
-    return 0;
 }
 
-void rd__draw_card(rd_ctx *c, const rd_frame *f, int p, int rank)
+void rd__draw_card(rd_ctx *c, const rd_frame *f, int p, int k)
 {
     const rd_theme *th = rd_theme_get(f->theme);
     const rd_panel *panel = &f->panels[p];
     const cv_plan *plan = cv_trace_plan(panel->trace);
     const cv_spec *spec = &plan->spec;
     const rd_panel_layout *pl = &c->L.panels[p];
-    const rd_card_layout *cl = &pl->cards[rank];
+    const rd_card_layout *cl = &pl->cards[k];
+    bool lens = k == RD_LENS_CARD;
+    int rank = lens ? pl->lens_rank : k;
     rd__cellcache *cc = &c->cache[p];
     SDL_Renderer *R = c->r;
     int lw = (int)fmaxf(1, th->line * c->L.ui);
-    bool hl = rank < 64 && (f->hl_ranks >> rank & 1);
+    bool hl = (rank < 64 && (f->hl_ranks >> rank & 1)) || (!lens && rank == pl->lens_rank);
     rd__fill(R, cl->card, th->card);
     rd__frame(R, cl->card, hl ? lw * 2 : lw, hl ? th->accent : th->edge);
     rd__box(c, cl->card, 1, 0, NULL);
-    int px = pl->cell_px;
-    SDL_Color rc = rd_rank_color(rank);
+    int px = lens ? pl->lens_px : pl->cell_px, lpx = lens ? pl->lens_label_px : pl->label_px;
+    SDL_Color rc = rd_theme_rank_color(th, rank);
     if (cl->title.w > 0) {
         SDL_Rect sw = {cl->title.x, cl->title.y + cl->title.h / 4, cl->title.h / 2, cl->title.h / 2};
         rd__fill(R, sw, rc);
@@ -240,12 +297,19 @@ void rd__draw_card(rd_ctx *c, const rd_frame *f, int p, int rank)
         rd__text(c, title, px, th->text, tb, RD_ALIGN_LEFT, 0);
     }
     static const rd_string labels[CV_BUF_COUNT] = {RD_S_IN, RD_S_OUT, RD_S_TMP};
+    int sh = rd__stripe_h(px);
     for (int b = 0; b < CV_BUF_COUNT; b++) {
         if (cl->row[b].w <= 0 && cl->label[b].w <= 0)
             continue;
-        if (cl->label[b].w > 0)
-            rd__text(c, rd_str(f->lang, labels[b]), px * 9 / 10, th->dim, cl->label[b],
-                     RD_ALIGN_LEFT, 0);
+        if (cl->label[b].w > 0) {
+            /* The row's name beside its first line, or above the row. */
+            SDL_Rect lb = cl->label[b];
+            int first_line = cl->cells[b] > 0 ? rd_cell_rect(cl, b, 0).h : lb.h;
+            if (lb.x + lb.w <= cl->row[b].x && first_line > 0)
+                lb.h = first_line;
+            if (lb.h >= px * 9 / 10) /* a very short row (stripes) goes unnamed */
+                rd__text(c, rd_str(f->lang, labels[b]), px * 9 / 10, th->dim, lb, RD_ALIGN_LEFT, 0);
+        }
         if (cl->cells[b] == 0) {
             if (cl->row[b].w > 0)
                 rd__text(c, rd_str(f->lang, RD_S_UNUSED), px * 9 / 10, th->dim, cl->row[b],
@@ -253,64 +317,74 @@ void rd__draw_card(rd_ctx *c, const rd_frame *f, int p, int rank)
             continue;
         }
         cv_bufview v = cv_state_buf(panel->state, rank, (cv_buf)b);
-        int cell_px = (int)fminf(px, cl->row[b].h * 0.42f);
-        int vpx = row_value_px(c, cl, b, cc->cells + cc->off[rank][b], spec->dtype, v.values,
-                               cell_px);
+        int mode = cl->mode[b];
         for (int j = 0; j < cl->cells[b]; j++) {
-            const rd__cell *cell = &cc->cells[cc->off[rank][b] + (size_t)j];
-            SDL_Rect cr = cell_rect(cl, b, j);
-            if (cr.w <= 0)
+            const rd__cell *cell = &cc->cells[cc->off[k][b] + (size_t)j];
+            SDL_Rect cr = rd_cell_rect(cl, b, j);
+            if (cr.w <= 0 || cr.h <= 0)
                 continue;
             int pop = __builtin_popcountll(cell->mask);
             SDL_Color bg = th->empty;
             if (pop == 1)
-                bg = rd__mix(th->card, rd_rank_color(__builtin_ctzll(cell->mask)), 0.30f);
+                bg = rd__mix(th->card, rd_theme_rank_color(th, __builtin_ctzll(cell->mask)), 0.30f);
             else if (pop > 1)
                 bg = rd__mix(th->card, th->text, 0.10f);
             bool chunk_hl = p == 0 && in_regions(f->hl_regions, f->nhl_regions, rank, b, cell);
             bool picked = p == 0 && in_regions(f->picks, f->npicks, rank, b, cell);
             if (chunk_hl)
                 bg = rd__mix(bg, th->accent, 0.35f);
-            bool stripes_only = cr.h < 10 || cr.w < 5;
-            if (stripes_only) {
+            if (mode == RD_ROW_STRIPES || cr.h < sh + 4) {
                 rd__fill(R, cr, chunk_hl || picked ? th->accent : th->empty);
-                draw_stripes(R, cr, cell->mask);
-            } else {
-                rd__fill(R, cr, bg);
-                int sh = (int)fmaxf(2, cr.h * 0.22f);
-                draw_stripes(R, (SDL_Rect){cr.x, cr.y + cr.h - sh, cr.w, sh}, cell->mask);
-                /* Cells the step just wrote get an outline: the arrival. */
-                if (cell->last >= 0 && cell->last == cc->step - 1)
-                    rd__frame(R, cr, (int)fmaxf(1, lw * 0.7f), th->accent);
-                if (picked)
-                    rd__frame(R, cr, (int)fmaxf(2, lw * 1.5f), th->text);
-                if (cell->n == 1 && vpx > 0) {
-                    char val[32];
-                    cv_value_format(spec->dtype, v.values, cell->first, val, sizeof val);
-                    SDL_Rect tb = {cr.x, cr.y, cr.w, cr.h - sh};
-                    bool two = tb.h >= cell_px * 2.6f;
-                    if (two)
-                        tb.h = tb.h / 2 + cell_px / 4;
-                    /* Values nothing has written yet (mask 0) are the
-                     * buffer's initial zeros: shown, but dim. */
-                    rd__text(c, val, vpx, cell->mask ? th->text : th->dim, tb, RD_ALIGN_CENTER, 0);
-                    if (two) {
-                        char lab[48];
-                        rd__chunk_label(spec, (cv_buf)b, rank, cell->first, cell->mask, lab,
-                                        sizeof lab);
-                        SDL_Rect lb = {cr.x, tb.y + tb.h, cr.w, cr.h - sh - tb.h};
-                        SDL_Rect done = rd__text(c, lab, cell_px * 4 / 5, th->dim, lb,
-                                                 RD_ALIGN_CENTER | RD_ALIGN_FIT, 0);
-                        if (done.w == 0 && lab[0]) {
-                            /* Too long: the letter alone still says which chunk. */
-                            lab[1] = lab[0] == '#' ? lab[1] : '\0';
-                            rd__text(c, lab, cell_px * 4 / 5, th->dim, lb,
-                                     RD_ALIGN_CENTER | RD_ALIGN_FIT, 0);
-                        }
-                    }
+                draw_stripes(R, th, cr, cell->mask);
+                continue;
+            }
+            rd__fill(R, cr, bg);
+            draw_stripes(R, th, (SDL_Rect){cr.x, cr.y + cr.h - sh, cr.w, sh}, cell->mask);
+            /* Cells the step just wrote get an outline: the arrival. */
+            if (cell->last >= 0 && cell->last == cc->step - 1)
+                rd__frame(R, cr, (int)fmaxf(1, lw * 0.7f), th->accent);
+            if (picked)
+                rd__frame(R, cr, (int)fmaxf(2, lw * 1.5f), th->text);
+            SDL_Rect in = {cr.x, cr.y, cr.w, cr.h - sh};
+            char lab[96];
+            rd__chunk_label(spec, (cv_buf)b, rank, cell->first, cell->mask, lab, sizeof lab);
+            if (mode == RD_ROW_CHUNKS) {
+                /* A block: its label, then as many values as fit. */
+                int bpx = px * 4 / 5 > 7 ? px * 4 / 5 : 7;
+                int lh = (int)(bpx * 1.25f), vh = (int)(px * 1.3f);
+                int top = in.y + (in.h - lh - vh) / 2;
+                rd__text(c, lab[0] ? lab : "\xC2\xB7", bpx, th->dim, rd__rect(in.x, top, in.w, lh),
+                         RD_ALIGN_CENTER, 0);
+                char vals[256];
+                if (cell->mask && v.values)
+                    fit_values(c, spec->dtype, v, cell, px, in.w - 4, vals, sizeof vals);
+                else
+                    snprintf(vals, sizeof vals, "\xC2\xB7");
+                rd__text(c, vals, px, cell->mask ? th->text : th->dim,
+                         rd__rect(in.x, top + lh, in.w, vh), RD_ALIGN_CENTER, 0);
+                continue;
+            }
+            /* A cell: its value (a dot while nothing has written it, not
+             * a dim 0 that reads like a real zero), its label under it. */
+            char val[48];
+            if (cell->n == 1 && cell->mask && v.values)
+                rd_value_text(spec->dtype, v.values, cell->first, val, sizeof val);
+            else
+                snprintf(val, sizeof val, "\xC2\xB7");
+            bool two = lpx > 0 && in.h >= px * 1.25f + lpx * 1.2f;
+            int vh = two ? (int)(in.h - lpx * 1.25f) : in.h;
+            rd__text(c, val, px, cell->mask ? th->text : th->dim, rd__rect(in.x, in.y, in.w, vh),
+                     RD_ALIGN_CENTER, 0);
+            if (two && lab[0]) {
+                SDL_Rect lb = {in.x, in.y + vh - lpx / 5, in.w, in.h - vh + lpx / 5};
+                SDL_Rect done = rd__text(c, lab, lpx, th->dim, lb, RD_ALIGN_CENTER | RD_ALIGN_FIT, 0);
+                if (done.w == 0) {
+                    /* Too long: the letter alone still says which chunk. */
+                    lab[lab[0] == '{' ? 0 : 1] = '\0';
+                    if (lab[0])
+                        rd__text(c, lab, lpx, th->dim, lb, RD_ALIGN_CENTER | RD_ALIGN_FIT, 0);
                 }
             }
         }
     }
 }
-

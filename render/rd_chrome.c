@@ -215,6 +215,9 @@ void rd__draw_caption(rd_ctx *c, const rd_frame *f, int p)
              RD_ALIGN_LEFT, 0);
 }
 
+/* Under a panel: every rank's colour (swatches with numbers where they
+ * all fit, else one strip of all the colours: never some ranks only), then
+ * what the cells' words mean, as much as fits, most needed first. */
 void rd__draw_legend(rd_ctx *c, const rd_frame *f, int p)
 {
     const rd_theme *th = rd_theme_get(f->theme);
@@ -223,45 +226,72 @@ void rd__draw_legend(rd_ctx *c, const rd_frame *f, int p)
     if (lg.h <= 0 || pl->nranks == 0)
         return;
     int px = c->L.px_small;
-    int x = lg.x;
+    int x = lg.x, right = lg.x + lg.w;
     int sw = (int)(px * 0.8);
-    int nshow = pl->nranks <= 16 ? pl->nranks : 0;
-    for (int r = 0; r < nshow; r++) {
+    int need = 0;
+    for (int r = 0; r < pl->nranks; r++) {
         char num[16];
+        int tw = 0;
         snprintf(num, sizeof num, "%d", r);
-        int need = sw + px * (r >= 10 ? 2 : 1) + px / 2;
-        if (x + need > lg.x + lg.w / 2)
-            break;
-        rd__fill(c->r, rd__rect(x, lg.y + (lg.h - sw) / 2, sw, sw), rd_rank_color(r));
-        SDL_Rect t = rd__text(c, num, px, th->dim, rd__rect(x + sw + 2, lg.y, need, lg.h), RD_ALIGN_LEFT, 0);
-        x = t.x + t.w + px / 2;
+        rd_text_measure(c->text, num, px, &tw, NULL);
+        need += sw + 2 + tw + px / 2;
     }
-    if (nshow == 0) {
-        /* Too many ranks for swatches: a strip of all the colours. */
-        int w = (int)fminf(lg.w / 4.0f, 160 * c->L.ui);
+    if (pl->nranks <= 16 && need <= lg.w * 3 / 5) {
+        for (int r = 0; r < pl->nranks; r++) {
+            char num[16];
+            snprintf(num, sizeof num, "%d", r);
+            rd__fill(c->r, rd__rect(x, lg.y + (lg.h - sw) / 2, sw, sw), rd_theme_rank_color(th, r));
+            SDL_Rect t = rd__text(c, num, px, th->dim, rd__rect(x + sw + 2, lg.y, right - x - sw - 2, lg.h),
+                                  RD_ALIGN_LEFT, 0);
+            x = t.x + t.w + px / 2;
+        }
+    } else {
+        /* A strip of all the colours, from rank 0 to the last. */
+        int w = (int)fminf(lg.w / 4.0f, fmaxf(pl->nranks * 3.0f, 120 * c->L.ui));
+        char ends[32];
+        snprintf(ends, sizeof ends, "0");
+        SDL_Rect t = rd__text(c, ends, px, th->dim, rd__rect(x, lg.y, px * 2, lg.h), RD_ALIGN_LEFT, 0);
+        x = t.x + t.w + 3;
         for (int r = 0; r < pl->nranks; r++)
             rd__fill(c->r, rd__rect(x + w * r / pl->nranks, lg.y + (lg.h - sw) / 2,
-                                w * (r + 1) / pl->nranks - w * r / pl->nranks, sw),
-                     rd_rank_color(r));
-        x += w + px / 2;
+                                    w * (r + 1) / pl->nranks - w * r / pl->nranks, sw),
+                     rd_theme_rank_color(th, r));
+        x += w + 3;
+        snprintf(ends, sizeof ends, "%d", pl->nranks - 1);
+        t = rd__text(c, ends, px, th->dim, rd__rect(x, lg.y, px * 3, lg.h), RD_ALIGN_LEFT, 0);
+        x = t.x + t.w + px / 2;
     }
-    char buf[256];
     int64_t group = 1;
+    bool blocks = false;
     for (int r = 0; r < pl->nranks; r++)
-        for (int b = 0; b < CV_BUF_COUNT; b++)
-            if (pl->cards[r].group[b] > group)
+        for (int b = 0; b < CV_BUF_COUNT; b++) {
+            if (pl->cards[r].mode[b] == RD_ROW_STRIPES && pl->cards[r].group[b] > group)
                 group = pl->cards[r].group[b];
-    int n = snprintf(buf, sizeof buf, "%s  \xC2\xB7  %s", rd_str(f->lang, RD_S_LEGEND_COLOUR),
-                     rd_str(f->lang, RD_S_LEGEND_CHUNK));
-    if (group > 1 && n > 0 && (size_t)n < sizeof buf) {
-        /* Say so when cells stand for more than one element. */
-        char agg[64];
+            blocks |= pl->cards[r].mode[b] == RD_ROW_CHUNKS && pl->cards[r].cells[b] > 0;
+        }
+    /* The parts, most needed first; drawn left to right as far as they fit. */
+    char agg[96] = "", parts[4][160];
+    int np = 0;
+    if (group > 1) {
         rd_strf(f->lang, RD_S_AGGREGATED, agg, sizeof agg, (long long)group, 0);
-        snprintf(buf, sizeof buf, "%s  \xC2\xB7  %s", agg, rd_str(f->lang, RD_S_LEGEND_COLOUR));
-        rd__text(c, buf, px, th->accent, rd__rect(x, lg.y, lg.x + lg.w - x, lg.h), RD_ALIGN_LEFT, 0);
-        return;
+        snprintf(parts[np++], sizeof parts[0], "%s", agg);
     }
-    rd__text(c, buf, px, th->dim, rd__rect(x, lg.y, lg.x + lg.w - x, lg.h), RD_ALIGN_LEFT, 0);
+    if (blocks)
+        snprintf(parts[np++], sizeof parts[0], "%s", rd_str(f->lang, RD_S_LEGEND_BLOCK));
+    snprintf(parts[np++], sizeof parts[0], "%s", rd_str(f->lang, RD_S_LEGEND_CHUNK));
+    snprintf(parts[np++], sizeof parts[0], "%s", rd_str(f->lang, RD_S_LEGEND_DOT));
+    const char *dot = "  \xC2\xB7  ";
+    int dw = 0;
+    rd_text_measure(c->text, dot, px, &dw, NULL);
+    for (int i = 0; i < np; i++) {
+        int tw = 0;
+        rd_text_measure(c->text, parts[i], px, &tw, NULL);
+        if (x + tw > right)
+            break;
+        rd__text(c, parts[i], px, i == 0 && group > 1 ? th->accent : th->dim,
+                 rd__rect(x, lg.y, tw + 1, lg.h), RD_ALIGN_LEFT, 0);
+        x += tw + dw;
+    }
 }
 
 void rd__draw_timeline(rd_ctx *c, const rd_frame *f, bool cursor)

@@ -332,7 +332,7 @@ static void draw_flight(rd_ctx *c, const rd_frame *f, int p, int step, double fr
             float x0, y0, qx, qy;
             flight_point(c, p, x, both, 0, &x0, &y0);
             flight_point(c, p, x, both, u, &qx, &qy);
-            SDL_Color col = rd_rank_color(x->src);
+            SDL_Color col = rd_theme_rank_color(th, x->src);
             if (pass == 0) {
                 /* The trail and the chunk itself. */
                 SDL_Color trail = col;
@@ -349,7 +349,9 @@ static void draw_flight(rd_ctx *c, const rd_frame *f, int p, int step, double fr
                 rd__disc(c->r, qx, qy, size / 2, col);
                 continue;
             }
-            if (!labels)
+            /* With a lens, the cards are too small for labels: only the
+             * chunks the lens's rank sends or receives carry theirs. */
+            if (!labels || (pl->lens_rank >= 0 && x->src != pl->lens_rank && x->dst != pl->lens_rank))
                 continue;
             /* Its name and, where there is room, its value. */
             cv_bufview v = cv_state_buf(panel->state, x->src, (cv_buf)x->src_buf);
@@ -496,8 +498,19 @@ static void draw_panel_static(rd_ctx *c, const rd_frame *f, int p)
     c->shown[p] = shown;
     rd__update_cells(c, p, panel, shown);
     draw_links(c, f, p, step);
-    for (int r = 0; r < c->L.panels[p].nparts; r++) /* the switch, if any, last */
+    const rd_panel_layout *pl = &c->L.panels[p];
+    for (int r = 0; r < pl->nparts; r++) /* the switch, if any, last */
         rd__draw_card(c, f, p, r);
+    if (pl->lens_rank >= 0) {
+        /* The lens: one rank's card large enough to read every value. */
+        const rd_theme *lt = rd_theme_get(f->theme);
+        char cap[160];
+        rd_strf(f->lang, RD_S_LENS, cap, sizeof cap, pl->lens_rank, 0);
+        int ch = pl->cards[RD_LENS_CARD].card.y - pl->lens.y;
+        rd__text(c, cap, c->L.px_small, lt->accent, rd__rect(pl->lens.x, pl->lens.y, pl->lens.w, ch),
+                 RD_ALIGN_LEFT, 0);
+        rd__draw_card(c, f, p, RD_LENS_CARD);
+    }
     rd__draw_legend(c, f, p);
     if (f->npanels >= 2)
         rd__draw_caption(c, f, p);
@@ -545,6 +558,7 @@ static uint64_t static_key(const rd_ctx *c, const rd_frame *f)
     h = mix64(h, (uint64_t)(f->dpi_scale * 1000));
     h = mix64(h, (uint64_t)f->playing << 3 | (uint64_t)f->narration << 2 | (uint64_t)f->controls);
     h = mix64(h, (uint64_t)f->landed);
+    h = mix64(h, (uint64_t)(f->focus + 1));
     h = mix64(h, (uint64_t)(f->speed * 1000));
     for (int p = 0; p < f->npanels && p < 2; p++) {
         h = mix64(h, (uint64_t)(uintptr_t)f->panels[p].trace);
@@ -701,26 +715,34 @@ rd_hit rd_hit_test(const rd_layout *L, int x, int y)
     }
     for (int p = 0; p < L->npanels; p++) {
         const rd_panel_layout *pl = &L->panels[p];
-        for (int r = 0; r < pl->nparts; r++) {
-            const rd_card_layout *cl = &pl->cards[r];
+        for (int k = 0; k <= RD_LENS_CARD; k++) {
+            if (k >= pl->nparts && (k < RD_LENS_CARD || pl->lens_rank < 0))
+                continue;
+            int r = k == RD_LENS_CARD ? pl->lens_rank : k;
+            const rd_card_layout *cl = &pl->cards[k];
             if (!SDL_PointInRect(&pt, &cl->card))
                 continue;
+            h.kind = RD_HIT_CARD;
+            h.panel = p;
+            h.rank = r;
             for (int b = 0; b < CV_BUF_COUNT; b++) {
                 if (cl->cells[b] == 0 || !SDL_PointInRect(&pt, &cl->row[b]))
                     continue;
-                int j = (int)((int64_t)(x - cl->row[b].x) * cl->cells[b] / cl->row[b].w);
-                if (j < 0 || j >= cl->cells[b])
+                int per = cl->per_line[b] > 0 ? cl->per_line[b] : 1;
+                int lines = (cl->cells[b] + per - 1) / per;
+                int line = (int)((int64_t)(y - cl->row[b].y) * lines / cl->row[b].h);
+                int col = (int)((int64_t)(x - cl->row[b].x) * per / cl->row[b].w);
+                int j = line * per + col;
+                if (col < 0 || col >= per || j < 0 || j >= cl->cells[b])
                     continue;
                 h.kind = RD_HIT_CELL;
                 h.panel = p;
                 h.rank = r;
                 h.buf = (cv_buf)b;
-                h.first = (int64_t)j * cl->group[b];
-                h.count = cl->group[b];
-                if (h.first + h.count > cl->count[b])
-                    h.count = cl->count[b] - h.first;
+                rd_cell_span(cl, b, j, &h.first, &h.count);
                 return h;
             }
+            return h;
         }
     }
     if (L->narration.w > 0 && SDL_PointInRect(&pt, &L->narration))

@@ -57,7 +57,7 @@ typedef struct {
     uint64_t sig;      /* layout signature (cells and groups) */
     rd__cell *cells;   /* all rows of all ranks */
     size_t cap;
-    size_t off[RD_LAYOUT_MAX_RANKS + 1][CV_BUF_COUNT]; /* + a switch */
+    size_t off[RD_LENS_CARD + 1][CV_BUF_COUNT]; /* + a switch, + the lens card */
     bool valid;
 } rd__cellcache;
 
@@ -81,6 +81,9 @@ struct rd_ctx {
     int nboxes;
 };
 
+/* The height of a cell's stripes for values of px. */
+static inline int rd__stripe_h(int px) { return px * 3 / 10 > 3 ? px * 3 / 10 : 3; }
+
 /* A rectangle with negative sizes clamped to 0. */
 static inline SDL_Rect rd__rect(int x, int y, int w, int h)
 {
@@ -95,11 +98,16 @@ void rd__box(rd_ctx *c, SDL_Rect r, int kind, int layer, const char *label);
 /* The displayed step of panel p at time t, and the flight fraction. */
 int rd__shown_step(const cv_plan *plan, double t, int *step, double *frac);
 
+/* The stage of one panel (rd_stage.c): its cards and what fits in them. */
+void rd__layout_panel(const rd_frame *f, const rd_panel *p, SDL_Rect area, rd_layout *L,
+                      rd_text *text, bool caption, rd_panel_layout *pl);
+
 /* The stage's cards (rd_card.c): the cell cache of panel p for the shown
  * step (call before drawing its cards), one card, and the centre of the
  * cells holding elements [off, off + count) of a row, where chunks fly. */
 void rd__update_cells(rd_ctx *c, int p, const rd_panel *panel, int shown);
-void rd__draw_card(rd_ctx *c, const rd_frame *f, int p, int rank);
+/* Card k of panel p: a rank's card, a switch's (nranks), or RD_LENS_CARD. */
+void rd__draw_card(rd_ctx *c, const rd_frame *f, int p, int k);
 void rd__region_centre(const rd_card_layout *cl, int b, int64_t off, int64_t count, float *x,
                        float *y);
 

@@ -4,16 +4,10 @@
  *
  * The window is cut into a header (two lines), the stage, an optional
  * narration panel on the right, and the timeline and button bar at the
- * bottom.  On the stage, GPU cards are placed by the algorithm's shape:
- * around a ring for ring, recursive doubling/halving and the meshes (so
- * ring neighbours sit next to each other and partner lines become chords),
- * in levels for trees, and in a grid once there are too many ranks for a
- * circle.  Card sizes come from a binary search for the largest card that
- * keeps every pair of cards apart, so nothing overlaps at any window size;
- * tests/test_render_layout.c checks exactly that from 800x600 to 4K.
- *
- * Buffers too long to draw one cell per element are aggregated: a drawn
- * cell then stands for `group` elements, and the legend says so.
+ * bottom; the stage's cards are placed by rd_stage.c and the narration's
+ * lines by rd_narration.c, so one call places everything a frame draws.
+ * Also here: what the plan's shape is (its links, a ring's order, a tree's
+ * levels) and which chunk an element belongs to.
  */
 #include "rd_internal.h"
 
@@ -117,266 +111,6 @@ int rd__chunk_of(const cv_spec *spec, cv_buf buf, int rank, int64_t i)
 }
 
 /* ---------------------------------------------------------------- layout */
-
-
-static bool overlap(SDL_Rect a, SDL_Rect b, int gap)
-{
-    return a.x < b.x + b.w + gap && b.x < a.x + a.w + gap && a.y < b.y + b.h + gap &&
-           b.y < a.y + a.h + gap;
-}
-
-/* Card centres around `area` for cards of w x h: on an ellipse (p = 2) or
- * a superellipse |x/rx|^p + |y/ry|^p = 1 that reaches further into the
- * corners (p > 2), starting at the top, or half a place clockwise of it
- * (turn), so that two cards share the top edge. */
-static void place_circle(SDL_Rect area, int n, int w, int h, double p, bool turn,
-                         const int *order, SDL_Rect *cards)
-{
-    double rx = (area.w - w) / 2.0, ry = (area.h - h) / 2.0;
-    double cx = area.x + area.w / 2.0, cy = area.y + area.h / 2.0;
-    double start = (n == 2 ? M_PI : -M_PI / 2) + (turn ? M_PI / n : 0);
-    for (int k = 0; k < n; k++) {
-        double a = start + 2 * M_PI * k / n;
-        double c = cos(a), s = sin(a);
-        double x = copysign(pow(fabs(c), 2 / p), c), y = copysign(pow(fabs(s), 2 / p), s);
-        int r = order[k];
-        cards[r] = rd__rect((int)lround(cx + rx * x - w / 2.0), (int)lround(cy + ry * y - h / 2.0),
-                            w, h);
-    }
-}
-
-static bool any_overlap(const SDL_Rect *cards, int n, int gap)
-{
-    for (int i = 0; i < n; i++)
-        for (int j = i + 1; j < n; j++)
-            if (overlap(cards[i], cards[j], gap))
-                return true;
-    return false;
-}
-
-/* The widest cards whose places around the area stay apart. */
-static double circle_width(SDL_Rect area, int n, double aspect, int gap, double p, bool turn,
-                           const int *order, SDL_Rect *cards)
-{
-    double lo = 4, hi = fmin(area.w, area.h * aspect);
-    for (int it = 0; it < 24; it++) {
-        double mid = (lo + hi) / 2;
-        place_circle(area, n, (int)mid, (int)(mid / aspect), p, turn, order, cards);
-        if (any_overlap(cards, n, gap))
-            hi = mid;
-        else
-            lo = mid;
-    }
-    return lo;
-}
-
-/* Cards around a ring. An ellipse wastes the area's corners, and which
- * shape leaves the widest cards depends on the rank count and the area (a
- * compare panel is tall and narrow), so a few are tried; the plain ellipse
- * with GPU 0 on top is kept unless another gives clearly wider cards.
- *
- * The layout is computed every frame, and the search takes six binary
- * searches over every pair of cards; its answer depends only on the area's
- * size, n, aspect and gap (which card sits where does not change which
- * widths overlap), so the last two answers (one per compare panel) are
- * kept. The renderer runs on one thread. */
-static void layout_circle(SDL_Rect area, int n, double aspect, int gap, const int *order,
-                          SDL_Rect *cards)
-{
-    static const struct { double p; bool turn; } shapes[] = {
-        {2, false}, {2, true}, {3, false}, {3, true}, {4, false}, {4, true}};
-    typedef struct {
-        int w, h, n, gap;
-        double aspect;
-        int best;     /* index into shapes */
-        double width; /* of a card */
-    } ring_memo;
-    static ring_memo memo[2];
-    static int memo_next;
-    for (int m = 0; m < 2; m++)
-        if (memo[m].n == n && memo[m].w == area.w && memo[m].h == area.h && memo[m].gap == gap &&
-            memo[m].aspect == aspect) {
-            place_circle(area, n, (int)memo[m].width, (int)(memo[m].width / aspect),
-                         shapes[memo[m].best].p, shapes[memo[m].best].turn, order, cards);
-            return;
-        }
-    int best = 0;
-    double best_w = 0;
-    for (int i = 0; i < (int)(sizeof shapes / sizeof shapes[0]); i++) {
-        if (n == 2 && shapes[i].turn)
-            continue; /* two cards side by side already fill the width */
-        double w = circle_width(area, n, aspect, gap, shapes[i].p, shapes[i].turn, order, cards);
-        if (i == 0 || w > best_w * 1.08) {
-            best = i;
-            best_w = w;
-        }
-    }
-    memo[memo_next] = (ring_memo){area.w, area.h, n, gap, aspect, best, best_w};
-    memo_next ^= 1;
-    place_circle(area, n, (int)best_w, (int)(best_w / aspect), shapes[best].p, shapes[best].turn,
-                 order, cards);
-}
-
-static void layout_grid(SDL_Rect area, int n, double aspect, int gap, SDL_Rect *cards)
-{
-    int best_cols = 1;
-    double best = -1;
-    for (int cols = 1; cols <= n; cols++) {
-        int rows = (n + cols - 1) / cols;
-        double cw = (double)(area.w - gap * (cols - 1)) / cols;
-        double ch = (double)(area.h - gap * (rows - 1)) / rows;
-        double w = fmin(cw, ch * aspect);
-        if (w > best) {
-            best = w;
-            best_cols = cols;
-        }
-    }
-    int cols = best_cols, rows = (n + cols - 1) / cols;
-    int cw = (area.w - gap * (cols - 1)) / cols;
-    int ch = (area.h - gap * (rows - 1)) / rows;
-    /* Use the width the grid gives, but no taller than a comfortable card. */
-    int h = (int)fmin(ch, cw / aspect * 1.6);
-    int top = area.y + (area.h - (rows * h + (rows - 1) * gap)) / 2;
-    for (int r = 0; r < n; r++) {
-        int row = r / cols, col = r % cols;
-        cards[r] = rd__rect(area.x + col * (cw + gap), top + row * (h + gap), cw, h);
-    }
-}
-
-static void layout_levels(SDL_Rect area, int n, double aspect, int gap, const int *depth,
-                          int levels, SDL_Rect *cards)
-{
-    int per[RD_LAYOUT_MAX_RANKS] = {0};
-    int widest = 1;
-    for (int r = 0; r < n; r++)
-        if (++per[depth[r]] > widest)
-            widest = per[depth[r]];
-    int cw = (area.w - gap * (widest - 1)) / widest;
-    int ch = (area.h - gap * 2 * (levels - 1)) / levels; /* room for links between levels */
-    int w = (int)fmin(cw, ch * aspect);
-    int h = (int)fmin(ch, w / aspect * 1.3);
-    int vgap = levels > 1 ? (area.h - levels * h) / (levels - 1) : 0;
-    int top = levels > 1 ? area.y : area.y + (area.h - h) / 2;
-    int placed[RD_LAYOUT_MAX_RANKS] = {0};
-    for (int r = 0; r < n; r++) {
-        int d = depth[r];
-        int k = placed[d]++;
-        int row_w = per[d] * w + (per[d] - 1) * gap;
-        int left = area.x + (area.w - row_w) / 2;
-        cards[r] = rd__rect(left + k * (w + gap), top + d * (h + vgap), w, h);
-    }
-}
-
-static void card_insides(rd_panel_layout *pl, const cv_plan *plan, int ui_px, int pad)
-{
-    for (int r = 0; r < pl->nparts; r++) {
-        bool sw = r >= pl->nranks; /* a switch: its scratch is its only row */
-        rd_card_layout *cl = &pl->cards[r];
-        SDL_Rect c = cl->card;
-        int ipad = c.h > 60 ? pad / 2 + 1 : 1;
-        int px = (int)fmin(ui_px, (c.h - 2 * ipad) / (pl->nrows * 2.2 + 1.4));
-        bool title = px >= 7;
-        int title_h = title ? (int)(px * 1.35) : 0;
-        if (title)
-            cl->title = rd__rect(c.x + ipad, c.y + ipad, c.w - 2 * ipad, title_h);
-        else
-            cl->title = rd__rect(c.x, c.y, 0, 0);
-        /* Room for "send"/"recv", and for "scratch" where there is one. */
-        int label_w = px >= 7 ? (int)(px * (pl->nrows == 3 ? 3.9 : 2.9)) : 0;
-        int rows_top = c.y + ipad + title_h;
-        int rows_h = c.y + c.h - ipad - rows_top;
-        int gapr = rows_h > pl->nrows * 8 ? 2 : 0;
-        int rh = (rows_h - gapr * (pl->nrows - 1)) / pl->nrows;
-        int k = 0;
-        for (int b = 0; b < CV_BUF_COUNT; b++) {
-            int64_t cnt = cv_plan_buf_count(plan, (cv_buf)b, r);
-            cl->count[b] = cnt;
-            cl->group[b] = 1;
-            cl->cells[b] = 0;
-            if ((b == CV_BUF_SCRATCH && plan->scratch_count <= 0 && !sw) ||
-                (sw && b != CV_BUF_SCRATCH)) {
-                cl->row[b] = cl->label[b] = rd__rect(c.x, c.y, 0, 0);
-                continue;
-            }
-            int y = sw ? rows_top : rows_top + k * (rh + gapr), h = sw ? rows_h : rh;
-            k++;
-            cl->label[b] = rd__rect(c.x + ipad, y, label_w, h);
-            cl->row[b] = rd__rect(c.x + ipad + label_w, y, c.w - 2 * ipad - label_w, h);
-            if (cnt <= 0 || cl->row[b].w <= 0 || h <= 0)
-                continue;
-            int max_cells = cl->row[b].w / 3; /* at least 3 pixels a cell */
-            if (max_cells < 1)
-                max_cells = 1;
-            int64_t group = (cnt + max_cells - 1) / max_cells;
-            cl->group[b] = group;
-            cl->cells[b] = (int)((cnt + group - 1) / group);
-        }
-        if (r == 0)
-            pl->cell_px = px;
-    }
-}
-
-static void layout_panel(const rd_frame *f, const rd_panel *p, SDL_Rect area, const rd_layout *L,
-                         bool caption, rd_panel_layout *pl)
-{
-    memset(pl, 0, sizeof *pl);
-    pl->area = area;
-    int pad = (int)(8 * L->ui);
-    int cap_h = caption ? (int)(L->px_text * 2.8) : 0;
-    pl->caption = rd__rect(area.x, area.y, area.w, cap_h);
-    int leg_h = (int)(L->px_small * 1.6);
-    pl->legend = rd__rect(area.x, area.y + area.h - leg_h, area.w, leg_h);
-    const cv_plan *plan = p->trace ? cv_trace_plan(p->trace) : NULL;
-    if (!plan)
-        return;
-    int n = plan->spec.ranks;
-    if (n > RD_LAYOUT_MAX_RANKS)
-        n = RD_LAYOUT_MAX_RANKS;
-    pl->nranks = n;
-    pl->nparts = n + (plan->nswitch > 0 && n < RD_LAYOUT_MAX_RANKS + 1 ? 1 : 0);
-    pl->nrows = plan->scratch_count > 0 ? 3 : 2;
-    SDL_Rect cards_area = rd__rect(area.x, area.y + cap_h + pad / 2, area.w,
-                               area.h - cap_h - leg_h - pad);
-    double aspect = pl->nrows == 3 ? 1.7 : 2.2;
-    int gap = (int)fmax(4, 10 * L->ui);
-    SDL_Rect cards[RD_LAYOUT_MAX_RANKS + 1];
-    rd__links links;
-    rd__plan_links(plan, &links);
-    cv_algo algo = plan->spec.algo;
-    if (n == 1) {
-        pl->shape = RD_SHAPE_SINGLE;
-        int w = (int)fmin(cards_area.w, cards_area.h * aspect * 0.8);
-        int h = (int)(w / aspect);
-        cards[0] = rd__rect(cards_area.x + (cards_area.w - w) / 2,
-                        cards_area.y + (cards_area.h - h) / 2, w, h);
-    } else if (algo == CV_ALGO_TREE && n <= 32) {
-        int depth[RD_LAYOUT_MAX_RANKS];
-        int levels = rd__levels(&links, plan->spec.root, depth);
-        pl->shape = RD_SHAPE_LEVELS;
-        layout_levels(cards_area, n, aspect, gap, depth, levels, cards);
-    } else if (n <= 16) {
-        int order[RD_LAYOUT_MAX_RANKS];
-        if (algo == CV_ALGO_RING)
-            rd__ring_order(&links, order);
-        else
-            for (int i = 0; i < n; i++)
-                order[i] = i;
-        pl->shape = RD_SHAPE_CIRCLE;
-        /* Wider gaps on a circle: the links between neighbours must show. */
-        layout_circle(cards_area, n, aspect, (int)fmax(gap, 34 * L->ui), order, cards);
-    } else {
-        pl->shape = RD_SHAPE_GRID;
-        layout_grid(cards_area, pl->nparts, aspect, gap, cards); /* a switch: one cell more */
-    }
-    (void)f;
-    if (pl->nparts > n && pl->shape != RD_SHAPE_GRID) /* the switch in the middle */
-        cards[n] = rd__rect(cards_area.x + (cards_area.w - cards[0].w) / 2,
-                            cards_area.y + (cards_area.h - cards[0].h) / 2, cards[0].w,
-                            cards[0].h);
-    for (int r = 0; r < pl->nparts; r++)
-        pl->cards[r].card = cards[r];
-    card_insides(pl, plan, L->px_text, pad);
-}
 
 /* The bar's buttons, in the keymap's order, each with a share of the bar
  * in proportion to its label (so "backend" gets the room "<" does not
@@ -503,14 +237,14 @@ void rd_layout_compute(const rd_frame *f, int w, int h, rd_text *text, rd_layout
                       (int)(L->px_text * 2.2));
     L->npanels = f->npanels >= 2 ? 2 : 1;
     if (L->npanels == 1) {
-        layout_panel(f, &f->panels[0], L->stage, L, false, &L->panels[0]);
+        rd__layout_panel(f, &f->panels[0], L->stage, L, text, false, &L->panels[0]);
     } else {
         int half = (L->stage.w - pad) / 2;
         SDL_Rect a = rd__rect(L->stage.x, L->stage.y, half, L->stage.h);
         SDL_Rect b = rd__rect(L->stage.x + half + pad, L->stage.y, L->stage.w - half - pad,
                           L->stage.h);
-        layout_panel(f, &f->panels[0], a, L, true, &L->panels[0]);
-        layout_panel(f, &f->panels[1], b, L, true, &L->panels[1]);
+        rd__layout_panel(f, &f->panels[0], a, L, text, true, &L->panels[0]);
+        rd__layout_panel(f, &f->panels[1], b, L, text, true, &L->panels[1]);
     }
     rd__layout_narration(text, f, L);
 }
@@ -526,4 +260,5 @@ void rd_frame_init(rd_frame *f)
     f->narration = true;
     f->controls = true;
     f->mouse_x = f->mouse_y = -1;
+    f->focus = -1;
 }

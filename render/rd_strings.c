@@ -26,8 +26,11 @@ static const char *const strings[RD_S_COUNT_][CV_LANG_COUNT] = {
     [RD_S_PAUSED] = {"paused", "已暂停"},
     [RD_S_SPEED] = {"speed", "速度"},
     [RD_S_LEGEND_COLOUR] = {"colour = rank whose input it holds", "颜色 = 数据来自哪个进程"},
-    [RD_S_LEGEND_CHUNK] = {"a0+a1 = chunk a of ranks 0 and 1, combined",
-                           "a0+a1 = 进程 0 与 1 的 a 块合并"},
+    [RD_S_LEGEND_CHUNK] = {"b0+1 = chunk b of ranks 0 and 1 combined, c0-3 of ranks 0 to 3",
+                           "b0+1 = 进程 0、1 的 b 块合并，c0-3 = 进程 0 到 3 的"},
+    [RD_S_LEGEND_BLOCK] = {"1 block = 1 chunk (hover a block for each value)",
+                           "1 个方块 = 1 个数据块（悬停查看每个值）"},
+    [RD_S_LEGEND_DOT] = {"\xC2\xB7 = not written yet", "\xC2\xB7 = 尚未写入"},
     [RD_S_VALUE] = {"value", "值"},
     [RD_S_FROM] = {"from ranks", "来自进程"},
     [RD_S_INITIAL] = {"initial input", "初始输入"},
@@ -76,11 +79,17 @@ void rd_strf(cv_lang lang, rd_string id, char *out, size_t outlen, long long a, 
     case RD_S_GPU:
         snprintf(out, outlen, "GPU %lld", a);
         break;
+    case RD_S_LENS:
+        if (zh)
+            snprintf(out, outlen, "GPU %lld 放大显示（点击任一卡片换成它）", a);
+        else
+            snprintf(out, outlen, "GPU %lld, large enough to read (click a card to show it here)", a);
+        break;
     case RD_S_AGGREGATED:
         if (zh)
-            snprintf(out, outlen, "1 格 = %lld 个元素", a);
+            snprintf(out, outlen, "1 格 = %lld 个元素（悬停查看数值）", a);
         else
-            snprintf(out, outlen, "1 cell = %lld elements", a);
+            snprintf(out, outlen, "1 cell = %lld elements (hover for values)", a);
         break;
     case RD_S_LAST_CHANGED:
         if (zh)

@@ -2,11 +2,11 @@
  * rd_theme.c: the three themes, rank colours and chunk names.
  *
  * Dark is for the desk, light for printed slides, projector for a washed-out
- * classroom beamer: pure black and white, saturated rank colours, text 1.5x
- * larger and lines three times thicker.  Rank colours come from a fixed
- * palette chosen so that neighbours on a ring differ in hue and lightness;
- * past the palette, hues advance by the golden angle so that 64 ranks still
- * get distinct colours.
+ * classroom beamer: pure black and white (the timeline's bands in greys:
+ * nothing saturated but the ranks' own colours and the yellow accent), text
+ * 1.5x larger and lines twice as thick.  Rank colours come from a palette
+ * chosen to stay apart to 20 ranks; past it, hues advance by the golden
+ * angle.
  *
  * The palettes below are the built-in copies of assets/themes/NAME.json, which
  * replace them when the program finds its assets (rd_theme_load.c): they
@@ -20,17 +20,34 @@
 #include <strings.h>
 
 /* clang-format off */
+/* Twenty colours picked to stay apart (after Trubetskoy's list of
+ * distinct colours, the darkest lightened for a dark stage), in an order
+ * where ring neighbours differ in hue and lightness: 16 ranks never repeat
+ * a hue family, and past the list hues advance by the golden angle. Card
+ * titles and the legend give every colour its number. */
 #define RANKS                                                                                      \
     .nranks = RD_RANK_COLORS,                                                                      \
     .ranks = {                                                                                     \
         {66, 135, 245, 255},  /* blue */                                                           \
         {245, 130, 48, 255},  /* orange */                                                         \
         {60, 180, 75, 255},   /* green */                                                          \
-        {230, 60, 80, 255},   /* red */                                                            \
-        {160, 100, 230, 255}, /* violet */                                                         \
-        {30, 190, 190, 255},  /* teal */                                                           \
-        {240, 200, 40, 255},  /* yellow */                                                         \
-        {240, 100, 190, 255}, /* pink */                                                           \
+        {230, 40, 80, 255},   /* red */                                                            \
+        {170, 80, 220, 255},  /* purple */                                                         \
+        {66, 212, 244, 255},  /* cyan */                                                           \
+        {255, 225, 25, 255},  /* yellow */                                                         \
+        {240, 50, 230, 255},  /* magenta */                                                        \
+        {70, 153, 144, 255},  /* teal */                                                           \
+        {191, 239, 69, 255},  /* lime */                                                           \
+        {170, 110, 40, 255},  /* brown */                                                          \
+        {250, 190, 212, 255}, /* pink */                                                           \
+        {205, 180, 255, 255}, /* lavender */                                                       \
+        {150, 150, 20, 255},  /* olive */                                                          \
+        {170, 255, 195, 255}, /* mint */                                                           \
+        {255, 216, 177, 255}, /* apricot */                                                        \
+        {190, 50, 50, 255},   /* maroon */                                                         \
+        {110, 110, 220, 255}, /* navy */                                                           \
+        {255, 250, 200, 255}, /* beige */                                                          \
+        {169, 169, 169, 255}, /* grey */                                                           \
     }
 
 /* Chart lines: measured ones cool (blue, green), the prediction warm (the
@@ -90,8 +107,8 @@ static rd_theme themes[RD_THEME_COUNT] = {
         .empty = {0, 0, 0, 255},
         .flash = {255, 255, 255, 255},
         .warn = {255, 80, 60, 255},
-        .band_a = {0, 70, 160, 255},
-        .band_b = {130, 0, 130, 255},
+        .band_a = {48, 48, 48, 255},
+        .band_b = {88, 88, 88, 255},
         .text_scale = 1.5f,
         .line = 3.0f,
         RANKS,

@@ -40,7 +40,7 @@ extern "C" {
 typedef enum { RD_THEME_DARK, RD_THEME_LIGHT, RD_THEME_PROJECTOR, RD_THEME_COUNT } rd_theme_id;
 
 /* Rank colours picked by hand; past them, hues step by the golden angle. */
-#define RD_RANK_COLORS 8
+#define RD_RANK_COLORS 20
 /* A chart's lines: busbw, algbw, model (rd_series in rd_chart.h). */
 #define RD_THEME_SERIES 3
 
@@ -141,7 +141,8 @@ typedef enum {
     RD_S_PAUSED, RD_S_SPEED, RD_S_LEGEND_COLOUR, RD_S_LEGEND_CHUNK, RD_S_AGGREGATED,
     RD_S_VALUE, RD_S_FROM, RD_S_LAST_CHANGED, RD_S_INITIAL, RD_S_NEVER, RD_S_HELP_TITLE,
     RD_S_HELP_CLOSE, RD_S_THIS_STEP, RD_S_STEPS, RD_S_BYTES_PER_RANK, RD_S_START, RD_S_DONE,
-    RD_S_NO_TRACE, RD_S_NO_CJK, RD_S_AFTER_STEP, RD_S_LOCAL, RD_S_COUNT_
+    RD_S_NO_TRACE, RD_S_NO_CJK, RD_S_AFTER_STEP, RD_S_LOCAL, RD_S_LEGEND_BLOCK, RD_S_LEGEND_DOT,
+    RD_S_LENS, RD_S_COUNT_
 } rd_string;
 const char *rd_str(cv_lang lang, rd_string id);
 /* The strings with numbers in them (STEP_OF, AFTER_STEP: a of b; GPU,
@@ -261,6 +262,9 @@ typedef struct {
                             * for its arithmetic */
     const cv_link *link;   /* for model times; NULL = the first preset */
     const char *backend;   /* name shown in the header */
+    const char *widest;    /* the widest value the trace ever holds, as shown
+                            * (rd_trace_widest); cells are sized for it. NULL:
+                            * guessed from the inputs and the results */
 } rd_panel;
 
 /* A region of a buffer: count elements from first (highlights, picks). */
@@ -287,6 +291,7 @@ typedef struct {
     bool narration;     /* right-hand narration panel */
     bool controls;      /* button bar and timeline (off for clean export) */
     int mouse_x, mouse_y; /* output pixels; -1 when outside */
+    int focus;          /* the rank the lens shows (a card clicked); -1: the root, or 0 */
     const char *message;  /* a banner (error or notice), or NULL */
     bool hide_measured;   /* golden images: measured times vary run to run */
     /* Lesson mode: a wider narration panel (shown in smaller windows too)
@@ -307,8 +312,24 @@ void rd_frame_init(rd_frame *f);
 /* ---------------------------------------------------------------- layout */
 
 #define RD_LAYOUT_MAX_RANKS CV_MAX_VISUAL_RANKS
+/* Where the lens's card is kept, after the ranks' and a switch's. */
+#define RD_LENS_CARD (RD_LAYOUT_MAX_RANKS + 1)
 
-typedef enum { RD_SHAPE_SINGLE, RD_SHAPE_CIRCLE, RD_SHAPE_LEVELS, RD_SHAPE_GRID } rd_shape;
+typedef enum {
+    RD_SHAPE_SINGLE,
+    RD_SHAPE_CIRCLE, /* around an ellipse */
+    RD_SHAPE_LEVELS, /* a tree's levels */
+    RD_SHAPE_GRID,   /* rows of cards in rank order */
+    RD_SHAPE_LOOP    /* a ring folded into rows: every link between neighbouring cards */
+} rd_shape;
+
+/* How a row of a card shows its buffer. CELLS: one cell per element with
+ * its value (and its label where there is room), wrapped onto lines.
+ * CHUNKS: one block per chunk of the op's partition, with its label and as
+ * many of its values as fit, where single cells could not each be legible.
+ * STRIPES: too small for text even then: cells stand for `group` elements
+ * and show their stripes only (the legend says so; hover reads them). */
+typedef enum { RD_ROW_CELLS, RD_ROW_CHUNKS, RD_ROW_STRIPES } rd_row_mode;
 
 typedef struct {
     SDL_Rect card;                /* the GPU card */
@@ -316,9 +337,20 @@ typedef struct {
     SDL_Rect label[CV_BUF_COUNT]; /* row labels ("send", "recv") */
     SDL_Rect row[CV_BUF_COUNT];   /* the cells' area; w == 0 when not drawn */
     int cells[CV_BUF_COUNT];      /* drawn cells in the row */
+    int per_line[CV_BUF_COUNT];   /* cells on one line; the row wraps onto more */
     int64_t group[CV_BUF_COUNT];  /* elements per drawn cell (>= 1) */
+    int64_t part[CV_BUF_COUNT];   /* > 0: cell j holds chunk j of a count `part`
+                                   * split over `cells` chunks as the op splits
+                                   * it (rd_cell_span), instead of `group` */
     int64_t count[CV_BUF_COUNT];  /* elements in the buffer */
+    unsigned char mode[CV_BUF_COUNT]; /* rd_row_mode */
 } rd_card_layout;
+
+/* A drawn cell's place, and the elements it holds; the cell an element is
+ * drawn in. */
+SDL_Rect rd_cell_rect(const rd_card_layout *cl, int b, int j);
+void rd_cell_span(const rd_card_layout *cl, int b, int j, int64_t *first, int64_t *count);
+int rd_cell_of(const rd_card_layout *cl, int b, int64_t e);
 
 typedef struct {
     SDL_Rect area;    /* this panel's part of the stage */
@@ -328,8 +360,15 @@ typedef struct {
     int nranks;
     int nparts;       /* cards: the ranks, then an in-network plan's switch (nranks + 1) */
     int nrows;        /* buffer rows per card */
-    int cell_px;      /* text size inside cells */
-    rd_card_layout cards[RD_LAYOUT_MAX_RANKS + 1];
+    int cell_px;      /* text size inside cards: titles, values */
+    int label_px;     /* chunk labels under values; 0 when cells have no room for them */
+    /* Where the cards cannot each show every value legibly: one rank's
+     * card again, large enough to read, beside them (the lens).
+     * cards[RD_LENS_CARD] is its card; lens.w == 0 when there is none. */
+    SDL_Rect lens;
+    int lens_rank;
+    int lens_px, lens_label_px;
+    rd_card_layout cards[RD_LENS_CARD + 1]; /* ranks, a switch, ..., the lens */
 } rd_panel_layout;
 
 /* What a line of the narration panel is: it picks the line's colour. */
@@ -381,6 +420,13 @@ typedef struct {
     rd_panel_layout panels[2];
 } rd_layout;
 
+/* A value as the stage shows it: floats that hold whole numbers without
+ * an exponent (12240, not 1.224e+04), others to four digits. */
+void rd_value_text(cv_dtype dtype, const void *values, int64_t i, char *out, size_t outlen);
+/* The widest value (as shown) any buffer of a visual trace holds at any
+ * step, using view (a cv_state of t, left at step 0). */
+void rd_trace_widest(const cv_trace *t, cv_state *view, char *out, size_t outlen);
+
 /* Where everything goes for a frame of w x h output pixels, the narration
  * panel's lines and buttons included, measuring text with `text`. Panels
  * with no trace get an empty stage. The drawer draws what this returns and
@@ -415,7 +461,8 @@ int rd_boxes(const rd_ctx *c, const rd_box **out);
 /* What lies under a point of a laid-out frame. */
 typedef enum {
     RD_HIT_NONE, RD_HIT_BUTTON, RD_HIT_TIMELINE, RD_HIT_CELL, RD_HIT_CHOICE,
-    RD_HIT_NARRATION /* elsewhere on the narration panel (wheel scrolls it) */
+    RD_HIT_NARRATION, /* elsewhere on the narration panel (wheel scrolls it) */
+    RD_HIT_CARD       /* a card, not on a cell: panel and rank */
 } rd_hit_kind;
 typedef struct {
     rd_hit_kind kind;

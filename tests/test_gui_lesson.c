@@ -328,10 +328,10 @@ static bool cell_point(gui *g, int rank, cv_buf buf, int64_t index, int *x, int 
 {
     const rd_layout *L = rd_last_layout(gui_rd(g));
     const rd_card_layout *cl = &L->panels[0].cards[rank];
-    if (cl->cells[buf] <= 0 || cl->group[buf] != 1)
+    if (cl->cells[buf] <= 0 || cl->group[buf] != 1 || cl->part[buf] > 0)
         return false;
-    SDL_Rect r = cl->row[buf];
-    *x = r.x + (int)((2 * index + 1) * r.w / (2 * cl->cells[buf]));
+    SDL_Rect r = rd_cell_rect(cl, buf, rd_cell_of(cl, buf, index));
+    *x = r.x + r.w / 2;
     *y = r.y + r.h / 2;
     return true;
 }

@@ -38,6 +38,7 @@ int app_cmd_export(int argc, char **argv)
     const char *backend_name = "cpu", *out_dir = NULL, *gif_path = NULL, *compare = NULL;
     long fps = 10;
     double step_seconds = 1.0;
+    o.spec.count = -1; /* not given: the stage picks it from the rank count */
     for (int i = 1; i < argc; i++) {
         int r = app_parse_spec_flag(argc, argv, &i, &o.spec, &algo_given);
         if (r < 0)
@@ -95,6 +96,8 @@ int app_cmd_export(int argc, char **argv)
             return APP_EXIT_USAGE;
         o.compare = true;
     }
+    if (o.spec.count < 0)
+        o.spec.count = gui_default_count(o.spec.op, o.spec.ranks);
     if (!app_finish_spec(&o.spec, algo_given, CV_MAX_VISUAL_RANKS))
         return APP_EXIT_USAGE;
     int rc = app_select_backend(backend_name, true, &o.backend);

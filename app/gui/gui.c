@@ -80,6 +80,8 @@ static int panel_build(gui *g, const cv_spec *spec, gui_panel *out, char *err, s
     rc = cv_state_create(p.trace, &p.state);
     if (rc == CV_OK)
         rc = cv_state_create(p.trace, &p.before);
+    if (rc == CV_OK)
+        rd_trace_widest(p.trace, p.before, p.widest, sizeof p.widest);
     if (rc != CV_OK) {
         snprintf(err, errlen, "cannot view the trace: %s", cv_strerror(rc));
         goto fail;
@@ -509,6 +511,7 @@ void gui__frame(gui *g, rd_frame *out)
         f.panels[i].trace = g->panels[i].trace;
         f.panels[i].state = g->panels[i].state;
         f.panels[i].before = g->panels[i].before;
+        f.panels[i].widest = g->panels[i].widest;
         f.panels[i].link = g->link;
         f.panels[i].backend = g->backend->name;
     }

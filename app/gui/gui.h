@@ -43,6 +43,10 @@ typedef struct {
 } gui_options;
 
 void gui_options_init(gui_options *o);
+/* The element count the stage picks for op on ranks when none is given:
+ * at least one element per rank's chunk (two on small stages), so every
+ * chunk has a value to read and rows stay short enough to read. */
+int64_t gui_default_count(cv_op op, int ranks);
 
 /* Opens the window (or the headless surface), plans and runs the spec.
  * CV_EUNAVAIL when no display or no font (err says which and, for fonts,

@@ -85,6 +85,7 @@ int app_cmd_gui(int argc, char **argv)
     long frames = 0;
     /* Any flag that sets up the stage asks for the free stage, not a lesson. */
     bool stage_flags = false, theme_given = false, lang_given = false;
+    o.spec.count = -1; /* not given: the stage picks it from the rank count */
     for (int i = 1; i < argc; i++) {
         int r = app_parse_spec_flag(argc, argv, &i, &o.spec, &algo_given);
         if (r < 0)
@@ -169,6 +170,8 @@ int app_cmd_gui(int argc, char **argv)
             return APP_EXIT_USAGE;
         o.compare = true;
     }
+    if (o.spec.count < 0)
+        o.spec.count = gui_default_count(o.spec.op, o.spec.ranks);
     if (!app_finish_spec(&o.spec, algo_given, CV_MAX_VISUAL_RANKS))
         return APP_EXIT_USAGE;
     int rc = app_select_backend(backend_name, false, &o.backend);

@@ -18,9 +18,25 @@
 
 #include "cv_cuda.h"
 
-static const int rank_choices[] = {2, 3, 4, 5, 6, 8, 12, 16};
-static const int64_t count_choices[] = {4, 8, 12, 16, 32, 64, 256, 1024};
+static const int rank_choices[] = {2, 3, 4, 5, 6, 8, 12, 16, 24, 32, 64};
+static const int64_t count_choices[] = {1, 2, 4, 8, 12, 16, 32, 64, 256, 1024};
 #define LEN(a) ((int)(sizeof(a) / sizeof *(a)))
+
+int64_t gui_default_count(cv_op op, int ranks)
+{
+    switch (op) {
+    case CV_OP_ALLGATHER:
+    case CV_OP_GATHER:
+    case CV_OP_REDUCESCATTER:
+    case CV_OP_ALLTOALL:
+    case CV_OP_SCATTER:
+        return ranks <= 4 ? 2 : 1; /* per rank: a row holds ranks x count */
+    case CV_OP_SENDRECV:
+        return 4;
+    default:
+        return ranks <= 4 ? 2 * (int64_t)ranks : ranks; /* one element (two) per rank's chunk */
+    }
+}
 
 cv_algo gui__other_algo(cv_op op, cv_algo not)
 {
@@ -59,14 +75,16 @@ static void cycle(gui *g, rd_action a, int dir)
     const cv_spec *s = &g->spec;
     switch (a) {
     case RD_ACT_OP:
+        /* Each op with its default algorithm (a learner cycling ops sees
+         * the rings), and the default count where the count was. */
         for (int k = 1; k <= CV_OP_COUNT && n < LEN(cands); k++) {
             cv_spec c = *s;
             c.op = (cv_op)wrap(s->op + dir * k, CV_OP_COUNT);
-            if (!cv_op_has_algo(c.op, c.algo)) {
-                cv_algo list[CV_ALGO_COUNT];
-                cv_op_algos(c.op, list);
-                c.algo = list[0];
-            }
+            cv_algo list[CV_ALGO_COUNT];
+            cv_op_algos(c.op, list);
+            c.algo = list[0];
+            if (s->count == gui_default_count(s->op, s->ranks))
+                c.count = gui_default_count(c.op, c.ranks);
             cands[n++] = c;
         }
         break;
@@ -89,9 +107,14 @@ static void cycle(gui *g, rd_action a, int dir)
                 cur = i;
         if (cur < 0)
             cur = dir > 0 ? -1 : LEN(rank_choices);
+        bool def = s->count == gui_default_count(s->op, s->ranks);
         for (int k = 1; k <= LEN(rank_choices); k++) {
             cands[n] = *s;
-            cands[n++].ranks = rank_choices[wrap(cur + dir * k, LEN(rank_choices))];
+            cands[n].ranks = rank_choices[wrap(cur + dir * k, LEN(rank_choices))];
+            /* The default count follows the rank count; another stays. */
+            if (def)
+                cands[n].count = gui_default_count(s->op, cands[n].ranks);
+            n++;
         }
         break;
     }

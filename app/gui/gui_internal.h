@@ -12,6 +12,7 @@ typedef struct {
     cv_trace *trace;
     cv_state *state;
     cv_state *before; /* a second view: the state before a step that lands */
+    char widest[48];  /* the widest value it ever holds (rd_trace_widest) */
 } gui_panel;
 
 struct gui {

@@ -48,6 +48,7 @@ int app_cmd_render(int argc, char **argv)
     bool algo_given = false, bench = false;
     long frames = 300;
     double speed = 1.0;
+    o.spec.count = -1; /* not given: the stage picks it from the rank count */
     for (int i = 1; i < argc; i++) {
         int r = app_parse_spec_flag(argc, argv, &i, &o.spec, &algo_given);
         if (r < 0)
@@ -90,6 +91,8 @@ int app_cmd_render(int argc, char **argv)
     }
     if (!bench)
         return app_usage_error("render needs --bench (see collviz render --help)");
+    if (o.spec.count < 0)
+        o.spec.count = gui_default_count(o.spec.op, o.spec.ranks);
     if (!app_finish_spec(&o.spec, algo_given, CV_MAX_VISUAL_RANKS))
         return APP_EXIT_USAGE;
     o.backend = cv_cpu_backend();
