@@ -291,7 +291,7 @@ static const char *const bad_palettes[][3] = {
      "line, ranks and series"},
     {"rank", "{\"ranks\": [\"#000000\",\n           \"red\"]}",
      "2:12: \"ranks\"[1]: a colour is written \"#rrggbb\" or \"#rrggbbaa\""},
-    {"ranks", "{\"ranks\": []}", "1:11: \"ranks\": a list of 1 to 8 colours"},
+    {"ranks", "{\"ranks\": []}", "1:11: \"ranks\": a list of 1 to 20 colours"},
     {"series", "{\"series\": [\"#000000\"]}", "1:12: \"series\": a list of 3 colours"},
     {"scale", "{\"text_scale\": 40}", "1:16: \"text_scale\": a number from 0.5 to 3"},
     {"line", "{\"line\": \"thick\"}", "1:10: \"line\": a number from 0.5 to 8"},
