@@ -10,7 +10,6 @@
 #include "drill.h"
 #include "gui_cmds.h"
 #include "lesson_cmd.h"
-#include "ncclog_cmd.h"
 
 typedef struct {
     const char *name;

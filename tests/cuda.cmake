@@ -71,7 +71,7 @@ if(CMAKE_CXX_COMPILER)
   # are exercised end to end: run, bench and list, and with the window
   # (COLLVIZ_GUI) export and the GUI too.
   add_executable(collviz-mockgpu ${PROJECT_SOURCE_DIR}/app/main.c)
-  target_link_libraries(collviz-mockgpu PRIVATE cvgui cvcourse cvncclog cvcli)
+  target_link_libraries(collviz-mockgpu PRIVATE cvgui cvcourse cvcli)
   set_target_properties(collviz-mockgpu PROPERTIES COLLVIZ_CUDA_DOUBLE ON)
   collviz_warnings(collviz-mockgpu)
   add_test(NAME test_cuda_mock_cli

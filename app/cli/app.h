@@ -30,6 +30,7 @@ int app_cmd_list(int argc, char **argv);
 int app_cmd_run(int argc, char **argv);
 int app_cmd_bench(int argc, char **argv);
 int app_cmd_cost(int argc, char **argv);
+int app_cmd_nccl_log(int argc, char **argv); /* the rings and trees in an NCCL log */
 
 /* Prints "collviz: " + message + newline on stderr; returns APP_EXIT_USAGE. */
 int app_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

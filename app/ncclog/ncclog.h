@@ -38,6 +38,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cv.h"
+
 #define NCCLOG_MAX_RANKS 4096
 #define NCCLOG_MAX_CHANNELS 128
 #define NCCLOG_HOST_LEN 64
@@ -125,5 +127,17 @@ void ncclog_free(ncclog *log); /* accepts a zeroed or freed log */
  * rings or trees could not be rebuilt is -1 with the reason. */
 int ncclog_pick(const ncclog *log, const char *id, const ncclog_comm **out, char *err,
                 size_t errlen);
+
+/* Prints what `collviz nccl-log` shows of communicator c: its nodes, the
+ * lines it was read from, each distinct ring with its hops' transports and
+ * each distinct tree, with the channels that share it. */
+void ncclog_print_summary(FILE *out, const ncclog *log, const ncclog_comm *c);
+
+/* Channel ch of c as the ring and the double tree a plan follows (channel
+ * ch's tree and that of channel ch + nchannels/2, as NCCL pairs them), and
+ * *nodes as cv_spec's nodes (1 where the log's nodes are not equal runs of
+ * consecutive ranks; note says so). 0, or -1 with err. */
+int ncclog_topology(const ncclog_comm *c, int ch, cv_topology *t, int *nodes, char *note,
+                    size_t notelen, char *err, size_t errlen);
 
 #endif /* NCCLOG_H */

@@ -11,7 +11,6 @@
 #include <stdio.h>
 
 #include "ncclog.h"
-#include "ncclog_cmd.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
