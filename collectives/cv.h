@@ -476,6 +476,9 @@ double cv_plan_memory_seconds(const cv_plan *plan, const cv_membw *bw);
  * whatever --redop says. */
 void cv_fill_input(const cv_spec *spec, cv_init init, uint64_t seed, int rank, void *dst);
 double cv_value_get(cv_dtype dtype, const void *base, int64_t i);
+/* Stores v as element i, rounded to a float dtype (to nearest even) or
+ * converted to an integer one (truncated, wrapping). */
+void cv_value_set(cv_dtype dtype, void *base, int64_t i, double v);
 /* Formats element i compactly ("-3", "0.25", "1e+06"); returns length. */
 int cv_value_format(cv_dtype dtype, const void *base, int64_t i, char *out, size_t outlen);
 /* Formats element i exactly, for programs: integers in full; floats as the
@@ -503,6 +506,9 @@ int64_t cv_verify(const cv_spec *spec, const void *const *inputs, const void *co
 typedef struct {
     cv_init init;
     uint64_t seed;
+    /* The inputs to use instead of init's: inputs[r] holds rank r's SEND
+     * (cv_spec_buf_count(SEND) elements of the dtype); NULL: init's. */
+    const void *const *inputs;
     bool visual;     /* record values and provenance after every step */
     int iterations;  /* timed executions of the whole plan (bench); >= 1 */
     int warmup;      /* untimed executions first */

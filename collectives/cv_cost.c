@@ -228,7 +228,7 @@ void cv_cost_plan_nodes(const cv_plan *p, const cv_link *intra, const cv_link *i
         for (int r = 0; r < n; r++) {
             total_sent[r] += pc.sent[INTRA][r] + pc.sent[INTER][r];
             total_inter[r] += pc.sent[INTER][r];
-            crosses |= pc.sent[INTER][r] > 0;
+            crosses |= pc.sent[INTER][r] > 0 || pc.recvd[INTER][r] > 0;
         }
         out->inter_rounds += crosses;
     }

@@ -132,7 +132,10 @@ int cv_run(const cv_plan *plan, const cv_backend *be, const cv_run_opts *opts, c
         if (!cnt)
             continue;
         t->inputs[r] = cv__xmalloc((size_t)cnt * esz);
-        cv_fill_input(s, o.init, o.seed, r, t->inputs[r]);
+        if (o.inputs) /* the user's own values */
+            memcpy(t->inputs[r], o.inputs[r], (size_t)cnt * esz);
+        else
+            cv_fill_input(s, o.init, o.seed, r, t->inputs[r]);
         const void *src = t->inputs[r];
         if (premul) { /* NCCL's avg on floats: inputs pre-multiplied by 1/N */
             scaled = cv__xrealloc(scaled, (size_t)cnt * esz);

@@ -126,6 +126,11 @@ double cv_value_get(cv_dtype dtype, const void *base, int64_t i)
     }
 }
 
+void cv_value_set(cv_dtype dtype, void *base, int64_t i, double v)
+{
+    cv__value_set(dtype, base, i, v);
+}
+
 void cv__value_set(cv_dtype dtype, void *base, int64_t i, double v)
 {
     switch (dtype) {
@@ -167,13 +172,13 @@ int cv_value_format_exact(cv_dtype dtype, const void *base, int64_t i, char *out
     }
     /* the fewest significant digits that read back to the same double;
      * 17 always do */
-    int n = 0;
+    char text[40] = "";
     for (int prec = 1; prec <= 17; prec++) {
-        n = snprintf(out, outlen, "%.*g", prec, v);
-        if (strtod(out, NULL) == v)
+        snprintf(text, sizeof text, "%.*g", prec, v);
+        if (strtod(text, NULL) == v)
             break;
     }
-    return n;
+    return snprintf(out, outlen, "%s", text);
 }
 
 double cv__dtype_max(cv_dtype dtype)

@@ -58,6 +58,13 @@ int main(void)
     bad("run --op reduce --ranks 4 --count 8 --root 4", "--root");
     bad("run --op broadcast --ranks 4 --count 8 --slices 0", "--slices");
     bad("run --op allreduce --ranks 4 --count 1.5x", "--count");
+    /* --root and --slices only where the algorithm reads them */
+    bad("run --op allgather --ranks 4 --root 2", "--root");
+    bad("run --op allreduce --algo ring --ranks 4 --slices 2", "--slices");
+    bad("run --op allreduce --algo hierarchical --ranks 8 --nodes 3", "--nodes");
+    EXPECT(run("run --op allreduce --algo direct --ranks 4 --root 2") == 0 &&
+               run("run --op allreduce --algo double-tree --ranks 4 --count 8 --slices 2") == 0,
+           "--root for the parameter server, --slices for the double tree: %s", out);
     bad("run --ranks 4 --count 8", "--op");
     /* Without --ranks and --count, run takes 4 ranks of 8 elements. */
     EXPECT(run("run --op allreduce") == 0 && strstr(out, "4 ranks x 8 float32") &&
@@ -122,6 +129,63 @@ int main(void)
     EXPECT(j && cJSON_IsNull(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "inputs"), 0)),
            "broadcast: non-root input is null");
     cJSON_Delete(j);
+
+    /* JSON: a used buffer of no elements is [], not null; values exact;
+     * NaN a string. */
+    rc = run("run --op allreduce --ranks 3 --count 0 --json");
+    j = cJSON_Parse(out);
+    EXPECT(j && cJSON_IsArray(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "outputs"), 0)) &&
+               cJSON_GetArraySize(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "outputs"), 0)) == 0,
+           "count 0: outputs are []: %s", out);
+    EXPECT(j && cJSON_GetObjectItem(j, "rounds") && cJSON_GetObjectItem(j, "rounds_formula"),
+           "rounds in JSON");
+    cJSON_Delete(j);
+    rc = run("run --op allreduce --algo tree --ranks 7 --count 1 --dtype float16 --redop prod "
+             "--init index --json");
+    j = cJSON_Parse(out);
+    cJSON *o0 = j ? cJSON_GetArrayItem(cJSON_GetObjectItem(j, "outputs"), 0) : NULL;
+    EXPECT(rc == 0 && o0 && cJSON_IsString(cJSON_GetArrayItem(o0, 0)) &&
+               !strcmp(cJSON_GetArrayItem(o0, 0)->valuestring, "nan"),
+           "float16 prod overflowing into a zero: NaN, accepted: %d %s", rc, out);
+    cJSON_Delete(j);
+    rc = run("run --op allreduce --ranks 3 --count 1 --dtype float16 --redop avg --json");
+    EXPECT(rc == 0 && strstr(out, "99.9375"), "float16 avg as NCCL: %s", out);
+    rc = run("run --op allreduce --ranks 4 --count 4 --json");
+    EXPECT(rc == 0 && strstr(out, "\"nccl_send\":\t\"send\"") &&
+               strstr(out, "\"nccl_recv\":\t\"recvReduceSend\""),
+           "NCCL primitives in JSON: %s", out);
+
+    /* --input: a user's own values, checked with file:line:column. */
+    {
+        char path[512];
+        snprintf(path, sizeof path, "%s/test_cli_input.json", COLLVIZ_BINARY_DIR);
+        FILE *f = fopen(path, "w");
+        fputs("[\n  [1, 2],\n  [3, 4],\n  [5, 6.5]\n]\n", f);
+        fclose(f);
+        char args[700];
+        snprintf(args, sizeof args, "run --op allreduce --ranks 3 --count 2 --input %s --json",
+                 path);
+        j = (run(args), cJSON_Parse(out));
+        cJSON *o = j ? cJSON_GetArrayItem(cJSON_GetObjectItem(j, "outputs"), 2) : NULL;
+        EXPECT(o && cJSON_GetArrayItem(o, 1)->valuedouble == 12.5, "--input sums: %s", out);
+        cJSON_Delete(j);
+        f = fopen(path, "w");
+        fputs("[\n  [1, 2],\n  [3],\n  [5, 6]\n]\n", f);
+        fclose(f);
+        snprintf(args, sizeof args, "run --op allreduce --ranks 3 --count 2 --input %s", path);
+        char want[600];
+        snprintf(want, sizeof want, "%s:3:", path);
+        bad(args, want);
+        f = fopen(path, "w");
+        fputs("[[1, 2], [3, 4], [5, 6]]", f);
+        fclose(f);
+        snprintf(args, sizeof args, "run --op allreduce --ranks 2 --count 2 --input %s", path);
+        bad(args, "one per rank");
+        remove(path);
+    }
+    EXPECT(run("run --help") == 0 && strstr(out, "--init index (the default") &&
+               strstr(out, "default 1"),
+           "run --help gives the defaults of --init and --seed: %s", out);
 
     /* cost reproduces the notes' worked example. */
     rc = run("cost --op allreduce --algo ring --ranks 8 --bytes 1610612736 --bw 600");

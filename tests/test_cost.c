@@ -140,6 +140,51 @@ int main(void)
            p->nrounds);
     cv_plan_destroy(p);
 
+    /* Two levels, 16 ranks in 2 nodes of 8, 256 MB: hierarchical allreduce
+     * crosses the network in 2(K-1) = 2 rounds, each NIC carrying
+     * 2(K-1)/K x D/L = 32 MB; NCCL's flat ring with 8 channels crosses it in
+     * all 2(N-1) = 30, each NIC carrying 2(N-1)/N x D/8 = 60 MB. So the
+     * hierarchy wins where latency counts (8 kB) and the rings where
+     * bandwidth does (256 MB), on nvlink4 inside and ib-ndr between. */
+    {
+        const cv_link *nv = cv_link_find("nvlink4"), *ib = cv_link_find("ib-ndr");
+        double t[2][2];
+        for (int a = 0; a < 2; a++)
+            for (int big = 0; big < 2; big++) {
+                cv_spec_init(&s);
+                s.algo = a ? CV_ALGO_HIERARCHICAL : CV_ALGO_MULTIRING;
+                s.ranks = 16;
+                s.nodes = 2;
+                s.dtype = CV_INT8;
+                s.count = big ? 256000000 : 8192;
+                cv_plan_build(&s, &p, err, sizeof err);
+                cv_cost_plan_nodes(p, nv, ib, &c);
+                t[a][big] = c.seconds;
+                if (big) {
+                    EXPECT(c.inter_rounds == (a ? 2 : 30), "%s: %d rounds cross nodes",
+                           cv_algo_name(s.algo), c.inter_rounds);
+                    EXPECT(c.max_sent_inter == (a ? 32000000 : 60000000),
+                           "%s: the busiest NIC sends %lld", cv_algo_name(s.algo),
+                           (long long)c.max_sent_inter);
+                }
+                cv_plan_destroy(p);
+            }
+        EXPECT(t[1][0] < t[0][0] && t[0][1] < t[1][1],
+               "hierarchical %g / %g s, multi-ring %g / %g s at 8 kB / 256 MB", t[1][0], t[1][1],
+               t[0][0], t[0][1]);
+        /* one node: the two-level model is the one-level one */
+        cv_spec_init(&s);
+        s.ranks = 8;
+        s.count = 1 << 20;
+        cv_plan_build(&s, &p, err, sizeof err);
+        cv_cost one, two;
+        cv_cost_plan(p, nv, &one);
+        cv_cost_plan_nodes(p, nv, ib, &two);
+        EXPECT(one.seconds == two.seconds && two.inter_rounds == 0, "one node: %g vs %g",
+               one.seconds, two.seconds);
+        cv_plan_destroy(p);
+    }
+
     /* Sizes. */
     struct {
         const char *s;

@@ -66,11 +66,13 @@ double app_now_seconds(void);
 long app_peak_rss_kb(void);
 
 /* The spec flags shared by run, export and the GUI: --op --algo --ranks
- * --count --dtype --redop --root --slices. Returns 1 if argv[*i] was one of
- * them (consuming its value), 0 if not, -1 after printing an error. */
+ * --count --dtype --redop --root --slices --nodes. Returns 1 if argv[*i]
+ * was one of them (consuming its value), 0 if not, -1 after printing an
+ * error. */
 int app_parse_spec_flag(int argc, char **argv, int *i, cv_spec *spec, bool *algo_given);
-/* After parsing: picks the op's default algo if none was given and checks
- * the spec (error printed); false on error. */
+/* After parsing: picks the op's default algo if none was given, refuses
+ * --root and --slices where the algorithm reads neither, and checks the
+ * spec (error printed); false on error. */
 bool app_finish_spec(cv_spec *spec, bool algo_given, int max_ranks);
 
 /* --compare for the window and export: "A" names the algorithm drawn
@@ -92,6 +94,13 @@ int app_exit_for(int rc, const cv_backend *be);
 /* Whether rc says the device, not the setup, is what stopped a run on a
  * device backend: where `auto` chose the device, the CPU takes over. */
 bool app_device_refused(int rc, const cv_backend *be);
+
+/* run --input FILE: one JSON array of values per rank, checked against the
+ * op's layout and the dtype; every error printed as FILE:LINE:COL. On
+ * success *inputs holds spec->ranks arrays (NULL where a rank's send buffer
+ * is unused); free with app_free_inputs. */
+bool app_read_inputs(const char *path, const cv_spec *spec, void ***inputs);
+void app_free_inputs(void **inputs, int ranks);
 
 /* The terminal step-through of a visual trace: each step's phase and
  * transfers, then every rank's buffers with values and contributing ranks,

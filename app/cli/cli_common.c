@@ -125,6 +125,12 @@ bool app_parse_enum(const char *flag, const char *s, int (*parse)(const char *),
     return false;
 }
 
+/* Which of --root and --slices the command line gave since the last
+ * app_finish_spec, which refuses them where the algorithm has no use for
+ * them (until one table-driven flag parser keeps this itself). */
+enum { GAVE_ROOT = 1, GAVE_SLICES = 2 };
+static unsigned gave_flags;
+
 /* Adapters so the enum parser can print names of any enum. */
 static const char *op_name_i(int i) { return cv_op_name((cv_op)i); }
 static const char *algo_name_i(int i) { return cv_algo_name((cv_algo)i); }
@@ -180,25 +186,70 @@ int app_parse_spec_flag(int argc, char **argv, int *i, cv_spec *spec, bool *algo
         if (r < 0 || !app_parse_int("--root", v, 0, CV_MAX_RANKS - 1, &n))
             return -1;
         spec->root = (int)n;
+        gave_flags |= GAVE_ROOT;
         return 1;
     }
     if ((r = app_flag_value(argc, argv, i, "--slices", &v)) != 0) {
         if (r < 0 || !app_parse_int("--slices", v, 1, CV_MAX_SLICES, &n))
             return -1;
         spec->slices = (int)n;
+        gave_flags |= GAVE_SLICES;
+        return 1;
+    }
+    if ((r = app_flag_value(argc, argv, i, "--nodes", &v)) != 0) {
+        if (r < 0 || !app_parse_int("--nodes", v, 1, CV_MAX_RANKS, &n))
+            return -1;
+        spec->nodes = (int)n;
         return 1;
     }
     return 0;
 }
 
+/* "broadcast, scatter, ..., allreduce direct": what reads --root or --slices. */
+static void users_of(bool (*uses)(cv_op, cv_algo), char *out, size_t len)
+{
+    out[0] = 0;
+    for (int op = 0; op < CV_OP_COUNT; op++) {
+        cv_algo a[CV_ALGO_COUNT];
+        int na = cv_op_algos((cv_op)op, a), k = 0;
+        for (int i = 0; i < na; i++)
+            k += uses((cv_op)op, a[i]);
+        for (int i = 0; i < na && k; i++) {
+            if (!uses((cv_op)op, a[i]))
+                continue;
+            size_t used = strlen(out);
+            if (k == na) { /* every algorithm of the op: name the op */
+                snprintf(out + used, len - used, "%s%s", used ? ", " : "", cv_op_name((cv_op)op));
+                break;
+            }
+            snprintf(out + used, len - used, "%s%s %s", used ? ", " : "", cv_op_name((cv_op)op),
+                     cv_algo_name(a[i]));
+        }
+    }
+}
+
 bool app_finish_spec(cv_spec *spec, bool algo_given, int max_ranks)
 {
+    unsigned gave = gave_flags;
+    gave_flags = 0;
     if (!algo_given) {
         cv_algo algos[CV_ALGO_COUNT];
         cv_op_algos(spec->op, algos);
         spec->algo = algos[0];
     }
-    char err[CV_ERR_LEN];
+    char err[CV_ERR_LEN], list[256];
+    if ((gave & GAVE_ROOT) && !cv_algo_uses_root(spec->op, spec->algo)) {
+        users_of(cv_algo_uses_root, list, sizeof list);
+        app_usage_error("--root: %s %s has no root; allowed with %s", cv_op_name(spec->op),
+                        cv_algo_name(spec->algo), list);
+        return false;
+    }
+    if ((gave & GAVE_SLICES) && !cv_algo_uses_slices(spec->op, spec->algo)) {
+        users_of(cv_algo_uses_slices, list, sizeof list);
+        app_usage_error("--slices: %s %s is not pipelined; allowed with %s",
+                        cv_op_name(spec->op), cv_algo_name(spec->algo), list);
+        return false;
+    }
     if (cv_spec_check(spec, max_ranks, err, sizeof err) != CV_OK) {
         app_usage_error("%s", err);
         return false;

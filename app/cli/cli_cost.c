@@ -13,7 +13,8 @@
 static const char cost_help[] =
     "usage: collviz cost --op OP [--algo A] --ranks N --bytes SIZE\n"
     "                    [--link nvlink3|nvlink4|pcie4|pcie5|ib-hdr|ib-ndr|eth100 | --bw GBps]\n"
-    "                    [--alpha us] [--gamma GBps] [--slices S] [--dtype T] [--json]\n\n"
+    "                    [--alpha us] [--gamma GBps] [--slices S] [--dtype T]\n"
+    "                    [--nodes K [--inter-link ib-ndr|...]] [--json]\n\n"
     "Predicts the time of a collective from its plan: every step that moves data\n"
     "costs alpha for each message through its busiest port (a root sending N-1\n"
     "messages at once pays N-1 alphas), plus the bytes through its busiest port\n"
@@ -21,7 +22,12 @@ static const char cost_help[] =
     "bandwidth, plus the bytes reduced over gamma when --gamma is given. SIZE is the message in nccl-tests'\n"
     "convention (the whole buffer; for allgather the gathered result) and takes\n"
     "units: 1610612736, 1.6GB (10^9), 512MiB or 512M (2^20). Without --link or\n"
-    "--bw the link is nvlink4. --bw has no latency unless --alpha is given.\n";
+    "--bw the link is nvlink4. --bw has no latency unless --alpha is given.\n"
+    "--nodes K splits the ranks into K nodes: --link is then the link inside a\n"
+    "node and --inter-link (default ib-ndr) each rank's NIC between nodes; a step\n"
+    "lasts as long as its slowest port, and the output adds how many steps cross\n"
+    "the network and what the busiest NIC sends. Compare --algo hierarchical with\n"
+    "multi-ring (NCCL's flat ring, one channel per GPU) this way.\n";
 
 static void human_bytes(double b, char *out, size_t len)
 {
@@ -68,6 +74,7 @@ int app_cmd_cost(int argc, char **argv)
     bool algo_given = false, json = false, have_link = false;
     int64_t bytes = -1;
     cv_link link = *cv_link_find("nvlink4");
+    cv_link inter = *cv_link_find("ib-ndr"); /* between nodes, with --nodes */
     const char *v;
     double alpha = -1, gamma = 0;
     for (int i = 1; i < argc; i++) {
@@ -90,6 +97,16 @@ int app_cmd_cost(int argc, char **argv)
         if ((r = app_flag_value(argc, argv, &i, "--bytes", &v)) != 0) {
             if (r < 0 || !app_parse_size("--bytes", v, &bytes))
                 return APP_EXIT_USAGE;
+            continue;
+        }
+        if ((r = app_flag_value(argc, argv, &i, "--inter-link", &v)) != 0) {
+            const cv_link *l = r > 0 ? cv_link_find(v) : NULL;
+            if (!l)
+                return r < 0 ? APP_EXIT_USAGE
+                             : app_usage_error("--inter-link: unknown link '%s'; allowed: "
+                                               "nvlink3, nvlink4, pcie4, pcie5, ib-hdr, ib-ndr, "
+                                               "eth100", v);
+            inter = *l;
             continue;
         }
         if ((r = app_flag_value(argc, argv, &i, "--link", &v)) != 0) {
@@ -152,7 +169,9 @@ int app_cmd_cost(int argc, char **argv)
     if (cv_plan_build(&spec, &plan, err, sizeof err))
         return app_usage_error("%s", err);
     cv_cost c;
-    cv_cost_plan(plan, &link, &c);
+    bool nodes = cv_spec_nodes(&spec) > 1;
+    inter.gamma = link.gamma;
+    cv_cost_plan_nodes(plan, &link, nodes ? &inter : &link, &c);
 
     if (json) {
         cJSON *root = cJSON_CreateObject();
@@ -164,6 +183,14 @@ int app_cmd_cost(int argc, char **argv)
         cJSON_AddNumberToObject(root, "bw_GBps", link.bw / 1e9);
         cJSON_AddNumberToObject(root, "alpha_us", link.alpha * 1e6);
         cJSON_AddNumberToObject(root, "gamma_GBps", link.gamma / 1e9);
+        cJSON_AddNumberToObject(root, "nodes", cv_spec_nodes(&spec));
+        if (nodes) {
+            cJSON_AddStringToObject(root, "inter_link", inter.name);
+            cJSON_AddNumberToObject(root, "inter_bw_GBps", inter.bw / 1e9);
+            cJSON_AddNumberToObject(root, "inter_alpha_us", inter.alpha * 1e6);
+            cJSON_AddNumberToObject(root, "inter_rounds", c.inter_rounds);
+            cJSON_AddNumberToObject(root, "bytes_sent_per_nic", (double)c.max_sent_inter);
+        }
         char formula[64];
         cv_plan_textbook_rounds(plan, formula, sizeof formula);
         cJSON_AddNumberToObject(root, "steps", c.steps);
@@ -177,7 +204,7 @@ int app_cmd_cost(int argc, char **argv)
         cJSON *steps = cJSON_AddArrayToObject(root, "per_step");
         for (int k = 0; k < plan->nsteps; k++) {
             int64_t busiest;
-            double sec = cv_cost_step(plan, k, &link, &busiest);
+            double sec = cv_cost_step_nodes(plan, k, &link, nodes ? &inter : &link, &busiest);
             cJSON *o = cJSON_CreateObject();
             cJSON_AddStringToObject(o, "phase", plan->steps[k].phase);
             cJSON_AddNumberToObject(o, "round", plan->steps[k].round);
@@ -204,6 +231,10 @@ int app_cmd_cost(int argc, char **argv)
     putchar('\n');
     if (link.about && link.name)
         printf("      %s\n", link.about);
+    if (nodes)
+        printf("%d nodes x %d ranks; between nodes: %s, %.1f GB/s one way, alpha %.2f us\n",
+               cv_spec_nodes(&spec), cv_spec_ranks_per_node(&spec), inter.name,
+               inter.bw / 1e9, inter.alpha * 1e6);
     printf("\nstep  phase             busiest port        time\n");
     for (int k = 0; k < plan->nsteps; k++) {
         if (plan->nsteps > 24 && k == 10) {
@@ -211,7 +242,7 @@ int app_cmd_cost(int argc, char **argv)
             k = plan->nsteps - 10;
         }
         int64_t busiest;
-        double sec = cv_cost_step(plan, k, &link, &busiest);
+        double sec = cv_cost_step_nodes(plan, k, &link, nodes ? &inter : &link, &busiest);
         human_bytes((double)busiest, b2, sizeof b2);
         human_time(sec, t1, sizeof t1);
         if (plan->steps[k].local) /* a sub-phase of the round above: no traffic */
@@ -227,6 +258,12 @@ int app_cmd_cost(int argc, char **argv)
     printf("latency: alpha x %lld (one per message through the busiest port, each step)\n",
            (long long)c.alphas);
     printf("bytes sent per rank (busiest): %lld (%s)\n", (long long)c.max_sent, b2);
+    if (nodes) {
+        char b3[32];
+        human_bytes((double)c.max_sent_inter, b3, sizeof b3);
+        printf("between nodes: %d of the steps; the busiest NIC sends %lld (%s)\n",
+               c.inter_rounds, (long long)c.max_sent_inter, b3);
+    }
     printf("predicted time: %s\n", t1);
     printf("algbw: %.2f GB/s   busbw: %.2f GB/s (busbw = algbw x %.4g)\n", c.algbw / 1e9,
            c.busbw / 1e9, cv_spec_busbw_factor(&spec));

@@ -169,6 +169,8 @@ void app_print_steps(FILE *out, const cv_trace *t)
         fprintf(out, ", %s", cv_redop_name(s->redop));
     if (cv_op_has_root(s->op))
         fprintf(out, ", root %d", s->root);
+    if (cv_spec_nodes(s) > 1)
+        fprintf(out, ", %d nodes x %d", cv_spec_nodes(s), cv_spec_ranks_per_node(s));
     char rounds[128];
     cv_plan_rounds_text(p, rounds, sizeof rounds);
     fprintf(out, ", backend %s, %s\n", cv_trace_backend(t), rounds);

@@ -13,8 +13,8 @@
 
 static const char run_help[] =
     "usage: collviz run --op OP [--algo A] [--ranks N] [--count C] [--dtype T] [--redop R]\n"
-    "                   [--root K] [--slices S] [--init rank|index|random] [--seed S]\n"
-    "                   [--backend cpu|cuda|auto] [--json]\n\n"
+    "                   [--root K] [--slices S] [--nodes K] [--init rank|index|random]\n"
+    "                   [--seed S] [--input FILE] [--backend cpu|cuda|auto] [--json]\n\n"
     "Executes the collective once on the backend (default cpu, the CPU-emulated\n"
     "devices), verifies every result against the reference, and prints each step:\n"
     "its phase, its transfers, and every rank's buffers with values and the ranks\n"
@@ -22,7 +22,18 @@ static const char run_help[] =
     "count each rank sends, reducescatter's the count each rank receives,\n"
     "alltoall's the count per peer, scatter's and gather's the count per rank.\n"
     "Without --ranks and --count: 4 ranks and 8 elements, which read in 80 columns.\n"
-    "`collviz list` shows every op's algorithms. Exit 1 if a result is wrong.\n";
+    "The step count is the number of communication rounds, with its textbook\n"
+    "formula (\"6 steps = 2(N-1)\"); the algorithms NCCL runs name NCCL's primitive\n"
+    "on each transfer.\n\n"
+    "Inputs: --init index (the default: rank r's element i is r*100 + i), rank\n"
+    "(every element of rank r is r+1) or random (small integers drawn from\n"
+    "--seed, default 1; values near 1 for prod). --input FILE gives them yourself:\n"
+    "a JSON array with one array of values per rank (null for a rank whose send\n"
+    "buffer the op leaves unused), the shape of run --json's \"inputs\".\n"
+    "--root only for an algorithm with a root, --slices only for a pipelined one,\n"
+    "--nodes K splits the ranks into K nodes (hierarchical and multi-ring use it).\n"
+    "`collviz list` shows every op's algorithms. Exit 1 if a result is wrong,\n"
+    "2 for bad usage or input.\n";
 
 /* One buffer as a JSON array: null where NCCL leaves the buffer unused, []
  * for a used buffer of 0 elements; each value exact (see
@@ -62,6 +73,13 @@ static void print_json(const cv_trace *t)
     else
         cJSON_AddNullToObject(root, "root");
     cJSON_AddNumberToObject(root, "slices", s->slices);
+    /* the two-level topology: rank r sits in node r / ranks_per_node */
+    cJSON_AddNumberToObject(root, "nodes", cv_spec_nodes(s));
+    cJSON_AddNumberToObject(root, "ranks_per_node", cv_spec_ranks_per_node(s));
+    if (p->nswitch) /* an in-network plan's switch: the participant after the ranks */
+        cJSON_AddNumberToObject(root, "switch", s->ranks);
+    else
+        cJSON_AddNullToObject(root, "switch");
     cJSON_AddStringToObject(root, "backend", cv_trace_backend(t));
     char formula[64];
     int textbook = cv_plan_textbook_rounds(p, formula, sizeof formula);
@@ -127,6 +145,7 @@ int app_cmd_run(int argc, char **argv)
     cv_run_opts opts;
     cv_run_opts_init(&opts);
     bool algo_given = false, json = false;
+    const char *input = NULL;
     spec.op = CV_OP_COUNT; /* --op is required */
     spec.ranks = 4;       /* what reads in 80 columns */
     spec.count = 8;
@@ -162,6 +181,12 @@ int app_cmd_run(int argc, char **argv)
             opts.seed = (uint64_t)seed;
             continue;
         }
+        if ((r = app_flag_value(argc, argv, &i, "--input", &v)) != 0) {
+            if (r < 0)
+                return APP_EXIT_USAGE;
+            input = v;
+            continue;
+        }
         if ((r = app_flag_value(argc, argv, &i, "--backend", &v)) != 0) {
             if (r < 0)
                 return APP_EXIT_USAGE;
@@ -180,10 +205,16 @@ int app_cmd_run(int argc, char **argv)
     if (rc)
         return rc;
 
+    void **given = NULL; /* --input's values, checked before anything runs */
+    if (input && !app_read_inputs(input, &spec, &given))
+        return APP_EXIT_USAGE;
+    opts.inputs = (const void *const *)given;
     char err[CV_ERR_LEN];
     cv_plan *plan = NULL;
-    if (cv_plan_build(&spec, &plan, err, sizeof err))
+    if (cv_plan_build(&spec, &plan, err, sizeof err)) {
+        app_free_inputs(given, spec.ranks);
         return app_usage_error("%s", err);
+    }
     /* Record every step where that is affordable; otherwise run plainly. */
     cv_trace *t = NULL;
     opts.visual = !json && spec.ranks <= CV_MAX_VISUAL_RANKS;
@@ -206,6 +237,7 @@ int app_cmd_run(int argc, char **argv)
     }
     if (rc) {
         cv_plan_destroy(plan);
+        app_free_inputs(given, spec.ranks);
         fprintf(stderr, "collviz: run: %s\n", err);
         return app_exit_for(rc, be);
     }
@@ -216,5 +248,6 @@ int app_cmd_run(int argc, char **argv)
     int64_t wrong = cv_trace_wrong(t);
     cv_trace_destroy(t);
     cv_plan_destroy(plan);
+    app_free_inputs(given, spec.ranks);
     return wrong ? APP_EXIT_WRONG : APP_EXIT_OK;
 }
