@@ -192,7 +192,7 @@ static size_t rank_list(uint64_t mask, char *out, size_t outlen)
     return len;
 }
 
-void rd__chunk_label(const cv_spec *spec, cv_buf b, int rank, int64_t i, uint64_t mask, char *out,
+void rd_chunk_label(const cv_spec *spec, cv_buf b, int rank, int64_t i, uint64_t mask, char *out,
                      size_t outlen)
 {
     out[0] = '\0';
@@ -347,7 +347,7 @@ void rd__draw_card(rd_ctx *c, const rd_frame *f, int p, int k)
                 rd__frame(R, cr, (int)fmaxf(2, lw * 1.5f), th->text);
             SDL_Rect in = {cr.x, cr.y, cr.w, cr.h - sh};
             char lab[96];
-            rd__chunk_label(spec, (cv_buf)b, rank, cell->first, cell->mask, lab, sizeof lab);
+            rd_chunk_label(spec, (cv_buf)b, rank, cell->first, cell->mask, lab, sizeof lab);
             if (mode == RD_ROW_CHUNKS) {
                 /* A block: its label, then as many values as fit. */
                 int bpx = px * 4 / 5 > 7 ? px * 4 / 5 : 7;

@@ -22,24 +22,27 @@ static int max_steps(const rd_frame *f)
     return n;
 }
 
-/* "step 3 of 6", "done" or similar for a plan at time t. A step a learner
- * counts is a communication round (plan->nrounds); a local sub-phase of a
- * round shows its round's number. */
-static void step_words(const rd_frame *f, const cv_plan *plan, char *out, size_t outlen)
+/* The round a frame at time t shows: the one in flight, or, paused on a
+ * state, the last one done (0 before the first). */
+static int shown_round(const cv_plan *plan, double t)
 {
     int step;
-    rd__shown_step(plan, f->t, &step, NULL);
-    if (plan->nsteps == 0)
-        snprintf(out, outlen, "%s", rd_str(f->lang, RD_S_DONE));
-    else if (step >= plan->nsteps)
-        snprintf(out, outlen, "%s (%d %s)", rd_str(f->lang, RD_S_DONE), plan->nrounds,
-                 plan->nrounds == 1 && f->lang != CV_LANG_ZH ? "step" : rd_str(f->lang, RD_S_STEPS));
-    else {
-        bool after;
-        int ref = rd_ref_step(plan->nsteps, f->t, &after);
-        rd_strf(f->lang, after ? RD_S_AFTER_STEP : RD_S_STEP_OF, out, outlen,
-                plan->steps[ref].round, plan->nrounds);
-    }
+    double frac;
+    rd_shown_step(plan, t, &step, &frac);
+    if (step >= plan->nsteps)
+        return plan->nrounds;
+    if (frac > 0)
+        return plan->steps[step].round;
+    return step > 0 ? plan->steps[step - 1].round : 0;
+}
+
+/* "step 3 of 6", the one wording for every moment: in flight, paused after
+ * a step (the state it made), at the start (step 0) and at the end. A step
+ * a learner counts is a communication round (plan->nrounds); a local
+ * sub-phase of a round shows its round's number. */
+static void step_words(const rd_frame *f, const cv_plan *plan, char *out, size_t outlen)
+{
+    rd_strf(f->lang, RD_S_STEP_OF, out, outlen, shown_round(plan, f->t), plan->nrounds);
 }
 
 /* Phase, bytes and times of the step in progress. */
@@ -52,7 +55,7 @@ static void step_numbers(const rd_frame *f, const rd_panel *p, bool compact, cha
     const cv_plan *plan = cv_trace_plan(p->trace);
     const cv_link *link = rd__link(p);
     int step;
-    rd__shown_step(plan, f->t, &step, NULL);
+    rd_shown_step(plan, f->t, &step, NULL);
     char words[64], busy[32], total[32], meas[32], model[32];
     step_words(f, plan, words, sizeof words);
     cv_cost cost;
@@ -144,16 +147,15 @@ void rd__draw_header(rd_ctx *c, const rd_frame *f)
                  p0->backend ? p0->backend : cv_trace_backend(p0->trace));
     rd__text(c, buf, L->px_big, th->text, line1, RD_ALIGN_LEFT, 0);
     if (f->npanels >= 2) {
-        char w0[64];
-        int tot = max_steps(f);
-        int k = (int)floor(f->t);
-        if (k >= tot)
-            snprintf(w0, sizeof w0, "%s", rd_str(f->lang, RD_S_DONE));
-        else {
-            bool after;
-            int ref = rd_ref_step(tot, f->t, &after);
-            rd_strf(f->lang, after ? RD_S_AFTER_STEP : RD_S_STEP_OF, w0, sizeof w0, ref + 1, tot);
-        }
+        /* Each side's step is in its caption; the header says which. */
+        char w0[160], a[64], b[64];
+        step_words(f, cv_trace_plan(f->panels[0].trace), a, sizeof a);
+        if (f->panels[1].trace)
+            step_words(f, cv_trace_plan(f->panels[1].trace), b, sizeof b);
+        else
+            b[0] = '\0';
+        snprintf(w0, sizeof w0, "%s: %s  \xC2\xB7  %s: %s", cv_algo_name(s->algo), a,
+                 f->panels[1].trace ? cv_algo_name(cv_trace_plan(f->panels[1].trace)->spec.algo) : "-", b);
         rd__text(c, w0, L->px_text, th->dim, line2, RD_ALIGN_LEFT, 0);
     } else {
         step_numbers(f, p0, false, buf, sizeof buf);

@@ -105,7 +105,7 @@ const cv_link *rd__link(const rd_panel *p)
     return n > 0 ? &presets[0] : NULL;
 }
 
-int rd__shown_step(const cv_plan *plan, double t, int *step, double *frac)
+int rd_shown_step(const cv_plan *plan, double t, int *step, double *frac)
 {
     int n = plan ? plan->nsteps : 0;
     if (!(t > 0))
@@ -361,14 +361,14 @@ static void draw_flight(rd_ctx *c, const rd_frame *f, int p, int step, double fr
             for (int64_t e = x->src_off; e < x->src_off + x->count && e < v.count; e++)
                 mask |= v.masks ? v.masks[e] : 0;
             char name[96], vals[128], text[240];
-            rd__chunk_label(&plan->spec, (cv_buf)x->src_buf, x->src, x->src_off, mask, name,
+            rd_chunk_label(&plan->spec, (cv_buf)x->src_buf, x->src, x->src_off, mask, name,
                             sizeof name);
             int64_t last = x->src_off + x->count - 1;
             if (x->count > 1 && rd__chunk_of(&plan->spec, (cv_buf)x->src_buf, x->src, last) !=
                                     rd__chunk_of(&plan->spec, (cv_buf)x->src_buf, x->src, x->src_off)) {
                 /* Several chunks at once (a broadcast's whole buffer): a0…h0. */
                 char tail[48];
-                rd__chunk_label(&plan->spec, (cv_buf)x->src_buf, x->src, last,
+                rd_chunk_label(&plan->spec, (cv_buf)x->src_buf, x->src, last,
                                 v.masks && last < v.count ? v.masks[last] : mask, tail, sizeof tail);
                 size_t len = strlen(name);
                 snprintf(name + len, sizeof name - len, "\xE2\x80\xA6%s", tail);
@@ -492,7 +492,7 @@ static void draw_panel_static(rd_ctx *c, const rd_frame *f, int p)
     const cv_plan *plan = cv_trace_plan(panel->trace);
     int step;
     double frac;
-    int shown = rd__shown_step(plan, f->t, &step, &frac);
+    int shown = rd_shown_step(plan, f->t, &step, &frac);
     if (cv_state_step(panel->state) != shown)
         cv_state_seek(panel->state, shown);
     c->shown[p] = shown;
@@ -566,7 +566,7 @@ static uint64_t static_key(const rd_ctx *c, const rd_frame *f)
         h = hash_str(h, f->panels[p].backend);
         const cv_plan *plan = f->panels[p].trace ? cv_trace_plan(f->panels[p].trace) : NULL;
         int step;
-        int shown = rd__shown_step(plan, f->t, &step, NULL);
+        int shown = rd_shown_step(plan, f->t, &step, NULL);
         h = mix64(h, (uint64_t)shown << 20 | (uint64_t)step);
     }
     h = hash_str(h, f->message);
@@ -596,7 +596,8 @@ static uint64_t static_key(const rd_ctx *c, const rd_frame *f)
         h = mix64(h, (uint64_t)f->hl_links[i][0] << 8 | (uint64_t)f->hl_links[i][1]);
     h = hash_str(h, f->narr.title);
     h = hash_str(h, f->narr.body);
-    h = hash_str(h, f->narr.step);
+    h = hash_str(h, f->narr.just);
+    h = hash_str(h, f->narr.next);
     if (f->narr.diagram) {
         const unsigned char *d = (const unsigned char *)f->narr.diagram;
         for (size_t i = 0; i < sizeof *f->narr.diagram; i++)
@@ -613,7 +614,7 @@ static void draw_dynamic(rd_ctx *c, const rd_frame *f)
             continue;
         int step;
         double frac;
-        int shown = rd__shown_step(cv_trace_plan(panel->trace), f->t, &step, &frac);
+        int shown = rd_shown_step(cv_trace_plan(panel->trace), f->t, &step, &frac);
         if (frac > 0 && frac < RD_ARRIVE)
             draw_flight(c, f, p, step, frac);
         else if (frac >= RD_ARRIVE)
@@ -665,7 +666,7 @@ void rd_draw(rd_ctx *c, const rd_frame *f)
              * for the tooltip's values. */
             for (int p = 0; p < f->npanels && p < 2; p++)
                 if (f->panels[p].state && f->panels[p].trace) {
-                    int shown = rd__shown_step(cv_trace_plan(f->panels[p].trace), f->t, NULL, NULL);
+                    int shown = rd_shown_step(cv_trace_plan(f->panels[p].trace), f->t, NULL, NULL);
                     if (cv_state_step(f->panels[p].state) != shown)
                         cv_state_seek(f->panels[p].state, shown);
                     c->shown[p] = shown;

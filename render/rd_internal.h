@@ -24,11 +24,6 @@ int rd__levels(const rd__links *l, int root, int *depth);
 /* The chunk (letter) an element belongs to, by the op's natural partition:
  * one chunk per rank, as the source notes draw them. -1 = no letter. */
 int rd__chunk_of(const cv_spec *spec, cv_buf buf, int rank, int64_t i);
-/* The label of element i of a rank's buffer holding the inputs of mask:
- * its chunk's letter and the ranks, "b0+1", "c0-3", "c14-15+0-1"; scratch
- * (no letter) "{1,2}" as "{1+2}". "" when nothing was written. */
-void rd__chunk_label(const cv_spec *spec, cv_buf b, int rank, int64_t i, uint64_t mask, char *out,
-                     size_t outlen);
 
 /* Thick lines and filled shapes with SDL_RenderGeometry. */
 void rd__line(SDL_Renderer *r, float x0, float y0, float x1, float y1, float width, SDL_Color c);
@@ -95,8 +90,6 @@ SDL_Rect rd__text(rd_ctx *c, const char *s, int px, SDL_Color col, SDL_Rect box,
                   int layer);
 void rd__box(rd_ctx *c, SDL_Rect r, int kind, int layer, const char *label);
 
-/* The displayed step of panel p at time t, and the flight fraction. */
-int rd__shown_step(const cv_plan *plan, double t, int *step, double *frac);
 
 /* The stage of one panel (rd_stage.c): its cards and what fits in them. */
 void rd__layout_panel(const rd_frame *f, const rd_panel *p, SDL_Rect area, rd_layout *L,

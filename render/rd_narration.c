@@ -1,8 +1,8 @@
 /*
  * rd_narration.c: the narration panel beside the stage: a lesson's kicker,
  * title and body wrapped to the panel (with `code` spans in the monospace
- * face), the quiz's prompt, answer buttons and verdict, the "this step"
- * description, page navigation, scrolling when the text is longer than
+ * face), the quiz's prompt, answer buttons and verdict, what the step
+ * that just happened did and what the next one will do, page navigation, scrolling when the text is longer than
  * the panel, and the boxes-and-arrows diagrams a beat can carry (in the
  * panel, or on the stage's side when the panel is narrow).
  */
@@ -448,20 +448,31 @@ void rd__layout_narration(rd_text *t, const rd_frame *f, rd_layout *L)
         }
     }
     y += pad;
-    int m = n, first = nv->step ? add_block(t, &m, nv->step, px, RD_LINE_STEP, col.w, 0, 0) : n;
-    /* A lesson shows the step's description whole or not at all; the plain
-     * window shows what fits. */
-    bool fits = !f->lesson || y + pad / 2 + lh * (1 + m - first) <= col.y + col.h;
-    if (nv->step && y + px * 3 < col.y + col.h && shown >= n && fits) {
+    /* What just happened and what comes next, each under its heading; a
+     * lesson shows a block whole or not at all, the plain window what fits. */
+    const char *blocks[2] = {nv->just, nv->next};
+    static const rd_string heads[2] = {RD_S_JUST_HAPPENED, RD_S_NEXT};
+    bool first_block = true;
+    for (int k = 0; k < 2 && shown >= n; k++) {
+        if (!blocks[k] || !*blocks[k])
+            continue;
+        int m = n, first = add_block(t, &m, blocks[k], px, RD_LINE_STEP, in.w, 0, 0);
+        int block_h = pad / 2 + lh;
+        for (int i = first; i < m; i++)
+            block_h += st_lines[i].h;
+        bool fits = !f->lesson || y + block_h <= col.y + col.h;
+        if (y + px * 3 >= col.y + col.h || !fits)
+            break;
         int rule = y;
         y += pad / 2;
         rd_line head;
         memset(&head, 0, sizeof head);
-        snprintf(head.text, sizeof head.text, "%s", rd_str(f->lang, RD_S_THIS_STEP));
+        snprintf(head.text, sizeof head.text, "%s", rd_str(f->lang, heads[k]));
         head.px = px;
         head.role = RD_LINE_HEAD;
         head.box = rd__rect(in.x, y, in.w, lh);
-        head.rule_y = rule;
+        head.rule_y = first_block ? rule : 0;
+        first_block = false;
         emit(L, &head);
         y += lh;
         for (int i = first; i < m; i++) {
@@ -472,6 +483,7 @@ void rd__layout_narration(rd_text *t, const rd_frame *f, rd_layout *L)
                 emit(L, &st_lines[i].l);
             y += st_lines[i].h;
         }
+        y += pad / 3;
     }
 }
 

@@ -38,7 +38,8 @@ static const char *const strings[RD_S_COUNT_][CV_LANG_COUNT] = {
     [RD_S_HELP_TITLE] = {"Keys and mouse", "按键与鼠标"},
     [RD_S_HELP_CLOSE] = {"H, F1, Esc or a click closes this help",
                          "按 H、F1、Esc 或点击鼠标关闭帮助"},
-    [RD_S_THIS_STEP] = {"This step", "本步"},
+    [RD_S_JUST_HAPPENED] = {"Just happened", "刚刚发生"},
+    [RD_S_NEXT] = {"Next", "下一步"},
     [RD_S_STEPS] = {"steps", "步"},
     [RD_S_BYTES_PER_RANK] = {"bytes sent per rank", "每进程发送字节"},
     [RD_S_START] = {"before the first step", "第一步之前"},
@@ -69,12 +70,6 @@ void rd_strf(cv_lang lang, rd_string id, char *out, size_t outlen, long long a, 
             snprintf(out, outlen, "第 %lld 步 / 共 %lld 步", a, b);
         else
             snprintf(out, outlen, "step %lld of %lld", a, b);
-        break;
-    case RD_S_AFTER_STEP:
-        if (zh)
-            snprintf(out, outlen, "第 %lld 步已完成 / 共 %lld 步", a, b);
-        else
-            snprintf(out, outlen, "after step %lld of %lld", a, b);
         break;
     case RD_S_GPU:
         snprintf(out, outlen, "GPU %lld", a);

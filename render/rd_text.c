@@ -251,8 +251,11 @@ int rd_text_wrap(rd_text *t, const char *s, int px, int max_w, char *buf, int ma
                 break;
             memcpy(line + len, q, (size_t)n);
             line[len + (size_t)n] = '\0';
+            /* Measured in the face the line will be drawn in: a Latin line
+             * of a Chinese paragraph is drawn in the Latin face. */
             int w = 0, h = 0;
-            TTF_SizeUTF8(f, line, &w, &h);
+            TTF_Font *lf = rd__font_for(&t->fonts, px, line);
+            TTF_SizeUTF8(lf ? lf : f, line, &w, &h);
             if (w > max_w && len > 0) {
                 /* Closing CJK punctuation never starts a line: carry the
                  * character before it over as well. */

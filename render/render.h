@@ -75,6 +75,14 @@ SDL_Color rd_rank_color(int rank);
  * ...; digits after it name the ranks whose data it holds ("a0+a1"). */
 void rd_chunk_name(int chunk, char *out, size_t outlen);
 
+/* The label of element i of a rank's buffer holding the inputs of mask:
+ * its chunk's letter and the ranks, "b0+1", "c0-3", "c14-15+0-1"; scratch
+ * (no letter) "{1,2}" as "{1+2}". "" when nothing was written. */
+void rd_chunk_label(const cv_spec *spec, cv_buf b, int rank, int64_t i, uint64_t mask, char *out,
+                     size_t outlen);
+/* The state a frame at time t shows (the steps done: k, or k + 1 once
+ * step k's chunks have landed), the step in progress and its fraction. */
+int rd_shown_step(const cv_plan *plan, double t, int *step, double *frac);
 /* The step a frame at time t talks about: the step in flight, or, when t
  * is a whole number k > 0 (paused on a state), step k-1, the one that
  * produced it; *after says which. */
@@ -140,12 +148,12 @@ typedef enum {
     RD_S_MODEL, RD_S_IN, RD_S_OUT, RD_S_TMP, RD_S_UNUSED, RD_S_GPU, RD_S_ROOT, RD_S_SWITCH, RD_S_PLAYING,
     RD_S_PAUSED, RD_S_SPEED, RD_S_LEGEND_COLOUR, RD_S_LEGEND_CHUNK, RD_S_AGGREGATED,
     RD_S_VALUE, RD_S_FROM, RD_S_LAST_CHANGED, RD_S_INITIAL, RD_S_NEVER, RD_S_HELP_TITLE,
-    RD_S_HELP_CLOSE, RD_S_THIS_STEP, RD_S_STEPS, RD_S_BYTES_PER_RANK, RD_S_START, RD_S_DONE,
-    RD_S_NO_TRACE, RD_S_NO_CJK, RD_S_AFTER_STEP, RD_S_LOCAL, RD_S_LEGEND_BLOCK, RD_S_LEGEND_DOT,
+    RD_S_HELP_CLOSE, RD_S_JUST_HAPPENED, RD_S_NEXT, RD_S_STEPS, RD_S_BYTES_PER_RANK, RD_S_START, RD_S_DONE,
+    RD_S_NO_TRACE, RD_S_NO_CJK, RD_S_LOCAL, RD_S_LEGEND_BLOCK, RD_S_LEGEND_DOT,
     RD_S_LENS, RD_S_COUNT_
 } rd_string;
 const char *rd_str(cv_lang lang, rd_string id);
-/* The strings with numbers in them (STEP_OF, AFTER_STEP: a of b; GPU,
+/* The strings with numbers in them (STEP_OF: a of b; GPU,
  * AGGREGATED, LAST_CHANGED: a). */
 void rd_strf(cv_lang lang, rd_string id, char *out, size_t outlen, long long a, long long b);
 
@@ -235,7 +243,8 @@ typedef enum { RD_CHOICE_PLAIN, RD_CHOICE_PICKED, RD_CHOICE_RIGHT, RD_CHOICE_WRO
 typedef struct {
     const char *title; /* may be NULL */
     const char *body;  /* paragraphs separated by '\n'; may be NULL */
-    const char *step;  /* the current step in words; may be NULL */
+    const char *just;  /* the step that made the state shown, in words; may be NULL */
+    const char *next;  /* the step that comes next (or plays now); may be NULL */
     const rd_diagram *diagram; /* may be NULL */
     int nchoices;
     const char *choices[RD_MAX_CHOICES]; /* wrapped onto up to 5 lines each */

@@ -216,6 +216,9 @@ static void test_choice(void)
     TR_CHECK(progress_save(&other, progress_path, msg, sizeof msg) == PROGRESS_OK, "%s", msg);
     progress_free(&other);
     const rd_layout *L = rd_last_layout(gui_rd(g));
+    rd_frame fr;
+    gui__frame(g, &fr);
+    TR_CHECK(!fr.narr.next, "\"Next\" tells the answer of an open quiz: '%s'", fr.narr.next);
     TR_CHECK(L->choice[wrong].w > 0, "no answer button %d", wrong);
     click_rect(g, L->choice[wrong]);
     gui_render(g);
@@ -240,6 +243,8 @@ static void test_choice(void)
     click_rect(g, L->choice[right]);
     gui_render(g);
     TR_CHECK(s.quiz.solved, "right answer not taken");
+    gui__frame(g, &fr);
+    TR_CHECK(fr.narr.next || gui_time(g) >= gui_nsteps(g), "no \"Next\" once the quiz is answered");
     TR_CHECK(g->narr_feedback && strstr(g->narr_feedback, lesson_text_get(&q->card, LESSON_EN)),
              "the card is not shown after the right answer");
     pq = disk_quiz(&disk, q->key);

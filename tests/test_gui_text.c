@@ -1,8 +1,11 @@
 /*
- * test_gui_text.c: the narration's default words, derived from the plan:
- * "every GPU" only where every rank sends, pairs named where a step has a
- * few, the direction of a shift, and a compared pair explained as two
- * algorithms, in English and Chinese.
+ * test_gui_text.c: the narration's default words: an explanation of its
+ * own for every op x algorithm pair the registry offers (in English and
+ * Chinese, and right where the old stock sentences were wrong), and the
+ * step sentences derived from the plan: "every GPU" only where every rank
+ * sends, the pairs and the chunks they carry with their values, what a
+ * reduction made, a summary beyond the first few, plurals, and a compared
+ * pair explained as two algorithms.
  */
 #include "test_render_util.h"
 
@@ -10,19 +13,46 @@
 
 #include "check.h"
 
-/* The step sentence of step (0-based) of op/algo on ranks ranks. */
-static void step_words(cv_op op, cv_algo algo, int ranks, int step, cv_lang lang, char *out,
-                       size_t outlen)
+typedef struct {
+    cv_plan *plan;
+    cv_trace *trace;
+    cv_state *before, *after;
+} run_t;
+
+static bool run(run_t *r, cv_op op, cv_algo algo, int ranks, int64_t count)
 {
-    cv_spec s = tr_spec(op, algo, ranks, 8);
-    cv_plan *plan = NULL;
+    memset(r, 0, sizeof *r);
+    cv_spec s = tr_spec(op, algo, ranks, count);
     char err[CV_ERR_LEN];
-    if (cv_plan_build(&s, &plan, err, sizeof err) != CV_OK) {
-        snprintf(out, outlen, "no plan: %s", err);
-        return;
-    }
-    gui__describe_step(plan, step, 0, lang, false, out, outlen);
-    cv_plan_destroy(plan);
+    if (cv_plan_build(&s, &r->plan, err, sizeof err) != CV_OK)
+        return false;
+    cv_run_opts o;
+    cv_run_opts_init(&o);
+    o.visual = true;
+    if (cv_run(r->plan, cv_cpu_backend(), &o, &r->trace, err, sizeof err) != CV_OK)
+        return false;
+    cv_state_create(r->trace, &r->before);
+    cv_state_create(r->trace, &r->after);
+    return true;
+}
+
+static void run_free(run_t *r)
+{
+    cv_state_destroy(r->before);
+    cv_state_destroy(r->after);
+    cv_trace_destroy(r->trace);
+    cv_plan_destroy(r->plan);
+}
+
+/* The sentence for step (0-based): what will happen (next) or what
+ * happened (with the state after it). */
+static void words_of(run_t *r, int step, bool happened, cv_lang lang, bool brief, char *out,
+                     size_t outlen)
+{
+    cv_state_seek(r->before, step);
+    cv_state_seek(r->after, step + 1);
+    gui__describe_step(r->plan, step, r->before, happened ? r->after : NULL, lang, brief, out,
+                       outlen);
 }
 
 static void expect_has(const char *text, const char *want, const char *what)
@@ -30,65 +60,125 @@ static void expect_has(const char *text, const char *want, const char *what)
     EXPECT(strstr(text, want) != NULL, "%s: '%s' lacks '%s'", what, text, want);
 }
 
+static void expect_not(const char *text, const char *bad, const char *what)
+{
+    EXPECT(strstr(text, bad) == NULL, "%s: '%s' says '%s'", what, text, bad);
+}
+
 int main(void)
 {
-    char t[1024];
-    /* Ring reduce-scatter step: every rank sends right. */
-    step_words(CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 1, CV_LANG_EN, t, sizeof t);
-    expect_has(t, "every GPU sends to its right neighbour", "ring allreduce step 2");
-    step_words(CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 1, CV_LANG_ZH, t, sizeof t);
-    expect_has(t, "每个 GPU 发给右邻居", "ring allreduce step 2, zh");
+    char t[2048];
+    run_t r;
 
-    /* Tree reduce on 4 ranks, step 1: only ranks 1 and 3 send. */
-    step_words(CV_OP_REDUCE, CV_ALGO_TREE, 4, 0, CV_LANG_EN, t, sizeof t);
-    EXPECT(strstr(t, "every GPU") == NULL, "tree step 1 claims every GPU: '%s'", t);
-    expect_has(t, "GPU 1 \xE2\x86\x92 GPU 0", "tree reduce step 1");
-    expect_has(t, "GPU 3 \xE2\x86\x92 GPU 2", "tree reduce step 1");
-
-    /* Tree reduce on 16 ranks, its first tree step: 8 senders, each one
-     * rank down, too many to list. */
-    step_words(CV_OP_REDUCE, CV_ALGO_TREE, 16, 0, CV_LANG_EN, t, sizeof t);
-    expect_has(t, "8 GPUs each send to the GPU 1 behind", "tree reduce 16 ranks");
-    step_words(CV_OP_REDUCE, CV_ALGO_TREE, 16, 0, CV_LANG_ZH, t, sizeof t);
-    expect_has(t, "8 个 GPU 各自发给后方第 1 个 GPU", "tree reduce 16 ranks, zh");
-
-    /* Broadcast from the root: one sender. */
-    step_words(CV_OP_BROADCAST, CV_ALGO_DIRECT, 4, 0, CV_LANG_EN, t, sizeof t);
-    expect_has(t, "GPU 0 sends", "direct broadcast");
-
-    /* Brief, for one side of a comparison: the pattern and the amount. */
-    {
-        cv_spec rs = tr_spec(CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 8);
-        cv_plan *plan = NULL;
-        char err[CV_ERR_LEN];
-        EXPECT(cv_plan_build(&rs, &plan, err, sizeof err) == CV_OK, "ring plan: %s", err);
-        if (plan) {
-            gui__describe_step(plan, 1, 0, CV_LANG_EN, true, t, sizeof t);
-            EXPECT(strcmp(t, "Step 2 (reduce-scatter): every GPU sends to its right neighbour; "
-                             "4 transfers, 8 elements.") == 0,
-                   "brief ring step: '%s'", t);
-            cv_plan_destroy(plan);
+    /* Every pair the registry offers has its own words, in both languages. */
+    char title[256], body[4096], seen[64][512];
+    int nseen = 0;
+    for (int op = 0; op < CV_OP_COUNT; op++) {
+        cv_algo list[CV_ALGO_COUNT];
+        int n = cv_op_algos((cv_op)op, list);
+        for (int i = 0; i < n; i++) {
+            EXPECT(gui__has_pair_text((cv_op)op, list[i]), "%s %s has no explanation",
+                   cv_op_name((cv_op)op), cv_algo_name(list[i]));
+            cv_spec s = tr_spec((cv_op)op, list[i], 4, 8);
+            for (int lang = 0; lang < CV_LANG_COUNT; lang++) {
+                gui__explain(&s, CV_ALGO_COUNT, (cv_lang)lang, title, sizeof title, body, sizeof body);
+                const char *algo_part = strchr(body, '\n');
+                EXPECT(algo_part && strlen(algo_part) > 40, "%s %s (%s): '%s'", cv_op_name((cv_op)op),
+                       cv_algo_name(list[i]), cv_lang_name((cv_lang)lang), body);
+                if (lang == CV_LANG_EN && algo_part && nseen < 64) {
+                    for (int k = 0; k < nseen; k++)
+                        EXPECT(strcmp(seen[k], algo_part) != 0, "%s %s shares its text with another pair",
+                               cv_op_name((cv_op)op), cv_algo_name(list[i]));
+                    snprintf(seen[nseen++], sizeof seen[0], "%s", algo_part);
+                }
+            }
         }
     }
+    /* The stock sentences that were wrong. */
+    cv_spec bc = tr_spec(CV_OP_BROADCAST, CV_ALGO_RING, 4, 8);
+    gui__explain(&bc, CV_ALGO_COUNT, CV_LANG_EN, title, sizeof title, body, sizeof body);
+    expect_not(body, "1/N of the data per step", "broadcast ring");
+    expect_has(body, "whole buffer", "broadcast ring");
+    static const cv_op not_all[] = {CV_OP_SENDRECV, CV_OP_SCATTER, CV_OP_GATHER, CV_OP_REDUCE,
+                                    CV_OP_ALLREDUCE, CV_OP_REDUCESCATTER};
+    for (size_t i = 0; i < sizeof not_all / sizeof *not_all; i++) {
+        cv_spec d = tr_spec(not_all[i], CV_ALGO_DIRECT, 4, 8);
+        gui__explain(&d, CV_ALGO_COUNT, CV_LANG_EN, title, sizeof title, body, sizeof body);
+        expect_not(body, "every rank talks to every other rank", cv_op_name(not_all[i]));
+    }
+    cv_spec ps = tr_spec(CV_OP_ALLREDUCE, CV_ALGO_DIRECT, 4, 8);
+    gui__explain(&ps, CV_ALGO_COUNT, CV_LANG_EN, title, sizeof title, body, sizeof body);
+    expect_has(body, "parameter server", "allreduce direct");
+
+    /* Ring AllReduce, round 2: every rank sends right; the pairs and the
+     * chunks they carry, with values; what the reduction made. */
+    EXPECT(run(&r, CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 4), "ring plan");
+    words_of(&r, 1, false, CV_LANG_EN, false, t, sizeof t);
+    expect_has(t, "Step 2 of 6 (reduce-scatter): every GPU sends to its right neighbour", "next");
+    expect_has(t, "GPU 0 \xE2\x86\x92 GPU 1: d0+3 = 306", "next, a pair and its chunk");
+    expect_has(t, "4 transfers: 4 reductions.", "next, counts");
+    words_of(&r, 1, true, CV_LANG_EN, false, t, sizeof t);
+    expect_has(t, "GPU 0 \xE2\x86\x92 GPU 1: d0+3 + d1 = 306 + 103 = 409", "happened, the arithmetic");
+    words_of(&r, 1, false, CV_LANG_ZH, false, t, sizeof t);
+    expect_has(t, "每个 GPU 发给右邻居", "next, zh");
+    expect_has(t, "共 4 次传输：4 次归约", "next, zh counts");
+    /* Brief, for one side of a comparison. */
+    words_of(&r, 1, false, CV_LANG_EN, true, t, sizeof t);
+    EXPECT(strcmp(t, "Step 2 of 6 (reduce-scatter): every GPU sends to its right neighbour; 4 "
+                     "transfers.") == 0,
+           "brief ring step: '%s'", t);
+    run_free(&r);
+
+    /* Beyond four pairs, a summary. */
+    EXPECT(run(&r, CV_OP_ALLREDUCE, CV_ALGO_RING, 16, 16), "ring 16");
+    words_of(&r, 0, false, CV_LANG_EN, false, t, sizeof t);
+    expect_has(t, "and 13 more like them", "16 ranks");
+    run_free(&r);
+
+    /* One transfer: singular words. */
+    EXPECT(run(&r, CV_OP_REDUCE, CV_ALGO_DIRECT, 4, 4), "reduce direct");
+    words_of(&r, 0, false, CV_LANG_EN, false, t, sizeof t);
+    expect_has(t, "GPU 1 sends to GPU 0", "reduce direct");
+    expect_has(t, "1 transfer: 1 reduction.", "reduce direct, singular");
+    run_free(&r);
+
+    /* Tree reduce on 4 ranks, round 1: only ranks 1 and 3 send. */
+    EXPECT(run(&r, CV_OP_REDUCE, CV_ALGO_TREE, 4, 4), "reduce tree");
+    words_of(&r, 0, false, CV_LANG_EN, false, t, sizeof t);
+    expect_not(t, "every GPU", "tree step 1");
+    expect_has(t, "GPU 1 \xE2\x86\x92 GPU 0", "tree reduce step 1");
+    expect_has(t, "GPU 3 \xE2\x86\x92 GPU 2", "tree reduce step 1");
+    run_free(&r);
+
+    /* Tree reduce on 16 ranks, round 1: 8 senders, each one rank down. */
+    EXPECT(run(&r, CV_OP_REDUCE, CV_ALGO_TREE, 16, 16), "reduce tree 16");
+    words_of(&r, 0, false, CV_LANG_EN, false, t, sizeof t);
+    expect_has(t, "8 GPUs each send to the GPU 1 behind", "tree reduce 16 ranks");
+    words_of(&r, 0, false, CV_LANG_ZH, false, t, sizeof t);
+    expect_has(t, "8 个 GPU 各自发给后方第 1 个 GPU", "tree reduce 16 ranks, zh");
+    run_free(&r);
+
+    /* Broadcast from the root: one sender, one receiver. */
+    EXPECT(run(&r, CV_OP_BROADCAST, CV_ALGO_DIRECT, 4, 4), "broadcast direct");
+    words_of(&r, 1, false, CV_LANG_EN, false, t, sizeof t);
+    expect_has(t, "GPU 0 sends to GPU 2", "direct broadcast");
+    run_free(&r);
 
     /* A step that stays inside each rank says so once: recursive doubling's
      * local addition, a sub-phase of round 1. */
-    step_words(CV_OP_ALLREDUCE, CV_ALGO_RECURSIVE_DOUBLING, 4, 1, CV_LANG_EN, t, sizeof t);
-    expect_has(t, "work stays inside each rank", "recursive doubling's local reduce");
-    EXPECT(strstr(t, "some local") == NULL, "all-local step also says 'some local': '%s'", t);
-
-    /* Past the end. */
-    step_words(CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 99, CV_LANG_EN, t, sizeof t);
-    expect_has(t, "All steps done", "after the last step");
+    EXPECT(run(&r, CV_OP_ALLREDUCE, CV_ALGO_RECURSIVE_DOUBLING, 4, 4), "recursive doubling");
+    words_of(&r, 1, true, CV_LANG_EN, false, t, sizeof t);
+    expect_has(t, "work stays inside each GPU", "recursive doubling's local reduce");
+    expect_has(t, "Step 1 of 2 (local reduce)", "a sub-phase counts as its round");
+    run_free(&r);
 
     /* The header and body of a comparison name both algorithms. */
     cv_spec s = tr_spec(CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 8);
-    char title[256], body[2048];
     gui__explain(&s, CV_ALGO_TREE, CV_LANG_EN, title, sizeof title, body, sizeof body);
     EXPECT(strcmp(title, "AllReduce: ring vs tree") == 0, "compare title '%s'", title);
     expect_has(body, "Left ring, right tree", "compare body");
-    expect_has(body, "Ring: ranks pass chunks", "compare body, ring");
-    expect_has(body, "Tree: data flows along a tree", "compare body, tree");
+    expect_has(body, "Ring: a ring reduce-scatter", "compare body, ring");
+    expect_has(body, "Tree: a binomial reduce", "compare body, tree");
     gui__explain(&s, CV_ALGO_TREE, CV_LANG_ZH, title, sizeof title, body, sizeof body);
     expect_has(body, "左边 ring，右边 tree", "compare body, zh");
     EXPECT(strcmp(title, "AllReduce：ring 对比 tree") == 0, "compare title, zh: '%s'", title);

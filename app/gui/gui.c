@@ -48,6 +48,7 @@ void gui_options_init(gui_options *o)
 
 static void panel_free(gui_panel *p)
 {
+    cv_state_destroy(p->narr);
     cv_state_destroy(p->before);
     cv_state_destroy(p->state);
     cv_trace_destroy(p->trace);
@@ -80,6 +81,8 @@ static int panel_build(gui *g, const cv_spec *spec, gui_panel *out, char *err, s
     rc = cv_state_create(p.trace, &p.state);
     if (rc == CV_OK)
         rc = cv_state_create(p.trace, &p.before);
+    if (rc == CV_OK)
+        rc = cv_state_create(p.trace, &p.narr);
     if (rc == CV_OK)
         rd_trace_widest(p.trace, p.before, p.widest, sizeof p.widest);
     if (rc != CV_OK) {
@@ -500,6 +503,68 @@ void gui_tick(gui *g, double seconds)
 
 /* ------------------------------------------------------------- drawing */
 
+/* The narration's "Just happened" (the step that made the state shown)
+ * and "Next" (the step in flight, or the one the arrow key plays), from
+ * the plan and the values before and after; kept while the shown step,
+ * the traces and the language stay the same. */
+void gui__step_texts(gui *g)
+{
+    int shown[2] = {-1, -1};
+    double frac[2] = {0, 0};
+    for (int p = 0; p < g->npanels && p < 2; p++)
+        if (g->panels[p].plan) {
+            int step;
+            shown[p] = rd_shown_step(g->panels[p].plan, g->t, &step, &frac[p]);
+            shown[p] = shown[p] * 2 + (frac[p] > 0 && frac[p] < RD_ARRIVE);
+        }
+    uint64_t key = ((uint64_t)(uintptr_t)g->panels[0].trace * 31u) ^
+                   ((uint64_t)(uintptr_t)g->panels[1].trace * 131u) ^
+                   ((uint64_t)(uint32_t)shown[0] << 32) ^ (uint64_t)(uint32_t)shown[1] * 7u ^
+                   ((uint64_t)g->lang << 60) ^ ((uint64_t)g->npanels << 56);
+    if (key == g->text_key && g->text_key_ok)
+        return;
+    g->text_key = key;
+    g->text_key_ok = true;
+    size_t uj = 0, un = 0;
+    g->just_text[0] = g->next_text[0] = '\0';
+    bool zh = g->lang == CV_LANG_ZH;
+    for (int p = 0; p < g->npanels && p < 2 && g->panels[p].plan; p++) {
+        gui_panel *gp = &g->panels[p];
+        const cv_plan *plan = gp->plan;
+        int st = shown[p] / 2; /* the state shown: after st steps */
+        char just[900] = "", next[900] = "";
+        bool brief = g->npanels == 2;
+        if (st > 0) {
+            cv_state_seek(gp->before, st - 1);
+            cv_state_seek(gp->narr, st);
+            gui__describe_step(plan, st - 1, gp->before, gp->narr, g->lang, brief, just, sizeof just);
+        } else if (!brief) {
+            snprintf(just, sizeof just, "%s", zh ? "还没有：这是输入。按 \xE2\x86\x92 播放第 1 步。"
+                                                 : "Nothing yet: these are the inputs. \xE2\x86\x92 plays step 1.");
+        }
+        if (st < plan->nsteps) {
+            cv_state_seek(gp->narr, st);
+            gui__describe_step(plan, st, gp->narr, NULL, g->lang, brief, next, sizeof next);
+        } else if (!brief) {
+            snprintf(next, sizeof next, "%s",
+                     zh ? "没有了：全部步骤完成，接收缓冲区里就是结果。按 Home 从头再看。"
+                        : "Nothing: all steps are done and the recv buffers hold the result. Home plays it again.");
+        } else {
+            snprintf(next, sizeof next, "%s", zh ? "完成。" : "done.");
+        }
+        /* Compared: one line per side, each named. */
+        const char *sep = p ? "\n" : "";
+        const char *name = brief ? cv_algo_name(plan->spec.algo) : "";
+        const char *colon = brief ? (zh ? "：" : ": ") : "";
+        if (just[0] && uj < sizeof g->just_text)
+            uj += (size_t)snprintf(g->just_text + uj, sizeof g->just_text - uj, "%s%s%s%s",
+                                   uj ? sep : "", name, colon, just);
+        if (next[0] && un < sizeof g->next_text)
+            un += (size_t)snprintf(g->next_text + un, sizeof g->next_text - un, "%s%s%s%s",
+                                   un ? sep : "", name, colon, next);
+    }
+}
+
 void gui__frame(gui *g, rd_frame *out)
 {
     rd_frame_init(out);
@@ -545,29 +610,9 @@ void gui__frame(gui *g, rd_frame *out)
     f.narr.title = g->narr_title ? g->narr_title : g->def_title;
     f.narr.body = g->narr_body ? g->narr_body : (g->narr_title ? NULL : g->def_body);
     if (g->panels[0].plan) {
-        /* Paused on a state: describe the step that produced it. */
-        size_t used = 0;
-        g->step_text[0] = '\0';
-        for (int p = 0; p < g->npanels && p < 2 && g->panels[p].plan; p++) {
-            const cv_plan *plan = g->panels[p].plan;
-            bool after;
-            int ns = plan->nsteps;
-            int ref = g->t >= ns ? ns : rd_ref_step(ns, g->t, &after);
-            double frac = g->t >= ns ? 0 : after ? 1 : g->t - floor(g->t);
-            char one[512];
-            gui__describe_step(plan, ref, frac, g->lang, g->npanels == 2, one, sizeof one);
-            /* Compared: one paragraph per side, each named. */
-            if (g->npanels == 2)
-                used += (size_t)snprintf(g->step_text + used, sizeof g->step_text - used,
-                                         "%s%s%s%s", p ? "\n" : "",
-                                         cv_algo_name(plan->spec.algo),
-                                         g->lang == CV_LANG_ZH ? "：" : ": ", one);
-            else
-                used += (size_t)snprintf(g->step_text, sizeof g->step_text, "%s", one);
-            if (used >= sizeof g->step_text)
-                break;
-        }
-        f.narr.step = g->step_text;
+        gui__step_texts(g);
+        f.narr.just = g->just_text[0] ? g->just_text : NULL;
+        f.narr.next = g->next_text[0] && !g->hide_next ? g->next_text : NULL;
     }
     f.narr.diagram = g->has_diagram ? &g->diagram : NULL;
     f.narr.nchoices = g->nchoices;

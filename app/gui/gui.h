@@ -144,6 +144,8 @@ void gui_narrate_quiz(gui *g, const gui_quiz_text *q);
 /* The lesson's navigation buttons at the bottom of the panel (the
  * keymap's RD_BUTTON_NAV rows); a click is the same action as their key. */
 void gui_set_nav(gui *g, bool on);
+/* Leaves the narration's "Next" out (a quiz asks what the next step does). */
+void gui_hide_next(gui *g, bool hide);
 /* Scrolls the narration's text by lines (negative: up); the drawer clamps
  * it to the text, so INT_MAX goes to the end. The mouse wheel over the
  * panel and the Up and Down keys scroll it too. */
@@ -181,8 +183,14 @@ void gui_set_hooks(gui *g, const gui_hooks *h);
  * (gui_text.c); second is the compared algorithm, or CV_ALGO_COUNT. */
 void gui__explain(const cv_spec *spec, cv_algo second, cv_lang lang, char *title, size_t tlen,
                   char *body, size_t blen);
-/* brief: the pattern and the amount only, for one side of a comparison. */
-void gui__describe_step(const cv_plan *plan, int step, double frac, cv_lang lang, bool brief,
-                        char *out, size_t outlen);
+/* The step (0-based) in words: who sends to whom, the first few chunks
+ * with their values read from before (the state before the step) and,
+ * given after (the state after it), what reductions made of them; brief:
+ * the pattern and the count only, for one side of a comparison. Either
+ * state may be NULL (no values). */
+void gui__describe_step(const cv_plan *plan, int step, cv_state *before, cv_state *after,
+                        cv_lang lang, bool brief, char *out, size_t outlen);
+/* Whether the op/algorithm pair has its own explanation (test_gui_text). */
+bool gui__has_pair_text(cv_op op, cv_algo a);
 
 #endif /* GUI_H */

@@ -12,6 +12,7 @@ typedef struct {
     cv_trace *trace;
     cv_state *state;
     cv_state *before; /* a second view: the state before a step that lands */
+    cv_state *narr;   /* a third: the narration's values */
     char widest[48];  /* the widest value it ever holds (rd_trace_widest) */
 } gui_panel;
 
@@ -55,7 +56,9 @@ struct gui {
     /* narration */
     char def_title[256];
     char def_body[2048];
-    char step_text[1024];
+    char just_text[2048], next_text[2048]; /* gui__step_texts */
+    uint64_t text_key;
+    bool text_key_ok;
     char *narr_title, *narr_body, *footer;
     bool has_diagram;
     rd_diagram diagram;
@@ -72,6 +75,7 @@ struct gui {
     char *narr_kicker, *narr_prompt, *narr_feedback, *narr_input, *narr_unit;
     int feedback_state;
     bool nav;
+    bool hide_next; /* a quiz is open: "Next" would give its answer away */
     int narr_scroll;
     gui_hooks hooks;
     /* loop bookkeeping */
@@ -84,6 +88,8 @@ struct gui {
     rd_layout *hit_layout; /* gui__hit's, kept off the stack */
 };
 
+/* The narration's "Just happened" and "Next" for the time shown. */
+void gui__step_texts(gui *g);
 /* The frame the window shows now (strings borrowed from g). */
 void gui__frame(gui *g, rd_frame *f);
 /* What lies under a point in window units, tested against the frame as it

@@ -318,6 +318,8 @@ void gui_lesson_refresh(gui_lesson *s)
         footer = gui_lesson_str(s, GUI_LS_HINT_END);
     gui_set_footer(s->g, footer);
     gui_set_nav(s->g, true);
+    /* What the next step does is what a quiz asks: not before it is answered. */
+    gui_hide_next(s->g, q && !s->quiz.solved && !s->quiz.revealed);
     show_highlights(s, b, page);
     show_diagram(s, b->diagram);
 }
@@ -561,6 +563,7 @@ void gui_lesson_detach(gui_lesson *s)
     gui_narrate(g, NULL, NULL);
     gui_narrate_quiz(g, NULL);
     gui_set_nav(g, false);
+    gui_hide_next(g, false);
     gui_set_choices(g, NULL, 0, NULL);
     gui_set_picks(g, NULL, 0);
     gui_set_footer(g, NULL);

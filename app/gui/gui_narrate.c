@@ -96,6 +96,7 @@ void gui_narrate_quiz(gui *g, const gui_quiz_text *q)
 }
 
 void gui_set_nav(gui *g, bool on) { g->nav = on; }
+void gui_hide_next(gui *g, bool hide) { g->hide_next = hide; }
 
 void gui_scroll_narration(gui *g, int lines)
 {
