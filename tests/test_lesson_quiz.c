@@ -270,8 +270,70 @@ static void test_text_player(const lesson *l)
     free(buf);
 }
 
+/* The two-level model through a lesson: a hierarchical all-reduce of 4 GB
+ * on two nodes of eight GPUs, NVLink 4 inside, InfiniBand NDR between,
+ * against the textbook sum of its three phases; and a figure the text
+ * states, checked against the same model. */
+static void test_two_level(void)
+{
+    static const char src[] =
+        "{\"format\": 1, \"id\": \"two-level\", \"track\": \"cost\", \"order\": 1,"
+        " \"title\": {\"en\": \"Two levels\", \"zh\": \"两级\"},"
+        " \"setup\": {\"op\": \"allreduce\", \"algo\": \"hierarchical\", \"ranks\": 8, \"nodes\": 2,"
+        " \"count\": 8},"
+        " \"beats\": [{\"step\": \"start\", \"text\": {\"en\": \"Flat rings take 18.9 ms.\","
+        " \"zh\": \"扁平环要 18.9 ms。\"},"
+        " \"quiz\": {\"id\": \"t\", \"kind\": \"number\", \"prompt\": {\"en\": \"How long?\", \"zh\": \"多久？\"},"
+        " \"unit\": \"ms\", \"from_cost\": {\"op\": \"allreduce\", \"algo\": \"hierarchical\","
+        " \"ranks\": 16, \"nodes\": 2, \"bytes\": \"4GB\", \"link\": \"nvlink4\","
+        " \"inter_link\": \"ib-ndr\", \"quantity\": \"time_ms\"},"
+        " \"explain\": {\"en\": \"Three phases.\", \"zh\": \"三个阶段。\"},"
+        " \"card\": {\"en\": \"Three phases.\", \"zh\": \"三个阶段。\"}}},"
+        " {\"step\": \"end\", \"text\": {\"en\": \"Done.\", \"zh\": \"完成。\"},"
+        " \"quiz\": {\"id\": \"nic\", \"kind\": \"number\", \"prompt\": {\"en\": \"Bytes?\", \"zh\": \"字节？\"},"
+        " \"unit\": \"GB\", \"from_cost\": {\"op\": \"allreduce\", \"algo\": \"hierarchical\","
+        " \"ranks\": 16, \"nodes\": 2, \"bytes\": \"4GB\", \"link\": \"nvlink4\","
+        " \"inter_bw_gbps\": 50, \"inter_alpha_us\": 5, \"quantity\": \"inter_sent_gb\"},"
+        " \"explain\": {\"en\": \"A shard.\", \"zh\": \"一个分片。\"},"
+        " \"card\": {\"en\": \"A shard.\", \"zh\": \"一个分片。\"}}}],"
+        " \"figures\": [{\"value\": 18.9, \"unit\": \"ms\", \"from_cost\": {\"op\": \"allreduce\","
+        " \"algo\": \"multi-ring\", \"ranks\": 16, \"nodes\": 2, \"bytes\": \"4GB\","
+        " \"link\": \"nvlink4\", \"inter_link\": \"ib-ndr\", \"quantity\": \"time_ms\"}}]}";
+    lesson_diags d;
+    lesson_diags_init(&d);
+    lesson *l = NULL;
+    int rc = lesson_load_buffer(NULL, src, strlen(src), 0, &l, &d);
+    lesson_diags_print(&d, stderr);
+    EXPECT(rc == 0 && l && l->nquizzes == 2 && l->nfigures == 1, "two-level lesson loads");
+    if (l) {
+        /* 7 rounds of 0.5 GB on NVLink (2 us + 0.5 GB / 450 GB/s) each way
+         * inside the node, 2 rounds of 0.25 GB on the NIC (5 us + 0.25 GB
+         * / 50 GB/s) between the nodes */
+        double intra = 7 * (2e-6 + 0.5e9 / 450e9), inter = 2 * (5e-6 + 0.25e9 / 50e9);
+        double want = (2 * intra + inter) * 1e3;
+        const lesson_quiz *q = &l->quizzes[0];
+        EXPECT(q->has_cost && q->cost.spec.nodes == 2 && q->cost.inter_bw_gbps == 50 &&
+                  q->cost.inter_alpha_us == 5 && strcmp(q->cost.inter_link, "ib-ndr") == 0,
+              "two-level cost reference");
+        EXPECT(fabs(q->number - want) < 1e-9, "hierarchical %.9g ms, expected %.9g", q->number,
+              want);
+        EXPECT(fabs(l->quizzes[1].number - 0.5) < 1e-12 && l->quizzes[1].cost.inter_link == NULL,
+              "each NIC sends its 0.5 GB shard once: %g", l->quizzes[1].number);
+        /* NCCL's flat rings, one channel per GPU of a node: 2(N-1) = 30
+         * rounds, in each of which a NIC sends 1/16 of its channel's 0.5 GB
+         * and is the slowest port */
+        double flat = 30 * (5e-6 + 0.5e9 / 16 / 50e9) * 1e3;
+        EXPECT(l->figures[0].has_cost && fabs(l->figures[0].cost.value - flat) < 1e-9,
+              "multi-ring %.9g ms, expected %.9g", l->figures[0].cost.value, flat);
+        EXPECT(l->setups[0].spec.nodes == 2, "setup nodes");
+    }
+    lesson_destroy(l);
+    lesson_diags_free(&d);
+}
+
 int main(void)
 {
+    test_two_level();
     lesson *l = load_fixture();
     if (!l)
         return 1;

@@ -171,20 +171,29 @@ typedef enum {
     LESSON_COST_SENT_GB,
     LESSON_COST_ALGBW_GBPS,
     LESSON_COST_BUSBW_GBPS,
-    LESSON_COST_STEPS,      /* every step of the plan, local copies included */
+    LESSON_COST_STEPS,      /* the plan's communication rounds (cv_cost.steps) */
     LESSON_COST_COMM_STEPS, /* steps that move data between ranks (cv_cost.comm_steps) */
+    LESSON_COST_INTER_STEPS,   /* rounds in which some transfer crosses nodes (two-level model) */
+    LESSON_COST_INTER_SENT_MB, /* bytes the busiest NIC sends to other nodes, 10^6 */
+    LESSON_COST_INTER_SENT_GB, /* the same in 10^9 bytes */
     LESSON_COST_QUANTITY_COUNT
 } lesson_cost_quantity;
 const char *lesson_cost_quantity_name(lesson_cost_quantity q); /* "time_ms" */
 const char *lesson_cost_quantity_unit(lesson_cost_quantity q); /* "ms" */
 
-/* A number quiz's answer declared as coming from the cost model. */
+/* A number quiz's answer declared as coming from the cost model. With
+ * spec.nodes > 1 the two-level model (cv_cost_plan_nodes) prices transfers
+ * inside a node on the link and those between nodes on the inter link. */
 typedef struct {
-    cv_spec spec;     /* op, algo, ranks, dtype, slices; count derived from bytes */
+    cv_spec spec;     /* op, algo, ranks, dtype, slices, nodes; count derived from bytes */
     int64_t bytes;    /* nccl-tests' size */
     const char *link; /* preset name, or NULL when bw_gbps is given */
     double bw_gbps;   /* GB/s, one direction of one link (preset's when link) */
-    double alpha_us;  /* per-step latency (preset's when link) */
+    double alpha_us;  /* per-message latency (preset's when link) */
+    const char *inter_link;  /* between nodes: preset name, or NULL */
+    double inter_bw_gbps;    /* 0 when there is one node */
+    double inter_alpha_us;
+    double value;     /* what the model gives for quantity */
     lesson_cost_quantity quantity;
 } lesson_cost_ref;
 
@@ -196,6 +205,7 @@ typedef struct {
 typedef struct {
     const char *id;  /* unique within the lesson */
     const char *key; /* "<lesson id>/<quiz id>": progress and the drill */
+    int line, col;   /* where its id is in the file: messages that span files */
     lesson_quiz_kind kind;
     int beat; /* index of the beat that asks it */
     lesson_text prompt, card, explain; /* explain may be absent for choice */
@@ -237,6 +247,23 @@ typedef struct {
     lesson_text myth, truth;
 } lesson_mistake;
 
+/* A number the lesson's text states, declared so it cannot drift: either
+ * computed by the cost model (has_cost: value must lie within the tolerance
+ * of the model's value times `times`), or `given` (an input of a problem, a
+ * measurement, a datasheet figure) with the reason. Either way the loader
+ * checks that the English and the Chinese text both write it, value then
+ * unit. */
+typedef struct {
+    double value;     /* as the text writes it */
+    const char *unit; /* as the text writes it: "ms", "µs", "GB/s", "steps" */
+    double tolerance;
+    bool tolerance_pct;
+    double times; /* the model's value is multiplied by this (1: as is) */
+    bool has_cost;
+    lesson_cost_ref cost;
+    const char *given; /* NULL when has_cost */
+} lesson_figure;
+
 typedef struct lesson__arena lesson__arena;
 
 typedef struct {
@@ -256,6 +283,8 @@ typedef struct {
     int nmistakes;
     const char **sources;
     int nsources;
+    lesson_figure *figures;
+    int nfigures;
     lesson__arena *arena_;
 } lesson;
 

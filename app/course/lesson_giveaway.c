@@ -30,9 +30,7 @@ static size_t skip_space(const char *s)
     return 0;
 }
 
-/* Does text write num, as a whole number (not inside a longer one), then
- * unit? */
-static bool writes(const char *text, const char *num, const char *unit)
+bool lesson__writes(const char *text, const char *num, const char *unit)
 {
     size_t n = strlen(num), u = strlen(unit);
     for (const char *p = strstr(text, num); p; p = strstr(p + 1, num)) {
@@ -66,7 +64,7 @@ void lesson__check_giveaway(lesson__ctx *c, size_t text_off, const lesson_text *
             else
                 snprintf(num, sizeof num, "%.3g", q->number);
             double v = strtod(num, NULL);
-            if (fabs(v - q->number) > allowed + 1e-9 * fabs(q->number) || !writes(t, num, q->unit))
+            if (fabs(v - q->number) > allowed + 1e-9 * fabs(q->number) || !lesson__writes(t, num, q->unit))
                 continue;
             lesson__err(c, text_off,
                         "the %s text gives away its quiz's answer (\"%s %s\"); pose the problem "

@@ -66,11 +66,14 @@ static cv_plan *setup_plan(lesson__ctx *c, lesson__val v, const char *where, con
         lesson__err(c, lesson__off(c, v), "%s: the engine cannot build this plan: %s", where, err);
         return NULL;
     }
-    if (plan->scratch_count > LESSON_MAX_ELEMS) {
+    if (plan->scratch_count > LESSON_MAX_ELEMS || plan->switch_scratch > LESSON_MAX_ELEMS) {
         lesson__err(c, lesson__off(c, v),
                     "%s: the scratch buffer would hold %lld elements; the stage shows at most %d "
                     "per buffer (lower count or ranks)",
-                    where, (long long)plan->scratch_count, LESSON_MAX_ELEMS);
+                    where,
+                    (long long)(plan->scratch_count > plan->switch_scratch ? plan->scratch_count
+                                                                            : plan->switch_scratch),
+                    LESSON_MAX_ELEMS);
         cv_plan_destroy(plan);
         return NULL;
     }
@@ -81,8 +84,8 @@ static cv_plan *setup_plan(lesson__ctx *c, lesson__val v, const char *where, con
  * the setup's index, or -1 when it is bad. */
 static int read_setup(lesson__ctx *c, lesson__val v, const char *where, bool override)
 {
-    static const char *const keys[] = {"op",     "algo", "ranks", "count", "dtype", "redop",
-                                       "root",   "slices", "init", "seed", NULL};
+    static const char *const keys[] = {"op",     "algo",  "ranks", "count", "dtype", "redop",
+                                       "root",   "slices", "nodes", "init", "seed", NULL};
     if (!lesson__want_object(c, v, where))
         return -1;
     if (override && !v.j->child)
@@ -101,6 +104,7 @@ static int read_setup(lesson__ctx *c, lesson__val v, const char *where, bool ove
     int init = (int)s.init;
     long long ranks = s.spec.ranks, count = s.spec.count, root = s.spec.root;
     long long slices = s.spec.slices, seed = (long long)s.seed;
+    long long nodes = s.spec.nodes > 1 ? s.spec.nodes : 1;
 
     lesson__names(names, sizeof names, op_name, CV_OP_COUNT);
     int got_op = lesson__want_enum(c, v, "op", where, !override, cv_op_parse, names, &op);
@@ -116,6 +120,7 @@ static int read_setup(lesson__ctx *c, lesson__val v, const char *where, bool ove
     ok = lesson__want_enum(c, v, "redop", where, false, cv_redop_parse, names, &redop) >= 0 && ok;
     ok = lesson__want_int(c, v, "root", where, false, 0, LESSON_MAX_RANKS - 1, &root) >= 0 && ok;
     ok = lesson__want_int(c, v, "slices", where, false, 1, CV_MAX_SLICES, &slices) >= 0 && ok;
+    ok = lesson__want_int(c, v, "nodes", where, false, 1, LESSON_MAX_RANKS, &nodes) >= 0 && ok;
     lesson__names(names, sizeof names, init_name, CV_INIT_COUNT);
     ok = lesson__want_enum(c, v, "init", where, false, cv_init_parse, names, &init) >= 0 && ok;
     ok = lesson__want_int(c, v, "seed", where, false, 0, (long long)1 << 53, &seed) >= 0 && ok;
@@ -152,6 +157,7 @@ static int read_setup(lesson__ctx *c, lesson__val v, const char *where, bool ove
     s.spec.redop = (cv_redop)redop;
     s.spec.root = (int)root;
     s.spec.slices = (int)slices;
+    s.spec.nodes = (int)nodes;
     s.init = (cv_init)init;
     s.seed = (uint64_t)seed;
     cv_plan *plan = setup_plan(c, v, where, &s);
@@ -371,6 +377,8 @@ static void read_beats(lesson__ctx *c, lesson__val root)
                 }
                 b->quiz = q;
                 l->nquizzes++;
+                lesson__position(c->text, c->len, c->start, quiz_id_off[l->nquizzes - 1],
+                                 &q->line, &q->col);
                 lesson__check_giveaway(c, lesson__off(c, lesson__member(c, bv, "text")),
                                        &b->text, q);
             }
@@ -426,8 +434,9 @@ static const char *base_name(const char *path)
 
 static void read_lesson(lesson__ctx *c, lesson__val root)
 {
-    static const char *const keys[] = {"format", "id",    "track",    "order",   "title",
-                                       "summary", "setup", "beats", "mistakes", "sources", NULL};
+    static const char *const keys[] = {"format",   "id",      "track",   "order",
+                                       "title",    "summary", "setup",   "beats",
+                                       "mistakes", "sources", "figures", NULL};
     lesson *l = c->l;
     lesson__pos *pos = lesson__positions(l);
     char names[256];
@@ -485,6 +494,7 @@ static void read_lesson(lesson__ctx *c, lesson__val root)
     }
     read_beats(c, root);
     read_mistakes_and_sources(c, root);
+    lesson__read_figures(c, root);
 
     for (int i = 0; i < l->nquizzes; i++) {
         lesson_quiz *q = &l->quizzes[i];

@@ -51,26 +51,100 @@ static void fmt_num(char *out, size_t n, double v)
 
 /* ------------------------------------------------------------ cost model */
 
-/* The plans that cut their message into spec->slices pieces (cv.h). */
-static bool sliced(const cv_spec *spec)
+/* One link of a cost reference: a preset named by `key` ("link",
+ * "inter_link"), or a bandwidth `bw_key` in GB/s with an optional latency
+ * `alpha_key` in microseconds. Returns 1 when a link was given (*out points
+ * at the preset or at custom), 0 when none was, -1 after a problem. */
+static int read_link(lesson__ctx *c, lesson__val v, const char *where, const char *key,
+                     const char *bw_key, const char *alpha_key, cv_link *custom,
+                     const cv_link **out)
 {
-    return spec->algo == CV_ALGO_RING &&
-           (spec->op == CV_OP_BROADCAST || spec->op == CV_OP_REDUCE);
+    char names[512], path[256];
+    const char *link_name = NULL;
+    double bw = 0, alpha = 0;
+    int got_link = lesson__want_string(c, v, key, where, false, &link_name);
+    int got_bw = lesson__want_number(c, v, bw_key, where, false, &bw);
+    int got_alpha = lesson__want_number(c, v, alpha_key, where, false, &alpha);
+    if (got_link < 0 || got_bw < 0 || got_alpha < 0)
+        return -1;
+    *out = NULL;
+    if (got_link > 0) {
+        bool ok = true;
+        *out = cv_link_find(link_name);
+        if (!*out) {
+            const cv_link *presets;
+            int n = cv_link_presets(&presets);
+            names[0] = '\0';
+            for (int i = 0; i < n; i++) {
+                if (i)
+                    strncat(names, ", ", sizeof names - strlen(names) - 1);
+                strncat(names, presets[i].name, sizeof names - strlen(names) - 1);
+            }
+            char found[LESSON__CLIP];
+            lesson__err(c, lesson__off(c, lesson__member(c, v, key)),
+                        "%s.%s must be one of: %s; not \"%s\"", where, key, names,
+                        lesson__clip(found, sizeof found, link_name));
+            ok = false;
+        }
+        if (got_bw > 0) {
+            lesson__err(c, lesson__off(c, lesson__member(c, v, bw_key)),
+                        "%s: give either \"%s\" or \"%s\", not both", where, key, bw_key);
+            ok = false;
+        }
+        if (got_alpha > 0) {
+            lesson__err(c, lesson__off(c, lesson__member(c, v, alpha_key)),
+                        "%s.%s goes with %s; a link preset has its own alpha", where, alpha_key,
+                        bw_key);
+            ok = false;
+        }
+        return ok ? 1 : -1;
+    }
+    if (got_bw > 0) {
+        bool ok = true;
+        if (bw <= 0) {
+            lesson__path(path, sizeof path, where, bw_key);
+            lesson__type_err(c, lesson__member(c, v, bw_key), path, "a number above 0");
+            ok = false;
+        }
+        if (alpha < 0) {
+            lesson__path(path, sizeof path, where, alpha_key);
+            lesson__type_err(c, lesson__member(c, v, alpha_key), path, "a number of at least 0");
+            ok = false;
+        }
+        custom->bw = bw * 1e9;
+        custom->alpha = alpha * 1e-6;
+        *out = custom;
+        return ok ? 1 : -1;
+    }
+    if (got_alpha > 0) {
+        lesson__err(c, lesson__off(c, lesson__member(c, v, alpha_key)),
+                    "%s.%s goes with %s, which is missing", where, alpha_key, bw_key);
+        return -1;
+    }
+    return 0;
 }
 
-/* Reads a from_cost object and evaluates the model. */
-static bool read_cost(lesson__ctx *c, lesson__val v, const char *where, lesson_cost_ref *ref,
-                      double *value, char *about, size_t aboutlen)
+static void describe_link(char *out, size_t n, const cv_link *link, const cv_link *custom)
 {
-    static const char *const keys[] = {"op",      "algo",     "ranks",    "bytes",
-                                       "dtype",   "slices",   "link",     "bw_gbps",
-                                       "alpha_us", "quantity", NULL};
+    if (link != custom)
+        snprintf(out, n, "link %s", link->name);
+    else
+        snprintf(out, n, "%g GB/s", link->bw / 1e9);
+}
+
+bool lesson__read_cost(lesson__ctx *c, lesson__val v, const char *where, lesson_cost_ref *ref,
+                       char *about, size_t aboutlen)
+{
+    static const char *const keys[] = {"op",       "algo",          "ranks",          "bytes",
+                                       "dtype",    "slices",        "nodes",          "link",
+                                       "bw_gbps",  "alpha_us",      "inter_link",     "inter_bw_gbps",
+                                       "inter_alpha_us", "quantity", NULL};
     if (!lesson__want_object(c, v, where))
         return false;
     bool ok = lesson__keys(c, v, where, keys);
     char names[512], path[256];
     int op = 0, algo = -1, dtype = CV_FLOAT32, quantity = 0;
-    long long ranks = 0, slices = 1;
+    long long ranks = 0, slices = 1, nodes = 1;
     lesson__names(names, sizeof names, op_name, CV_OP_COUNT);
     ok = lesson__want_enum(c, v, "op", where, true, cv_op_parse, names, &op) > 0 && ok;
     lesson__names(names, sizeof names, algo_name, CV_ALGO_COUNT);
@@ -81,6 +155,8 @@ static bool read_cost(lesson__ctx *c, lesson__val v, const char *where, lesson_c
     ok = lesson__want_enum(c, v, "dtype", where, false, cv_dtype_parse, names, &dtype) >= 0 && ok;
     int got_slices = lesson__want_int(c, v, "slices", where, false, 1, CV_MAX_SLICES, &slices);
     ok = got_slices >= 0 && ok;
+    int got_nodes = lesson__want_int(c, v, "nodes", where, false, 1, CV_MAX_RANKS, &nodes);
+    ok = got_nodes >= 0 && ok;
     lesson__names(names, sizeof names, quantity_name, LESSON_COST_QUANTITY_COUNT);
     ok = lesson__want_enum(c, v, "quantity", where, true, quantity_parse, names, &quantity) > 0 &&
          ok;
@@ -101,57 +177,39 @@ static bool read_cost(lesson__ctx *c, lesson__val v, const char *where, lesson_c
         ok = false;
     }
 
-    const cv_link *link = NULL;
-    cv_link custom = {0};
-    const char *link_name = NULL;
-    double bw = 0, alpha = 0;
-    int got_link = lesson__want_string(c, v, "link", where, false, &link_name);
-    int got_bw = lesson__want_number(c, v, "bw_gbps", where, false, &bw);
-    int got_alpha = lesson__want_number(c, v, "alpha_us", where, false, &alpha);
-    ok = got_link >= 0 && got_bw >= 0 && got_alpha >= 0 && ok;
-    if (got_link > 0) {
-        link = cv_link_find(link_name);
-        if (!link) {
-            const cv_link *presets;
-            int n = cv_link_presets(&presets);
-            names[0] = '\0';
-            for (int i = 0; i < n; i++) {
-                if (i)
-                    strncat(names, ", ", sizeof names - strlen(names) - 1);
-                strncat(names, presets[i].name, sizeof names - strlen(names) - 1);
-            }
-            char found[LESSON__CLIP];
-            lesson__err(c, lesson__off(c, lesson__member(c, v, "link")),
-                        "%s.link must be one of: %s; not \"%s\"", where, names,
-                        lesson__clip(found, sizeof found, link_name));
-            ok = false;
-        }
-        if (got_bw > 0) {
-            lesson__err(c, lesson__off(c, lesson__member(c, v, "bw_gbps")),
-                        "%s: give either \"link\" or \"bw_gbps\", not both", where);
-            ok = false;
-        }
-        if (got_alpha > 0) {
-            lesson__err(c, lesson__off(c, lesson__member(c, v, "alpha_us")),
-                        "%s.alpha_us goes with bw_gbps; a link preset has its own alpha", where);
-            ok = false;
-        }
-    } else if (got_bw > 0) {
-        if (bw <= 0) {
-            lesson__path(path, sizeof path, where, "bw_gbps");
-            lesson__type_err(c, lesson__member(c, v, "bw_gbps"), path, "a number above 0");
-            ok = false;
-        }
-        if (alpha < 0) {
-            lesson__path(path, sizeof path, where, "alpha_us");
-            lesson__type_err(c, lesson__member(c, v, "alpha_us"), path, "a number of at least 0");
-            ok = false;
-        }
-        custom.bw = bw * 1e9;
-        custom.alpha = alpha * 1e-6;
-        link = &custom;
-    } else if (got_bw == 0 && got_link == 0) {
+    cv_link custom = {0}, inter_custom = {0};
+    const cv_link *link = NULL, *inter = NULL;
+    int got_link = read_link(c, v, where, "link", "bw_gbps", "alpha_us", &custom, &link);
+    int got_inter = read_link(c, v, where, "inter_link", "inter_bw_gbps", "inter_alpha_us",
+                              &inter_custom, &inter);
+    ok = got_link >= 0 && got_inter >= 0 && ok;
+    if (got_link == 0) {
         lesson__err(c, lesson__off(c, v), "%s needs \"link\" (a preset) or \"bw_gbps\"", where);
+        ok = false;
+    }
+    /* Two levels go together: several nodes need the link between them,
+     * and a link between nodes means nothing in one node. */
+    if (ok && nodes > 1 && got_inter == 0) {
+        lesson__err(c, lesson__off(c, lesson__member(c, v, "nodes")),
+                    "%s.nodes %lld needs the link between nodes: \"inter_link\" (a preset) or "
+                    "\"inter_bw_gbps\"", where, nodes);
+        ok = false;
+    }
+    if (ok && nodes <= 1 && got_inter > 0) {
+        lesson__val iv = lesson__member(c, v, "inter_link");
+        if (!iv.j)
+            iv = lesson__member(c, v, "inter_bw_gbps");
+        lesson__err(c, lesson__off(c, iv),
+                    "%s: a link between nodes needs \"nodes\" of 2 or more (the ranks split into "
+                    "that many nodes)", where);
+        ok = false;
+    }
+    bool per_node = quantity == LESSON_COST_INTER_STEPS || quantity == LESSON_COST_INTER_SENT_MB ||
+                    quantity == LESSON_COST_INTER_SENT_GB;
+    if (ok && per_node && nodes <= 1) {
+        lesson__err(c, lesson__off(c, lesson__member(c, v, "quantity")),
+                    "%s.quantity %s counts traffic between nodes; give \"nodes\" of 2 or more",
+                    where, quantity_name(quantity));
         ok = false;
     }
     if (!ok)
@@ -163,6 +221,7 @@ static bool read_cost(lesson__ctx *c, lesson__val v, const char *where, lesson_c
     spec.ranks = (int)ranks;
     spec.dtype = (cv_dtype)dtype;
     spec.slices = (int)slices;
+    spec.nodes = (int)nodes;
     spec.count = 1;
     if (got_algo > 0) {
         if (!cv_op_has_algo(spec.op, (cv_algo)algo)) {
@@ -177,13 +236,13 @@ static bool read_cost(lesson__ctx *c, lesson__val v, const char *where, lesson_c
         if (cv_op_algos(spec.op, offered) > 0)
             spec.algo = offered[0];
     }
-    /* Only the chains are sliced; elsewhere the engine ignores slices, and
-     * a quiz that names them would be answered for a plan it does not
-     * describe. */
-    if (got_slices > 0 && slices > 1 && !sliced(&spec)) {
+    /* Only some plans are cut into slices; elsewhere the engine ignores
+     * them, and a quiz that names them would be answered for a plan it does
+     * not describe. */
+    if (got_slices > 0 && slices > 1 && !cv_algo_uses_slices(spec.op, spec.algo)) {
         lesson__err(c, lesson__off(c, lesson__member(c, v, "slices")),
-                    "%s.slices %lld has no effect on %s %s; only broadcast ring and reduce ring "
-                    "are cut into slices",
+                    "%s.slices %lld has no effect on %s %s; only the pipelined algorithms are cut "
+                    "into slices (collviz list)",
                     where, slices, cv_op_name(spec.op), cv_algo_name(spec.algo));
         return false;
     }
@@ -205,37 +264,48 @@ static bool read_cost(lesson__ctx *c, lesson__val v, const char *where, lesson_c
         return false;
     }
     cv_cost cost;
-    cv_cost_plan(plan, link, &cost);
+    cv_cost_plan_nodes(plan, link, inter, &cost);
+    double value;
     switch ((lesson_cost_quantity)quantity) {
-    case LESSON_COST_TIME_S: *value = cost.seconds; break;
-    case LESSON_COST_TIME_MS: *value = cost.seconds * 1e3; break;
-    case LESSON_COST_TIME_US: *value = cost.seconds * 1e6; break;
-    case LESSON_COST_SENT_BYTES: *value = (double)cost.max_sent; break;
-    case LESSON_COST_SENT_MB: *value = (double)cost.max_sent / 1e6; break;
-    case LESSON_COST_SENT_GB: *value = (double)cost.max_sent / 1e9; break;
-    case LESSON_COST_ALGBW_GBPS: *value = cost.algbw / 1e9; break;
-    case LESSON_COST_BUSBW_GBPS: *value = cost.busbw / 1e9; break;
-    case LESSON_COST_STEPS: *value = cost.steps; break;
-    case LESSON_COST_COMM_STEPS: *value = cost.comm_steps; break;
-    default: *value = 0; break;
+    case LESSON_COST_TIME_S: value = cost.seconds; break;
+    case LESSON_COST_TIME_MS: value = cost.seconds * 1e3; break;
+    case LESSON_COST_TIME_US: value = cost.seconds * 1e6; break;
+    case LESSON_COST_SENT_BYTES: value = (double)cost.max_sent; break;
+    case LESSON_COST_SENT_MB: value = (double)cost.max_sent / 1e6; break;
+    case LESSON_COST_SENT_GB: value = (double)cost.max_sent / 1e9; break;
+    case LESSON_COST_ALGBW_GBPS: value = cost.algbw / 1e9; break;
+    case LESSON_COST_BUSBW_GBPS: value = cost.busbw / 1e9; break;
+    case LESSON_COST_STEPS: value = cost.steps; break;
+    case LESSON_COST_COMM_STEPS: value = cost.comm_steps; break;
+    case LESSON_COST_INTER_STEPS: value = cost.inter_rounds; break;
+    case LESSON_COST_INTER_SENT_MB: value = (double)cost.max_sent_inter / 1e6; break;
+    case LESSON_COST_INTER_SENT_GB: value = (double)cost.max_sent_inter / 1e9; break;
+    default: value = 0; break;
     }
+    memset(ref, 0, sizeof *ref);
     ref->spec = spec;
     ref->bytes = bytes;
     ref->link = link != &custom ? lesson__strdup(c->arena, link->name) : NULL;
     ref->bw_gbps = link->bw / 1e9;
     ref->alpha_us = link->alpha * 1e6;
+    if (inter) {
+        ref->inter_link = inter != &inter_custom ? lesson__strdup(c->arena, inter->name) : NULL;
+        ref->inter_bw_gbps = inter->bw / 1e9;
+        ref->inter_alpha_us = inter->alpha * 1e6;
+    }
+    ref->value = value;
     ref->quantity = (lesson_cost_quantity)quantity;
-    char sl[32] = "";
+    char sl[32] = "", nd[96] = "", l1[64], l2[64];
     if (spec.slices > 1)
         snprintf(sl, sizeof sl, ", %d slices", spec.slices);
-    if (ref->link)
-        snprintf(about, aboutlen, "%s %s, %d ranks, %lld bytes of %s%s, link %s",
-                 cv_op_name(spec.op), cv_algo_name(spec.algo), spec.ranks, (long long)bytes,
-                 cv_dtype_name(spec.dtype), sl, ref->link);
-    else
-        snprintf(about, aboutlen, "%s %s, %d ranks, %lld bytes of %s%s, %g GB/s",
-                 cv_op_name(spec.op), cv_algo_name(spec.algo), spec.ranks, (long long)bytes,
-                 cv_dtype_name(spec.dtype), sl, bw);
+    describe_link(l1, sizeof l1, link, &custom);
+    if (inter) {
+        describe_link(l2, sizeof l2, inter, &inter_custom);
+        snprintf(nd, sizeof nd, ", %d nodes (between them %s)", spec.nodes, l2);
+    }
+    snprintf(about, aboutlen, "%s %s, %d ranks, %lld bytes of %s%s, %s%s", cv_op_name(spec.op),
+             cv_algo_name(spec.algo), spec.ranks, (long long)bytes, cv_dtype_name(spec.dtype), sl,
+             l1, nd);
     cv_plan_destroy(plan);
     return true;
 }
@@ -335,11 +405,11 @@ static bool read_number(lesson__ctx *c, lesson__val v, const char *where, lesson
     int got_answer = lesson__want_number(c, v, "answer", where, !fc.j, &answer);
     ok = got_answer >= 0 && ok;
     if (fc.j) {
-        double model = 0;
         char about[256];
         lesson__path(path, sizeof path, where, "from_cost");
-        if (!read_cost(c, fc, path, &q->cost, &model, about, sizeof about))
+        if (!lesson__read_cost(c, fc, path, &q->cost, about, sizeof about))
             return false;
+        double model = q->cost.value;
         q->has_cost = true;
         const char *want = lesson_cost_quantity_unit(q->cost.quantity);
         if (got_unit > 0 && strcmp(unit, want) != 0) {
@@ -530,6 +600,8 @@ static bool read_predict_cells(lesson__ctx *c, lesson__val v, const char *where,
     const cv_step *st = &plan->steps[step];
     for (int64_t t = st->first; t < st->first + st->count; t++) {
         const cv_transfer *x = &plan->transfers[t];
+        if (x->dst >= ranks) /* the switch of an in-network plan: not a cell to click */
+            continue;
         for (int64_t i = 0; i < x->count && x->dst_off + i < LESSON_MAX_ELEMS; i++)
             LESSON__CELL(x->dst, x->dst_buf, x->dst_off + i) |= 1;
     }

@@ -107,6 +107,11 @@ bool lesson__read_chunk(lesson__ctx *c, lesson__val v, const char *where, int se
                         lesson_chunk *out);
 
 /* lesson_quiz_load.c and lesson_diagram.c */
+/* A from_cost object: builds the plan and runs the cost model; ref->value
+ * is the model's value for ref->quantity; about names the setup for
+ * messages. */
+bool lesson__read_cost(lesson__ctx *c, lesson__val v, const char *where, lesson_cost_ref *ref,
+                       char *about, size_t aboutlen);
 bool lesson__read_quiz(lesson__ctx *c, lesson__val v, const char *where, int beat, int setup,
                        int step, lesson_quiz *out);
 lesson_diagram *lesson__read_diagram(lesson__ctx *c, lesson__val v, const char *where);
@@ -115,6 +120,13 @@ lesson_diagram *lesson__read_diagram(lesson__ctx *c, lesson__val v, const char *
  * language) writes its number quiz's answer with the unit. */
 void lesson__check_giveaway(lesson__ctx *c, size_t text_off, const lesson_text *text,
                             const lesson_quiz *q);
+/* Does text write num (not inside a longer number), then unit? */
+bool lesson__writes(const char *text, const char *num, const char *unit);
+
+/* lesson_figures.c: reads the lesson's "figures" (after the beats, so
+ * every text is there to be searched) and checks each against the model
+ * and against the texts that must state it. */
+void lesson__read_figures(lesson__ctx *c, lesson__val root);
 
 /* lesson_verify.c: runs the trace checks of the pending quizzes. */
 void lesson__check_traces(lesson__ctx *c);
