@@ -72,21 +72,20 @@ static bool fc_find_char(uint32_t cp, rd_font_file *out)
 {
     if (!FcInit())
         return false;
-    FcPattern *pat = FcNameParse((const FcChar8 *)"sans-serif"), *match = NULL;
+    FcPattern *pat = FcNameParse((const FcChar8 *)"sans-serif");
     FcCharSet *cs = FcCharSetCreate();
-    if (pat && cs && FcCharSetAddChar(cs, cp) && FcPatternAddCharSet(pat, FC_CHARSET, cs)) {
-        match = best_match(pat);
-        pat = NULL;
-    }
+    bool asked = pat && cs && FcCharSetAddChar(cs, cp) && FcPatternAddCharSet(pat, FC_CHARSET, cs);
+    /* The pattern holds its own reference to cs; best_match consumes pat. */
+    if (cs)
+        FcCharSetDestroy(cs);
+    FcPattern *match = asked ? best_match(pat) : NULL;
+    if (!asked && pat)
+        FcPatternDestroy(pat);
     FcCharSet *has = NULL;
     bool found = match && FcPatternGetCharSet(match, FC_CHARSET, 0, &has) == FcResultMatch &&
                  FcCharSetHasChar(has, cp) && match_file(match, out);
     if (match)
         FcPatternDestroy(match);
-    if (pat)
-        FcPatternDestroy(pat);
-    if (cs)
-        FcCharSetDestroy(cs);
     FcFini(); /* rare (memoised by the caller): keep nothing alive between frames */
     return found;
 }

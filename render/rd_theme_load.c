@@ -2,7 +2,7 @@
  * rd_theme_load.c: theme palettes read from assets/themes/NAME.json.
  *
  * A palette file is one JSON object; every member is optional and replaces
- * the built-in value (assets/themes/README.md lists them). A file is taken
+ * the built-in value (assets/README.md lists them). A file is taken
  * whole or not at all: any mistake leaves its theme built in and is named as
  * FILE:LINE:COLUMN, so a typo in a colour never half-recolours a classroom.
  *

@@ -59,7 +59,7 @@ typedef struct {
 const rd_theme *rd_theme_get(rd_theme_id id);
 int rd_theme_parse(const char *s); /* -1 when unknown */
 /* Reads ASSETS/themes/NAME.json over each theme's palette (the format:
- * assets/themes/README.md). A missing file leaves its theme built in; so
+ * assets/README.md). A missing file leaves its theme built in; so
  * does a bad one, and then err says "FILE:LINE:COLUMN: what is wrong" for
  * the first bad file and CV_EINVAL is returned. assets NULL: back to the
  * built-in palettes. Call it before drawing, from one thread. */
