@@ -331,6 +331,7 @@ void rd__draw_card(rd_ctx *c, const rd_frame *f, int p, int k)
                 bg = rd__mix(th->card, th->text, 0.10f);
             bool chunk_hl = p == 0 && in_regions(f->hl_regions, f->nhl_regions, rank, b, cell);
             bool picked = p == 0 && in_regions(f->picks, f->npicks, rank, b, cell);
+            bool wrong = p == 0 && in_regions(f->wrong, f->nwrong, rank, b, cell);
             if (chunk_hl)
                 bg = rd__mix(bg, th->accent, 0.35f);
             if (mode == RD_ROW_STRIPES || cr.h < sh + 4) {
@@ -344,7 +345,10 @@ void rd__draw_card(rd_ctx *c, const rd_frame *f, int p, int k)
             if (cell->last >= 0 && cell->last == cc->step - 1)
                 rd__frame(R, cr, (int)fmaxf(1, lw * 0.7f), th->accent);
             if (picked)
-                rd__frame(R, cr, (int)fmaxf(2, lw * 1.5f), th->text);
+                rd__frame(R, cr, (int)fmaxf(2, lw * 1.5f), wrong ? th->warn : th->text);
+            if (wrong) /* a pick the step does not write: struck through */
+                rd__line(R, (float)cr.x + 2, (float)(cr.y + cr.h - sh) - 2, (float)(cr.x + cr.w) - 2,
+                         (float)cr.y + 2, fmaxf(2, lw * 1.2f), th->warn);
             SDL_Rect in = {cr.x, cr.y, cr.w, cr.h - sh};
             char lab[96];
             rd_chunk_label(spec, (cv_buf)b, rank, cell->first, cell->mask, lab, sizeof lab);

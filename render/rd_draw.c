@@ -579,6 +579,9 @@ static uint64_t static_key(const rd_ctx *c, const rd_frame *f)
         h = mix64(mix64(h, (uint64_t)f->picks[i].rank << 8 | f->picks[i].buf),
                   (uint64_t)f->picks[i].first << 24 ^ (uint64_t)f->picks[i].count);
     h = mix64(h, (uint64_t)f->nhl_regions << 16 | (uint64_t)f->npicks);
+    for (int i = 0; i < f->nwrong; i++)
+        h = mix64(mix64(h, (uint64_t)f->wrong[i].rank << 8 | f->wrong[i].buf),
+                  (uint64_t)f->wrong[i].first << 24 ^ (uint64_t)f->wrong[i].count ^ 0x5a5a);
     for (int i = 0; i < f->narr.nchoices && i < RD_MAX_CHOICES; i++) {
         h = hash_str(h, f->narr.choices[i]);
         h = mix64(h, (uint64_t)f->narr.choice_state[i]);
@@ -726,6 +729,16 @@ rd_hit rd_hit_test(const rd_layout *L, int x, int y)
             h.kind = RD_HIT_CARD;
             h.panel = p;
             h.rank = r;
+            for (int b = 0; b < CV_BUF_COUNT; b++)
+                if (cl->label[b].w > 0 && cl->count[b] > 0 && SDL_PointInRect(&pt, &cl->label[b]) &&
+                    !SDL_PointInRect(&pt, &cl->row[b])) {
+                    h.kind = RD_HIT_ROW; /* a row's name: the whole row */
+                    h.buf = (cv_buf)b;
+                    h.first = 0;
+                    h.count = cl->count[b];
+                    h.pick = RD_PICK_ROW;
+                    return h;
+                }
             for (int b = 0; b < CV_BUF_COUNT; b++) {
                 if (cl->cells[b] == 0 || !SDL_PointInRect(&pt, &cl->row[b]))
                     continue;

@@ -110,6 +110,20 @@ int rd__chunk_of(const cv_spec *spec, cv_buf buf, int rank, int64_t i)
     }
 }
 
+void rd_chunk_range(const cv_spec *spec, cv_buf b, int rank, int64_t e, int64_t *first,
+                    int64_t *count)
+{
+    int64_t n = cv_spec_buf_count(spec, b, rank);
+    int c = rd__chunk_of(spec, b, rank, e);
+    int64_t lo = e, hi = e;
+    while (c >= 0 && lo > 0 && rd__chunk_of(spec, b, rank, lo - 1) == c)
+        lo--;
+    while (c >= 0 && hi + 1 < n && rd__chunk_of(spec, b, rank, hi + 1) == c)
+        hi++;
+    *first = lo;
+    *count = hi - lo + 1;
+}
+
 /* ---------------------------------------------------------------- layout */
 
 /* The bar's buttons, in the keymap's order, each with a share of the bar

@@ -80,6 +80,10 @@ void rd_chunk_name(int chunk, char *out, size_t outlen);
  * (no letter) "{1,2}" as "{1+2}". "" when nothing was written. */
 void rd_chunk_label(const cv_spec *spec, cv_buf b, int rank, int64_t i, uint64_t mask, char *out,
                      size_t outlen);
+/* The elements [first, first + count) of the chunk element e of a rank's
+ * buffer belongs to (the buffer's elements of the same chunk letter). */
+void rd_chunk_range(const cv_spec *spec, cv_buf b, int rank, int64_t e, int64_t *first,
+                    int64_t *count);
 /* The state a frame at time t shows (the steps done: k, or k + 1 once
  * step k's chunks have landed), the step in progress and its fraction. */
 int rd_shown_step(const cv_plan *plan, double t, int *step, double *frac);
@@ -312,6 +316,8 @@ typedef struct {
     int nhl_regions, npicks, nhl_links;
     rd_region hl_regions[RD_MAX_REGIONS];
     rd_region picks[RD_MAX_REGIONS];
+    int nwrong;         /* picks a checked answer got wrong: marked in the warning colour */
+    rd_region wrong[RD_MAX_REGIONS];
     int hl_links[RD_MAX_HL_LINKS][2];
     rd_narration narr;
 } rd_frame;
@@ -471,7 +477,8 @@ int rd_boxes(const rd_ctx *c, const rd_box **out);
 typedef enum {
     RD_HIT_NONE, RD_HIT_BUTTON, RD_HIT_TIMELINE, RD_HIT_CELL, RD_HIT_CHOICE,
     RD_HIT_NARRATION, /* elsewhere on the narration panel (wheel scrolls it) */
-    RD_HIT_CARD       /* a card, not on a cell: panel and rank */
+    RD_HIT_CARD,      /* a card, not on a cell: panel and rank */
+    RD_HIT_ROW        /* a row's name: panel, rank, buf, the whole buffer */
 } rd_hit_kind;
 typedef struct {
     rd_hit_kind kind;
@@ -481,7 +488,9 @@ typedef struct {
     int panel, rank;  /* RD_HIT_CELL */
     cv_buf buf;
     int64_t first, count; /* elements the cell covers */
+    int pick;             /* what a click picks: RD_PICK_* */
 } rd_hit;
+enum { RD_PICK_CELL, RD_PICK_CHUNK, RD_PICK_ROW };
 rd_hit rd_hit_test(const rd_layout *L, int x, int y);
 
 /* ------------------------------------------------------------- images */

@@ -364,6 +364,19 @@ static void test_cells_grouped(void)
              "no word about grouped cells: '%s'", gui_current_message(g) ? gui_current_message(g) : "");
     gui_lesson_quiz_cell(&s, &four); /* all picked: none now */
     TR_CHECK(s.quiz.npicks == 0, "unpicking a grouped cell left %d picks", s.quiz.npicks);
+    /* A click on a row's name picks the whole row, quietly. */
+    gui_message(g, NULL, 0);
+    gui_render(g);
+    const rd_card_layout *cl = &rd_last_layout(gui_rd(g))->panels[0].cards[2];
+    SDL_Rect lab = cl->label[CV_BUF_RECV];
+    rd_hit row = gui__hit(g, lab.x + 2, lab.y + 2);
+    TR_CHECK(row.kind == RD_HIT_ROW && row.rank == 2 && row.buf == CV_BUF_RECV &&
+                 row.count == cl->count[CV_BUF_RECV],
+             "a click on 'recv' hits %d (rank %d buf %d count %lld)", row.kind, row.rank, row.buf,
+             (long long)row.count);
+    click(g, lab.x + 2, lab.y + 2);
+    TR_CHECK(s.quiz.npicks == (int)cl->count[CV_BUF_RECV] && !gui_current_message(g),
+             "the row picked %d cells", s.quiz.npicks);
     gui_lesson_detach(&s);
     gui_destroy(g);
 }
@@ -393,6 +406,12 @@ static void test_cells(void)
              "verdict extra %d missing %d", s.quiz.verdict.extra, s.quiz.verdict.missing);
     TR_CHECK(g->narr_feedback && strstr(g->narr_feedback, "picked cells the step does not write"),
              "the verdict does not count the cells: '%s'", g->narr_feedback ? g->narr_feedback : "");
+    /* The wrong pick is marked on the stage; the quiz's explanation (the
+     * answer) is not given yet. */
+    TR_CHECK(g->nwrong == 1 && g->wrong[0].buf == CV_BUF_SEND, "wrong picks marked: %d", g->nwrong);
+    if (lesson_text_present(&q->explain))
+        TR_CHECK(!strstr(g->narr_feedback, lesson_text_get(&q->explain, LESSON_EN)),
+                 "a first wrong answer gives the explanation away");
     click(g, x, y); /* unpick the send cell */
     TR_CHECK(s.quiz.npicks == 1, "unpicking left %d", s.quiz.npicks);
     for (int i = 0; i < q->ncells; i++)
@@ -402,10 +421,14 @@ static void test_cells(void)
             if (cell_point(g, q->cells[i].rank, q->cells[i].buf, e, &x, &y))
                 click(g, x, y);
         }
-    /* The Check button does what Enter does. */
+    /* The Check button does what Enter does; then the step plays. */
+    double t0 = gui_time(g);
     click_rect(g, rd_last_layout(gui_rd(g))->choice[0]);
     TR_CHECK(s.quiz.solved, "the written cells were not taken (%d picked, missing %d, extra %d)",
              s.quiz.npicks, s.quiz.verdict.missing, s.quiz.verdict.extra);
+    TR_CHECK(gui_playing(g), "the step does not play after the right answer");
+    settle(g);
+    TR_CHECK(gui_time(g) > t0, "the stage did not move on: t %g", gui_time(g));
     progress disk;
     progress_init(&disk);
     const progress_quiz *pq = disk_quiz(&disk, q->key);

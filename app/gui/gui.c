@@ -250,6 +250,7 @@ int gui_create(const gui_options *o, gui **out, char *err, size_t errlen)
     g->headless = o->headless;
     g->speed_i = 2;
     g->mouse_x = g->mouse_y = -1;
+    g->focus = -1;
     g->link = o->link ? cv_link_find(o->link) : NULL;
     rd_font_paths fonts;
     int rc = gui_fonts(&fonts, err, errlen);
@@ -597,6 +598,7 @@ void gui__frame(gui *g, rd_frame *out)
     f.narration = g->narration;
     f.controls = !g->clean;
     f.hide_measured = g->hide_measured;
+    f.focus = g->focus;
     f.mouse_x = g->mouse_x >= 0 ? (int)(g->mouse_x * g->dpi) : -1;
     f.mouse_y = g->mouse_y >= 0 ? (int)(g->mouse_y * g->dpi) : -1;
     f.message = g->shooting && g->message_shot ? NULL : gui__shown_message(g);
@@ -605,6 +607,8 @@ void gui__frame(gui *g, rd_frame *out)
     memcpy(f.hl_regions, g->hl_regions, sizeof f.hl_regions);
     f.npicks = g->npicks;
     memcpy(f.picks, g->picks, sizeof f.picks);
+    f.nwrong = g->nwrong;
+    memcpy(f.wrong, g->wrong, sizeof f.wrong);
     f.nhl_links = g->nhl_links;
     memcpy(f.hl_links, g->hl_links, sizeof f.hl_links);
     f.narr.title = g->narr_title ? g->narr_title : g->def_title;

@@ -124,6 +124,8 @@ void gui_set_diagram(gui *g, const rd_diagram *d); /* copied; NULL clears */
  * (NULL = all plain). n = 0 removes them. */
 void gui_set_choices(gui *g, const char *const *choices, int n, const int *states);
 void gui_set_picks(gui *g, const rd_region *picks, int n);
+/* Picks a checked answer got wrong, marked on the stage (n = 0 clears). */
+void gui_set_wrong_picks(gui *g, const rd_region *wrong, int n);
 void gui_set_footer(gui *g, const char *text);
 
 /* ------------------------------------------------------------ lessons */

@@ -379,8 +379,16 @@ void gui_handle_event(gui *g, const SDL_Event *e)
             gui_seek(g, h.t);
         } else if (h.kind == RD_HIT_CHOICE && g->hooks.on_choice) {
             g->hooks.on_choice(g->hooks.user, g, h.choice);
-        } else if (h.kind == RD_HIT_CELL && g->hooks.on_cell) {
+        } else if ((h.kind == RD_HIT_CELL || h.kind == RD_HIT_ROW) && g->hooks.on_cell) {
+            /* Shift+click: the cell's whole chunk. */
+            if (h.kind == RD_HIT_CELL && (SDL_GetModState() & KMOD_SHIFT) && g->panels[h.panel].plan) {
+                rd_chunk_range(&g->panels[h.panel].plan->spec, h.buf, h.rank, h.first, &h.first,
+                               &h.count);
+                h.pick = RD_PICK_CHUNK;
+            }
             g->hooks.on_cell(g->hooks.user, g, &h);
+        } else if ((h.kind == RD_HIT_CELL || h.kind == RD_HIT_CARD) && h.panel == 0) {
+            g->focus = h.rank; /* the lens shows the card clicked */
         }
         break;
     }

@@ -47,6 +47,7 @@ struct gui {
     cv_lang lang;
     bool help, narration, quit, dragging;
     int mouse_x, mouse_y; /* window units */
+    int focus;            /* the rank the lens shows; -1: the root, or 0 */
     char message[CV_ERR_LEN + 128];
     char shown_message[CV_ERR_LEN + 160]; /* as drawn: see gui__shown_message */
     double message_until;
@@ -69,6 +70,8 @@ struct gui {
     int nhl_regions, npicks, nhl_links;
     rd_region hl_regions[RD_MAX_REGIONS];
     rd_region picks[RD_MAX_REGIONS];
+    int nwrong;
+    rd_region wrong[RD_MAX_REGIONS];
     int hl_links[RD_MAX_HL_LINKS][2];
     /* lessons (gui_set_lesson_mode, gui_narrate_quiz, gui_set_nav) */
     bool lesson;

@@ -42,8 +42,9 @@ static const char *const strings[GUI_LS_COUNT_][2] = {
     [GUI_LS_HINT_CHOICE] = {"Click an answer, or press its number, then Enter",
                             "点击答案，或按它的数字键再按 Enter"},
     [GUI_LS_HINT_NUMBER] = {"Type the number, then Enter", "输入数值，然后按 Enter"},
-    [GUI_LS_HINT_CELLS] = {"Click the cells the next step writes, then Enter",
-                           "点击下一步会写入的格子，然后按 Enter"},
+    [GUI_LS_HINT_CELLS] = {"Click the cells the next step writes (Shift+click: a whole chunk; "
+                           "a row's name: the whole row), then Enter",
+                           "点击下一步会写入的格子（Shift+点击：整个数据块；点行名：整行），然后按 Enter"},
     [GUI_LS_HINT_NAV] = {"PgDn or ] next  \xC2\xB7  PgUp or [ back  \xC2\xB7  Tab lessons  \xC2\xB7  H keys",
                          "PgDn 或 ] 下一页 \xC2\xB7 PgUp 或 [ 上一页 \xC2\xB7 Tab 课程 \xC2\xB7 H 按键"},
     [GUI_LS_HINT_END] = {"PgDn or ] goes on to the next lesson", "PgDn 或 ] 进入下一课"},
@@ -70,6 +71,10 @@ static const char *const strings[GUI_LS_COUNT_][2] = {
                         "shows them one by one",
                         "这里每个格子代表多个元素；把窗口放大即可逐个选择"},
     [GUI_LS_TRY_AGAIN] = {"Try again.", "再试一次。"},
+    [GUI_LS_VALUE_HINT] = {"Look at which chunk arrives in that cell, and what the cell held before.",
+                           "看看哪个数据块会到达这个格子，以及格子原来存的是什么。"},
+    [GUI_LS_CELLS_MARKED] = {"The picks the step does not write are marked on the stage.",
+                             "这一步不会写入的所选格子已在舞台上标出。"},
 };
 
 const char *gui_lesson_str(const gui_lesson *s, gui_lesson_string id)

@@ -84,12 +84,21 @@ void gui_lesson_quiz_show(gui_lesson *s)
         n = 2;
     }
     gui_set_choices(s->g, labels, n, states);
-    rd_region picks[GUI_LESSON_MAX_PICKS];
-    int np = 0;
+    rd_region picks[GUI_LESSON_MAX_PICKS], wrong[GUI_LESSON_MAX_PICKS];
+    int np = 0, nw = 0;
     if (q && q->kind == LESSON_QUIZ_PREDICT_CELLS)
-        for (int i = 0; i < z->npicks; i++)
-            picks[np++] = (rd_region){z->picks[i].rank, z->picks[i].buf, z->picks[i].index, 1};
+        for (int i = 0; i < z->npicks; i++) {
+            rd_region r = {z->picks[i].rank, z->picks[i].buf, z->picks[i].index, 1};
+            picks[np++] = r;
+            /* After a wrong answer, the picks the step does not write are
+             * marked on the stage (the missing ones are not: that would be
+             * the answer). */
+            if (z->has_verdict && !z->verdict.correct &&
+                !lesson_cells_contain(q->cells, q->ncells, &z->picks[i]))
+                wrong[nw++] = r;
+        }
     gui_set_picks(s->g, picks, np);
+    gui_set_wrong_picks(s->g, wrong, nw);
 }
 
 const char *gui_lesson_quiz_hint(const gui_lesson *s)
@@ -139,6 +148,11 @@ static void after_answer(gui_lesson *s, bool correct)
     record(s, correct);
     gui_lesson_refresh(s);
     gui_scroll_narration(s->g, 1000000);
+    /* A quiz about the next step: once answered (or shown), the step
+     * plays, so the learner sees the answer happen. */
+    bool about_step = z->q->kind == LESSON_QUIZ_PREDICT_CELLS || z->q->kind == LESSON_QUIZ_PREDICT_VALUE;
+    if (about_step && (z->solved || z->revealed) && !s->explored)
+        gui_do(s->g, RD_ACT_FORWARD, 0);
 }
 
 static void answer(gui_lesson *s, int i)
@@ -244,9 +258,10 @@ void gui_lesson_quiz_cell(gui_lesson *s, const rd_hit *hit)
         gui_message(s->g, gui_lesson_str(s, GUI_LS_STAGE_ONLY), 4);
         return;
     }
-    /* A drawn cell may stand for several elements: it is picked as a
-     * whole (all of them, or none once all were picked), and the learner
-     * hears how to pick them one by one. */
+    /* A drawn cell may stand for several elements, and a Shift+click picks
+     * a whole chunk, a click on a row's name the whole row: all of them
+     * are picked (or none once all were), and for a drawn cell the
+     * learner hears how to pick them one by one. */
     bool all = true;
     for (int64_t e = hit->first; e < hit->first + hit->count && all; e++)
         all = find_pick(z, hit->rank, hit->buf, e) >= 0;
@@ -257,7 +272,7 @@ void gui_lesson_quiz_cell(gui_lesson *s, const rd_hit *hit)
         else if (found < 0 && z->npicks < GUI_LESSON_MAX_PICKS)
             z->picks[z->npicks++] = (lesson_cell){hit->rank, hit->buf, e};
     }
-    if (hit->count > 1)
+    if (hit->count > 1 && hit->pick == RD_PICK_CELL)
         gui_message(s->g, gui_lesson_str(s, GUI_LS_GROUPED), 5);
     z->notice[0] = '\0';
     gui_lesson_refresh(s);
@@ -381,12 +396,25 @@ void gui_lesson_quiz_feedback(const gui_lesson *s, char *out, size_t n, int *sta
     } else {
         *state = RD_CHOICE_WRONG;
         len = add(out, n, len, gui_lesson_str(s, GUI_LS_NOT_QUITE));
+        /* Before the answer is shown, only what cannot give it away: the
+         * picked choice's own why, never the quiz's explanation (it
+         * explains the right answer). */
+        if (!z->revealed && !(q->kind == LESSON_QUIZ_CHOICE && z->verdict.why &&
+                              z->verdict.why != &q->explain))
+            why = "";
         if (q->kind == LESSON_QUIZ_NUMBER) {
+            /* Which way it is off, not by how much: enough to think again. */
+            double v = strtod(z->typed, NULL);
+            bool high = v > q->number;
             if (s->lang == LESSON_ZH)
-                snprintf(line, sizeof line, "（你输入的是 %s %s）", z->typed, q->unit ? q->unit : "");
+                snprintf(line, sizeof line, "（你输入的是 %s %s：%s。）", z->typed, q->unit ? q->unit : "",
+                         z->revealed ? "" : high ? "太大了" : "太小了");
             else
-                snprintf(line, sizeof line, " (You typed %s %s.)", z->typed, q->unit ? q->unit : "");
+                snprintf(line, sizeof line, " You typed %s %s%s.", z->typed, q->unit ? q->unit : "",
+                         z->revealed ? "" : high ? ": that is too high" : ": that is too low");
             len = add(out, n, len, line);
+        } else if (q->kind == LESSON_QUIZ_PREDICT_VALUE && !z->revealed) {
+            len = add(out, n, add(out, n, len, sp), gui_lesson_str(s, GUI_LS_VALUE_HINT));
         } else if (q->kind == LESSON_QUIZ_PREDICT_CELLS) {
             line[0] = '\0';
             size_t l2 = 0;
@@ -399,6 +427,8 @@ void gui_lesson_quiz_feedback(const gui_lesson *s, char *out, size_t n, int *sta
                 snprintf(line + l2, sizeof line - l2, " %d %s%s", z->verdict.extra,
                          gui_lesson_str(s, GUI_LS_CELLS_EXTRA), s->lang == LESSON_ZH ? "。" : ".");
             len = add(out, n, len, line);
+            if (!z->revealed && z->verdict.extra > 0)
+                len = add(out, n, add(out, n, len, sp), gui_lesson_str(s, GUI_LS_CELLS_MARKED));
         }
         if (*why)
             len = add(out, n, add(out, n, len, sp), why);

@@ -69,6 +69,13 @@ void gui_set_picks(gui *g, const rd_region *picks, int n)
         memcpy(g->picks, picks, sizeof *picks * (size_t)g->npicks);
 }
 
+void gui_set_wrong_picks(gui *g, const rd_region *wrong, int n)
+{
+    g->nwrong = n < 0 ? 0 : n > RD_MAX_REGIONS ? RD_MAX_REGIONS : n;
+    if (g->nwrong)
+        memcpy(g->wrong, wrong, sizeof *wrong * (size_t)g->nwrong);
+}
+
 void gui_set_footer(gui *g, const char *text)
 {
     free(g->footer);
