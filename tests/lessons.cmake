@@ -9,6 +9,10 @@ collviz_test(test_lesson_load SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_lesson_lo
              TIMEOUT 300)
 collviz_test(test_lesson_bad SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_lesson_bad.c LIBS cvcourse
              TIMEOUT 120)
+# Every time a lesson's text states is a figure checked against the cost
+# model, a number quiz's model answer, or a link's latency.
+collviz_test(test_lesson_figures SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_lesson_figures.c
+             LIBS cvcourse TIMEOUT 120)
 collviz_test(test_lesson_quiz SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_lesson_quiz.c LIBS cvcourse
              TIMEOUT 120)
 # The diagram label limits the validator enforces are the renderer's field

@@ -36,6 +36,14 @@ static const expected cases[] = {
      "beats[0].quiz.answer 5 is out of range: there are 2 choices (0 to 1)"},
     {"bad-cost-bytes.json", 32, 63,
      "beats[1].quiz.from_cost.bytes 1000 is not a whole number of elements: expected a multiple of 32 bytes (allgather of float32 on 8 ranks)"},
+    {"bad-cost-crossover.json", 32, 22,
+     "beats[1].quiz.from_cost.quantity crossover_kb needs \"versus\": the algorithm to compare with"},
+    {"bad-cost-crossover.json", 45, 68,
+     "beats[2].quiz.from_cost.versus \"tree\" must be another algorithm allreduce offers"},
+    {"bad-cost-crossover.json", 58, 97,
+     "beats[3].quiz.from_cost: a crossover quantity seeks the size; leave \"bytes\" out"},
+    {"bad-cost-crossover.json", 71, 22,
+     "beats[4].quiz.from_cost: ring and direct take the same time at one element; there is no crossover to ask about"},
     {"bad-cost-link.json", 32, 78,
      "beats[1].quiz.from_cost.link must be one of: nvlink3, nvlink4, pcie4, pcie5, ib-hdr, ib-ndr, eth100; not \"nvlink9\""},
     {"bad-cost-nodes.json", 32, 88,
@@ -82,6 +90,14 @@ static const expected cases[] = {
      "figures[4].unit must be \"ms\" for quantity time_ms, not \"s\""},
     {"bad-file-name.json", 3, 9,
      "id \"bad-filename\" does not match the file name \"bad-file-name.json\"; expected the file to be named bad-filename.json"},
+    {"bad-giveaway-around.json", 6, 12,
+     "the en text of the title gives away the answer of beats[2].quiz (\"12 ms\"); say it after the quiz, in its explain or a later beat"},
+    {"bad-giveaway-around.json", 7, 14,
+     "the en text of the summary gives away the answer of beats[3].quiz (\"The root's data\"); reword the text or the choice"},
+    {"bad-giveaway-around.json", 12, 15,
+     "the en text of beats[0] gives away the answer of beats[1].quiz (\"0.875 GB\"); say it after the quiz, in its explain or a later beat"},
+    {"bad-giveaway-around.json", 42, 15,
+     "the en text of its beat gives away the answer of beats[3].quiz (\"The root's data\"); reword the text or the choice"},
     {"bad-giveaway.json", 26, 15,
      "the zh text gives away its quiz's answer (\"4.70 ms\"); pose the problem here and show the arithmetic in the quiz's explain"},
     {"bad-highlight.json", 12, 34,
@@ -154,14 +170,17 @@ static void test_each_file(void)
 }
 
 /* Loading the whole directory: every file is reported, one lesson loads,
- * and the second of two lessons sharing a track position is refused. */
+ * the second of two lessons sharing a track position is refused, and so is
+ * a lesson that repeats a shipped lesson's number question. */
 static void test_directory(void)
 {
     lesson_diags d;
     lesson_diags_init(&d);
     lesson_course c;
     lesson_course_init(&c);
-    const char *paths[2] = {BAD_DIR, COLLVIZ_SOURCE_DIR "/lessons"};
+    /* The shipped course first: a later file that repeats one of its
+     * questions is the one refused. */
+    const char *paths[2] = {COLLVIZ_SOURCE_DIR "/lessons", BAD_DIR};
     int bad = lesson_course_load(&c, paths, 2, 0, &d);
     EXPECT(lesson_course_find(&c, "bad-order-a") >= 0, "bad-order-a loads");
     EXPECT(lesson_course_find(&c, "bad-order-b") < 0, "bad-order-b is refused");
@@ -174,11 +193,21 @@ static void test_directory(void)
             strstr(d.items[i].message, "duplicate order 19 in track primitives (also "))
             order_reported = true;
     EXPECT(order_reported, "duplicate order reported at bad-order-b.json:5:12");
+    /* a number quiz the shipped course already asks, found across files */
+    bool dup_reported = false;
+    for (int i = 0; i < d.count; i++)
+        if (strstr(d.items[i].file, "bad-duplicate-quiz.json") && d.items[i].line == 28 &&
+            strstr(d.items[i].message, "number quiz \"q2\" asks the same question as "
+                                       "prim-gather/gather-time"))
+            dup_reported = true;
+    EXPECT(dup_reported, "duplicate number quiz reported at bad-duplicate-quiz.json:28");
+    EXPECT(lesson_course_find(&c, "bad-duplicate-quiz") < 0, "bad-duplicate-quiz is refused");
+    EXPECT(lesson_course_find(&c, "prim-gather") >= 0, "the lesson it repeats stays");
     /* every file but bad-order-a has a problem */
     int files = 0;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         files += i == 0 || strcmp(cases[i].file, cases[i - 1].file) != 0;
-    EXPECT(bad == files + 1, "%d files with problems, expected %d", bad, files + 1);
+    EXPECT(bad == files + 2, "%d files with problems, expected %d", bad, files + 2);
     lesson_course_free(&c);
     lesson_diags_free(&d);
 }

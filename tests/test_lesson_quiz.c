@@ -331,9 +331,47 @@ static void test_two_level(void)
     lesson_diags_free(&d);
 }
 
+/* A crossover: tree and ring all-reduce on 8 ranks, 100 GB/s, 5 us. The
+ * tree takes 6 (a + S/B), the ring 14 (a + S/8B): equal at
+ * S = 8 a B / 4.25 = 941 kB. */
+static void test_crossover(void)
+{
+    static const char src[] =
+        "{\"format\": 1, \"id\": \"cross\", \"track\": \"cost\", \"order\": 1,"
+        " \"title\": {\"en\": \"Cross\", \"zh\": \"交叉\"},"
+        " \"setup\": {\"op\": \"allreduce\", \"ranks\": 4, \"count\": 4},"
+        " \"beats\": [{\"step\": \"start\", \"text\": {\"en\": \"Where?\", \"zh\": \"在哪？\"},"
+        " \"quiz\": {\"id\": \"kb\", \"kind\": \"number\", \"prompt\": {\"en\": \"Size?\", \"zh\": \"多大？\"},"
+        " \"unit\": \"kB\", \"from_cost\": {\"op\": \"allreduce\", \"algo\": \"tree\","
+        " \"versus\": \"ring\", \"ranks\": 8, \"bw_gbps\": 100, \"alpha_us\": 5,"
+        " \"quantity\": \"crossover_kb\"},"
+        " \"explain\": {\"en\": \"There.\", \"zh\": \"那里。\"}, \"card\": {\"en\": \"There.\", \"zh\": \"那里。\"}}},"
+        " {\"step\": \"end\", \"text\": {\"en\": \"Done.\", \"zh\": \"完成。\"},"
+        " \"quiz\": {\"id\": \"c\", \"kind\": \"choice\", \"prompt\": {\"en\": \"Pick.\", \"zh\": \"选。\"},"
+        " \"choices\": [{\"text\": {\"en\": \"Yes\", \"zh\": \"是\"}}, {\"text\": {\"en\": \"No\", \"zh\": \"否\"},"
+        " \"why\": {\"en\": \"No.\", \"zh\": \"否。\"}}], \"answer\": 0, \"card\": {\"en\": \"Yes.\", \"zh\": \"是。\"}}}]}";
+    lesson_diags d;
+    lesson_diags_init(&d);
+    lesson *l = NULL;
+    int rc = lesson_load_buffer(NULL, src, strlen(src), 0, &l, &d);
+    lesson_diags_print(&d, stderr);
+    EXPECT(rc == 0 && l, "crossover lesson loads");
+    if (l) {
+        double want = 8 * 5e-6 * 100e9 / 4.25 / 1e3;
+        const lesson_quiz *q = &l->quizzes[0];
+        EXPECT(q->has_cost && q->cost.versus == CV_ALGO_RING && q->cost.spec.algo == CV_ALGO_TREE,
+              "crossover reference");
+        EXPECT(fabs(q->number - want) < want * 1e-3, "crossover %.6g kB, expected %.6g", q->number,
+              want);
+    }
+    lesson_destroy(l);
+    lesson_diags_free(&d);
+}
+
 int main(void)
 {
     test_two_level();
+    test_crossover();
     lesson *l = load_fixture();
     if (!l)
         return 1;

@@ -176,6 +176,9 @@ typedef enum {
     LESSON_COST_INTER_STEPS,   /* rounds in which some transfer crosses nodes (two-level model) */
     LESSON_COST_INTER_SENT_MB, /* bytes the busiest NIC sends to other nodes, 10^6 */
     LESSON_COST_INTER_SENT_GB, /* the same in 10^9 bytes */
+    LESSON_COST_CROSSOVER_BYTES, /* the size where algo and versus take equal time */
+    LESSON_COST_CROSSOVER_KB,    /* the same in 10^3 bytes */
+    LESSON_COST_CROSSOVER_MB,    /* the same in 10^6 bytes */
     LESSON_COST_QUANTITY_COUNT
 } lesson_cost_quantity;
 const char *lesson_cost_quantity_name(lesson_cost_quantity q); /* "time_ms" */
@@ -190,6 +193,7 @@ typedef struct {
     const char *link; /* preset name, or NULL when bw_gbps is given */
     double bw_gbps;   /* GB/s, one direction of one link (preset's when link) */
     double alpha_us;  /* per-message latency (preset's when link) */
+    cv_algo versus;   /* crossover quantities: the algorithm compared with */
     const char *inter_link;  /* between nodes: preset name, or NULL */
     double inter_bw_gbps;    /* 0 when there is one node */
     double inter_alpha_us;

@@ -50,8 +50,47 @@ static bool ends_with(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
+/* The family a cost quantity belongs to: a time in any unit is one
+ * question, and so are bytes in any unit. */
+static int quantity_family(lesson_cost_quantity q)
+{
+    switch (q) {
+    case LESSON_COST_TIME_S:
+    case LESSON_COST_TIME_MS:
+    case LESSON_COST_TIME_US: return 0;
+    case LESSON_COST_SENT_BYTES:
+    case LESSON_COST_SENT_MB:
+    case LESSON_COST_SENT_GB: return 1;
+    case LESSON_COST_STEPS:
+    case LESSON_COST_COMM_STEPS: return 2;
+    case LESSON_COST_INTER_SENT_MB:
+    case LESSON_COST_INTER_SENT_GB: return 3;
+    default: return 4 + (int)q;
+    }
+}
+
+/* Two number quizzes ask the same question: the same cost-model setup and
+ * quantity, or, without the model, the same prompt, answer and unit. */
+static bool same_question(const lesson_quiz *a, const lesson_quiz *b)
+{
+    if (a->kind != LESSON_QUIZ_NUMBER || b->kind != LESSON_QUIZ_NUMBER || a->has_cost != b->has_cost)
+        return false;
+    if (!a->has_cost)
+        return a->number == b->number && strcmp(a->unit, b->unit) == 0 &&
+               strcmp(lesson_text_get(&a->prompt, LESSON_EN), lesson_text_get(&b->prompt, LESSON_EN)) == 0;
+    const lesson_cost_ref *x = &a->cost, *y = &b->cost;
+    int xn = x->spec.nodes > 1 ? x->spec.nodes : 1, yn = y->spec.nodes > 1 ? y->spec.nodes : 1;
+    return x->spec.op == y->spec.op && x->spec.algo == y->spec.algo &&
+           x->spec.ranks == y->spec.ranks && x->bytes == y->bytes &&
+           x->spec.dtype == y->spec.dtype && x->spec.slices == y->spec.slices && xn == yn &&
+           x->bw_gbps == y->bw_gbps && x->alpha_us == y->alpha_us &&
+           x->inter_bw_gbps == y->inter_bw_gbps && x->inter_alpha_us == y->inter_alpha_us &&
+           quantity_family(x->quantity) == quantity_family(y->quantity);
+}
+
 /* Adds one loaded lesson unless another file already took its id or its
- * place in the track; returns false (and reports) when it is refused. */
+ * place in the track, or already asks one of its number questions; returns
+ * false (and reports) when it is refused. */
 static bool course_add(lesson_course *c, lesson *l, lesson_diags *diags)
 {
     const lesson__pos *pos = lesson__positions(l);
@@ -72,6 +111,26 @@ static bool course_add(lesson_course *c, lesson *l, lesson_diags *diags)
             return false;
         }
     }
+    bool dup = false;
+    for (int k = 0; k < l->nquizzes; k++) {
+        const lesson_quiz *q = &l->quizzes[k];
+        for (int i = 0; i < c->nlessons; i++) {
+            const lesson *o = c->lessons[i];
+            for (int j = 0; j < o->nquizzes; j++) {
+                if (!same_question(q, &o->quizzes[j]))
+                    continue;
+                lesson_diags_add(diags, l->path, q->line, q->col,
+                                 "number quiz \"%s\" asks the same question as %s (in %s): the "
+                                 "same %s; ask something the course does not ask yet",
+                                 q->id, o->quizzes[j].key, o->path,
+                                 q->has_cost ? "cost-model setup and quantity"
+                                             : "prompt, answer and unit");
+                dup = true;
+            }
+        }
+    }
+    if (dup)
+        return false;
     if (c->nlessons >= LESSON_MAX_LESSONS) {
         lesson_diags_add(diags, l->path, 0, 0, "more than %d lessons; this one is left out",
                          LESSON_MAX_LESSONS);

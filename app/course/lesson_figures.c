@@ -20,9 +20,9 @@
 #include "lesson_walk.h"
 
 /* Every text of the lesson in one language, for the stated-figure check. */
-static bool lesson_states(const lesson *l, lesson_lang lang, const char *num, const char *unit)
+static bool lesson_states(const lesson *l, lesson_lang lang, double value, const char *unit)
 {
-#define LESSON__HAS(t) ((t).s[lang] && lesson__writes((t).s[lang], num, unit))
+#define LESSON__HAS(t) ((t).s[lang] && lesson__writes_value((t).s[lang], value, unit))
     if (LESSON__HAS(l->title) || LESSON__HAS(l->summary))
         return true;
     for (int b = 0; b < l->nbeats; b++)
@@ -92,6 +92,9 @@ static bool read_figure(lesson__ctx *c, lesson__val v, const char *where, lesson
         lesson__type_err(c, lesson__member(c, v, "times"), path, "a number above 0");
         ok = false;
     }
+    /* The strings live in cJSON's tree, which goes when loading ends. */
+    if (f->unit)
+        f->unit = lesson__strdup(c->arena, f->unit);
     f->tolerance_pct = got_tol <= 0;
     f->tolerance = got_tol > 0 ? tol : got_pct > 0 ? pct : 5.0;
     f->times = times;
@@ -99,6 +102,8 @@ static bool read_figure(lesson__ctx *c, lesson__val v, const char *where, lesson
     lesson__val fc = lesson__member(c, v, "from_cost");
     int got_given = lesson__want_string(c, v, "given", where, false, &f->given);
     ok = got_given >= 0 && ok;
+    if (got_given > 0)
+        f->given = lesson__strdup(c->arena, f->given);
     if (got_given > 0 && !f->given[0]) {
         lesson__path(path, sizeof path, where, "given");
         lesson__type_err(c, lesson__member(c, v, "given"), path,
@@ -164,11 +169,11 @@ void lesson__read_figures(lesson__ctx *c, lesson__val root)
         lesson_figure *f = &l->figures[i];
         if (!read_figure(c, v, where, f))
             continue;
-        /* As the text writes it: the shortest form of the value. */
+        /* For the message: the shortest form of the value. */
         char num[64];
         snprintf(num, sizeof num, "%.15g", f->value);
         for (int lang = 0; lang < LESSON_LANG_COUNT; lang++) {
-            if (!lesson_states(l, (lesson_lang)lang, num, f->unit))
+            if (!lesson_states(l, (lesson_lang)lang, f->value, f->unit))
                 lesson__err(c, lesson__off(c, lesson__member(c, v, "value")),
                             "%s: no %s text of the lesson states \"%s %s\"; a figure must be "
                             "written, value then unit, in every language",

@@ -381,6 +381,19 @@ static void read_beats(lesson__ctx *c, lesson__val root)
                                  &q->line, &q->col);
                 lesson__check_giveaway(c, lesson__off(c, lesson__member(c, bv, "text")),
                                        &b->text, q);
+                if (i > 0) {
+                    char place[32];
+                    snprintf(place, sizeof place, "beats[%d]", i - 1);
+                    lesson__check_giveaway_at(
+                        c, lesson__off(c, lesson__member(c, lesson__item(c, beats, i - 1), "text")),
+                        &l->beats[i - 1].text, q, place);
+                }
+                lesson__check_giveaway_at(c, lesson__off(c, lesson__member(c, root, "title")),
+                                          &l->title, q, "the title");
+                if (lesson_text_present(&l->summary))
+                    lesson__check_giveaway_at(c,
+                                              lesson__off(c, lesson__member(c, root, "summary")),
+                                              &l->summary, q, "the summary");
             }
         }
     }

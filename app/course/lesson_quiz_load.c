@@ -132,13 +132,78 @@ static void describe_link(char *out, size_t n, const cv_link *link, const cv_lin
         snprintf(out, n, "%g GB/s", link->bw / 1e9);
 }
 
+/* The model's time of spec's op with algorithm algo at `count` elements. */
+static bool time_at(const cv_spec *base, cv_algo algo, int64_t count, const cv_link *link,
+                    const cv_link *inter, double *sec, char *err, size_t errlen)
+{
+    cv_spec s = *base;
+    s.algo = algo;
+    s.count = count;
+    cv_plan *plan = NULL;
+    if (cv_spec_check(&s, CV_MAX_RANKS, err, errlen) != CV_OK ||
+        cv_plan_build(&s, &plan, err, errlen) != CV_OK)
+        return false;
+    cv_cost cost;
+    cv_cost_plan_nodes(plan, link, inter, &cost);
+    *sec = cost.seconds;
+    cv_plan_destroy(plan);
+    return true;
+}
+
+/* The smallest size (a whole number of elements) at which spec's
+ * algorithm and `versus` change places: where the one slower on one element
+ * stops being slower. Doubling finds a size on the other side, bisection the
+ * first element count there. The model's time is affine in the size on each
+ * side of a chunk boundary, so the difference changes sign once. */
+static bool crossover_bytes(const cv_spec *spec, cv_algo versus, int64_t unit, const cv_link *link,
+                            const cv_link *inter, int64_t *out, char *err, size_t errlen)
+{
+    const int64_t limit = (int64_t)1 << 42; /* 4.4 TB: beyond any message */
+    double a, b;
+    if (!time_at(spec, spec->algo, 1, link, inter, &a, err, errlen) ||
+        !time_at(spec, versus, 1, link, inter, &b, err, errlen))
+        return false;
+    int sign0 = (a > b) - (a < b);
+    int64_t lo = 1, hi = 2;
+    for (;; lo = hi, hi *= 2) {
+        if (sign0 == 0) {
+            snprintf(err, errlen, "%s and %s take the same time at one element; there is no "
+                     "crossover to ask about", cv_algo_name(spec->algo), cv_algo_name(versus));
+            return false;
+        }
+        if (hi > limit / unit) {
+            snprintf(err, errlen, "%s is %s than %s at every size up to %lld bytes; there is no "
+                     "crossover to ask about", cv_algo_name(spec->algo),
+                     sign0 > 0 ? "slower" : "faster", cv_algo_name(versus), (long long)limit);
+            return false;
+        }
+        if (!time_at(spec, spec->algo, hi, link, inter, &a, err, errlen) ||
+            !time_at(spec, versus, hi, link, inter, &b, err, errlen))
+            return false;
+        if ((a > b) - (a < b) != sign0)
+            break;
+    }
+    while (hi - lo > 1) { /* the sign at lo is sign0, at hi it is not */
+        int64_t mid = lo + (hi - lo) / 2;
+        if (!time_at(spec, spec->algo, mid, link, inter, &a, err, errlen) ||
+            !time_at(spec, versus, mid, link, inter, &b, err, errlen))
+            return false;
+        if ((a > b) - (a < b) == sign0)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    *out = hi * unit;
+    return true;
+}
+
 bool lesson__read_cost(lesson__ctx *c, lesson__val v, const char *where, lesson_cost_ref *ref,
                        char *about, size_t aboutlen)
 {
     static const char *const keys[] = {"op",       "algo",          "ranks",          "bytes",
                                        "dtype",    "slices",        "nodes",          "link",
                                        "bw_gbps",  "alpha_us",      "inter_link",     "inter_bw_gbps",
-                                       "inter_alpha_us", "quantity", NULL};
+                                       "inter_alpha_us", "versus", "quantity", NULL};
     if (!lesson__want_object(c, v, where))
         return false;
     bool ok = lesson__keys(c, v, where, keys);
@@ -161,11 +226,31 @@ bool lesson__read_cost(lesson__ctx *c, lesson__val v, const char *where, lesson_
     ok = lesson__want_enum(c, v, "quantity", where, true, quantity_parse, names, &quantity) > 0 &&
          ok;
 
+    bool crossover = quantity == LESSON_COST_CROSSOVER_BYTES ||
+                     quantity == LESSON_COST_CROSSOVER_KB || quantity == LESSON_COST_CROSSOVER_MB;
+    int versus = -1;
+    lesson__names(names, sizeof names, algo_name, CV_ALGO_COUNT);
+    int got_versus = lesson__want_enum(c, v, "versus", where, false, cv_algo_parse, names, &versus);
+    ok = got_versus >= 0 && ok;
+    if (ok && crossover != (got_versus > 0)) {
+        lesson__err(c, lesson__off(c, crossover ? v : lesson__member(c, v, "versus")),
+                    crossover ? "%s.quantity %s needs \"versus\": the algorithm to compare with"
+                              : "%s.versus goes with a crossover quantity (crossover_bytes, "
+                                "crossover_kb, crossover_mb)%s",
+                    where, crossover ? quantity_name(quantity) : "");
+        ok = false;
+    }
     int64_t bytes = 0;
     lesson__val bv = lesson__member(c, v, "bytes");
     lesson__path(path, sizeof path, where, "bytes");
-    if (!bv.j) {
+    if (!bv.j && crossover) {
+        bytes = 0; /* the crossover is the size being sought */
+    } else if (!bv.j) {
         lesson__err(c, lesson__off(c, v), "missing required key \"bytes\" in %s", where);
+        ok = false;
+    } else if (crossover) {
+        lesson__err(c, lesson__off(c, bv),
+                    "%s: a crossover quantity seeks the size; leave \"bytes\" out", where);
         ok = false;
     } else if (cJSON_IsNumber(bv.j) && bv.j->valuedouble >= 1 && bv.j->valuedouble <= 9e15 &&
                floor(bv.j->valuedouble) == bv.j->valuedouble) {
@@ -247,6 +332,19 @@ bool lesson__read_cost(lesson__ctx *c, lesson__val v, const char *where, lesson_
         return false;
     }
     int64_t unit = cv_spec_bench_unit(&spec);
+    if (crossover) {
+        if (!cv_op_has_algo(spec.op, (cv_algo)versus) || versus == (int)spec.algo) {
+            lesson__err(c, lesson__off(c, lesson__member(c, v, "versus")),
+                        "%s.versus \"%s\" must be another algorithm %s offers", where,
+                        cv_algo_name((cv_algo)versus), cv_op_name(spec.op));
+            return false;
+        }
+        char err[CV_ERR_LEN];
+        if (!crossover_bytes(&spec, (cv_algo)versus, unit, link, inter, &bytes, err, sizeof err)) {
+            lesson__err(c, lesson__off(c, v), "%s: %s", where, err);
+            return false;
+        }
+    }
     if (unit <= 0 || bytes % unit != 0) {
         lesson__err(c, lesson__off(c, bv),
                     "%s %lld is not a whole number of elements: expected a multiple of %lld bytes "
@@ -280,6 +378,9 @@ bool lesson__read_cost(lesson__ctx *c, lesson__val v, const char *where, lesson_
     case LESSON_COST_INTER_STEPS: value = cost.inter_rounds; break;
     case LESSON_COST_INTER_SENT_MB: value = (double)cost.max_sent_inter / 1e6; break;
     case LESSON_COST_INTER_SENT_GB: value = (double)cost.max_sent_inter / 1e9; break;
+    case LESSON_COST_CROSSOVER_BYTES: value = (double)bytes; break;
+    case LESSON_COST_CROSSOVER_KB: value = (double)bytes / 1e3; break;
+    case LESSON_COST_CROSSOVER_MB: value = (double)bytes / 1e6; break;
     default: value = 0; break;
     }
     memset(ref, 0, sizeof *ref);
@@ -295,6 +396,7 @@ bool lesson__read_cost(lesson__ctx *c, lesson__val v, const char *where, lesson_
     }
     ref->value = value;
     ref->quantity = (lesson_cost_quantity)quantity;
+    ref->versus = crossover ? (cv_algo)versus : spec.algo;
     char sl[32] = "", nd[96] = "", l1[64], l2[64];
     if (spec.slices > 1)
         snprintf(sl, sizeof sl, ", %d slices", spec.slices);
@@ -303,9 +405,14 @@ bool lesson__read_cost(lesson__ctx *c, lesson__val v, const char *where, lesson_
         describe_link(l2, sizeof l2, inter, &inter_custom);
         snprintf(nd, sizeof nd, ", %d nodes (between them %s)", spec.nodes, l2);
     }
-    snprintf(about, aboutlen, "%s %s, %d ranks, %lld bytes of %s%s, %s%s", cv_op_name(spec.op),
-             cv_algo_name(spec.algo), spec.ranks, (long long)bytes, cv_dtype_name(spec.dtype), sl,
-             l1, nd);
+    if (crossover)
+        snprintf(about, aboutlen, "%s %s against %s, %d ranks, %s%s, %s%s", cv_op_name(spec.op),
+                 cv_algo_name(spec.algo), cv_algo_name(ref->versus), spec.ranks,
+                 cv_dtype_name(spec.dtype), sl, l1, nd);
+    else
+        snprintf(about, aboutlen, "%s %s, %d ranks, %lld bytes of %s%s, %s%s", cv_op_name(spec.op),
+                 cv_algo_name(spec.algo), spec.ranks, (long long)bytes, cv_dtype_name(spec.dtype),
+                 sl, l1, nd);
     cv_plan_destroy(plan);
     return true;
 }

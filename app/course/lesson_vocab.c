@@ -97,9 +97,10 @@ const char *lesson_quiz_kind_name(lesson_quiz_kind kind)
 
 static const char *const quantity_names[LESSON_COST_QUANTITY_COUNT] = {
     "time_s", "time_ms", "time_us", "sent_bytes", "sent_mb", "sent_gb", "algbw_gbps",
-    "busbw_gbps", "steps", "comm_steps", "inter_steps", "inter_sent_mb", "inter_sent_gb"};
+    "busbw_gbps", "steps", "comm_steps", "inter_steps", "inter_sent_mb", "inter_sent_gb",
+    "crossover_bytes", "crossover_kb", "crossover_mb"};
 static const char *const quantity_units[LESSON_COST_QUANTITY_COUNT] = {
-    "s", "ms", "us", "B", "MB", "GB", "GB/s", "GB/s", "steps", "steps", "steps", "MB", "GB"};
+    "s", "ms", "us", "B", "MB", "GB", "GB/s", "GB/s", "steps", "steps", "steps", "MB", "GB", "B", "kB", "MB"};
 
 const char *lesson_cost_quantity_name(lesson_cost_quantity q)
 {

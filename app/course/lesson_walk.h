@@ -120,8 +120,15 @@ lesson_diagram *lesson__read_diagram(lesson__ctx *c, lesson__val v, const char *
  * language) writes its number quiz's answer with the unit. */
 void lesson__check_giveaway(lesson__ctx *c, size_t text_off, const lesson_text *text,
                             const lesson_quiz *q);
+/* The same for another place the learner reads before the quiz: place
+ * names it in the message ("the title", "beats[2]"); a choice quiz's right
+ * answer, written whole where no wrong one is, gives it away too. */
+void lesson__check_giveaway_at(lesson__ctx *c, size_t text_off, const lesson_text *text,
+                               const lesson_quiz *q, const char *place);
 /* Does text write num (not inside a longer number), then unit? */
 bool lesson__writes(const char *text, const char *num, const char *unit);
+/* Does text write a number equal to value (as 0.6 or 0.60), then unit? */
+bool lesson__writes_value(const char *text, double value, const char *unit);
 
 /* lesson_figures.c: reads the lesson's "figures" (after the beats, so
  * every text is there to be searched) and checks each against the model
