@@ -73,6 +73,20 @@ static int rounds_2log(const cv_spec *s, char *f, size_t len)
  * pipeline up and back down. */
 static int rounds_dtree(const cv_spec *s, char *f, size_t len)
 {
+    if (s->topo && s->topo->has_trees) { /* trees given (an NCCL log's): H is their depth */
+        int h = 0;
+        for (int t = 0; t < 2; t++)
+            for (int r = 0; r < s->ranks; r++) {
+                int d = 0;
+                for (int at = r; s->topo->parent[t][at] >= 0 && d <= s->ranks; d++)
+                    at = s->topo->parent[t][at];
+                h = d > h ? d : h;
+            }
+        snprintf(f, len, s->slices == 1 ? "2H, H = %d deep (the given trees)"
+                                        : "2H+S-1, H = %d deep (the given trees)",
+                 h);
+        return 2 * h + s->slices - 1;
+    }
     const char *depth = pow2(s->ranks) ? "2 log2 N" : "2 ceil(log2 N)";
     snprintf(f, len, s->slices == 1 ? "%s" : "%s+S-1", depth);
     return 2 * cv__log2_ceil(s->ranks) + s->slices - 1;

@@ -177,6 +177,7 @@ typedef enum {
     RD_ACT_FULLSCREEN,
     RD_ACT_CLOSE,      /* Esc: closes what is open over the stage */
     RD_ACT_SCROLL_UP, RD_ACT_SCROLL_DOWN,
+    RD_ACT_CHANNEL,    /* a stage set up from an NCCL log: its next channel */
     /* lessons */
     RD_ACT_PAGE_PREV, RD_ACT_MENU, RD_ACT_PAGE_NEXT, RD_ACT_ANSWER, RD_ACT_CHECK,
     RD_ACT_COUNT_

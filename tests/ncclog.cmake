@@ -20,3 +20,12 @@ if(COLLVIZ_FUZZ)
            COMMAND fuzz_ncclog -runs=0 ${CMAKE_CURRENT_SOURCE_DIR}/ncclog)
   set_tests_properties(fuzz_ncclog_corpus PROPERTIES TIMEOUT 300)
 endif()
+
+# The log in the real window under Xvfb, driven by xdotool (skipped where
+# either is missing).
+if(COLLVIZ_GUI)
+  add_test(NAME test_ncclog_window
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_ncclog_window.sh $<TARGET_FILE:collviz>
+                   ${CMAKE_CURRENT_SOURCE_DIR}/ncclog ${CMAKE_BINARY_DIR}/ncclog-window)
+  set_tests_properties(test_ncclog_window PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77)
+endif()

@@ -7,6 +7,9 @@ set -u
 collviz=$1
 logs=$2
 fails=0
+# No window from this test, whatever the desk it runs on.
+unset DISPLAY WAYLAND_DISPLAY
+export SDL_VIDEODRIVER=dummy
 
 fail() {
     echo "FAIL: $*" >&2
@@ -28,17 +31,18 @@ expect() {
     }
 }
 
-expect 0 "16 ranks on 2 nodes, 4 channels" -- "$collviz" nccl-log "$logs/two-nodes-16.log"
-expect 0 "7 =NET=> 8 > 9" -- "$collviz" nccl-log "$logs/two-nodes-16.log"
-expect 0 "node 1  node01-gpu +8 GPUs: ranks 8-15" -- "$collviz" nccl-log "$logs/two-nodes-16.log"
-expect 0 "cut by NCCL after 20 of 32 ranks" -- "$collviz" nccl-log "$logs/cut-summary-32.log"
-expect 0 '`- 2 - 3' -- "$collviz" nccl-log "$logs/dbtree-4.log"
+expect 0 "16 ranks on 2 nodes, 4 channels" -- "$collviz" nccl-log --text "$logs/two-nodes-16.log"
+expect 0 "7 =NET=> 8 > 9" -- "$collviz" nccl-log --text "$logs/two-nodes-16.log"
+expect 0 "node 1  node01-gpu +8 GPUs: ranks 8-15" -- "$collviz" nccl-log --text "$logs/two-nodes-16.log"
+expect 0 "cut by NCCL after 20 of 32 ranks" -- "$collviz" nccl-log --text "$logs/cut-summary-32.log"
+expect 0 '`- 2 - 3' -- "$collviz" nccl-log --text "$logs/dbtree-4.log"
 expect 0 '"via":	"NET/Socket/0"' -- "$collviz" nccl-log --json "$logs/dbtree-4.log"
 expect 0 "Usage|usage: collviz nccl-log" -- "$collviz" nccl-log --help
 # standard input, and a communicator picked by a prefix of its address
 out=$("$collviz" nccl-log - <"$logs/single-node-8.log" 2>&1) || fail "stdin: exit $?"
+printf '%s\n' "$out" | grep -q "read once: save it to a file" || fail "stdin: no word about the window: $out"
 printf '%s\n' "$out" | grep -q "8 ranks on 1 node" || fail "stdin: $out"
-expect 0 "communicator 0x5600000001b0: 4 ranks" -- "$collviz" nccl-log --comm 0x5600000001 "$logs/multi-comm.log"
+expect 0 "communicator 0x5600000001b0: 4 ranks" -- "$collviz" nccl-log --text --comm 0x5600000001 "$logs/multi-comm.log"
 expect 0 '"id":	"0x5600000002c0"' -- "$collviz" nccl-log --json "$logs/multi-comm.log"
 
 # bad input: one line, exit 2
@@ -47,11 +51,37 @@ expect 2 "bad-disagree.log:2: the rings disagree" -- "$collviz" nccl-log "$logs/
 expect 2 "rank 3 is missing from channel 0" -- "$collviz" nccl-log "$logs/bad-missing-rank.log"
 expect 2 "no NCCL rings, trees or communicators in 0 lines" -- "$collviz" nccl-log /dev/null
 expect 2 "nope.log: cannot open" -- "$collviz" nccl-log "$logs/nope.log"
-expect 2 "cannot open|read error" -- "$collviz" nccl-log "$logs"
 expect 2 "which log\\?" -- "$collviz" nccl-log
-expect 2 "unknown flag '--channel'; allowed" -- "$collviz" nccl-log --channel 3 "$logs/dbtree-4.log"
+expect 2 "unknown flag '--channel'; allowed: --comm ID, --json, --text" -- "$collviz" nccl-log --channel 3 "$logs/dbtree-4.log"
 expect 2 "--comm needs a value|--comm: " -- "$collviz" nccl-log "$logs/dbtree-4.log" --comm
 expect 2 "one log at a time" -- "$collviz" nccl-log "$logs/dbtree-4.log" "$logs/tree-lines.log"
+expect 2 "is a directory" -- "$collviz" nccl-log "$logs"
+expect 0 "no display here: .collviz gui --nccl-log" -- "$collviz" nccl-log "$logs/dbtree-4.log"
+out=$("$collviz" nccl-log --text "$logs/dbtree-4.log" 2>&1)
+printf '%s\n' "$out" | grep -q "display" && fail "--text still mentions the window: $out"
+
+# --nccl-log: run, cost and export follow the log's ranks, nodes and channel
+expect 0 "ring and trees: channel 1 of communicator 0x55d4.* \(16 ranks on 2 nodes, 4 channels\)" -- \
+    "$collviz" run --op allreduce --nccl-log "$logs/two-nodes-16.log" --channel 1 --count 16
+expect 0 "16 ranks x 16 float32, sum, 2 nodes x 8" -- \
+    "$collviz" run --op allreduce --nccl-log "$logs/two-nodes-16.log" --count 16
+expect 0 "= 2H, H = 8 deep \(the given trees\)" -- \
+    "$collviz" run --op allreduce --algo double-tree --nccl-log "$logs/two-nodes-16.log" --count 16
+expect 0 '"channel":	2' -- \
+    "$collviz" run --op allgather --nccl-log "$logs/two-nodes-16.log" --channel 2 --count 2 --json
+expect 0 "2 nodes x 8 ranks; between nodes: ib-ndr" -- \
+    "$collviz" cost --op allreduce --nccl-log "$logs/two-nodes-16.log" --bytes 1G
+expect 0 "builds its own pattern; only the log's ranks and nodes apply" -- \
+    "$collviz" run --op allreduce --algo recursive-doubling --nccl-log "$logs/dbtree-4.log"
+expect 2 "--ranks: 8, but the NCCL log's communicator has 16 ranks" -- \
+    "$collviz" run --op allreduce --nccl-log "$logs/two-nodes-16.log" --ranks 8
+expect 2 "--channel: 9 is out of range; this communicator has channels 0 to 3" -- \
+    "$collviz" run --op allreduce --nccl-log "$logs/two-nodes-16.log" --channel 9
+expect 2 "--comm picks from an NCCL log: give --nccl-log FILE too" -- \
+    "$collviz" run --op allreduce --comm 0x12
+expect 2 "the log holds 3 communicators; pick one with --comm" -- \
+    "$collviz" cost --op allreduce --bytes 1M --nccl-log "$logs/multi-comm.log"
+
 for f in "$logs"/bad-*.log; do
     n=$("$collviz" nccl-log "$f" 2>&1 </dev/null | wc -l)
     [ "$n" = 1 ] || fail "$f: $n lines of error, expected one"

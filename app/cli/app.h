@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "cv.h"
+#include "ncclog.h"
 
 enum {
     APP_EXIT_OK = 0,
@@ -30,7 +31,6 @@ int app_cmd_list(int argc, char **argv);
 int app_cmd_run(int argc, char **argv);
 int app_cmd_bench(int argc, char **argv);
 int app_cmd_cost(int argc, char **argv);
-int app_cmd_nccl_log(int argc, char **argv); /* the rings and trees in an NCCL log */
 
 /* Prints "collviz: " + message + newline on stderr; returns APP_EXIT_USAGE. */
 int app_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -66,14 +66,39 @@ double app_now_seconds(void);
 long app_peak_rss_kb(void);
 
 /* The spec flags shared by run, export and the GUI: --op --algo --ranks
- * --count --dtype --redop --root --slices --nodes. Returns 1 if argv[*i]
- * was one of them (consuming its value), 0 if not, -1 after printing an
- * error. */
+ * --count --dtype --redop --root --slices --nodes, and --nccl-log FILE
+ * --comm ID --channel C (an NCCL log's communicator sets the ranks and
+ * nodes, and the channel's ring and trees are what ring and double-tree
+ * follow). Returns 1 if argv[*i] was one of them (consuming its value), 0
+ * if not, -1 after printing an error. */
 int app_parse_spec_flag(int argc, char **argv, int *i, cv_spec *spec, bool *algo_given);
 /* After parsing: picks the op's default algo if none was given, refuses
  * --root and --slices where the algorithm reads neither, and checks the
  * spec (error printed); false on error. */
 bool app_finish_spec(cv_spec *spec, bool algo_given, int max_ranks);
+
+/* The NCCL log's communicator --nccl-log named (NULL when none), with the
+ * channel and the path, after app_finish_spec; it lives until the program
+ * ends. */
+const ncclog_comm *app_nccl_log(int *channel, const char **path);
+/* Switches the log's ring and trees (what a spec's topo points at) to
+ * channel ch: the next plan built follows it. -1 when no log was given. */
+int app_nccl_set_channel(int ch);
+/* `collviz nccl-log FILE [--comm ID] [--json|--text]`: prints the summary,
+ * then opens the window on the log with open_window (the window's library
+ * passes one; a build without the window NULL). The window's library and
+ * gui_stub.c call this as app_cmd_nccl_log. */
+typedef int (*app_nccl_window_fn)(const char *path, const char *comm_id);
+int app_nccl_log_cmd(int argc, char **argv, app_nccl_window_fn open_window);
+
+/* One line saying where the ring and trees come from ("ring and trees:
+ * channel 0 of communicator 0x... in job.log (16 ranks, 2 nodes)"), or
+ * nothing when no log was given. */
+void app_print_nccl_source(FILE *out);
+
+/* cli_ncclog.c's halves of the two calls above. */
+int app__parse_nccl_flag(int argc, char **argv, int *i);
+bool app__apply_nccl_log(cv_spec *spec, bool ranks_given, bool nodes_given, int max_ranks);
 
 /* --compare for the window and export: "A" names the algorithm drawn
  * beside the stage's, "A,B" sets the stage's to A and the second to B.

@@ -128,7 +128,7 @@ bool app_parse_enum(const char *flag, const char *s, int (*parse)(const char *),
 /* Which of --root and --slices the command line gave since the last
  * app_finish_spec, which refuses them where the algorithm has no use for
  * them (until one table-driven flag parser keeps this itself). */
-enum { GAVE_ROOT = 1, GAVE_SLICES = 2 };
+enum { GAVE_ROOT = 1, GAVE_SLICES = 2, GAVE_RANKS = 4, GAVE_NODES = 8 };
 static unsigned gave_flags;
 
 /* Adapters so the enum parser can print names of any enum. */
@@ -174,6 +174,7 @@ int app_parse_spec_flag(int argc, char **argv, int *i, cv_spec *spec, bool *algo
         if (r < 0 || !app_parse_int("--ranks", v, 1, CV_MAX_RANKS, &n))
             return -1;
         spec->ranks = (int)n;
+        gave_flags |= GAVE_RANKS;
         return 1;
     }
     if ((r = app_flag_value(argc, argv, i, "--count", &v)) != 0) {
@@ -200,9 +201,10 @@ int app_parse_spec_flag(int argc, char **argv, int *i, cv_spec *spec, bool *algo
         if (r < 0 || !app_parse_int("--nodes", v, 1, CV_MAX_RANKS, &n))
             return -1;
         spec->nodes = (int)n;
+        gave_flags |= GAVE_NODES;
         return 1;
     }
-    return 0;
+    return app__parse_nccl_flag(argc, argv, i);
 }
 
 /* "broadcast, scatter, ..., allreduce direct": what reads --root or --slices. */
@@ -250,6 +252,8 @@ bool app_finish_spec(cv_spec *spec, bool algo_given, int max_ranks)
                         cv_op_name(spec->op), cv_algo_name(spec->algo), list);
         return false;
     }
+    if (!app__apply_nccl_log(spec, gave & GAVE_RANKS, gave & GAVE_NODES, max_ranks))
+        return false;
     if (cv_spec_check(spec, max_ranks, err, sizeof err) != CV_OK) {
         app_usage_error("%s", err);
         return false;

@@ -14,7 +14,8 @@ static const char cost_help[] =
     "usage: collviz cost --op OP [--algo A] --ranks N --bytes SIZE\n"
     "                    [--link nvlink3|nvlink4|pcie4|pcie5|ib-hdr|ib-ndr|eth100 | --bw GBps]\n"
     "                    [--alpha us] [--gamma GBps] [--slices S] [--dtype T]\n"
-    "                    [--nodes K [--inter-link ib-ndr|...]] [--json]\n\n"
+    "                    [--nodes K [--inter-link ib-ndr|...]] [--json]\n"
+    "                    [--nccl-log FILE [--comm ID] [--channel C]]\n\n"
     "Predicts the time of a collective from its plan: every step that moves data\n"
     "costs alpha for each message through its busiest port (a root sending N-1\n"
     "messages at once pays N-1 alphas), plus the bytes through its busiest port\n"
@@ -23,6 +24,9 @@ static const char cost_help[] =
     "convention (the whole buffer; for allgather the gathered result) and takes\n"
     "units: 1610612736, 1.6GB (10^9), 512MiB or 512M (2^20). Without --link or\n"
     "--bw the link is nvlink4. --bw has no latency unless --alpha is given.\n"
+    "--nccl-log FILE prices your own cluster: the ranks and nodes of the log's\n"
+    "communicator, and channel C's ring and trees (default 0) for ring and\n"
+    "double-tree.\n"
     "--nodes K splits the ranks into K nodes: --link is then the link inside a\n"
     "node and --inter-link (default ib-ndr) each rank's NIC between nodes; a step\n"
     "lasts as long as its slowest port, and the output adds how many steps cross\n"
@@ -222,6 +226,7 @@ int app_cmd_cost(int argc, char **argv)
     }
     char b1[32], b2[32], t1[32];
     human_bytes((double)bytes, b1, sizeof b1);
+    app_print_nccl_source(stdout);
     printf("%s %s, %d ranks, %lld bytes (%s)\n", cv_op_title(spec.op), cv_algo_name(spec.algo),
            spec.ranks, (long long)bytes, b1);
     printf("link: %s, %.1f GB/s one way, alpha %.2f us", link.name ? link.name : "--bw",

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "app.h"
 #include "ncclog.h"
@@ -119,6 +120,11 @@ static int print_json(const ncclog *log, const ncclog_comm *only)
 
 static int app_ncclog_open(const char *path, const char *comm_id, ncclog *log, const ncclog_comm **comm)
 {
+    struct stat st;
+    if (strcmp(path, "-") && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "collviz: %s: is a directory; give the log file\n", path);
+        return APP_EXIT_USAGE;
+    }
     FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
     if (!f) {
         fprintf(stderr, "collviz: %s: cannot open: %s\n", path, strerror(errno));
@@ -142,23 +148,29 @@ static int app_ncclog_open(const char *path, const char *comm_id, ncclog *log, c
 
 static void usage(FILE *out)
 {
-    fputs("usage: collviz nccl-log FILE|- [--comm ID] [--json]\n\n"
+    fputs("usage: collviz nccl-log FILE|- [--comm ID] [--json | --text]\n\n"
           "Reads a log NCCL printed with NCCL_DEBUG=INFO (NCCL_DEBUG_SUBSYS=INIT,GRAPH adds\n"
           "the per-rank ring lines) and prints what NCCL built: the nodes, each channel's\n"
           "ring in the order data travels (=NET=> marks a hop through the network), each\n"
           "channel's tree, and which lines said so. Lines from many processes may be\n"
           "interleaved, prefixed by a launcher (srun --label, mpirun --tag-output,\n"
-          "torchrun) or a timestamp, coloured, or end in CRLF. `-` reads standard input.\n\n"
+          "torchrun) or a timestamp, coloured, or end in CRLF. `-` reads standard input.\n"
+          "Then, where there is a display, the window opens on that topology: cards\n"
+          "grouped by node, an AllReduce along channel 0's ring (K: the next channel,\n"
+          "A: another algorithm; double-tree follows the log's trees), executed for real\n"
+          "(the same as `collviz gui --nccl-log FILE`). `run`, `cost` and `export` take\n"
+          "--nccl-log FILE too, to run or price your own cluster's rings and trees.\n\n"
           "  --comm ID  the communicator to show when the log holds several (its 0x...\n"
           "             address as NCCL printed it; a unique prefix is enough)\n"
-          "  --json     the same as one JSON document (every communicator, unless --comm)\n",
+          "  --json     the same as one JSON document (every communicator, unless --comm)\n"
+          "  --text     the summary only, no window\n",
           out);
 }
 
-int app_cmd_nccl_log(int argc, char **argv)
+int app_nccl_log_cmd(int argc, char **argv, app_nccl_window_fn open_window)
 {
     const char *path = NULL, *comm_id = NULL;
-    bool json = false;
+    bool json = false, text = false;
     for (int i = 1; i < argc; i++) {
         const char *v;
         int r;
@@ -167,12 +179,15 @@ int app_cmd_nccl_log(int argc, char **argv)
             return APP_EXIT_OK;
         } else if (!strcmp(argv[i], "--json")) {
             json = true;
+        } else if (!strcmp(argv[i], "--text")) {
+            text = true;
         } else if ((r = app_flag_value(argc, argv, &i, "--comm", &v)) != 0) {
             if (r < 0)
                 return APP_EXIT_USAGE;
             comm_id = v;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            return app_usage_error("nccl-log: unknown flag '%s'; allowed: --comm ID, --json",
+            return app_usage_error("nccl-log: unknown flag '%s'; allowed: --comm ID, --json, "
+                                   "--text",
                                    argv[i]);
         } else if (path) {
             return app_usage_error("nccl-log: one log at a time ('%s' and '%s')", path, argv[i]);
@@ -192,6 +207,143 @@ int app_cmd_nccl_log(int argc, char **argv)
         rc = print_json(&log, c);
     else
         ncclog_print_summary(stdout, &log, c);
+    char id[sizeof c->id];
+    snprintf(id, sizeof id, "%s", c ? c->id : "");
     ncclog_free(&log);
-    return rc;
+    if (json || text || rc)
+        return rc;
+    if (!open_window) {
+        printf("\n(this collviz has no window; `collviz run --nccl-log %s` steps through it)\n",
+               path);
+        return rc;
+    }
+    if (!strcmp(path, "-")) {
+        printf("\n(a log from standard input is read once: save it to a file and run "
+               "`collviz nccl-log FILE` to see it move)\n");
+        return rc;
+    }
+    fflush(stdout);
+    return open_window(path, id[0] ? id : NULL);
+}
+
+/* ------------------------------------------------------------ --nccl-log */
+
+/* The log the spec flags named, for the whole command (one per process,
+ * like the other flags app_finish_spec checks). */
+static struct {
+    const char *path, *comm;
+    long channel;
+    bool channel_given, loaded;
+    ncclog log;
+    const ncclog_comm *c;
+    cv_topology topo;
+} g_log;
+
+int app__parse_nccl_flag(int argc, char **argv, int *i)
+{
+    const char *v;
+    int r;
+    if ((r = app_flag_value(argc, argv, i, "--nccl-log", &v)) != 0) {
+        if (r < 0)
+            return -1;
+        g_log.path = v;
+        return 1;
+    }
+    if ((r = app_flag_value(argc, argv, i, "--comm", &v)) != 0) {
+        if (r < 0)
+            return -1;
+        g_log.comm = v;
+        return 1;
+    }
+    if ((r = app_flag_value(argc, argv, i, "--channel", &v)) != 0) {
+        if (r < 0 || !app_parse_int("--channel", v, 0, NCCLOG_MAX_CHANNELS - 1, &g_log.channel))
+            return -1;
+        g_log.channel_given = true;
+        return 1;
+    }
+    return 0;
+}
+
+bool app__apply_nccl_log(cv_spec *spec, bool ranks_given, bool nodes_given, int max_ranks)
+{
+    if (!g_log.path) {
+        if (g_log.comm || g_log.channel_given) {
+            app_usage_error("%s picks from an NCCL log: give --nccl-log FILE too",
+                            g_log.comm ? "--comm" : "--channel");
+            return false;
+        }
+        return true;
+    }
+    if (!g_log.loaded) {
+        if (app_ncclog_open(g_log.path, g_log.comm, &g_log.log, &g_log.c) != APP_EXIT_OK)
+            return false;
+        g_log.loaded = true;
+    }
+    const ncclog_comm *c = g_log.c;
+    if (ranks_given && spec->ranks != c->nranks) {
+        app_usage_error("--ranks: %d, but the NCCL log's communicator has %d ranks; leave "
+                        "--ranks out",
+                        spec->ranks, c->nranks);
+        return false;
+    }
+    if (c->nranks > max_ranks) {
+        app_usage_error("--nccl-log: the communicator has %d ranks; %s at most %d", c->nranks,
+                        max_ranks == CV_MAX_VISUAL_RANKS ? "the window draws" : "collviz runs",
+                        max_ranks);
+        return false;
+    }
+    char note[256], err[CV_ERR_LEN];
+    int nodes;
+    if (ncclog_topology(c, (int)g_log.channel, &g_log.topo, &nodes, note, sizeof note, err,
+                        sizeof err)) {
+        app_usage_error("%s", err);
+        return false;
+    }
+    spec->ranks = c->nranks;
+    if (!nodes_given)
+        spec->nodes = nodes;
+    spec->topo = &g_log.topo;
+    if (note[0])
+        fprintf(stderr, "collviz: note: %s\n", note);
+    bool follows = spec->algo == CV_ALGO_RING || spec->algo == CV_ALGO_DOUBLE_TREE;
+    if (!follows)
+        fprintf(stderr, "collviz: note: %s %s builds its own pattern; only the log's ranks and "
+                        "nodes apply (ring and double-tree follow the log's channel)\n",
+                cv_op_name(spec->op), cv_algo_name(spec->algo));
+    return true;
+}
+
+const ncclog_comm *app_nccl_log(int *channel, const char **path)
+{
+    if (!g_log.loaded)
+        return NULL;
+    if (channel)
+        *channel = (int)g_log.channel;
+    if (path)
+        *path = g_log.path;
+    return g_log.c;
+}
+
+void app_print_nccl_source(FILE *out)
+{
+    if (!g_log.loaded)
+        return;
+    const ncclog_comm *c = g_log.c;
+    fprintf(out, "ring and trees: channel %ld of communicator %s in %s (%d ranks", g_log.channel,
+            c->id[0] ? c->id : "(unnamed)", g_log.path, c->nranks);
+    if (c->nnodes > 0)
+        fprintf(out, " on %d node%s", c->nnodes, c->nnodes == 1 ? "" : "s");
+    fprintf(out, ", %d channel%s)\n", c->nchannels, c->nchannels == 1 ? "" : "s");
+}
+
+int app_nccl_set_channel(int ch)
+{
+    if (!g_log.loaded || ch < 0 || ch >= g_log.c->nchannels)
+        return -1;
+    char note[256], err[CV_ERR_LEN];
+    int nodes;
+    if (ncclog_topology(g_log.c, ch, &g_log.topo, &nodes, note, sizeof note, err, sizeof err))
+        return -1;
+    g_log.channel = ch;
+    return 0;
 }

@@ -14,7 +14,8 @@
 static const char run_help[] =
     "usage: collviz run --op OP [--algo A] [--ranks N] [--count C] [--dtype T] [--redop R]\n"
     "                   [--root K] [--slices S] [--nodes K] [--init rank|index|random]\n"
-    "                   [--seed S] [--input FILE] [--backend cpu|cuda|auto] [--json]\n\n"
+    "                   [--seed S] [--input FILE] [--backend cpu|cuda|auto] [--json]\n"
+    "                   [--nccl-log FILE [--comm ID] [--channel C]]\n\n"
     "Executes the collective once on the backend (default cpu, the CPU-emulated\n"
     "devices), verifies every result against the reference, and prints each step:\n"
     "its phase, its transfers, and every rank's buffers with values and the ranks\n"
@@ -32,6 +33,9 @@ static const char run_help[] =
     "buffer the op leaves unused), the shape of run --json's \"inputs\".\n"
     "--root only for an algorithm with a root, --slices only for a pipelined one,\n"
     "--nodes K splits the ranks into K nodes (hierarchical and multi-ring use it).\n"
+    "--nccl-log FILE takes the ranks, the nodes and channel C's ring and trees\n"
+    "(default channel 0) from a log NCCL printed with NCCL_DEBUG=INFO: ring and\n"
+    "double-tree then send along what NCCL built (see collviz nccl-log).\n"
     "`collviz list` shows every op's algorithms. Exit 1 if a result is wrong,\n"
     "2 for bad usage or input.\n";
 
@@ -81,6 +85,15 @@ static void print_json(const cv_trace *t)
     else
         cJSON_AddNullToObject(root, "switch");
     cJSON_AddStringToObject(root, "backend", cv_trace_backend(t));
+    int channel;
+    const char *log_path;
+    const ncclog_comm *log = app_nccl_log(&channel, &log_path);
+    if (log) { /* the ring and trees the plan follows came from an NCCL log */
+        cJSON *l = cJSON_AddObjectToObject(root, "nccl_log");
+        cJSON_AddStringToObject(l, "file", log_path);
+        cJSON_AddStringToObject(l, "communicator", log->id);
+        cJSON_AddNumberToObject(l, "channel", channel);
+    }
     char formula[64];
     int textbook = cv_plan_textbook_rounds(p, formula, sizeof formula);
     cJSON_AddNumberToObject(root, "rounds", p->nrounds);
@@ -243,8 +256,10 @@ int app_cmd_run(int argc, char **argv)
     }
     if (json)
         print_json(t);
-    else
+    else {
+        app_print_nccl_source(stdout);
         app_print_steps(stdout, t);
+    }
     int64_t wrong = cv_trace_wrong(t);
     cv_trace_destroy(t);
     cv_plan_destroy(plan);

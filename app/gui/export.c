@@ -25,8 +25,11 @@ static void usage(FILE *out)
             "                      [--out DIR] [--gif FILE] [--size WxH] [--fps F]\n"
             "                      [--step-seconds S] [--theme dark|light|projector]\n"
             "                      [--lang en|zh] [--compare ALGO[,ALGO]] [--no-narration]\n"
+            "                      [--nccl-log FILE [--comm ID] [--channel C]]\n"
             "Writes DIR/frame-00000.png ... (one frame every 1/F s, S seconds per step)\n"
-            "and/or an animated GIF. Defaults: 1280x800, 10 fps, 1 s per step.\n");
+            "and/or an animated GIF. Defaults: 1280x800, 10 fps, 1 s per step.\n"
+            "--nccl-log FILE draws your own cluster: the log's ranks and nodes, and\n"
+            "channel C's ring and trees for ring and double-tree (collviz nccl-log).\n");
 }
 
 int app_cmd_export(int argc, char **argv)

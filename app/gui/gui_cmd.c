@@ -41,10 +41,13 @@ static void usage(FILE *out)
             "                   [--lang en|zh] [--size WxH] [--fullscreen] [--no-narration]\n"
             "                   [--link PRESET] [--init rank|index|random] [--seed N]\n"
             "                   [--shots DIR] [--frames N] [--timing]\n"
+            "                   [--nccl-log FILE [--comm ID] [--channel C]]\n"
             "Opens the window that animates the collective step by step (H in the window\n"
             "lists the keys). Without flags that set up the stage it opens the course at the\n"
             "lesson in progress (or the first; Tab lists the lessons); with them, the free\n"
-            "stage. Without a display, prints the steps in the terminal instead.\n");
+            "stage. Without a display, prints the steps in the terminal instead.\n"
+            "--nccl-log FILE sets the stage up as NCCL did on your cluster: the log's\n"
+            "ranks and nodes, channel C's ring and trees (collviz nccl-log reads it).\n");
 }
 
 static int terminal_fallback(const cv_spec *spec, const cv_backend *backend, cv_init init,
@@ -214,3 +217,23 @@ int app_cmd_gui(int argc, char **argv)
     SDL_Quit();
     return APP_EXIT_OK;
 }
+
+/* `collviz nccl-log FILE`'s window: the free stage set up from the log, as
+ * `collviz gui --nccl-log FILE` would. Without a display there is nothing
+ * to add to the summary already printed. */
+static int open_nccl_window(const char *path, const char *comm_id)
+{
+    if (!getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY") &&
+        (!getenv("SDL_VIDEODRIVER") || strcmp(getenv("SDL_VIDEODRIVER"), "dummy") == 0)) {
+        printf("\n(no display here: `collviz gui --nccl-log %s` shows it moving where there is "
+               "one)\n",
+               path);
+        return APP_EXIT_OK;
+    }
+    char *argv[] = {"gui", "--op", "allreduce", "--nccl-log", (char *)path, "--comm",
+                    (char *)(comm_id ? comm_id : ""), NULL};
+    int argc = comm_id ? 7 : 5;
+    return app_cmd_gui(argc, argv);
+}
+
+int app_cmd_nccl_log(int argc, char **argv) { return app_nccl_log_cmd(argc, argv, open_nccl_window); }

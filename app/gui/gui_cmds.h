@@ -15,5 +15,6 @@ int app_cmd_export(int argc, char **argv); /* PNG frames and GIF */
 int app_cmd_render(int argc, char **argv); /* headless render benchmark */
 int app_cmd_show(int argc, char **argv);   /* replay a bench --json result */
 int app_cmd_lesson(int argc, char **argv); /* open a lesson at a beat */
+int app_cmd_nccl_log(int argc, char **argv); /* an NCCL log's rings and trees, then the window */
 
 #endif /* GUI_CMDS_H */

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "app.h"
 #include "cv_cuda.h"
 
 static const int rank_choices[] = {2, 3, 4, 5, 6, 8, 12, 16, 24, 32, 64};
@@ -111,6 +112,10 @@ static void cycle(gui *g, rd_action a, int dir)
         for (int k = 1; k <= LEN(rank_choices); k++) {
             cands[n] = *s;
             cands[n].ranks = rank_choices[wrap(cur + dir * k, LEN(rank_choices))];
+            if (s->topo) { /* other ranks than the NCCL log's: its ring and nodes go */
+                cands[n].topo = NULL;
+                cands[n].nodes = 1;
+            }
             /* The default count follows the rank count; another stays. */
             if (def)
                 cands[n].count = gui_default_count(s->op, cands[n].ranks);
@@ -163,6 +168,29 @@ static void cycle_second(gui *g, int dir)
             return;
         }
     }
+}
+
+/* K: the NCCL log's next channel, its ring and trees on the stage. */
+static void next_channel(gui *g, int dir)
+{
+    int ch;
+    const ncclog_comm *c = app_nccl_log(&ch, NULL);
+    if (!c || !g->spec.topo) {
+        gui_message(g, g->lang == CV_LANG_ZH ? "K 键用于从 NCCL 日志搭建的演示区（--nccl-log FILE）"
+                                             : "K picks a channel of an NCCL log (--nccl-log FILE)",
+                    4);
+        return;
+    }
+    ch = wrap(ch + dir, c->nchannels);
+    if (app_nccl_set_channel(ch) != 0)
+        return;
+    cv_spec s = g->spec;
+    if (gui_set_spec(g, &s) != CV_OK)
+        return;
+    char msg[160];
+    snprintf(msg, sizeof msg, g->lang == CV_LANG_ZH ? "NCCL 日志：通道 %d / %d" : "NCCL log: channel %d of %d",
+             ch, c->nchannels);
+    gui_message(g, msg, 4);
 }
 
 static void next_backend(gui *g)
@@ -253,6 +281,9 @@ void gui_do(gui *g, rd_action a, int arg)
     case RD_ACT_DTYPE:
     case RD_ACT_REDOP:
         cycle(g, a, dir);
+        break;
+    case RD_ACT_CHANNEL:
+        next_channel(g, dir);
         break;
     case RD_ACT_ALGO2:
         if (g->compare)

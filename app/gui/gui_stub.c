@@ -24,3 +24,4 @@ int app_cmd_export(int argc, char **argv) { return (void)argc, (void)argv, no_wi
 int app_cmd_render(int argc, char **argv) { return (void)argc, (void)argv, no_window("render"); }
 int app_cmd_show(int argc, char **argv) { return (void)argc, (void)argv, no_window("show"); }
 int app_cmd_lesson(int argc, char **argv) { return lesson_cmd_lesson(argc, argv, NULL); }
+int app_cmd_nccl_log(int argc, char **argv) { return app_nccl_log_cmd(argc, argv, NULL); }
