@@ -41,7 +41,7 @@
 
 typedef struct {
     int ordinal;      /* CUDA device number */
-    int max_blocks;   /* resident blocks of 256 threads: the kernels' grid cap */
+    int sms;          /* multiprocessors: the kernels' grids are sized from it */
     cudaStream_t ctl; /* forks and joins the ranks' streams of a step */
     cudaEvent_t begin, end;
     cudaEvent_t *marks; /* run_all: the end of each step (nsteps + 1), made on first use */
@@ -217,11 +217,8 @@ static int open_devices(cuda_state *s, char *err, size_t errlen)
     int status = CV_OK;
     for (int d = 0; d < s->ndevs; d++) {
         cuda_dev *dv = &s->devs[d];
-        int sms = 0, threads = 0;
         CHECK(cudaSetDevice(d));
-        CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, d));
-        CHECK(cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerMultiProcessor, d));
-        dv->max_blocks = sms * (threads / 256 > 0 ? threads / 256 : 1);
+        CHECK(cudaDeviceGetAttribute(&dv->sms, cudaDevAttrMultiProcessorCount, d));
         CHECK(cudaStreamCreateWithFlags(&dv->ctl, cudaStreamNonBlocking));
         CHECK(cudaEventCreate(&dv->begin));
         CHECK(cudaEventCreate(&dv->end));
@@ -518,7 +515,7 @@ static int issue(cuda_state *s, const cv_transfer *t, char *err, size_t errlen)
                       !cv_dtype_is_float(spec->dtype);
         cudaError_t e = cv_cuda__launch(spec->dtype, spec->redop, (cv_xfer_kind)t->kind, dst,
                                         local, src, t->count, divide ? spec->ranks : 0,
-                                        dd->max_blocks, dr->stream);
+                                        dd->sms, dr->stream);
         if (e == cudaErrorNotSupported) {
             snprintf(err, errlen, "cuda backend: no kernel for %s on %s",
                      cv_redop_name(spec->redop), cv_dtype_name(spec->dtype));

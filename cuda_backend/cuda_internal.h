@@ -26,15 +26,17 @@ int cv_cuda__device_count(int *count, char *err, size_t errlen);
  * dst = dst redop src (CV_XFER_REDUCE; local unused) or dst = local redop
  * src (CV_XFER_REDUCE_COPY; local is the receiver's own operand, apart from
  * dst); avg reduces as sum. divisor > 0 divides the result (the write that
- * finishes an integer avg), 0 leaves it. 16-byte vector loads when every
- * pointer is 16-byte aligned. max_blocks caps the grid (the device's
- * resident blocks). Returns the launch status, or cudaErrorNotSupported,
+ * finishes an integer avg), 0 leaves it. 16-byte vector loads and stores
+ * wherever the pointers share their misalignment (elements before the
+ * first 16-byte boundary and after the last are done one at a time). The
+ * grid is at most sms (the GPU's multiprocessors) times the blocks of that
+ * kernel one multiprocessor keeps resident. Returns the launch status, or cudaErrorNotSupported,
  * without launching, for a combination with no kernel (a bitwise redop or
  * a divisor on a float dtype, an unknown dtype or kind, a negative
  * divisor). */
 cudaError_t cv_cuda__launch(cv_dtype dtype, cv_redop redop, cv_xfer_kind kind, void *dst,
-                            const void *local, const void *src, int64_t n, int divisor,
-                            int max_blocks, cudaStream_t stream);
+                            const void *local, const void *src, int64_t n, int divisor, int sms,
+                            cudaStream_t stream);
 
 /* cudaSuccess when the current device can run this build's kernels; an
  * error such as cudaErrorNoKernelImageForDevice when none was built for
@@ -43,11 +45,17 @@ cudaError_t cv_cuda__kernels_ok(void);
 
 /* The same work on host memory, without a GPU: every thread of the grid
  * cv_cuda__launch would use runs the kernels' own per-thread code, one
- * thread after another. For tests on machines without a device: it checks
- * the kernels' arithmetic and index ranges, not the GPU. */
+ * thread after another, with a grid of at most max_blocks. For tests on
+ * machines without a device: it checks the kernels' arithmetic and index
+ * ranges, not the GPU. */
 cudaError_t cv_cuda__emulate(cv_dtype dtype, cv_redop redop, cv_xfer_kind kind, void *dst,
                              const void *local, const void *src, int64_t n, int divisor,
                              int max_blocks);
+
+/* How many of n elements of dtype at dst, a and b the kernels move 16
+ * bytes at a time (0 where the pointers' misalignments differ). */
+int64_t cv_cuda__vector_elements(cv_dtype dtype, const void *dst, const void *a, const void *b,
+                                 int64_t n);
 
 #ifdef __cplusplus
 }

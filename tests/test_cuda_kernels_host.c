@@ -68,13 +68,13 @@ static void fill(cv_dtype dtype, void *buf, int64_t n, uint64_t *rng)
 static void check_one(cv_dtype dtype, cv_redop redop, cv_xfer_kind kind, bool divide, int64_t n,
                       int dst_off, int src_off, int max_blocks, uint64_t *rng)
 {
-    size_t esz = cv_dtype_size(dtype), bytes = (size_t)(n + 8) * esz;
+    size_t esz = cv_dtype_size(dtype), bytes = (size_t)(n + 16) * esz; /* offsets < 16 */
     size_t alloc = (bytes + 63) / 64 * 64 + 64;
     unsigned char *src = aligned_alloc(64, alloc), *own = aligned_alloc(64, alloc),
                   *gpu = aligned_alloc(64, alloc), *cpu = aligned_alloc(64, alloc);
-    fill(dtype, src, n + 8, rng);
-    fill(dtype, own, n + 8, rng);
-    fill(dtype, gpu, n + 8, rng);
+    fill(dtype, src, n + 16, rng);
+    fill(dtype, own, n + 16, rng);
+    fill(dtype, gpu, n + 16, rng);
     memcpy(cpu, gpu, bytes);
     void *d_gpu = gpu + (size_t)dst_off * esz, *d_cpu = cpu + (size_t)dst_off * esz;
     const void *s = src + (size_t)src_off * esz;
@@ -102,7 +102,9 @@ static void check_one(cv_dtype dtype, cv_redop redop, cv_xfer_kind kind, bool di
 int main(void)
 {
     static const int64_t sizes[] = {0, 1, 2, 3, 7, 8, 15, 16, 17, 31, 33, 69, 1000, 4099, 10007};
-    static const int offsets[][2] = {{0, 0}, {1, 1}, {0, 1}, {3, 0}, {2, 6}};
+    /* dst and src offsets: aligned, misaligned alike (head, vectors, tail),
+     * misaligned differently (no vectors) */
+    static const int offsets[][2] = {{0, 0}, {1, 1}, {0, 1}, {3, 0}, {2, 6}, {5, 5}, {7, 15}};
     static const int blocks[] = {1, 2, 1000};
     uint64_t rng = 12345;
     for (int d = 0; d < CV_DTYPE_COUNT; d++)
@@ -124,6 +126,27 @@ int main(void)
                 for (size_t oi = 0; oi < sizeof offsets / sizeof offsets[0]; oi++)
                     check_one(d, CV_AVG, k, true, sizes[si], offsets[oi][0], offsets[oi][1], 2,
                               &rng);
+
+    /* The body of a transfer whose pointers share their misalignment is
+     * still moved 16 bytes at a time; only differently misaligned pointers
+     * fall back to single elements. */
+    static _Alignas(16) unsigned char buf[3][4096];
+    for (int d = 0; d < CV_DTYPE_COUNT; d++) {
+        int64_t esz = (int64_t)cv_dtype_size(d), v = 16 / esz, n = 1000;
+        for (int off = 0; off < 4; off++) {
+            const unsigned char *p0 = buf[0] + off * esz, *p1 = buf[1] + off * esz,
+                                *p2 = buf[2] + off * esz;
+            int64_t head = (v - off % v) % v, want = (n - head) / v * v;
+            EXPECT(cv_cuda__vector_elements(d, p0, p1, p2, n) == want,
+                   "%s at element offset %d: %lld of %lld elements vectorised, expected %lld",
+                   cv_dtype_name(d), off, (long long)cv_cuda__vector_elements(d, p0, p1, p2, n),
+                   (long long)n, (long long)want);
+        }
+        EXPECT(cv_cuda__vector_elements(d, buf[0], buf[1], buf[2], 2) == (v <= 2 ? 2 : 0),
+               "%s: 2 aligned elements", cv_dtype_name(d));
+        EXPECT(cv_cuda__vector_elements(d, buf[0] + esz, buf[1], buf[2], n) == 0,
+               "%s: pointers misaligned differently cannot be vectorised", cv_dtype_name(d));
+    }
 
     /* What has no kernel is refused without touching memory. */
     float a[4] = {1, 2, 3, 4}, b[4] = {1, 1, 1, 1};
