@@ -48,6 +48,8 @@ int cv_nccl_open(int ranks, cv_nccl **out, char *err, size_t errlen)
 
 bool cv_nccl_have_mpi(void) { return false; }
 
+bool cv_nccl_mpi_launched(void) { return false; } /* open then says there is no CUDA */
+
 int cv_nccl_open_mpi(cv_nccl **out, char *err, size_t errlen)
 {
     *out = NULL;

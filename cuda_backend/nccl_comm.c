@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cuda_internal.h"
 
@@ -35,6 +36,19 @@ bool cv_nccl_have_mpi(void)
 #else
     return false;
 #endif
+}
+
+/* Open MPI's mpirun (OMPI_), MPICH's and Intel MPI's hydra (PMI_), PMIx
+ * launchers (Open MPI 5's prterun, srun --mpi=pmix: PMIX_RANK), and
+ * Slurm's srun with several tasks, whatever its --mpi. */
+bool cv_nccl_mpi_launched(void)
+{
+    static const char *vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMI_RANK", "PMIX_RANK"};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
+        if (getenv(vars[i]))
+            return true;
+    const char *tasks = getenv("SLURM_STEP_NUM_TASKS");
+    return getenv("SLURM_PROCID") && tasks && atol(tasks) > 1;
 }
 
 #ifndef COLLVIZ_HAVE_NCCL
@@ -113,6 +127,23 @@ cv_nccl *cv_nccl__alloc(int nlocal)
     return n;
 }
 
+ncclResult_t cv_nccl__settle(ncclComm_t comm)
+{
+    const struct timespec nap = {0, 50 * 1000}; /* 50 us */
+    for (;;) {
+        ncclResult_t state = ncclSuccess, r = ncclCommGetAsyncError(comm, &state);
+        if (r != ncclSuccess)
+            return r;
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 14, 0)
+        if (state == ncclInProgress) {
+            nanosleep(&nap, NULL);
+            continue;
+        }
+#endif
+        return state;
+    }
+}
+
 void cv_nccl__abort(cv_nccl *n)
 {
     n->failed = true;
@@ -135,6 +166,11 @@ void cv_nccl_close(cv_nccl *n)
             cudaSetDevice(n->device[i]);
         if (n->stream && n->stream[i])
             cudaStreamDestroy(n->stream[i]);
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 14, 0)
+        /* A non-blocking communicator (MPI's) finishes its work first. */
+        if (n->mpi && n->comm && n->comm[i] && ncclCommFinalize(n->comm[i]) == ncclInProgress)
+            cv_nccl__settle(n->comm[i]);
+#endif
         if (n->comm && n->comm[i])
             ncclCommDestroy(n->comm[i]);
     }
@@ -163,10 +199,11 @@ int cv_nccl_open(int ranks, cv_nccl **out, char *err, size_t errlen)
         return status;
     if (ranks <= 0)
         ranks = visible;
-    if (ranks > visible) {
-        snprintf(err, errlen, "NCCL runs one rank per GPU: %d ranks asked, %d GPU%s visible", ranks,
-                 visible, visible == 1 ? "" : "s");
-        return CV_EINVAL;
+    if (ranks > visible) { /* the machine cannot run it: exit 3, as for a missing GPU */
+        snprintf(err, errlen, "NCCL runs one rank per GPU: %d ranks asked, %d GPU%s visible "
+                 "(--backend cuda runs several ranks on one GPU)", ranks, visible,
+                 visible == 1 ? "" : "s");
+        return CV_EUNAVAIL;
     }
     n = cv_nccl__alloc(ranks);
     if (!n) {
@@ -215,6 +252,102 @@ static void node_rank(int world_rank, int *rank, int *size)
     MPI_Comm_free(&node);
 }
 
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 14, 0)
+
+enum { TAG_INIT_FAILED = 7301 };
+
+/* ncclCommInitRank is collective: a process whose init fails leaves the
+ * others waiting for it inside theirs, forever. So the init does not
+ * block (NCCL 2.14's ncclConfig_t.blocking = 0): each process polls its
+ * own init and, on a side communicator, for word that another process
+ * failed, in which case it aborts its own. A process that fails tells
+ * every other one before it goes on to the agreement; afterwards each
+ * process receives exactly the messages sent to it, so none is left
+ * behind. */
+static int init_rank(cv_nccl *n, ncclUniqueId id, int rank, int size, char *err, size_t errlen)
+{
+    const struct timespec nap = {0, 100 * 1000}; /* 100 us */
+    MPI_Comm side;
+    MPI_Request *sent = calloc((size_t)size, sizeof *sent);
+    int status = CV_OK, failed_here = 0, failed = 0, word = 1;
+    MPI_Comm_dup(MPI_COMM_WORLD, &side);
+    ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+    config.blocking = 0;
+    ncclResult_t r = ncclCommInitRankConfig(&n->comm[0], size, id, rank, &config);
+    while (r == ncclInProgress || (r == ncclSuccess && n->comm[0])) {
+        ncclResult_t state = ncclSuccess;
+        r = ncclCommGetAsyncError(n->comm[0], &state);
+        if (r == ncclSuccess)
+            r = state;
+        if (r != ncclInProgress)
+            break;
+        int flag = 0;
+        MPI_Iprobe(MPI_ANY_SOURCE, TAG_INIT_FAILED, side, &flag, MPI_STATUS_IGNORE);
+        if (flag) {
+            snprintf(err, errlen, "another MPI process failed to initialise NCCL");
+            status = CV_EBACKEND;
+            break;
+        }
+        nanosleep(&nap, NULL);
+    }
+    if (status == CV_OK && r != ncclSuccess) {
+        snprintf(err, errlen, "ncclCommInitRank: %s", ncclGetErrorString(r));
+        status = CV_EBACKEND;
+        failed_here = 1;
+        for (int p = 0; sent && p < size; p++)
+            sent[p] = MPI_REQUEST_NULL;
+        for (int p = 0; p < size; p++) /* a word each: eager, even by MPI_Send */
+            if (p != rank && sent)
+                MPI_Isend(&word, 1, MPI_INT, p, TAG_INIT_FAILED, side, &sent[p]);
+            else if (p != rank)
+                MPI_Send(&word, 1, MPI_INT, p, TAG_INIT_FAILED, side);
+    }
+    if (status != CV_OK)
+        cv_nccl__abort(n); /* an init in progress too: NCCL allows aborting it */
+    MPI_Allreduce(&failed_here, &failed, 1, MPI_INT, MPI_SUM, side);
+    for (int k = 0; k < failed - failed_here; k++) {
+        int w;
+        MPI_Recv(&w, 1, MPI_INT, MPI_ANY_SOURCE, TAG_INIT_FAILED, side, MPI_STATUS_IGNORE);
+    }
+    if (failed_here && sent)
+        MPI_Waitall(size, sent, MPI_STATUSES_IGNORE);
+    free(sent);
+    MPI_Comm_free(&side);
+    return status;
+}
+
+#else
+
+/* Before NCCL 2.14 the init blocks, and a process whose init fails cannot
+ * reach the others waiting inside theirs: it ends them all (exit 3, as a
+ * backend that cannot run) rather than leave them hanging. */
+static int init_rank(cv_nccl *n, ncclUniqueId id, int rank, int size, char *err, size_t errlen)
+{
+    ncclResult_t r = ncclCommInitRank(&n->comm[0], size, id, rank);
+    if (r == ncclSuccess)
+        return CV_OK;
+    fprintf(stderr, "collviz: --backend nccl: ncclCommInitRank on rank %d: %s; ending every "
+            "process\n", rank, ncclGetErrorString(r));
+    MPI_Abort(MPI_COMM_WORLD, 3);
+    snprintf(err, errlen, "ncclCommInitRank: %s", ncclGetErrorString(r));
+    return CV_EBACKEND;
+}
+
+#endif
+
+/* How many processes the launcher says it started (0: it does not say). */
+static long launcher_size(void)
+{
+    static const char *vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE",
+                                 "SLURM_STEP_NUM_TASKS", "SLURM_NTASKS"};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        const char *v = getenv(vars[i]);
+        if (v && atol(v) > 0)
+            return atol(v);
+    }
+    return 0;
+}
+
 int cv_nccl_open_mpi(cv_nccl **out, char *err, size_t errlen)
 {
     int initialised = 0, status = CV_OK, visible = 0, world_rank, world_size, local, local_size;
@@ -242,10 +375,18 @@ int cv_nccl_open_mpi(cv_nccl **out, char *err, size_t errlen)
     n->first = world_rank;
 
     status = cv_cuda__device_count(&visible, err, errlen);
+    long launched = launcher_size();
+    if (world_size == 1 && launched > 1) {
+        /* srun without --mpi=pmix, say: each process is alone in its world */
+        snprintf(err, errlen, "MPI sees 1 process but the launcher started %ld: this MPI cannot "
+                 "reach the launcher's process manager (with Slurm, try srun --mpi=pmix)",
+                 launched);
+        status = CV_EUNAVAIL;
+    }
     if (status == CV_OK && local_size > visible) {
         snprintf(err, errlen, "NCCL runs one process per GPU: %d processes on this node, %d GPU%s",
                  local_size, visible, visible == 1 ? "" : "s");
-        status = CV_EINVAL;
+        status = CV_EUNAVAIL;
     }
     if (status == CV_OK) {
         n->device[0] = local;
@@ -267,11 +408,8 @@ int cv_nccl_open_mpi(cv_nccl **out, char *err, size_t errlen)
         goto fail;
     MPI_Bcast(&id, (int)sizeof id, MPI_BYTE, 0, MPI_COMM_WORLD);
     /* No jumps from here to the agreement: every process must reach it. */
-    ncclResult_t r = ncclCommInitRank(&n->comm[0], world_size, id, world_rank);
-    if (r != ncclSuccess) {
-        snprintf(err, errlen, "ncclCommInitRank: %s", ncclGetErrorString(r));
-        status = CV_EBACKEND;
-    } else {
+    status = init_rank(n, id, world_rank, world_size, err, errlen);
+    if (status == CV_OK) {
         cudaError_t e = cudaStreamCreateWithFlags(&n->stream[0], cudaStreamNonBlocking);
         if (e != cudaSuccess) {
             snprintf(err, errlen, "cudaStreamCreateWithFlags: %s", cudaGetErrorString(e));

@@ -46,6 +46,10 @@ cv_nccl *cv_nccl__alloc(int nlocal);
  * Later runs on n are refused; close frees what is left. */
 void cv_nccl__abort(cv_nccl *n);
 
+/* Waits while a non-blocking communicator (NCCL 2.14 on; MPI's) reports
+ * ncclInProgress; returns its state then, or NCCL's error. */
+ncclResult_t cv_nccl__settle(ncclComm_t comm);
+
 /* Under MPI, every process must take the same path: returns the worst
  * status of all processes (err says when it was another process's). Without
  * MPI it returns status. */

@@ -126,7 +126,19 @@ static int launch(cv_nccl *n, const cv_spec *spec, const rank_bufs *bufs, int ti
                 return CV_EBACKEND;
             }
         }
-        NCCL_CHECK(ncclGroupEnd());
+        ncclResult_t r = ncclGroupEnd();
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 14, 0)
+        /* MPI's communicators do not block: the group is enqueued once
+         * each of them stops reporting ncclInProgress. */
+        if (r == ncclInProgress) {
+            r = ncclSuccess;
+            for (int i = 0; i < n->nlocal; i++) {
+                ncclResult_t q = cv_nccl__settle(n->comm[i]);
+                r = r == ncclSuccess ? q : r;
+            }
+        }
+#endif
+        NCCL_CHECK(r);
     }
 fail:
     return status;

@@ -5,7 +5,9 @@
 # never passed) after printing why where none is present; in a build with
 # the stub they skip the same way.
 collviz_test(test_cuda_nodevice SOURCES test_cuda_nodevice.c LIBS cvcore cvcuda TIMEOUT 120)
-collviz_test(test_cuda SOURCES test_cuda.c LIBS cvcore cvcuda TIMEOUT 3600)
+# The property suite on a GPU: scripts/gpu_check.sh runs it in 8 parts side by side
+# (test_cuda --part K/8); run whole, as here, it has this long.
+collviz_test(test_cuda SOURCES test_cuda.c LIBS cvcore cvcuda TIMEOUT 1800)
 collviz_test(test_cuda_limits SOURCES test_cuda_limits.c LIBS cvcore cvcuda TIMEOUT 600)
 collviz_test(test_cuda_nccl SOURCES test_cuda_nccl.c LIBS cvcore cvcuda TIMEOUT 600)
 
@@ -66,6 +68,36 @@ if(CMAKE_CXX_COMPILER)
                ENV COLLVIZ_MOCK_CUDA=mem=629145600)
   collviz_test(test_cuda_nccl_mock SOURCES test_cuda_nccl.c LIBS cvcudamock TIMEOUT 600
                ENV COLLVIZ_MOCK_CUDA=ndev=4,peer=1)
+
+  # NCCL bootstrapped through MPI on the doubles, under a real launcher:
+  # one process's ncclCommInitRank failing must end every process's wait.
+  find_package(MPI COMPONENTS C QUIET)
+  if(MPI_C_FOUND AND MPIEXEC_EXECUTABLE)
+    add_library(cvcudamock_mpi STATIC cuda_mock/cuda_mock.c cuda_mock/nccl_mock.c
+                cuda_mock/backend_host.cpp
+                ${CVCUDA_DIR}/cuda_info.c ${CVCUDA_DIR}/plan_traffic.c ${CVCUDA_DIR}/nccl_comm.c
+                ${CVCUDA_DIR}/nccl_run.c)
+    target_include_directories(cvcudamock_mpi BEFORE PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/cuda_mock
+                               ${CVCUDA_DIR})
+    target_compile_definitions(cvcudamock_mpi PUBLIC COLLVIZ_HAVE_CUDA=1 COLLVIZ_HAVE_NCCL=1
+                               COLLVIZ_HAVE_MPI=1)
+    target_link_libraries(cvcudamock_mpi PUBLIC cvcore MPI::MPI_C)
+    collviz_warnings(cvcudamock_mpi)
+    add_executable(test_cuda_nccl_mpi_mock test_cuda_nccl_mpi_mock.c)
+    target_link_libraries(test_cuda_nccl_mpi_mock PRIVATE cvcudamock_mpi)
+    target_include_directories(test_cuda_nccl_mpi_mock PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+    collviz_warnings(test_cuda_nccl_mpi_mock)
+    set(CVMOCK_MPI_ENV OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+                       OMPI_MCA_rmaps_base_oversubscribe=1 ASAN_OPTIONS=detect_leaks=0)
+    add_test(NAME test_cuda_nccl_mpi_mock_singleton
+             COMMAND test_cuda_nccl_mpi_mock --singleton)
+    add_test(NAME test_cuda_nccl_mpi_mock_3
+             COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 3
+                     $<TARGET_FILE:test_cuda_nccl_mpi_mock>)
+    set_tests_properties(test_cuda_nccl_mpi_mock_singleton test_cuda_nccl_mpi_mock_3 PROPERTIES
+                         TIMEOUT 60 ENVIRONMENT
+                         "${CVMOCK_MPI_ENV};COLLVIZ_MOCK_CUDA=ndev=3,ncclinitfail=2")
+  endif()
 
   # collviz itself on the doubles, so `--backend cuda`, `auto` and `nccl`
   # are exercised end to end: run, bench and list, and with the window

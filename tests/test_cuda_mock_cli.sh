@@ -71,6 +71,8 @@ check "NCCL on 4 GPUs" 0 "Out of bounds values : 0 OK" "COLLVIZ_MOCK_CUDA=ndev=4
   bench --backend nccl --op reducescatter -b 1k -e 64k -f 8 -n 2
 check "NCCL --ranks picks fewer GPUs" 0 '"ranks":	3' "COLLVIZ_MOCK_CUDA=ndev=4" -- \
   bench --backend nccl --op alltoall --ranks 3 -b 3k -e 3k --json
+check "NCCL: more ranks than GPUs exits 3" 3 "NCCL runs one rank per GPU: 8 ranks asked, 1 GPU" \
+  "COLLVIZ_MOCK_CUDA=ndev=1" -- bench --backend nccl --ranks 8 --op allreduce -b 1k -e 1k
 check "NCCL on one GPU says it is one rank" 0 "NCCL runs one rank" "COLLVIZ_MOCK_CUDA=ndev=1" -- \
   bench --backend nccl --op allreduce -b 1k -e 1k
 if "$bin" export --help >/dev/null 2>&1; then

@@ -69,7 +69,7 @@ static void check_refusals(cv_nccl *nccl, bool mpi)
     if (!mpi) {
         cv_nccl *more = NULL;
         rc = cv_nccl_open(cv_nccl_ranks(nccl) + 1, &more, err, sizeof err);
-        EXPECT(rc == CV_EINVAL && more == NULL, "more ranks than GPUs opened (%d)", rc);
+        EXPECT(rc == CV_EUNAVAIL && more == NULL, "more ranks than GPUs opened (%d)", rc);
         cv_nccl_close(more);
     }
 }

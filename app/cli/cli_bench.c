@@ -141,7 +141,7 @@ int app_cmd_bench(int argc, char **argv)
     int rc;
     if (!strcmp(backend, "nccl")) {
         char err[CV_ERR_LEN];
-        bool mpi = cv_nccl_have_mpi() && (getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE"));
+        bool mpi = cv_nccl_mpi_launched(); /* mpirun, srun, a PMIx launcher */
         rc = mpi ? cv_nccl_open_mpi(&nccl, err, sizeof err)
                  : cv_nccl_open(ranks_given ? spec.ranks : 0, &nccl, err, sizeof err);
         if (rc) {
@@ -224,6 +224,7 @@ int app_cmd_bench(int argc, char **argv)
         cv_plan *plan = NULL;
         if (cv_plan_build(&spec, &plan, err, sizeof err)) {
             cJSON_Delete(doc);
+            cv_nccl_close(nccl); /* every process returns the same way, then MPI_Finalize */
             return app_usage_error("%s", err);
         }
         progress_state ps = {app_now_seconds(), size, false};

@@ -145,6 +145,8 @@ void mock_cuda_config_init(mock_cuda_config *c)
             c->nccl_error = v != 0;
         else if (!strcmp(key, "ncclversion"))
             c->nccl_version = (long)v;
+        else if (!strcmp(key, "ncclinitfail"))
+            c->nccl_init_fail = (long)v;
         env += used;
         env += *env == ',';
     }
@@ -505,6 +507,12 @@ cudaError_t cudaSetDevice(int dev)
     return cudaSuccess;
 }
 
+cudaError_t cudaGetDevice(int *dev)
+{
+    *dev = M.cur;
+    return cudaSuccess;
+}
+
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int dev)
 {
     if (dev < 0 || dev >= M.cfg.ndev)
@@ -694,6 +702,7 @@ cudaError_t cudaStreamQuery(cudaStream_t s)
 
 bool mock_cuda_nccl_error(void) { return M.cfg.nccl_error; }
 long mock_cuda_nccl_version(void) { return M.cfg.nccl_version; }
+long mock_cuda_nccl_init_fail(void) { return M.cfg.nccl_init_fail; }
 
 cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned flags)
 {
@@ -818,9 +827,12 @@ cudaError_t cv_cuda__kernels_ok(void)
  * scheduler with the CPU backend's element arithmetic. */
 cudaError_t cv_cuda__launch(cv_dtype dtype, cv_redop redop, cv_xfer_kind kind, void *dst,
                             const void *local, const void *src, int64_t n, int divisor,
-                            int max_blocks, cudaStream_t stream)
+                            int sms, cudaStream_t stream)
 {
-    (void)max_blocks;
+    if (sms < 1) {
+        mock_cuda_problem("a kernel launched with %d multiprocessors to size its grid from", sms);
+        return fail(cudaErrorInvalidValue);
+    }
     if (n <= 0)
         return cudaSuccess;
     if ((kind != CV_XFER_REDUCE && kind != CV_XFER_REDUCE_COPY) || divisor < 0 ||

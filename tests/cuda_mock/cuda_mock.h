@@ -22,6 +22,8 @@ typedef struct {
     bool nccl_error;         /* NCCL reports an asynchronous error (a peer gone) */
     long nccl_version;       /* what ncclGetVersion answers; 0: the header's */
     long fault_at_kernel;    /* the Nth kernel to run faults its GPU (sticky); 0: none */
+    long nccl_init_fail;     /* rank N-1 of a communicator of several processes fails its
+                                init (the others wait for it, as NCCL's do); 0: none */
 } mock_cuda_config;
 
 typedef struct {
@@ -43,6 +45,7 @@ void mock_cuda_fail_event_in(long n);
 /* For the NCCL double: whether it is to report an asynchronous error. */
 bool mock_cuda_nccl_error(void);
 long mock_cuda_nccl_version(void);
+long mock_cuda_nccl_init_fail(void);
 
 /* For the NCCL double (nccl_mock.c): whether [p, p + bytes) lies in a live
  * device allocation (and on which GPU), and recording a misuse. */

@@ -69,6 +69,7 @@ cudaError_t cudaGetDeviceCount(int *count);
 cudaError_t cudaDriverGetVersion(int *v);
 cudaError_t cudaRuntimeGetVersion(int *v);
 cudaError_t cudaSetDevice(int dev);
+cudaError_t cudaGetDevice(int *dev);
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int dev);
 cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int dev);
 cudaError_t cudaDeviceCanAccessPeer(int *can, int dev, int peer);

@@ -49,6 +49,13 @@ typedef enum {
 typedef enum { ncclSum = 0, ncclProd = 1, ncclMax = 2, ncclMin = 3, ncclAvg = 4 } ncclRedOp_t;
 
 typedef struct ncclComm *ncclComm_t;
+/* NCCL 2.14's communicator options; only `blocking` is looked at. */
+typedef struct {
+    size_t size;
+    unsigned magic, version;
+    int blocking;
+} ncclConfig_t;
+#define NCCL_CONFIG_INITIALIZER {sizeof(ncclConfig_t), 0xcafebeef, NCCL_VERSION_CODE, 1}
 typedef struct {
     char internal[128];
 } ncclUniqueId;
@@ -58,6 +65,13 @@ ncclResult_t ncclGetVersion(int *version);
 ncclResult_t ncclGetUniqueId(ncclUniqueId *id);
 ncclResult_t ncclCommInitAll(ncclComm_t *comms, int ndev, const int *devlist);
 ncclResult_t ncclCommInitRank(ncclComm_t *comm, int nranks, ncclUniqueId id, int rank);
+/* With several ranks the double cannot reach the other processes: a
+ * non-blocking init (config->blocking = 0) stays ncclInProgress until the
+ * communicator is aborted, as a real one waiting for a peer that never
+ * comes would, and the rank named by ncclinitfail=R+1 fails at once. */
+ncclResult_t ncclCommInitRankConfig(ncclComm_t *comm, int nranks, ncclUniqueId id, int rank,
+                                    ncclConfig_t *config);
+ncclResult_t ncclCommFinalize(ncclComm_t comm);
 ncclResult_t ncclCommDestroy(ncclComm_t comm);
 ncclResult_t ncclCommAbort(ncclComm_t comm);
 ncclResult_t ncclCommGetAsyncError(ncclComm_t comm, ncclResult_t *async);
