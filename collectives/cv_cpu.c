@@ -122,6 +122,8 @@ static void pool_run(void (*fn)(void *, int64_t), void *ctx, int64_t n)
     pthread_mutex_unlock(&pool.job_mu);
 }
 
+void cv__parallel(void (*fn)(void *ctx, int64_t i), void *ctx, int64_t n) { pool_run(fn, ctx, n); }
+
 /* ------------------------------------------------------------- the backend */
 
 typedef struct {

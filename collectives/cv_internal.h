@@ -17,6 +17,11 @@ void *cv__xmalloc(size_t n);
 void *cv__xcalloc(size_t n, size_t size);
 void *cv__xrealloc(void *p, size_t n);
 
+/* Runs fn(ctx, i) for every i in [0, n) on the CPU backend's worker
+ * threads, the caller among them, and returns when all are done. One job
+ * runs at a time: fn must not call it again. */
+void cv__parallel(void (*fn)(void *ctx, int64_t i), void *ctx, int64_t n);
+
 /* Writes a one-line reason into err (if given) and returns CV_EINVAL. */
 int cv__fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

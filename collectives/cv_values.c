@@ -212,28 +212,60 @@ static uint64_t splitmix64(uint64_t x)
     return x ^ (x >> 31);
 }
 
-void cv_fill_input(const cv_spec *spec, cv_init init, uint64_t seed, int rank, void *dst)
+typedef struct {
+    const cv_spec *spec;
+    cv_init init;
+    uint64_t seed;
+    int rank;
+    void *dst;
+    int64_t n;
+} fill_job;
+
+/* Elements per piece when a fill is shared among threads. */
+#define FILL_PIECE ((int64_t)1 << 16)
+
+static void fill_range(const fill_job *j, int64_t lo, int64_t hi)
 {
-    int64_t n = cv_spec_buf_count(spec, CV_BUF_SEND, rank);
+    const cv_spec *spec = j->spec;
     bool is_float = cv_dtype_is_float(spec->dtype);
-    for (int64_t i = 0; i < n; i++) {
+    bool prod = spec->redop == CV_PROD && cv_op_reduces(spec->op);
+    for (int64_t i = lo; i < hi; i++) {
         double v;
-        if (init == CV_INIT_RANK) {
-            v = rank + 1;
-        } else if (init == CV_INIT_INDEX) {
-            v = (double)rank * 100 + (double)i;
+        if (j->init == CV_INIT_RANK) {
+            v = j->rank + 1;
+        } else if (j->init == CV_INIT_INDEX) {
+            v = (double)j->rank * 100 + (double)i;
         } else {
             /* Small integers are exact in every dtype, so sums of them can
              * be checked tightly; for prod, values near 1 keep products of
              * many ranks finite. */
-            uint64_t r = splitmix64(seed ^ splitmix64(((uint64_t)rank << 40) ^ (uint64_t)i));
-            if (spec->redop == CV_PROD && cv_op_reduces(spec->op))
+            uint64_t r = splitmix64(j->seed ^ splitmix64(((uint64_t)j->rank << 40) ^ (uint64_t)i));
+            if (prod)
                 v = is_float ? 1.0 + ((double)(r % 5) - 2.0) / 16.0 : (double)(r % 7) - 3.0;
             else
                 v = is_float ? (double)(r % 17) - 8.0 : (double)(r % 201) - 100.0;
         }
-        cv__value_set(spec->dtype, dst, i, v);
+        cv__value_set(spec->dtype, j->dst, i, v);
     }
+}
+
+static void fill_piece(void *ctx, int64_t k)
+{
+    const fill_job *j = ctx;
+    int64_t lo = k * FILL_PIECE, hi = lo + FILL_PIECE < j->n ? lo + FILL_PIECE : j->n;
+    fill_range(j, lo, hi);
+}
+
+/* Every element is a function of (seed, rank, index) alone, so a large
+ * fill is shared among the CPU backend's threads: single-threaded it takes
+ * seconds per GiB, which would dominate a bench sweep. */
+void cv_fill_input(const cv_spec *spec, cv_init init, uint64_t seed, int rank, void *dst)
+{
+    fill_job j = {spec, init, seed, rank, dst, cv_spec_buf_count(spec, CV_BUF_SEND, rank)};
+    if (j.n <= FILL_PIECE)
+        fill_range(&j, 0, j.n);
+    else
+        cv__parallel(fill_piece, &j, (j.n + FILL_PIECE - 1) / FILL_PIECE);
 }
 
 /* NCCL's ncclAvg on floats (hostToDevRedOp in src/enqueue.cc) is a

@@ -132,9 +132,17 @@ static bool allowed(cv_op op, int dtype, int redop)
     return !(cv_redop_is_bitwise(redop) && cv_dtype_is_float(dtype));
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     char err[CV_ERR_LEN] = "", device[256] = "";
+    /* --part K/N: only every Nth (op, algorithm) pair from the Kth on, so
+     * that N processes share the suite (scripts/gpu_check.sh runs 8). */
+    int part = 1, parts = 1, pair = 0;
+    if (argc == 3 && !strcmp(argv[1], "--part") &&
+        (sscanf(argv[2], "%d/%d", &part, &parts) != 2 || parts < 1 || part < 1 || part > parts)) {
+        printf("test_cuda: --part wants K/N with 1 <= K <= N, not '%s'\n", argv[2]);
+        return 2;
+    }
     int rc = cv_cuda_backend()->probe(err, sizeof err);
     if (rc != CV_OK) {
         printf("SKIPPED: the CUDA backend cannot run here: %s\n", err);
@@ -149,6 +157,8 @@ int main(void)
         cv_algo algos[CV_ALGO_COUNT];
         int na = cv_op_algos(op, algos);
         for (int a = 0; a < na; a++) {
+            if (pair++ % parts != part - 1)
+                continue;
             int before = failures;
             for (int ri = 0; ri < nranks; ri++) {
                 int n = ranks[ri];
