@@ -197,6 +197,63 @@ static void check_buried(void)
     ncclog_free(&log);
 }
 
+/* The lesson on reading a log stages channel 1 of the shipped log: its
+ * ring, its double tree (channels 1 and 3), and quiz answers that are what
+ * the log says. */
+static void check_lesson(void)
+{
+    FILE *f = fopen(COLLVIZ_SOURCE_DIR "/assets/ncclog/two-nodes-16.log", "rb");
+    REQUIRE(f != NULL);
+    ncclog log;
+    char err[2048];
+    REQUIRE(ncclog_read(f, "two-nodes-16.log", &log, err, sizeof err) == 0);
+    fclose(f);
+    const ncclog_comm *c;
+    REQUIRE(ncclog_pick(&log, NULL, &c, err, sizeof err) == 0);
+    cv_topology t;
+    int nodes;
+    char note[256];
+    REQUIRE(ncclog_topology(c, 1, &t, &nodes, note, sizeof note, err, sizeof err) == 0);
+    CHECK(nodes == 2);
+
+    f = fopen(COLLVIZ_SOURCE_DIR "/lessons/algo-nccl-log.json", "rb");
+    REQUIRE(f != NULL);
+    static char buf[1 << 20];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    cJSON *l = cJSON_Parse(buf);
+    REQUIRE(l != NULL);
+    cJSON *setup = cJSON_GetObjectItem(l, "setup"), *ring = cJSON_GetObjectItem(setup, "ring");
+    CHECK(cJSON_GetObjectItem(setup, "ranks")->valueint == c->nranks);
+    CHECK(cJSON_GetObjectItem(setup, "nodes")->valueint == nodes);
+    for (int i = 0; i < c->nranks; i++)
+        CHECK(cJSON_GetArrayItem(ring, i)->valueint == t.ring[i]);
+    cJSON *beats = cJSON_GetObjectItem(l, "beats"), *b;
+    int seen = 0;
+    cJSON_ArrayForEach(b, beats)
+    {
+        cJSON *o = cJSON_GetObjectItem(b, "setup"), *q = cJSON_GetObjectItem(b, "quiz");
+        cJSON *trees = o ? cJSON_GetObjectItem(o, "trees") : NULL;
+        for (int k = 0; trees && k < 2; k++, seen++)
+            for (int r = 0; r < c->nranks; r++)
+                CHECK(cJSON_GetArrayItem(cJSON_GetArrayItem(trees, k), r)->valueint ==
+                      t.parent[k][r]);
+        const char *id = q ? cJSON_GetObjectItem(q, "id")->valuestring : "";
+        if (!strcmp(id, "next-hop")) { /* where GPU 14 sends on channel 1 */
+            CHECK(cJSON_GetObjectItem(q, "answer")->valueint == c->channels[1].next[14]);
+            seen++;
+        }
+        if (!strcmp(id, "tree-parent")) { /* GPU 8's parent in channel 1's tree */
+            CHECK(cJSON_GetObjectItem(q, "answer")->valueint == c->channels[1].parent[8]);
+            seen++;
+        }
+    }
+    CHECK(seen == 4);
+    cJSON_Delete(l);
+    ncclog_free(&log);
+}
+
 int main(void)
 {
     static const char *good[] = {"single-node-8", "two-nodes-16", "cut-summary-32", "dbtree-4",
@@ -209,6 +266,7 @@ int main(void)
         check_bad(bad[i]);
     check_multi();
     check_buried();
+    check_lesson();
     printf("test_ncclog: %d checks, %d failures\n", checks, failures);
     return failures != 0;
 }

@@ -80,12 +80,83 @@ static cv_plan *setup_plan(lesson__ctx *c, lesson__val v, const char *where, con
     return plan;
 }
 
+/* One array of n ranks (a ring, or a tree's parents, -1 allowed) into out;
+ * false after reporting. */
+static bool read_rank_list(lesson__ctx *c, lesson__val a, const char *where, int n, bool parents,
+                           int32_t *out)
+{
+    if (!lesson__want_array(c, a, where, n, n))
+        return false;
+    bool ok = true;
+    for (int i = 0; i < n; i++) {
+        lesson__val e = lesson__item(c, a, i);
+        char ep[300], what[80];
+        snprintf(ep, sizeof ep, "%s[%d]", where, i);
+        snprintf(what, sizeof what, parents ? "a rank from 0 to %d, or -1 for the root"
+                                             : "a rank from 0 to %d",
+                 n - 1);
+        double d = cJSON_IsNumber(e.j) ? e.j->valuedouble : -2;
+        if (d < (parents ? -1 : 0) || d > n - 1 || (double)(int)d != d) {
+            lesson__type_err(c, e, ep, what);
+            ok = false;
+            continue;
+        }
+        out[i] = (int32_t)d;
+    }
+    return ok;
+}
+
+/* "ring" and "trees": the ring and the double tree the stage follows, as
+ * an NCCL log gives them (`collviz nccl-log --json` prints both). A setup
+ * that gives neither keeps the lesson's, unless its rank count differs. */
+static bool read_topology(lesson__ctx *c, lesson__val v, const char *where, lesson_setup *s)
+{
+    lesson__val ring = lesson__member(c, v, "ring"), trees = lesson__member(c, v, "trees");
+    int n = s->spec.ranks;
+    if (!ring.j && !trees.j) {
+        if (s->spec.topo && s->spec.topo->ranks != n)
+            s->spec.topo = NULL;
+        return true;
+    }
+    cv_topology *t = lesson__alloc(c->arena, sizeof *t);
+    if (s->spec.topo && s->spec.topo->ranks == n)
+        *t = *s->spec.topo;
+    t->ranks = n;
+    char path[256];
+    bool ok = true;
+    if (ring.j) {
+        lesson__path(path, sizeof path, where, "ring");
+        t->has_ring = ok = read_rank_list(c, ring, path, n, false, t->ring);
+    }
+    if (trees.j) {
+        lesson__path(path, sizeof path, where, "trees");
+        if (lesson__want_array(c, trees, path, 2, 2)) {
+            char tp[288];
+            for (int k = 0; k < 2; k++) {
+                snprintf(tp, sizeof tp, "%s[%d]", path, k);
+                ok = read_rank_list(c, lesson__item(c, trees, k), tp, n, true, t->parent[k]) && ok;
+            }
+            t->has_trees = ok;
+        } else {
+            ok = false;
+        }
+    }
+    char err[CV_ERR_LEN];
+    if (ok && cv_topology_check(t, err, sizeof err) != CV_OK) {
+        lesson__err(c, lesson__off(c, ring.j ? ring : trees), "%s: %s", where, err);
+        ok = false;
+    }
+    s->spec.topo = t;
+    return ok;
+}
+
 /* The lesson's setup (override false) or a beat's override of it. Returns
  * the setup's index, or -1 when it is bad. */
 static int read_setup(lesson__ctx *c, lesson__val v, const char *where, bool override)
 {
-    static const char *const keys[] = {"op",     "algo",  "ranks", "count", "dtype", "redop",
-                                       "root",   "slices", "nodes", "init", "seed", NULL};
+    static const char *const keys[] = {"op",    "algo",  "ranks", "count", "dtype", "redop",
+                                       "root",  "slices", "nodes", "init", "seed",  "ring",
+                                       "trees", NULL};
     if (!lesson__want_object(c, v, where))
         return -1;
     if (override && !v.j->child)
@@ -160,6 +231,8 @@ static int read_setup(lesson__ctx *c, lesson__val v, const char *where, bool ove
     s.spec.nodes = (int)nodes;
     s.init = (cv_init)init;
     s.seed = (uint64_t)seed;
+    if (!read_topology(c, v, where, &s))
+        return -1;
     cv_plan *plan = setup_plan(c, v, where, &s);
     if (!plan)
         return -1;

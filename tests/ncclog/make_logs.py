@@ -75,30 +75,35 @@ def trees_field(kids, r, parent, style):
 
 
 def topology(nodes, gpus, nch, tree_kind):
-    """Rings: each node's GPUs in a per-channel order, nodes in sequence.
-    Trees: a chain inside each node, node heads joined by a binary tree
-    (or its mirror on odd channels: NCCL's double binary tree)."""
+    """As NCCL builds them: nch/2 distinct channels, each run twice (channel
+    c and c + nch/2 share a ring); each node's GPUs in a per-channel order,
+    the nodes in sequence. Trees: a chain inside each node, the node heads
+    joined by a binary tree in heap order; with tree_kind "dbtree", the
+    second half of the channels uses the mirror tree (NCCL's double binary
+    tree: a head that is inner in one tree is a leaf in the other)."""
     n = nodes * gpus
-    rings, trees = [], []
-    for c in range(nch):
+    half = max(1, nch // 2)
+    base = []
+    for c in range(half):
         order = []
         for k in range(nodes):
             local = list(range(gpus))
             if c % 2:
                 rng.shuffle(local)
-            # rank 0 first, as NCCL prints rings from rank 0
             order += [k * gpus + g for g in local]
-        order = order[order.index(0):] + order[:order.index(0)]
+        # rank 0 first, as NCCL prints rings from rank 0
+        base.append(order[order.index(0):] + order[:order.index(0)])
+    rings, trees = [], []
+    for c in range(nch):
+        order = base[c % half]
         rings.append(order)
         parent = {}
         heads = []
         for k in range(nodes):
             mine = [r for r in order if r // gpus == k]
-            if k == 0:
-                mine = mine[mine.index(0):] + mine[:mine.index(0)]
             parent.update(chain_tree(mine))
             heads.append(mine[0])
-        if tree_kind == "dbtree" and c % 2 == 1:
+        if tree_kind == "dbtree" and c >= half:
             heads = heads[::-1]
         # a binary tree over the heads in heap order
         for i, h in enumerate(heads):
@@ -382,6 +387,12 @@ def bad_logs():
 if __name__ == "__main__":
     modern_log("single-node-8", 1, 8, 4, lambda r: "", graph_lines=True, colours=True)
     modern_log("two-nodes-16", 2, 8, 4, lambda r: "[1,%d]<stdout>:" % r, graph_lines=False)
+    # the lesson algo-nccl-log reads this one, and it ships with the assets
+    assets = os.path.join(HERE, "..", "..", "assets", "ncclog")
+    os.makedirs(assets, exist_ok=True)
+    with open(os.path.join(HERE, "two-nodes-16.log"), "rb") as f, \
+            open(os.path.join(assets, "two-nodes-16.log"), "wb") as g:
+        g.write(f.read())
     cut_summary_log("cut-summary-32")
     small_dbtree_log("dbtree-4")
     old_connections_log("old-connections", "old")
