@@ -173,11 +173,16 @@ int cv_value_format_exact(cv_dtype dtype, const void *base, int64_t i, char *out
     /* the fewest significant digits that read back to the same double;
      * 17 always do */
     char text[40] = "";
-    for (int prec = 1; prec <= 17; prec++) {
+    int prec = 1;
+    for (; prec <= 17; prec++) {
         snprintf(text, sizeof text, "%.*g", prec, v);
         if (strtod(text, NULL) == v)
             break;
     }
+    /* whole numbers up to 1e17 as digits (100, not 1e+02) */
+    int e10 = v != 0 ? (int)floor(log10(fabs(v))) : 0;
+    if (strchr(text, 'e') && e10 >= 0 && e10 < 17 && e10 + 1 > prec)
+        snprintf(text, sizeof text, "%.*g", e10 + 1, v);
     return snprintf(out, outlen, "%s", text);
 }
 

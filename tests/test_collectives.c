@@ -148,6 +148,31 @@ static void check_volumes(void)
     }
 }
 
+/* run --json's numbers read back exactly: every float16 value, and float64
+ * values one ulp apart print differently; non-finite ones are words. */
+static void check_format_exact(void)
+{
+    char text[48];
+    bool number;
+    int bad = 0;
+    for (uint32_t u = 0; u < 65536; u++) {
+        uint16_t h = (uint16_t)u;
+        double v = cv_value_get(CV_FLOAT16, &h, 0);
+        cv_value_format_exact(CV_FLOAT16, &h, 0, text, sizeof text, &number);
+        if (v != v)
+            bad += number || strcmp(text, "nan") != 0;
+        else if (!number ? strcmp(text, v > 0 ? "inf" : "-inf") != 0 : strtod(text, NULL) != v)
+            bad++;
+    }
+    EXPECT(bad == 0, "%d float16 values do not read back", bad);
+    double a[2] = {99.99999999999999, 100.0};
+    char ta[48], tb[48];
+    cv_value_format_exact(CV_FLOAT64, a, 0, ta, sizeof ta, &number);
+    cv_value_format_exact(CV_FLOAT64, a, 1, tb, sizeof tb, &number);
+    EXPECT(strcmp(ta, tb) != 0 && strtod(ta, NULL) == a[0] && !strcmp(tb, "100"),
+           "float64 one ulp apart: %s and %s", ta, tb);
+}
+
 /* float16 prod of 0, 100, ..., 600 along a tree: 100 x 200 x ... overflows
  * to inf before the 0 arrives, and inf x 0 is NaN, a legitimate result that
  * --verify must accept; sum that overflows both ways (inf - inf) too. */
@@ -263,6 +288,7 @@ int main(int argc, char **argv)
     int nranks = (int)(sizeof ranks / sizeof ranks[0]);
     check_volumes();
     check_overflow_nan();
+    check_format_exact();
     for (int op = 0; op < CV_OP_COUNT; op++) {
         cv_algo algos[CV_ALGO_COUNT];
         int na = cv_op_algos(op, algos);
