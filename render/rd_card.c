@@ -294,6 +294,10 @@ void rd__draw_card(rd_ctx *c, const rd_frame *f, int p, int k)
             snprintf(title + l, sizeof title - l, " (%s)", rd_str(f->lang, RD_S_ROOT));
         }
         SDL_Rect tb = {sw.x + sw.w + px / 2, cl->title.y, cl->title.w - sw.w - px / 2, cl->title.h};
+        int tw = 0;
+        rd_text_measure(c->text, title, px, &tw, NULL);
+        if (tw > tb.w && rank < pl->nranks) /* a small card: its number says which GPU */
+            snprintf(title, sizeof title, "%d", rank);
         rd__text(c, title, px, th->text, tb, RD_ALIGN_LEFT, 0);
     }
     static const rd_string labels[CV_BUF_COUNT] = {RD_S_IN, RD_S_OUT, RD_S_TMP};
@@ -307,13 +311,16 @@ void rd__draw_card(rd_ctx *c, const rd_frame *f, int p, int k)
             int first_line = cl->cells[b] > 0 ? rd_cell_rect(cl, b, 0).h : lb.h;
             if (lb.x + lb.w <= cl->row[b].x && first_line > 0)
                 lb.h = first_line;
-            if (lb.h >= px * 9 / 10) /* a very short row (stripes) goes unnamed */
-                rd__text(c, rd_str(f->lang, labels[b]), px * 9 / 10, th->dim, lb, RD_ALIGN_LEFT, 0);
+            if (lb.h >= px * 9 / 10) /* a very short or narrow row goes unnamed */
+                rd__text(c, rd_str(f->lang, labels[b]), px * 9 / 10, th->dim, lb,
+                         RD_ALIGN_LEFT | RD_ALIGN_FIT, 0);
         }
         if (cl->cells[b] == 0) {
-            if (cl->row[b].w > 0)
+            if (cl->row[b].w > 0 &&
                 rd__text(c, rd_str(f->lang, RD_S_UNUSED), px * 9 / 10, th->dim, cl->row[b],
-                         RD_ALIGN_LEFT, 0);
+                         RD_ALIGN_LEFT | RD_ALIGN_FIT, 0).w == 0)
+                rd__text(c, "\xE2\x80\x93", px * 9 / 10, th->dim, cl->row[b], RD_ALIGN_LEFT | RD_ALIGN_FIT,
+                         0); /* a dash where the word does not fit */
             continue;
         }
         cv_bufview v = cv_state_buf(panel->state, rank, (cv_buf)b);

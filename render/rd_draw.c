@@ -82,6 +82,7 @@ void rd__box(rd_ctx *c, SDL_Rect r, int kind, int layer, const char *label)
     if (!c->debug || c->nboxes >= RD_MAX_BOXES || r.w <= 0 || r.h <= 0)
         return;
     rd_box *b = &c->boxes[c->nboxes++];
+    b->cut = false;
     b->r = r;
     b->kind = kind;
     b->layer = layer;
@@ -93,6 +94,11 @@ SDL_Rect rd__text(rd_ctx *c, const char *s, int px, SDL_Color col, SDL_Rect box,
 {
     SDL_Rect r = rd_text_draw_in(c->text, s, px, col, box, align);
     rd__box(c, r, 0, layer, s);
+    if (c->debug && c->nboxes > 0 && r.w > 0 && !(align & RD_ALIGN_FIT)) {
+        int w = 0;
+        rd_text_measure(c->text, s, px, &w, NULL);
+        c->boxes[c->nboxes - 1].cut = w > box.w;
+    }
     return r;
 }
 
@@ -225,15 +231,16 @@ static SDL_Rect pill(rd_ctx *c, const rd_theme *th, const char *text, int px, SD
     int padx = px / 3 + border, h = (int)(px * 1.35) + 2 * border;
     SDL_Rect r = rd__rect((int)lroundf(cx - tw / 2.0f) - padx, (int)lroundf(cy - h / 2.0f),
                           tw + 2 * padx, h);
-    /* Inside the window, whatever the card's place. */
-    if (r.x + r.w > c->L.w)
-        r.x = c->L.w - r.w;
-    if (r.x < 0)
-        r.x = 0;
-    if (r.y + r.h > c->L.h)
-        r.y = c->L.h - r.h;
-    if (r.y < 0)
-        r.y = 0;
+    /* On the stage (not over the narration), whatever the card's place. */
+    SDL_Rect st = c->L.stage;
+    if (r.x + r.w > st.x + st.w)
+        r.x = st.x + st.w - r.w;
+    if (r.x < st.x)
+        r.x = st.x;
+    if (r.y + r.h > st.y + st.h)
+        r.y = st.y + st.h - r.h;
+    if (r.y < st.y)
+        r.y = st.y;
     rd__fill(c->r, r, col);
     rd__fill(c->r, rd__rect(r.x + border, r.y + border, r.w - 2 * border, r.h - 2 * border),
              th->panel);
@@ -444,15 +451,24 @@ static void draw_landing(rd_ctx *c, const rd_frame *f, int p, int step, float fl
             continue;
         const rd_card_layout *cl = &pl->cards[x->dst];
         SDL_Rect row = cl->row[x->dst_buf];
-        if (row.w <= 0 || cl->count[x->dst_buf] <= 0)
+        if (row.w <= 0 || cl->count[x->dst_buf] <= 0 || cl->cells[x->dst_buf] <= 0)
             continue;
-        int xa = row.x + (int)(row.w * (double)x->dst_off / cl->count[x->dst_buf]);
-        int xb = row.x + (int)(row.w * (double)(x->dst_off + x->count) / cl->count[x->dst_buf]);
-        if (flash > 0) {
-            SDL_Color fl = th->flash;
-            fl.a = (Uint8)(170 * flash);
-            rd__fill(c->r, rd__rect(xa, row.y, xb - xa > 1 ? xb - xa : 2, row.h), fl);
+        /* The cells it wrote (a row may wrap onto several lines). */
+        int j0 = rd_cell_of(cl, x->dst_buf, x->dst_off);
+        int j1 = rd_cell_of(cl, x->dst_buf, x->dst_off + x->count - 1);
+        SDL_Rect first = rd_cell_rect(cl, x->dst_buf, j0);
+        int xa = first.x, xb = first.x + first.w;
+        for (int j = j0; j <= j1; j++) {
+            SDL_Rect cr = rd_cell_rect(cl, x->dst_buf, j);
+            if (cr.y == first.y && cr.x + cr.w > xb)
+                xb = cr.x + cr.w;
+            if (flash > 0) {
+                SDL_Color fl = th->flash;
+                fl.a = (Uint8)(170 * flash);
+                rd__fill(c->r, cr, fl);
+            }
         }
+        row.y = first.y;
         if (!sums || x->src < 0 || x->src >= pl->nparts)
             continue;
         cv_bufview src = cv_state_buf(panel->before, x->src, (cv_buf)x->src_buf);
@@ -465,18 +481,31 @@ static void draw_landing(rd_ctx *c, const rd_frame *f, int p, int step, float fl
         char text[200], one[160];
         size_t len = 0;
         text[0] = '\0';
-        /* As many of the chunk's elements as fit over the card. */
+        /* As many of the chunk's elements as fit over the card, in the
+         * bar's small type where the card is narrow. */
+        char first_one[160];
+        int tpx = px;
+        arithmetic(&plan->spec, x, 0, src, old, old_off, now, first_one, sizeof first_one);
+        if (pill_width(c, first_one, tpx, border) > cl->card.w && tpx > 9)
+            tpx = (int)(tpx * 0.85f);
         for (int64_t k = 0; k < x->count && k < 4; k++) {
             arithmetic(&plan->spec, x, k, src, old, old_off, now, one, sizeof one);
             char next[400];
             snprintf(next, sizeof next, "%s%s%s", text, len ? ", " : "", one);
-            if (k > 0 && pill_width(c, next, px, border) > cl->card.w) {
+            if (k > 0 && pill_width(c, next, tpx, border) > cl->card.w) {
                 snprintf(text + len, sizeof text - len, ", \xE2\x80\xA6");
                 break;
             }
             len = (size_t)snprintf(text, sizeof text, "%s", next);
         }
-        pill(c, th, text, px, th->accent, (xa + xb) / 2.0f, row.y - px * 0.15f, border);
+        /* Over its cells, within its card: neighbours' sums do not overlap. */
+        float cx = (xa + xb) / 2.0f;
+        int pw = pill_width(c, text, tpx, border);
+        if (cx - pw / 2.0f < cl->card.x)
+            cx = cl->card.x + pw / 2.0f;
+        if (cx + pw / 2.0f > cl->card.x + cl->card.w)
+            cx = cl->card.x + cl->card.w - pw / 2.0f;
+        pill(c, th, text, tpx, th->accent, cx, row.y - tpx * 0.15f, border);
     }
 }
 
@@ -492,7 +521,7 @@ static void draw_panel_static(rd_ctx *c, const rd_frame *f, int p)
     const cv_plan *plan = cv_trace_plan(panel->trace);
     int step;
     double frac;
-    int shown = rd_shown_step(plan, f->t, &step, &frac);
+    int shown = rd_shown_step(plan, rd__panel_t(f, panel), &step, &frac);
     if (cv_state_step(panel->state) != shown)
         cv_state_seek(panel->state, shown);
     c->shown[p] = shown;
@@ -506,6 +535,10 @@ static void draw_panel_static(rd_ctx *c, const rd_frame *f, int p)
         const rd_theme *lt = rd_theme_get(f->theme);
         char cap[160];
         rd_strf(f->lang, RD_S_LENS, cap, sizeof cap, pl->lens_rank, 0);
+        int cw = 0;
+        rd_text_measure(c->text, cap, c->L.px_small, &cw, NULL);
+        if (cw > pl->lens.w) /* narrow: the GPU alone */
+            rd_strf(f->lang, RD_S_GPU, cap, sizeof cap, pl->lens_rank, 0);
         int ch = pl->cards[RD_LENS_CARD].card.y - pl->lens.y;
         rd__text(c, cap, c->L.px_small, lt->accent, rd__rect(pl->lens.x, pl->lens.y, pl->lens.w, ch),
                  RD_ALIGN_LEFT, 0);
@@ -566,7 +599,7 @@ static uint64_t static_key(const rd_ctx *c, const rd_frame *f)
         h = hash_str(h, f->panels[p].backend);
         const cv_plan *plan = f->panels[p].trace ? cv_trace_plan(f->panels[p].trace) : NULL;
         int step;
-        int shown = rd_shown_step(plan, f->t, &step, NULL);
+        int shown = rd_shown_step(plan, rd__panel_t(f, &f->panels[p]), &step, NULL);
         h = mix64(h, (uint64_t)shown << 20 | (uint64_t)step);
     }
     h = hash_str(h, f->message);
@@ -617,7 +650,7 @@ static void draw_dynamic(rd_ctx *c, const rd_frame *f)
             continue;
         int step;
         double frac;
-        int shown = rd_shown_step(cv_trace_plan(panel->trace), f->t, &step, &frac);
+        int shown = rd_shown_step(cv_trace_plan(panel->trace), rd__panel_t(f, panel), &step, &frac);
         if (frac > 0 && frac < RD_ARRIVE)
             draw_flight(c, f, p, step, frac);
         else if (frac >= RD_ARRIVE)
@@ -669,7 +702,8 @@ void rd_draw(rd_ctx *c, const rd_frame *f)
              * for the tooltip's values. */
             for (int p = 0; p < f->npanels && p < 2; p++)
                 if (f->panels[p].state && f->panels[p].trace) {
-                    int shown = rd_shown_step(cv_trace_plan(f->panels[p].trace), f->t, NULL, NULL);
+                    int shown = rd_shown_step(cv_trace_plan(f->panels[p].trace),
+                                              rd__panel_t(f, &f->panels[p]), NULL, NULL);
                     if (cv_state_step(f->panels[p].state) != shown)
                         cv_state_seek(f->panels[p].state, shown);
                     c->shown[p] = shown;

@@ -7,7 +7,9 @@
  * of the first frame (at 5 bits a channel) loses almost nothing, and a
  * 32K-entry lookup table maps every later pixel to its nearest palette
  * entry quickly and deterministically (no dithering, which would make
- * frames flicker and files bigger).
+ * frames flicker and files bigger). Each frame after the first holds only
+ * the rectangle that changed, drawn over the last (DISPOSE_DO_NOT), and
+ * the file says GIF89a, whose extensions (delays, looping) it uses.
  */
 #include "render.h"
 
@@ -51,6 +53,8 @@ struct rd_gif {
     int ncolors;
     uint8_t *lut;   /* 32768 entries: 5-5-5 colour -> palette index */
     uint8_t *index; /* one frame of palette indices */
+    uint8_t *prev;  /* the last frame written, to send only what changed */
+    bool have_prev;
     char path[1024];
 };
 
@@ -65,7 +69,8 @@ rd_gif *rd_gif_open(const char *path, int w, int h, char *err, size_t errlen)
         goto oom;
     g->lut = malloc(32768);
     g->index = malloc((size_t)w * (size_t)h);
-    if (!g->lut || !g->index)
+    g->prev = malloc((size_t)w * (size_t)h);
+    if (!g->lut || !g->index || !g->prev)
         goto oom;
     /* Opened here rather than by EGifOpenFileName, which creates the file
      * readable by its owner only; this way the user's umask decides. */
@@ -74,6 +79,7 @@ rd_gif *rd_gif_open(const char *path, int w, int h, char *err, size_t errlen)
         snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
         free(g->lut);
         free(g->index);
+        free(g->prev);
         free(g);
         return NULL;
     }
@@ -83,9 +89,12 @@ rd_gif *rd_gif_open(const char *path, int w, int h, char *err, size_t errlen)
         snprintf(err, errlen, "cannot write %s: %s", path, GifErrorString(e));
         free(g->lut);
         free(g->index);
+        free(g->prev);
         free(g);
         return NULL;
     }
+    /* The file uses 89a's extensions (delays, looping): say GIF89a. */
+    EGifSetGifVersion(g->gif, true);
     g->w = w;
     g->h = h;
     snprintf(g->path, sizeof g->path, "%s", path);
@@ -200,22 +209,47 @@ int rd_gif_add(rd_gif *g, SDL_Surface *frame, int delay_cs, char *err, size_t er
     for (int y = 0; y < g->h; y++)
         for (int x = 0; x < g->w; x++)
             g->index[(size_t)y * (size_t)g->w + (size_t)x] = g->lut[key555(pixel_at(s, x, y))];
+    /* Only the rectangle that changed since the last frame (which stays
+     * on screen under it): a step's flights touch a small part of a slide. */
+    int x0 = 0, y0 = 0, x1 = g->w - 1, y1 = g->h - 1;
+    if (g->have_prev) {
+        x0 = g->w, y0 = g->h, x1 = -1, y1 = -1;
+        for (int y = 0; y < g->h; y++) {
+            const uint8_t *a = g->index + (size_t)y * (size_t)g->w, *b = g->prev + (size_t)y * (size_t)g->w;
+            if (memcmp(a, b, (size_t)g->w) == 0)
+                continue;
+            int l = 0, r = g->w - 1;
+            while (a[l] == b[l])
+                l++;
+            while (a[r] == b[r])
+                r--;
+            x0 = l < x0 ? l : x0;
+            x1 = r > x1 ? r : x1;
+            y0 = y < y0 ? y : y0;
+            y1 = y;
+        }
+        if (x1 < 0) /* nothing changed: one pixel, so the delay still counts */
+            x0 = y0 = x1 = y1 = 0;
+    }
     GraphicsControlBlock gcb = {.DisposalMode = DISPOSE_DO_NOT, .UserInputFlag = false,
                                 .DelayTime = delay_cs, .TransparentColor = NO_TRANSPARENT_COLOR};
     GifByteType ext[4];
     size_t n = EGifGCBToExtension(&gcb, ext);
+    int rw = x1 - x0 + 1, rh = y1 - y0 + 1;
     if (EGifPutExtension(g->gif, GRAPHICS_EXT_FUNC_CODE, (int)n, ext) != GIF_OK ||
-        EGifPutImageDesc(g->gif, 0, 0, g->w, g->h, false, NULL) != GIF_OK) {
+        EGifPutImageDesc(g->gif, x0, y0, rw, rh, false, NULL) != GIF_OK) {
         snprintf(err, errlen, "cannot write %s: %s", g->path, GifErrorString(g->gif->Error));
         rc = CV_EINVAL;
         goto done;
     }
-    for (int y = 0; y < g->h; y++)
-        if (EGifPutLine(g->gif, g->index + (size_t)y * (size_t)g->w, g->w) != GIF_OK) {
+    for (int y = y0; y <= y1; y++)
+        if (EGifPutLine(g->gif, g->index + (size_t)y * (size_t)g->w + (size_t)x0, rw) != GIF_OK) {
             snprintf(err, errlen, "cannot write %s: %s", g->path, GifErrorString(g->gif->Error));
             rc = CV_EINVAL;
             goto done;
         }
+    memcpy(g->prev, g->index, (size_t)g->w * (size_t)g->h);
+    g->have_prev = true;
 done:
     if (s != frame)
         SDL_FreeSurface(s);
@@ -233,6 +267,7 @@ int rd_gif_close(rd_gif *g, char *err, size_t errlen)
     }
     free(g->lut);
     free(g->index);
+    free(g->prev);
     free(g);
     return rc;
 }

@@ -76,6 +76,12 @@ struct rd_ctx {
     int nboxes;
 };
 
+/* A panel's time: its own in compare mode, else the frame's. */
+static inline double rd__panel_t(const rd_frame *f, const rd_panel *p)
+{
+    return p->t >= 0 ? p->t : f->t;
+}
+
 /* The height of a cell's stripes for values of px. */
 static inline int rd__stripe_h(int px) { return px * 3 / 10 > 3 ? px * 3 / 10 : 3; }
 
@@ -111,6 +117,10 @@ void rd__draw_timeline(rd_ctx *c, const rd_frame *f, bool cursor);
 void rd__draw_buttons(rd_ctx *c, const rd_frame *f);
 void rd__draw_legend(rd_ctx *c, const rd_frame *f, int p);
 void rd__draw_caption(rd_ctx *c, const rd_frame *f, int p);
+/* A compare caption's first lines (steps, bytes, model time with the
+ * textbook's formulas), wrapped to w pixels; returns how many. */
+int rd__caption_lines(rd_text *t, const rd_frame *f, const rd_panel *panel, int px, int w,
+                      char (*lines)[320], int maxlines);
 
 /* The narration panel (rd_narration.c): its lines, answers, buttons and
  * field, laid out for rd_layout_compute, then drawn; and a lesson's

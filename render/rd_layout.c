@@ -197,6 +197,8 @@ void rd_layout_compute(const rd_frame *f, int w, int h, rd_text *text, rd_layout
     if (f->controls) {
         int bh = (int)(L->px_text * 1.9);
         int th_ = (int)fmaxf(L->px_small * 2.4f, 22 * L->ui);
+        if (f->npanels >= 2)
+            th_ = th_ * 3 / 2; /* two lanes, each with its labels */
         bool room = h - header_h - bh - th_ - 3 * pad > 80;
         if (room && (w - 2 * pad) >= L->px_small * 26 && text) {
             L->buttons = rd__rect(pad, h - pad - bh, w - 2 * pad, bh);
@@ -275,4 +277,5 @@ void rd_frame_init(rd_frame *f)
     f->controls = true;
     f->mouse_x = f->mouse_y = -1;
     f->focus = -1;
+    f->panels[0].t = f->panels[1].t = -1;
 }

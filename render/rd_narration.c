@@ -309,11 +309,15 @@ void rd__layout_narration(rd_text *t, const rd_frame *f, rd_layout *L)
         if (nnav)
             bottom -= bh + pad / 2;
     }
-    int foot = nv->footer ? (int)(L->px_small * 1.5) : 0;
-    if (foot) {
-        bottom -= foot;
-        emit_text(L, nv->footer, L->px_small, RD_LINE_FOOTER, rd__rect(in.x, bottom, in.w, foot),
-                  RD_ALIGN_LEFT);
+    if (nv->footer && *nv->footer) {
+        /* The hint wraps (a projector's large type): never cut. */
+        char fl[3][256];
+        int nf = rd_text_wrap(t, nv->footer, L->px_small, in.w, &fl[0][0], 3, 256);
+        int fh = (int)(L->px_small * 1.5);
+        bottom -= nf * fh;
+        for (int i = 0; i < nf; i++)
+            emit_text(L, fl[i], L->px_small, RD_LINE_FOOTER, rd__rect(in.x, bottom + i * fh, in.w, fh),
+                      RD_ALIGN_LEFT);
         bottom -= pad / 3;
     }
     /* Answers: as many lines each as fit, keeping four lines of text. */

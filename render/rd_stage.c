@@ -395,8 +395,8 @@ static void place_insides(const stage *s, int rank, SDL_Rect c, const card_fit *
         cl->row[b] = rd__rect(c.x + ip + f->rowlab_w, y, c.w - 2 * ip - f->rowlab_w, hb);
         y += hb + f->gap;
         int64_t cnt = s->count[rank][b];
-        if (cnt <= 0)
-            continue;
+        if (cnt <= 0 || f->cells[b] <= 0)
+            continue; /* no room for the row at all (a tiny card) */
         cl->cells[b] = f->cells[b];
         cl->per_line[b] = f->per_line[b] > 0 ? f->per_line[b] : 1;
         if (f->mode[b] == RD_ROW_CHUNKS) {
@@ -593,7 +593,13 @@ void rd__layout_panel(const rd_frame *f, const rd_panel *p, SDL_Rect area, rd_la
     memset(pl, 0, sizeof *pl);
     pl->area = area;
     int pad = (int)(8 * L->ui);
-    int cap_h = caption ? (int)(L->px_text * 2.8) : 0;
+    int cap_h = 0;
+    if (caption) {
+        /* As many lines as the caption's words take in this width. */
+        char lines[3][320];
+        int nl = text ? rd__caption_lines(text, f, p, L->px_text, area.w - 8, lines, 3) : 1;
+        cap_h = (int)(L->px_text * 1.35f) * (nl > 0 ? nl : 1) + (int)(L->px_small * 1.4f) + 2;
+    }
     pl->caption = rd__rect(area.x, area.y, area.w, cap_h);
     int leg_h = (int)(L->px_small * 1.6);
     pl->legend = rd__rect(area.x, area.y + area.h - leg_h, area.w, leg_h);

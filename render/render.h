@@ -276,6 +276,8 @@ typedef struct {
                             * for its arithmetic */
     const cv_link *link;   /* for model times; NULL = the first preset */
     const char *backend;   /* name shown in the header */
+    double t;              /* this panel's time in its steps; < 0: the frame's t (compare
+                            * mode runs both panels on one model-time axis) */
     const char *widest;    /* the widest value the trace ever holds, as shown
                             * (rd_trace_widest); cells are sized for it. NULL:
                             * guessed from the inputs and the results */
@@ -297,7 +299,7 @@ typedef struct {
     float dpi_scale;    /* output pixels per window unit (HiDPI), 1 for surfaces */
     int npanels;        /* 1, or 2 in compare mode */
     rd_panel panels[2];
-    double t;           /* 0 .. max nsteps */
+    double t;           /* 0 .. max nsteps: the timeline's position */
     double speed;       /* shown in the header */
     bool playing;
     bool landed;        /* paused right after playing a step: keep showing what it did */
@@ -469,6 +471,7 @@ typedef struct {
     SDL_Rect r;
     int kind;
     int layer; /* 0 = stage, 1 = overlay (help, tooltip): may cover others */
+    bool cut;  /* text too wide for its box, drawn cut with an ellipsis */
     char text[64];
 } rd_box;
 void rd_debug_boxes(rd_ctx *c, bool on);

@@ -95,7 +95,7 @@ static gui *open_gui(int w, int h)
 
 static void attach(gui_lesson *s, gui *g, int li, int beat, lesson_lang lang)
 {
-    gui_lesson_opts o = {progress_path, li, beat, lang, false, NULL};
+    gui_lesson_opts o = {progress_path, li, beat, lang, false, NULL, false};
     char msg[256];
     if (!gui_lesson_attach(s, g, &course, &o, msg, sizeof msg)) {
         fprintf(stderr, "attach failed: %s\n", msg);
@@ -650,6 +650,41 @@ static void test_goldens(void)
     gui_destroy(g);
 }
 
+/* The first launch starts with how to read the stage, then the lesson;
+ * resuming after a finished lesson opens the next. */
+static void test_intro_and_next(void)
+{
+    gui *g = open_gui(1280, 800);
+    gui_lesson s;
+    gui_lesson_opts o = {"", 0, 0, LESSON_EN, false, NULL, true};
+    char msg[256];
+    TR_CHECK(gui_lesson_attach(&s, g, &course, &o, msg, sizeof msg), "attach: %s", msg);
+    TR_CHECK(s.intro && g->narr_title && strcmp(g->narr_title, "How to read the stage") == 0,
+             "the first launch does not explain the stage: '%s'", g->narr_title ? g->narr_title : "");
+    TR_CHECK(g->nchoices == 0, "a quiz on the welcome page");
+    key(g, SDLK_PAGEUP); /* nothing before it */
+    TR_CHECK(s.intro, "PgUp left the welcome page");
+    key(g, SDLK_PAGEDOWN);
+    TR_CHECK(!s.intro && s.li == 0 && s.beat == 0, "PgDn: intro %d at %d/%d", s.intro, s.li, s.beat);
+    TR_CHECK(g->narr_title && strcmp(g->narr_title, lesson_text_get(&course.lessons[0]->title,
+                                                                    LESSON_EN)) == 0,
+             "after the welcome page: '%s'", g->narr_title ? g->narr_title : "");
+    gui_lesson_detach(&s);
+    gui_destroy(g);
+
+    progress p;
+    progress_init(&p);
+    const lesson *l0 = course.lessons[0];
+    progress_set_current(&p, l0->id, l0->nbeats - 1);
+    int beat = -1;
+    TR_CHECK(gui_lesson_resume(&course, &p, &beat) == 0 && beat == l0->nbeats - 1,
+             "an unfinished lesson does not resume where it was left");
+    progress_set_done(&p, l0->id, true);
+    TR_CHECK(gui_lesson_resume(&course, &p, &beat) == 1 && beat == 0,
+             "resuming after the last page of a finished lesson does not open the next");
+    progress_free(&p);
+}
+
 int main(void)
 {
     tr_require_fonts();
@@ -673,6 +708,7 @@ int main(void)
         fprintf(stderr, "the course did not load (%d lessons)\n", course.nlessons);
         return 1;
     }
+    test_intro_and_next();
     test_beats();
     test_choice();
     test_number_and_value();

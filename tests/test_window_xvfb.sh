@@ -108,12 +108,31 @@ cmp -s "$out/step-after.png" "$out/step-after2.png" ||
 xdotool key --window "$win" q 2>/dev/null
 expect_exit 10 "after q" "$out/step.log"
 
-# 3. --frames N ends by itself, with no input at all.
+# 3. A classroom: compare mode in the projector theme on the 1024x768
+# screen; Right plays the next step either side takes, P gives the stage
+# the text panel's room, S saves it, Esc closes nothing and quits nothing.
+mkdir -p "$out/classroom"
+"$bin" gui --op allreduce --ranks 8 --compare ring,rabenseifner --theme projector \
+    --shots "$out/classroom" >"$out/classroom.log" 2>&1 &
+app=$!
+wait_window "$out/classroom.log"
+sleep 0.5
+for key in Right p Escape s; do
+  xdotool key --window "$win" "$key" || fail "xdotool key $key"
+  sleep 0.4
+done
+for _ in $(seq 50); do ls "$out/classroom"/*.png >/dev/null 2>&1 && break; sleep 0.1; done
+ls "$out/classroom"/*.png >/dev/null 2>&1 || fail "no screenshot of the classroom stage"
+kill -0 "$app" 2>/dev/null || fail "Esc quit the window"
+xdotool key --window "$win" q 2>/dev/null
+expect_exit 10 "after q (classroom)" "$out/classroom.log"
+
+# 4. --frames N ends by itself, with no input at all.
 "$bin" --frames 20 >"$out/frames.log" 2>&1 &
 app=$!
 expect_exit 20 "with --frames 20 and no input" "$out/frames.log"
 
-# 4. A lesson opened as a teacher would: its own size and theme, then it
+# 5. A lesson opened as a teacher would: its own size and theme, then it
 # quits alone.
 "$bin" lesson prim-reduce --step 2 --theme projector --size 800x600 --frames 40 \
     >"$out/lesson.log" 2>&1 &
@@ -123,4 +142,4 @@ geom=$(xdotool getwindowgeometry "$win" 2>/dev/null | awk '/Geometry/ {print $2}
 [ "$geom" = 800x600 ] || fail "collviz lesson --size 800x600 opened a $geom window"
 expect_exit 20 "with lesson --frames 40" "$out/lesson.log"
 
-echo "ok: window driven by keys, screenshot $(ls "$out/shots" | head -1), Right plays one step and pauses, --frames quits alone"
+echo "ok: window driven by keys, screenshot $(ls "$out/shots" | head -1), Right plays one step and pauses, compare in the projector theme, --frames quits alone"

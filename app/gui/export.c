@@ -25,9 +25,11 @@ static void usage(FILE *out)
             "                      [--out DIR] [--gif FILE] [--size WxH] [--fps F]\n"
             "                      [--step-seconds S] [--theme dark|light|projector]\n"
             "                      [--lang en|zh] [--compare ALGO[,ALGO]] [--no-narration]\n"
-            "                      [--nccl-log FILE [--comm ID] [--channel C]]\n"
+            "                      [--nccl-log FILE [--comm ID] [--channel C]] [--stills]\n"
             "Writes DIR/frame-00000.png ... (one frame every 1/F s, S seconds per step)\n"
             "and/or an animated GIF. Defaults: 1280x800, 10 fps, 1 s per step.\n"
+            "--stills: DIR/step-00.png ... instead, one PNG per step once it has landed\n"
+            "(its arithmetic shown), step-00 the inputs: slides for each step.\n"
             "--nccl-log FILE draws your own cluster: the log's ranks and nodes, and\n"
             "channel C's ring and trees for ring and double-tree (collviz nccl-log).\n");
 }
@@ -41,6 +43,7 @@ int app_cmd_export(int argc, char **argv)
     const char *backend_name = "cpu", *out_dir = NULL, *gif_path = NULL, *compare = NULL;
     long fps = 10;
     double step_seconds = 1.0;
+    bool stills = false;
     o.spec.count = -1; /* not given: the stage picks it from the rank count */
     for (int i = 1; i < argc; i++) {
         int r = app_parse_spec_flag(argc, argv, &i, &o.spec, &algo_given);
@@ -55,6 +58,8 @@ int app_cmd_export(int argc, char **argv)
             return APP_EXIT_OK;
         } else if (strcmp(a, "--no-narration") == 0) {
             o.narration = false;
+        } else if (strcmp(a, "--stills") == 0) {
+            stills = true;
         } else if (!v) {
             return app_usage_error("%s needs a value (see collviz export --help)", a);
         } else if (strcmp(a, "--backend") == 0) {
@@ -94,6 +99,8 @@ int app_cmd_export(int argc, char **argv)
     }
     if (!out_dir && !gif_path)
         return app_usage_error("export needs --out DIR, --gif FILE or both");
+    if (stills && !out_dir)
+        return app_usage_error("--stills needs --out DIR (one PNG per step goes there)");
     if (compare) {
         if (!app_parse_compare(compare, &o.spec, &algo_given, &o.compare_algo))
             return APP_EXIT_USAGE;
@@ -138,6 +145,28 @@ int app_cmd_export(int argc, char **argv)
         fprintf(stderr, "collviz: %s\n", err);
         status = APP_EXIT_USAGE;
         goto done;
+    }
+    if (stills) {
+        /* One slide per step: the state after it, what it did still shown. */
+        int ns = gui_nsteps(g);
+        for (int k = 0; k <= ns; k++) {
+            gui_seek(g, k);
+            g->landed = k > 0;
+            gui_render(g);
+            SDL_Surface *s = rd_read_pixels(gui_renderer(g));
+            char path[1200];
+            snprintf(path, sizeof path, "%s/step-%02d.png", out_dir, k);
+            if (!s || rd_save_png(s, path, err, sizeof err) != CV_OK) {
+                fprintf(stderr, "collviz: %s\n", s ? err : SDL_GetError());
+                SDL_FreeSurface(s);
+                status = APP_EXIT_USAGE;
+                goto done;
+            }
+            SDL_FreeSurface(s);
+        }
+        printf("collviz: %d stills (step-00 to step-%02d) in %s\n", ns + 1, ns, out_dir);
+        if (!gif_path)
+            goto done;
     }
     int per_step = (int)lround(step_seconds * fps);
     if (per_step < 1)

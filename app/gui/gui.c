@@ -48,6 +48,7 @@ void gui_options_init(gui_options *o)
 
 static void panel_free(gui_panel *p)
 {
+    free(p->cum);
     cv_state_destroy(p->narr);
     cv_state_destroy(p->before);
     cv_state_destroy(p->state);
@@ -85,6 +86,23 @@ static int panel_build(gui *g, const cv_spec *spec, gui_panel *out, char *err, s
         rc = cv_state_create(p.trace, &p.narr);
     if (rc == CV_OK)
         rd_trace_widest(p.trace, p.before, p.widest, sizeof p.widest);
+    if (rc == CV_OK) {
+        /* Model time before each step: compare mode's shared axis. */
+        const cv_link *link = g->link;
+        if (!link) {
+            const cv_link *presets = NULL;
+            link = cv_link_presets(&presets) > 0 ? &presets[0] : NULL;
+        }
+        p.cum = calloc((size_t)p.plan->nsteps + 1, sizeof *p.cum);
+        if (!p.cum) {
+            fprintf(stderr, "collviz: out of memory\n");
+            abort();
+        }
+        for (int k = 0; k < p.plan->nsteps && link; k++) {
+            int64_t bytes = 0;
+            p.cum[k + 1] = p.cum[k] + cv_cost_step(p.plan, k, link, &bytes);
+        }
+    }
     if (rc != CV_OK) {
         snprintf(err, errlen, "cannot view the trace: %s", cv_strerror(rc));
         goto fail;
@@ -422,6 +440,52 @@ void gui_play(gui *g, bool on)
     g->landed = false;
 }
 
+/* Compare mode runs both sides on one model-time axis: the timeline's
+ * position t (0..ns) is model time t/ns of the slower side's total. */
+static double axis_total(const gui *g)
+{
+    double tmax = 0;
+    for (int p = 0; p < 2 && g->npanels == 2; p++)
+        if (g->panels[p].cum && g->panels[p].cum[g->panels[p].plan->nsteps] > tmax)
+            tmax = g->panels[p].cum[g->panels[p].plan->nsteps];
+    return tmax;
+}
+
+/* Panel p's own time (in its steps) at the axis position t. */
+static double axis_panel_t(const gui *g, int p, double t)
+{
+    const gui_panel *gp = &g->panels[p];
+    double tmax = axis_total(g);
+    int n = gp->plan->nsteps;
+    if (tmax <= 0 || g->ns <= 0)
+        return t < n ? t : n;
+    double tau = t / g->ns * tmax;
+    for (int k = 0; k < n; k++) {
+        double d = gp->cum[k + 1] - gp->cum[k];
+        if (tau < gp->cum[k + 1] || (d <= 0 && tau <= gp->cum[k]))
+            return d > 0 ? k + (tau - gp->cum[k]) / d : k;
+    }
+    return n;
+}
+
+/* The next (dir > 0) or previous step boundary of either side after or
+ * before the axis position t. */
+static double axis_boundary(const gui *g, double t, int dir)
+{
+    double tmax = axis_total(g), best = dir > 0 ? g->ns : 0;
+    if (tmax <= 0)
+        return dir > 0 ? floor(t) + 1 : (t == floor(t) ? t - 1 : floor(t));
+    for (int p = 0; p < 2; p++)
+        for (int k = 0; k <= g->panels[p].plan->nsteps; k++) {
+            double a = g->panels[p].cum[k] / tmax * g->ns;
+            if (dir > 0 && a > t + 1e-9 && a < best)
+                best = a;
+            if (dir < 0 && a < t - 1e-9 && a > best)
+                best = a;
+        }
+    return best;
+}
+
 /* The plan the arrow keys step through: rounds are the plan's; two plans
  * side by side step one step at a time. */
 static const cv_plan *step_plan(const gui *g)
@@ -450,6 +514,13 @@ static int round_start(const cv_plan *plan, int i)
     return i;
 }
 
+static void play_until(gui *g, double stop)
+{
+    g->target = stop;
+    g->playing = g->t < stop;
+    g->landed = false;
+}
+
 void gui__step_forward(gui *g)
 {
     double t = g->t;
@@ -459,15 +530,22 @@ void gui__step_forward(gui *g)
         gui_seek(g, g->ns);
         return;
     }
-    int i = (int)floor(t);
     g->t = t;
-    gui_play_to(g, round_end(step_plan(g), i, g->ns));
+    if (g->npanels == 2)
+        play_until(g, axis_boundary(g, t, 1)); /* the next thing either side does */
+    else
+        play_until(g, round_end(step_plan(g), (int)floor(t), g->ns));
 }
 
 void gui__step_back(gui *g)
 {
     int i = (int)floor(g->t);
-    bool whole = g->t == i && !(g->target >= 0 && g->t < g->target);
+    bool playing_to = g->target >= 0 && g->t < g->target;
+    if (g->npanels == 2) {
+        gui_seek(g, axis_boundary(g, g->t, -1)); /* back to the last thing either side did */
+        return;
+    }
+    bool whole = g->t == i && !playing_to;
     gui_seek(g, round_start(step_plan(g), whole ? i - 1 : i));
 }
 
@@ -479,9 +557,7 @@ void gui_play_to(gui *g, int k)
         k = g->ns;
     if (g->t > k)
         g->t = k; /* going back is instant: the trace already has it */
-    g->target = k;
-    g->playing = g->t < k;
-    g->landed = false;
+    play_until(g, k);
 }
 
 bool gui_target_reached(const gui *g) { return g->target < 0 || g->t >= g->target; }
@@ -515,7 +591,8 @@ void gui__step_texts(gui *g)
     for (int p = 0; p < g->npanels && p < 2; p++)
         if (g->panels[p].plan) {
             int step;
-            shown[p] = rd_shown_step(g->panels[p].plan, g->t, &step, &frac[p]);
+            double tp = g->npanels == 2 ? axis_panel_t(g, p, g->t) : g->t;
+            shown[p] = rd_shown_step(g->panels[p].plan, tp, &step, &frac[p]);
             shown[p] = shown[p] * 2 + (frac[p] > 0 && frac[p] < RD_ARRIVE);
         }
     uint64_t key = ((uint64_t)(uintptr_t)g->panels[0].trace * 31u) ^
@@ -591,6 +668,9 @@ void gui__frame(gui *g, rd_frame *out)
     }
     f.dpi_scale = g->dpi;
     f.t = g->t;
+    if (g->npanels == 2 && g->panels[1].plan)
+        for (int p = 0; p < 2; p++)
+            f.panels[p].t = axis_panel_t(g, p, g->t);
     f.speed = speeds[g->speed_i];
     f.playing = g->playing;
     f.landed = g->landed && !g->playing && g->t == floor(g->t);

@@ -182,7 +182,7 @@ int app_cmd_gui(int argc, char **argv)
         return rc;
     char err[CV_ERR_LEN] = "";
     if (!stage_flags) {
-        gui_lesson_window_opts wo = {shots, frames, first_frame};
+        gui_lesson_window_opts wo = {shots, frames, first_frame, false};
         rc = gui_lesson_start(&o, &wo, theme_given, lang_given, err, sizeof err);
         if (rc == APP_EXIT_UNAVAIL && strncmp(err, "no display", 10) == 0) {
             fprintf(stderr, "collviz: %s: showing the steps in the terminal instead\n", err);

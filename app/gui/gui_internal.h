@@ -14,6 +14,7 @@ typedef struct {
     cv_state *before; /* a second view: the state before a step that lands */
     cv_state *narr;   /* a third: the narration's values */
     char widest[48];  /* the widest value it ever holds (rd_trace_widest) */
+    double *cum;      /* model time spent before each step, nsteps + 1 of them */
 } gui_panel;
 
 struct gui {
@@ -39,7 +40,7 @@ struct gui {
     double t;
     bool playing;
     int speed_i;
-    int target; /* play_to step, -1 = none */
+    double target; /* where play_to stops, -1 = none */
     bool landed; /* stopped at the end of a step it played: show what the step did */
     double clock;
     /* view */

@@ -278,8 +278,46 @@ static char *mistakes_text(const gui_lesson *s, const lesson *l)
     return out;
 }
 
+/* The first launch's page: how to read the stage, before any quiz. */
+static void show_intro(gui_lesson *s)
+{
+    static const char *const title[2] = {"How to read the stage", "怎样看舞台"};
+    static const char *const body[2] = {
+        "Each card is a GPU. Its rows are its buffers: send holds its input, recv is where the "
+        "result lands. A cell shows a value and, under it, its chunk and the GPUs whose inputs it "
+        "holds: b0+1 is chunk b of GPU 0 and GPU 1 combined, c0-3 of GPUs 0 to 3. A dot \xC2\xB7 is "
+        "a cell nothing has written yet. The stripes under a cell show the same GPUs in their "
+        "colours.\n"
+        "\xE2\x86\x92 plays one step and pauses: the chunks travel along the links, land, and "
+        "what a reduction computed shows over the cells (101 + 201 = 302). \xE2\x86\x90 goes back "
+        "exactly. Space plays on; H lists every key; P hides this panel.\n"
+        "PgDn (or Next) starts the first lesson.",
+        "每张卡片是一个 GPU。每一行是它的一个缓冲区：发送（send）存放输入，接收（recv）是结果落下的地方。格子里"
+        "是数值，下面是它所属的数据块和数据来自哪些 GPU：b0+1 表示 GPU 0 与 GPU 1 的 b 块合并，c0-3 表示 GPU 0 "
+        "到 3 的。点 \xC2\xB7 表示还没有写入的格子。格子下的彩条用各 GPU 的颜色表示同样的信息。\n"
+        "\xE2\x86\x92 播放一步后暂停：数据块沿链路移动、落下，归约的算式显示在格子上方（101 + 201 = 302）。"
+        "\xE2\x86\x90 精确退回。空格连续播放；H 列出所有按键；P 隐藏本面板。\n"
+        "按 PgDn（或“下一页”）开始第一课。"};
+    int z = s->lang == LESSON_ZH;
+    gui_narrate(s->g, title[z], body[z]);
+    gui_quiz_text qt = {.kicker = z ? "欢迎" : "Welcome", .feedback_state = RD_CHOICE_PLAIN};
+    gui_narrate_quiz(s->g, &qt);
+    gui_set_choices(s->g, NULL, 0, NULL);
+    gui_set_picks(s->g, NULL, 0);
+    gui_set_wrong_picks(s->g, NULL, 0);
+    gui_set_footer(s->g, gui_lesson_str(s, GUI_LS_HINT_NAV));
+    gui_set_nav(s->g, true);
+    gui_hide_next(s->g, false);
+    gui_clear_highlights(s->g);
+    gui_set_diagram(s->g, NULL);
+}
+
 void gui_lesson_refresh(gui_lesson *s)
 {
+    if (s->intro) {
+        show_intro(s);
+        return;
+    }
     const lesson *l = gui_lesson_current(s);
     bool page = s->beat < l->nbeats;
     const lesson_beat *b = &l->beats[page ? s->beat : l->nbeats - 1];
@@ -395,6 +433,12 @@ static bool restore_stage(gui_lesson *s)
 
 void gui_lesson_next(gui_lesson *s)
 {
+    if (s->intro) {
+        /* From the first launch's page on to the lesson's own. */
+        s->intro = false;
+        gui_lesson_go(s, s->li, s->beat, GUI_LESSON_JUMP);
+        return;
+    }
     if (restore_stage(s))
         return;
     const lesson *l = gui_lesson_current(s);
@@ -414,6 +458,8 @@ void gui_lesson_next(gui_lesson *s)
 
 void gui_lesson_prev(gui_lesson *s)
 {
+    if (s->intro)
+        return;
     if (restore_stage(s))
         return;
     if (s->beat > 0)
@@ -441,6 +487,8 @@ static bool on_action(void *user, gui *g, rd_action a, int arg)
     (void)g;
     if (s->menu.open)
         return gui_lesson_menu_action(s, a);
+    if (s->intro && (a == RD_ACT_ANSWER || a == RD_ACT_CHECK))
+        return true; /* no quiz on the welcome page */
     switch (a) {
     case RD_ACT_PAGE_NEXT:
         gui_lesson_next(s);
@@ -468,7 +516,8 @@ static void on_choice(void *user, gui *g, int choice)
 static void on_cell(void *user, gui *g, const rd_hit *hit)
 {
     (void)g;
-    gui_lesson_quiz_cell(user, hit);
+    if (!((gui_lesson *)user)->intro)
+        gui_lesson_quiz_cell(user, hit);
 }
 
 /* Keys the window handles itself (L, T, O, A, ...) and its buttons change
@@ -553,6 +602,7 @@ bool gui_lesson_attach(gui_lesson *s, gui *g, const lesson_course *course,
                    .user = s};
     gui_set_hooks(g, &h);
     int li = o->lesson >= 0 && o->lesson < course->nlessons ? o->lesson : 0;
+    s->intro = o->intro;
     gui_lesson_go(s, li, o->beat, GUI_LESSON_JUMP);
     return true;
 }
@@ -612,7 +662,7 @@ int gui_lesson_window(const gui_options *base, const gui_lesson_window_opts *wo,
     if (!progress_default_path(path, sizeof path))
         path[0] = '\0';
     gui_lesson s;
-    gui_lesson_opts lo = {path, li, beat, lang, saved_theme, notice};
+    gui_lesson_opts lo = {path, li, beat, lang, saved_theme, notice, wo && wo->intro};
     if (!gui_lesson_attach(&s, g, course, &lo, err, errlen)) {
         gui_destroy(g);
         SDL_Quit();
@@ -632,7 +682,7 @@ int gui_open_lesson(const lesson_course *course, int lesson_index, int beat, les
 {
     gui_options o;
     gui_options_init(&o);
-    gui_lesson_window_opts wo = {NULL, 0, NULL};
+    gui_lesson_window_opts wo = {NULL, 0, NULL, false};
     bool saved_theme = true;
     if (win) {
         if (win->theme) {

@@ -73,6 +73,7 @@ typedef struct {
     uint64_t stage_seed;
     bool explored;    /* the learner changed the stage away from the setup */
     bool finished;    /* the last page of the last lesson was passed */
+    bool intro;       /* showing how to read the stage, before the first page */
     gui_lesson_quiz quiz;
     gui_lesson_menu menu;
     char save_error[256];
@@ -100,6 +101,7 @@ typedef struct {
     lesson_lang lang;
     bool saved_theme;          /* take the theme from the progress file when it has one */
     const char *notice;        /* a banner to show first (NULL: none) */
+    bool intro;                /* first a page on how to read the stage */
 } gui_lesson_opts;
 
 /* Attaches to g: lesson mode, hooks, keys in the help. The progress file
@@ -176,10 +178,16 @@ typedef struct {
     const char *shots;
     long frames;
     void (*first_frame)(gui *g);
+    bool intro; /* first launch: a page on how to read the stage comes first */
 } gui_lesson_window_opts;
 int gui_lesson_window(const gui_options *base, const gui_lesson_window_opts *wo,
                       const lesson_course *course, int li, int beat, lesson_lang lang,
                       bool saved_theme, const char *notice, char *err, size_t errlen);
+
+/* Where `collviz` alone opens: the lesson in progress at its page
+ * (lesson_course_resume), but the next lesson when the learner left on
+ * the last page of one already done. */
+int gui_lesson_resume(const lesson_course *course, const progress *prog, int *beat);
 
 /* `collviz` alone: finds and loads the course, reads the progress and opens
  * the lesson in progress (or the first). theme_given / lang_given: the

@@ -16,6 +16,19 @@
 
 #include "app.h"
 
+int gui_lesson_resume(const lesson_course *course, const progress *prog, int *beat)
+{
+    int li = lesson_course_resume(course, prog, beat);
+    /* Left on the last page of a lesson already done: the next one. */
+    const lesson *cur = li >= 0 ? course->lessons[li] : NULL;
+    if (cur && progress_lesson_done(prog, cur->id) && *beat >= cur->nbeats - 1 &&
+        li + 1 < course->nlessons) {
+        li++;
+        *beat = 0;
+    }
+    return li;
+}
+
 int gui_lesson_start(const gui_options *base, const gui_lesson_window_opts *wo, bool theme_given,
                      bool lang_given, char *err, size_t errlen)
 {
@@ -50,8 +63,10 @@ int gui_lesson_start(const gui_options *base, const gui_lesson_window_opts *wo, 
                 bad, bad == 1 ? "" : "s", dir);
     char path[4096], msg[1024] = "";
     bool have_path = progress_default_path(path, sizeof path);
+    bool first = true; /* no progress yet: the window starts by explaining the stage */
     if (have_path) {
         progress_status st = progress_load(&prog, path, msg, sizeof msg);
+        first = st == PROGRESS_EMPTY;
         /* The window says it again in a banner (attach reads the file
          * again and would find it already set aside). */
         if (st == PROGRESS_RECOVERED || st == PROGRESS_EIO)
@@ -60,9 +75,11 @@ int gui_lesson_start(const gui_options *base, const gui_lesson_window_opts *wo, 
             msg[0] = '\0';
     }
     int beat = 0;
-    int li = lesson_course_resume(&course, &prog, &beat);
+    int li = gui_lesson_resume(&course, &prog, &beat);
     lesson_lang lang = lang_given ? base->lang : lesson_default_lang(&prog);
-    rc = gui_lesson_window(base, wo, &course, li, beat, lang, !theme_given, msg[0] ? msg : NULL,
+    gui_lesson_window_opts w = wo ? *wo : (gui_lesson_window_opts){NULL, 0, NULL, false};
+    w.intro = first;
+    rc = gui_lesson_window(base, &w, &course, li, beat, lang, !theme_given, msg[0] ? msg : NULL,
                            err, errlen);
 done:
     progress_free(&prog);
