@@ -45,6 +45,19 @@ typedef enum {
 
 const char *cv_strerror(int status);
 
+/* Allocation for what cannot sensibly go on without it (a plan, a name,
+ * a table): out of memory prints one line naming the size and ends the
+ * program with exit status 2, the program's "this input is too big".
+ * Large buffers sized by the user's input are not allocated this way:
+ * cv_run estimates them first and returns CV_ENOMEM with the figures. */
+void *cv_xmalloc(size_t n);
+void *cv_xcalloc(size_t n, size_t size);
+void *cv_xrealloc(void *p, size_t n);
+char *cv_xstrdup(const char *s);
+
+/* The one clock: monotonic seconds, for timing steps, runs and frames. */
+double cv_now_seconds(void);
+
 /* ------------------------------------------------------------ vocabulary */
 
 typedef enum {
@@ -428,6 +441,13 @@ int cv_parse_size(const char *s, int64_t *bytes);
 
 /* --------------------------------------------------------------- backend */
 
+/* Memory bandwidth in bytes read plus written per second, for the two
+ * kinds of work a plan does: copying, and reducing in place (dst += src,
+ * float32). A device that only measures copies gives both the same. */
+typedef struct {
+    double copy, reduce;
+} cv_membw;
+
 /* A backend executes plans. Each function returns CV_OK or a negative
  * status and writes a reason into err. The table is filled by the CPU
  * backend (cv_cpu_backend) and the CUDA backend (cuda_backend/). */
@@ -450,18 +470,22 @@ typedef struct {
      * itself, so no host round trip sits between them; cv_run uses this
      * when it records no per-step snapshots (bench mode). */
     int (*run_all)(void *state, double *step_seconds, char *err, size_t errlen);
+    /* Optional (NULL: no bound). The memory bound `collviz bench` shows
+     * beside each row, as the backend's memory sees it. membw measures now
+     * the bandwidth the backend's own copies and reductions reach (best of
+     * reps passes over buffers of `bytes`); plan_bound gives the bytes the
+     * plan moves through that memory (*traffic) and the least time they
+     * take at bw. bound_about says in a line how the bound is reckoned. */
+    int (*membw)(int64_t bytes, int reps, cv_membw *bw, char *err, size_t errlen);
+    double (*plan_bound)(const cv_plan *plan, const cv_membw *bw, double *traffic);
+    const char *bound_about;
 } cv_backend;
 
 const cv_backend *cv_cpu_backend(void);
 /* Worker threads the CPU backend uses (at least the core count). */
 int cv_cpu_threads(void);
-/* Memory bandwidth in bytes read plus written per second, for the two
- * kinds of work a plan does: copying, and reducing in place (dst += src,
- * float32). Measured now with the CPU backend's own kernels, threads and
- * piece size over buffers of `bytes`, best of `reps` passes. */
-typedef struct {
-    double copy, reduce;
-} cv_membw;
+/* Measured now with the CPU backend's own kernels, threads and piece size
+ * over buffers of `bytes`, best of `reps` passes (cv_membw above). */
 void cv_cpu_measure_bandwidth(int64_t bytes, int reps, cv_membw *out);
 /* The least time memory of bandwidth bw needs for the bytes the plan's
  * transfers read and write (cv_plan_memory_bytes, split by kind). */

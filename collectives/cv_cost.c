@@ -275,7 +275,8 @@ int cv_parse_size(const char *s, int64_t *bytes)
         /* "kb" is 1000 but "k" is 1024 (nccl-tests' convention); case
          * decides nothing, so "KB" and "kB" agree. */
         double b = v * units[i].mult, whole = nearbyint(b);
-        if (b > 9.0e18 || fabs(b - whole) > 1e-9 * b + 1e-9) /* no fractional bytes */
+        /* No fractional bytes: 1.6GB is whole, 1e-30 is not 0. */
+        if (b > 9.0e18 || fabs(b - whole) > 1e-9 * b || (whole == 0 && b != 0))
             return CV_EINVAL;
         *bytes = (int64_t)whole;
         return CV_OK;

@@ -260,13 +260,6 @@ static void run_piece(void *ctx, int64_t i)
                s->plan->spec.ranks);
 }
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static int cpu_run_step(void *state, int step, double *seconds, char *err, size_t errlen)
 {
     cpu_state *s = state;
@@ -276,7 +269,7 @@ static int cpu_run_step(void *state, int step, double *seconds, char *err, size_
         return CV_EINVAL;
     }
     const cv_step *st = &p->steps[step];
-    double t0 = now_seconds();
+    double t0 = cv_now_seconds();
     int64_t per = PIECE_BYTES / (int64_t)s->esz, npieces = 0, bytes = 0;
     for (int64_t i = 0; i < st->count; i++) {
         int64_t c = p->transfers[st->first + i].count;
@@ -299,7 +292,7 @@ static int cpu_run_step(void *state, int step, double *seconds, char *err, size_
             run_piece(s, i);
     else
         pool_run(run_piece, s, npieces);
-    *seconds = now_seconds() - t0;
+    *seconds = cv_now_seconds() - t0;
     return CV_OK;
 }
 
@@ -327,9 +320,9 @@ static double probe(probe_job *j, int reps, double bytes_per_elem)
     int64_t per = PIECE_BYTES / (int64_t)sizeof(float), pieces = (j->count + per - 1) / per;
     double best = 0;
     for (int r = 0; r < reps; r++) {
-        double t0 = now_seconds();
+        double t0 = cv_now_seconds();
         pool_run(probe_piece, j, pieces);
-        double bw = bytes_per_elem * (double)j->count / (now_seconds() - t0);
+        double bw = bytes_per_elem * (double)j->count / (cv_now_seconds() - t0);
         best = bw > best ? bw : best;
     }
     return best;
@@ -354,8 +347,29 @@ void cv_cpu_measure_bandwidth(int64_t bytes, int reps, cv_membw *out)
     free(dst);
 }
 
+static int cpu_membw(int64_t bytes, int reps, cv_membw *bw, char *err, size_t errlen)
+{
+    cv_cpu_measure_bandwidth(bytes, reps, bw);
+    if (bw->copy > 0 && bw->reduce > 0)
+        return CV_OK;
+    snprintf(err, errlen, "cannot measure memory bandwidth: no memory for 2 x %lld bytes",
+             (long long)bytes);
+    return CV_ENOMEM;
+}
+
+static double cpu_plan_bound(const cv_plan *plan, const cv_membw *bw, double *traffic)
+{
+    *traffic = (double)cv_plan_memory_bytes(plan);
+    return cv_plan_memory_seconds(plan, bw);
+}
+
 static const cv_backend cpu_backend = {
     .name = "cpu",
+    .membw = cpu_membw,
+    .plan_bound = cpu_plan_bound,
+    .bound_about = "the bytes each transfer reads and writes (copy 2x, reduce 3x) over the "
+                   "bandwidth this machine's copy and reduce kernels reach, measured in this run "
+                   "before and after each row (best seen)",
     .probe = cpu_probe,
     .open = cpu_open,
     .write = cpu_write,

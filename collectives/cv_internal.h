@@ -12,10 +12,10 @@
 
 #include "cv.h"
 
-/* Out of memory is fatal, with a message. */
-void *cv__xmalloc(size_t n);
-void *cv__xcalloc(size_t n, size_t size);
-void *cv__xrealloc(void *p, size_t n);
+/* Out of memory is fatal, with a message (cv.h). */
+#define cv__xmalloc cv_xmalloc
+#define cv__xcalloc cv_xcalloc
+#define cv__xrealloc cv_xrealloc
 
 /* Runs fn(ctx, i) for every i in [0, n) on the CPU backend's worker
  * threads, the caller among them, and returns when all are done. One job

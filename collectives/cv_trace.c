@@ -52,13 +52,6 @@ void cv_run_opts_init(cv_run_opts *o)
     o->verify = true;
 }
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static int64_t buf_len(const cv_plan *p, int rank, int buf)
 {
     return cv_plan_buf_count(p, (cv_buf)buf, rank);
@@ -172,7 +165,7 @@ int cv_run(const cv_plan *plan, const cv_backend *be, const cv_run_opts *opts, c
     double *each = whole ? cv__xcalloc((size_t)plan->nsteps + 1, sizeof *each) : NULL;
     for (int it = 0; it < total_iters && !rc; it++) {
         bool timed = it >= o.warmup;
-        double t0 = now_seconds();
+        double t0 = cv_now_seconds();
         if (whole) {
             rc = be->run_all(st, each, err, errlen);
             for (int k = 0; timed && !rc && k < plan->nsteps; k++)
@@ -193,7 +186,7 @@ int cv_run(const cv_plan *plan, const cv_backend *be, const cv_run_opts *opts, c
             }
         }
         if (timed)
-            t->total_seconds += (now_seconds() - t0) / o.iterations;
+            t->total_seconds += (cv_now_seconds() - t0) / o.iterations;
         if (o.progress)
             o.progress(o.progress_user, it + 1, total_iters);
     }

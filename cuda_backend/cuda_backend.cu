@@ -717,6 +717,9 @@ fail:
 
 static const cv_backend cuda_backend_table = {
     "cuda", cuda_probe, cuda_open, cuda_write, cuda_run_step, cuda_read, cuda_close, cuda_run_all,
+    cv_cuda__membw, cv_cuda__plan_bound,
+    "device-to-device copy bandwidth (read + write) measured in this run; bound = the bytes "
+    "the plan reads and writes on its busiest GPU / that bandwidth",
 };
 
 extern "C" const cv_backend *cv_cuda_backend(void) { return &cuda_backend_table; }

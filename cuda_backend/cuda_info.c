@@ -97,3 +97,20 @@ fail:
     cudaGetLastError();
     return status;
 }
+
+int cv_cuda__membw(int64_t bytes, int reps, cv_membw *bw, char *err, size_t errlen)
+{
+    double rate = 0;
+    /* A copy is quick: twenty passes at the least let the clocks settle. */
+    int status = cv_cuda_copy_bandwidth(bytes, reps < 20 ? 20 : reps, &rate, err, errlen);
+    bw->copy = bw->reduce = status == CV_OK ? rate : 0;
+    return status;
+}
+
+double cv_cuda__plan_bound(const cv_plan *plan, const cv_membw *bw, double *traffic)
+{
+    char err[CV_ERR_LEN];
+    int devices = cv_cuda_devices(err, sizeof err);
+    *traffic = cv_cuda_plan_traffic(plan, devices > 0 ? devices : 1);
+    return bw->copy > 0 ? *traffic / bw->copy : 0;
+}

@@ -21,6 +21,11 @@ extern "C" {
  * returned ..." (no driver, driver too old, CUDA_VISIBLE_DEVICES hiding
  * them) or "... found 0 devices". */
 int cv_cuda__device_count(int *count, char *err, size_t errlen);
+/* The backend table's memory bound (cv_backend.membw, .plan_bound):
+ * device-to-device copy bandwidth, and the busiest GPU's bytes over it
+ * (cuda_info.c). */
+int cv_cuda__membw(int64_t bytes, int reps, cv_membw *bw, char *err, size_t errlen);
+double cv_cuda__plan_bound(const cv_plan *plan, const cv_membw *bw, double *traffic);
 
 /* Enqueues one transfer's element work on `stream` (on dst's device):
  * dst = dst redop src (CV_XFER_REDUCE; local unused) or dst = local redop

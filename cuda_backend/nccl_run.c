@@ -34,13 +34,6 @@ typedef struct {
     char *send, *recv;    /* device; never NULL, so NCCL's argument checks pass */
 } rank_bufs;
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static bool nccl_type(cv_dtype dtype, ncclDataType_t *out)
 {
     switch (dtype) {
@@ -169,7 +162,7 @@ static int sync_all(cv_nccl *n, char *err, size_t errlen)
 {
     int status = CV_OK;
     const struct timespec nap = {0, 50 * 1000}; /* 50 us */
-    double start = now_seconds();
+    double start = cv_now_seconds();
     for (int i = 0; i < n->nlocal; i++) {
         CUDA_CHECK(cudaSetDevice(n->device[i]));
         for (;;) {
@@ -182,7 +175,7 @@ static int sync_all(cv_nccl *n, char *err, size_t errlen)
                 return status;
             /* Spin at first, as a blocking wait would return at once: a nap
              * here would be timed with small collectives. Then back off. */
-            if (now_seconds() - start > 0.02)
+            if (cv_now_seconds() - start > 0.02)
                 nanosleep(&nap, NULL);
         }
         if ((status = async_error(n, i, err, errlen)) != CV_OK)
@@ -385,11 +378,11 @@ int cv_nccl_run(cv_nccl *n, const cv_spec *spec, int warmup, int iterations, cv_
     if (status == CV_OK)
         status = sync_all(n, err, errlen);
     if (status == CV_OK) {
-        double t0 = now_seconds();
+        double t0 = cv_now_seconds();
         status = launch(n, spec, bufs, iterations, dt, op, err, errlen);
         if (status == CV_OK)
             status = sync_all(n, err, errlen);
-        out->seconds = (now_seconds() - t0) / iterations;
+        out->seconds = (cv_now_seconds() - t0) / iterations;
     }
     if (n->failed || status == CV_EBACKEND)
         cv_nccl__abort(n); /* before anyone waits on NCCL's stuck work, here or in a peer */
