@@ -48,7 +48,7 @@ expect 2 "--step: 99 is out of range; lesson prim-sendrecv has beats 1 to" -- \
 expect 2 "--step: 0 is out of range" -- "$collviz" lesson prim-sendrecv --text --step 0
 expect 2 "--lang: unknown value 'fr'" -- "$collviz" lesson prim-sendrecv --text --lang fr
 expect 2 "which lesson" -- "$collviz" lesson
-expect 2 "--theme: unknown theme 'neon'; allowed: dark, light, projector" -- \
+expect 2 "--theme: unknown value 'neon'; allowed: dark, light, projector" -- \
     "$collviz" lesson prim-sendrecv --theme neon
 expect 2 "--size: '10x' is not WxH" -- "$collviz" lesson prim-sendrecv --size 10x
 expect 2 "--theme is for the window; --text plays the lesson in the terminal" -- \

@@ -52,7 +52,7 @@ expect 2 "rank 3 is missing from channel 0" -- "$collviz" nccl-log "$logs/bad-mi
 expect 2 "no NCCL rings, trees or communicators in 0 lines" -- "$collviz" nccl-log /dev/null
 expect 2 "nope.log: cannot open" -- "$collviz" nccl-log "$logs/nope.log"
 expect 2 "which log\\?" -- "$collviz" nccl-log
-expect 2 "unknown flag '--channel'; allowed: --comm ID, --json, --text" -- "$collviz" nccl-log --channel 3 "$logs/dbtree-4.log"
+expect 2 "unknown flag '--channel'; allowed: --comm, --json, --text, --help" -- "$collviz" nccl-log --channel 3 "$logs/dbtree-4.log"
 expect 2 "--comm needs a value|--comm: " -- "$collviz" nccl-log "$logs/dbtree-4.log" --comm
 expect 2 "one log at a time" -- "$collviz" nccl-log "$logs/dbtree-4.log" "$logs/tree-lines.log"
 expect 2 "is a directory" -- "$collviz" nccl-log "$logs"

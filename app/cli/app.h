@@ -12,6 +12,7 @@
 #define APP_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "cv.h"
@@ -35,21 +36,140 @@ int app_cmd_cost(int argc, char **argv);
 /* Prints "collviz: " + message + newline on stderr; returns APP_EXIT_USAGE. */
 int app_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Matches argv[*i] against a flag taking a value, as "--name value" or
- * "--name=value". Returns 1 and sets *value (advancing *i past a separate
- * value), 0 if it is another flag, -1 after printing "needs a value". */
-int app_flag_value(int argc, char **argv, int *i, const char *name, const char **value);
+/* ------------------------------------------------------------------ flags
+ * One table of flags per subcommand, read by one parser (cli_flags.c), so
+ * every subcommand takes "--name value" and "--name=value" alike and says
+ * the same thing about a bad flag: an unknown one is "unknown flag" with
+ * the list of what the subcommand allows; a value out of range names the
+ * range, a word not in the list names the list.
+ *
+ * Adding a flag is one line in the subcommand's table (and one in its help
+ * text); the variable it fills keeps its default when the flag is absent:
+ *
+ *     long seed = 1;
+ *     bool json = false;
+ *     const char *backend = "cpu";
+ *     app_flag flags[] = {
+ *         APP_SPEC_FLAGS(&spec),                       (--op --algo --ranks ...)
+ *         APP_LONG("--seed", &seed, 0, 2147483647),
+ *         APP_PICK("--backend", &backend, app_backends),
+ *         APP_SWITCH("--json", &json),
+ *     };
+ *     app_cmdline cl = APP_CMDLINE("run", run_help, flags);
+ *     int code;
+ *     if (!app_flags_parse(&cl, argc, argv, &code))
+ *         return code;              (--help printed: 0; a bad flag said: 2)
+ *
+ * After parsing, app_flag_given says whether a flag was on the line. */
+typedef enum {
+    APP_FLAG_SWITCH, /* no value: bool, set to true */
+    APP_FLAG_INT,    /* a whole number from lo to hi: int */
+    APP_FLAG_LONG,   /* the same into a long */
+    APP_FLAG_SIZE,   /* a whole number with an optional unit (8k, 1.6GB), lo to hi: int64_t */
+    APP_FLAG_NUMBER, /* a finite decimal number from dlo to dhi, in units of text: double */
+    APP_FLAG_TEXT,   /* any text (a path, an id): const char * */
+    APP_FLAG_PICK,   /* one word of a NULL-terminated list: const char *, the list's own */
+    APP_FLAG_ENUM,   /* one name of an app_enum: an int-sized enum (cv_op, cv_lang, ...) */
+    APP_FLAG_WXH,    /* WIDTHxHEIGHT, 64 to hi pixels each: int[2] */
+    APP_FLAG_REFUSE  /* a flag this subcommand has not: text says what to give instead */
+} app_flag_kind;
 
-/* Flag values: parse or print a one-line error naming the flag and what
- * is allowed, and return false. */
-bool app_parse_int(const char *flag, const char *s, long min, long max, long *out);
-bool app_parse_size(const char *flag, const char *s, int64_t *out);
-bool app_parse_enum(const char *flag, const char *s, int (*parse)(const char *), int count,
-                    const char *(*name)(int), int *out);
+/* An enum's names: parse a word (-1 unknown), name a value, how many. */
+typedef struct {
+    int (*parse)(const char *s);
+    const char *(*word)(int value);
+    int count;
+} app_enum;
+extern const app_enum app_ops, app_algos, app_dtypes, app_redops, app_inits, app_langs;
+extern const char *const app_backends[]; /* cpu, cuda, auto */
+/* The cost model's link presets by name (nvlink3, ...), NULL-terminated. */
+const char *const *app_link_names(void);
+/* "a, b, c": the names of e, for messages. */
+void app_enum_list(const app_enum *e, char *out, size_t len);
 
-/* "WxH" with both sides from 64 to max pixels; prints the error naming the
- * flag and returns false otherwise. */
-bool app_parse_wxh(const char *flag, const char *s, int max, int *w, int *h);
+typedef struct {
+    const char *name; /* "--ranks", "-b" */
+    app_flag_kind kind;
+    void *dst;        /* what it fills; its type follows the kind */
+    int64_t lo, hi;   /* INT, LONG, SIZE; WXH: hi */
+    double dlo, dhi;  /* NUMBER */
+    const char *const *words; /* PICK */
+    const app_enum *choices;  /* ENUM */
+    const char *text; /* SIZE, NUMBER: the unit; REFUSE: the message */
+    int seen, at;     /* set by the parser: how often given, argv index of the last */
+} app_flag;
+
+/* A pointer of type T, checked by the compiler where the table is written. */
+#define APP__PTR(T, p) (1 ? (p) : (T *)0)
+#define APP_SWITCH(n, p) {.name = (n), .kind = APP_FLAG_SWITCH, .dst = APP__PTR(bool, p)}
+#define APP_INT(n, p, l, h) \
+    {.name = (n), .kind = APP_FLAG_INT, .dst = APP__PTR(int, p), .lo = (l), .hi = (h)}
+#define APP_LONG(n, p, l, h) \
+    {.name = (n), .kind = APP_FLAG_LONG, .dst = APP__PTR(long, p), .lo = (l), .hi = (h)}
+#define APP_SIZE(n, p, l, h, unit) \
+    {.name = (n), .kind = APP_FLAG_SIZE, .dst = APP__PTR(int64_t, p), .lo = (l), .hi = (h), \
+     .text = (unit)}
+#define APP_NUMBER(n, p, l, h, unit) \
+    {.name = (n), .kind = APP_FLAG_NUMBER, .dst = APP__PTR(double, p), .dlo = (l), .dhi = (h), \
+     .text = (unit)}
+#define APP_TEXT(n, p) {.name = (n), .kind = APP_FLAG_TEXT, .dst = APP__PTR(const char *, p)}
+#define APP_PICK(n, p, list) \
+    {.name = (n), .kind = APP_FLAG_PICK, .dst = APP__PTR(const char *, p), .words = (list)}
+#define APP_ENUM(n, p, e) \
+    {.name = (n), .kind = APP_FLAG_ENUM, .dst = (p), .choices = (e)}
+#define APP_WXH(n, p, max) {.name = (n), .kind = APP_FLAG_WXH, .dst = APP__PTR(int, p), .hi = (max)}
+#define APP_REFUSE(n, why) {.name = (n), .kind = APP_FLAG_REFUSE, .text = (why)}
+/* The spec's flags, the same in run, bench, cost, export, render and the
+ * window: --op --algo --ranks --count --dtype --redop --root --slices
+ * --nodes into the cv_spec s. */
+#define APP_SPEC_OP_FLAGS(s)                                                                   \
+    APP_ENUM("--op", &(s)->op, &app_ops), APP_ENUM("--algo", &(s)->algo, &app_algos),        \
+        APP_INT("--ranks", &(s)->ranks, 1, CV_MAX_RANKS)
+#define APP_SPEC_DATA_FLAGS(s)                                                                 \
+    APP_ENUM("--dtype", &(s)->dtype, &app_dtypes), APP_ENUM("--redop", &(s)->redop, &app_redops), \
+        APP_INT("--root", &(s)->root, 0, CV_MAX_RANKS - 1),                                    \
+        APP_INT("--slices", &(s)->slices, 1, CV_MAX_SLICES),                                   \
+        APP_INT("--nodes", &(s)->nodes, 1, CV_MAX_RANKS)
+#define APP_SPEC_FLAGS(s)                                                                      \
+    APP_SPEC_OP_FLAGS(s), APP_SIZE("--count", &(s)->count, 0, INT64_MAX, "elements"),          \
+        APP_SPEC_DATA_FLAGS(s)
+
+typedef struct {
+    const char *cmd;  /* "run": names the subcommand in messages */
+    const char *help; /* printed for --help or -h, wherever they stand */
+    app_flag *flags;
+    int nflags;
+    const char **args; /* arguments that are not flags go here ... */
+    int maxargs;       /* ... up to this many (0: none is taken) */
+    const char *arg_name; /* "FILE": "one FILE at a time" */
+    int nargs;         /* set by the parser */
+} app_cmdline;
+#define APP_CMDLINE(cmd, help, flags) \
+    {(cmd), (help), (flags), (int)(sizeof(flags) / sizeof *(flags)), NULL, 0, NULL, 0}
+/* The same for a subcommand that takes up to max arguments besides its
+ * flags (what names one in messages: "FILE"). */
+#define APP_CMDLINE_ARGS(cmd, help, flags, args, max, what) \
+    {(cmd), (help), (flags), (int)(sizeof(flags) / sizeof *(flags)), (args), (max), (what), 0}
+
+/* Reads argv[1..] against c's table. True when the subcommand goes on;
+ * false when it must return *exit_code: APP_EXIT_OK after printing the
+ * help, APP_EXIT_USAGE after printing one line about a bad flag. "--"
+ * ends the flags; "-" alone is an argument (standard input). */
+bool app_flags_parse(app_cmdline *c, int argc, char **argv, int *exit_code);
+const app_flag *app_flag_get(const app_cmdline *c, const char *name);
+bool app_flag_given(const app_cmdline *c, const char *name);
+/* Of the NULL-terminated names, the one given first on the line, or NULL. */
+const char *app_flag_first(const app_cmdline *c, const char *const *names);
+
+/* Text from outside (a file, the command line) made safe to print on a
+ * terminal: control characters (ESC, BEL, ...), bidirectional overrides
+ * (U+202E, ...) and bytes that are not UTF-8 are written as \xNN or
+ * \uNNNN; out is cut with "..." when it fills. Returns the length. */
+size_t app_escape(const char *s, char *out, size_t len);
+/* The same into one of a few static buffers used in turn: for messages. */
+const char *app_esc(const char *s);
+/* Whether a code point must not reach a terminal raw (app_escape's test). */
+bool app_unsafe_codepoint(uint32_t c);
 
 /* Where the program's data directory `name` ("lessons", "assets") is: the
  * directory named by the first of the NULL-terminated environment
@@ -60,22 +180,27 @@ bool app_parse_wxh(const char *flag, const char *s, int max, int *w, int *h);
 bool app_data_dir(const char *name, const char *const *env, char *out, size_t outlen, char *why,
                   size_t whylen);
 
-/* Monotonic seconds, for timing. */
-double app_now_seconds(void);
 /* The process's peak resident memory in KiB (VmHWM), or -1. */
 long app_peak_rss_kb(void);
 
-/* The spec flags shared by run, export and the GUI: --op --algo --ranks
- * --count --dtype --redop --root --slices --nodes, and --nccl-log FILE
- * --comm ID --channel C (an NCCL log's communicator sets the ranks and
- * nodes, and the channel's ring and trees are what ring and double-tree
- * follow). Returns 1 if argv[*i] was one of them (consuming its value), 0
- * if not, -1 after printing an error. */
-int app_parse_spec_flag(int argc, char **argv, int *i, cv_spec *spec, bool *algo_given);
-/* After parsing: picks the op's default algo if none was given, refuses
- * --root and --slices where the algorithm reads neither, and checks the
- * spec (error printed); false on error. */
-bool app_finish_spec(cv_spec *spec, bool algo_given, int max_ranks);
+/* After parsing c (whose table holds the spec flags, and APP_NCCL_FLAGS
+ * where the command reads an NCCL log): picks the op's default algo
+ * unless algo_given, refuses --root and --slices where the algorithm reads
+ * neither, applies --nccl-log (the communicator sets the ranks and nodes,
+ * and the channel's ring and trees are what ring and double-tree follow),
+ * and checks the spec (error printed); false on error. */
+bool app_finish_spec(const app_cmdline *c, cv_spec *spec, bool algo_given, int max_ranks);
+
+/* What --nccl-log FILE --comm ID --channel C gave (cli_ncclog.c reads it
+ * in app_finish_spec); one per process, like the other flags. */
+typedef struct {
+    const char *path, *comm;
+    int channel;
+} app_nccl_args;
+extern app_nccl_args app__nccl_args;
+#define APP_NCCL_FLAGS                                                                         \
+    APP_TEXT("--nccl-log", &app__nccl_args.path), APP_TEXT("--comm", &app__nccl_args.comm),  \
+        APP_INT("--channel", &app__nccl_args.channel, 0, NCCLOG_MAX_CHANNELS - 1)
 
 /* The NCCL log's communicator --nccl-log named (NULL when none), with the
  * channel and the path, after app_finish_spec; it lives until the program
@@ -96,9 +221,8 @@ int app_nccl_log_cmd(int argc, char **argv, app_nccl_window_fn open_window);
  * nothing when no log was given. */
 void app_print_nccl_source(FILE *out);
 
-/* cli_ncclog.c's halves of the two calls above. */
-int app__parse_nccl_flag(int argc, char **argv, int *i);
-bool app__apply_nccl_log(cv_spec *spec, bool ranks_given, bool nodes_given, int max_ranks);
+/* cli_ncclog.c's half of app_finish_spec. */
+bool app__apply_nccl_log(const app_cmdline *c, cv_spec *spec, int max_ranks);
 
 /* --compare for the window and export: "A" names the algorithm drawn
  * beside the stage's, "A,B" sets the stage's to A and the second to B.

@@ -4,6 +4,12 @@
  * definitions (doc/PERFORMANCE.md: algbw = size / time, busbw = algbw x the
  * op's factor). Each size builds its plan, runs warmup plus timed
  * iterations on the backend through cv_run, and checks the result.
+ *
+ * Three parts: bench_parse reads the flags into bench_opts, bench_open and
+ * bench_measure run (the backend or NCCL, the memory bound the backend
+ * reports, one row per size), and the printers write the table or the JSON
+ * document. The memory bound is the backend's own (cv_backend.membw and
+ * .plan_bound): a backend without one gets no bound column.
  */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -32,310 +38,408 @@ static const char bench_help[] =
     "input), algbw = size / time and busbw = algbw x 2(n-1)/n for allreduce,\n"
     "(n-1)/n for allgather, reducescatter, alltoall, gather and scatter, 1 otherwise.\n";
 
+
+typedef struct {
+    cv_spec spec;
+    int64_t minb, maxb;
+    long factor, iters, warmup;
+    bool json, check, algo_given, ranks_given;
+    const char *backend;
+} bench_opts;
+
+/* What the rows run on, and the memory bound beside them. */
+typedef struct {
+    const cv_backend *be; /* NULL under NCCL */
+    cv_nccl *nccl;
+    bool quiet;           /* under MPI only rank 0 prints */
+    const char *name;
+    bool bound;           /* the backend reports a memory bound */
+    cv_membw bw;          /* best seen in this run */
+} bench_ctx;
+
+typedef struct {
+    int64_t size, bytes, wrong; /* wrong: -1 = not checked */
+    double sec, step_sec;       /* wall time; the sum of the backend's own step times */
+    double algbw, busbw;        /* GB/s */
+    double traffic, bound_sec, bound_pct;
+} bench_row;
+
+/* Below this much traffic the data lives in caches, which memory bandwidth
+ * does not bound. */
+#define BOUND_MIN_TRAFFIC (64.0 * (1 << 20))
+
+/* --------------------------------------------------------------- parse */
+
+static const char *const bench_backends[] = {"cpu", "cuda", "auto", "nccl", NULL};
+
+/* True to go on; false to return *code (help printed, or a bad flag said). */
+static bool bench_parse(int argc, char **argv, bench_opts *o, int *code)
+{
+    memset(o, 0, sizeof *o);
+    cv_spec_init(&o->spec);
+    o->spec.ranks = 8;
+    o->minb = o->maxb = 32 << 20;
+    o->factor = 2;
+    o->iters = 20;
+    o->warmup = 1;
+    o->check = true;
+    o->backend = "cpu";
+    long check = 1;
+    cv_spec *s = &o->spec;
+    app_flag flags[] = {
+        APP_SPEC_OP_FLAGS(s),
+        APP_SPEC_DATA_FLAGS(s),
+        APP_REFUSE("--count", "the sizes come from -b and -e (bytes), not --count"),
+        APP_PICK("--backend", &o->backend, bench_backends),
+        APP_SIZE("-b", &o->minb, 0, INT64_MAX, "bytes"),
+        APP_SIZE("-e", &o->maxb, 0, INT64_MAX, "bytes"),
+        APP_LONG("-f", &o->factor, 2, 1024),
+        APP_LONG("-n", &o->iters, 1, 100000),
+        APP_LONG("-w", &o->warmup, 0, 100000),
+        APP_LONG("-c", &check, 0, 1),
+        APP_ENUM("-o", &s->redop, &app_redops),
+        APP_ENUM("-d", &s->dtype, &app_dtypes),
+        APP_INT("-r", &s->root, 0, CV_MAX_RANKS - 1),
+        APP_SWITCH("--json", &o->json),
+    };
+    app_cmdline cl = APP_CMDLINE("bench", bench_help, flags);
+    if (!app_flags_parse(&cl, argc, argv, code))
+        return false;
+    o->check = check != 0;
+    o->algo_given = app_flag_given(&cl, "--algo");
+    o->ranks_given = app_flag_given(&cl, "--ranks");
+    *code = APP_EXIT_USAGE;
+    if (o->maxb < o->minb) {
+        app_usage_error("-e: %lld is smaller than -b %lld", (long long)o->maxb,
+                        (long long)o->minb);
+        return false;
+    }
+    if (!strcmp(o->backend, "nccl"))
+        return true; /* the rank count comes from NCCL: checked in bench_open */
+    s->count = 0;
+    if (!app_finish_spec(&cl, s, o->algo_given, CV_MAX_RANKS))
+        return false;
+    *code = APP_EXIT_OK;
+    return true;
+}
+
+/* ----------------------------------------------------------------- run */
+
+/* Opens the backend (or NCCL) and measures the memory bound. */
+static int bench_open(bench_opts *o, bench_ctx *c)
+{
+    memset(c, 0, sizeof *c);
+    if (!strcmp(o->backend, "nccl")) {
+        char err[CV_ERR_LEN];
+        bool mpi = cv_nccl_mpi_launched(); /* mpirun, srun, a PMIx launcher */
+        int rc = mpi ? cv_nccl_open_mpi(&c->nccl, err, sizeof err)
+                     : cv_nccl_open(o->ranks_given ? o->spec.ranks : 0, &c->nccl, err, sizeof err);
+        if (rc) {
+            fprintf(stderr, "collviz: --backend nccl: %s\n", err);
+            return app_exit_for(rc, NULL);
+        }
+        o->spec.ranks = cv_nccl_ranks(c->nccl);
+        o->spec.count = 0;
+        cv_spec check = o->spec; /* NCCL's own algorithm: the spec's default */
+        cv_algo algos[CV_ALGO_COUNT];
+        cv_op_algos(check.op, algos);
+        check.algo = o->spec.algo = algos[0];
+        char why[CV_ERR_LEN];
+        if (cv_spec_check(&check, CV_MAX_RANKS, why, sizeof why) != CV_OK) {
+            cv_nccl_close(c->nccl);
+            c->nccl = NULL;
+            return app_usage_error("%s", why);
+        }
+        c->quiet = cv_nccl_rank(c->nccl) != 0;
+        c->name = "nccl";
+        return APP_EXIT_OK;
+    }
+    int rc = app_select_backend(o->backend, false, &c->be);
+    if (rc)
+        return rc;
+    c->name = c->be->name;
+    char err[CV_ERR_LEN];
+    c->bound = c->be->membw && c->be->plan_bound &&
+               c->be->membw(256 << 20, 5, &c->bw, err, sizeof err) == CV_OK && c->bw.copy > 0;
+    return APP_EXIT_OK;
+}
+
+static void on_progress(void *user, int done, int total);
+
 typedef struct {
     double start;
     int64_t size;
     bool shown;
 } progress_state;
 
+/* One size: plan, run, check, and the row's figures. CV_OK, or the status
+ * with err filled. */
+static int bench_measure(const bench_opts *o, bench_ctx *c, cv_spec *spec, int64_t size,
+                         bench_row *row, char *err, size_t errlen)
+{
+    memset(row, 0, sizeof *row);
+    row->size = size;
+    spec->count = size / cv_spec_bench_unit(spec);
+    cv_plan *plan = NULL;
+    int rc = cv_plan_build(spec, &plan, err, errlen);
+    if (rc)
+        return rc;
+    progress_state ps = {cv_now_seconds(), size, false};
+    cv_trace *t = NULL;
+    if (c->nccl) {
+        cv_nccl_result res;
+        rc = cv_nccl_run(c->nccl, spec, (int)o->warmup, (int)o->iters, CV_INIT_RANDOM, 1,
+                         o->check, &res, err, errlen);
+        row->sec = rc ? 0 : res.seconds;
+        row->wrong = o->check && !rc ? res.wrong : -1;
+    } else {
+        cv_run_opts ro;
+        cv_run_opts_init(&ro);
+        ro.init = CV_INIT_RANDOM;
+        ro.iterations = (int)o->iters;
+        ro.warmup = (int)o->warmup;
+        ro.verify = o->check;
+        ro.progress = on_progress;
+        ro.progress_user = &ps;
+        rc = cv_run(plan, c->be, &ro, &t, err, errlen);
+        row->sec = rc ? 0 : cv_trace_total_seconds(t);
+        for (int k = 0; !rc && k < plan->nsteps; k++)
+            row->step_sec += cv_trace_step_seconds(t, k);
+        row->wrong = rc || !o->check ? -1 : cv_trace_wrong(t);
+    }
+    if (ps.shown)
+        fprintf(stderr, "\r%60s\r", "");
+    if (rc == CV_OK) {
+        row->bytes = cv_spec_bench_bytes(spec);
+        row->algbw = row->sec > 0 ? (double)row->bytes / row->sec / 1e9 : 0;
+        row->busbw = row->algbw * cv_spec_busbw_factor(spec);
+        if (c->bound) {
+            row->bound_sec = c->be->plan_bound(plan, &c->bw, &row->traffic);
+            if (row->traffic >= BOUND_MIN_TRAFFIC) {
+                /* The machine may have been busier when the bandwidth was
+                 * measured: measure again and keep the best seen. */
+                cv_membw again;
+                char why[CV_ERR_LEN];
+                if (c->be->membw(256 << 20, 3, &again, why, sizeof why) == CV_OK) {
+                    c->bw.copy = again.copy > c->bw.copy ? again.copy : c->bw.copy;
+                    c->bw.reduce = again.reduce > c->bw.reduce ? again.reduce : c->bw.reduce;
+                }
+                row->bound_sec = c->be->plan_bound(plan, &c->bw, &row->traffic);
+            }
+            row->bound_pct = row->sec > 0 ? 100.0 * row->bound_sec / row->sec : 0;
+        }
+    }
+    cv_trace_destroy(t);
+    cv_plan_destroy(plan);
+    return rc;
+}
+
 /* After a second on one size, say how far it is, on stderr. */
 static void on_progress(void *user, int done, int total)
 {
     progress_state *p = user;
-    if (app_now_seconds() - p->start < 1.0)
+    if (cv_now_seconds() - p->start < 1.0)
         return;
     if (isatty(STDERR_FILENO)) {
         fprintf(stderr, "\rbench: %lld B: run %d of %d ", (long long)p->size, done, total);
         p->shown = true;
     } else if (done == total) {
         fprintf(stderr, "bench: %lld B: %d runs took %.1f s\n", (long long)p->size, total,
-                app_now_seconds() - p->start);
+                cv_now_seconds() - p->start);
     }
 }
 
-static bool take(int argc, char **argv, int *i, const char *flag, const char **v)
+/* --------------------------------------------------------------- print */
+
+/* "# " + text, wrapped at 80 columns with "#   " before each further line. */
+static void print_wrapped(const char *lead, const char *text)
 {
-    int r = app_flag_value(argc, argv, i, flag, v);
-    return r != 0; /* r < 0 leaves *v NULL and has printed the error */
+    int col = printf("%s", lead);
+    const char *p = text;
+    while (*p) {
+        const char *sp = strchr(p, ' ');
+        int n = sp ? (int)(sp - p) : (int)strlen(p);
+        if (col + 1 + n > 79 && col > 4) {
+            col = printf("\n#  ");
+        }
+        col += printf(" %.*s", n, p);
+        p += n;
+        while (*p == ' ')
+            p++;
+    }
+    putchar('\n');
 }
+
+static void print_header(const bench_opts *o, const bench_ctx *c)
+{
+    const cv_spec *s = &o->spec;
+    printf("# collviz bench: %s %s, %d ranks, backend %s", cv_op_name(s->op),
+           c->nccl ? "(NCCL's choice)" : cv_algo_name(s->algo), s->ranks, c->name);
+    if (c->be == cv_cpu_backend())
+        printf(" (%d worker threads)", cv_cpu_threads());
+    printf(", %ld iterations after %ld warmup\n", o->iters, o->warmup);
+    if (c->nccl && s->ranks == 1)
+        printf("# one GPU, so NCCL runs one rank: nothing crosses a link, and these rows\n"
+               "#   are not comparable with collviz's several ranks on one GPU\n");
+    if (c->bound) {
+        print_wrapped("# memory bound:", c->be->bound_about ? c->be->bound_about : "");
+        if (c->bw.reduce != c->bw.copy)
+            printf("#   copy %.2f, reduce %.2f GB/s now; shown where the plan moves 64 MiB or\n"
+                   "#   more (smaller rows run from caches)\n",
+                   c->bw.copy / 1e9, c->bw.reduce / 1e9);
+        else
+            printf("#   %.2f GB/s now; shown where the plan moves 64 MiB or more\n",
+                   c->bw.copy / 1e9);
+    }
+    const char *bc = c->bound ? "   bound" : "";
+    printf("#\n# %10s %12s %8s %6s %6s %10s %8s %8s %7s%s\n", "size", "count", "type", "redop",
+           "root", "time", "algbw", "busbw", "#wrong", bc);
+    printf("# %10s %12s %8s %6s %6s %10s %8s %8s %7s%s\n", "(B)", "(elements)", "", "", "",
+           "(us)", "(GB/s)", "(GB/s)", "", c->bound ? "  (% of)" : "");
+}
+
+static const char *redop_of(const cv_spec *s)
+{
+    return cv_op_reduces(s->op) ? cv_redop_name(s->redop) : "none";
+}
+
+static int root_of(const cv_spec *s) { return cv_op_has_root(s->op) ? s->root : -1; }
+
+static void print_row(const bench_opts *o, const bench_ctx *c, const bench_row *r)
+{
+    const cv_spec *s = &o->spec;
+    char w[24];
+    snprintf(w, sizeof w, r->wrong < 0 ? "N/A" : "%lld", (long long)r->wrong);
+    printf("  %10lld %12lld %8s %6s %6d %10.1f %8.2f %8.2f %7s", (long long)r->bytes,
+           (long long)(r->bytes / (int64_t)cv_dtype_size(s->dtype)), cv_dtype_name(s->dtype),
+           redop_of(s), root_of(s), r->sec * 1e6, r->algbw, r->busbw, w);
+    if (c->bound && r->traffic >= BOUND_MIN_TRAFFIC)
+        printf(" %7.1f", r->bound_pct);
+    else if (c->bound)
+        printf(" %7s", "-");
+    putchar('\n');
+    fflush(stdout);
+}
+
+static void print_footer(const bench_ctx *c, int64_t wrong, double avg)
+{
+    if (c->bound && c->bw.reduce != c->bw.copy)
+        printf("# memory bandwidth, best seen in this run: copy %.2f, reduce %.2f GB/s\n",
+               c->bw.copy / 1e9, c->bw.reduce / 1e9);
+    printf("# Out of bounds values : %lld %s\n", (long long)wrong, wrong ? "WRONG" : "OK");
+    printf("# Avg bus bandwidth    : %.4g\n#\n", avg);
+}
+
+static cJSON *json_doc(const bench_opts *o, const bench_ctx *c)
+{
+    const cv_spec *s = &o->spec;
+    cJSON *doc = cJSON_CreateObject();
+    cJSON_AddStringToObject(doc, "op", cv_op_name(s->op));
+    cJSON_AddStringToObject(doc, "algo", cv_algo_name(s->algo));
+    cJSON_AddNumberToObject(doc, "ranks", s->ranks);
+    cJSON_AddStringToObject(doc, "backend", c->name);
+    cJSON_AddStringToObject(doc, "dtype", cv_dtype_name(s->dtype));
+    cJSON_AddStringToObject(doc, "redop", redop_of(s));
+    cJSON_AddNumberToObject(doc, "root", root_of(s));
+    cJSON_AddNumberToObject(doc, "iters", (double)o->iters);
+    cJSON_AddNumberToObject(doc, "warmup", (double)o->warmup);
+    cJSON_AddArrayToObject(doc, "results");
+    return doc;
+}
+
+static void json_row(cJSON *doc, const bench_opts *o, const bench_ctx *c, const bench_row *r)
+{
+    cJSON *row = cJSON_CreateObject();
+    cJSON_AddNumberToObject(row, "size", (double)r->bytes);
+    cJSON_AddNumberToObject(row, "count",
+                            (double)(r->bytes / (int64_t)cv_dtype_size(o->spec.dtype)));
+    cJSON_AddNumberToObject(row, "time_us", r->sec * 1e6);
+    /* The steps alone, without what the host spends between them (CUDA:
+     * event times on the GPU); absent for NCCL. */
+    if (!c->nccl)
+        cJSON_AddNumberToObject(row, "steps_us", r->step_sec * 1e6);
+    cJSON_AddNumberToObject(row, "algbw_GBps", r->algbw);
+    cJSON_AddNumberToObject(row, "busbw_GBps", r->busbw);
+    cJSON_AddNumberToObject(row, "wrong", (double)r->wrong);
+    if (c->bound) {
+        cJSON_AddNumberToObject(row, "memory_bytes", r->traffic);
+        cJSON_AddNumberToObject(row, "bound_us", r->bound_sec * 1e6);
+        cJSON_AddNumberToObject(row, "bound_pct", r->bound_pct);
+    }
+    cJSON_AddItemToArray(cJSON_GetObjectItem(doc, "results"), row);
+}
+
+static bool json_finish(cJSON *doc, const bench_ctx *c, double avg)
+{
+    cJSON_AddNumberToObject(doc, "avg_busbw_GBps", avg);
+    if (c->bound) {
+        cJSON_AddNumberToObject(doc, "copy_bandwidth_GBps", c->bw.copy / 1e9);
+        if (c->bw.reduce != c->bw.copy)
+            cJSON_AddNumberToObject(doc, "reduce_bandwidth_GBps", c->bw.reduce / 1e9);
+    }
+    char *text = cJSON_Print(doc);
+    bool ok = text && puts(text) >= 0;
+    free(text);
+    return ok;
+}
+
+/* ------------------------------------------------------------- command */
 
 int app_cmd_bench(int argc, char **argv)
 {
-    cv_spec spec;
-    cv_spec_init(&spec);
-    spec.ranks = 8;
-    bool algo_given = false, json = false, check = true;
-    int64_t minb = 32 << 20, maxb = 32 << 20;
-    long factor = 2, iters = 20, warmup = 1, tmp;
-    const char *backend = "cpu", *v;
-    for (int i = 1; i < argc; i++) {
-        v = NULL;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(bench_help, stdout);
-            return APP_EXIT_OK;
-        }
-        if (!strcmp(argv[i], "--json")) {
-            json = true;
-            continue;
-        }
-        int r = app_parse_spec_flag(argc, argv, &i, &spec, &algo_given);
-        if (r < 0)
-            return APP_EXIT_USAGE;
-        if (r > 0)
-            continue;
-        if (take(argc, argv, &i, "-b", &v)) {
-            if (!v || !app_parse_size("-b", v, &minb))
-                return APP_EXIT_USAGE;
-        } else if (take(argc, argv, &i, "-e", &v)) {
-            if (!v || !app_parse_size("-e", v, &maxb))
-                return APP_EXIT_USAGE;
-        } else if (take(argc, argv, &i, "-f", &v)) {
-            if (!v || !app_parse_int("-f", v, 2, 1024, &factor))
-                return APP_EXIT_USAGE;
-        } else if (take(argc, argv, &i, "-n", &v)) {
-            if (!v || !app_parse_int("-n", v, 1, 100000, &iters))
-                return APP_EXIT_USAGE;
-        } else if (take(argc, argv, &i, "-w", &v)) {
-            if (!v || !app_parse_int("-w", v, 0, 100000, &warmup))
-                return APP_EXIT_USAGE;
-        } else if (take(argc, argv, &i, "-c", &v)) {
-            if (!v || !app_parse_int("-c", v, 0, 1, &tmp))
-                return APP_EXIT_USAGE;
-            check = tmp != 0;
-        } else if (take(argc, argv, &i, "-o", &v)) {
-            int e = v ? cv_redop_parse(v) : -1;
-            if (e < 0)
-                return v ? app_usage_error("-o: unknown redop '%s'; allowed: sum, prod, min, "
-                                           "max, avg, band, bor, bxor", v)
-                         : APP_EXIT_USAGE;
-            spec.redop = (cv_redop)e;
-        } else if (take(argc, argv, &i, "-d", &v)) {
-            int e = v ? cv_dtype_parse(v) : -1;
-            if (e < 0)
-                return v ? app_usage_error("-d: unknown dtype '%s'; allowed: int8, int32, "
-                                           "int64, float16, bfloat16, float32, float64", v)
-                         : APP_EXIT_USAGE;
-            spec.dtype = (cv_dtype)e;
-        } else if (take(argc, argv, &i, "-r", &v)) {
-            if (!v || !app_parse_int("-r", v, 0, CV_MAX_RANKS - 1, &tmp))
-                return APP_EXIT_USAGE;
-            spec.root = (int)tmp;
-        } else if (take(argc, argv, &i, "--backend", &v)) {
-            if (!v)
-                return APP_EXIT_USAGE;
-            backend = v;
-        } else {
-            return app_usage_error("bench: unknown flag '%s' (see collviz bench --help)",
-                                   argv[i]);
-        }
-    }
-    if (maxb < minb)
-        return app_usage_error("-e: %lld is smaller than -b %lld", (long long)maxb,
-                               (long long)minb);
-    spec.count = 0;
-    bool ranks_given = false;
-    for (int i = 1; i < argc; i++)
-        ranks_given |= !strncmp(argv[i], "--ranks", 7);
-    cv_nccl *nccl = NULL;
-    const cv_backend *be = NULL;
+    bench_opts o;
+    bench_ctx c;
     int rc;
-    if (!strcmp(backend, "nccl")) {
-        char err[CV_ERR_LEN];
-        bool mpi = cv_nccl_mpi_launched(); /* mpirun, srun, a PMIx launcher */
-        rc = mpi ? cv_nccl_open_mpi(&nccl, err, sizeof err)
-                 : cv_nccl_open(ranks_given ? spec.ranks : 0, &nccl, err, sizeof err);
-        if (rc) {
-            fprintf(stderr, "collviz: --backend nccl: %s\n", err);
-            return app_exit_for(rc, NULL);
-        }
-        spec.ranks = cv_nccl_ranks(nccl);
-        algo_given = false;
-    }
-    if (!app_finish_spec(&spec, algo_given, CV_MAX_RANKS)) {
-        cv_nccl_close(nccl);
-        return APP_EXIT_USAGE;
-    }
-    if (!nccl && (rc = app_select_backend(backend, false, &be)) != 0)
+    if (!bench_parse(argc, argv, &o, &rc))
         return rc;
-    bool quiet = nccl && cv_nccl_rank(nccl) != 0; /* under MPI only rank 0 prints */
-    const char *be_name = nccl ? "nccl" : be->name;
-
-    int64_t esz = (int64_t)cv_dtype_size(spec.dtype), unit = cv_spec_bench_unit(&spec);
-    const char *redop = cv_op_reduces(spec.op) ? cv_redop_name(spec.redop) : "none";
-    int root = cv_op_has_root(spec.op) ? spec.root : -1;
-    /* On the CPU backend the ceiling is memory bandwidth: measure it now, with
-     * the backend's own threads, and show each row's share of that bound. */
-    bool cpu = be && !strcmp(be->name, "cpu"), cuda = be && !strcmp(be->name, "cuda");
-    cv_membw cpubw = {0, 0};
-    if (cpu)
-        cv_cpu_measure_bandwidth(256 << 20, 5, &cpubw);
-    double membw = cpubw.copy;
-    char bwerr[CV_ERR_LEN];
-    if (cuda && cv_cuda_copy_bandwidth(256 << 20, 20, &membw, bwerr, sizeof bwerr) != CV_OK)
-        membw = 0;
-    int devices = cuda ? cv_cuda_devices(bwerr, sizeof bwerr) : 0;
-    bool bound_col = membw > 0;
-    cJSON *doc = NULL, *rows = NULL;
-    if (quiet) {
-        json = false;
-    } else if (json) {
-        doc = cJSON_CreateObject();
-        cJSON_AddStringToObject(doc, "op", cv_op_name(spec.op));
-        cJSON_AddStringToObject(doc, "algo", cv_algo_name(spec.algo));
-        cJSON_AddNumberToObject(doc, "ranks", spec.ranks);
-        cJSON_AddStringToObject(doc, "backend", be_name);
-        cJSON_AddStringToObject(doc, "dtype", cv_dtype_name(spec.dtype));
-        cJSON_AddStringToObject(doc, "redop", redop);
-        cJSON_AddNumberToObject(doc, "root", root);
-        cJSON_AddNumberToObject(doc, "iters", (double)iters);
-        cJSON_AddNumberToObject(doc, "warmup", (double)warmup);
-        rows = cJSON_AddArrayToObject(doc, "results");
-    } else {
-        printf("# collviz bench: %s %s, %d ranks, backend %s", cv_op_name(spec.op),
-               nccl ? "(NCCL's choice)" : cv_algo_name(spec.algo), spec.ranks, be_name);
-        if (cpu)
-            printf(" (%d worker threads)", cv_cpu_threads());
-        printf(", %ld iterations after %ld warmup\n", iters, warmup);
-        if (nccl && spec.ranks == 1)
-            printf("# one GPU, so NCCL runs one rank: nothing crosses a link, and these rows\n"
-                   "#   are not comparable with collviz's several ranks on one GPU\n");
-        if (cpu)
-            printf("# memory bound: the bytes each transfer reads and writes (copy 2x, reduce 3x)"
-                   "\n#   over the bandwidth this machine's copy and reduce kernels reach, "
-                   "measured\n#   in this run before and after each row (best seen): "
-                   "copy %.2f, reduce %.2f GB/s;\n#   shown where the plan moves 64 MiB or "
-                   "more (smaller rows run from caches)\n", cpubw.copy / 1e9,
-                   cpubw.reduce / 1e9);
-        else if (bound_col)
-            printf("# memory bound: device-to-device copy bandwidth %.2f GB/s (read + write) "
-                   "measured now; bound = bytes the plan reads and writes / that bandwidth\n",
-                   membw / 1e9);
-        printf("#\n# %10s %12s %8s %6s %6s %10s %8s %8s %7s%s\n", "size", "count", "type",
-               "redop", "root", "time", "algbw", "busbw", "#wrong", bound_col ? "   bound" : "");
-        printf("# %10s %12s %8s %6s %6s %10s %8s %8s %7s%s\n", "(B)", "(elements)", "", "", "",
-               "(us)", "(GB/s)", "(GB/s)", "", bound_col ? "  (% of)" : "");
+    if ((rc = bench_open(&o, &c)) != APP_EXIT_OK)
+        return rc;
+    int64_t unit = cv_spec_bench_unit(&o.spec);
+    if (o.minb % unit) { /* every row would be cut down to whole elements */
+        cv_nccl_close(c.nccl);
+        return app_usage_error("-b: %lld is not a multiple of %lld bytes (%s%s)",
+                               (long long)o.minb, (long long)unit,
+                               cv_op_bench_per_rank(o.spec.op) ? "ranks x " : "",
+                               cv_dtype_name(o.spec.dtype));
     }
+    bool json = o.json && !c.quiet, text = !o.json && !c.quiet;
+    cJSON *doc = json ? json_doc(&o, &c) : NULL;
+    if (text)
+        print_header(&o, &c);
     double bus_sum = 0;
-    int rows_done = 0;
-    int64_t wrong_total = 0;
-    for (int64_t size = minb; size <= maxb; size = size * factor > size ? size * factor : maxb + 1) {
-        spec.count = size / unit;
+    int rows = 0;
+    int64_t wrong = 0;
+    int status = APP_EXIT_OK;
+    for (int64_t size = o.minb; size <= o.maxb;
+         size = size * o.factor > size ? size * o.factor : o.maxb + 1) {
+        bench_row row;
         char err[CV_ERR_LEN];
-        cv_plan *plan = NULL;
-        if (cv_plan_build(&spec, &plan, err, sizeof err)) {
-            cJSON_Delete(doc);
-            cv_nccl_close(nccl); /* every process returns the same way, then MPI_Finalize */
-            return app_usage_error("%s", err);
-        }
-        progress_state ps = {app_now_seconds(), size, false};
-        cv_trace *t = NULL;
-        double sec, step_sec = 0; /* wall time; the sum of the backend's own step times */
-        int64_t wrong;
-        if (nccl) {
-            cv_nccl_result res;
-            rc = cv_nccl_run(nccl, &spec, (int)warmup, (int)iters, CV_INIT_RANDOM, 1, check, &res,
-                             err, sizeof err);
-            sec = res.seconds;
-            wrong = check ? res.wrong : -1;
-        } else {
-            cv_run_opts o;
-            cv_run_opts_init(&o);
-            o.init = CV_INIT_RANDOM;
-            o.iterations = (int)iters;
-            o.warmup = (int)warmup;
-            o.verify = check;
-            o.progress = on_progress;
-            o.progress_user = &ps;
-            rc = cv_run(plan, be, &o, &t, err, sizeof err);
-            sec = rc ? 0 : cv_trace_total_seconds(t);
-            for (int k = 0; !rc && k < plan->nsteps; k++)
-                step_sec += cv_trace_step_seconds(t, k);
-            wrong = rc || !check ? -1 : cv_trace_wrong(t);
-        }
-        if (ps.shown)
-            fprintf(stderr, "\r%60s\r", "");
-        if (rc) {
-            cv_plan_destroy(plan);
-            cJSON_Delete(doc);
-            cv_nccl_close(nccl);
+        cv_spec spec = o.spec;
+        int st = bench_measure(&o, &c, &spec, size, &row, err, sizeof err);
+        if (st != CV_OK) {
             fprintf(stderr, "collviz: bench: %lld B: %s%s\n", (long long)size, err,
-                    !nccl && app_device_refused(rc, be) ? " (--backend cpu runs it on the CPU)" : "");
-            return app_exit_for(rc, nccl ? NULL : be);
+                    c.be && app_device_refused(st, c.be) ? " (--backend cpu runs it on the CPU)"
+                                                         : "");
+            status = app_exit_for(st, c.nccl ? NULL : c.be);
+            goto done;
         }
-        int64_t bytes = cv_spec_bench_bytes(&spec);
-        double algbw = sec > 0 ? (double)bytes / sec / 1e9 : 0;
-        double busbw = algbw * cv_spec_busbw_factor(&spec);
-        double traffic = cuda ? cv_cuda_plan_traffic(plan, devices)
-                              : (double)cv_plan_memory_bytes(plan);
-        if (cpu && traffic >= 64.0 * (1 << 20)) { /* the machine may have been busier earlier */
-            cv_membw again;
-            cv_cpu_measure_bandwidth(256 << 20, 3, &again);
-            cpubw.copy = again.copy > cpubw.copy ? again.copy : cpubw.copy;
-            cpubw.reduce = again.reduce > cpubw.reduce ? again.reduce : cpubw.reduce;
-        }
-        double bound_sec = cpu ? cv_plan_memory_seconds(plan, &cpubw)
-                               : membw > 0 ? traffic / membw : 0;
-        double bound_pct = sec > 0 ? 100.0 * bound_sec / sec : 0;
-        wrong_total += wrong > 0 ? wrong : 0;
-        bus_sum += busbw;
-        rows_done++;
-        if (json) {
-            cJSON *row = cJSON_CreateObject();
-            cJSON_AddNumberToObject(row, "size", (double)bytes);
-            cJSON_AddNumberToObject(row, "count", (double)(bytes / esz));
-            cJSON_AddNumberToObject(row, "time_us", sec * 1e6);
-            /* The steps alone, without what the host spends between them
-             * (CUDA: event times on the GPU); absent for NCCL. */
-            if (!nccl)
-                cJSON_AddNumberToObject(row, "steps_us", step_sec * 1e6);
-            cJSON_AddNumberToObject(row, "algbw_GBps", algbw);
-            cJSON_AddNumberToObject(row, "busbw_GBps", busbw);
-            cJSON_AddNumberToObject(row, "wrong", (double)wrong);
-            if (bound_col) {
-                cJSON_AddNumberToObject(row, "memory_bytes", traffic);
-                cJSON_AddNumberToObject(row, "bound_us", bound_sec * 1e6);
-                cJSON_AddNumberToObject(row, "bound_pct", bound_pct);
-            }
-            cJSON_AddItemToArray(rows, row);
-        } else if (!quiet) {
-            char w[24];
-            snprintf(w, sizeof w, wrong < 0 ? "N/A" : "%lld", (long long)wrong);
-            printf("  %10lld %12lld %8s %6s %6d %10.1f %8.2f %8.2f %7s", (long long)bytes,
-                   (long long)(bytes / esz), cv_dtype_name(spec.dtype), redop, root, sec * 1e6,
-                   algbw, busbw, w);
-            /* Below 64 MiB of traffic the data lives in caches, which memory
-             * bandwidth does not bound. */
-            if (bound_col && traffic >= 64.0 * (1 << 20))
-                printf(" %7.1f", bound_pct);
-            else if (bound_col)
-                printf(" %7s", "-");
-            putchar('\n');
-            fflush(stdout);
-        }
-        cv_trace_destroy(t);
-        cv_plan_destroy(plan);
+        wrong += row.wrong > 0 ? row.wrong : 0;
+        bus_sum += row.busbw;
+        rows++;
+        if (json)
+            json_row(doc, &o, &c, &row);
+        else if (text)
+            print_row(&o, &c, &row);
     }
-    double avg = rows_done ? bus_sum / rows_done : 0;
-    if (json) {
-        cJSON_AddNumberToObject(doc, "avg_busbw_GBps", avg);
-        if (cpu) {
-            cJSON_AddNumberToObject(doc, "copy_bandwidth_GBps", cpubw.copy / 1e9);
-            cJSON_AddNumberToObject(doc, "reduce_bandwidth_GBps", cpubw.reduce / 1e9);
-        } else if (bound_col) {
-            cJSON_AddNumberToObject(doc, "copy_bandwidth_GBps", membw / 1e9);
-        }
-        char *text = cJSON_Print(doc);
-        puts(text);
-        free(text);
-        cJSON_Delete(doc);
-    } else if (!quiet) {
-        if (cpu)
-            printf("# memory bandwidth, best seen in this run: copy %.2f, reduce %.2f GB/s\n",
-                   cpubw.copy / 1e9, cpubw.reduce / 1e9);
-        printf("# Out of bounds values : %lld %s\n", (long long)wrong_total,
-               wrong_total ? "WRONG" : "OK");
-        printf("# Avg bus bandwidth    : %.4g\n#\n", avg);
-    }
-    cv_nccl_close(nccl);
-    return wrong_total ? APP_EXIT_WRONG : APP_EXIT_OK;
+    double avg = rows ? bus_sum / rows : 0;
+    if (json && !json_finish(doc, &c, avg))
+        status = APP_EXIT_USAGE;
+    else if (text)
+        print_footer(&c, wrong, avg);
+    if (status == APP_EXIT_OK && wrong)
+        status = APP_EXIT_WRONG;
+done:
+    cJSON_Delete(doc);
+    cv_nccl_close(c.nccl);
+    return status;
 }

@@ -55,100 +55,49 @@ static void human_time(double s, char *out, size_t len)
         snprintf(out, len, "%.2f us", s * 1e6);
 }
 
-static bool parse_number(const char *flag, const char *s, bool positive, const char *unit,
-                         double *out)
-{
-    char *end;
-    double x = strtod(s, &end);
-    if (end == s || *end || !(x >= 0) || x > 1e9 || (positive && x == 0)) {
-        app_usage_error("%s: '%s' is not allowed; give a %s number of %s", flag, s,
-                        positive ? "positive" : "non-negative", unit);
-        return false;
-    }
-    *out = x;
-    return true;
-}
-
 int app_cmd_cost(int argc, char **argv)
 {
     cv_spec spec;
     cv_spec_init(&spec);
     spec.op = CV_OP_COUNT;
     spec.dtype = CV_INT8; /* the model only needs bytes */
-    bool algo_given = false, json = false, have_link = false;
+    bool json = false;
     int64_t bytes = -1;
     cv_link link = *cv_link_find("nvlink4");
     cv_link inter = *cv_link_find("ib-ndr"); /* between nodes, with --nodes */
-    const char *v;
-    double alpha = -1, gamma = 0;
-    for (int i = 1; i < argc; i++) {
-        int r;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(cost_help, stdout);
-            return APP_EXIT_OK;
-        }
-        if (!strcmp(argv[i], "--json")) {
-            json = true;
-            continue;
-        }
-        if (!strncmp(argv[i], "--count", 7))
-            return app_usage_error("cost: give the message size with --bytes, not --count");
-        if ((r = app_parse_spec_flag(argc, argv, &i, &spec, &algo_given)) != 0) {
-            if (r < 0)
-                return APP_EXIT_USAGE;
-            continue;
-        }
-        if ((r = app_flag_value(argc, argv, &i, "--bytes", &v)) != 0) {
-            if (r < 0 || !app_parse_size("--bytes", v, &bytes))
-                return APP_EXIT_USAGE;
-            continue;
-        }
-        if ((r = app_flag_value(argc, argv, &i, "--inter-link", &v)) != 0) {
-            const cv_link *l = r > 0 ? cv_link_find(v) : NULL;
-            if (!l)
-                return r < 0 ? APP_EXIT_USAGE
-                             : app_usage_error("--inter-link: unknown link '%s'; allowed: "
-                                               "nvlink3, nvlink4, pcie4, pcie5, ib-hdr, ib-ndr, "
-                                               "eth100", v);
-            inter = *l;
-            continue;
-        }
-        if ((r = app_flag_value(argc, argv, &i, "--link", &v)) != 0) {
-            const cv_link *l = r > 0 ? cv_link_find(v) : NULL;
-            if (!l)
-                return r < 0 ? APP_EXIT_USAGE
-                             : app_usage_error("--link: unknown link '%s'; allowed: nvlink3, "
-                                               "nvlink4, pcie4, pcie5, ib-hdr, ib-ndr, eth100", v);
-            if (have_link)
-                return app_usage_error("--link: give either --link or --bw, once");
-            link = *l;
-            have_link = true;
-            continue;
-        }
-        double x;
-        if ((r = app_flag_value(argc, argv, &i, "--bw", &v)) != 0) {
-            if (r < 0 || !parse_number("--bw", v, true, "GB/s", &x))
-                return APP_EXIT_USAGE;
-            if (have_link)
-                return app_usage_error("--bw: give either --link or --bw, once");
-            link = (cv_link){NULL, x * 1e9, 0, 0, NULL};
-            have_link = true;
-            continue;
-        }
-        if ((r = app_flag_value(argc, argv, &i, "--alpha", &v)) != 0) {
-            if (r < 0 || !parse_number("--alpha", v, false, "microseconds", &x))
-                return APP_EXIT_USAGE;
-            alpha = x * 1e-6;
-            continue;
-        }
-        if ((r = app_flag_value(argc, argv, &i, "--gamma", &v)) != 0) {
-            if (r < 0 || !parse_number("--gamma", v, true, "GB/s", &x))
-                return APP_EXIT_USAGE;
-            gamma = x * 1e9;
-            continue;
-        }
-        return app_usage_error("cost: unknown flag '%s' (see collviz cost --help)", argv[i]);
-    }
+    const char *link_name = NULL, *inter_name = NULL;
+    double bw = 0, alpha = -1, gamma = 0;
+    app_flag flags[] = {
+        APP_SPEC_OP_FLAGS(&spec),
+        APP_SPEC_DATA_FLAGS(&spec),
+        APP_NCCL_FLAGS,
+        APP_REFUSE("--count", "give the message size with --bytes, not --count"),
+        /* 2^48 bytes: far past any real message, and every op's count of
+         * it stays addressable at 1024 ranks */
+        APP_SIZE("--bytes", &bytes, 0, (int64_t)1 << 48, "bytes"),
+        APP_PICK("--link", &link_name, app_link_names()),
+        APP_PICK("--inter-link", &inter_name, app_link_names()),
+        APP_NUMBER("--bw", &bw, 1e-3, 1e6, "GB/s"),
+        APP_NUMBER("--alpha", &alpha, 0, 1e6, "microseconds"),
+        APP_NUMBER("--gamma", &gamma, 1e-3, 1e6, "GB/s"),
+        APP_SWITCH("--json", &json),
+    };
+    app_cmdline cl = APP_CMDLINE("cost", cost_help, flags);
+    int code;
+    if (!app_flags_parse(&cl, argc, argv, &code))
+        return code;
+    const app_flag *lf = app_flag_get(&cl, "--link"), *bf = app_flag_get(&cl, "--bw");
+    if (lf->seen + bf->seen > 1)
+        return app_usage_error("%s: give either --link or --bw, once",
+                               lf->at > bf->at ? "--link" : "--bw");
+    if (link_name)
+        link = *cv_link_find(link_name);
+    if (bf->seen)
+        link = (cv_link){NULL, bw * 1e9, 0, 0, NULL};
+    if (inter_name)
+        inter = *cv_link_find(inter_name);
+    alpha = alpha >= 0 ? alpha * 1e-6 : -1;
+    gamma *= 1e9;
     if (spec.op == CV_OP_COUNT)
         return app_usage_error("cost: --op is required");
     if (bytes < 0)
@@ -166,7 +115,7 @@ int app_cmd_cost(int argc, char **argv)
                                (long long)unit, per_rank ? "ranks x " : "",
                                cv_dtype_name(spec.dtype));
     spec.count = bytes / unit;
-    if (!app_finish_spec(&spec, algo_given, CV_MAX_RANKS))
+    if (!app_finish_spec(&cl, &spec, app_flag_given(&cl, "--algo"), CV_MAX_RANKS))
         return APP_EXIT_USAGE;
     char err[CV_ERR_LEN];
     cv_plan *plan = NULL;

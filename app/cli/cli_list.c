@@ -10,20 +10,18 @@
 #include "app.h"
 #include "cv_cuda.h"
 
+static const char list_help[] =
+    "usage: collviz list [--json]\n\nLists the ops and their algorithms (default first), the "
+    "dtypes, the\nredops, the cost model's link presets and the backends available here.\n";
+
 int app_cmd_list(int argc, char **argv)
 {
     bool json = false;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json"))
-            json = true;
-        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            puts("usage: collviz list [--json]\n\nLists the ops and their algorithms (default "
-                 "first), the dtypes, the\nredops, the cost model's link presets and the "
-                 "backends available here.");
-            return APP_EXIT_OK;
-        } else
-            return app_usage_error("list: unknown flag '%s'; allowed: --json", argv[i]);
-    }
+    app_flag flags[] = {APP_SWITCH("--json", &json)};
+    app_cmdline cl = APP_CMDLINE("list", list_help, flags);
+    int code;
+    if (!app_flags_parse(&cl, argc, argv, &code))
+        return code;
     char why[CV_ERR_LEN] = "";
     bool cuda_ok = cv_cuda_backend()->probe(why, sizeof why) == CV_OK;
     const cv_link *links;

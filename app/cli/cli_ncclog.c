@@ -146,55 +146,37 @@ static int app_ncclog_open(const char *path, const char *comm_id, ncclog *log, c
     return APP_EXIT_OK;
 }
 
-static void usage(FILE *out)
-{
-    fputs("usage: collviz nccl-log FILE|- [--comm ID] [--json | --text]\n\n"
-          "Reads a log NCCL printed with NCCL_DEBUG=INFO (NCCL_DEBUG_SUBSYS=INIT,GRAPH adds\n"
-          "the per-rank ring lines) and prints what NCCL built: the nodes, each channel's\n"
-          "ring in the order data travels (=NET=> marks a hop through the network), each\n"
-          "channel's tree, and which lines said so. Lines from many processes may be\n"
-          "interleaved, prefixed by a launcher (srun --label, mpirun --tag-output,\n"
-          "torchrun) or a timestamp, coloured, or end in CRLF. `-` reads standard input.\n"
-          "Then, where there is a display, the window opens on that topology: cards\n"
-          "grouped by node, an AllReduce along channel 0's ring (K: the next channel,\n"
-          "A: another algorithm; double-tree follows the log's trees), executed for real\n"
-          "(the same as `collviz gui --nccl-log FILE`). `run`, `cost` and `export` take\n"
-          "--nccl-log FILE too, to run or price your own cluster's rings and trees.\n\n"
-          "  --comm ID  the communicator to show when the log holds several (its 0x...\n"
-          "             address as NCCL printed it; a unique prefix is enough)\n"
-          "  --json     the same as one JSON document (every communicator, unless --comm)\n"
-          "  --text     the summary only, no window\n",
-          out);
-}
+static const char ncclog_help[] =
+    "usage: collviz nccl-log FILE|- [--comm ID] [--json | --text]\n\n"
+    "Reads a log NCCL printed with NCCL_DEBUG=INFO (NCCL_DEBUG_SUBSYS=INIT,GRAPH adds\n"
+    "the per-rank ring lines) and prints what NCCL built: the nodes, each channel's\n"
+    "ring in the order data travels (=NET=> marks a hop through the network), each\n"
+    "channel's tree, and which lines said so. Lines from many processes may be\n"
+    "interleaved, prefixed by a launcher (srun --label, mpirun --tag-output,\n"
+    "torchrun) or a timestamp, coloured, or end in CRLF. `-` reads standard input.\n"
+    "Then, where there is a display, the window opens on that topology: cards\n"
+    "grouped by node, an AllReduce along channel 0's ring (K: the next channel,\n"
+    "A: another algorithm; double-tree follows the log's trees), executed for real\n"
+    "(the same as `collviz gui --nccl-log FILE`). `run`, `cost` and `export` take\n"
+    "--nccl-log FILE too, to run or price your own cluster's rings and trees.\n\n"
+    "  --comm ID  the communicator to show when the log holds several (its 0x...\n"
+    "             address as NCCL printed it; a unique prefix is enough)\n"
+    "  --json     the same as one JSON document (every communicator, unless --comm)\n"
+    "  --text     the summary only, no window\n";
 
 int app_nccl_log_cmd(int argc, char **argv, app_nccl_window_fn open_window)
 {
     const char *path = NULL, *comm_id = NULL;
     bool json = false, text = false;
-    for (int i = 1; i < argc; i++) {
-        const char *v;
-        int r;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return APP_EXIT_OK;
-        } else if (!strcmp(argv[i], "--json")) {
-            json = true;
-        } else if (!strcmp(argv[i], "--text")) {
-            text = true;
-        } else if ((r = app_flag_value(argc, argv, &i, "--comm", &v)) != 0) {
-            if (r < 0)
-                return APP_EXIT_USAGE;
-            comm_id = v;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            return app_usage_error("nccl-log: unknown flag '%s'; allowed: --comm ID, --json, "
-                                   "--text",
-                                   argv[i]);
-        } else if (path) {
-            return app_usage_error("nccl-log: one log at a time ('%s' and '%s')", path, argv[i]);
-        } else {
-            path = argv[i];
-        }
-    }
+    app_flag flags[] = {
+        APP_TEXT("--comm", &comm_id),
+        APP_SWITCH("--json", &json),
+        APP_SWITCH("--text", &text),
+    };
+    app_cmdline cl = APP_CMDLINE_ARGS("nccl-log", ncclog_help, flags, &path, 1, "log");
+    int code;
+    if (!app_flags_parse(&cl, argc, argv, &code))
+        return code;
     if (!path)
         return app_usage_error("nccl-log: which log? give a file, or - for standard input "
                                "(collviz nccl-log --help)");
@@ -233,46 +215,29 @@ int app_nccl_log_cmd(int argc, char **argv, app_nccl_window_fn open_window)
 static struct {
     const char *path, *comm;
     long channel;
-    bool channel_given, loaded;
+    bool loaded;
     ncclog log;
     const ncclog_comm *c;
     cv_topology topo;
 } g_log;
 
-int app__parse_nccl_flag(int argc, char **argv, int *i)
-{
-    const char *v;
-    int r;
-    if ((r = app_flag_value(argc, argv, i, "--nccl-log", &v)) != 0) {
-        if (r < 0)
-            return -1;
-        g_log.path = v;
-        return 1;
-    }
-    if ((r = app_flag_value(argc, argv, i, "--comm", &v)) != 0) {
-        if (r < 0)
-            return -1;
-        g_log.comm = v;
-        return 1;
-    }
-    if ((r = app_flag_value(argc, argv, i, "--channel", &v)) != 0) {
-        if (r < 0 || !app_parse_int("--channel", v, 0, NCCLOG_MAX_CHANNELS - 1, &g_log.channel))
-            return -1;
-        g_log.channel_given = true;
-        return 1;
-    }
-    return 0;
-}
+app_nccl_args app__nccl_args;
 
-bool app__apply_nccl_log(cv_spec *spec, bool ranks_given, bool nodes_given, int max_ranks)
+bool app__apply_nccl_log(const app_cmdline *cl, cv_spec *spec, int max_ranks)
 {
-    if (!g_log.path) {
-        if (g_log.comm || g_log.channel_given) {
+    bool ranks_given = app_flag_given(cl, "--ranks"), nodes_given = app_flag_given(cl, "--nodes");
+    if (!app__nccl_args.path) {
+        if (app__nccl_args.comm || app_flag_given(cl, "--channel")) {
             app_usage_error("%s picks from an NCCL log: give --nccl-log FILE too",
-                            g_log.comm ? "--comm" : "--channel");
+                            app__nccl_args.comm ? "--comm" : "--channel");
             return false;
         }
         return true;
+    }
+    if (!g_log.path) {
+        g_log.path = app__nccl_args.path;
+        g_log.comm = app__nccl_args.comm;
+        g_log.channel = app__nccl_args.channel;
     }
     if (!g_log.loaded) {
         if (app_ncclog_open(g_log.path, g_log.comm, &g_log.log, &g_log.c) != APP_EXIT_OK)

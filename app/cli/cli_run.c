@@ -157,61 +157,32 @@ int app_cmd_run(int argc, char **argv)
     cv_spec_init(&spec);
     cv_run_opts opts;
     cv_run_opts_init(&opts);
-    bool algo_given = false, json = false;
+    bool json = false;
     const char *input = NULL;
     spec.op = CV_OP_COUNT; /* --op is required */
     spec.ranks = 4;       /* what reads in 80 columns */
     spec.count = 8;
-    const char *backend = "cpu", *v;
-    for (int i = 1; i < argc; i++) {
-        int r;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(run_help, stdout);
-            return APP_EXIT_OK;
-        }
-        if (!strcmp(argv[i], "--json")) {
-            json = true;
-            continue;
-        }
-        if ((r = app_parse_spec_flag(argc, argv, &i, &spec, &algo_given)) != 0) {
-            if (r < 0)
-                return APP_EXIT_USAGE;
-            continue;
-        }
-        if ((r = app_flag_value(argc, argv, &i, "--init", &v)) != 0) {
-            int e = cv_init_parse(r > 0 ? v : "");
-            if (r < 0 || e < 0)
-                return r < 0 ? APP_EXIT_USAGE
-                             : app_usage_error("--init: unknown value '%s'; allowed: rank, "
-                                               "index, random", v);
-            opts.init = (cv_init)e;
-            continue;
-        }
-        if ((r = app_flag_value(argc, argv, &i, "--seed", &v)) != 0) {
-            long seed;
-            if (r < 0 || !app_parse_int("--seed", v, 0, 2147483647L, &seed))
-                return APP_EXIT_USAGE;
-            opts.seed = (uint64_t)seed;
-            continue;
-        }
-        if ((r = app_flag_value(argc, argv, &i, "--input", &v)) != 0) {
-            if (r < 0)
-                return APP_EXIT_USAGE;
-            input = v;
-            continue;
-        }
-        if ((r = app_flag_value(argc, argv, &i, "--backend", &v)) != 0) {
-            if (r < 0)
-                return APP_EXIT_USAGE;
-            backend = v;
-            continue;
-        }
-        return app_usage_error("run: unknown flag '%s' (see collviz run --help)", argv[i]);
-    }
+    const char *backend = "cpu";
+    long seed = (long)opts.seed;
+    app_flag flags[] = {
+        APP_SPEC_FLAGS(&spec),
+        APP_NCCL_FLAGS,
+        APP_ENUM("--init", &opts.init, &app_inits),
+        APP_LONG("--seed", &seed, 0, 2147483647L),
+        APP_TEXT("--input", &input),
+        APP_PICK("--backend", &backend, app_backends),
+        APP_SWITCH("--json", &json),
+    };
+    app_cmdline cl = APP_CMDLINE("run", run_help, flags);
+    int code;
+    if (!app_flags_parse(&cl, argc, argv, &code))
+        return code;
+    opts.seed = (uint64_t)seed;
+    bool algo_given = app_flag_given(&cl, "--algo");
     if (spec.op == CV_OP_COUNT)
         return app_usage_error("run: --op is required; allowed: broadcast, scatter, gather, "
                                "reduce, allgather, reducescatter, allreduce, alltoall, sendrecv");
-    if (!app_finish_spec(&spec, algo_given, CV_MAX_RANKS))
+    if (!app_finish_spec(&cl, &spec, algo_given, CV_MAX_RANKS))
         return APP_EXIT_USAGE;
     const cv_backend *be = NULL;
     int rc = app_select_backend(backend, json, &be);

@@ -77,7 +77,7 @@ static int read_line(line_reader *r, char *out, size_t n, double deadline)
         }
         int timeout = -1;
         if (deadline > 0) {
-            double left = deadline - app_now_seconds();
+            double left = deadline - cv_now_seconds();
             if (left <= 0)
                 return -1;
             timeout = (int)(left * 1000) + 1;
@@ -102,7 +102,7 @@ static void print_clock(FILE *out, double deadline)
 {
     if (deadline <= 0)
         return;
-    double left = deadline - app_now_seconds();
+    double left = deadline - cv_now_seconds();
     if (left < 0)
         left = 0;
     fprintf(out, "  [%d:%02d]", (int)left / 60, (int)left % 60);
@@ -114,7 +114,7 @@ void drill_run(const drill_item *items, int n, lesson_lang lang, double seconds,
 {
     memset(res, 0, sizeof *res);
     line_reader reader = {.fd = in};
-    double deadline = seconds > 0 ? app_now_seconds() + seconds : 0;
+    double deadline = seconds > 0 ? cv_now_seconds() + seconds : 0;
     const lesson **seen = lesson__xcalloc((size_t)(n ? n : 1), sizeof *seen);
     int nseen = 0;
     for (int i = 0; i < n; i++) {
@@ -189,9 +189,8 @@ static void on_answer(void *user, const lesson_quiz *q, bool correct)
     progress_record_quiz(d->p, q->key, correct);
 }
 
-static void drill_usage(FILE *out)
-{
-    fprintf(out, "usage: collviz drill [--lang en|zh] [--time SECONDS] [--seed S] [--count N] "
+static const char drill_help[] =
+    "usage: collviz drill [--lang en|zh] [--time SECONDS] [--seed S] [--count N] "
                  "[--dir DIR]\n\n"
                  "Interview drill in the terminal: the quizzes of every lesson in random order\n"
                  "against a clock, one try each, then the standard answer an interviewer wants\n"
@@ -200,50 +199,27 @@ static void drill_usage(FILE *out)
                  "  --time   seconds on the clock (default 600; 0 = no clock)\n"
                  "  --seed   question order (default: from the time; printed, to repeat a run)\n"
                  "  --count  ask at most N questions (default: all)\n"
-                 "The score is saved with your progress.\n");
-}
+                 "The score is saved with your progress.\n";
 
 int app_cmd_drill(int argc, char **argv)
 {
-    const char *lang_arg = NULL, *dir = NULL;
-    long seconds = 600, count = -1;
-    uint64_t seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
-    for (int i = 1; i < argc; i++) {
-        const char *v;
-        int r;
-        long n;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            drill_usage(stdout);
-            return APP_EXIT_OK;
-        }
-        if ((r = app_flag_value(argc, argv, &i, "--lang", &v)) != 0) {
-            if (r < 0)
-                return APP_EXIT_USAGE;
-            lang_arg = v;
-        } else if ((r = app_flag_value(argc, argv, &i, "--dir", &v)) != 0) {
-            if (r < 0)
-                return APP_EXIT_USAGE;
-            dir = v;
-        } else if ((r = app_flag_value(argc, argv, &i, "--time", &v)) != 0) {
-            if (r < 0 || !app_parse_int("--time", v, 0, 86400, &seconds))
-                return APP_EXIT_USAGE;
-        } else if ((r = app_flag_value(argc, argv, &i, "--count", &v)) != 0) {
-            if (r < 0 || !app_parse_int("--count", v, 1, 100000, &count))
-                return APP_EXIT_USAGE;
-        } else if ((r = app_flag_value(argc, argv, &i, "--seed", &v)) != 0) {
-            if (r < 0 || !app_parse_int("--seed", v, 0, 0x7fffffffL, &n))
-                return APP_EXIT_USAGE;
-            seed = (uint64_t)n;
-        } else {
-            fprintf(stderr, "collviz: drill: unknown argument '%s'; allowed: --lang, --time, "
-                            "--seed, --count, --dir (see collviz drill --help)\n",
-                    argv[i]);
-            return APP_EXIT_USAGE;
-        }
-    }
+    const char *dir = NULL;
+    long seconds = 600, count = -1, given_seed = 0;
     lesson_lang lang = LESSON_EN;
-    if (lang_arg && lesson_cmd_parse_lang(lang_arg, &lang) < 0)
-        return APP_EXIT_USAGE;
+    app_flag flags[] = {
+        APP_ENUM("--lang", &lang, &app_langs),
+        APP_TEXT("--dir", &dir),
+        APP_LONG("--time", &seconds, 0, 86400),
+        APP_LONG("--count", &count, 1, 100000),
+        APP_LONG("--seed", &given_seed, 0, 0x7fffffffL),
+    };
+    app_cmdline cl = APP_CMDLINE("drill", drill_help, flags);
+    int code;
+    if (!app_flags_parse(&cl, argc, argv, &code))
+        return code;
+    uint64_t seed = app_flag_given(&cl, "--seed")
+                        ? (uint64_t)given_seed
+                        : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
     /* a seed printed for repeating must be one --seed accepts */
     seed &= 0x7fffffff;
 
@@ -253,7 +229,7 @@ int app_cmd_drill(int argc, char **argv)
     if (lesson_cmd_load_course(&course, dir, false) < 0)
         return APP_EXIT_USAGE;
     lesson_cmd_load_progress(&prog, path, sizeof path);
-    if (!lang_arg)
+    if (!app_flag_given(&cl, "--lang"))
         lang = lesson_default_lang(&prog);
     drill_item *items = NULL;
     int n = drill_items(&course, seed, &items);

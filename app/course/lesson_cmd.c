@@ -19,17 +19,6 @@
 #include "lesson_cmd.h"
 #include "progress.h"
 
-int lesson_cmd_parse_lang(const char *s, lesson_lang *out)
-{
-    int l = lesson_lang_parse(s);
-    if (l < 0) {
-        fprintf(stderr, "collviz: --lang: unknown value '%s'; allowed: en, zh\n", s);
-        return -1;
-    }
-    *out = (lesson_lang)l;
-    return 0;
-}
-
 void lesson_cmd_load_progress(progress *p, char *path, size_t pathlen)
 {
     char msg[1024];
@@ -110,10 +99,8 @@ static void on_finish(void *user)
     lesson_cmd_save_progress(s->p, s->path);
 }
 
-static void lesson_usage(FILE *out)
-{
-    fprintf(out,
-            "usage: collviz lesson ID [--step K] [--lang en|zh] [--text] [--dir DIR]\n"
+static const char lesson_help[] =
+    "usage: collviz lesson ID [--step K] [--lang en|zh] [--text] [--dir DIR]\n"
             "                         [--theme dark|light|projector] [--size WxH] [--fullscreen]\n"
             "                         [--shots DIR] [--frames N]\n\n"
             "Opens lesson ID at beat K (1 = the first, the default) in the window; without a\n"
@@ -127,77 +114,37 @@ static void lesson_usage(FILE *out)
             "  --fullscreen  the whole screen (F11 toggles it in the window)\n"
             "  --shots       where S saves screenshots (default: the current directory)\n"
             "  --frames      quit after N frames (scripts and demos)\n"
-            "`collviz lessons` lists the ids.\n");
-}
+            "`collviz lessons` lists the ids.\n";
 
 int lesson_cmd_lesson(int argc, char **argv, lesson_window_fn open_window)
 {
-    const char *id = NULL, *step_arg = NULL, *lang_arg = NULL, *dir = NULL;
-    const char *window_flag = NULL; /* the first flag that only the window uses */
+    static const char *const themes[] = {"dark", "light", "projector", NULL};
+    static const char *const window_flags[] = {"--theme", "--size", "--fullscreen", "--shots",
+                                               "--frames", NULL};
+    const char *id = NULL, *dir = NULL;
     lesson_window win = {0};
     bool text = false;
-    for (int i = 1; i < argc; i++) {
-        const char *v;
-        int r;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            lesson_usage(stdout);
-            return APP_EXIT_OK;
-        }
-        if (!strcmp(argv[i], "--text")) {
-            text = true;
-        } else if (!strcmp(argv[i], "--fullscreen")) {
-            win.fullscreen = true;
-            window_flag = window_flag ? window_flag : argv[i];
-        } else if ((r = app_flag_value(argc, argv, &i, "--step", &v)) != 0) {
-            if (r < 0)
-                return APP_EXIT_USAGE;
-            step_arg = v;
-        } else if ((r = app_flag_value(argc, argv, &i, "--lang", &v)) != 0) {
-            if (r < 0)
-                return APP_EXIT_USAGE;
-            lang_arg = v;
-        } else if ((r = app_flag_value(argc, argv, &i, "--dir", &v)) != 0) {
-            if (r < 0)
-                return APP_EXIT_USAGE;
-            dir = v;
-        } else if ((r = app_flag_value(argc, argv, &i, "--theme", &v)) != 0) {
-            if (r < 0)
-                return APP_EXIT_USAGE;
-            if (strcmp(v, "dark") && strcmp(v, "light") && strcmp(v, "projector")) {
-                fprintf(stderr, "collviz: --theme: unknown theme '%s'; allowed: dark, light, "
-                                "projector\n",
-                        v);
-                return APP_EXIT_USAGE;
-            }
-            win.theme = v;
-            window_flag = window_flag ? window_flag : "--theme";
-        } else if ((r = app_flag_value(argc, argv, &i, "--size", &v)) != 0) {
-            if (r < 0 || !app_parse_wxh("--size", v, 16384, &win.width, &win.height))
-                return APP_EXIT_USAGE;
-            window_flag = window_flag ? window_flag : "--size";
-        } else if ((r = app_flag_value(argc, argv, &i, "--shots", &v)) != 0) {
-            if (r < 0)
-                return APP_EXIT_USAGE;
-            win.shots = v;
-            window_flag = window_flag ? window_flag : "--shots";
-        } else if ((r = app_flag_value(argc, argv, &i, "--frames", &v)) != 0) {
-            if (r < 0 || !app_parse_int("--frames", v, 1, 1000000000L, &win.frames))
-                return APP_EXIT_USAGE;
-            window_flag = window_flag ? window_flag : "--frames";
-        } else if (argv[i][0] == '-') {
-            fprintf(stderr, "collviz: lesson: unknown flag '%s'; allowed: --step, --lang, --text, "
-                            "--dir, --theme, --size, --fullscreen, --shots, --frames (see "
-                            "collviz lesson --help)\n",
-                    argv[i]);
-            return APP_EXIT_USAGE;
-        } else if (!id) {
-            id = argv[i];
-        } else {
-            fprintf(stderr, "collviz: lesson: one lesson id at a time ('%s' and '%s')\n", id,
-                    argv[i]);
-            return APP_EXIT_USAGE;
-        }
-    }
+    long step = 1;
+    lesson_lang lang = LESSON_EN;
+    int size[2] = {0, 0};
+    app_flag flags[] = {
+        APP_LONG("--step", &step, 0, 1000000), /* 0: "out of range", with the beats */
+        APP_ENUM("--lang", &lang, &app_langs),
+        APP_SWITCH("--text", &text),
+        APP_TEXT("--dir", &dir),
+        APP_PICK("--theme", &win.theme, themes),
+        APP_WXH("--size", size, 16384),
+        APP_SWITCH("--fullscreen", &win.fullscreen),
+        APP_TEXT("--shots", &win.shots),
+        APP_LONG("--frames", &win.frames, 1, 1000000000L),
+    };
+    app_cmdline cl = APP_CMDLINE_ARGS("lesson", lesson_help, flags, &id, 1, "lesson id");
+    int code;
+    if (!app_flags_parse(&cl, argc, argv, &code))
+        return code;
+    win.width = size[0];
+    win.height = size[1];
+    const char *window_flag = app_flag_first(&cl, window_flags); /* only the window uses */
     if (window_flag && text) {
         fprintf(stderr, "collviz: lesson: %s is for the window; --text plays the lesson in the "
                         "terminal\n",
@@ -214,18 +161,7 @@ int lesson_cmd_lesson(int argc, char **argv, lesson_window_fn open_window)
         fprintf(stderr, "collviz: lesson: which lesson? give its id (`collviz lessons` lists them)\n");
         return APP_EXIT_USAGE;
     }
-    lesson_lang lang = LESSON_EN;
-    if (lang_arg && lesson_cmd_parse_lang(lang_arg, &lang) < 0)
-        return APP_EXIT_USAGE;
-    long step = 1;
-    if (step_arg) {
-        char *end;
-        step = strtol(step_arg, &end, 10);
-        if (end == step_arg || *end) {
-            fprintf(stderr, "collviz: --step: '%s' is not a whole number\n", step_arg);
-            return APP_EXIT_USAGE;
-        }
-    }
+    bool lang_given = app_flag_given(&cl, "--lang");
 
     int rc = APP_EXIT_OK;
     lesson_course course;
@@ -234,13 +170,13 @@ int lesson_cmd_lesson(int argc, char **argv, lesson_window_fn open_window)
     if (lesson_cmd_load_course(&course, dir, false) < 0)
         return APP_EXIT_USAGE;
     lesson_cmd_load_progress(&prog, path, sizeof path);
-    if (!lang_arg)
+    if (!lang_given)
         lang = lesson_default_lang(&prog);
     int li = lesson_course_find(&course, id);
     if (li < 0) {
         int close[5];
         int n = lesson_course_suggest(&course, id, close, 5);
-        fprintf(stderr, "collviz: no lesson '%s'", id);
+        fprintf(stderr, "collviz: no lesson '%s'", app_esc(id));
         for (int k = 0; k < n; k++)
             fprintf(stderr, "%s%s", k ? ", " : "; did you mean: ", course.lessons[close[k]]->id);
         fprintf(stderr, "%s\n", n ? "?" : " (`collviz lessons` lists them)");
@@ -250,7 +186,7 @@ int lesson_cmd_lesson(int argc, char **argv, lesson_window_fn open_window)
     const lesson *l = course.lessons[li];
     if (step < 1 || step > l->nbeats) {
         fprintf(stderr, "collviz: --step: %ld is out of range; lesson %s has beats 1 to %d\n", step,
-                id, l->nbeats);
+                l->id, l->nbeats);
         rc = APP_EXIT_USAGE;
         goto done;
     }
@@ -313,15 +249,13 @@ static int check(int npaths, const char *const *paths)
     return bad || diags.count ? APP_EXIT_USAGE : APP_EXIT_OK;
 }
 
-static void lessons_usage(FILE *out)
-{
-    fprintf(out, "usage: collviz lessons [--lang en|zh] [--dir DIR]\n"
+static const char lessons_help[] =
+    "usage: collviz lessons [--lang en|zh] [--dir DIR]\n"
                  "       collviz lessons --check [PATH...]\n\n"
                  "Lists the course by track with completion marks ([x] done, > current) and\n"
                  "quiz scores. --check validates lesson files or directories (default: the\n"
                  "shipped lessons/) and prints every problem as file:line:column: message;\n"
-                 "exit status 2 when there is any. docs/LESSONS.md is the format.\n");
-}
+                 "exit status 2 when there is any. docs/LESSONS.md is the format.\n";
 
 static void list(const lesson_course *c, const progress *p, lesson_lang lang)
 {
@@ -348,41 +282,41 @@ static void list(const lesson_course *c, const progress *p, lesson_lang lang)
 
 int app_cmd_lessons(int argc, char **argv)
 {
-    const char *lang_arg = NULL, *dir = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *v;
-        int r;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            lessons_usage(stdout);
-            return APP_EXIT_OK;
-        }
-        if (!strcmp(argv[i], "--check"))
-            return check(argc - i - 1, (const char *const *)argv + i + 1);
-        if ((r = app_flag_value(argc, argv, &i, "--lang", &v)) != 0) {
-            if (r < 0)
-                return APP_EXIT_USAGE;
-            lang_arg = v;
-        } else if ((r = app_flag_value(argc, argv, &i, "--dir", &v)) != 0) {
-            if (r < 0)
-                return APP_EXIT_USAGE;
-            dir = v;
-        } else {
-            fprintf(stderr, "collviz: lessons: unknown argument '%s'; allowed: --check, --lang, "
-                            "--dir (see collviz lessons --help)\n",
-                    argv[i]);
-            return APP_EXIT_USAGE;
-        }
-    }
+    const char *dir = NULL;
+    bool check_files = false;
     lesson_lang lang = LESSON_EN;
-    if (lang_arg && lesson_cmd_parse_lang(lang_arg, &lang) < 0)
-        return APP_EXIT_USAGE;
+    const char **paths = cv_xcalloc((size_t)argc, sizeof *paths);
+    app_flag flags[] = {
+        APP_SWITCH("--check", &check_files),
+        APP_ENUM("--lang", &lang, &app_langs),
+        APP_TEXT("--dir", &dir),
+    };
+    /* the files and directories --check reads */
+    app_cmdline cl = APP_CMDLINE_ARGS("lessons", lessons_help, flags, paths, argc, "PATH");
+    int code;
+    if (!app_flags_parse(&cl, argc, argv, &code)) {
+        free(paths);
+        return code;
+    }
+    if (check_files || cl.nargs) {
+        if (!check_files)
+            code = app_usage_error("lessons: '%s' is a file to check: give --check before it",
+                                   app_esc(paths[0]));
+        else if (dir && cl.nargs)
+            code = app_usage_error("lessons: --check reads either --dir or PATH..., not both");
+        else
+            code = check(cl.nargs ? cl.nargs : dir ? 1 : 0, cl.nargs ? paths : &dir);
+        free(paths);
+        return code;
+    }
+    free(paths);
     lesson_course course;
     progress prog;
     char path[4096];
     if (lesson_cmd_load_course(&course, dir, false) < 0)
         return APP_EXIT_USAGE;
     lesson_cmd_load_progress(&prog, path, sizeof path);
-    if (!lang_arg)
+    if (!app_flag_given(&cl, "--lang"))
         lang = lesson_default_lang(&prog);
     list(&course, &prog, lang);
     progress_free(&prog);

@@ -1,8 +1,7 @@
 /*
  * lesson_cmd.h: what the terminal commands around lessons share
- * (`collviz lesson`, `collviz lessons`, `collviz drill`): flag reading,
- * language choice, and loading the course and the progress file with the
- * messages a user should see.
+ * (`collviz lesson`, `collviz lessons`, `collviz drill`): loading the course
+ * and the progress file with the messages a user should see.
  */
 #ifndef LESSON_CMD_H
 #define LESSON_CMD_H
@@ -13,8 +12,6 @@
 #include "lesson.h"
 #include "progress.h"
 
-/* 0, or -1 after printing what --lang allows. */
-int lesson_cmd_parse_lang(const char *s, lesson_lang *out);
 /* Loads dir (NULL: the shipped lessons), telling stderr how many files
  * were left out unless quiet. Returns that number, or -1 (said on stderr,
  * the course left empty) when dir is NULL and no course is found. */

@@ -17,10 +17,8 @@
 #include "gui_cmds.h"
 #include "gui_internal.h"
 
-static void usage(FILE *out)
-{
-    fprintf(out,
-            "usage: collviz export [--op OP] [--algo ALGO] [--ranks N] [--count N] [--dtype T]\n"
+static const char export_help[] =
+    "usage: collviz export [--op OP] [--algo ALGO] [--ranks N] [--count N] [--dtype T]\n"
             "                      [--redop R] [--root R] [--backend cpu|cuda|auto]\n"
             "                      [--out DIR] [--gif FILE] [--size WxH] [--fps F]\n"
             "                      [--step-seconds S] [--theme dark|light|projector]\n"
@@ -31,72 +29,42 @@ static void usage(FILE *out)
             "--stills: DIR/step-00.png ... instead, one PNG per step once it has landed\n"
             "(its arithmetic shown), step-00 the inputs: slides for each step.\n"
             "--nccl-log FILE draws your own cluster: the log's ranks and nodes, and\n"
-            "channel C's ring and trees for ring and double-tree (collviz nccl-log).\n");
-}
+            "channel C's ring and trees for ring and double-tree (collviz nccl-log).\n";
 
 int app_cmd_export(int argc, char **argv)
 {
     gui_options o;
     gui_options_init(&o);
     o.headless = true;
-    bool algo_given = false;
     const char *backend_name = "cpu", *out_dir = NULL, *gif_path = NULL, *compare = NULL;
     long fps = 10;
     double step_seconds = 1.0;
-    bool stills = false;
+    bool no_narration = false, stills = false;
+    int size[2] = {o.width, o.height};
     o.spec.count = -1; /* not given: the stage picks it from the rank count */
-    for (int i = 1; i < argc; i++) {
-        int r = app_parse_spec_flag(argc, argv, &i, &o.spec, &algo_given);
-        if (r < 0)
-            return APP_EXIT_USAGE;
-        if (r > 0)
-            continue;
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
-            return APP_EXIT_OK;
-        } else if (strcmp(a, "--no-narration") == 0) {
-            o.narration = false;
-        } else if (strcmp(a, "--stills") == 0) {
-            stills = true;
-        } else if (!v) {
-            return app_usage_error("%s needs a value (see collviz export --help)", a);
-        } else if (strcmp(a, "--backend") == 0) {
-            backend_name = argv[++i];
-        } else if (strcmp(a, "--out") == 0) {
-            out_dir = argv[++i];
-        } else if (strcmp(a, "--gif") == 0) {
-            gif_path = argv[++i];
-        } else if (strcmp(a, "--compare") == 0) {
-            compare = argv[++i];
-        } else if (strcmp(a, "--size") == 0) {
-            i++;
-            if (!app_parse_wxh("--size", v, 8192, &o.width, &o.height))
-                return APP_EXIT_USAGE;
-        } else if (strcmp(a, "--fps") == 0) {
-            i++;
-            if (!app_parse_int("--fps", v, 1, 60, &fps))
-                return APP_EXIT_USAGE;
-        } else if (strcmp(a, "--step-seconds") == 0) {
-            char *end = NULL;
-            step_seconds = strtod(argv[++i], &end);
-            if (!end || *end || !(step_seconds >= 0.1 && step_seconds <= 60))
-                return app_usage_error("--step-seconds: '%s' is not a number from 0.1 to 60", v);
-        } else if (strcmp(a, "--theme") == 0) {
-            int t = rd_theme_parse(argv[++i]);
-            if (t < 0)
-                return app_usage_error("--theme: unknown theme '%s' (dark, light, projector)", v);
-            o.theme = (rd_theme_id)t;
-        } else if (strcmp(a, "--lang") == 0) {
-            i++;
-            if (strcmp(v, "en") != 0 && strcmp(v, "zh") != 0)
-                return app_usage_error("--lang: unknown language '%s' (en, zh)", v);
-            o.lang = strcmp(v, "zh") == 0 ? CV_LANG_ZH : CV_LANG_EN;
-        } else {
-            return app_usage_error("unknown flag %s (see collviz export --help)", a);
-        }
-    }
+    app_flag flags[] = {
+        APP_SPEC_FLAGS(&o.spec),
+        APP_NCCL_FLAGS,
+        APP_PICK("--backend", &backend_name, app_backends),
+        APP_TEXT("--out", &out_dir),
+        APP_TEXT("--gif", &gif_path),
+        APP_WXH("--size", size, 8192),
+        APP_LONG("--fps", &fps, 1, 60),
+        APP_NUMBER("--step-seconds", &step_seconds, 0.1, 60, "seconds"),
+        APP_ENUM("--theme", &o.theme, &gui_themes),
+        APP_ENUM("--lang", &o.lang, &app_langs),
+        APP_TEXT("--compare", &compare),
+        APP_SWITCH("--no-narration", &no_narration),
+        APP_SWITCH("--stills", &stills),
+    };
+    app_cmdline cl = APP_CMDLINE("export", export_help, flags);
+    int code;
+    if (!app_flags_parse(&cl, argc, argv, &code))
+        return code;
+    o.narration = !no_narration;
+    o.width = size[0];
+    o.height = size[1];
+    bool algo_given = app_flag_given(&cl, "--algo");
     if (!out_dir && !gif_path)
         return app_usage_error("export needs --out DIR, --gif FILE or both");
     if (stills && !out_dir)
@@ -108,7 +76,7 @@ int app_cmd_export(int argc, char **argv)
     }
     if (o.spec.count < 0)
         o.spec.count = gui_default_count(o.spec.op, o.spec.ranks);
-    if (!app_finish_spec(&o.spec, algo_given, CV_MAX_VISUAL_RANKS))
+    if (!app_finish_spec(&cl, &o.spec, algo_given, CV_MAX_VISUAL_RANKS))
         return APP_EXIT_USAGE;
     int rc = app_select_backend(backend_name, true, &o.backend);
     if (rc != APP_EXIT_OK)

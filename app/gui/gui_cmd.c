@@ -27,15 +27,14 @@ static void first_frame(gui *g)
 {
     (void)g;
     if (g_timing)
-        fprintf(stderr, "collviz: first frame after %.1f ms\n", (app_now_seconds() - g_start) * 1e3);
+        fprintf(stderr, "collviz: first frame after %.1f ms\n", (cv_now_seconds() - g_start) * 1e3);
 }
 
-static const char *init_name(int i) { return cv_init_name((cv_init)i); }
+static const char *theme_word(int i) { return rd_theme_get((rd_theme_id)i)->name; }
+const app_enum gui_themes = {rd_theme_parse, theme_word, RD_THEME_COUNT};
 
-static void usage(FILE *out)
-{
-    fprintf(out,
-            "usage: collviz gui [--op OP] [--algo ALGO] [--ranks N] [--count N] [--dtype T]\n"
+static const char gui_help[] =
+    "usage: collviz gui [--op OP] [--algo ALGO] [--ranks N] [--count N] [--dtype T]\n"
             "                   [--redop R] [--root R] [--slices S] [--backend cpu|cuda|auto]\n"
             "                   [--compare ALGO[,ALGO]] [--theme dark|light|projector]\n"
             "                   [--lang en|zh] [--size WxH] [--fullscreen] [--no-narration]\n"
@@ -47,8 +46,7 @@ static void usage(FILE *out)
             "lesson in progress (or the first; Tab lists the lessons); with them, the free\n"
             "stage. Without a display, prints the steps in the terminal instead.\n"
             "--nccl-log FILE sets the stage up as NCCL did on your cluster: the log's\n"
-            "ranks and nodes, channel C's ring and trees (collviz nccl-log reads it).\n");
-}
+            "ranks and nodes, channel C's ring and trees (collviz nccl-log reads it).\n";
 
 static int terminal_fallback(const cv_spec *spec, const cv_backend *backend, cv_init init,
                              uint64_t seed)
@@ -78,96 +76,47 @@ static int terminal_fallback(const cv_spec *spec, const cv_backend *backend, cv_
 
 int app_cmd_gui(int argc, char **argv)
 {
-    g_start = app_now_seconds();
+    g_start = cv_now_seconds();
     gui_options o;
     gui_options_init(&o);
-    bool algo_given = false;
-    const char *backend_name = "cpu";
-    const char *compare = NULL;
-    const char *shots = NULL;
-    long frames = 0;
-    /* Any flag that sets up the stage asks for the free stage, not a lesson. */
-    bool stage_flags = false, theme_given = false, lang_given = false;
+    const char *backend_name = "cpu", *compare = NULL, *shots = NULL;
+    long frames = 0, seed = (long)o.seed;
+    bool no_narration = false;
+    int size[2] = {o.width, o.height};
     o.spec.count = -1; /* not given: the stage picks it from the rank count */
-    for (int i = 1; i < argc; i++) {
-        int r = app_parse_spec_flag(argc, argv, &i, &o.spec, &algo_given);
-        if (r < 0)
-            return APP_EXIT_USAGE;
-        if (r > 0) {
-            stage_flags = true;
-            continue;
-        }
-        const char *name = argv[i];
-        static const char *const stage_names[] = {"--compare", "--backend", "--init", "--seed",
-                                                  "--link", "--no-narration"};
-        for (size_t k = 0; k < sizeof stage_names / sizeof *stage_names; k++)
-            if (strcmp(name, stage_names[k]) == 0)
-                stage_flags = true;
-        theme_given |= strcmp(name, "--theme") == 0;
-        lang_given |= strcmp(name, "--lang") == 0;
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
-            return APP_EXIT_OK;
-        } else if (strcmp(a, "--fullscreen") == 0) {
-            o.fullscreen = true;
-        } else if (strcmp(a, "--no-narration") == 0) {
-            o.narration = false;
-        } else if (strcmp(a, "--timing") == 0) {
-            g_timing = true;
-        } else if (!v) {
-            return app_usage_error("%s needs a value (see collviz gui --help)", a);
-        } else if (strcmp(a, "--backend") == 0) {
-            backend_name = argv[++i];
-        } else if (strcmp(a, "--compare") == 0) {
-            compare = argv[++i];
-        } else if (strcmp(a, "--theme") == 0) {
-            int t = rd_theme_parse(argv[++i]);
-            if (t < 0)
-                return app_usage_error("--theme: unknown theme '%s' (dark, light, projector)", v);
-            o.theme = (rd_theme_id)t;
-        } else if (strcmp(a, "--lang") == 0) {
-            i++;
-            if (strcmp(v, "en") == 0)
-                o.lang = CV_LANG_EN;
-            else if (strcmp(v, "zh") == 0)
-                o.lang = CV_LANG_ZH;
-            else
-                return app_usage_error("--lang: unknown language '%s' (en, zh)", v);
-        } else if (strcmp(a, "--size") == 0) {
-            i++;
-            if (!app_parse_wxh("--size", v, 16384, &o.width, &o.height))
-                return APP_EXIT_USAGE;
-            o.sized = true;
-        } else if (strcmp(a, "--link") == 0) {
-            i++;
-            if (!cv_link_find(v))
-                return app_usage_error("--link: unknown preset '%s' (see collviz cost --help)", v);
-            o.link = v;
-        } else if (strcmp(a, "--init") == 0) {
-            int k;
-            i++;
-            if (!app_parse_enum("--init", v, cv_init_parse, CV_INIT_COUNT,
-                                init_name, &k))
-                return APP_EXIT_USAGE;
-            o.init = (cv_init)k;
-        } else if (strcmp(a, "--seed") == 0) {
-            long s;
-            i++;
-            if (!app_parse_int("--seed", v, 0, 2147483647L, &s))
-                return APP_EXIT_USAGE;
-            o.seed = (uint64_t)s;
-        } else if (strcmp(a, "--shots") == 0) {
-            shots = argv[++i];
-        } else if (strcmp(a, "--frames") == 0) {
-            i++;
-            if (!app_parse_int("--frames", v, 1, 1000000000L, &frames))
-                return APP_EXIT_USAGE;
-        } else {
-            return app_usage_error("unknown flag %s (see collviz gui --help)", a);
-        }
-    }
+    app_flag flags[] = {
+        APP_SPEC_FLAGS(&o.spec),
+        APP_NCCL_FLAGS,
+        APP_PICK("--backend", &backend_name, app_backends),
+        APP_TEXT("--compare", &compare),
+        APP_ENUM("--theme", &o.theme, &gui_themes),
+        APP_ENUM("--lang", &o.lang, &app_langs),
+        APP_WXH("--size", size, 16384),
+        APP_SWITCH("--fullscreen", &o.fullscreen),
+        APP_SWITCH("--no-narration", &no_narration),
+        APP_PICK("--link", &o.link, app_link_names()),
+        APP_ENUM("--init", &o.init, &app_inits),
+        APP_LONG("--seed", &seed, 0, 2147483647L),
+        APP_TEXT("--shots", &shots),
+        APP_LONG("--frames", &frames, 1, 1000000000L),
+        APP_SWITCH("--timing", &g_timing),
+    };
+    app_cmdline cl = APP_CMDLINE("gui", gui_help, flags);
+    int code;
+    if (!app_flags_parse(&cl, argc, argv, &code))
+        return code;
+    o.seed = (uint64_t)seed;
+    o.narration = !no_narration;
+    o.width = size[0];
+    o.height = size[1];
+    o.sized = app_flag_given(&cl, "--size");
+    bool algo_given = app_flag_given(&cl, "--algo");
+    /* Any flag that sets up the stage asks for the free stage, not a lesson. */
+    static const char *const stage_names[] = {
+        "--op", "--algo", "--ranks", "--count", "--dtype", "--redop", "--root", "--slices",
+        "--nodes", "--compare", "--backend", "--init", "--seed", "--link", "--no-narration", NULL};
+    bool stage_flags = app_flag_first(&cl, stage_names) != NULL;
+    bool theme_given = app_flag_given(&cl, "--theme"), lang_given = app_flag_given(&cl, "--lang");
     if (compare) {
         if (!app_parse_compare(compare, &o.spec, &algo_given, &o.compare_algo))
             return APP_EXIT_USAGE;
@@ -175,7 +124,7 @@ int app_cmd_gui(int argc, char **argv)
     }
     if (o.spec.count < 0)
         o.spec.count = gui_default_count(o.spec.op, o.spec.ranks);
-    if (!app_finish_spec(&o.spec, algo_given, CV_MAX_VISUAL_RANKS))
+    if (!app_finish_spec(&cl, &o.spec, algo_given, CV_MAX_VISUAL_RANKS))
         return APP_EXIT_USAGE;
     int rc = app_select_backend(backend_name, false, &o.backend);
     if (rc != APP_EXIT_OK)

@@ -10,11 +10,17 @@
 #ifndef GUI_CMDS_H
 #define GUI_CMDS_H
 
+#include "app.h"
+
 int app_cmd_gui(int argc, char **argv);    /* the window; `collviz` alone */
 int app_cmd_export(int argc, char **argv); /* PNG frames and GIF */
 int app_cmd_render(int argc, char **argv); /* headless render benchmark */
 int app_cmd_show(int argc, char **argv);   /* replay a bench --json result */
 int app_cmd_lesson(int argc, char **argv); /* open a lesson at a beat */
 int app_cmd_nccl_log(int argc, char **argv); /* an NCCL log's rings and trees, then the window */
+
+/* --theme's words (dark, light, projector) for the window's commands'
+ * flag tables; defined only in a build with the window. */
+extern const app_enum gui_themes;
 
 #endif /* GUI_CMDS_H */

@@ -25,75 +25,50 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static void usage(FILE *out)
-{
-    fprintf(out, "usage: collviz render --bench [--ranks N] [--size WxH] [--frames F]\n"
+static const char render_help[] =
+    "usage: collviz render --bench [--ranks N] [--size WxH] [--frames F]\n"
                  "                      [--op OP] [--algo ALGO] [--count N] [--dtype T]\n"
                  "                      [--theme dark|light|projector] [--lang en|zh]\n"
                  "                      [--speed X]\n"
                  "Renders F frames headless with the software renderer and prints the\n"
                  "frame-time median and p99, as during playback at X times normal speed\n"
-                 "and 60 fps (defaults: 1920x1080, 300 frames, 16 ranks, 1x).\n");
-}
+                 "and 60 fps (defaults: 1920x1080, 300 frames, 16 ranks, 1x).\n";
 
 int app_cmd_render(int argc, char **argv)
 {
-    double t0 = app_now_seconds();
+    double t0 = cv_now_seconds();
     gui_options o;
     gui_options_init(&o);
     o.headless = true;
     o.width = 1920;
     o.height = 1080;
     o.spec.ranks = 16;
-    bool algo_given = false, bench = false;
+    bool bench = false;
     long frames = 300;
     double speed = 1.0;
+    int size[2] = {o.width, o.height};
     o.spec.count = -1; /* not given: the stage picks it from the rank count */
-    for (int i = 1; i < argc; i++) {
-        int r = app_parse_spec_flag(argc, argv, &i, &o.spec, &algo_given);
-        if (r < 0)
-            return APP_EXIT_USAGE;
-        if (r > 0)
-            continue;
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
-            return APP_EXIT_OK;
-        } else if (strcmp(a, "--bench") == 0) {
-            bench = true;
-        } else if (!v) {
-            return app_usage_error("%s needs a value (see collviz render --help)", a);
-        } else if (strcmp(a, "--frames") == 0) {
-            i++;
-            if (!app_parse_int("--frames", v, 1, 100000, &frames))
-                return APP_EXIT_USAGE;
-        } else if (strcmp(a, "--size") == 0) {
-            i++;
-            if (!app_parse_wxh("--size", v, 8192, &o.width, &o.height))
-                return APP_EXIT_USAGE;
-        } else if (strcmp(a, "--speed") == 0) {
-            char *end = NULL;
-            speed = strtod(argv[++i], &end);
-            if (!end || *end || !(speed > 0 && speed <= 1000))
-                return app_usage_error("--speed: '%s' is not a number from 0 to 1000", v);
-        } else if (strcmp(a, "--theme") == 0) {
-            int t = rd_theme_parse(argv[++i]);
-            if (t < 0)
-                return app_usage_error("--theme: unknown theme '%s' (dark, light, projector)", v);
-            o.theme = (rd_theme_id)t;
-        } else if (strcmp(a, "--lang") == 0) {
-            i++;
-            o.lang = strcmp(v, "zh") == 0 ? CV_LANG_ZH : CV_LANG_EN;
-        } else {
-            return app_usage_error("unknown flag %s (see collviz render --help)", a);
-        }
-    }
+    app_flag flags[] = {
+        APP_SWITCH("--bench", &bench),
+        APP_SPEC_FLAGS(&o.spec),
+        APP_WXH("--size", size, 8192),
+        APP_LONG("--frames", &frames, 1, 100000),
+        APP_NUMBER("--speed", &speed, 0.01, 1000, "times normal speed"),
+        APP_ENUM("--theme", &o.theme, &gui_themes),
+        APP_ENUM("--lang", &o.lang, &app_langs),
+    };
+    app_cmdline cl = APP_CMDLINE("render", render_help, flags);
+    int code;
+    if (!app_flags_parse(&cl, argc, argv, &code))
+        return code;
+    o.width = size[0];
+    o.height = size[1];
+    bool algo_given = app_flag_given(&cl, "--algo");
     if (!bench)
         return app_usage_error("render needs --bench (see collviz render --help)");
     if (o.spec.count < 0)
         o.spec.count = gui_default_count(o.spec.op, o.spec.ranks);
-    if (!app_finish_spec(&o.spec, algo_given, CV_MAX_VISUAL_RANKS))
+    if (!app_finish_spec(&cl, &o.spec, algo_given, CV_MAX_VISUAL_RANKS))
         return APP_EXIT_USAGE;
     o.backend = cv_cpu_backend();
     gui *g = NULL;
@@ -107,9 +82,9 @@ int app_cmd_render(int argc, char **argv)
         gui_destroy(g);
         return APP_EXIT_USAGE;
     }
-    double a = app_now_seconds();
+    double a = cv_now_seconds();
     gui_render(g);
-    double first = app_now_seconds() - a, launch = app_now_seconds() - t0;
+    double first = cv_now_seconds() - a, launch = cv_now_seconds() - t0;
     double *ms = malloc(sizeof *ms * (size_t)frames);
     double *landing = malloc(sizeof *landing * (size_t)frames);
     if (!ms || !landing) {
@@ -127,9 +102,9 @@ int app_cmd_render(int argc, char **argv)
     for (long k = 0; k < frames; k++) {
         gui_seek(g, t);
         int now_shown = (int)(t - RD_ARRIVE + 1); /* the state the frame shows */
-        double s = app_now_seconds();
+        double s = cv_now_seconds();
         gui_render(g);
-        ms[k] = (app_now_seconds() - s) * 1e3;
+        ms[k] = (cv_now_seconds() - s) * 1e3;
         if (now_shown != shown && k > 0)
             landing[nland++] = ms[k];
         shown = now_shown;

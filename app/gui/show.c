@@ -265,18 +265,6 @@ done:
     return rc;
 }
 
-static bool parse_positive(const char *flag, const char *s, bool zero_ok, double *out)
-{
-    char *end = NULL;
-    double x = strtod(s, &end);
-    if (end == s || *end || !(x >= 0) || x > 1e9 || (!zero_ok && x == 0)) {
-        app_usage_error("%s: '%s' is not a %s number", flag, s, zero_ok ? "non-negative" : "positive");
-        return false;
-    }
-    *out = x;
-    return true;
-}
-
 /* The legend's words for the model, and the table's. */
 static void describe_link(const cv_link *l, bool by_default, const char *backend, char *chart,
                           size_t clen, char *text, size_t tlen)
@@ -295,61 +283,31 @@ static void describe_link(const cv_link *l, bool by_default, const char *backend
 
 int app_cmd_show(int argc, char **argv)
 {
-    const char *file = NULL, *out = NULL, *val;
-    const cv_link *preset = NULL;
+    static const char *const scales[] = {"auto", "linear", "log", NULL};
+    const char *file = NULL, *out = NULL, *link_name = NULL, *scale = "auto";
     double bw = 0, alpha = -1;
-    bool table = false, sized = false;
-    int w = 1280, h = 800, r;
+    bool table = false;
+    int size[2] = {1280, 800};
     show_view v = {.theme = RD_THEME_DARK, .auto_scale = true};
-    for (int i = 1; i < argc; i++) {
-        val = NULL;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(show_help, stdout);
-            return APP_EXIT_OK;
-        } else if (!strcmp(argv[i], "--table")) {
-            table = true;
-        } else if ((r = app_flag_value(argc, argv, &i, "--out", &val)) != 0) {
-            if (r < 0)
-                return APP_EXIT_USAGE;
-            out = val;
-        } else if ((r = app_flag_value(argc, argv, &i, "--size", &val)) != 0) {
-            if (r < 0 || !app_parse_wxh("--size", val, 16384, &w, &h))
-                return APP_EXIT_USAGE;
-            sized = true;
-        } else if ((r = app_flag_value(argc, argv, &i, "--link", &val)) != 0) {
-            if (r < 0)
-                return APP_EXIT_USAGE;
-            if (!(preset = cv_link_find(val)))
-                return app_usage_error("--link: unknown link '%s'; allowed: nvlink3, nvlink4, "
-                                       "pcie4, pcie5, ib-hdr, ib-ndr, eth100", val);
-        } else if ((r = app_flag_value(argc, argv, &i, "--bw", &val)) != 0) {
-            if (r < 0 || !parse_positive("--bw", val, false, &bw))
-                return APP_EXIT_USAGE;
-        } else if ((r = app_flag_value(argc, argv, &i, "--alpha", &val)) != 0) {
-            if (r < 0 || !parse_positive("--alpha", val, true, &alpha))
-                return APP_EXIT_USAGE;
-        } else if ((r = app_flag_value(argc, argv, &i, "--theme", &val)) != 0) {
-            int t = r > 0 ? rd_theme_parse(val) : -1;
-            if (t < 0)
-                return r < 0 ? APP_EXIT_USAGE
-                             : app_usage_error("--theme: unknown theme '%s' (dark, light, "
-                                               "projector)", val);
-            v.theme = (rd_theme_id)t;
-        } else if ((r = app_flag_value(argc, argv, &i, "--scale", &val)) != 0) {
-            if (r < 0)
-                return APP_EXIT_USAGE;
-            v.auto_scale = !strcmp(val, "auto");
-            v.scale = !strcmp(val, "log") ? RD_SCALE_LOG : RD_SCALE_LINEAR;
-            if (!v.auto_scale && strcmp(val, "log") && strcmp(val, "linear"))
-                return app_usage_error("--scale: unknown scale '%s' (auto, linear, log)", val);
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            return app_usage_error("show: unknown flag '%s' (see collviz show --help)", argv[i]);
-        } else if (file) {
-            return app_usage_error("show: one FILE only ('%s' and '%s')", file, argv[i]);
-        } else {
-            file = argv[i];
-        }
-    }
+    app_flag flags[] = {
+        APP_TEXT("--out", &out),
+        APP_WXH("--size", size, 16384),
+        APP_PICK("--link", &link_name, app_link_names()),
+        APP_NUMBER("--bw", &bw, 1e-3, 1e6, "GB/s"),
+        APP_NUMBER("--alpha", &alpha, 0, 1e6, "microseconds"),
+        APP_ENUM("--theme", &v.theme, &gui_themes),
+        APP_PICK("--scale", &scale, scales),
+        APP_SWITCH("--table", &table),
+    };
+    app_cmdline cl = APP_CMDLINE_ARGS("show", show_help, flags, &file, 1, "FILE");
+    int code;
+    if (!app_flags_parse(&cl, argc, argv, &code))
+        return code;
+    int w = size[0], h = size[1];
+    bool sized = app_flag_given(&cl, "--size");
+    const cv_link *preset = link_name ? cv_link_find(link_name) : NULL;
+    v.auto_scale = !strcmp(scale, "auto");
+    v.scale = !strcmp(scale, "log") ? RD_SCALE_LOG : RD_SCALE_LINEAR;
     if (!file)
         return app_usage_error("show: give the file that `collviz bench ... --json > FILE` "
                                "wrote (see collviz show --help)");

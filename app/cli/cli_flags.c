@@ -1,0 +1,367 @@
+/*
+ * cli_flags.c: the one flag parser every subcommand uses (app.h, "Flags").
+ *
+ * A subcommand describes its flags in a table, one app_flag a line, and
+ * app_flags_parse walks argv against it: "--name value" and "--name=value"
+ * alike, a switch with a value refused, a value that is not what the
+ * table's kind allows refused with the range or the list of words, an
+ * unknown flag named with every flag the subcommand takes. So every
+ * subcommand reads its flags the same way and says the same thing about a
+ * bad one, and adding a flag is one line in a table. Whatever came from
+ * the command line is escaped before it is echoed (app_esc).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+
+/* APP_FLAG_ENUM writes an int where the table points at an enum. */
+_Static_assert(sizeof(cv_op) == sizeof(int) && sizeof(cv_algo) == sizeof(int) &&
+                   sizeof(cv_dtype) == sizeof(int) && sizeof(cv_redop) == sizeof(int) &&
+                   sizeof(cv_init) == sizeof(int) && sizeof(cv_lang) == sizeof(int),
+               "an enum the flag parser fills is not int-sized");
+
+/* The enum tables of the spec's flags, and --init and --lang. */
+static const char *op_word(int i) { return cv_op_name((cv_op)i); }
+static const char *algo_word(int i) { return cv_algo_name((cv_algo)i); }
+static const char *dtype_word(int i) { return cv_dtype_name((cv_dtype)i); }
+static const char *redop_word(int i) { return cv_redop_name((cv_redop)i); }
+static const char *init_word(int i) { return cv_init_name((cv_init)i); }
+static const char *lang_word(int i) { return cv_lang_name((cv_lang)i); }
+const app_enum app_ops = {cv_op_parse, op_word, CV_OP_COUNT};
+const app_enum app_algos = {cv_algo_parse, algo_word, CV_ALGO_COUNT};
+const app_enum app_dtypes = {cv_dtype_parse, dtype_word, CV_DTYPE_COUNT};
+const app_enum app_redops = {cv_redop_parse, redop_word, CV_REDOP_COUNT};
+const app_enum app_inits = {cv_init_parse, init_word, CV_INIT_COUNT};
+const app_enum app_langs = {cv_lang_parse, lang_word, CV_LANG_COUNT};
+const char *const app_backends[] = {"cpu", "cuda", "auto", NULL};
+
+const char *const *app_link_names(void)
+{
+    static const char *names[32];
+    if (!names[0]) {
+        const cv_link *l;
+        int n = cv_link_presets(&l);
+        for (int i = 0; i < n && i < 31; i++)
+            names[i] = l[i].name;
+    }
+    return names;
+}
+
+void app_enum_list(const app_enum *e, char *out, size_t len)
+{
+    out[0] = 0;
+    for (int i = 0; i < e->count; i++) {
+        size_t used = strlen(out);
+        snprintf(out + used, len - used, "%s%s", i ? ", " : "", e->word(i));
+    }
+}
+
+static void words_list(const char *const *w, char *out, size_t len)
+{
+    out[0] = 0;
+    for (int i = 0; w[i]; i++) {
+        size_t used = strlen(out);
+        snprintf(out + used, len - used, "%s%s", i ? ", " : "", w[i]);
+    }
+}
+
+static bool whole(const app_flag *f, const char *v, int64_t *out)
+{
+    char *end;
+    errno = 0;
+    long long x = strtoll(v, &end, 10);
+    if (errno || end == v || *end || x < f->lo || x > f->hi) {
+        app_usage_error("%s: '%s' is not allowed; give a whole number from %lld to %lld",
+                        f->name, app_esc(v), (long long)f->lo, (long long)f->hi);
+        return false;
+    }
+    *out = x;
+    return true;
+}
+
+/* Reads v as f's kind into f->dst; false after printing why not. */
+static bool take_value(app_flag *f, const char *v)
+{
+    int64_t x;
+    char list[512];
+    switch (f->kind) {
+    case APP_FLAG_SWITCH:
+    case APP_FLAG_REFUSE:
+        return false; /* never called for them */
+    case APP_FLAG_INT:
+        if (!whole(f, v, &x))
+            return false;
+        *(int *)f->dst = (int)x;
+        return true;
+    case APP_FLAG_LONG:
+        if (!whole(f, v, &x))
+            return false;
+        *(long *)f->dst = (long)x;
+        return true;
+    case APP_FLAG_SIZE:
+        if (cv_parse_size(v, &x) != CV_OK) {
+            app_usage_error("%s: '%s' is not a size; give a whole number of %s, optionally with "
+                            "a unit (8k, 64M, 1G, 512MiB, 1.6GB)",
+                            f->name, app_esc(v), f->text ? f->text : "bytes");
+            return false;
+        }
+        if (x < f->lo || x > f->hi) {
+            app_usage_error("%s: '%s' is out of range; give %lld to %lld %s", f->name, app_esc(v),
+                            (long long)f->lo, (long long)f->hi, f->text ? f->text : "bytes");
+            return false;
+        }
+        *(int64_t *)f->dst = x;
+        return true;
+    case APP_FLAG_NUMBER: {
+        char *end;
+        double d = strtod(v, &end);
+        if (end == v || *end || !isfinite(d) || d < f->dlo || d > f->dhi) {
+            app_usage_error("%s: '%s' is not allowed; give a number of %s from %g to %g", f->name,
+                            app_esc(v), f->text ? f->text : "units", f->dlo, f->dhi);
+            return false;
+        }
+        *(double *)f->dst = d;
+        return true;
+    }
+    case APP_FLAG_TEXT:
+        *(const char **)f->dst = v;
+        return true;
+    case APP_FLAG_PICK:
+        for (int i = 0; f->words[i]; i++)
+            if (!strcmp(v, f->words[i])) {
+                *(const char **)f->dst = f->words[i];
+                return true;
+            }
+        words_list(f->words, list, sizeof list);
+        app_usage_error("%s: unknown value '%s'; allowed: %s", f->name, app_esc(v), list);
+        return false;
+    case APP_FLAG_ENUM: {
+        int e = f->choices->parse(v);
+        if (e >= 0 && e < f->choices->count) {
+            *(int *)f->dst = e;
+            return true;
+        }
+        app_enum_list(f->choices, list, sizeof list);
+        app_usage_error("%s: unknown value '%s'; allowed: %s", f->name, app_esc(v), list);
+        return false;
+    }
+    case APP_FLAG_WXH: {
+        char *end = NULL;
+        errno = 0;
+        long a = strtol(v, &end, 10), b = 0;
+        if (end != v && (*end == 'x' || *end == 'X')) {
+            const char *second = end + 1;
+            b = strtol(second, &end, 10);
+            if (end == second)
+                b = 0;
+        }
+        if (errno || *end || a < 64 || b < 64 || a > f->hi || b > f->hi) {
+            app_usage_error("%s: '%s' is not WxH with 64 to %lld pixels each", f->name,
+                            app_esc(v), (long long)f->hi);
+            return false;
+        }
+        ((int *)f->dst)[0] = (int)a;
+        ((int *)f->dst)[1] = (int)b;
+        return true;
+    }
+    }
+    return false;
+}
+
+/* "--op, --algo, ..., --help": what the command line allows. */
+static void allowed(const app_cmdline *c, char *out, size_t len)
+{
+    out[0] = 0;
+    for (int i = 0; i < c->nflags; i++) {
+        size_t used = strlen(out);
+        snprintf(out + used, len - used, "%s, ", c->flags[i].name);
+    }
+    size_t used = strlen(out);
+    snprintf(out + used, len - used, "--help");
+}
+
+static app_flag *lookup(app_cmdline *c, const char *a, size_t n)
+{
+    for (int i = 0; i < c->nflags; i++)
+        if (strlen(c->flags[i].name) == n && !strncmp(c->flags[i].name, a, n))
+            return &c->flags[i];
+    return NULL;
+}
+
+bool app_flags_parse(app_cmdline *c, int argc, char **argv, int *exit_code)
+{
+    *exit_code = APP_EXIT_USAGE;
+    c->nargs = 0;
+    for (int i = 0; i < c->nflags; i++)
+        c->flags[i].seen = c->flags[i].at = 0;
+    /* --help wins wherever it stands, before any other complaint. */
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(c->help, stdout);
+            *exit_code = APP_EXIT_OK;
+            return false;
+        }
+    bool flags_end = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (flags_end || a[0] != '-' || !a[1]) { /* an argument; "-" is standard input */
+            if (c->nargs >= c->maxargs) {
+                char list[1024];
+                allowed(c, list, sizeof list);
+                if (c->maxargs == 0)
+                    app_usage_error("%s: unknown argument '%s'; allowed: %s", c->cmd, app_esc(a),
+                                    list);
+                else
+                    app_usage_error("%s: one %s at a time ('%s' and '%s')", c->cmd, c->arg_name,
+                                    app_esc(c->args[0]), app_esc(a));
+                return false;
+            }
+            c->args[c->nargs++] = a;
+            continue;
+        }
+        if (!strcmp(a, "--")) {
+            flags_end = true;
+            continue;
+        }
+        const char *eq = strchr(a, '=');
+        app_flag *f = lookup(c, a, eq ? (size_t)(eq - a) : strlen(a));
+        if (!f) {
+            char list[1024], name[256];
+            snprintf(name, sizeof name, "%.*s", eq ? (int)(eq - a) : (int)strlen(a), a);
+            allowed(c, list, sizeof list);
+            app_usage_error("%s: unknown flag '%s'; allowed: %s", c->cmd, app_esc(name), list);
+            return false;
+        }
+        if (f->kind == APP_FLAG_REFUSE) {
+            app_usage_error("%s: %s", c->cmd, f->text);
+            return false;
+        }
+        f->seen++;
+        f->at = i;
+        if (f->kind == APP_FLAG_SWITCH) {
+            if (eq) {
+                app_usage_error("%s takes no value (given '%s')", f->name, app_esc(eq + 1));
+                return false;
+            }
+            *(bool *)f->dst = true;
+            continue;
+        }
+        const char *v;
+        if (eq) {
+            v = eq + 1;
+        } else if (i + 1 < argc) {
+            v = argv[++i];
+        } else {
+            app_usage_error("%s needs a value (see collviz %s --help)", f->name, c->cmd);
+            return false;
+        }
+        if (!take_value(f, v))
+            return false;
+    }
+    *exit_code = APP_EXIT_OK;
+    return true;
+}
+
+const app_flag *app_flag_get(const app_cmdline *c, const char *name)
+{
+    for (int i = 0; i < c->nflags; i++)
+        if (!strcmp(c->flags[i].name, name))
+            return &c->flags[i];
+    return NULL;
+}
+
+bool app_flag_given(const app_cmdline *c, const char *name)
+{
+    const app_flag *f = app_flag_get(c, name);
+    return f && f->seen > 0;
+}
+
+const char *app_flag_first(const app_cmdline *c, const char *const *names)
+{
+    const char *first = NULL;
+    int at = 0;
+    for (int k = 0; names[k]; k++) {
+        const app_flag *f = app_flag_get(c, names[k]);
+        if (f && f->seen && (!first || f->at < at)) {
+            first = f->name;
+            at = f->at;
+        }
+    }
+    return first;
+}
+
+/* ---------------------------------------------------------------- escape */
+
+/* The length of the UTF-8 sequence at s, 0 when it is not one. */
+static int utf8_len(const unsigned char *s, uint32_t *cp)
+{
+    int n = s[0] < 0x80 ? 1 : (s[0] & 0xE0) == 0xC0 ? 2 : (s[0] & 0xF0) == 0xE0 ? 3
+          : (s[0] & 0xF8) == 0xF0 ? 4 : 0;
+    if (n == 0)
+        return 0;
+    uint32_t c = n == 1 ? s[0] : s[0] & (0x3F >> (n - 1));
+    for (int k = 1; k < n; k++) {
+        if ((s[k] & 0xC0) != 0x80)
+            return 0;
+        c = c << 6 | (s[k] & 0x3F);
+    }
+    static const uint32_t least[5] = {0, 0, 0x80, 0x800, 0x10000};
+    if (c < least[n] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+        return 0; /* overlong, beyond Unicode, a surrogate */
+    *cp = c;
+    return n;
+}
+
+bool app_unsafe_codepoint(uint32_t c)
+{
+    return c < 0x20 || c == 0x7F || (c >= 0x80 && c < 0xA0) || /* C0, DEL, C1 */
+           c == 0x200E || c == 0x200F || (c >= 0x202A && c <= 0x202E) || /* bidi marks */
+           (c >= 0x2066 && c <= 0x2069);                                 /* bidi isolates */
+}
+
+size_t app_escape(const char *s, char *out, size_t len)
+{
+    size_t o = 0;
+    if (len == 0)
+        return 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        uint32_t cp = 0;
+        int n = utf8_len(p, &cp);
+        char piece[16];
+        if (n == 0) {
+            snprintf(piece, sizeof piece, "\\x%02x", *p);
+            n = 1;
+        } else if (app_unsafe_codepoint(cp)) {
+            if (cp < 0x100)
+                snprintf(piece, sizeof piece, "\\x%02x", (unsigned)cp);
+            else
+                snprintf(piece, sizeof piece, "\\u%04X", (unsigned)cp);
+        } else {
+            memcpy(piece, p, (size_t)n);
+            piece[n] = 0;
+        }
+        size_t k = strlen(piece);
+        if (o + k + 4 > len) { /* room for "..." and the end */
+            snprintf(out + o, len - o, "...");
+            return o;
+        }
+        memcpy(out + o, piece, k);
+        o += k;
+        p += n;
+    }
+    out[o] = 0;
+    return o;
+}
+
+const char *app_esc(const char *s)
+{
+    /* A few buffers in turn, so one message can quote two values. */
+    static char bufs[4][512];
+    static int next;
+    char *b = bufs[next++ & 3];
+    app_escape(s ? s : "(null)", b, sizeof bufs[0]);
+    return b;
+}
