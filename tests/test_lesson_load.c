@@ -310,9 +310,50 @@ static void test_doc_example(void)
     lesson_diags_free(&diags);
 }
 
+/* docs/LESSONS.md lists the course: every shipped lesson, with its quiz
+ * count, and nothing that is not shipped. */
+static void test_doc_course_list(void)
+{
+    FILE *f = fopen(COLLVIZ_SOURCE_DIR "/docs/LESSONS.md", "rb");
+    EXPECT(f != NULL, "docs/LESSONS.md");
+    if (!f)
+        return;
+    static char doc[1 << 20];
+    size_t len = fread(doc, 1, sizeof doc - 1, f);
+    fclose(f);
+    doc[len] = '\0';
+    const char *list = strstr(doc, "## The course\n");
+    EXPECT(list != NULL, "a section \"## The course\"");
+    if (!list)
+        return;
+    const char *end = strstr(list + 1, "\n## ");
+    size_t n = end ? (size_t)(end - list) : strlen(list);
+    lesson_diags diags;
+    lesson_diags_init(&diags);
+    lesson_course course;
+    lesson_course_init(&course);
+    const char *dir = COLLVIZ_SOURCE_DIR "/lessons";
+    lesson_course_load(&course, &dir, 1, LESSON_LOAD_NO_TRACE, &diags);
+    int rows = 0;
+    for (const char *p = list; (p = strstr(p, "\n| `")) && (size_t)(p - list) < n; p++)
+        rows++;
+    EXPECT(rows == course.nlessons, "the list has %d rows for %d lessons", rows, course.nlessons);
+    for (int i = 0; i < course.nlessons; i++) {
+        const lesson *l = course.lessons[i];
+        char row[128];
+        snprintf(row, sizeof row, "| `%s` | %d | ", l->id, l->nquizzes);
+        const char *at = strstr(list, row);
+        EXPECT(at && (size_t)(at - list) < n, "docs/LESSONS.md lists %s with %d quizzes", l->id,
+              l->nquizzes);
+    }
+    lesson_course_free(&course);
+    lesson_diags_free(&diags);
+}
+
 int main(void)
 {
     test_shipped();
+    test_doc_course_list();
     test_duplicate_id();
     test_doc_example();
     test_override_algo();
