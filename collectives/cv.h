@@ -479,9 +479,31 @@ typedef struct {
     int (*membw)(int64_t bytes, int reps, cv_membw *bw, char *err, size_t errlen);
     double (*plan_bound)(const cv_plan *plan, const cv_membw *bw, double *traffic);
     const char *bound_about;
+    /* Optional (NULL: none to speak of). The host memory open() allocates
+     * for plan, so cv_run can refuse a run that would not fit before it
+     * starts (a device backend checks its own memory in open). */
+    int64_t (*host_bytes)(const cv_plan *plan);
 } cv_backend;
 
 const cv_backend *cv_cpu_backend(void);
+
+/* What a run takes in host memory, in bytes (cv_memory.c): the backend's
+ * buffers, the inputs and results cv_run keeps, and the visual record. */
+typedef struct {
+    int64_t buffers, data, record, total;
+} cv_footprint;
+void cv_run_footprint(const cv_plan *plan, const cv_backend *be, bool visual, bool verify,
+                      cv_footprint *out);
+/* Bytes a run may take now: the least of MemAvailable, the cgroup's limit
+ * less its usage and $COLLVIZ_MEMORY_LIMIT (physical memory where none can
+ * be read); source names which one it was. */
+int64_t cv_memory_available(char *source, size_t sourcelen);
+/* CV_OK, or CV_ENOMEM with both figures in err: cv_run calls it first. */
+int cv_run_check_memory(const cv_plan *plan, const cv_backend *be, bool visual, bool verify,
+                        char *err, size_t errlen);
+/* Every buffer of every participant of plan, in bytes (the CPU backend's
+ * host_bytes). */
+int64_t cv_plan_host_buffer_bytes(const cv_plan *plan);
 /* Worker threads the CPU backend uses (at least the core count). */
 int cv_cpu_threads(void);
 /* Measured now with the CPU backend's own kernels, threads and piece size
@@ -540,6 +562,10 @@ typedef struct {
     /* Optional progress callback, called after each iteration. */
     void (*progress)(void *user, int done, int total);
     void *progress_user;
+    /* Optional: called after each step of one execution (done of total;
+     * run_all backends report once, at the end) and once with done < 0
+     * before verification starts, so a long run can show it is alive. */
+    void (*on_step)(void *user, int done, int total);
 } cv_run_opts;
 
 void cv_run_opts_init(cv_run_opts *opts);

@@ -160,12 +160,6 @@ static void cpu_close(void *state)
     free(s);
 }
 
-static double phys_bytes(void)
-{
-    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-    return pages > 0 && size > 0 ? (double)pages * (double)size : 0;
-}
-
 static int cpu_open(const cv_plan *plan, void **state, char *err, size_t errlen)
 {
     const cv_spec *sp = &plan->spec;
@@ -176,7 +170,6 @@ static int cpu_open(const cv_plan *plan, void **state, char *err, size_t errlen)
     s->plan = plan;
     s->esz = cv_dtype_size(sp->dtype);
     int nb = cv_plan_parts(plan) * CV_BUF_COUNT;
-    double total = 0;
     s->lens = calloc((size_t)nb, sizeof *s->lens);
     s->bufs = calloc((size_t)nb, sizeof *s->bufs);
     if (!s->lens || !s->bufs)
@@ -185,16 +178,9 @@ static int cpu_open(const cv_plan *plan, void **state, char *err, size_t errlen)
         for (int b = 0; b < CV_BUF_COUNT; b++) {
             int64_t n = cv_plan_buf_count(plan, (cv_buf)b, r);
             s->lens[r * CV_BUF_COUNT + b] = n;
-            total += (double)n * (double)s->esz;
         }
-    double phys = phys_bytes();
-    if (phys > 0 && total > 0.75 * phys) {
-        snprintf(err, errlen, "buffers would need %.1f GiB but this machine has %.1f GiB of "
-                              "memory; lower --count or --ranks", total / 1073741824.0,
-                 phys / 1073741824.0);
-        cpu_close(s);
-        return CV_ENOMEM;
-    }
+    /* cv_run has checked that they fit (host_bytes); this is for an
+     * allocation that fails anyway. */
     for (int i = 0; i < nb; i++) {
         /* calloc: RECV and SCRATCH start as zeros, never as garbage. */
         s->bufs[i] = calloc((size_t)s->lens[i] + 1, s->esz);
@@ -204,7 +190,8 @@ static int cpu_open(const cv_plan *plan, void **state, char *err, size_t errlen)
     *state = s;
     return CV_OK;
 nomem:
-    snprintf(err, errlen, "out of memory allocating the CPU backend's buffers");
+    snprintf(err, errlen, "out of memory allocating the CPU backend's buffers (%.1f GiB); lower "
+                          "--count or --ranks", (double)cv_plan_host_buffer_bytes(plan) / 1073741824.0);
     cpu_close(s);
     return CV_ENOMEM;
 }
@@ -376,6 +363,7 @@ static const cv_backend cpu_backend = {
     .run_step = cpu_run_step,
     .read = cpu_read,
     .close = cpu_close,
+    .host_bytes = cv_plan_host_buffer_bytes,
 };
 
 const cv_backend *cv_cpu_backend(void) { return &cpu_backend; }

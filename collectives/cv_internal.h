@@ -20,6 +20,8 @@
 /* Runs fn(ctx, i) for every i in [0, n) on the CPU backend's worker
  * threads, the caller among them, and returns when all are done. One job
  * runs at a time: fn must not call it again. */
+/* Bytes a visual trace and one state over it take (cv_trace.c). */
+int64_t cv__visual_bytes(const cv_plan *p);
 void cv__parallel(void (*fn)(void *ctx, int64_t i), void *ctx, int64_t n);
 
 /* Writes a one-line reason into err (if given) and returns CV_EINVAL. */

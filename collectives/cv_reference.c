@@ -174,26 +174,57 @@ static bool float_ok(const cv_spec *s, double got, float_expect e)
     return may_overflow && (!isfinite(got) || fabs(got) >= max);
 }
 
-/* Wrong elements among [lo, hi) of rank r's result. */
-static int64_t verify_range(const cv_spec *s, const void *const *inputs, const void *const *outputs,
-                            int r, int64_t lo, int64_t hi)
+/* The input indices a reducing op reduces over: count, or ranks x count
+ * for reducescatter (each rank's share of its own). */
+static int64_t reduce_indices(const cv_spec *s)
+{
+    return s->op == CV_OP_REDUCESCATTER ? (int64_t)s->ranks * s->count : s->count;
+}
+
+/* Wrong elements among [lo, hi) of rank r's result, for the ops that copy:
+ * each element is compared with the one input element it comes from. */
+static int64_t verify_copies(const cv_spec *s, const void *const *inputs,
+                             const void *const *outputs, int r, int64_t lo, int64_t hi)
 {
     size_t esz = cv_dtype_size(s->dtype);
     int64_t wrong = 0;
-    unsigned char want[8];
     for (int64_t i = lo; i < hi; i++) {
         const unsigned char *got = (const unsigned char *)outputs[r] + (size_t)i * esz;
-        if (!cv_op_reduces(s->op)) {
-            int src;
-            int64_t idx;
-            copy_source(s, r, i, &src, &idx);
-            wrong += memcmp(got, (const unsigned char *)inputs[src] + (size_t)idx * esz, esz) != 0;
-        } else if (!cv_dtype_is_float(s->dtype)) {
-            int_reduce(s, inputs, reduce_index(s, r, i), want, 0);
-            wrong += memcmp(got, want, esz) != 0;
-        } else {
-            float_expect e = float_reduce(s, inputs, reduce_index(s, r, i));
-            wrong += !float_ok(s, cv_value_get(s->dtype, got, 0), e);
+        int src;
+        int64_t idx;
+        copy_source(s, r, i, &src, &idx);
+        wrong += memcmp(got, (const unsigned char *)inputs[src] + (size_t)idx * esz, esz) != 0;
+    }
+    return wrong;
+}
+
+/* Wrong result elements among those that reduce input indices [lo, hi).
+ * Each index is reduced once, then compared with every result element that
+ * holds it (allreduce: one per rank), so checking costs ranks x count, in
+ * proportion to the data, not ranks^2 x count. */
+static int64_t verify_reductions(const cv_spec *s, const void *const *inputs,
+                                 const void *const *outputs, int64_t lo, int64_t hi)
+{
+    size_t esz = cv_dtype_size(s->dtype);
+    bool is_float = cv_dtype_is_float(s->dtype);
+    int64_t c = s->count > 0 ? s->count : 1, wrong = 0;
+    unsigned char want[8];
+    for (int64_t idx = lo; idx < hi; idx++) {
+        float_expect e = {0, 0, 0};
+        if (is_float)
+            e = float_reduce(s, inputs, idx);
+        else
+            int_reduce(s, inputs, idx, want, 0);
+        /* reducescatter: index idx is element idx % count of rank idx / count */
+        int r0 = s->op == CV_OP_REDUCESCATTER ? (int)(idx / c) : 0;
+        int r1 = s->op == CV_OP_REDUCESCATTER ? r0 + 1 : s->ranks;
+        int64_t i = s->op == CV_OP_REDUCESCATTER ? idx % c : idx;
+        for (int r = r0; r < r1; r++) {
+            if (i >= cv_spec_result_count(s, r))
+                continue;
+            const unsigned char *got = (const unsigned char *)outputs[r] + (size_t)i * esz;
+            wrong += is_float ? !float_ok(s, cv_value_get(s->dtype, got, 0), e)
+                              : memcmp(got, want, esz) != 0;
         }
     }
     return wrong;
@@ -212,10 +243,17 @@ typedef struct {
 static void *verify_part(void *arg)
 {
     verify_job *j = (verify_job *)arg;
-    for (int r = 0; r < j->s->ranks; r++) {
-        int64_t n = cv_spec_result_count(j->s, r);
-        j->wrong += verify_range(j->s, j->inputs, j->outputs, r, n * j->part / j->parts,
-                                 n * (j->part + 1) / j->parts);
+    const cv_spec *s = j->s;
+    if (cv_op_reduces(s->op)) {
+        int64_t n = reduce_indices(s);
+        j->wrong += verify_reductions(s, j->inputs, j->outputs, n * j->part / j->parts,
+                                      n * (j->part + 1) / j->parts);
+        return NULL;
+    }
+    for (int r = 0; r < s->ranks; r++) {
+        int64_t n = cv_spec_result_count(s, r);
+        j->wrong += verify_copies(s, j->inputs, j->outputs, r, n * j->part / j->parts,
+                                  n * (j->part + 1) / j->parts);
     }
     return NULL;
 }

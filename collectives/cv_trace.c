@@ -57,8 +57,7 @@ static int64_t buf_len(const cv_plan *p, int rank, int buf)
     return cv_plan_buf_count(p, (cv_buf)buf, rank);
 }
 
-/* Bytes a visual trace and one state over it will take. */
-static int64_t visual_bytes(const cv_plan *p)
+int64_t cv__visual_bytes(const cv_plan *p)
 {
     int64_t esz = (int64_t)cv_dtype_size(p->spec.dtype), elems = 0, moved = 0;
     for (int r = 0; r < cv_plan_parts(p); r++)
@@ -89,7 +88,7 @@ int cv_run(const cv_plan *plan, const cv_backend *be, const cv_run_opts *opts, c
                      CV_MAX_VISUAL_RANKS, s->ranks);
             return CV_ETOOBIG;
         }
-        int64_t need = visual_bytes(plan);
+        int64_t need = cv__visual_bytes(plan);
         if (need > VISUAL_LIMIT_BYTES) {
             snprintf(err, errlen, "recording every step of %s %s with %d ranks x %lld elements "
                                   "needs %lld MiB (limit %lld MiB); lower --count or --ranks",
@@ -101,6 +100,9 @@ int cv_run(const cv_plan *plan, const cv_backend *be, const cv_run_opts *opts, c
         o.warmup = 0;
     }
     int rc = be->probe(err, errlen);
+    if (rc)
+        return rc;
+    rc = cv_run_check_memory(plan, be, o.visual, o.verify, err, errlen);
     if (rc)
         return rc;
     void *st = NULL;
@@ -176,6 +178,8 @@ int cv_run(const cv_plan *plan, const cv_backend *be, const cv_run_opts *opts, c
             rc = be->run_step(st, k, &sec, err, errlen);
             if (timed)
                 t->step_seconds[k] += sec / o.iterations;
+            if (o.on_step)
+                o.on_step(o.progress_user, k + 1, plan->nsteps);
             if (rc || !o.visual)
                 continue;
             unsigned char *d = t->delta + t->delta_off[k];
@@ -206,6 +210,8 @@ int cv_run(const cv_plan *plan, const cv_backend *be, const cv_run_opts *opts, c
         cv_trace_destroy(t);
         return rc < 0 ? rc : CV_EBACKEND;
     }
+    if (o.verify && o.on_step)
+        o.on_step(o.progress_user, -1, plan->nsteps);
     if (o.verify)
         t->wrong = cv_verify(s, (const void *const *)t->inputs, (const void *const *)t->outputs);
     *out = t;

@@ -720,6 +720,7 @@ static const cv_backend cuda_backend_table = {
     cv_cuda__membw, cv_cuda__plan_bound,
     "device-to-device copy bandwidth (read + write) measured in this run; bound = the bytes "
     "the plan reads and writes on its busiest GPU / that bandwidth",
+    NULL, /* host_bytes: its buffers are on the device; open checks the device's memory */
 };
 
 extern "C" const cv_backend *cv_cuda_backend(void) { return &cuda_backend_table; }

@@ -19,6 +19,7 @@
 #include <SDL_image.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 SDL_Surface *rd_read_pixels(SDL_Renderer *r)
@@ -36,10 +37,35 @@ SDL_Surface *rd_read_pixels(SDL_Renderer *r)
     return s;
 }
 
+/* Through our own FILE so that every write and the close are checked: a
+ * full disk (or /dev/full) shows only when the buffered bytes are flushed,
+ * which IMG_SavePNG's own file never reports. */
 int rd_save_png(SDL_Surface *s, const char *path, char *err, size_t errlen)
 {
-    if (IMG_SavePNG(s, path) != 0) {
-        snprintf(err, errlen, "cannot write %s: %s", path, IMG_GetError());
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+        return CV_EINVAL;
+    }
+    SDL_RWops *rw = SDL_RWFromFP(f, SDL_FALSE);
+    bool ok = rw && IMG_SavePNG_RW(s, rw, 0) == 0;
+    const char *why = ok ? NULL : IMG_GetError();
+    if (rw)
+        SDL_RWclose(rw); /* frees rw only: f stays ours */
+    errno = 0;
+    if (fflush(f) != 0 || ferror(f)) {
+        ok = false;
+        why = strerror(errno ? errno : EIO);
+    }
+    if (fclose(f) != 0 && ok) {
+        ok = false;
+        why = strerror(errno);
+    }
+    if (!ok) {
+        snprintf(err, errlen, "cannot write %s: %s", path, why && *why ? why : "write failed");
+        struct stat st;
+        if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+            remove(path); /* a torn PNG is worse than none */
         return CV_EINVAL;
     }
     return CV_OK;

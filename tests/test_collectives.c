@@ -242,6 +242,54 @@ static void check_verify_threads(void)
     }
 }
 
+/* cv_verify on the ops that reduce, which it checks index by index (each
+ * input index reduced once, then compared with every result that holds it):
+ * right results pass and every wrong element on any rank is counted once,
+ * for allreduce (every rank holds each index), reduce (the root only) and
+ * reducescatter (each index on one rank), integers and floats. */
+static void check_verify_reductions(void)
+{
+    static const cv_op ops[] = {CV_OP_ALLREDUCE, CV_OP_REDUCE, CV_OP_REDUCESCATTER};
+    static const cv_dtype dts[] = {CV_INT32, CV_FLOAT32};
+    for (size_t oi = 0; oi < sizeof ops / sizeof *ops; oi++)
+        for (size_t di = 0; di < 2; di++) {
+            cv_spec s;
+            cv_spec_init(&s);
+            s.op = ops[oi];
+            s.algo = CV_ALGO_DIRECT;
+            s.ranks = 5;
+            s.root = 3;
+            s.count = 1001;
+            s.dtype = dts[di];
+            size_t esz = cv_dtype_size(s.dtype);
+            void *in[5], *out[5];
+            for (int r = 0; r < 5; r++) {
+                in[r] = malloc((size_t)cv_spec_buf_count(&s, CV_BUF_SEND, r) * esz);
+                out[r] = malloc((size_t)cv_spec_result_count(&s, r) * esz + 1);
+                cv_fill_input(&s, CV_INIT_RANDOM, 9, r, in[r]);
+            }
+            cv_reference(&s, (const void *const *)in, out);
+            int64_t w0 = cv_verify(&s, (const void *const *)in, (const void *const *)out);
+            int64_t bad = 0;
+            for (int r = 0; r < 5; r++) {
+                int64_t n = cv_spec_result_count(&s, r);
+                if (!n)
+                    continue;
+                int64_t i = (r * 397) % n; /* a different element on each rank */
+                cv_value_set(s.dtype, out[r], i, cv_value_get(s.dtype, out[r], i) + 1000);
+                bad++;
+            }
+            int64_t w1 = cv_verify(&s, (const void *const *)in, (const void *const *)out);
+            EXPECT(w0 == 0 && w1 == bad, "cv_verify %s %s: %lld wrong when right, %lld of %lld",
+                   cv_op_name(s.op), cv_dtype_name(s.dtype), (long long)w0, (long long)w1,
+                   (long long)bad);
+            for (int r = 0; r < 5; r++) {
+                free(in[r]);
+                free(out[r]);
+            }
+        }
+}
+
 static void check_large(void)
 {
     static const int ranks[] = {100, 1000, 1024};
@@ -338,6 +386,7 @@ int main(int argc, char **argv)
             fflush(stdout);
         }
     }
+    check_verify_reductions();
     printf("%d checks, %d failed\n", checks, failures);
     return failures ? 1 : 0;
 }

@@ -180,6 +180,13 @@ bool app_unsafe_codepoint(uint32_t c);
 bool app_data_dir(const char *name, const char *const *env, char *out, size_t outlen, char *why,
                   size_t whylen);
 
+/* A run's progress on the terminal (cli_progress.c): begin sets o's
+ * on_step where stderr is a terminal; after a second, the step or
+ * "verifying" shows on one line, which end erases. */
+void app_progress_begin(cv_run_opts *o);
+void app_progress_step(void *user, int done, int total);
+void app_progress_end(void);
+
 /* The process's peak resident memory in KiB (VmHWM), or -1. */
 long app_peak_rss_kb(void);
 

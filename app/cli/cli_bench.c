@@ -417,6 +417,10 @@ int app_cmd_bench(int argc, char **argv)
         cv_spec spec = o.spec;
         int st = bench_measure(&o, &c, &spec, size, &row, err, sizeof err);
         if (st != CV_OK) {
+            /* The engine's advice names run's flags; bench sizes with -e. */
+            char *flags = strstr(err, "lower --count or --ranks");
+            if (flags)
+                snprintf(flags, sizeof err - (size_t)(flags - err), "lower -e or --ranks");
             fprintf(stderr, "collviz: bench: %lld B: %s%s\n", (long long)size, err,
                     c.be && app_device_refused(st, c.be) ? " (--backend cpu runs it on the CPU)"
                                                          : "");

@@ -202,6 +202,7 @@ int app_cmd_run(int argc, char **argv)
     /* Record every step where that is affordable; otherwise run plainly. */
     cv_trace *t = NULL;
     opts.visual = !json && spec.ranks <= CV_MAX_VISUAL_RANKS;
+    app_progress_begin(&opts);
     rc = cv_run(plan, be, &opts, &t, err, sizeof err);
     if (rc == CV_ETOOBIG) {
         opts.visual = false;
@@ -219,6 +220,7 @@ int app_cmd_run(int argc, char **argv)
             rc = cv_run(plan, be, &opts, &t, err, sizeof err);
         }
     }
+    app_progress_end();
     if (rc) {
         cv_plan_destroy(plan);
         app_free_inputs(given, spec.ranks);

@@ -237,6 +237,15 @@ static int check(int npaths, const char *const *paths)
     int quizzes = 0;
     for (int i = 0; i < course.nlessons; i++)
         quizzes += course.lessons[i]->nquizzes;
+    if (!bad && course.nlessons == 0) {
+        /* Nothing checked is not "all valid": a wrong directory, or *.json
+         * files missing, must not pass CI. */
+        fprintf(stderr, "collviz: lessons --check: no lesson files (*.json) in %s\n",
+                npaths == 1 ? app_esc(paths[0]) : "the paths given");
+        lesson_course_free(&course);
+        lesson_diags_free(&diags);
+        return APP_EXIT_USAGE;
+    }
     if (bad)
         printf("%d lesson%s valid, %d file%s with problems (%d problem%s)\n", course.nlessons,
                course.nlessons == 1 ? "" : "s", bad, bad == 1 ? "" : "s", diags.count,

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app.h"
 #include "lesson_internal.h"
 
 /* ------------------------------------------------------------------ memory */
@@ -226,6 +227,20 @@ static int utf8_len(const unsigned char *p, size_t avail)
     return n;
 }
 
+/* Lesson text is printed on terminals and drawn in the window: a control
+ * character (ESC, BEL, ...) or a bidirectional override (U+202E) in it
+ * could clear the screen, retitle the terminal or reverse what a reader
+ * sees. Newlines and tabs are text. */
+static int unsafe_char(lesson__scanner *sc, size_t off, uint32_t cp)
+{
+    if (cp == '\n' || cp == '\t' || !app_unsafe_codepoint(cp))
+        return 0;
+    return scan_fail(sc, off,
+                     "U+%04X in a string: control and bidirectional-override characters are "
+                     "not allowed in lesson text (a terminal would act on them)",
+                     (unsigned)cp);
+}
+
 static int scan_string(lesson__scanner *sc)
 {
     size_t open = sc->pos;
@@ -266,8 +281,12 @@ static int scan_string(lesson__scanner *sc)
                                          cp);
                     sc->pos += 6;
                 }
+                if (unsafe_char(sc, esc, cp) < 0)
+                    return -1;
                 continue;
             }
+            if (e == 'b' || e == 'f' || e == 'r')
+                return unsafe_char(sc, esc, e == 'b' ? 8 : e == 'f' ? 12 : 13);
             if (!strchr("\"\\/bfnrt", e) || e == '\0')
                 return scan_fail(sc, esc,
                                  "invalid escape; expected one of \\\" \\\\ \\/ \\b \\f \\n \\r "
@@ -278,6 +297,11 @@ static int scan_string(lesson__scanner *sc)
         int n = utf8_len((const unsigned char *)sc->s + sc->pos, sc->len - sc->pos);
         if (n == 0)
             return scan_fail(sc, sc->pos, "invalid UTF-8 byte 0x%02X in a string", c);
+        uint32_t cp = n == 1 ? c : c & (0xFF >> (n + 1));
+        for (int k = 1; k < n; k++)
+            cp = cp << 6 | ((unsigned char)sc->s[sc->pos + (size_t)k] & 0x3F);
+        if (unsafe_char(sc, sc->pos, cp) < 0)
+            return -1;
         sc->pos += (size_t)n;
     }
     return scan_fail(sc, open, "unterminated string; expected a closing '\"'");

@@ -636,7 +636,10 @@ int lesson_load_buffer(const char *name, const char *data, size_t len, unsigned 
     if (lesson__jscan(data, len, start, &doc, &err_off, err, sizeof err) < 0) {
         int line, col;
         lesson__position(data, len, start, err_off, &line, &col);
-        lesson_diags_add(diags, shown, line, col, "not JSON: %s", err);
+        /* The scanner also refuses characters a terminal acts on: JSON, but
+         * not lesson text (its messages start "U+"). */
+        lesson_diags_add(diags, shown, line, col, "%s%s", strncmp(err, "U+", 2) ? "not JSON: " : "",
+                         err);
         lesson__jdoc_free(&doc);
         return -1;
     }
@@ -694,20 +697,33 @@ int lesson_load_buffer(const char *name, const char *data, size_t len, unsigned 
 int lesson_load_file(const char *path, unsigned flags, lesson **out, lesson_diags *diags)
 {
     *out = NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: opening a FIFO with no writer would wait for one forever
+     * (and hang `lessons --check` on a stray pipe in the directory). */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
         lesson_diags_add(diags, path, 0, 0, "cannot open: %s", strerror(errno));
         return -1;
     }
     struct stat st;
-    if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
-        lesson_diags_add(diags, path, 0, 0, "cannot read: %s",
-                         S_ISDIR(st.st_mode) ? "it is a directory" : strerror(errno));
+    if (fstat(fd, &st) != 0) {
+        lesson_diags_add(diags, path, 0, 0, "cannot read: %s", strerror(errno));
         close(fd);
         return -1;
     }
+    if (!S_ISREG(st.st_mode)) {
+        lesson_diags_add(diags, path, 0, 0, "cannot read: it is %s, not a regular file",
+                         S_ISDIR(st.st_mode)    ? "a directory"
+                         : S_ISFIFO(st.st_mode) ? "a FIFO (named pipe)"
+                         : S_ISSOCK(st.st_mode) ? "a socket"
+                         : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
+                                                                      : "not a file");
+        close(fd);
+        return -1;
+    }
+    /* A regular file reads the same either way; blocking reads are simpler. */
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     /* Refuse a huge file from its size alone, before reading a byte. */
-    if (S_ISREG(st.st_mode) && st.st_size > LESSON_MAX_FILE_BYTES) {
+    if (st.st_size > LESSON_MAX_FILE_BYTES) {
         lesson_diags_add(diags, path, 1, 1, "file is %lld bytes; the limit is %d (1 MiB)",
                          (long long)st.st_size, LESSON_MAX_FILE_BYTES);
         close(fd);

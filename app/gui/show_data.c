@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app.h"
 #include "show.h"
 
 #define SHOW_MAX_FILE (64L << 20) /* far above any bench result; refuses /dev/zero */
@@ -27,12 +28,16 @@ typedef struct {
 
 __attribute__((format(printf, 2, 3))) static int fail(checker *c, const char *fmt, ...)
 {
-    int n = snprintf(c->err, c->errlen, "%s: ", c->path);
+    /* The message quotes the file: escaped whole, so no byte of it reaches
+     * the terminal raw (an ESC sequence in "op" could clear the screen). */
+    char raw[1024];
+    int n = snprintf(raw, sizeof raw, "%s: ", c->path);
     va_list ap;
     va_start(ap, fmt);
-    if (n >= 0 && (size_t)n < c->errlen)
-        vsnprintf(c->err + n, c->errlen - (size_t)n, fmt, ap);
+    if (n >= 0 && (size_t)n < sizeof raw)
+        vsnprintf(raw + n, sizeof raw - (size_t)n, fmt, ap);
     va_end(ap);
+    app_escape(raw, c->err, c->errlen);
     return CV_EINVAL;
 }
 
@@ -164,7 +169,7 @@ static int parse_doc(checker *c, const cJSON *doc, show_result *r)
         return fail(c, "\"dtype\" is \"%.40s\", not a dtype collviz knows (see collviz list)",
                     dtype);
     r->spec.dtype = (cv_dtype)e;
-    snprintf(r->backend, sizeof r->backend, "%s", backend);
+    app_escape(backend, r->backend, sizeof r->backend); /* drawn and printed */
     double ranks = 0, root = 0, slices = 1, iters = -1, warmup = -1;
     if ((rc = get_number(c, doc, "", "ranks", true, true, 1, CV_MAX_RANKS,
                          "a whole number of ranks from 1 to 1024", &ranks)) ||

@@ -1,0 +1,137 @@
+/*
+ * cv_memory.c: how much memory a run will take, and how much there is.
+ *
+ * cv_run asks before it allocates anything large: a run that does not fit
+ * must end with one line giving both figures, never with the kernel's OOM
+ * killer (exit 137, no message) minutes later. The footprint counts every
+ * allocation a run makes in proportion to its data: the backend's host
+ * buffers (all of them on the CPU backend), the inputs kept for
+ * verification, the results read back, the avg scratch and, in visual
+ * mode, the step record and one state over it. What there is: the least of
+ * /proc/meminfo's MemAvailable, the cgroup's limit less its usage, and
+ * $COLLVIZ_MEMORY_LIMIT (a size such as 2G: the most a run may take, for a
+ * shared machine; tests use it to stand for a small one).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cv_internal.h"
+
+/* A number read from the first line of path that starts with key (key ""
+ * reads the first line); -1 if absent or not a number. */
+static int64_t read_number(const char *path, const char *key, int64_t scale)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char line[256];
+    int64_t v = -1;
+    size_t kl = strlen(key);
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, key, kl) != 0)
+            continue;
+        char *end = NULL;
+        long long x = strtoll(line + kl, &end, 10);
+        if (end != line + kl && x >= 0)
+            v = (int64_t)x * scale;
+        break;
+    }
+    fclose(f);
+    return v;
+}
+
+int64_t cv_memory_available(char *source, size_t sourcelen)
+{
+    int64_t best = -1;
+    const char *why = "physical memory";
+    const char *lim = getenv("COLLVIZ_MEMORY_LIMIT");
+    int64_t bytes;
+    if (lim && *lim && cv_parse_size(lim, &bytes) == CV_OK && bytes > 0) {
+        best = bytes;
+        why = "COLLVIZ_MEMORY_LIMIT";
+    }
+    int64_t avail = read_number("/proc/meminfo", "MemAvailable:", 1024);
+    if (avail >= 0 && (best < 0 || avail < best)) {
+        best = avail;
+        why = "available memory";
+    }
+    /* cgroup v2: "max" reads as no number, so no limit. */
+    int64_t cmax = read_number("/sys/fs/cgroup/memory.max", "", 1);
+    int64_t cur = read_number("/sys/fs/cgroup/memory.current", "", 1);
+    if (cmax > 0 && cur >= 0) {
+        int64_t left = cmax > cur ? cmax - cur : 0;
+        if (best < 0 || left < best) {
+            best = left;
+            why = "this cgroup's memory limit";
+        }
+    }
+    if (best < 0) {
+        long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+        best = pages > 0 && size > 0 ? (int64_t)pages * size : INT64_MAX;
+    }
+    if (source)
+        snprintf(source, sourcelen, "%s", why);
+    return best;
+}
+
+/* a * b in bytes, saturating: a run that big is refused either way. */
+static int64_t mul_sat(int64_t a, int64_t b)
+{
+    return b != 0 && a > INT64_MAX / b ? INT64_MAX : a * b;
+}
+
+static int64_t add_sat(int64_t a, int64_t b) { return a > INT64_MAX - b ? INT64_MAX : a + b; }
+
+int64_t cv_plan_host_buffer_bytes(const cv_plan *plan)
+{
+    int64_t esz = (int64_t)cv_dtype_size(plan->spec.dtype), total = 0;
+    for (int r = 0; r < cv_plan_parts(plan); r++)
+        for (int b = 0; b < CV_BUF_COUNT; b++)
+            total = add_sat(total, mul_sat(cv_plan_buf_count(plan, (cv_buf)b, r) + 1, esz));
+    return total;
+}
+
+void cv_run_footprint(const cv_plan *plan, const cv_backend *be, bool visual, bool verify,
+                      cv_footprint *f)
+{
+    const cv_spec *s = &plan->spec;
+    int64_t esz = (int64_t)cv_dtype_size(s->dtype), send = 0, recv = 0, most = 0;
+    for (int r = 0; r < s->ranks; r++) {
+        int64_t n = cv_spec_buf_count(s, CV_BUF_SEND, r);
+        send = add_sat(send, n);
+        most = n > most ? n : most;
+        recv = add_sat(recv, cv_spec_buf_count(s, CV_BUF_RECV, r));
+    }
+    memset(f, 0, sizeof *f);
+    f->buffers = be->host_bytes ? be->host_bytes(plan) : 0;
+    f->data = mul_sat(send, esz);
+    if (s->redop == CV_AVG && cv_dtype_is_float(s->dtype) && cv_op_reduces(s->op))
+        f->data = add_sat(f->data, mul_sat(most, esz)); /* the pre-multiplied copy */
+    if (verify || visual)
+        f->data = add_sat(f->data, mul_sat(recv, esz));
+    f->record = visual ? cv__visual_bytes(plan) : 0;
+    f->total = add_sat(add_sat(f->buffers, f->data), f->record);
+}
+
+int cv_run_check_memory(const cv_plan *plan, const cv_backend *be, bool visual, bool verify,
+                        char *err, size_t errlen)
+{
+    cv_footprint f;
+    cv_run_footprint(plan, be, visual, verify, &f);
+    char source[64];
+    int64_t avail = cv_memory_available(source, sizeof source);
+    if (f.total <= avail)
+        return CV_OK;
+    const double gib = 1073741824.0;
+    const cv_spec *s = &plan->spec;
+    snprintf(err, errlen,
+             "%s %s with %d ranks x %lld %s would need %.1f GiB of memory (buffers %.1f, inputs "
+             "and results %.1f, step record %.1f) but %s is %.1f GiB; lower --count or --ranks",
+             cv_op_name(s->op), cv_algo_name(s->algo), s->ranks, (long long)s->count,
+             cv_dtype_name(s->dtype), (double)f.total / gib, (double)f.buffers / gib,
+             (double)f.data / gib, (double)f.record / gib, source, (double)avail / gib);
+    return CV_ENOMEM;
+}

@@ -1,0 +1,110 @@
+#!/bin/sh
+# test_reliability_cli.sh: the command line never crashes, hangs, is killed
+# for memory or prints a file's bytes raw; each case below once did.
+#
+#   test_reliability_cli.sh COLLVIZ SOURCE_DIR WORK_DIR [SANITIZE]
+#
+# - A run that would not fit in memory ends with exit 2 and one line giving
+#   what it needs and what there is ($COLLVIZ_MEMORY_LIMIT stands for a
+#   small machine), before allocating; an allocation that fails anyway
+#   (ulimit -v; not under AddressSanitizer, which reserves terabytes of
+#   address space) is one line and exit 2 too, not a crash.
+# - Verifying a 1024-rank direct allreduce is linear in the data (it was
+#   ranks^2 x count: minutes), and a run longer than a second shows its
+#   step on a terminal.
+# - A FIFO in a lessons directory is refused, not waited on; a directory
+#   with no lesson is not "0 lessons valid".
+# - show --out /dev/full fails; show escapes what the file says.
+# - ESC, BEL and U+202E in lesson text are refused at file:line:col.
+bin=$1
+src=$2
+work=$3
+sanitize=${4:-}
+rm -rf "$work" && mkdir -p "$work/data" || exit 1
+export XDG_DATA_HOME="$work/data" HOME="$work"
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+# run_cli LIMIT ARGS...: collviz with a time limit; output in $out, exit in $rc.
+run_cli() {
+  t=$1; shift
+  out=$(timeout "$t" "$bin" "$@" 2>&1 </dev/null)
+  rc=$?
+}
+lines() { printf '%s\n' "$out" | grep -c .; }
+# bad LIMIT WORDS ARGS...: exit 2, one line, containing WORDS (a grep -E).
+bad() {
+  t=$1; want=$2; shift 2
+  run_cli "$t" "$@"
+  [ "$rc" = 2 ] || fail "collviz $*: exit $rc, want 2: $out"
+  [ "$(lines)" = 1 ] || fail "collviz $*: want one line, got: $out"
+  printf '%s' "$out" | grep -Eq "$want" || fail "collviz $*: message lacks /$want/: $out"
+}
+
+# 1. Memory: the whole footprint (buffers, inputs, results), estimated first.
+export COLLVIZ_MEMORY_LIMIT=8G
+bad 60 "would need 29\.8 GiB .*COLLVIZ_MEMORY_LIMIT is 8\.0 GiB" run --op allreduce --ranks 4 --count 500000000
+out=$(timeout 60 "$bin" bench --ranks 4 -b 2G -e 2G 2>&1 >/dev/null) # the header is stdout's
+rc=$?
+[ "$rc" = 2 ] && [ "$(lines)" = 1 ] &&
+  printf '%s' "$out" | grep -Eq "would need 32\.0 GiB .*is 8\.0 GiB; lower -e or --ranks" ||
+  fail "bench -b 2G -e 2G: exit $rc: $out"
+bad 60 "would need 23\.4 GiB of memory \(buffers 15\.6, inputs and results 7\.8" run --op alltoall --algo bruck --ranks 1024 --count 1000
+# buffers alone (1.2 GiB) fit in 2G, buffers + inputs + results do not
+COLLVIZ_MEMORY_LIMIT=2G bad 60 "would need 2\.4 GiB .*is 2\.0 GiB" run --op allreduce --ranks 4 --count 40000000
+unset COLLVIZ_MEMORY_LIMIT
+if [ -z "$sanitize" ]; then
+  out=$( (ulimit -v 1500000; "$bin" run --op allreduce --ranks 4 --count 50000000) 2>&1 >/dev/null)
+  rc=$?
+  [ "$rc" = 2 ] || fail "run under ulimit -v 1.5 GB: exit $rc, want 2: $out"
+  [ "$(lines)" = 1 ] && printf '%s' "$out" | grep -q "out of memory" ||
+    fail "run under ulimit -v 1.5 GB: want one 'out of memory' line: $out"
+fi
+
+# 2. Verification linear in the data: seconds, where it took minutes.
+run_cli 240 run --op allreduce --algo direct --ranks 1024 --count 100000
+[ "$rc" = 0 ] || fail "1024-rank direct allreduce: exit $rc (124: still verifying after 240 s)"
+printf '%s' "$out" | grep -q "verified: 0 of the results differ" || fail "1024-rank run: $out"
+if command -v script >/dev/null; then
+  script -qec "$bin run --op allreduce --algo direct --ranks 1024 --count 300000 >/dev/null" \
+    "$work/tty.log" >/dev/null 2>&1 </dev/null
+  grep -Eq "collviz: (step [0-9]+ of 1024|verifying the results)" "$work/tty.log" ||
+    fail "a long run showed no progress on a terminal: $(cat -v "$work/tty.log")"
+fi
+out=$("$bin" run --op allreduce --algo direct --ranks 1024 --count 300000 2>&1 >/dev/null)
+[ -z "$out" ] || fail "progress written to a stderr that is not a terminal: $out"
+
+# 3. Lessons directories: a FIFO is refused at once; an empty one fails.
+mkdir -p "$work/L" "$work/empty"
+cp "$src/lessons/"*.json "$work/L/"
+mkfifo "$work/L/zz-pipe.json"
+bad_fifo=$(timeout 30 "$bin" lessons --check "$work/L" 2>&1 </dev/null)
+rc=$?
+[ "$rc" = 2 ] || fail "lessons --check with a FIFO: exit $rc (124: hung), want 2"
+printf '%s' "$bad_fifo" | grep -q "zz-pipe.json: cannot read: it is a FIFO" ||
+  fail "lessons --check: the FIFO not named: $bad_fifo"
+COLLVIZ_LESSONS_DIR="$work/L" run_cli 30 lessons
+[ "$rc" != 124 ] || fail "collviz lessons hung on a FIFO in the lessons directory"
+rm -f "$work/L/zz-pipe.json"
+bad 30 "no lesson files \(\*\.json\) in .*empty" lessons --check "$work/empty"
+
+# 4. show: a full disk is an error; the file's text is escaped.
+"$bin" bench --ranks 2 -b 1K -e 4K --json >"$work/r.json" || fail "bench --json"
+bad 60 "cannot write /dev/full" show "$work/r.json" --out /dev/full
+sed 's/"op":[[:space:]]*"allreduce"/"op":"\\u001b]0;title\\u0007\\u202e"/' "$work/r.json" >"$work/esc.json"
+run_cli 30 show "$work/esc.json" --out "$work/x.png"
+[ "$rc" = 2 ] || fail "show with an ESC op: exit $rc: $out"
+printf '%s' "$out" | grep -q '\\x1b]0;title\\x07\\u202E' || fail "show did not escape the op: $out"
+printf '%s' "$out" | LC_ALL=C grep -q "$(printf '\033')" && fail "show printed a raw ESC: $out"
+
+# 5. Lesson text: control and bidi characters refused where they are.
+for ch in 'u001b[2J' 'u0007' 'u202e' 'r'; do
+  mkdir -p "$work/ctl"
+  sed "s/\"en\": \"Bruck/\"en\": \"\\\\${ch}Bruck/" "$src/lessons/algo-bruck.json" >"$work/ctl/algo-bruck.json"
+  run_cli 30 lessons --check "$work/ctl"
+  [ "$rc" = 2 ] || fail "lessons --check with $ch in a title: exit $rc: $out"
+  printf '%s' "$out" | grep -Eq "algo-bruck.json:[0-9]+:[0-9]+: U\+[0-9A-F]{4} in a string" ||
+    fail "lessons --check with $ch: no file:line:col: $out"
+done
+
+[ "$fails" = 0 ] && echo "test_reliability_cli: all passed" && rm -rf "$work"
+[ "$fails" = 0 ]
