@@ -268,6 +268,110 @@ static void test_unwritable(void)
     progress_free(&p);
 }
 
+/* A file just under the size limit, of half a million "done" ids with
+ * duplicates among them, and as many quizzes: each id once, the later copy
+ * of a quiz key counts. Loading took minutes (a search and a realloc per
+ * id); it is linear now, so this finishes within the test's time. */
+static void test_large_file(void)
+{
+    char path[1024], msg[1024];
+    snprintf(path, sizeof path, "%s/large.json", dir);
+    FILE *f = fopen(path, "wb");
+    fputs("{\"format\":1,\"done\":[", f);
+    int n = 400000;
+    for (int i = 0; i < n; i++)
+        fprintf(f, "%s\"%x\"", i ? "," : "", i % (n - 1000)); /* the last 1000 repeat */
+    fputs("],\"quizzes\":{", f);
+    for (int i = 0; i < 10000; i++)
+        fprintf(f, "%s\"q%d\":{\"tries\":%d,\"right\":0}", i ? "," : "", i % 8000, i);
+    fputs("}}", f);
+    long size = ftell(f);
+    fclose(f);
+    EXPECT(size < PROGRESS_MAX_BYTES, "the file is %ld bytes, under the limit", size);
+    progress p;
+    EXPECT(progress_load(&p, path, msg, sizeof msg) == PROGRESS_OK, "large: %s", msg);
+    EXPECT(p.ndone == n - 1000, "%d done ids, want %d", p.ndone, n - 1000);
+    EXPECT(p.nquizzes == 8000, "%d quizzes, want 8000", p.nquizzes);
+    const progress_quiz *q = progress_find_quiz(&p, "q7");
+    EXPECT(q && q->tries == 8007, "the later q7 counts: %d", q ? q->tries : -1);
+    EXPECT(progress_lesson_done(&p, "61697") && !progress_lesson_done(&p, "61698"), "ids");
+    progress_free(&p);
+}
+
+static void add_run(progress *p, bool from_file, void *user)
+{
+    (void)from_file;
+    progress_record_drill(p, 1, 1, 0);
+    progress_record_quiz(p, (const char *)user, true);
+}
+
+/* Two processes updating at once: every update of both is in the file
+ * (saving a snapshot read earlier lost about one in ten). */
+static void test_concurrent_updates(void)
+{
+    char path[1024], msg[1024];
+    snprintf(path, sizeof path, "%s/race/progress.json", dir);
+    pid_t kids[2];
+    for (int k = 0; k < 2; k++) {
+        kids[k] = fork();
+        if (kids[k] == 0) {
+            for (int i = 0; i < 100; i++) {
+                char m[256];
+                if (progress_update(path, add_run, k ? "lesson/b" : "lesson/a", NULL, m,
+                                    sizeof m) != PROGRESS_OK && !(i == 0 && m[0] == 0))
+                    _exit(3);
+            }
+            _exit(0);
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        int status = 0;
+        waitpid(kids[k], &status, 0);
+        EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0, "updater %d: status %d", k, status);
+    }
+    progress p;
+    EXPECT(progress_load(&p, path, msg, sizeof msg) == PROGRESS_OK, "%s", msg);
+    const progress_quiz *a = progress_find_quiz(&p, "lesson/a"), *b = progress_find_quiz(&p, "lesson/b");
+    EXPECT(p.drill.runs == 200 && a && a->tries == 100 && b && b->tries == 100,
+           "after 2 x 100 updates at once: runs=%d, a=%d, b=%d", p.drill.runs, a ? a->tries : -1,
+           b ? b->tries : -1);
+    progress_free(&p);
+}
+
+/* A progress file that cannot be read is never written over: a directory
+ * in its place (a reason given), and, when not root, one without read
+ * permission. */
+static void test_unreadable(void)
+{
+    char path[1024], msg[1024];
+    snprintf(path, sizeof path, "%s/isdir/progress.json", dir);
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/inside", path);
+    EXPECT(system(cmd) == 0, "mkdir");
+    progress p;
+    EXPECT(progress_load(&p, path, msg, sizeof msg) == PROGRESS_EIO && strstr(msg, "directory"),
+           "a directory: %s", msg);
+    progress_free(&p);
+    EXPECT(progress_update(path, add_run, "x/y", NULL, msg, sizeof msg) == PROGRESS_EIO &&
+               strstr(msg, "not saved"),
+           "update over a directory: %s", msg);
+    struct stat st;
+    snprintf(cmd, sizeof cmd, "%s/inside", path);
+    EXPECT(stat(cmd, &st) == 0 && S_ISDIR(st.st_mode), "the directory is left alone");
+    if (geteuid() != 0) {
+        snprintf(path, sizeof path, "%s/noread.json", dir);
+        write_file(path, "{\"format\":1,\"done\":[\"kept\"]}");
+        chmod(path, 0);
+        EXPECT(progress_update(path, add_run, "x/y", NULL, msg, sizeof msg) == PROGRESS_EIO,
+               "unreadable: %s", msg);
+        chmod(path, 0644);
+        EXPECT(progress_load(&p, path, msg, sizeof msg) == PROGRESS_OK &&
+                   progress_lesson_done(&p, "kept") && p.drill.runs == 0,
+               "the unreadable file is as it was");
+        progress_free(&p);
+    }
+}
+
 int main(void)
 {
     make_dir();
@@ -277,6 +381,9 @@ int main(void)
     test_corrupt("[]", "not a valid progress file");
     test_kill_during_save();
     test_unwritable();
+    test_large_file();
+    test_concurrent_updates();
+    test_unreadable();
     test_paths();
     clean_dir(dir);
     if (failures) {

@@ -186,7 +186,10 @@ typedef struct {
 static void on_answer(void *user, const lesson_quiz *q, bool correct)
 {
     drill_progress *d = user;
-    progress_record_quiz(d->p, q->key, correct);
+    /* Saved at once, under the lock: another drill or a window saving
+     * meanwhile keeps its answers, and a drill cut short keeps these. */
+    lesson_record r = {.kind = LESSON_REC_QUIZ, .id = q->key, .correct = correct};
+    lesson_cmd_record(d->p, d->path, &r);
 }
 
 static const char drill_help[] =
@@ -250,12 +253,13 @@ int app_cmd_drill(int argc, char **argv)
     drill_progress dp = {&prog, path};
     drill_result res;
     drill_run(items, n, lang, (double)seconds, STDIN_FILENO, stdout, on_answer, &dp, &res);
-    progress_record_drill(&prog, res.right, res.asked, (int64_t)time(NULL));
+    lesson_record r = {.kind = LESSON_REC_DRILL, .right = res.right, .asked = res.asked,
+                       .when = (int64_t)time(NULL)};
+    lesson_cmd_record(&prog, path, &r);
     if (lang == LESSON_ZH)
         printf("\n得分：%d / %d（历史最佳 %d）\n", res.right, res.asked, prog.drill.best);
     else
         printf("\nScore: %d of %d (best so far %d)\n", res.right, res.asked, prog.drill.best);
-    lesson_cmd_save_progress(&prog, path);
 done:
     free(items);
     progress_free(&prog);

@@ -28,14 +28,34 @@ void lesson_cmd_load_progress(progress *p, char *path, size_t pathlen)
         return;
     }
     progress_status st = progress_load(p, path, msg, sizeof msg);
-    if (st == PROGRESS_RECOVERED || st == PROGRESS_EIO)
+    if (st == PROGRESS_RECOVERED)
         fprintf(stderr, "collviz: %s\n", msg);
+    if (st == PROGRESS_EIO) {
+        /* Unreadable is not empty: writing would replace what is there. */
+        fprintf(stderr, "collviz: %s; progress is not saved this time\n", app_esc(msg));
+        path[0] = '\0';
+    }
 }
 
-void lesson_cmd_save_progress(const progress *p, const char *path)
+static void apply_record(progress *p, bool from_file, void *user)
 {
+    (void)from_file;
+    const lesson_record *r = user;
+    switch (r->kind) {
+    case LESSON_REC_PLACE: progress_set_current(p, r->id, r->beat); break;
+    case LESSON_REC_QUIZ: progress_record_quiz(p, r->id, r->correct); break;
+    case LESSON_REC_DONE: progress_set_done(p, r->id, true); break;
+    case LESSON_REC_DRILL: progress_record_drill(p, r->right, r->asked, r->when); break;
+    }
+}
+
+void lesson_cmd_record(progress *p, const char *path, const lesson_record *r)
+{
+    apply_record(p, true, (void *)r);
     char msg[1024];
-    if (path[0] && progress_save(p, path, msg, sizeof msg) != PROGRESS_OK)
+    if (path[0] &&
+        progress_update(path, apply_record, (void *)r, NULL, msg, sizeof msg) != PROGRESS_OK &&
+        msg[0])
         fprintf(stderr, "collviz: %s\n", msg);
 }
 
@@ -81,22 +101,22 @@ typedef struct {
 static void on_beat(void *user, int beat)
 {
     play_state *s = user;
-    progress_set_current(s->p, s->l->id, beat);
-    lesson_cmd_save_progress(s->p, s->path);
+    lesson_record r = {.kind = LESSON_REC_PLACE, .id = s->l->id, .beat = beat};
+    lesson_cmd_record(s->p, s->path, &r);
 }
 
 static void on_quiz(void *user, const lesson_quiz *q, bool correct)
 {
     play_state *s = user;
-    progress_record_quiz(s->p, q->key, correct);
-    lesson_cmd_save_progress(s->p, s->path);
+    lesson_record r = {.kind = LESSON_REC_QUIZ, .id = q->key, .correct = correct};
+    lesson_cmd_record(s->p, s->path, &r);
 }
 
 static void on_finish(void *user)
 {
     play_state *s = user;
-    progress_set_done(s->p, s->l->id, true);
-    lesson_cmd_save_progress(s->p, s->path);
+    lesson_record r = {.kind = LESSON_REC_DONE, .id = s->l->id};
+    lesson_cmd_record(s->p, s->path, &r);
 }
 
 static const char lesson_help[] =

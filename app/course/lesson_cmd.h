@@ -16,10 +16,23 @@
  * were left out unless quiet. Returns that number, or -1 (said on stderr,
  * the course left empty) when dir is NULL and no course is found. */
 int lesson_cmd_load_course(lesson_course *course, const char *dir, bool quiet);
-/* Loads the progress file (path filled; "" when there is no home) and
- * prints any message about a corrupt file. */
+/* Loads the progress file (path filled; "" when there is no home, or when
+ * the file cannot be read: then nothing is saved this run, and stderr says
+ * so) and prints any message about a corrupt file. */
 void lesson_cmd_load_progress(progress *p, char *path, size_t pathlen);
-void lesson_cmd_save_progress(const progress *p, const char *path);
+
+/* One thing a terminal command records: applied to p in memory and, when
+ * path is not "", to the file as it is now (progress_update: locked, so a
+ * drill and a window saving at once both keep their answers). */
+typedef struct {
+    enum { LESSON_REC_PLACE, LESSON_REC_QUIZ, LESSON_REC_DONE, LESSON_REC_DRILL } kind;
+    const char *id; /* lesson id (place, done) or quiz key */
+    int beat;       /* place */
+    bool correct;   /* quiz */
+    int right, asked; /* drill */
+    int64_t when;     /* drill */
+} lesson_record;
+void lesson_cmd_record(progress *p, const char *path, const lesson_record *r);
 
 /* `collviz lesson ID [--step K] ...`: a deep link into the course. With
  * open_window (the window's gui_open_lesson) the lesson opens in the

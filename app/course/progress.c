@@ -17,9 +17,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -84,6 +86,22 @@ bool progress_lesson_done(const progress *p, const char *lesson_id)
     return false;
 }
 
+/* Room for one more of n items in *arr, growing by half: appending n
+ * items costs O(n), not a realloc each. */
+static void *grow(void *arr, int n, int *cap, size_t size)
+{
+    if (n < *cap)
+        return arr;
+    *cap = *cap < 8 ? 8 : *cap + *cap / 2;
+    return progress_xrealloc(arr, (size_t)*cap * size);
+}
+
+static void append_done(progress *p, const char *lesson_id)
+{
+    p->done = grow(p->done, p->ndone, &p->done_cap, sizeof *p->done);
+    p->done[p->ndone++] = progress_xstrdup(lesson_id);
+}
+
 void progress_set_done(progress *p, const char *lesson_id, bool done)
 {
     for (int i = 0; i < p->ndone; i++) {
@@ -95,10 +113,8 @@ void progress_set_done(progress *p, const char *lesson_id, bool done)
             return;
         }
     }
-    if (!done)
-        return;
-    p->done = progress_xrealloc(p->done, (size_t)(p->ndone + 1) * sizeof(*p->done));
-    p->done[p->ndone++] = progress_xstrdup(lesson_id);
+    if (done)
+        append_done(p, lesson_id);
 }
 
 const progress_quiz *progress_find_quiz(const progress *p, const char *key)
@@ -109,16 +125,21 @@ const progress_quiz *progress_find_quiz(const progress *p, const char *key)
     return NULL;
 }
 
+static progress_quiz *append_quiz(progress *p, const char *key)
+{
+    p->quizzes = grow(p->quizzes, p->nquizzes, &p->quizzes_cap, sizeof *p->quizzes);
+    progress_quiz *q = &p->quizzes[p->nquizzes++];
+    memset(q, 0, sizeof *q);
+    q->key = progress_xstrdup(key);
+    return q;
+}
+
 static progress_quiz *quiz_slot(progress *p, const char *key)
 {
     for (int i = 0; i < p->nquizzes; i++)
         if (strcmp(p->quizzes[i].key, key) == 0)
             return &p->quizzes[i];
-    p->quizzes = progress_xrealloc(p->quizzes, (size_t)(p->nquizzes + 1) * sizeof(*p->quizzes));
-    progress_quiz *q = &p->quizzes[p->nquizzes++];
-    memset(q, 0, sizeof *q);
-    q->key = progress_xstrdup(key);
-    return q;
+    return append_quiz(p, key);
 }
 
 void progress_record_quiz(progress *p, const char *key, bool correct)
@@ -171,6 +192,60 @@ static bool get_str(const cJSON *obj, const char *key, char *out, size_t n)
     return true;
 }
 
+/* Keys seen while loading, by hash (open addressing): a file of half a
+ * million "done" ids loads in linear time, where a search per id took
+ * minutes. Values are indices into the array being filled. */
+typedef struct {
+    uint64_t *hash;
+    int *index; /* -1: empty */
+    size_t mask;
+} seen_set;
+
+static uint64_t hash_str(const char *s)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+static void seen_init(seen_set *t, int n)
+{
+    size_t cap = 16;
+    while (cap < (size_t)n * 2)
+        cap *= 2;
+    t->hash = progress_xrealloc(NULL, cap * sizeof *t->hash);
+    t->index = progress_xrealloc(NULL, cap * sizeof *t->index);
+    for (size_t i = 0; i < cap; i++)
+        t->index[i] = -1;
+    t->mask = cap - 1;
+}
+
+static void seen_free(seen_set *t)
+{
+    free(t->hash);
+    free(t->index);
+}
+
+/* The index stored for key, or -1 after storing `next` for it. Item i of
+ * the array at base (stride bytes each) has its key at byte offset. */
+static int seen_add(seen_set *t, const char *key, const void *base, size_t stride, size_t offset,
+                    int next)
+{
+    uint64_t h = hash_str(key);
+    for (size_t i = h & t->mask;; i = (i + 1) & t->mask) {
+        if (t->index[i] < 0) {
+            t->hash[i] = h;
+            t->index[i] = next;
+            return -1;
+        }
+        const char *name =
+            *(char *const *)((const char *)base + (size_t)t->index[i] * stride + offset);
+        if (t->hash[i] == h && strcmp(name, key) == 0)
+            return t->index[i];
+    }
+}
+
 /* Fills p from the parsed document; false when it is not progress. */
 static bool from_json(progress *p, const cJSON *root)
 {
@@ -194,31 +269,47 @@ static bool from_json(progress *p, const cJSON *root)
     if (done) {
         if (!cJSON_IsArray(done))
             return false;
+        seen_set seen;
+        seen_init(&seen, cJSON_GetArraySize(done));
         const cJSON *e;
+        bool ok = true;
         cJSON_ArrayForEach(e, done)
         {
-            if (!cJSON_IsString(e))
-                return false;
-            progress_set_done(p, e->valuestring, true);
+            if (!(ok = cJSON_IsString(e)))
+                break;
+            if (seen_add(&seen, e->valuestring, p->done, sizeof *p->done, 0, p->ndone) < 0)
+                append_done(p, e->valuestring);
         }
+        seen_free(&seen);
+        if (!ok)
+            return false;
     }
     const cJSON *quizzes = cJSON_GetObjectItemCaseSensitive(root, "quizzes");
     if (quizzes) {
         if (!cJSON_IsObject(quizzes))
             return false;
+        seen_set seen;
+        seen_init(&seen, cJSON_GetArraySize(quizzes));
         const cJSON *e;
+        bool ok = true;
         cJSON_ArrayForEach(e, quizzes)
         {
             long long tries = 0, right = 0;
             const cJSON *last = cJSON_GetObjectItemCaseSensitive(e, "last");
-            if (!cJSON_IsObject(e) || !get_int(e, "tries", 0, 1 << 30, &tries) ||
-                !get_int(e, "right", 0, tries, &right) || (last && !cJSON_IsBool(last)))
-                return false;
-            progress_quiz *q = quiz_slot(p, e->string);
+            if (!(ok = cJSON_IsObject(e) && get_int(e, "tries", 0, 1 << 30, &tries) &&
+                       get_int(e, "right", 0, tries, &right) && (!last || cJSON_IsBool(last))))
+                break;
+            /* A key given twice: the later one counts, as a search would. */
+            int at = seen_add(&seen, e->string, p->quizzes, sizeof *p->quizzes,
+                              offsetof(progress_quiz, key), p->nquizzes);
+            progress_quiz *q = at >= 0 ? &p->quizzes[at] : append_quiz(p, e->string);
             q->tries = (int)tries;
             q->right = (int)right;
             q->last = cJSON_IsTrue(last);
         }
+        seen_free(&seen);
+        if (!ok)
+            return false;
     }
     const cJSON *drill = cJSON_GetObjectItemCaseSensitive(root, "drill");
     if (drill) {
@@ -261,20 +352,40 @@ progress_status progress_load(progress *p, const char *path, char *msg, size_t m
     progress_init(p);
     if (msglen)
         msg[0] = '\0';
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    /* O_NONBLOCK: a FIFO in its place must not hang the program. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
         if (errno == ENOENT)
             return PROGRESS_EMPTY;
         snprintf(msg, msglen, "cannot read progress file %s: %s", path, strerror(errno));
         return PROGRESS_EIO;
     }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(msg, msglen, "cannot read progress file %s: %s", path,
+                 S_ISDIR(st.st_mode) ? "it is a directory, not a file"
+                                     : "it is not a regular file");
+        close(fd);
+        return PROGRESS_EIO;
+    }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     char *data = progress_xrealloc(NULL, PROGRESS_MAX_BYTES + 1);
-    size_t len = fread(data, 1, PROGRESS_MAX_BYTES + 1, f);
-    bool read_error = ferror(f);
-    fclose(f);
-    if (read_error) {
+    size_t len = 0;
+    int read_errno = 0;
+    while (len < PROGRESS_MAX_BYTES + 1) {
+        ssize_t n = read(fd, data + len, PROGRESS_MAX_BYTES + 1 - len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            read_errno = errno;
+        if (n <= 0)
+            break;
+        len += (size_t)n;
+    }
+    close(fd);
+    if (read_errno) {
         free(data);
-        snprintf(msg, msglen, "cannot read progress file %s", path);
+        snprintf(msg, msglen, "cannot read progress file %s: %s", path, strerror(read_errno));
         return PROGRESS_EIO;
     }
     if (len > PROGRESS_MAX_BYTES) {
@@ -434,4 +545,85 @@ progress_status progress_save(const progress *p, const char *path, char *msg, si
         close(dfd);
     }
     return PROGRESS_OK;
+}
+
+/* --------------------------------------------------------------- update */
+
+/* The lock beside the file (path.lock): rename replaces progress.json's
+ * inode on every save, so the file itself cannot carry the lock. */
+static int lock_open(const char *path, char *msg, size_t msglen)
+{
+    char lock[4096 + 8];
+    snprintf(lock, sizeof lock, "%s.lock", path);
+    int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        snprintf(msg, msglen, "cannot lock %s: %s", lock, strerror(errno));
+        return -1;
+    }
+    while (flock(fd, LOCK_EX) != 0) {
+        if (errno != EINTR) {
+            snprintf(msg, msglen, "cannot lock %s: %s", lock, strerror(errno));
+            close(fd);
+            return -1;
+        }
+    }
+    return fd;
+}
+
+progress_status progress_update(const char *path, progress_change change, void *user,
+                                progress *result, char *msg, size_t msglen)
+{
+    if (msglen)
+        msg[0] = '\0';
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+    if (dir[0] && mkdir_p(dir) != 0) {
+        snprintf(msg, msglen, "cannot create %s: %s", dir, strerror(errno));
+        return PROGRESS_EIO;
+    }
+    int lock = lock_open(path, msg, msglen);
+    if (lock < 0)
+        return PROGRESS_EIO;
+    progress disk;
+    char note[1024] = "";
+    progress_status st = progress_load(&disk, path, note, sizeof note);
+    if (st == PROGRESS_EIO) {
+        /* Never write over what could not be read: it may be all there is. */
+        close(lock);
+        progress_free(&disk);
+        snprintf(msg, msglen, "%s; progress is not saved", note);
+        return PROGRESS_EIO;
+    }
+    change(&disk, st == PROGRESS_OK, user);
+    progress_status saved = progress_save(&disk, path, msg, msglen);
+    close(lock); /* releases the lock */
+    if (saved == PROGRESS_OK && st == PROGRESS_RECOVERED)
+        snprintf(msg, msglen, "%s", note);
+    if (saved == PROGRESS_OK && result) {
+        progress_free(result);
+        *result = disk;
+    } else {
+        progress_free(&disk);
+    }
+    return saved == PROGRESS_OK ? st == PROGRESS_RECOVERED ? PROGRESS_RECOVERED : PROGRESS_OK
+                                : saved;
+}
+
+void progress_copy(progress *dst, const progress *src)
+{
+    progress_init(dst);
+    for (int i = 0; i < src->ndone; i++)
+        append_done(dst, src->done[i]);
+    for (int i = 0; i < src->nquizzes; i++) {
+        progress_quiz *q = append_quiz(dst, src->quizzes[i].key);
+        q->tries = src->quizzes[i].tries;
+        q->right = src->quizzes[i].right;
+        q->last = src->quizzes[i].last;
+    }
+    if (src->current_lesson)
+        progress_set_current(dst, src->current_lesson, src->current_beat);
+    memcpy(dst->lang, src->lang, sizeof dst->lang);
+    memcpy(dst->theme, src->theme, sizeof dst->theme);
+    dst->drill = src->drill;
 }

@@ -37,9 +37,9 @@ typedef struct {
 
 typedef struct progress {
     char **done; /* ids of lessons completed */
-    int ndone;
+    int ndone, done_cap;
     progress_quiz *quizzes;
-    int nquizzes;
+    int nquizzes, quizzes_cap;
     char *current_lesson; /* NULL: none yet */
     int current_beat;
     char lang[8];   /* "en", "zh" or "" (not chosen) */
@@ -68,6 +68,23 @@ progress_status progress_load(progress *p, const char *path, char *msg, size_t m
 /* Writes atomically, creating the directory if needed. PROGRESS_OK or
  * PROGRESS_EIO with the reason in msg. */
 progress_status progress_save(const progress *p, const char *path, char *msg, size_t msglen);
+
+/* A change to apply to the progress file as it is now. from_file is false
+ * when there was none (or it was corrupt and set aside): p is then empty,
+ * and the change may put in everything its caller knows. */
+typedef void (*progress_change)(progress *p, bool from_file, void *user);
+
+/* Read, change, write, under an exclusive lock (path.lock) so that two
+ * processes saving at once never lose each other's updates: each applies
+ * its own change to what the other wrote. A file that cannot be read
+ * (permission denied, a directory) is never written over: PROGRESS_EIO,
+ * and msg says progress is not saved. On success result (if not NULL, a
+ * progress to replace) gets what the file now holds; PROGRESS_RECOVERED
+ * means a corrupt file was set aside first (msg says where). */
+progress_status progress_update(const char *path, progress_change change, void *user,
+                                progress *result, char *msg, size_t msglen);
+/* dst (not initialised) becomes a deep copy of src. */
+void progress_copy(progress *dst, const progress *src);
 
 bool progress_lesson_done(const progress *p, const char *lesson_id);
 void progress_set_done(progress *p, const char *lesson_id, bool done);

@@ -131,6 +131,24 @@ static void set_place(const gui_lesson *s, progress *p)
     snprintf(p->theme, sizeof p->theme, "%s", rd_theme_get(s->theme)->name);
 }
 
+/* Folds this window's changes into the file as it is now (the caller holds
+ * the lock); with no file to fold into (gone, set aside as corrupt), what
+ * this window knows. */
+static void fold_in(progress *disk, bool from_file, void *user)
+{
+    gui_lesson *s = user;
+    if (!from_file) {
+        progress_free(disk);
+        progress_copy(disk, &s->prog);
+    } else {
+        for (int i = 0; i < s->npending_quiz; i++)
+            progress_record_quiz(disk, s->pending_quiz[i].key, s->pending_quiz[i].correct);
+        for (int i = 0; i < s->npending_done; i++)
+            progress_set_done(disk, s->pending_done[i], true);
+    }
+    set_place(s, disk);
+}
+
 void gui_lesson_save(gui_lesson *s)
 {
     set_place(s, &s->prog);
@@ -138,33 +156,17 @@ void gui_lesson_save(gui_lesson *s)
         s->npending_quiz = s->npending_done = 0;
         return;
     }
-    /* Fold this window's changes into the file as it is now; when it
-     * cannot be read as progress (gone, set aside as corrupt), write what
-     * this window knows. */
     char msg[1024];
-    progress disk;
-    progress *out = &s->prog;
-    if (progress_load(&disk, s->path, msg, sizeof msg) == PROGRESS_OK) {
-        for (int i = 0; i < s->npending_quiz; i++)
-            progress_record_quiz(&disk, s->pending_quiz[i].key, s->pending_quiz[i].correct);
-        for (int i = 0; i < s->npending_done; i++)
-            progress_set_done(&disk, s->pending_done[i], true);
-        set_place(s, &disk);
-        out = &disk;
-    }
-    if (progress_save(out, s->path, msg, sizeof msg) == PROGRESS_OK) {
-        if (out == &disk) {
-            progress_free(&s->prog);
-            s->prog = disk; /* what the file now holds */
-        } else {
-            progress_free(&disk);
-        }
+    progress_status st = progress_update(s->path, fold_in, s, &s->prog, msg, sizeof msg);
+    if (st == PROGRESS_OK || st == PROGRESS_RECOVERED) {
+        /* s->prog is what the file now holds */
         s->npending_quiz = s->npending_done = 0;
         s->save_error[0] = '\0';
-        return;
+        if (st == PROGRESS_OK)
+            return;
     }
-    progress_free(&disk); /* the changes stay pending for the next save */
-    /* Say it once, not on every page. */
+    /* The changes stay pending for the next save. Say it once, not on
+     * every page. */
     if (strncmp(msg, s->save_error, sizeof s->save_error - 1) != 0) {
         fprintf(stderr, "collviz: %s\n", msg);
         gui_message(s->g, msg, 8);
