@@ -4,7 +4,8 @@
  * bands, and the button bar (every key has a button). The narration panel
  * is in rd_narration.c, the message, tooltip and help in rd_overlay.c.
  *
- * Numbers come straight from the core: cv_cost_step/cv_cost_plan for bytes
+ * Numbers come straight from the core: cv_cost_step_nodes/cv_cost_plan_nodes
+ * (through rd__cost_step/rd__cost_plan, one link or two levels) for bytes
  * and model time, cv_trace_step_seconds for the measured time; nothing here
  * re-derives an algorithm's behaviour.
  */
@@ -103,27 +104,27 @@ static void step_numbers(rd_text *tx, int px, int maxw, const rd_frame *f, const
     char words[64], busy[32], total[32], meas[32], model[32];
     step_words(f, p, words, sizeof words);
     cv_cost cost;
-    memset(&cost, 0, sizeof cost);
-    if (link)
-        cv_cost_plan(plan, link, &cost);
+    rd__cost_plan(p, plan, &cost);
+    char links[64];
+    rd__link_words(p, plan, links, sizeof links);
     rd__fmt_bytes((double)cost.busiest_total, total, sizeof total);
     cv_lang L = f->lang;
     if (step < plan->nsteps) {
         step = rd_ref_step(plan->nsteps, t, NULL);
         int64_t bytes = 0;
-        double secs = link ? cv_cost_step(plan, step, link, &bytes) : 0;
+        double secs = rd__cost_step(p, plan, step, &bytes);
         rd__fmt_bytes((double)bytes, busy, sizeof busy);
         rd__fmt_seconds(f->hide_measured ? 0 : cv_trace_step_seconds(p->trace, step), meas, sizeof meas);
         rd__fmt_seconds(secs, model, sizeof model);
         /* A step that stays on each GPU costs nothing on a link: say so
          * rather than leaving a bare "-". */
-        const char *where = link && link->name ? link->name : "-";
+        const char *where = links;
         if (link && bytes == 0) {
             snprintf(model, sizeof model, "0");
             where = rd_str(f->lang, RD_S_LOCAL);
         }
         const char *phase = plan->steps[step].phase ? plan->steps[step].phase : "-";
-        char ph[96], bs[96], bs2[64], ms[64], md[96], md2[64];
+        char ph[96], bs[96], bs2[64], ms[64], md[160], md2[64];
         snprintf(ph, sizeof ph, "%s %s", rd_str(L, RD_S_PHASE), phase);
         snprintf(bs, sizeof bs, "%s %s, %s %s", rd_str(L, RD_S_BUSIEST), busy, rd_str(L, RD_S_TOTAL), total);
         snprintf(bs2, sizeof bs2, "%s %s", rd_str(L, RD_S_BUSIEST), busy);
@@ -136,11 +137,10 @@ static void step_numbers(rd_text *tx, int px, int maxw, const rd_frame *f, const
     } else {
         rd__fmt_seconds(f->hide_measured ? 0 : cv_trace_total_seconds(p->trace), meas, sizeof meas);
         rd__fmt_seconds(cost.seconds, model, sizeof model);
-        char bs[96], ms[64], md[96], md2[64];
+        char bs[96], ms[64], md[160], md2[64];
         snprintf(bs, sizeof bs, "%s %s", rd_str(L, RD_S_BUSIEST), total);
         snprintf(ms, sizeof ms, "%s %s", rd_str(L, RD_S_MEASURED), meas);
-        snprintf(md, sizeof md, "%s %s (%s)", rd_str(L, RD_S_MODEL), model,
-                 link && link->name ? link->name : "-");
+        snprintf(md, sizeof md, "%s %s (%s)", rd_str(L, RD_S_MODEL), model, links);
         snprintf(md2, sizeof md2, "%s %s", rd_str(L, RD_S_MODEL), model);
         piece pc[4] = {{words, NULL, 9}, {bs, NULL, compact ? 1 : 5}, {ms, NULL, compact ? 8 : 4},
                        {md, md2, compact ? 2 : 6}};
@@ -178,13 +178,19 @@ void rd__draw_header(rd_ctx *c, const rd_frame *f)
     }
     const cv_spec *s = &cv_trace_plan(p0->trace)->spec;
     char buf[512];
-    char algo[96], ranks[48], cnt[64], root[32], be[64];
+    char algo[96], ranks[112], cnt[64], root[32], be[64];
     if (f->npanels >= 2 && f->panels[1].trace)
         snprintf(algo, sizeof algo, "%s vs %s", cv_algo_name(s->algo),
                  cv_algo_name(cv_trace_plan(f->panels[1].trace)->spec.algo));
     else
         snprintf(algo, sizeof algo, "%s", cv_algo_name(s->algo));
     snprintf(ranks, sizeof ranks, "%d %s", s->ranks, rd_str(f->lang, RD_S_RANKS));
+    if (cv_spec_nodes(s) > 1) { /* "16 ranks, 2 nodes x 8" */
+        char nodes[48];
+        rd_strf(f->lang, RD_S_NODES_OF, nodes, sizeof nodes, cv_spec_nodes(s), cv_spec_ranks_per_node(s));
+        size_t used = strlen(ranks);
+        snprintf(ranks + used, sizeof ranks - used, "%s%s", f->lang == CV_LANG_ZH ? "，" : ", ", nodes);
+    }
     snprintf(cnt, sizeof cnt, "%lld \xC3\x97 %s", (long long)s->count, cv_dtype_name(s->dtype));
     snprintf(root, sizeof root, "root %d", s->root);
     const char *bname = p0->backend ? p0->backend : cv_trace_backend(p0->trace);
@@ -302,11 +308,8 @@ int rd__caption_lines(rd_text *t, const rd_frame *f, const rd_panel *panel, int 
     if (!panel->trace)
         return 0;
     const cv_plan *plan = cv_trace_plan(panel->trace);
-    const cv_link *link = rd__link(panel);
     cv_cost cost;
-    memset(&cost, 0, sizeof cost);
-    if (link)
-        cv_cost_plan(plan, link, &cost);
+    rd__cost_plan(panel, plan, &cost);
     bool zh = f->lang == CV_LANG_ZH;
     char pieces[3][160], formula[64], bf[64], busy[32], model[32];
     /* What was counted, beside the textbook's formula where they agree. */
@@ -403,6 +406,30 @@ void rd__draw_legend(rd_ctx *c, const rd_frame *f, int p)
         t = rd__text(c, ends, px, th->dim, rd__rect(x, lg.y, px * 3, lg.h), RD_ALIGN_LEFT, 0);
         x = t.x + t.w + px / 2;
     }
+    const cv_plan *lplan = f->panels[p].trace ? cv_trace_plan(f->panels[p].trace) : NULL;
+    int nodes = lplan ? cv_spec_nodes(&lplan->spec) : 1;
+    for (int k = 0; nodes > 1 && k < nodes; k++) {
+        /* The node shades, as behind the cards: "node 0", then the
+         * numbers alone, as the rank colours are. */
+        char name[32];
+        if (k == 0 || nodes == 2)
+            rd_strf(f->lang, RD_S_NODE, name, sizeof name, k, 0);
+        else
+            snprintf(name, sizeof name, "%d", k);
+        int tw = 0;
+        rd_text_measure(c->text, name, px, &tw, NULL);
+        if (x + sw * 2 + 4 + tw > right)
+            break;
+        if (k == 0)
+            x += px / 2;
+        rd__fill(c->r, rd__rect(x, lg.y + (lg.h - sw) / 2, sw * 2, sw), rd__node_shade(th, k));
+        rd__frame(c->r, rd__rect(x, lg.y + (lg.h - sw) / 2, sw * 2, sw), 1, th->edge);
+        SDL_Rect t = rd__text(c, name, px, th->dim, rd__rect(x + sw * 2 + 3, lg.y, right - x - sw * 2 - 3, lg.h),
+                              RD_ALIGN_LEFT, 0);
+        x = t.x + t.w + px / 2;
+    }
+    if (nodes > 1)
+        x += px;
     int64_t group = 1;
     bool blocks = false;
     for (int r = 0; r < pl->nranks; r++)
@@ -412,12 +439,14 @@ void rd__draw_legend(rd_ctx *c, const rd_frame *f, int p)
             blocks |= pl->cards[r].mode[b] == RD_ROW_CHUNKS && pl->cards[r].cells[b] > 0;
         }
     /* The parts, most needed first; drawn left to right as far as they fit. */
-    char agg[96] = "", parts[4][160];
+    char agg[96] = "", parts[5][160];
     int np = 0;
     if (group > 1) {
         rd_strf(f->lang, RD_S_AGGREGATED, agg, sizeof agg, (long long)group, 0);
         snprintf(parts[np++], sizeof parts[0], "%s", agg);
     }
+    if (nodes > 1)
+        snprintf(parts[np++], sizeof parts[0], "%s", rd_str(f->lang, RD_S_LEGEND_NET));
     if (blocks)
         snprintf(parts[np++], sizeof parts[0], "%s", rd_str(f->lang, RD_S_LEGEND_BLOCK));
     snprintf(parts[np++], sizeof parts[0], "%s", rd_str(f->lang, RD_S_LEGEND_CHUNK));
@@ -444,11 +473,10 @@ static bool model_axis(const rd_frame *f) { return f->npanels >= 2 && f->panels[
 static double plan_model_time(const rd_panel *p, int upto)
 {
     const cv_plan *plan = cv_trace_plan(p->trace);
-    const cv_link *link = rd__link(p);
     double s = 0;
-    for (int k = 0; k < upto && k < plan->nsteps && link; k++) {
+    for (int k = 0; k < upto && k < plan->nsteps; k++) {
         int64_t bytes = 0;
-        s += cv_cost_step(plan, k, link, &bytes);
+        s += rd__cost_step(p, plan, k, &bytes);
     }
     return s;
 }
@@ -489,12 +517,11 @@ void rd__draw_timeline(rd_ctx *c, const rd_frame *f, bool cursor)
         static int xs[4096 + 1];
         int ns = plan->nsteps < 4096 ? plan->nsteps : 4096;
         double acc = 0;
-        const cv_link *link = rd__link(&f->panels[p]);
         for (int k = 0; k <= ns; k++) {
             xs[k] = model ? tl.x + (int)lround(tl.w * acc / tmax) : tl.x + (int)((int64_t)tl.w * k / n);
-            if (model && k < ns && link) {
+            if (model && k < ns) {
                 int64_t bytes = 0;
-                acc += cv_cost_step(plan, k, link, &bytes);
+                acc += rd__cost_step(&f->panels[p], plan, k, &bytes);
             }
         }
         /* Labels no taller than their lane: two lanes never overlap. */

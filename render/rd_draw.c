@@ -106,9 +106,45 @@ const cv_link *rd__link(const rd_panel *p)
 {
     if (p->link)
         return p->link;
+    /* The same default as `collviz cost`: NVLink 4 (H100). */
+    const cv_link *nv = cv_link_find("nvlink4");
+    if (nv)
+        return nv;
     const cv_link *presets = NULL;
     int n = cv_link_presets(&presets);
     return n > 0 ? &presets[0] : NULL;
+}
+
+/* The second link applies only where the plan has nodes to cross. */
+static const cv_link *inter_of(const rd_panel *p, const cv_plan *plan)
+{
+    return p->inter && cv_spec_nodes(&plan->spec) > 1 ? p->inter : NULL;
+}
+
+void rd__cost_plan(const rd_panel *p, const cv_plan *plan, cv_cost *out)
+{
+    memset(out, 0, sizeof *out);
+    const cv_link *link = rd__link(p);
+    if (link)
+        cv_cost_plan_nodes(plan, link, inter_of(p, plan), out);
+}
+
+double rd__cost_step(const rd_panel *p, const cv_plan *plan, int step, int64_t *bytes)
+{
+    const cv_link *link = rd__link(p);
+    *bytes = 0;
+    return link ? cv_cost_step_nodes(plan, step, link, inter_of(p, plan), bytes) : 0;
+}
+
+const char *rd__link_words(const rd_panel *p, const cv_plan *plan, char *out, size_t outlen)
+{
+    const cv_link *link = rd__link(p), *inter = inter_of(p, plan);
+    const char *a = link && link->name ? link->name : "-";
+    if (inter)
+        snprintf(out, outlen, "%s + %s", a, inter->name ? inter->name : "-");
+    else
+        snprintf(out, outlen, "%s", a);
+    return out;
 }
 
 int rd_shown_step(const cv_plan *plan, double t, int *step, double *frac)
@@ -129,6 +165,69 @@ int rd_shown_step(const cv_plan *plan, double t, int *step, double *frac)
     if (frac)
         *frac = fr;
     return fr >= RD_ARRIVE ? k + 1 : k;
+}
+
+SDL_Color rd__node_shade(const rd_theme *th, int node)
+{
+    return node % 2 ? rd__mix(th->bg, th->accent, 0.14f) : rd__mix(th->bg, th->link, 0.30f);
+}
+
+bool rd__crosses_nodes(const cv_plan *plan, int s, int d)
+{
+    return cv_spec_nodes(&plan->spec) > 1 && cv_plan_node_of(plan, s) != cv_plan_node_of(plan, d);
+}
+
+/* Behind the cards of each node, a band in the node's shade: the cards of
+ * one node side by side in a row share one band, so a learner sees which
+ * GPUs share a machine (the legend names the shades). */
+static void draw_nodes(rd_ctx *c, const rd_frame *f, int p)
+{
+    const cv_plan *plan = cv_trace_plan(f->panels[p].trace);
+    const rd_panel_layout *pl = &c->L.panels[p];
+    int n = pl->nranks;
+    if (cv_spec_nodes(&plan->spec) <= 1 || n < 2)
+        return;
+    const rd_theme *th = rd_theme_get(f->theme);
+    int pad = (int)fmaxf(3, 6 * c->L.ui);
+    int by[RD_LAYOUT_MAX_RANKS]; /* ranks by row, then left to right */
+    for (int i = 0; i < n; i++)
+        by[i] = i;
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0; j--) {
+            SDL_Rect a = pl->cards[by[j - 1]].card, b = pl->cards[by[j]].card;
+            if (a.y < b.y || (a.y == b.y && a.x <= b.x))
+                break;
+            int t = by[j - 1];
+            by[j - 1] = by[j], by[j] = t;
+        }
+    for (int i = 0; i < n;) {
+        SDL_Rect a = pl->cards[by[i]].card;
+        int node = cv_plan_node_of(plan, by[i]), j = i + 1, bottom = a.y + a.h;
+        while (j < n && pl->cards[by[j]].card.y == a.y && cv_plan_node_of(plan, by[j]) == node) {
+            SDL_Rect b = pl->cards[by[j]].card;
+            bottom = b.y + b.h > bottom ? b.y + b.h : bottom;
+            j++;
+        }
+        SDL_Rect z = pl->cards[by[j - 1]].card;
+        rd__fill(c->r, rd__rect(a.x - pad, a.y - pad, z.x + z.w - a.x + 2 * pad, bottom - a.y + 2 * pad),
+                 rd__node_shade(th, node));
+        i = j;
+    }
+}
+
+/* A line in dashes: a link between nodes, through the network. */
+static void dashed_line(SDL_Renderer *r, float x0, float y0, float x1, float y1, float w, float dash,
+                        SDL_Color col)
+{
+    float dx = x1 - x0, dy = y1 - y0, len = sqrtf(dx * dx + dy * dy);
+    if (len < 1 || dash < 1) {
+        rd__line(r, x0, y0, x1, y1, w, col);
+        return;
+    }
+    for (float s = 0; s < len; s += 2 * dash) {
+        float e = fminf(s + dash, len);
+        rd__line(r, x0 + dx * s / len, y0 + dy * s / len, x0 + dx * e / len, y0 + dy * e / len, w, col);
+    }
 }
 
 /* Where a link leaves the rectangle a towards b. */
@@ -216,7 +315,10 @@ static void draw_links(rd_ctx *c, const rd_frame *f, int p, int step)
                 SDL_Color col = act ? th->accent : th->link;
                 if (dense && !act)
                     col = rd__mix(th->bg, th->link, 0.5f);
-                rd__line(c->r, x0, y0, x1, y1, act ? lw * 1.6f : lw, col);
+                if (rd__crosses_nodes(plan, s, d))
+                    dashed_line(c->r, x0, y0, x1, y1, act ? lw * 1.6f : lw, 6 * c->L.ui, col);
+                else
+                    rd__line(c->r, x0, y0, x1, y1, act ? lw * 1.6f : lw, col);
                 if (!dense || act)
                     rd__arrowhead(c->r, x0, y0, x1, y1, head, col);
             }
@@ -526,6 +628,7 @@ static void draw_panel_static(rd_ctx *c, const rd_frame *f, int p)
         cv_state_seek(panel->state, shown);
     c->shown[p] = shown;
     rd__update_cells(c, p, panel, shown);
+    draw_nodes(c, f, p);
     draw_links(c, f, p, step);
     const rd_panel_layout *pl = &c->L.panels[p];
     for (int r = 0; r < pl->nparts; r++) /* the switch, if any, last */

@@ -138,6 +138,15 @@ void rd__draw_message(rd_ctx *c, const rd_frame *f);
 /* The panel's link for model times: its own, else the first preset
  * (rd_draw.c). */
 const cv_link *rd__link(const rd_panel *p);
+/* The model a panel is priced on: its link, and between nodes its inter
+ * link (cv_cost_plan_nodes); "nvlink4" or "nvlink4 + ib-ndr" into where. */
+void rd__cost_plan(const rd_panel *p, const cv_plan *plan, cv_cost *out);
+double rd__cost_step(const rd_panel *p, const cv_plan *plan, int step, int64_t *bytes);
+const char *rd__link_words(const rd_panel *p, const cv_plan *plan, char *out, size_t outlen);
+/* The shade behind the cards of node k (two alternating), and whether a
+ * link from participant s to d crosses between nodes (drawn dashed). */
+SDL_Color rd__node_shade(const rd_theme *th, int node);
+bool rd__crosses_nodes(const cv_plan *plan, int s, int d);
 
 /* The palettes as compiled in, and replacing one (rd_theme.c), for the
  * palette files' loader (rd_theme_load.c). */

@@ -31,6 +31,7 @@ static const char *const strings[RD_S_COUNT_][CV_LANG_COUNT] = {
     [RD_S_LEGEND_BLOCK] = {"1 block = 1 chunk (hover a block for each value)",
                            "1 个方块 = 1 个数据块（悬停查看每个值）"},
     [RD_S_LEGEND_DOT] = {"\xC2\xB7 = not written yet", "\xC2\xB7 = 尚未写入"},
+    [RD_S_LEGEND_NET] = {"dashed = between nodes (network)", "虚线 = 跨节点（网络）"},
     [RD_S_VALUE] = {"value", "值"},
     [RD_S_FROM] = {"from ranks", "来自进程"},
     [RD_S_INITIAL] = {"initial input", "初始输入"},
@@ -73,6 +74,18 @@ void rd_strf(cv_lang lang, rd_string id, char *out, size_t outlen, long long a, 
         break;
     case RD_S_GPU:
         snprintf(out, outlen, "GPU %lld", a);
+        break;
+    case RD_S_NODES_OF:
+        if (zh)
+            snprintf(out, outlen, "%lld 个节点 \xC3\x97 %lld", a, b);
+        else
+            snprintf(out, outlen, "%lld nodes \xC3\x97 %lld", a, b);
+        break;
+    case RD_S_NODE:
+        if (zh)
+            snprintf(out, outlen, "节点 %lld", a);
+        else
+            snprintf(out, outlen, "node %lld", a);
         break;
     case RD_S_LENS:
         if (zh)

@@ -154,7 +154,7 @@ typedef enum {
     RD_S_VALUE, RD_S_FROM, RD_S_LAST_CHANGED, RD_S_INITIAL, RD_S_NEVER, RD_S_HELP_TITLE,
     RD_S_HELP_CLOSE, RD_S_JUST_HAPPENED, RD_S_NEXT, RD_S_STEPS, RD_S_BYTES_PER_RANK, RD_S_START, RD_S_DONE,
     RD_S_NO_TRACE, RD_S_NO_CJK, RD_S_LOCAL, RD_S_LEGEND_BLOCK, RD_S_LEGEND_DOT,
-    RD_S_LENS, RD_S_COUNT_
+    RD_S_LENS, RD_S_NODES_OF, RD_S_NODE, RD_S_LEGEND_NET, RD_S_COUNT_
 } rd_string;
 const char *rd_str(cv_lang lang, rd_string id);
 /* The strings with numbers in them (STEP_OF: a of b; GPU,
@@ -274,7 +274,9 @@ typedef struct {
     cv_state *state;       /* the caller's cv_state for trace; the renderer seeks it */
     cv_state *before;      /* a second one (may be NULL): the state before a landing step,
                             * for its arithmetic */
-    const cv_link *link;   /* for model times; NULL = the first preset */
+    const cv_link *link;   /* for model times; NULL = nvlink4, as `collviz cost` */
+    const cv_link *inter;  /* between nodes, for a plan whose spec has nodes (the
+                            * two-level model); NULL = link everywhere */
     const char *backend;   /* name shown in the header */
     double t;              /* this panel's time in its steps; < 0: the frame's t (compare
                             * mode runs both panels on one model-time axis) */

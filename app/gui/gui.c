@@ -88,11 +88,10 @@ static int panel_build(gui *g, const cv_spec *spec, gui_panel *out, char *err, s
         rd_trace_widest(p.trace, p.before, p.widest, sizeof p.widest);
     if (rc == CV_OK) {
         /* Model time before each step: compare mode's shared axis. */
-        const cv_link *link = g->link;
-        if (!link) {
-            const cv_link *presets = NULL;
-            link = cv_link_presets(&presets) > 0 ? &presets[0] : NULL;
-        }
+        /* The renderer's model: g->link (default nvlink4, as `collviz
+         * cost`), and ib-ndr between nodes. */
+        const cv_link *link = g->link ? g->link : cv_link_find("nvlink4");
+        const cv_link *inter = cv_spec_nodes(&p.plan->spec) > 1 ? cv_link_find("ib-ndr") : NULL;
         p.cum = calloc((size_t)p.plan->nsteps + 1, sizeof *p.cum);
         if (!p.cum) {
             fprintf(stderr, "collviz: out of memory\n");
@@ -100,7 +99,7 @@ static int panel_build(gui *g, const cv_spec *spec, gui_panel *out, char *err, s
         }
         for (int k = 0; k < p.plan->nsteps && link; k++) {
             int64_t bytes = 0;
-            p.cum[k + 1] = p.cum[k] + cv_cost_step(p.plan, k, link, &bytes);
+            p.cum[k + 1] = p.cum[k] + cv_cost_step_nodes(p.plan, k, link, inter, &bytes);
         }
     }
     if (rc != CV_OK) {
@@ -656,6 +655,7 @@ void gui__frame(gui *g, rd_frame *out)
         f.panels[i].before = g->panels[i].before;
         f.panels[i].widest = g->panels[i].widest;
         f.panels[i].link = g->link;
+        f.panels[i].inter = cv_link_find("ib-ndr"); /* used only where the spec has nodes */
         f.panels[i].backend = g->backend->name;
     }
     int ow = 0, oh = 0, ww = 0, wh = 0;
