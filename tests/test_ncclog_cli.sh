@@ -32,6 +32,10 @@ expect() {
 }
 
 expect 0 "16 ranks on 2 nodes, 4 channels" -- "$collviz" nccl-log --text "$logs/two-nodes-16.log"
+# gui --nccl-log alone is the free stage on the log's ranks (not a lesson),
+# with a count that gives every rank's chunk an element.
+expect 0 "AllReduce ring: 16 ranks x 16 float32, sum, 2 nodes x 8" -- \
+    env -u DISPLAY -u WAYLAND_DISPLAY SDL_VIDEODRIVER=offscreen "$collviz" gui --nccl-log "$logs/two-nodes-16.log"
 expect 0 "7 =NET=> 8 > 9" -- "$collviz" nccl-log --text "$logs/two-nodes-16.log"
 expect 0 "node 1  node01-gpu +8 GPUs: ranks 8-15" -- "$collviz" nccl-log --text "$logs/two-nodes-16.log"
 expect 0 "cut by NCCL after 20 of 32 ranks" -- "$collviz" nccl-log --text "$logs/cut-summary-32.log"

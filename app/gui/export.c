@@ -74,10 +74,13 @@ int app_cmd_export(int argc, char **argv)
             return APP_EXIT_USAGE;
         o.compare = true;
     }
-    if (o.spec.count < 0)
+    bool count_default = o.spec.count < 0;
+    if (count_default)
         o.spec.count = gui_default_count(o.spec.op, o.spec.ranks);
     if (!app_finish_spec(&cl, &o.spec, algo_given, CV_MAX_VISUAL_RANKS))
         return APP_EXIT_USAGE;
+    if (count_default) /* an NCCL log may have set the ranks */
+        o.spec.count = gui_default_count(o.spec.op, o.spec.ranks);
     int rc = app_select_backend(backend_name, true, &o.backend);
     if (rc != APP_EXIT_OK)
         return rc;

@@ -114,7 +114,8 @@ int app_cmd_gui(int argc, char **argv)
     /* Any flag that sets up the stage asks for the free stage, not a lesson. */
     static const char *const stage_names[] = {
         "--op", "--algo", "--ranks", "--count", "--dtype", "--redop", "--root", "--slices",
-        "--nodes", "--compare", "--backend", "--init", "--seed", "--link", "--no-narration", NULL};
+        "--nodes", "--compare", "--backend", "--init", "--seed", "--link", "--no-narration",
+        "--nccl-log", "--comm", "--channel", NULL};
     bool stage_flags = app_flag_first(&cl, stage_names) != NULL;
     bool theme_given = app_flag_given(&cl, "--theme"), lang_given = app_flag_given(&cl, "--lang");
     if (compare) {
@@ -122,10 +123,13 @@ int app_cmd_gui(int argc, char **argv)
             return APP_EXIT_USAGE;
         o.compare = true;
     }
-    if (o.spec.count < 0)
+    bool count_default = o.spec.count < 0;
+    if (count_default)
         o.spec.count = gui_default_count(o.spec.op, o.spec.ranks);
     if (!app_finish_spec(&cl, &o.spec, algo_given, CV_MAX_VISUAL_RANKS))
         return APP_EXIT_USAGE;
+    if (count_default) /* an NCCL log may have set the ranks */
+        o.spec.count = gui_default_count(o.spec.op, o.spec.ranks);
     int rc = app_select_backend(backend_name, false, &o.backend);
     if (rc != APP_EXIT_OK)
         return rc;
