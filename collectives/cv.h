@@ -506,9 +506,10 @@ int cv_run_check_memory(const cv_plan *plan, const cv_backend *be, bool visual, 
 int64_t cv_plan_host_buffer_bytes(const cv_plan *plan);
 /* Worker threads the CPU backend uses (at least the core count). */
 int cv_cpu_threads(void);
-/* Measured now with the CPU backend's own kernels, threads and piece size
- * over buffers of `bytes`, best of `reps` passes (cv_membw above). */
-void cv_cpu_measure_bandwidth(int64_t bytes, int reps, cv_membw *out);
+/* The last-level cache in bytes (what the CPU backend sizes its choices
+ * by: a step writing more streams its stores; a plan whose buffers fit in
+ * twice this has no memory bound). */
+int64_t cv_cpu_llc_bytes(void);
 /* The least time memory of bandwidth bw needs for the bytes the plan's
  * transfers read and write (cv_plan_memory_bytes, split by kind). */
 double cv_plan_memory_seconds(const cv_plan *plan, const cv_membw *bw);

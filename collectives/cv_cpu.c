@@ -7,8 +7,19 @@
  * that), so run_step cuts them into pieces of at most PIECE_BYTES and lets a
  * pool of worker threads, one per core with the caller as one of them, take
  * pieces from a shared counter. Small steps run on the caller alone: waking
- * threads costs more than copying a few kilobytes.
+ * threads costs more than copying a few kilobytes. Between steps the
+ * workers spin for a short while before they sleep, so a run of short steps
+ * does not pay a wake-up for each.
+ *
+ * Pieces are sized from the per-core cache. A step that writes more than
+ * the last-level cache holds cannot expect its output to be in cache when
+ * the next step reads it, so its copies and reduce-copies write with
+ * non-temporal stores (cv__kernel_stream); smaller steps use ordinary
+ * stores and leave their output in cache for the next step. Buffers are
+ * first touched in open(), in pieces on the pool's threads, so no timed
+ * step takes a page fault.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -17,8 +28,55 @@
 
 #include "cv_internal.h"
 
-#define PIECE_BYTES (512 * 1024)
 #define INLINE_BYTES (64 * 1024)
+/* How long an idle worker polls for the next job before it sleeps. */
+#define SPIN_SECONDS 50e-6
+
+/* ------------------------------------------------------------ the caches */
+
+static int64_t piece_bytes, llc_bytes;
+static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
+
+/* Bytes of the cache at sysfs index `level` (1 = L1d, 2 = L2, 3 = L3) as
+ * the kernel reports it for cpu0, else sysconf's figure (glibc's can be the
+ * whole package's on a virtual machine), else -1. */
+static int64_t cache_size(int level, int sc_name)
+{
+    char path[96];
+    snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", level);
+    FILE *f = fopen(path, "r");
+    long k = 0;
+    char unit = 0;
+    int64_t v = -1;
+    if (f && fscanf(f, "%ld%c", &k, &unit) == 2 && k > 0)
+        v = unit == 'M' ? (int64_t)k << 20 : unit == 'K' ? (int64_t)k << 10 : k;
+    if (f)
+        fclose(f);
+    if (v <= 0 && sc_name >= 0)
+        v = sysconf(sc_name);
+    return v;
+}
+
+/* A piece: half the per-core L2 (its source, local input and destination
+ * pass through it), between 64 KiB and 1 MiB; the LLC decides streaming. */
+static void cache_init(void)
+{
+#ifdef _SC_LEVEL2_CACHE_SIZE
+    int64_t l2 = cache_size(2, _SC_LEVEL2_CACHE_SIZE), l3 = cache_size(3, _SC_LEVEL3_CACHE_SIZE);
+#else
+    int64_t l2 = cache_size(2, -1), l3 = cache_size(3, -1);
+#endif
+    piece_bytes = l2 > 0 ? l2 / 2 : 512 * 1024;
+    piece_bytes = piece_bytes < 64 * 1024 ? 64 * 1024 : piece_bytes > (1 << 20) ? 1 << 20 : piece_bytes;
+    piece_bytes &= ~(int64_t)4095;
+    llc_bytes = l3 > 0 ? l3 : l2 > 0 ? l2 : 8 << 20;
+}
+
+int64_t cv_cpu_llc_bytes(void)
+{
+    pthread_once(&cache_once, cache_init);
+    return llc_bytes;
+}
 
 /* ------------------------------------------------------------ worker pool */
 
@@ -27,8 +85,8 @@ typedef struct {
     pthread_cond_t wake, done;
     pthread_mutex_t job_mu; /* one job at a time, whoever calls */
     int nthreads;           /* including the caller */
-    uint64_t generation;
-    int finished;
+    atomic_ullong generation;
+    atomic_int finished;
     void (*fn)(void *ctx, int64_t item);
     void *ctx;
     int64_t nitems;
@@ -53,21 +111,45 @@ static void pool_drain(void)
     }
 }
 
+static void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+/* Polls until *v differs from seen, for at most SPIN_SECONDS; true if it
+ * changed. */
+static bool spin_until_changed(atomic_ullong *v, uint64_t seen)
+{
+    double until = cv_now_seconds() + SPIN_SECONDS;
+    for (int i = 0;; i++) {
+        if (atomic_load(v) != seen)
+            return true;
+        cpu_relax();
+        if ((i & 63) == 63 && cv_now_seconds() > until)
+            return false;
+    }
+}
+
 static void *pool_worker(void *arg)
 {
     (void)arg;
     uint64_t seen = 0;
     for (;;) {
-        pthread_mutex_lock(&pool.mu);
-        while (pool.generation == seen)
-            pthread_cond_wait(&pool.wake, &pool.mu);
-        seen = pool.generation;
-        pthread_mutex_unlock(&pool.mu);
+        if (!spin_until_changed(&pool.generation, seen)) {
+            pthread_mutex_lock(&pool.mu);
+            while (atomic_load(&pool.generation) == seen)
+                pthread_cond_wait(&pool.wake, &pool.mu);
+            pthread_mutex_unlock(&pool.mu);
+        }
+        seen = atomic_load(&pool.generation);
         pool_drain();
-        pthread_mutex_lock(&pool.mu);
-        if (++pool.finished == pool.nthreads - 1)
+        if (atomic_fetch_add(&pool.finished, 1) + 1 == pool.nthreads - 1) {
+            pthread_mutex_lock(&pool.mu); /* the caller may be asleep */
             pthread_cond_signal(&pool.done);
-        pthread_mutex_unlock(&pool.mu);
+            pthread_mutex_unlock(&pool.mu);
+        }
     }
     return NULL;
 }
@@ -106,16 +188,22 @@ static void pool_run(void (*fn)(void *, int64_t), void *ctx, int64_t n)
     pool.nitems = n;
     atomic_store(&pool.next, 0);
     if (pool.nthreads > 1) {
+        atomic_store(&pool.finished, 0);
         pthread_mutex_lock(&pool.mu);
-        pool.finished = 0;
-        pool.generation++;
+        atomic_fetch_add(&pool.generation, 1);
         pthread_cond_broadcast(&pool.wake);
         pthread_mutex_unlock(&pool.mu);
     }
     pool_drain();
     if (pool.nthreads > 1) {
+        double until = cv_now_seconds() + SPIN_SECONDS;
+        for (int i = 0; atomic_load(&pool.finished) < pool.nthreads - 1; i++) {
+            cpu_relax();
+            if ((i & 63) == 63 && cv_now_seconds() > until)
+                break;
+        }
         pthread_mutex_lock(&pool.mu);
-        while (pool.finished < pool.nthreads - 1)
+        while (atomic_load(&pool.finished) < pool.nthreads - 1)
             pthread_cond_wait(&pool.done, &pool.mu);
         pthread_mutex_unlock(&pool.mu);
     }
@@ -137,6 +225,7 @@ typedef struct {
     int64_t *lens;
     piece *pieces;
     int64_t cap_pieces;
+    bool stream; /* this step writes with non-temporal stores */
 } cpu_state;
 
 static int cpu_probe(char *err, size_t errlen)
@@ -158,6 +247,39 @@ static void cpu_close(void *state)
     free(s->lens);
     free(s->pieces);
     free(s);
+}
+
+typedef struct {
+    cpu_state *s;
+    int nb;
+} touch_job;
+
+/* Zeroes piece i of the buffers laid end to end: RECV and SCRATCH start as
+ * zeros, never as garbage, and every page is faulted in here, by the
+ * threads that will run the steps, rather than in a timed step. */
+static void touch_piece(void *ctx, int64_t i)
+{
+    touch_job *j = ctx;
+    for (int b = 0; b < j->nb; b++) {
+        int64_t len = (j->s->lens[b] + 1) * (int64_t)j->s->esz;
+        int64_t np = (len + piece_bytes - 1) / piece_bytes;
+        if (i < np) {
+            int64_t at = i * piece_bytes, n = len - at < piece_bytes ? len - at : piece_bytes;
+            memset(j->s->bufs[b] + at, 0, (size_t)n);
+            return;
+        }
+        i -= np;
+    }
+}
+
+static void first_touch(cpu_state *s, int nb)
+{
+    pthread_once(&cache_once, cache_init);
+    int64_t pieces = 0;
+    for (int b = 0; b < nb; b++)
+        pieces += ((s->lens[b] + 1) * (int64_t)s->esz + piece_bytes - 1) / piece_bytes;
+    touch_job j = {s, nb};
+    pool_run(touch_piece, &j, pieces);
 }
 
 static int cpu_open(const cv_plan *plan, void **state, char *err, size_t errlen)
@@ -182,11 +304,13 @@ static int cpu_open(const cv_plan *plan, void **state, char *err, size_t errlen)
     /* cv_run has checked that they fit (host_bytes); this is for an
      * allocation that fails anyway. */
     for (int i = 0; i < nb; i++) {
-        /* calloc: RECV and SCRATCH start as zeros, never as garbage. */
-        s->bufs[i] = calloc((size_t)s->lens[i] + 1, s->esz);
-        if (!s->bufs[i])
+        /* line-aligned, so streamed stores write whole lines */
+        void *p = NULL;
+        if (posix_memalign(&p, 64, ((size_t)s->lens[i] + 1) * s->esz))
             goto nomem;
+        s->bufs[i] = p;
     }
+    first_touch(s, nb);
     *state = s;
     return CV_OK;
 nomem:
@@ -243,8 +367,8 @@ static void run_piece(void *ctx, int64_t i)
                                      ? NULL
                                      : s->bufs[t->dst * CV_BUF_COUNT + t->local_buf] +
                                            (size_t)(t->local_off + pc->off) * s->esz;
-    cv__kernel(s->plan->spec.dtype, s->plan->spec.redop, t, dst, local, src, pc->count,
-               s->plan->spec.ranks);
+    (s->stream ? cv__kernel_stream : cv__kernel)(s->plan->spec.dtype, s->plan->spec.redop, t, dst,
+                                                 local, src, pc->count, s->plan->spec.ranks);
 }
 
 static int cpu_run_step(void *state, int step, double *seconds, char *err, size_t errlen)
@@ -257,7 +381,8 @@ static int cpu_run_step(void *state, int step, double *seconds, char *err, size_
     }
     const cv_step *st = &p->steps[step];
     double t0 = cv_now_seconds();
-    int64_t per = PIECE_BYTES / (int64_t)s->esz, npieces = 0, bytes = 0;
+    pthread_once(&cache_once, cache_init);
+    int64_t per = piece_bytes / (int64_t)s->esz, npieces = 0, bytes = 0;
     for (int64_t i = 0; i < st->count; i++) {
         int64_t c = p->transfers[st->first + i].count;
         npieces += (c + per - 1) / per;
@@ -274,6 +399,7 @@ static int cpu_run_step(void *state, int step, double *seconds, char *err, size_
         for (int64_t off = 0; off < c; off += per)
             s->pieces[k++] = (piece){st->first + i, off, c - off < per ? c - off : per};
     }
+    s->stream = bytes > llc_bytes;
     if (bytes <= INLINE_BYTES)
         for (int64_t i = 0; i < npieces; i++)
             run_piece(s, i);
@@ -285,68 +411,23 @@ static int cpu_run_step(void *state, int step, double *seconds, char *err, size_
 
 /* ------------------------------------------------------ bandwidth probe */
 
-typedef struct {
-    float *dst;
-    const float *src;
-    int64_t count;
-    cv_xfer_kind kind;
-} probe_job;
-
-static void probe_piece(void *ctx, int64_t i)
-{
-    probe_job *j = ctx;
-    int64_t per = PIECE_BYTES / (int64_t)sizeof(float), off = i * per;
-    int64_t n = j->count - off < per ? j->count - off : per;
-    cv_transfer t = {.kind = (uint8_t)j->kind};
-    cv__kernel(CV_FLOAT32, CV_SUM, &t, j->dst + off, NULL, j->src + off, n, 1);
-}
-
-/* Best bytes-per-second of `reps` passes of one kernel over the buffers. */
-static double probe(probe_job *j, int reps, double bytes_per_elem)
-{
-    int64_t per = PIECE_BYTES / (int64_t)sizeof(float), pieces = (j->count + per - 1) / per;
-    double best = 0;
-    for (int r = 0; r < reps; r++) {
-        double t0 = cv_now_seconds();
-        pool_run(probe_piece, j, pieces);
-        double bw = bytes_per_elem * (double)j->count / (cv_now_seconds() - t0);
-        best = bw > best ? bw : best;
-    }
-    return best;
-}
-
-void cv_cpu_measure_bandwidth(int64_t bytes, int reps, cv_membw *out)
-{
-    out->copy = out->reduce = 0;
-    int64_t count = bytes / (int64_t)sizeof(float);
-    float *src = malloc((size_t)count * sizeof(float)), *dst = malloc((size_t)count * sizeof(float));
-    if (src && dst) {
-        for (int64_t i = 0; i < count; i++) { /* touch every page before timing */
-            src[i] = 1.0f;
-            dst[i] = 0.0f;
-        }
-        probe_job j = {dst, src, count, CV_XFER_COPY};
-        out->copy = probe(&j, reps, 2.0 * sizeof(float));
-        j.kind = CV_XFER_REDUCE;
-        out->reduce = probe(&j, reps, 3.0 * sizeof(float));
-    }
-    free(src);
-    free(dst);
-}
-
 static int cpu_membw(int64_t bytes, int reps, cv_membw *bw, char *err, size_t errlen)
 {
-    cv_cpu_measure_bandwidth(bytes, reps, bw);
-    if (bw->copy > 0 && bw->reduce > 0)
+    if (cv_stream_probe(bytes, reps, cv_cpu_threads(), bw) == CV_OK && bw->copy > 0 &&
+        bw->reduce > 0)
         return CV_OK;
     snprintf(err, errlen, "cannot measure memory bandwidth: no memory for 2 x %lld bytes",
              (long long)bytes);
     return CV_ENOMEM;
 }
 
+/* A plan whose buffers all fit in twice the last-level cache runs largely
+ * from cache, which memory bandwidth does not bound: no bound (0). */
 static double cpu_plan_bound(const cv_plan *plan, const cv_membw *bw, double *traffic)
 {
     *traffic = (double)cv_plan_memory_bytes(plan);
+    if ((double)cv_plan_host_buffer_bytes(plan) < 2.0 * (double)cv_cpu_llc_bytes())
+        return 0;
     return cv_plan_memory_seconds(plan, bw);
 }
 
@@ -355,8 +436,9 @@ static const cv_backend cpu_backend = {
     .membw = cpu_membw,
     .plan_bound = cpu_plan_bound,
     .bound_about = "the bytes each transfer reads and writes (copy 2x, reduce 3x) over the "
-                   "bandwidth this machine's copy and reduce kernels reach, measured in this run "
-                   "before and after each row (best seen)",
+                   "memory bandwidth a STREAM-like probe of its own (not the backend's kernels) "
+                   "reaches in this run: copy with non-temporal stores, and y[i] += x[i] over "
+                   "float32, before the table and after each large row (best seen)",
     .probe = cpu_probe,
     .open = cpu_open,
     .write = cpu_write,

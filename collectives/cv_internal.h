@@ -180,6 +180,24 @@ void cv__divide(cv_dtype dtype, void *dst, int64_t n, int divisor);
  * (reduce-copy), then, where t finishes an integer avg, dst /= ranks. */
 void cv__kernel(cv_dtype dtype, cv_redop redop, const cv_transfer *t, void *dst,
                 const void *local, const void *src, int64_t n, int ranks);
+/* cv__kernel for a destination that is not read back soon: copies and
+ * reduce-copies write it with non-temporal stores (cv__copy_stream), so
+ * the CPU does not first read every line it is about to overwrite. */
+void cv__kernel_stream(cv_dtype dtype, cv_redop redop, const cv_transfer *t, void *dst,
+                       const void *local, const void *src, int64_t n, int ranks);
+/* dst = src, n bytes, with non-temporal stores (AVX2 where the CPU has it,
+ * else SSE2; memcpy off x86-64 and below 256 bytes). */
+void cv__copy_stream(void *dst, const void *src, size_t n);
+/* The same without the closing store fence, for a loop of many copies that
+ * calls cv__copy_stream_fence once at its end. */
+void cv__copy_stream_nofence(void *dst, const void *src, size_t n);
+void cv__copy_stream_fence(void);
+/* "avx2", "sse2" or "memcpy": what cv__copy_stream uses on this CPU. */
+const char *cv__copy_stream_kind(void);
+/* The independent bandwidth probe (cv_stream.c): best copy (non-temporal
+ * stores) and streaming float32 reduce y += x over `bytes` per array, on
+ * `threads` threads of its own, best of reps. CV_OK or CV_ENOMEM. */
+int cv_stream_probe(int64_t bytes, int reps, int threads, cv_membw *out);
 /* NCCL's avg scalar for a float dtype: 1/ranks rounded to float, then to
  * the dtype (exactly representable in it). */
 double cv__avg_scalar(cv_dtype dtype, int ranks);

@@ -462,3 +462,40 @@ void cv__kernel(cv_dtype dtype, cv_redop redop, const cv_transfer *t, void *dst,
     if ((t->flags & CV_XFER_FINISH) && redop == CV_AVG)
         cv__divide(dtype, dst, n, ranks);
 }
+
+/* Reduce-copies are combined a block at a time into a buffer that stays in
+ * L1, then streamed out: the combine loops stay the vectorised ones above,
+ * and the destination is written without being read. */
+#define STREAM_BLOCK 4096
+
+void cv__kernel_stream(cv_dtype dtype, cv_redop redop, const cv_transfer *t, void *dst,
+                       const void *local, const void *src, int64_t n, int ranks)
+{
+    size_t esz = cv_dtype_size(dtype);
+    if (t->kind == CV_XFER_COPY) {
+        cv__copy_stream(dst, src, (size_t)n * esz);
+        return;
+    }
+    if (t->kind != CV_XFER_REDUCE_COPY) {
+        cv__kernel(dtype, redop, t, dst, local, src, n, ranks);
+        return;
+    }
+    _Alignas(64) unsigned char tmp[STREAM_BLOCK];
+    int64_t per = STREAM_BLOCK / (int64_t)esz;
+    bool divide = (t->flags & CV_XFER_FINISH) && redop == CV_AVG;
+    /* The first block ends where the destination reaches a line boundary
+     * (when the element size allows), so later blocks stream whole lines. */
+    int64_t first = (int64_t)((-(uintptr_t)dst & 63) / esz);
+    for (int64_t i = 0; i < n;) {
+        int64_t m = i == 0 && first ? first : per;
+        m = n - i < m ? n - i : m;
+        size_t off = (size_t)i * esz;
+        i += m;
+        cv__combine(dtype, redop, tmp, (const unsigned char *)local + off,
+                    (const unsigned char *)src + off, m);
+        if (divide)
+            cv__divide(dtype, tmp, m, ranks);
+        cv__copy_stream_nofence((unsigned char *)dst + off, tmp, (size_t)m * esz);
+    }
+    cv__copy_stream_fence();
+}

@@ -200,6 +200,16 @@ int main(void)
     rc = run("bench --op allgather --ranks 4 -b 1k -e 4k -n 2 -w 0");
     EXPECT(rc == 0 && strstr(out, "# Avg bus bandwidth") && strstr(out, "busbw"),
            "bench table: %s", out);
+    /* The header states the probe's two bandwidths; the footer the run's
+     * wall time against its timed iterations; -c 0 checks nothing. */
+    EXPECT(strstr(out, "copy") && strstr(out, "reduce") && strstr(out, "GB/s now") &&
+               strstr(out, "# Wall time") && strstr(out, "timed iterations"),
+           "bench header and footer: %s", out);
+    rc = run("bench --op allreduce --ranks 4 -b 1k -e 1k -n 2 -c 0");
+    EXPECT(rc == 0 && strstr(out, "N/A"), "bench -c 0: %s", out);
+    rc = run("bench --op allreduce --ranks 4 -b 1k -e 1k -n 2");
+    EXPECT(rc == 0 && !strstr(out, "N/A") && strstr(out, "OK"), "bench checks by default: %s",
+           out);
     rc = run("bench --op reducescatter --ranks 3 -b 96 -e 96 -n 1 -d int32 -o max --json");
     j = cJSON_Parse(out);
     EXPECT(rc == 0 && j && cJSON_GetArraySize(cJSON_GetObjectItem(j, "results")) == 1,
@@ -211,6 +221,9 @@ int main(void)
         EXPECT(cJSON_IsNumber(wall) && cJSON_IsNumber(steps) && steps->valuedouble > 0 &&
                    steps->valuedouble <= wall->valuedouble,
                "bench --json steps_us: %s", out);
+        EXPECT(cJSON_IsNumber(cJSON_GetObjectItem(j, "wall_s")) &&
+                   cJSON_IsNumber(cJSON_GetObjectItem(j, "timed_s")),
+               "bench --json wall_s, timed_s: %s", out);
     }
     cJSON_Delete(j);
 

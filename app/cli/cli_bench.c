@@ -67,6 +67,8 @@ typedef struct {
 /* Below this much traffic the data lives in caches, which memory bandwidth
  * does not bound. */
 #define BOUND_MIN_TRAFFIC (64.0 * (1 << 20))
+/* Each array of the bandwidth probe: far beyond any last-level cache. */
+#define PROBE_BYTES ((int64_t)128 << 20)
 
 /* --------------------------------------------------------------- parse */
 
@@ -160,7 +162,7 @@ static int bench_open(bench_opts *o, bench_ctx *c)
     c->name = c->be->name;
     char err[CV_ERR_LEN];
     c->bound = c->be->membw && c->be->plan_bound &&
-               c->be->membw(256 << 20, 5, &c->bw, err, sizeof err) == CV_OK && c->bw.copy > 0;
+               c->be->membw(PROBE_BYTES, 5, &c->bw, err, sizeof err) == CV_OK && c->bw.copy > 0;
     return APP_EXIT_OK;
 }
 
@@ -215,12 +217,12 @@ static int bench_measure(const bench_opts *o, bench_ctx *c, cv_spec *spec, int64
         row->busbw = row->algbw * cv_spec_busbw_factor(spec);
         if (c->bound) {
             row->bound_sec = c->be->plan_bound(plan, &c->bw, &row->traffic);
-            if (row->traffic >= BOUND_MIN_TRAFFIC) {
+            if (row->traffic >= BOUND_MIN_TRAFFIC && row->bound_sec > 0) {
                 /* The machine may have been busier when the bandwidth was
                  * measured: measure again and keep the best seen. */
                 cv_membw again;
                 char why[CV_ERR_LEN];
-                if (c->be->membw(256 << 20, 3, &again, why, sizeof why) == CV_OK) {
+                if (c->be->membw(PROBE_BYTES, 3, &again, why, sizeof why) == CV_OK) {
                     c->bw.copy = again.copy > c->bw.copy ? again.copy : c->bw.copy;
                     c->bw.reduce = again.reduce > c->bw.reduce ? again.reduce : c->bw.reduce;
                 }
@@ -284,8 +286,8 @@ static void print_header(const bench_opts *o, const bench_ctx *c)
     if (c->bound) {
         print_wrapped("# memory bound:", c->be->bound_about ? c->be->bound_about : "");
         if (c->bw.reduce != c->bw.copy)
-            printf("#   copy %.2f, reduce %.2f GB/s now; shown where the plan moves 64 MiB or\n"
-                   "#   more (smaller rows run from caches)\n",
+            printf("#   copy %.2f, reduce %.2f GB/s now; '-' where the plan's buffers fit in\n"
+                   "#   caches, which memory bandwidth does not bound\n",
                    c->bw.copy / 1e9, c->bw.reduce / 1e9);
         else
             printf("#   %.2f GB/s now; shown where the plan moves 64 MiB or more\n",
@@ -313,7 +315,7 @@ static void print_row(const bench_opts *o, const bench_ctx *c, const bench_row *
     printf("  %10lld %12lld %8s %6s %6d %10.1f %8.2f %8.2f %7s", (long long)r->bytes,
            (long long)(r->bytes / (int64_t)cv_dtype_size(s->dtype)), cv_dtype_name(s->dtype),
            redop_of(s), root_of(s), r->sec * 1e6, r->algbw, r->busbw, w);
-    if (c->bound && r->traffic >= BOUND_MIN_TRAFFIC)
+    if (c->bound && r->traffic >= BOUND_MIN_TRAFFIC && r->bound_sec > 0)
         printf(" %7.1f", r->bound_pct);
     else if (c->bound)
         printf(" %7s", "-");
@@ -321,13 +323,18 @@ static void print_row(const bench_opts *o, const bench_ctx *c, const bench_row *
     fflush(stdout);
 }
 
-static void print_footer(const bench_ctx *c, int64_t wrong, double avg)
+static void print_footer(const bench_ctx *c, int64_t wrong, double avg, double wall,
+                         double timed)
 {
     if (c->bound && c->bw.reduce != c->bw.copy)
         printf("# memory bandwidth, best seen in this run: copy %.2f, reduce %.2f GB/s\n",
                c->bw.copy / 1e9, c->bw.reduce / 1e9);
     printf("# Out of bounds values : %lld %s\n", (long long)wrong, wrong ? "WRONG" : "OK");
-    printf("# Avg bus bandwidth    : %.4g\n#\n", avg);
+    printf("# Avg bus bandwidth    : %.4g\n", avg);
+    /* What the run costs beyond its timed iterations: planning, filling,
+     * warmup, checking, the bandwidth probe. */
+    printf("# Wall time %.2f s, timed iterations %.2f s: %.2fx\n#\n", wall, timed,
+           timed > 0 ? wall / timed : 0);
 }
 
 static cJSON *json_doc(const bench_opts *o, const bench_ctx *c)
@@ -369,9 +376,11 @@ static void json_row(cJSON *doc, const bench_opts *o, const bench_ctx *c, const 
     cJSON_AddItemToArray(cJSON_GetObjectItem(doc, "results"), row);
 }
 
-static bool json_finish(cJSON *doc, const bench_ctx *c, double avg)
+static bool json_finish(cJSON *doc, const bench_ctx *c, double avg, double wall, double timed)
 {
     cJSON_AddNumberToObject(doc, "avg_busbw_GBps", avg);
+    cJSON_AddNumberToObject(doc, "wall_s", wall);
+    cJSON_AddNumberToObject(doc, "timed_s", timed);
     if (c->bound) {
         cJSON_AddNumberToObject(doc, "copy_bandwidth_GBps", c->bw.copy / 1e9);
         if (c->bw.reduce != c->bw.copy)
@@ -387,6 +396,7 @@ static bool json_finish(cJSON *doc, const bench_ctx *c, double avg)
 
 int app_cmd_bench(int argc, char **argv)
 {
+    double start = cv_now_seconds(), timed = 0;
     bench_opts o;
     bench_ctx c;
     int rc;
@@ -428,6 +438,7 @@ int app_cmd_bench(int argc, char **argv)
             goto done;
         }
         wrong += row.wrong > 0 ? row.wrong : 0;
+        timed += row.sec * (double)o.iters;
         bus_sum += row.busbw;
         rows++;
         if (json)
@@ -436,10 +447,11 @@ int app_cmd_bench(int argc, char **argv)
             print_row(&o, &c, &row);
     }
     double avg = rows ? bus_sum / rows : 0;
-    if (json && !json_finish(doc, &c, avg))
+    double wall = cv_now_seconds() - start;
+    if (json && !json_finish(doc, &c, avg, wall, timed))
         status = APP_EXIT_USAGE;
     else if (text)
-        print_footer(&c, wrong, avg);
+        print_footer(&c, wrong, avg, wall, timed);
     if (status == APP_EXIT_OK && wrong)
         status = APP_EXIT_WRONG;
 done:

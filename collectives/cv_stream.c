@@ -1,0 +1,138 @@
+/*
+ * cv_stream.c: a small STREAM-like probe of the machine's memory bandwidth,
+ * the yardstick `collviz bench` holds the CPU backend against.
+ *
+ * It deliberately shares no code with the backend (not its kernels, not its
+ * thread pool, not its piece size): a bound measured with the backend's own
+ * kernels would call a slow kernel fast. Each thread owns a slice of two
+ * arrays, first-touches it itself (so its pages are local and no page
+ * fault lands in a timed pass), and all threads start each pass together
+ * at a barrier. Two figures, best of the passes:
+ *   copy:   y[i] = x[i] with non-temporal stores, the best copy there is
+ *           when the destination is not read back soon (ordinary stores
+ *           would first read every destination line): 2 bytes per byte.
+ *   reduce: y[i] += x[i] over float32: 2 bytes read and 1 written.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cv_internal.h"
+
+#if defined(__x86_64__) || defined(__SSE2__)
+#include <emmintrin.h>
+#define HAVE_SSE2 1
+#endif
+
+typedef struct {
+    pthread_mutex_t mu;
+    pthread_cond_t go_cv;
+    int go; /* 0 until the barrier is set up for the threads started */
+    pthread_barrier_t bar;
+} stream_sync;
+
+typedef struct {
+    stream_sync *sync;
+    float *x, *y; /* this thread's slice, 64-byte aligned */
+    int64_t n;    /* floats in the slice, a multiple of 16 */
+    int reps, id;
+    double *sec; /* [2 * reps]: copy passes, then reduce passes (thread 0) */
+} stream_thread;
+
+static void copy_stream(float *restrict y, const float *restrict x, int64_t n)
+{
+#ifdef HAVE_SSE2
+    for (int64_t i = 0; i < n; i += 16) {
+        __m128 a = _mm_load_ps(x + i), b = _mm_load_ps(x + i + 4);
+        __m128 c = _mm_load_ps(x + i + 8), d = _mm_load_ps(x + i + 12);
+        _mm_stream_ps(y + i, a);
+        _mm_stream_ps(y + i + 4, b);
+        _mm_stream_ps(y + i + 8, c);
+        _mm_stream_ps(y + i + 12, d);
+    }
+    _mm_sfence();
+#else
+    memcpy(y, x, (size_t)n * sizeof *y);
+#endif
+}
+
+static void add_stream(float *restrict y, const float *restrict x, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++)
+        y[i] += x[i];
+}
+
+static void *stream_main(void *arg)
+{
+    stream_thread *t = arg;
+    stream_sync *s = t->sync;
+    pthread_mutex_lock(&s->mu);
+    while (!s->go)
+        pthread_cond_wait(&s->go_cv, &s->mu);
+    pthread_mutex_unlock(&s->mu);
+    for (int64_t i = 0; i < t->n; i++) { /* first touch, on this thread */
+        t->x[i] = 1.0f;
+        t->y[i] = 0.0f;
+    }
+    for (int r = 0; r < 2 * t->reps; r++) {
+        pthread_barrier_wait(&s->bar);
+        double t0 = cv_now_seconds();
+        if (r < t->reps)
+            copy_stream(t->y, t->x, t->n);
+        else
+            add_stream(t->y, t->x, t->n);
+        pthread_barrier_wait(&s->bar);
+        if (t->id == 0)
+            t->sec[r] = cv_now_seconds() - t0;
+    }
+    return NULL;
+}
+
+int cv_stream_probe(int64_t bytes, int reps, int threads, cv_membw *out)
+{
+    out->copy = out->reduce = 0;
+    threads = threads < 1 ? 1 : threads;
+    reps = reps < 1 ? 1 : reps;
+    int64_t per = bytes / (int64_t)sizeof(float) / threads / 16 * 16;
+    per = per < 16 ? 16 : per;
+    size_t slice = (size_t)per * sizeof(float);
+    float *x = NULL, *y = NULL;
+    if (posix_memalign((void **)&x, 64, slice * (size_t)threads) ||
+        posix_memalign((void **)&y, 64, slice * (size_t)threads)) {
+        free(x);
+        return CV_ENOMEM;
+    }
+    stream_thread *ts = cv__xcalloc((size_t)threads, sizeof *ts);
+    pthread_t *tid = cv__xcalloc((size_t)threads, sizeof *tid);
+    double *sec = cv__xcalloc(2 * (size_t)reps, sizeof *sec);
+    stream_sync sync = {.mu = PTHREAD_MUTEX_INITIALIZER, .go_cv = PTHREAD_COND_INITIALIZER};
+    for (int i = 0; i < threads; i++)
+        ts[i] = (stream_thread){&sync, x + i * per, y + i * per, per, reps, i, sec};
+    int started = 1; /* this thread is thread 0 */
+    while (started < threads && pthread_create(&tid[started], NULL, stream_main, &ts[started]) == 0)
+        started++;
+    pthread_barrier_init(&sync.bar, NULL, (unsigned)started);
+    pthread_mutex_lock(&sync.mu);
+    sync.go = 1;
+    pthread_cond_broadcast(&sync.go_cv);
+    pthread_mutex_unlock(&sync.mu);
+    stream_main(&ts[0]);
+    for (int i = 1; i < started; i++)
+        pthread_join(tid[i], NULL);
+    pthread_barrier_destroy(&sync.bar);
+    double best_copy = 0, best_reduce = 0, moved = (double)slice * started;
+    for (int r = 0; r < reps; r++) {
+        if (sec[r] > 0 && 2 * moved / sec[r] > best_copy)
+            best_copy = 2 * moved / sec[r];
+        if (sec[reps + r] > 0 && 3 * moved / sec[reps + r] > best_reduce)
+            best_reduce = 3 * moved / sec[reps + r];
+    }
+    out->copy = best_copy;
+    out->reduce = best_reduce;
+    free(sec);
+    free(tid);
+    free(ts);
+    free(x);
+    free(y);
+    return CV_OK;
+}
