@@ -304,9 +304,10 @@ static int cpu_open(const cv_plan *plan, void **state, char *err, size_t errlen)
     /* cv_run has checked that they fit (host_bytes); this is for an
      * allocation that fails anyway. */
     for (int i = 0; i < nb; i++) {
-        /* line-aligned, so streamed stores write whole lines */
-        void *p = NULL;
-        if (posix_memalign(&p, 64, ((size_t)s->lens[i] + 1) * s->esz))
+        /* at least line-aligned, so streamed stores write whole lines */
+        size_t n = ((size_t)s->lens[i] + 1) * s->esz;
+        void *p = cv__alloc_big(n);
+        if (!p)
             goto nomem;
         s->bufs[i] = p;
     }

@@ -194,6 +194,10 @@ void cv__copy_stream_nofence(void *dst, const void *src, size_t n);
 void cv__copy_stream_fence(void);
 /* "avx2", "sse2" or "memcpy": what cv__copy_stream uses on this CPU. */
 const char *cv__copy_stream_kind(void);
+/* malloc for buffers of data: 64-byte aligned (free() releases it); NULL
+ * when out of memory. The x form ends the program then, as cv__xmalloc. */
+void *cv__alloc_big(size_t n);
+void *cv__xmalloc_big(size_t n);
 /* The independent bandwidth probe (cv_stream.c): best copy (non-temporal
  * stores) and streaming float32 reduce y += x over `bytes` per array, on
  * `threads` threads of its own, best of reps. CV_OK or CV_ENOMEM. */

@@ -96,10 +96,10 @@ int cv_stream_probe(int64_t bytes, int reps, int threads, cv_membw *out)
     int64_t per = bytes / (int64_t)sizeof(float) / threads / 16 * 16;
     per = per < 16 ? 16 : per;
     size_t slice = (size_t)per * sizeof(float);
-    float *x = NULL, *y = NULL;
-    if (posix_memalign((void **)&x, 64, slice * (size_t)threads) ||
-        posix_memalign((void **)&y, 64, slice * (size_t)threads)) {
+    float *x = cv__alloc_big(slice * (size_t)threads), *y = cv__alloc_big(slice * (size_t)threads);
+    if (!x || !y) {
         free(x);
+        free(y);
         return CV_ENOMEM;
     }
     stream_thread *ts = cv__xcalloc((size_t)threads, sizeof *ts);

@@ -126,7 +126,7 @@ int cv_run(const cv_plan *plan, const cv_backend *be, const cv_run_opts *opts, c
         int64_t cnt = cv_spec_buf_count(s, CV_BUF_SEND, r);
         if (!cnt)
             continue;
-        t->inputs[r] = cv__xmalloc((size_t)cnt * esz);
+        t->inputs[r] = cv__xmalloc_big((size_t)cnt * esz);
         if (o.inputs) /* the user's own values */
             memcpy(t->inputs[r], o.inputs[r], (size_t)cnt * esz);
         else
@@ -201,7 +201,7 @@ int cv_run(const cv_plan *plan, const cv_backend *be, const cv_run_opts *opts, c
             int64_t cnt = cv_spec_buf_count(s, CV_BUF_RECV, r);
             if (!cnt)
                 continue;
-            t->outputs[r] = cv__xmalloc((size_t)cnt * esz);
+            t->outputs[r] = cv__xmalloc_big((size_t)cnt * esz);
             rc = be->read(st, r, CV_BUF_RECV, 0, cnt, t->outputs[r], err, errlen);
         }
     }

@@ -9,6 +9,7 @@
  * type of the same width, which makes every reduction order give the same
  * bits and keeps signed overflow (undefined in C) out of the picture.
  */
+#define _POSIX_C_SOURCE 200809L /* posix_memalign */
 #include <math.h>
 #include <string.h>
 #include <time.h>
@@ -30,6 +31,24 @@ static _Noreturn void out_of_memory(size_t n, size_t size)
 void *cv_xmalloc(size_t n)
 {
     void *p = malloc(n ? n : 1);
+    if (!p)
+        out_of_memory(n, 1);
+    return p;
+}
+
+/* Buffers of data: line-aligned, so the CPU backend's streaming stores
+ * write whole lines from the first byte. (Advising them into transparent
+ * huge pages was tried: on a busy machine the kernel's compaction for
+ * them cost more system time than the page faults it saves.) */
+void *cv__alloc_big(size_t n)
+{
+    void *p = NULL;
+    return posix_memalign(&p, 64, n ? n : 1) ? NULL : p;
+}
+
+void *cv__xmalloc_big(size_t n)
+{
+    void *p = cv__alloc_big(n);
     if (!p)
         out_of_memory(n, 1);
     return p;
@@ -250,28 +269,41 @@ typedef struct {
 /* Elements per piece when a fill is shared among threads. */
 #define FILL_PIECE ((int64_t)1 << 16)
 
+/* Element i's value. Inlined into one loop per dtype below, where the
+ * branches on init and dtype are the same for every element. */
+static inline double fill_value(const fill_job *j, bool is_float, bool prod, int64_t i)
+{
+    if (j->init == CV_INIT_RANK)
+        return j->rank + 1;
+    if (j->init == CV_INIT_INDEX)
+        return (double)j->rank * 100 + (double)i;
+    /* Small integers are exact in every dtype, so sums of them can be
+     * checked tightly; for prod, values near 1 keep products of many ranks
+     * finite. */
+    uint64_t r = splitmix64(j->seed ^ splitmix64(((uint64_t)j->rank << 40) ^ (uint64_t)i));
+    if (prod)
+        return is_float ? 1.0 + ((double)(r % 5) - 2.0) / 16.0 : (double)(r % 7) - 3.0;
+    return is_float ? (double)(r % 17) - 8.0 : (double)(r % 201) - 100.0;
+}
+
+#define FILL_LOOP(T, CONV)                                                                 \
+    for (int64_t i = lo; i < hi; i++)                                                      \
+        ((T *)j->dst)[i] = CONV(fill_value(j, is_float, prod, i))
+
 static void fill_range(const fill_job *j, int64_t lo, int64_t hi)
 {
     const cv_spec *spec = j->spec;
     bool is_float = cv_dtype_is_float(spec->dtype);
     bool prod = spec->redop == CV_PROD && cv_op_reduces(spec->op);
-    for (int64_t i = lo; i < hi; i++) {
-        double v;
-        if (j->init == CV_INIT_RANK) {
-            v = j->rank + 1;
-        } else if (j->init == CV_INIT_INDEX) {
-            v = (double)j->rank * 100 + (double)i;
-        } else {
-            /* Small integers are exact in every dtype, so sums of them can
-             * be checked tightly; for prod, values near 1 keep products of
-             * many ranks finite. */
-            uint64_t r = splitmix64(j->seed ^ splitmix64(((uint64_t)j->rank << 40) ^ (uint64_t)i));
-            if (prod)
-                v = is_float ? 1.0 + ((double)(r % 5) - 2.0) / 16.0 : (double)(r % 7) - 3.0;
-            else
-                v = is_float ? (double)(r % 17) - 8.0 : (double)(r % 201) - 100.0;
-        }
-        cv__value_set(spec->dtype, j->dst, i, v);
+    switch (spec->dtype) {
+    case CV_FLOAT32: FILL_LOOP(float, (float)); break;
+    case CV_FLOAT64: FILL_LOOP(double, (double)); break;
+    case CV_INT32: FILL_LOOP(int32_t, (int32_t)(uint32_t)(int64_t)); break;
+    case CV_INT8: FILL_LOOP(int8_t, (int8_t)(uint8_t)(int64_t)); break;
+    default:
+        for (int64_t i = lo; i < hi; i++)
+            cv__value_set(spec->dtype, j->dst, i, fill_value(j, is_float, prod, i));
+        break;
     }
 }
 
