@@ -35,6 +35,10 @@ expect() {
 }
 
 expect 0 "lessons valid" -- "$collviz" lessons --check
+# README.md states the course's size: the numbers the validator counts.
+counts=$("$collviz" lessons --check 2>/dev/null | sed -n 's/^\([0-9]*\) lessons valid (\([0-9]*\) quizzes).*/\1 lessons and \2 quizzes/p')
+tr '\n' ' ' <"$src/README.md" | grep -q "$counts" ||
+    fail "README.md does not say '$counts' (collviz lessons --check counts them)"
 expect 2 "lessons_bad/bad-step-range.json:25:15: step 12 is beyond the plan's step count 1" -- \
     "$collviz" lessons --check "$src/tests/lessons_bad"
 expect 2 "bad-utf8.json:6:42: not JSON: invalid UTF-8" -- "$collviz" lessons --check "$src/tests/lessons_bad"
