@@ -69,18 +69,8 @@ int app_cmd_export(int argc, char **argv)
         return app_usage_error("export needs --out DIR, --gif FILE or both");
     if (stills && !out_dir)
         return app_usage_error("--stills needs --out DIR (one PNG per step goes there)");
-    if (compare) {
-        if (!app_parse_compare(compare, &o.spec, &algo_given, &o.compare_algo))
-            return APP_EXIT_USAGE;
-        o.compare = true;
-    }
-    bool count_default = o.spec.count < 0;
-    if (count_default)
-        o.spec.count = gui_default_count(o.spec.op, o.spec.ranks);
-    if (!app_finish_spec(&cl, &o.spec, algo_given, CV_MAX_VISUAL_RANKS))
+    if (!gui_finish_stage(&cl, &o, compare, algo_given))
         return APP_EXIT_USAGE;
-    if (count_default) /* an NCCL log may have set the ranks */
-        o.spec.count = gui_default_count(o.spec.op, o.spec.ranks);
     int rc = app_select_backend(backend_name, true, &o.backend);
     if (rc != APP_EXIT_OK)
         return rc;

@@ -48,6 +48,23 @@ static const char gui_help[] =
             "--nccl-log FILE sets the stage up as NCCL did on your cluster: the log's\n"
             "ranks and nodes, channel C's ring and trees (collviz nccl-log reads it).\n";
 
+bool gui_finish_stage(const app_cmdline *cl, gui_options *o, const char *compare, bool algo_given)
+{
+    if (compare) {
+        if (!app_parse_compare(compare, &o->spec, &algo_given, &o->compare_algo))
+            return false;
+        o->compare = true;
+    }
+    bool count_default = o->spec.count < 0;
+    if (count_default)
+        o->spec.count = gui_default_count(o->spec.op, o->spec.ranks);
+    if (!app_finish_spec(cl, &o->spec, algo_given, CV_MAX_VISUAL_RANKS))
+        return false;
+    if (count_default) /* an NCCL log may have set the ranks */
+        o->spec.count = gui_default_count(o->spec.op, o->spec.ranks);
+    return true;
+}
+
 static int terminal_fallback(const cv_spec *spec, const cv_backend *backend, cv_init init,
                              uint64_t seed)
 {
@@ -118,18 +135,8 @@ int app_cmd_gui(int argc, char **argv)
         "--nccl-log", "--comm", "--channel", NULL};
     bool stage_flags = app_flag_first(&cl, stage_names) != NULL;
     bool theme_given = app_flag_given(&cl, "--theme"), lang_given = app_flag_given(&cl, "--lang");
-    if (compare) {
-        if (!app_parse_compare(compare, &o.spec, &algo_given, &o.compare_algo))
-            return APP_EXIT_USAGE;
-        o.compare = true;
-    }
-    bool count_default = o.spec.count < 0;
-    if (count_default)
-        o.spec.count = gui_default_count(o.spec.op, o.spec.ranks);
-    if (!app_finish_spec(&cl, &o.spec, algo_given, CV_MAX_VISUAL_RANKS))
+    if (!gui_finish_stage(&cl, &o, compare, algo_given))
         return APP_EXIT_USAGE;
-    if (count_default) /* an NCCL log may have set the ranks */
-        o.spec.count = gui_default_count(o.spec.op, o.spec.ranks);
     int rc = app_select_backend(backend_name, false, &o.backend);
     if (rc != APP_EXIT_OK)
         return rc;

@@ -5,6 +5,7 @@
 #ifndef GUI_INTERNAL_H
 #define GUI_INTERNAL_H
 
+#include "app.h"
 #include "gui.h"
 
 typedef struct {
@@ -115,5 +116,11 @@ int gui__screenshot(gui *g, char *out, size_t outlen);
  * command-line flags ("lower --count or --ranks"), which in the window
  * are keys. gui_current_message keeps the words for the command line. */
 const char *gui__shown_message(gui *g);
+
+/* gui and export, after parsing their flags: --compare applied, the
+ * spec finished (app_finish_spec: defaults, --nccl-log, checks), and a
+ * count not given picked from the final rank count. False after printing
+ * the error. */
+bool gui_finish_stage(const app_cmdline *cl, gui_options *o, const char *compare, bool algo_given);
 
 #endif /* GUI_INTERNAL_H */
