@@ -571,6 +571,12 @@ typedef struct {
 
 void cv_run_opts_init(cv_run_opts *opts);
 
+/* CV_OK if a visual run of plan (every step recorded) is affordable:
+ * CV_MAX_VISUAL_RANKS ranks at most and a step record of 256 MiB at most;
+ * otherwise CV_ETOOBIG and why. cv_run checks it in visual mode; the window
+ * asks first, so a setup it cannot show is one line before any display. */
+int cv_visual_check(const cv_plan *plan, char *err, size_t errlen);
+
 typedef struct cv_trace cv_trace;
 
 /* Executes plan on backend: writes inputs (float avg pre-multiplied by 1/N

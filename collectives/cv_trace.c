@@ -68,6 +68,25 @@ int64_t cv__visual_bytes(const cv_plan *p)
     return elems * (2 * esz + 12) + moved * esz;
 }
 
+int cv_visual_check(const cv_plan *plan, char *err, size_t errlen)
+{
+    const cv_spec *s = &plan->spec;
+    if (s->ranks > CV_MAX_VISUAL_RANKS) {
+        snprintf(err, errlen, "visual mode shows at most %d ranks, not %d", CV_MAX_VISUAL_RANKS,
+                 s->ranks);
+        return CV_ETOOBIG;
+    }
+    int64_t need = cv__visual_bytes(plan);
+    if (need > VISUAL_LIMIT_BYTES) {
+        snprintf(err, errlen, "recording every step of %s %s with %d ranks x %lld elements "
+                              "needs %lld MiB (limit %lld MiB); lower --count or --ranks",
+                 cv_op_name(s->op), cv_algo_name(s->algo), s->ranks, (long long)s->count,
+                 (long long)(need >> 20), (long long)(VISUAL_LIMIT_BYTES >> 20));
+        return CV_ETOOBIG;
+    }
+    return CV_OK;
+}
+
 int cv_run(const cv_plan *plan, const cv_backend *be, const cv_run_opts *opts, cv_trace **out,
            char *err, size_t errlen)
 {
@@ -83,19 +102,9 @@ int cv_run(const cv_plan *plan, const cv_backend *be, const cv_run_opts *opts, c
         o.warmup = 0;
     *out = NULL;
     if (o.visual) {
-        if (s->ranks > CV_MAX_VISUAL_RANKS) {
-            snprintf(err, errlen, "visual mode shows at most %d ranks, not %d",
-                     CV_MAX_VISUAL_RANKS, s->ranks);
-            return CV_ETOOBIG;
-        }
-        int64_t need = cv__visual_bytes(plan);
-        if (need > VISUAL_LIMIT_BYTES) {
-            snprintf(err, errlen, "recording every step of %s %s with %d ranks x %lld elements "
-                                  "needs %lld MiB (limit %lld MiB); lower --count or --ranks",
-                     cv_op_name(s->op), cv_algo_name(s->algo), s->ranks, (long long)s->count,
-                     (long long)(need >> 20), (long long)(VISUAL_LIMIT_BYTES >> 20));
-            return CV_ETOOBIG;
-        }
+        int vrc = cv_visual_check(plan, err, errlen);
+        if (vrc)
+            return vrc;
         o.iterations = 1;
         o.warmup = 0;
     }

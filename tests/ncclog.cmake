@@ -8,7 +8,7 @@ add_test(NAME test_ncclog_cli
 set_tests_properties(test_ncclog_cli PROPERTIES TIMEOUT 120)
 
 # The reader's libFuzzer target (-DCOLLVIZ_FUZZ=ON, clang), seeded with the
-# test logs; scripts/fuzz_lessons.sh runs it for a bounded time.
+# test logs; scripts/fuzz.sh runs it for a bounded time.
 if(COLLVIZ_FUZZ)
   target_compile_options(cvncclog PRIVATE -fsanitize=fuzzer-no-link,address,undefined -g)
   add_executable(fuzz_ncclog ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_ncclog.c)

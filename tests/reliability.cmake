@@ -11,7 +11,50 @@ if(NOT COLLVIZ_GUI)
 endif()
 # The command line under pressure: memory, long runs, FIFOs, full disks,
 # escape sequences in files (test_reliability_cli.sh says which).
-add_test(NAME test_reliability_cli
-         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_reliability_cli.sh $<TARGET_FILE:collviz>
-                 ${PROJECT_SOURCE_DIR} ${CMAKE_BINARY_DIR}/reliability-cli "${COLLVIZ_SANITIZE}")
-set_tests_properties(test_reliability_cli PROPERTIES TIMEOUT 900)
+# (show and gui are in it: the build with the window.)
+if(COLLVIZ_GUI)
+  add_test(NAME test_reliability_cli
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_reliability_cli.sh $<TARGET_FILE:collviz>
+                   ${PROJECT_SOURCE_DIR} ${CMAKE_BINARY_DIR}/reliability-cli "${COLLVIZ_SANITIZE}")
+  set_tests_properties(test_reliability_cli PROPERTIES TIMEOUT 900)
+endif()
+
+# libFuzzer targets for the other files collviz reads from a user's disk
+# (-DCOLLVIZ_FUZZ=ON, clang): the progress file, and `show`'s reader of
+# bench results (its two files compiled in, instrumented, without the
+# window). scripts/fuzz.sh runs every target for a bounded time; these
+# tests replay the seeds once.
+if(COLLVIZ_FUZZ)
+  add_executable(fuzz_progress ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_progress.c)
+  target_link_libraries(fuzz_progress PRIVATE cvcourse)
+  add_executable(fuzz_show ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_show.c
+                 ${PROJECT_SOURCE_DIR}/app/gui/show_data.c ${PROJECT_SOURCE_DIR}/app/gui/show_model.c)
+  target_include_directories(fuzz_show PRIVATE ${PROJECT_SOURCE_DIR}/app/gui)
+  target_link_libraries(fuzz_show PRIVATE cvcli cvcore cvjson)
+  foreach(t fuzz_progress fuzz_show)
+    target_compile_options(${t} PRIVATE -fsanitize=fuzzer,address,undefined -g)
+    target_link_options(${t} PRIVATE -fsanitize=fuzzer,address,undefined)
+    collviz_warnings(${t})
+  endforeach()
+  add_test(NAME fuzz_progress_corpus
+           COMMAND fuzz_progress -runs=0 ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/progress)
+  add_test(NAME fuzz_show_corpus COMMAND fuzz_show -runs=0 ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/show)
+  set_tests_properties(fuzz_progress_corpus fuzz_show_corpus PROPERTIES TIMEOUT 300)
+endif()
+
+# The real window under Xvfb driven at random (scripts/soak.sh: keys,
+# clicks, drags, the wheel, resizes, bursts faster than frames; the stage,
+# then the course): it must never die. Longer under the sanitizers, where
+# a use-after-free or a leak ends the process with a report. Skipped where
+# Xvfb or xdotool is missing.
+if(COLLVIZ_GUI)
+  if(COLLVIZ_SANITIZE)
+    set(COLLVIZ_SOAK_SECONDS 90)
+  else()
+    set(COLLVIZ_SOAK_SECONDS 30)
+  endif()
+  add_test(NAME test_window_soak
+           COMMAND bash ${PROJECT_SOURCE_DIR}/scripts/soak.sh $<TARGET_FILE:collviz>
+                   ${COLLVIZ_SOAK_SECONDS} ${CMAKE_BINARY_DIR}/window-soak)
+  set_tests_properties(test_window_soak PROPERTIES TIMEOUT 600 SKIP_RETURN_CODE 77)
+endif()

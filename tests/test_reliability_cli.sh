@@ -16,6 +16,8 @@
 #   with no lesson is not "0 lessons valid".
 # - show --out /dev/full fails; show escapes what the file says.
 # - ESC, BEL and U+202E in lesson text are refused at file:line:col.
+# - Messages that misled: "format": "1", gui --count 1e9 without a display
+#   (three lines, one of them SDL's), a 2^62-byte size in a show file.
 # - Progress: concurrent drills both count; an unreadable file (a
 #   directory, no permission) is not written over; a FIFO does not hang.
 bin=$1
@@ -139,6 +141,21 @@ if [ "$(id -u)" != 0 ]; then # root reads a file whatever its mode
   grep -q kept "$work/noread/collviz/progress.json" || fail "an unreadable progress file was replaced"
   printf '%s' "$out" | grep -q "Permission denied; progress is not saved" || fail "unreadable: $out"
 fi
+
+# 7. Messages that misled.
+mkdir -p "$work/fmt"
+sed 's/"format": 1/"format": "1"/' "$src/lessons/algo-bruck.json" >"$work/fmt/algo-bruck.json"
+run_cli 30 lessons --check "$work/fmt"
+printf '%s' "$out" | grep -q "algo-bruck.json:2:13: format must be 1, not a string" ||
+  fail "format \"1\": $out"
+(fails=0; unset DISPLAY WAYLAND_DISPLAY; export SDL_VIDEODRIVER=dummy
+ bad 30 "lower --count or --ranks" gui --count 1e9; [ "$fails" = 0 ]) ||
+  fails=$((fails + 1))
+sed 's/"size":[[:space:]]*1024,/"size": 4611686018427387904,/' "$work/r.json" >"$work/huge.json"
+bad 30 "results\[0\]\.size is 4\.6.*e\+18, expected a whole number of bytes from 1 to 9e15" \
+  show "$work/huge.json"
+mkfifo "$work/fifo.json"
+bad 30 "fifo.json: cannot read: it is not a regular file" show "$work/fifo.json"
 
 [ "$fails" = 0 ] && echo "test_reliability_cli: all passed" && rm -rf "$work"
 [ "$fails" = 0 ]

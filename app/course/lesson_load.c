@@ -529,10 +529,8 @@ static void read_lesson(lesson__ctx *c, lesson__val root)
     lesson__keys(c, root, "", keys);
 
     long long format = 0;
-    if (lesson__want_int(c, root, "format", "", true, 0, 1 << 30, &format) > 0 &&
-        format != LESSON_FORMAT)
-        lesson__err(c, lesson__off(c, lesson__member(c, root, "format")),
-                    "format must be %d (the only version so far), not %lld", LESSON_FORMAT, format);
+    /* The only version so far: anything else, a number or not, is told so. */
+    lesson__want_int(c, root, "format", "", true, LESSON_FORMAT, LESSON_FORMAT, &format);
 
     const char *id = NULL;
     lesson__val idv = lesson__member(c, root, "id");

@@ -225,7 +225,9 @@ int lesson__want_int(lesson__ctx *c, lesson__val obj, const char *key, const cha
     lesson__path(path, sizeof path, where, key);
     double d = cJSON_IsNumber(v.j) ? v.j->valuedouble : NAN;
     if (!isfinite(d) || floor(d) != d || d < (double)min || d > (double)max) {
-        if (max >= (long long)1 << 52)
+        if (min == max)
+            snprintf(what, sizeof what, "%lld", min); /* one value allowed: say it */
+        else if (max >= (long long)1 << 52)
             snprintf(what, sizeof what, "an integer of at least %lld", min);
         else
             snprintf(what, sizeof what, "an integer from %lld to %lld", min, max);

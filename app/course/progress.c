@@ -325,6 +325,28 @@ static bool from_json(progress *p, const cJSON *root)
     return true;
 }
 
+/* p (initialised) from the text; false, p left empty, when it is not
+ * progress (*parsed: whether it was JSON at all). */
+static bool parse(progress *p, const char *data, size_t len, bool *parsed)
+{
+    cJSON *root = cJSON_ParseWithLength(data, len);
+    *parsed = root != NULL;
+    bool ok = root && from_json(p, root);
+    cJSON_Delete(root);
+    if (!ok) {
+        progress_free(p);
+        progress_init(p);
+    }
+    return ok;
+}
+
+bool progress_parse(progress *p, const char *data, size_t len)
+{
+    bool parsed;
+    progress_init(p);
+    return parse(p, data, len, &parsed);
+}
+
 /* Renames a bad file aside so nothing is lost, and says so. */
 static progress_status set_aside(const char *path, const char *why, char *msg, size_t msglen)
 {
@@ -392,16 +414,11 @@ progress_status progress_load(progress *p, const char *path, char *msg, size_t m
         free(data);
         return set_aside(path, "too large to be progress", msg, msglen);
     }
-    cJSON *root = cJSON_ParseWithLength(data, len);
+    bool parsed = false;
+    bool ok = parse(p, data, len, &parsed);
     free(data);
-    bool parsed = root != NULL;
-    bool ok = parsed && from_json(p, root);
-    cJSON_Delete(root);
-    if (!ok) {
-        progress_free(p);
-        progress_init(p);
+    if (!ok)
         return set_aside(path, parsed ? "not a valid progress file" : "not valid JSON", msg, msglen);
-    }
     return PROGRESS_OK;
 }
 
@@ -435,6 +452,14 @@ static cJSON *to_json(const progress *p)
     cJSON_AddNumberToObject(drill, "last_asked", p->drill.last_asked);
     cJSON_AddNumberToObject(drill, "last_time", (double)p->drill.last_time);
     return root;
+}
+
+char *progress_format(const progress *p)
+{
+    cJSON *root = to_json(p);
+    char *text = cJSON_Print(root);
+    cJSON_Delete(root);
+    return text;
 }
 
 static int mkdir_p(const char *dir)
@@ -511,9 +536,7 @@ progress_status progress_save(const progress *p, const char *path, char *msg, si
     remove_stale_temps(dir, base);
     snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
 
-    cJSON *root = to_json(p);
-    char *text = cJSON_Print(root);
-    cJSON_Delete(root);
+    char *text = progress_format(p);
     if (!text) {
         snprintf(msg, msglen, "out of memory writing progress");
         return PROGRESS_EIO;
@@ -521,7 +544,7 @@ progress_status progress_save(const progress *p, const char *path, char *msg, si
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) {
         snprintf(msg, msglen, "cannot write %s: %s", tmp, strerror(errno));
-        cJSON_free(text);
+        free(text);
         return PROGRESS_EIO;
     }
     size_t len = strlen(text);
@@ -529,7 +552,7 @@ progress_status progress_save(const progress *p, const char *path, char *msg, si
     bool ok = write_all(fd, text, len) && write_all(fd, "\n", 1) && fsync(fd) == 0;
     int saved_errno = errno;
     ok = close(fd) == 0 && ok;
-    cJSON_free(text);
+    free(text);
     if (!ok || rename(tmp, path) != 0) {
         if (ok)
             saved_errno = errno;

@@ -69,6 +69,12 @@ progress_status progress_load(progress *p, const char *path, char *msg, size_t m
  * PROGRESS_EIO with the reason in msg. */
 progress_status progress_save(const progress *p, const char *path, char *msg, size_t msglen);
 
+/* p (initialised by the call) from a file's text: false, p empty, when it
+ * is not progress. progress_load reads a file this way. */
+bool progress_parse(progress *p, const char *data, size_t len);
+/* The file's text for p (free it with free), or NULL when out of memory. */
+char *progress_format(const progress *p);
+
 /* A change to apply to the progress file as it is now. from_file is false
  * when there was none (or it was corrupt and set aside): p is then empty,
  * and the change may put in everything its caller knows. */

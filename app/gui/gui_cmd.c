@@ -157,6 +157,16 @@ int app_cmd_gui(int argc, char **argv)
         }
         err[0] = '\0'; /* no course: the free stage, as before lessons existed */
     }
+    /* A setup the window cannot show is one line and exit 2, display or
+     * not (without one, the terminal fallback would say it after SDL's
+     * own complaints). */
+    cv_plan *check = NULL;
+    rc = cv_plan_build(&o.spec, &check, err, sizeof err);
+    if (rc == CV_OK)
+        rc = cv_visual_check(check, err, sizeof err);
+    cv_plan_destroy(check);
+    if (rc != CV_OK)
+        return app_usage_error("%s", err);
     gui *g = NULL;
     if (gui_create(&o, &g, err, sizeof err) != CV_OK) {
         if (strncmp(err, "no display", 10) == 0) {

@@ -10,10 +10,13 @@
  */
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "app.h"
 #include "show.h"
@@ -122,8 +125,8 @@ static int parse_rows(checker *c, const cJSON *doc, show_result *r)
         *w = (show_row){.count = -1, .wrong = -1, .bound_pct = -1, .model_us = -1,
                         .model_busbw = -1};
         int rc;
-        if ((rc = get_number(c, row, where, "size", true, true, 1, 9.0e15, "a number of bytes "
-                             "from 1", &w->size)) ||
+        if ((rc = get_number(c, row, where, "size", true, true, 1, 9.0e15, "a whole number of "
+                             "bytes from 1 to 9e15", &w->size)) ||
             (rc = get_number(c, row, where, "time_us", true, false, 0, 1e15,
                              "microseconds, 0 or more", &w->time_us)) ||
             (rc = get_number(c, row, where, "algbw_GBps", true, false, 0, 1e9,
@@ -131,7 +134,7 @@ static int parse_rows(checker *c, const cJSON *doc, show_result *r)
             (rc = get_number(c, row, where, "busbw_GBps", true, false, 0, 1e9,
                              "GB/s, 0 or more", &w->busbw)) ||
             (rc = get_number(c, row, where, "count", false, true, 0, 9.0e15,
-                             "a number of elements", &w->count)) ||
+                             "a whole number of elements up to 9e15", &w->count)) ||
             (rc = get_number(c, row, where, "wrong", false, true, -1, 9.0e15,
                              "a count of wrong elements, -1 when unchecked", &w->wrong)) ||
             (rc = get_number(c, row, where, "bound_pct", false, false, 0, 1e12,
@@ -230,9 +233,22 @@ int show_load(const char *path, show_result *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     checker c = {path, err, errlen};
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    /* O_NONBLOCK and a regular file only: a FIFO would wait for a writer. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
         return fail(&c, "cannot open: %s", strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return fail(&c, "cannot read: %s", S_ISDIR(st.st_mode) ? "it is a directory"
+                                                               : "it is not a regular file");
+    }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        close(fd);
+        return fail(&c, "cannot open: %s", strerror(errno));
+    }
     char *buf = NULL;
     size_t len = 0, cap = 0;
     int rc = CV_OK;

@@ -1,6 +1,6 @@
 /*
  * fuzz_lesson.c: libFuzzer target for the lesson loader (built with
- * -DCOLLVIZ_FUZZ=ON and clang; scripts/fuzz_lessons.sh runs it for a bounded
+ * -DCOLLVIZ_FUZZ=ON and clang; scripts/fuzz.sh runs it for a bounded
  * time). Lesson files come from course writers and from anyone who passes a
  * path to `collviz lessons --check`, so no input may crash, hang or leak:
  * the input is loaded as a lesson, and whatever loads is then pushed
