@@ -14,6 +14,10 @@
 #include <string.h>
 
 #define TEXT_CACHE_SIZE 4096 /* power of two: open addressing mask; a 64-rank frame draws ~2500 strings */
+/* The entries' textures are capped in bytes too: 4096 strings of a large
+ * projector font at 1920x1080 would otherwise hold a few hundred MB. Past
+ * the cap the least recently used go until 3/4 of it is left. */
+#define TEXT_CACHE_BYTES ((int64_t)48 << 20)
 
 typedef struct {
     uint64_t hash;
@@ -30,6 +34,7 @@ struct rd_text {
     SDL_Renderer *r;
     rd__fonts fonts;
     text_entry cache[TEXT_CACHE_SIZE];
+    int64_t bytes; /* of the live textures, 4 per pixel */
     uint64_t clock;
     bool ttf_inited;
 };
@@ -56,17 +61,50 @@ rd_text *rd_text_create(SDL_Renderer *r, const rd_font_paths *fonts, char *err, 
     return t;
 }
 
+static void drop(rd_text *t, text_entry *e)
+{
+    if (e->tex) {
+        SDL_DestroyTexture(e->tex);
+        t->bytes -= (int64_t)e->w * e->h * 4;
+    }
+    free(e->str);
+    memset(e, 0, sizeof *e);
+}
+
 void rd_text_flush(rd_text *t)
 {
     if (!t)
         return;
-    for (int i = 0; i < TEXT_CACHE_SIZE; i++) {
-        text_entry *e = &t->cache[i];
-        if (e->tex)
-            SDL_DestroyTexture(e->tex);
-        free(e->str);
-        memset(e, 0, sizeof *e);
-    }
+    for (int i = 0; i < TEXT_CACHE_SIZE; i++)
+        drop(t, &t->cache[i]);
+    t->bytes = 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Over the byte cap: drops the least recently used textures (never keep,
+ * the one just made) until 3/4 of the cap is left. Rare: once per tens
+ * of MB of new text. */
+static void trim(rd_text *t, const text_entry *keep)
+{
+    static uint64_t used[TEXT_CACHE_SIZE];
+    int n = 0;
+    for (int i = 0; i < TEXT_CACHE_SIZE; i++)
+        if (t->cache[i].tex)
+            used[n++] = t->cache[i].used;
+    qsort(used, (size_t)n, sizeof *used, cmp_u64);
+    for (int k = 0; k < n && t->bytes > TEXT_CACHE_BYTES / 4 * 3; k++)
+        for (int i = 0; i < TEXT_CACHE_SIZE; i++) {
+            text_entry *e = &t->cache[i];
+            if (e->tex && e->used == used[k] && e != keep) {
+                drop(t, e);
+                break;
+            }
+        }
 }
 
 void rd_text_destroy(rd_text *t)
@@ -166,12 +204,7 @@ static text_entry *cache_get(rd_text *t, const char *s, int px, SDL_Color c, int
         if (!victim || !e->live || (victim->live && e->used < victim->used))
             victim = e;
     }
-    if (victim->live) {
-        if (victim->tex)
-            SDL_DestroyTexture(victim->tex);
-        free(victim->str);
-    }
-    memset(victim, 0, sizeof *victim);
+    drop(t, victim);
     victim->str = strdup(s);
     if (!victim->str) {
         fprintf(stderr, "collviz: out of memory\n");
@@ -203,8 +236,12 @@ static text_entry *cache_get(rd_text *t, const char *s, int px, SDL_Color c, int
     victim->w = surf->w;
     victim->h = surf->h;
     SDL_FreeSurface(surf);
-    if (victim->tex)
+    if (victim->tex) {
         SDL_SetTextureBlendMode(victim->tex, SDL_BLENDMODE_BLEND);
+        t->bytes += (int64_t)victim->w * victim->h * 4;
+        if (t->bytes > TEXT_CACHE_BYTES)
+            trim(t, victim);
+    }
     return victim;
 }
 

@@ -44,14 +44,19 @@ echo "soak: seed $seed, ${seconds}s, memory every ${sample}s, windows switch eve
 Xvfb -displayfd 3 -screen 0 1920x1080x24 -nolisten tcp 3>"$out/display" 2>"$out/xvfb.log" &
 xvfb=$!
 app=
+# Wait for the server to be gone: one still shutting down removes its
+# socket and lock by name, which may by then be another server's.
 cleanup() {
   [ -n "$app" ] && kill "$app" 2>/dev/null
   kill "$xvfb" 2>/dev/null
+  wait "$xvfb" 2>/dev/null
 }
 trap cleanup EXIT
 for _ in $(seq 100); do [ -s "$out/display" ] && break; sleep 0.1; done
 [ -s "$out/display" ] || { echo "FAIL: Xvfb did not start: $(cat "$out/xvfb.log")"; exit 1; }
 export DISPLAY=":$(cat "$out/display")"
+for _ in $(seq 50); do xdotool getdisplaygeometry >/dev/null 2>&1 && break; sleep 0.1; done
+xdotool getdisplaygeometry >/dev/null 2>&1 || { echo "FAIL: Xvfb on $DISPLAY takes no connection"; exit 1; }
 
 fail() {
   echo "FAIL: $*"

@@ -110,6 +110,13 @@ for ch in 'u001b[2J' 'u0007' 'u202e' 'r'; do
     fail "lessons --check with $ch: no file:line:col: $out"
 done
 
+# A file's name is escaped too.
+mkdir -p "$work/name"
+cp "$src/lessons/algo-bruck.json" "$work/name/x$(printf '\033')[2J.json"
+run_cli 30 lessons --check "$work/name"
+printf '%s' "$out" | grep -q 'x\\x1b\[2J.json:3:' || fail "a file name with ESC: $out"
+printf '%s' "$out" | LC_ALL=C grep -q "$(printf '\033')" && fail "a file name's ESC printed raw: $out"
+
 # 6. Progress: two drills saving at once both count (a snapshot saved at the
 # end lost about one run in ten); a file that cannot be read is not
 # written over, and says why; a FIFO in its place does not hang.

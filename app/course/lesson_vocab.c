@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app.h"
 #include "lesson_internal.h"
 
 const char *lesson_lang_name(lesson_lang lang) { return cv_lang_name(lang); }
@@ -153,9 +154,14 @@ void lesson_diags_print(const lesson_diags *d, FILE *out)
 {
     for (int i = 0; i < d->count; i++) {
         const lesson_diag *g = &d->items[i];
+        /* A file's name and a message quoting its text may hold anything
+         * (an ESC in a name clears a terminal): escaped, both. */
+        char file[1024], msg[2048];
+        app_escape(g->file, file, sizeof file);
+        app_escape(g->message, msg, sizeof msg);
         if (g->line > 0)
-            fprintf(out, "%s:%d:%d: %s\n", g->file, g->line, g->col, g->message);
+            fprintf(out, "%s:%d:%d: %s\n", file, g->line, g->col, msg);
         else
-            fprintf(out, "%s: %s\n", g->file, g->message);
+            fprintf(out, "%s: %s\n", file, msg);
     }
 }
