@@ -338,6 +338,8 @@ static void test_doc_course_list(void)
     for (const char *p = list; (p = strstr(p, "\n| `")) && (size_t)(p - list) < n; p++)
         rows++;
     EXPECT(rows == course.nlessons, "the list has %d rows for %d lessons", rows, course.nlessons);
+    const char *prev = list;
+    int nquizzes = 0;
     for (int i = 0; i < course.nlessons; i++) {
         const lesson *l = course.lessons[i];
         char row[128];
@@ -345,6 +347,22 @@ static void test_doc_course_list(void)
         const char *at = strstr(list, row);
         EXPECT(at && (size_t)(at - list) < n, "docs/LESSONS.md lists %s with %d quizzes", l->id,
               l->nquizzes);
+        /* "in menu order", as the section says */
+        EXPECT(!at || at > prev, "docs/LESSONS.md lists %s out of menu order", l->id);
+        if (at)
+            prev = at;
+        nquizzes += l->nquizzes;
+    }
+    /* The README states the size of the course; it must be today's. */
+    FILE *rf = fopen(COLLVIZ_SOURCE_DIR "/README.md", "rb");
+    EXPECT(rf != NULL, "README.md");
+    if (rf) {
+        len = fread(doc, 1, sizeof doc - 1, rf);
+        fclose(rf);
+        doc[len] = '\0';
+        char says[96];
+        snprintf(says, sizeof says, "%d lessons and %d quizzes", course.nlessons, nquizzes);
+        EXPECT(strstr(doc, says) != NULL, "README.md says \"%s\"", says);
     }
     lesson_course_free(&course);
     lesson_diags_free(&diags);
