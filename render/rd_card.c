@@ -207,8 +207,8 @@ void rd_chunk_label(const cv_spec *spec, cv_buf b, int rank, int64_t i, uint64_t
         snprintf(out, outlen, "{%s}", ranks);
         return;
     }
-    char letter[8];
-    rd_chunk_name(chunk, letter, sizeof letter);
+    char letter[16];
+    rd_chunk_prefix(chunk, letter, sizeof letter);
     size_t len = (size_t)snprintf(out, outlen, "%s", letter);
     if (len < outlen)
         rank_list(mask, out + len, outlen - len);

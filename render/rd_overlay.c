@@ -105,8 +105,8 @@ void rd__draw_tooltip(rd_ctx *c, const rd_frame *f)
                  rd_str(f->lang, names[h.buf]), (long long)h.first, (long long)(h.first + h.count - 1));
     }
     int chunk = rd__chunk_of(spec, h.buf, h.rank, h.first);
-    char letter[8];
-    rd_chunk_name(chunk, letter, sizeof letter);
+    char letter[16];
+    rd_chunk_prefix(chunk, letter, sizeof letter);
     size_t len = (size_t)snprintf(lines[n], sizeof lines[0], "%s:", rd_str(f->lang, RD_S_FROM));
     int listed = 0;
     for (int r = 0; r < 64 && len + 12 < sizeof lines[0]; r++)

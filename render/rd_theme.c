@@ -197,6 +197,15 @@ void rd_chunk_name(int chunk, char *out, size_t outlen)
         snprintf(out, outlen, "#%d", chunk);
 }
 
+void rd_chunk_prefix(int chunk, char *out, size_t outlen)
+{
+    rd_chunk_name(chunk, out, outlen);
+    if (chunk >= 52) {
+        size_t len = strlen(out);
+        snprintf(out + len, outlen - len, ":");
+    }
+}
+
 int rd_ref_step(int nsteps, double t, bool *after)
 {
     if (!(t > 0))

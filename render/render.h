@@ -72,11 +72,16 @@ SDL_Color rd_theme_rank_color(const rd_theme *th, int rank);
 /* The same from the dark theme's palette, where no theme is at hand. */
 SDL_Color rd_rank_color(int rank);
 /* The chunk letter convention of the source notes: chunk 0 is "a", 1 "b"
- * ...; digits after it name the ranks whose data it holds ("a0+a1"). */
+ * ...; digits after it name the ranks whose data it holds ("a0+a1").
+ * Beyond z and Z (chunk 52 on, at 53 ranks and more) a number: "#63". */
 void rd_chunk_name(int chunk, char *out, size_t outlen);
+/* The same as a label starts, before the rank numbers: a numbered chunk
+ * gets a colon so that its digits never run into the ranks' ("#63:0+63",
+ * not "#630+63"). */
+void rd_chunk_prefix(int chunk, char *out, size_t outlen);
 
 /* The label of element i of a rank's buffer holding the inputs of mask:
- * its chunk's letter and the ranks, "b0+1", "c0-3", "c14-15+0-1"; scratch
+ * its chunk's letter and the ranks, "b0+1", "c0-3", "c14-15+0-1", "#63:0+63"; scratch
  * (no letter) "{1,2}" as "{1+2}". "" when nothing was written. */
 void rd_chunk_label(const cv_spec *spec, cv_buf b, int rank, int64_t i, uint64_t mask, char *out,
                      size_t outlen);

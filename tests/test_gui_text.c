@@ -135,6 +135,32 @@ int main(void)
     expect_has(t, "and 13 more like them", "16 ranks");
     run_free(&r);
 
+    /* At 64 ranks chunks run past z and Z: a numbered chunk's name keeps
+     * apart from its rank numbers ("#63:0+63", never "#630+63"), in the
+     * narration as in the cells (the same rd_chunk_label). */
+    EXPECT(run(&r, CV_OP_ALLREDUCE, CV_ALGO_RING, 64, 64), "ring 64");
+    words_of(&r, 1, false, CV_LANG_EN, false, t, sizeof t);
+    expect_has(t, "GPU 0 \xE2\x86\x92 GPU 1: #63:0+63 = ", "64 ranks, next");
+    expect_not(t, "#630", "64 ranks, next");
+    words_of(&r, 1, true, CV_LANG_EN, false, t, sizeof t);
+    expect_has(t, "GPU 0 \xE2\x86\x92 GPU 1: #63:0+63 + #63:1 = ", "64 ranks, happened");
+    run_free(&r);
+    static const struct {
+        int chunk;
+        uint64_t mask;
+        const char *want;
+    } names[] = {{0, 0x3, "a0+1"},   {25, 0x1, "z0"},         {26, 0xf, "A0-3"},
+                 {51, 0x6, "Z1+2"},  {52, 0x1, "#52:0"},      {63, 1ull << 63 | 1, "#63:0+63"},
+                 {60, 0xf0, "#60:4-7"}};
+    cv_spec big = tr_spec(CV_OP_ALLREDUCE, CV_ALGO_RING, 64, 64);
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        char lab[64];
+        /* 64 elements on 64 ranks: element k is chunk k. */
+        rd_chunk_label(&big, CV_BUF_RECV, 0, names[i].chunk, names[i].mask, lab, sizeof lab);
+        EXPECT(strcmp(lab, names[i].want) == 0, "chunk %d label '%s', want '%s'", names[i].chunk, lab,
+               names[i].want);
+    }
+
     /* One transfer: singular words. */
     EXPECT(run(&r, CV_OP_REDUCE, CV_ALGO_DIRECT, 4, 4), "reduce direct");
     words_of(&r, 0, false, CV_LANG_EN, false, t, sizeof t);
