@@ -98,7 +98,10 @@ void rd__draw_tooltip(rd_ctx *c, const rd_frame *f)
         snprintf(lines[n++], sizeof lines[0], "%s  \xC2\xB7  %s[%lld]", gpu, rd_str(f->lang, names[h.buf]),
                  (long long)h.first);
         char val[48];
-        cv_value_format(spec->dtype, v.values, h.first, val, sizeof val);
+        if (!mask && last < 0 && v.masks) /* as the cell shows it: no real zero yet */
+            snprintf(val, sizeof val, "\xC2\xB7");
+        else
+            cv_value_format(spec->dtype, v.values, h.first, val, sizeof val);
         snprintf(lines[n++], sizeof lines[0], "%s %s", rd_str(f->lang, RD_S_VALUE), val);
     } else {
         snprintf(lines[n++], sizeof lines[0], "%s  \xC2\xB7  %s[%lld..%lld]", gpu,

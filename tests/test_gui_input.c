@@ -296,6 +296,20 @@ int main(void)
     TR_CHECK(gui_spec(g)->algo != CV_ALGO_RING, "A did not change the algorithm");
     key(g, SDLK_o, 0);
     TR_CHECK(gui_spec(g)->op != CV_OP_ALLREDUCE, "O did not change the op");
+    /* Every op O reaches comes with its own default algorithm, so a
+     * learner cycling ops sees the rings (not the last op's "direct"). */
+    for (int k = 0; k < CV_OP_COUNT; k++) {
+        cv_algo list[CV_ALGO_COUNT];
+        cv_op_algos(gui_spec(g)->op, list);
+        TR_CHECK(gui_spec(g)->algo == list[0], "O gave %s the %s algorithm, not its default %s",
+                 cv_op_name(gui_spec(g)->op), cv_algo_name(gui_spec(g)->algo),
+                 cv_algo_name(list[0]));
+        key(g, SDLK_a, 0); /* another algorithm before the next O */
+        key(g, SDLK_o, 0);
+    }
+    while (gui_spec(g)->op != CV_OP_ALLREDUCE)
+        key(g, SDLK_o, 0);
+    key(g, SDLK_o, 0);
     key(g, SDLK_o, KMOD_SHIFT);
     key(g, SDLK_d, 0);
     key(g, SDLK_r, 0);
