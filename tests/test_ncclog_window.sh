@@ -28,12 +28,24 @@ for _ in $(seq 100); do [ -s "$out/display" ] && break; sleep 0.1; done
 export DISPLAY=":$(cat "$out/display")"
 fail() { echo "FAIL: $*"; exit 1; }
 
+# wait_window LOG [retry]: the window's id in $win. With retry, a program
+# that found no display although Xvfb runs (SDL's X11 connection refused
+# on a heavily loaded machine) returns 1 once, so the caller starts it again.
 wait_window() {
   win=
   for _ in $(seq 150); do
     win=$(xdotool search --name collviz 2>/dev/null | head -1)
-    [ -n "$win" ] && return
-    kill -0 "$app" 2>/dev/null || fail "collviz exited before its window appeared: $(cat "$1")"
+    [ -n "$win" ] && return 0
+    if ! kill -0 "$app" 2>/dev/null; then
+      alive="Xvfb running"
+      kill -0 "$xvfb" 2>/dev/null || alive="Xvfb has exited: $(cat "$out/xvfb.log")"
+      if [ -n "${2:-}" ] && kill -0 "$xvfb" 2>/dev/null && grep -q "no display" "$1"; then
+        echo "note: collviz found no display with $alive; starting it again"
+        app=
+        return 1
+      fi
+      fail "collviz exited before its window appeared ($alive): $(cat "$1")"
+    fi
     sleep 0.1
   done
   fail "no collviz window after 15 s"
@@ -56,10 +68,13 @@ quit() {
   [ "$rc" = 0 ] || fail "collviz exited $rc: $(cat "$1")"
 }
 
-"$bin" gui --nccl-log "$logs/two-nodes-16.log" --op allreduce --shots "$out/shots" \
-    >"$out/gui.log" 2>&1 &
-app=$!
-wait_window "$out/gui.log"
+gui_log() {
+  "$bin" gui --nccl-log "$logs/two-nodes-16.log" --op allreduce --shots "$out/shots" \
+      >"$out/gui.log" 2>&1 &
+  app=$!
+}
+gui_log
+wait_window "$out/gui.log" retry || { gui_log; wait_window "$out/gui.log"; }
 sleep 0.8
 first=$(shoot 1)
 xdotool key --window "$win" k || fail "xdotool key k"
@@ -70,7 +85,11 @@ quit "$out/gui.log"
 
 "$bin" nccl-log "$logs/two-nodes-16.log" >"$out/nccl-log.out" 2>&1 &
 app=$!
-wait_window "$out/nccl-log.out"
+if ! wait_window "$out/nccl-log.out" retry; then
+  "$bin" nccl-log "$logs/two-nodes-16.log" >"$out/nccl-log.out" 2>&1 &
+  app=$!
+  wait_window "$out/nccl-log.out"
+fi
 sleep 0.5
 quit "$out/nccl-log.out"
 grep -q "16 ranks on 2 nodes, 4 channels" "$out/nccl-log.out" || fail "no summary: $(cat "$out/nccl-log.out")"
