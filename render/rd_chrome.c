@@ -411,11 +411,16 @@ void rd__draw_legend(rd_ctx *c, const rd_frame *f, int p)
     for (int k = 0; nodes > 1 && k < nodes; k++) {
         /* The node shades, as behind the cards: "node 0", then the
          * numbers alone, as the rank colours are. */
-        char name[32];
+        char name[96];
+        const char *host = k < RD_MAX_NODE_HOSTS ? f->node_host[k] : NULL;
         if (k == 0 || nodes == 2)
             rd_strf(f->lang, RD_S_NODE, name, sizeof name, k, 0);
         else
             snprintf(name, sizeof name, "%d", k);
+        if (host && host[0] && nodes <= 4) { /* "node 0 (host-a)" while they fit */
+            size_t used = strlen(name);
+            snprintf(name + used, sizeof name - used, " (%.40s)", host);
+        }
         int tw = 0;
         rd_text_measure(c->text, name, px, &tw, NULL);
         if (x + sw * 2 + 4 + tw > right)

@@ -300,6 +300,7 @@ typedef struct {
 #define RD_MAX_REGIONS 64
 #define RD_MAX_HL_LINKS 64
 
+#define RD_MAX_NODE_HOSTS 64
 typedef struct {
     rd_theme_id theme;
     cv_lang lang;
@@ -330,6 +331,9 @@ typedef struct {
     rd_region wrong[RD_MAX_REGIONS];
     int hl_links[RD_MAX_HL_LINKS][2];
     rd_narration narr;
+    /* The host of each node where an NCCL log named them (NULL or "":
+     * none); the legend says "node 0 (host-a)". */
+    const char *node_host[RD_MAX_NODE_HOSTS];
 } rd_frame;
 
 void rd_frame_init(rd_frame *f);

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "app.h"
 #include "cv_cuda.h"
 #include "gui_internal.h"
 
@@ -658,6 +659,12 @@ void gui__frame(gui *g, rd_frame *out)
         f.panels[i].inter = cv_link_find("ib-ndr"); /* used only where the spec has nodes */
         f.panels[i].backend = g->backend->name;
     }
+    /* The hosts of an NCCL log's nodes, while the stage is that log's
+     * cluster (its ring on the stage and as many nodes). */
+    const ncclog_comm *nl = g->spec.topo ? app_nccl_log(NULL, NULL) : NULL;
+    if (nl && nl->hosts && nl->nnodes == cv_spec_nodes(&g->spec))
+        for (int k = 0; k < nl->nnodes && k < RD_MAX_NODE_HOSTS; k++)
+            f.node_host[k] = nl->hosts[k];
     int ow = 0, oh = 0, ww = 0, wh = 0;
     SDL_GetRendererOutputSize(g->ren, &ow, &oh);
     if (g->win) {
