@@ -19,6 +19,17 @@
  * the cap the least recently used go until 3/4 of it is left. */
 #define TEXT_CACHE_BYTES ((int64_t)48 << 20)
 
+/* Wrapping measures every prefix of a paragraph: the narration's few
+ * paragraphs would be shaped again in every frame of an animation, most of
+ * a frame's time. The last results are kept, whole. */
+#define WRAP_CACHE_SIZE 32
+
+typedef struct {
+    char *str, *out; /* out: nlines lines of linelen bytes */
+    int px, max_w, maxlines, linelen, nlines;
+    uint64_t used;
+} wrap_entry;
+
 typedef struct {
     uint64_t hash;
     char *str;
@@ -37,6 +48,7 @@ struct rd_text {
     int64_t bytes; /* of the live textures, 4 per pixel */
     uint64_t clock;
     bool ttf_inited;
+    wrap_entry wraps[WRAP_CACHE_SIZE];
 };
 
 rd_text *rd_text_create(SDL_Renderer *r, const rd_font_paths *fonts, char *err, size_t errlen)
@@ -112,6 +124,8 @@ void rd_text_destroy(rd_text *t)
     if (!t)
         return;
     rd_text_flush(t);
+    for (int i = 0; i < WRAP_CACHE_SIZE; i++)
+        free(t->wraps[i].str), free(t->wraps[i].out);
     rd__fonts_close(&t->fonts);
     if (t->ttf_inited)
         TTF_Quit(); /* reference counted by SDL_ttf */
@@ -266,8 +280,8 @@ static int utf8_len(unsigned char c)
     return c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
 }
 
-int rd_text_wrap(rd_text *t, const char *s, int px, int max_w, char *buf, int maxlines,
-                 int linelen)
+static int wrap_uncached(rd_text *t, const char *s, int px, int max_w, char *buf, int maxlines,
+                         int linelen)
 {
     int nlines = 0;
     const char *p = s;
@@ -338,6 +352,34 @@ int rd_text_wrap(rd_text *t, const char *s, int px, int max_w, char *buf, int ma
         p = q;
     }
     return nlines;
+}
+
+int rd_text_wrap(rd_text *t, const char *s, int px, int max_w, char *buf, int maxlines,
+                 int linelen)
+{
+    wrap_entry *old = &t->wraps[0];
+    for (int i = 0; i < WRAP_CACHE_SIZE; i++) {
+        wrap_entry *e = &t->wraps[i];
+        if (e->str && e->px == px && e->max_w == max_w && e->maxlines == maxlines &&
+            e->linelen == linelen && strcmp(e->str, s) == 0) {
+            e->used = ++t->clock;
+            memcpy(buf, e->out, (size_t)e->nlines * (size_t)linelen);
+            return e->nlines;
+        }
+        if (e->used < old->used)
+            old = e;
+    }
+    int n = wrap_uncached(t, s, px, max_w, buf, maxlines, linelen);
+    size_t bytes = (size_t)n * (size_t)linelen;
+    char *str = strdup(s), *out = malloc(bytes ? bytes : 1);
+    if (!str || !out) { /* not kept: the answer is right all the same */
+        free(str), free(out);
+        return n;
+    }
+    memcpy(out, buf, bytes);
+    free(old->str), free(old->out);
+    *old = (wrap_entry){str, out, px, max_w, maxlines, linelen, n, ++t->clock};
+    return n;
 }
 
 SDL_Rect rd_text_draw_in(rd_text *t, const char *s, int px, SDL_Color c, SDL_Rect box, int align)
