@@ -106,11 +106,7 @@ void rd__update_cells(rd_ctx *c, int p, const rd_panel *panel, int shown)
         }
     if (total > cc->cap) {
         free(cc->cells);
-        cc->cells = malloc(sizeof *cc->cells * total);
-        if (!cc->cells) {
-            fprintf(stderr, "collviz: out of memory\n");
-            abort();
-        }
+        cc->cells = cv_xmalloc(sizeof *cc->cells * total);
         cc->cap = total;
     }
     for (int i = 0; i < nk; i++)

@@ -27,11 +27,7 @@
 
 rd_ctx *rd_create(SDL_Renderer *r, const rd_font_paths *fonts, char *err, size_t errlen)
 {
-    rd_ctx *c = calloc(1, sizeof *c);
-    if (!c) {
-        fprintf(stderr, "collviz: out of memory\n");
-        abort();
-    }
+    rd_ctx *c = cv_xcalloc(1, sizeof *c);
     c->r = r;
     c->text = rd_text_create(r, fonts, err, errlen);
     if (!c->text) {

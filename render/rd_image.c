@@ -90,14 +90,10 @@ rd_gif *rd_gif_open(const char *path, int w, int h, char *err, size_t errlen)
         snprintf(err, errlen, "GIF size %dx%d out of range", w, h);
         return NULL;
     }
-    rd_gif *g = calloc(1, sizeof *g);
-    if (!g)
-        goto oom;
-    g->lut = malloc(32768);
-    g->index = malloc((size_t)w * (size_t)h);
-    g->prev = malloc((size_t)w * (size_t)h);
-    if (!g->lut || !g->index || !g->prev)
-        goto oom;
+    rd_gif *g = cv_xcalloc(1, sizeof *g);
+    g->lut = cv_xmalloc(32768);
+    g->index = cv_xmalloc((size_t)w * (size_t)h);
+    g->prev = cv_xmalloc((size_t)w * (size_t)h);
     /* Opened here rather than by EGifOpenFileName, which creates the file
      * readable by its owner only; this way the user's umask decides. */
     int e = 0, fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
@@ -125,9 +121,6 @@ rd_gif *rd_gif_open(const char *path, int w, int h, char *err, size_t errlen)
     g->h = h;
     snprintf(g->path, sizeof g->path, "%s", path);
     return g;
-oom:
-    fprintf(stderr, "collviz: out of memory\n");
-    abort();
 }
 
 static uint32_t pixel_at(const SDL_Surface *s, int x, int y)
@@ -149,11 +142,7 @@ static int cmp_count(const void *a, const void *b)
 /* Palette: the 256 most frequent 5-5-5 colours of the frame. */
 static int build_palette(rd_gif *g, const SDL_Surface *s, char *err, size_t errlen)
 {
-    uint32_t(*hist)[2] = calloc(32768, sizeof *hist);
-    if (!hist) {
-        fprintf(stderr, "collviz: out of memory\n");
-        abort();
-    }
+    uint32_t(*hist)[2] = cv_xcalloc(32768, sizeof *hist);
     for (int i = 0; i < 32768; i++)
         hist[i][0] = (uint32_t)i;
     for (int y = 0; y < s->h; y++)

@@ -53,11 +53,7 @@ struct rd_text {
 
 rd_text *rd_text_create(SDL_Renderer *r, const rd_font_paths *fonts, char *err, size_t errlen)
 {
-    rd_text *t = calloc(1, sizeof *t);
-    if (!t) {
-        fprintf(stderr, "collviz: out of memory\n");
-        abort();
-    }
+    rd_text *t = cv_xcalloc(1, sizeof *t);
     t->r = r;
     /* TTF_Init is reference counted: each rd_text holds one reference. */
     if (TTF_Init() != 0) {
@@ -219,11 +215,7 @@ static text_entry *cache_get(rd_text *t, const char *s, int px, SDL_Color c, int
             victim = e;
     }
     drop(t, victim);
-    victim->str = strdup(s);
-    if (!victim->str) {
-        fprintf(stderr, "collviz: out of memory\n");
-        abort();
-    }
+    victim->str = cv_xstrdup(s);
     victim->hash = h;
     victim->px = px;
     victim->rgba = rgba;

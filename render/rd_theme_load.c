@@ -303,11 +303,7 @@ int rd_theme_load_file(rd_theme_id id, const char *path, char *err, size_t errle
         snprintf(err, errlen, "%s: cannot be read", path);
         return CV_EINVAL;
     }
-    char *text = malloc(MAX_FILE_BYTES + 1);
-    if (!text) {
-        fprintf(stderr, "collviz: out of memory\n");
-        abort();
-    }
+    char *text = cv_xmalloc(MAX_FILE_BYTES + 1);
     size_t n = fread(text, 1, MAX_FILE_BYTES + 1, f);
     bool read_error = ferror(f);
     fclose(f);

@@ -21,16 +21,16 @@
 
 /* ------------------------------------------------------------------ memory */
 
-/* Fatal on out of memory, as everywhere in collviz. */
-void *lesson__xmalloc(size_t n);
-void *lesson__xcalloc(size_t n, size_t size);
-void *lesson__xrealloc(void *p, size_t n);
+/* Fatal on out of memory: cv.h's one allocator, as everywhere in collviz. */
+#define lesson__xmalloc cv_xmalloc
+#define lesson__xcalloc cv_xcalloc
+#define lesson__xrealloc cv_xrealloc
+#define lesson__xstrdup cv_xstrdup
 
 /* splitmix64: the next number of a small deterministic generator, so a
  * seed gives the same drill, and a quiz key the same answer order,
  * everywhere (lesson_quiz.c). */
 uint64_t lesson__next_random(uint64_t *state);
-char *lesson__xstrdup(const char *s);
 
 lesson__arena *lesson__arena_create(void);
 void lesson__arena_destroy(lesson__arena *a); /* accepts NULL */

@@ -18,44 +18,6 @@
 
 /* ------------------------------------------------------------------ memory */
 
-static void lesson__oom(size_t n)
-{
-    fprintf(stderr, "collviz: out of memory (%zu bytes)\n", n);
-    abort();
-}
-
-void *lesson__xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (!p)
-        lesson__oom(n);
-    return p;
-}
-
-void *lesson__xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size ? size : 1);
-    if (!p)
-        lesson__oom(n * size);
-    return p;
-}
-
-void *lesson__xrealloc(void *p, size_t n)
-{
-    void *q = realloc(p, n ? n : 1);
-    if (!q)
-        lesson__oom(n);
-    return q;
-}
-
-char *lesson__xstrdup(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *p = lesson__xmalloc(n);
-    memcpy(p, s, n);
-    return p;
-}
-
 /* A lesson is built from hundreds of small pieces that all die together,
  * so they come from blocks freed at once rather than one malloc each. */
 typedef struct lesson__block {

@@ -12,6 +12,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "progress.h"
 
+#include "cv.h"
+
 #include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
@@ -25,24 +27,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-static void *progress_xrealloc(void *p, size_t n)
-{
-    void *q = realloc(p, n ? n : 1);
-    if (!q) {
-        fprintf(stderr, "collviz: out of memory (%zu bytes)\n", n);
-        abort();
-    }
-    return q;
-}
-
-static char *progress_xstrdup(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *p = progress_xrealloc(NULL, n);
-    memcpy(p, s, n);
-    return p;
-}
 
 void progress_init(progress *p)
 {
@@ -93,13 +77,13 @@ static void *grow(void *arr, int n, int *cap, size_t size)
     if (n < *cap)
         return arr;
     *cap = *cap < 8 ? 8 : *cap + *cap / 2;
-    return progress_xrealloc(arr, (size_t)*cap * size);
+    return cv_xrealloc(arr, (size_t)*cap * size);
 }
 
 static void append_done(progress *p, const char *lesson_id)
 {
     p->done = grow(p->done, p->ndone, &p->done_cap, sizeof *p->done);
-    p->done[p->ndone++] = progress_xstrdup(lesson_id);
+    p->done[p->ndone++] = cv_xstrdup(lesson_id);
 }
 
 void progress_set_done(progress *p, const char *lesson_id, bool done)
@@ -130,7 +114,7 @@ static progress_quiz *append_quiz(progress *p, const char *key)
     p->quizzes = grow(p->quizzes, p->nquizzes, &p->quizzes_cap, sizeof *p->quizzes);
     progress_quiz *q = &p->quizzes[p->nquizzes++];
     memset(q, 0, sizeof *q);
-    q->key = progress_xstrdup(key);
+    q->key = cv_xstrdup(key);
     return q;
 }
 
@@ -152,7 +136,7 @@ void progress_record_quiz(progress *p, const char *key, bool correct)
 
 void progress_set_current(progress *p, const char *lesson_id, int beat)
 {
-    char *id = lesson_id ? progress_xstrdup(lesson_id) : NULL;
+    char *id = lesson_id ? cv_xstrdup(lesson_id) : NULL;
     free(p->current_lesson);
     p->current_lesson = id;
     p->current_beat = beat < 0 ? 0 : beat;
@@ -214,8 +198,8 @@ static void seen_init(seen_set *t, int n)
     size_t cap = 16;
     while (cap < (size_t)n * 2)
         cap *= 2;
-    t->hash = progress_xrealloc(NULL, cap * sizeof *t->hash);
-    t->index = progress_xrealloc(NULL, cap * sizeof *t->index);
+    t->hash = cv_xrealloc(NULL, cap * sizeof *t->hash);
+    t->index = cv_xrealloc(NULL, cap * sizeof *t->index);
     for (size_t i = 0; i < cap; i++)
         t->index[i] = -1;
     t->mask = cap - 1;
@@ -391,7 +375,7 @@ progress_status progress_load(progress *p, const char *path, char *msg, size_t m
         return PROGRESS_EIO;
     }
     fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-    char *data = progress_xrealloc(NULL, PROGRESS_MAX_BYTES + 1);
+    char *data = cv_xrealloc(NULL, PROGRESS_MAX_BYTES + 1);
     size_t len = 0;
     int read_errno = 0;
     while (len < PROGRESS_MAX_BYTES + 1) {

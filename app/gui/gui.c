@@ -93,11 +93,7 @@ static int panel_build(gui *g, const cv_spec *spec, gui_panel *out, char *err, s
          * cost`), and ib-ndr between nodes. */
         const cv_link *link = g->link ? g->link : cv_link_find("nvlink4");
         const cv_link *inter = cv_spec_nodes(&p.plan->spec) > 1 ? cv_link_find("ib-ndr") : NULL;
-        p.cum = calloc((size_t)p.plan->nsteps + 1, sizeof *p.cum);
-        if (!p.cum) {
-            fprintf(stderr, "collviz: out of memory\n");
-            abort();
-        }
+        p.cum = cv_xcalloc((size_t)p.plan->nsteps + 1, sizeof *p.cum);
         for (int k = 0; k < p.plan->nsteps && link; k++) {
             int64_t bytes = 0;
             p.cum[k + 1] = p.cum[k] + cv_cost_step_nodes(p.plan, k, link, inter, &bytes);
@@ -254,11 +250,7 @@ int gui_set_backend(gui *g, const cv_backend *b)
 int gui_create(const gui_options *o, gui **out, char *err, size_t errlen)
 {
     *out = NULL;
-    gui *g = calloc(1, sizeof *g);
-    if (!g) {
-        fprintf(stderr, "collviz: out of memory\n");
-        abort();
-    }
+    gui *g = cv_xcalloc(1, sizeof *g);
     g->backend = o->backend ? o->backend : cv_cpu_backend();
     g->init = o->init;
     g->seed = o->seed;
@@ -757,8 +749,7 @@ void gui_fit_display(int *w, int *h)
 
 int gui_run(gui *g)
 {
-    Uint64 freq = SDL_GetPerformanceFrequency();
-    Uint64 last = SDL_GetPerformanceCounter();
+    double last = cv_now_seconds();
     bool dirty = true;
     while (!g->quit) {
         SDL_Event e;
@@ -775,8 +766,7 @@ int gui_run(gui *g)
             gui_handle_event(g, &e);
             dirty = true;
         }
-        Uint64 now = SDL_GetPerformanceCounter();
-        double dt = (double)(now - last) / (double)freq;
+        double now = cv_now_seconds(), dt = now - last;
         last = now;
         if (dt > 0.25)
             dt = 0.25; /* after a stall, don't jump a whole step */
@@ -803,7 +793,7 @@ int gui_run(gui *g)
         }
         if (g->playing || g->exit_after > 0) {
             /* Vsync paces us where it exists; elsewhere cap at ~60 fps. */
-            double spent = (double)(SDL_GetPerformanceCounter() - now) / (double)freq;
+            double spent = cv_now_seconds() - now;
             if (spent < 0.016)
                 SDL_Delay((Uint32)((0.016 - spent) * 1000) + 1);
         }

@@ -351,10 +351,8 @@ static void on_key(gui *g, const SDL_KeyboardEvent *k)
 
 rd_hit gui__hit(gui *g, int x, int y)
 {
-    if (!g->hit_layout && !(g->hit_layout = malloc(sizeof *g->hit_layout))) {
-        fprintf(stderr, "collviz: out of memory\n");
-        abort();
-    }
+    if (!g->hit_layout)
+        g->hit_layout = cv_xmalloc(sizeof *g->hit_layout);
     rd_frame f;
     gui__frame(g, &f);
     int w = 0, h = 0;

@@ -196,11 +196,7 @@ static void show_diagram(gui_lesson *s, const lesson_diagram *d)
         return;
     }
     /* rd_diagram is several KiB: build it off the stack. */
-    rd_diagram *rd = calloc(1, sizeof *rd);
-    if (!rd) {
-        fprintf(stderr, "collviz: out of memory\n");
-        abort();
-    }
+    rd_diagram *rd = cv_xcalloc(1, sizeof *rd);
     rd->cols = d->cols;
     rd->rows = d->rows;
     rd->nboxes = d->nboxes < RD_DIAGRAM_MAX_BOXES ? d->nboxes : RD_DIAGRAM_MAX_BOXES;
@@ -264,11 +260,7 @@ static char *mistakes_text(const gui_lesson *s, const lesson *l)
     for (int i = 0; i < l->nmistakes; i++)
         n += strlen(lesson_text_get(&l->mistakes[i].myth, s->lang)) +
              strlen(lesson_text_get(&l->mistakes[i].truth, s->lang)) + 64;
-    char *out = malloc(n);
-    if (!out) {
-        fprintf(stderr, "collviz: out of memory\n");
-        abort();
-    }
+    char *out = cv_xmalloc(n);
     size_t len = 0;
     out[0] = '\0';
     for (int i = 0; i < l->nmistakes; i++)

@@ -85,12 +85,8 @@ int app_cmd_render(int argc, char **argv)
     double a = cv_now_seconds();
     gui_render(g);
     double first = cv_now_seconds() - a, launch = cv_now_seconds() - t0;
-    double *ms = malloc(sizeof *ms * (size_t)frames);
-    double *landing = malloc(sizeof *landing * (size_t)frames);
-    if (!ms || !landing) {
-        fprintf(stderr, "collviz: out of memory\n");
-        abort();
-    }
+    double *ms = cv_xmalloc(sizeof *ms * (size_t)frames);
+    double *landing = cv_xmalloc(sizeof *landing * (size_t)frames);
     int n = gui_nsteps(g);
     g->mouse_x = o.width / 3; /* a hover tooltip, as a user would have */
     g->mouse_y = o.height / 2;

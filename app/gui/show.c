@@ -193,7 +193,7 @@ static int run_window(show_view *v, int w, int h, bool fit, char *err, size_t er
     bool quit = false, dirty = true;
     int hover = -1, mx = -1, my = -1;
     rd_series hover_s = RD_SERIES_BUSBW;
-    Uint32 message_until = 0;
+    double message_until = 0; /* cv_now_seconds() when the message goes */
     while (!quit) {
         SDL_Event e;
         bool got = SDL_WaitEventTimeout(&e, 250);
@@ -208,7 +208,7 @@ static int run_window(show_view *v, int w, int h, bool fit, char *err, size_t er
                     int ow, oh;
                     SDL_GetRendererOutputSize(ren, &ow, &oh);
                     save_shot(v, ow, oh);
-                    message_until = SDL_GetTicks() + 4000;
+                    message_until = cv_now_seconds() + 4.0;
                 } else if (k == SDLK_t) {
                     v->theme = (rd_theme_id)((v->theme + 1) % RD_THEME_COUNT);
                 } else if (k == SDLK_y) {
@@ -229,7 +229,7 @@ static int run_window(show_view *v, int w, int h, bool fit, char *err, size_t er
             }
             got = SDL_PollEvent(&e);
         }
-        if (message_until && SDL_TICKS_PASSED(SDL_GetTicks(), message_until)) {
+        if (message_until && cv_now_seconds() >= message_until) {
             v->message[0] = '\0';
             message_until = 0;
             dirty = true;

@@ -39,15 +39,7 @@ static ncclog_via via_kind(const char *text)
     return NCCLOG_VIA_UNKNOWN;
 }
 
-static void *zalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size);
-    if (!p) {
-        fputs("collviz: out of memory reading the NCCL log\n", stderr);
-        exit(2);
-    }
-    return p;
-}
+static void *zalloc(size_t n, size_t size) { return cv_xcalloc(n, size); }
 
 /* ------------------------------------------------------------------ rings */
 
@@ -276,11 +268,7 @@ static int comm_index(ncclog *log, const char *id, long line)
     for (int i = 0; i < log->ncomms; i++)
         if (!strcmp(log->comms[i].id, id))
             return i;
-    log->comms = realloc(log->comms, (size_t)(log->ncomms + 1) * sizeof *log->comms);
-    if (!log->comms) {
-        fputs("collviz: out of memory reading the NCCL log\n", stderr);
-        exit(2);
-    }
+    log->comms = cv_xrealloc(log->comms, (size_t)(log->ncomms + 1) * sizeof *log->comms);
     ncclog_comm *c = &log->comms[log->ncomms];
     memset(c, 0, sizeof *c);
     snprintf(c->id, sizeof c->id, "%s", id);

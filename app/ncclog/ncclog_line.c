@@ -20,11 +20,7 @@ void *ncclog__grow(void *p, size_t *cap, size_t need, size_t size)
     size_t c = *cap ? *cap : 64;
     while (c < need)
         c *= 2;
-    void *q = realloc(p, c * size);
-    if (!q) {
-        fputs("collviz: out of memory reading the NCCL log\n", stderr);
-        exit(2);
-    }
+    void *q = cv_xrealloc(p, c * size);
     *cap = c;
     return q;
 }
@@ -122,11 +118,7 @@ static uint64_t hash_key(const char *s)
 static void rehash(ncclog__reader *r)
 {
     int cap = r->hashcap ? r->hashcap * 2 : 256;
-    int *t = calloc((size_t)cap, sizeof *t);
-    if (!t) {
-        fputs("collviz: out of memory reading the NCCL log\n", stderr);
-        exit(2);
-    }
+    int *t = cv_xcalloc((size_t)cap, sizeof *t);
     for (int i = 0; i < r->nprinters; i++) {
         uint64_t h = hash_key(r->printers[i].key) & (uint64_t)(cap - 1);
         while (t[h])

@@ -158,11 +158,7 @@ static void print_tree(FILE *out, const ncclog_comm *c, const ncclog_channel *ch
     int root = 0;
     while (root < c->nranks && ch->parent[root] >= 0)
         root++;
-    char *prefix = malloc(4100);
-    if (!prefix) {
-        fputs("collviz: out of memory\n", stderr);
-        exit(2);
-    }
+    char *prefix = cv_xmalloc(4100);
     snprintf(prefix, 4100, "%*s", indent, "");
     fputs(prefix, out);
     print_branch(out, ch, root, prefix, (size_t)indent, indent);
@@ -187,11 +183,8 @@ static bool same_tree(const ncclog_comm *c, int a, int b)
 /* Prints the channels grouped by equal rings (or trees). */
 static void print_groups(FILE *out, const ncclog_comm *c, bool trees)
 {
-    int n = c->nchannels, *group = calloc((size_t)n, sizeof *group), *members = calloc((size_t)n, sizeof *members);
-    if (!group || !members) {
-        fputs("collviz: out of memory\n", stderr);
-        exit(2);
-    }
+    int n = c->nchannels, *group = cv_xcalloc((size_t)n, sizeof *group),
+        *members = cv_xcalloc((size_t)n, sizeof *members);
     int distinct = 0;
     for (int i = 0; i < n; i++) {
         group[i] = -1;
@@ -260,11 +253,7 @@ void ncclog_print_summary(FILE *out, const ncclog *log, const ncclog_comm *c)
     if (c->nnodes > 0)
         fprintf(out, " on %d node%s", c->nnodes, c->nnodes == 1 ? "" : "s");
     fprintf(out, ", %d channel%s\n", c->nchannels, c->nchannels == 1 ? "" : "s");
-    int *ranks = malloc((size_t)c->nranks * sizeof *ranks);
-    if (!ranks) {
-        fputs("collviz: out of memory\n", stderr);
-        exit(2);
-    }
+    int *ranks = cv_xmalloc((size_t)c->nranks * sizeof *ranks);
     for (int k = 0; k < c->nnodes; k++) {
         int m = 0;
         for (int r = 0; r < c->nranks; r++)
