@@ -10,6 +10,10 @@
 #   --build  only the build (runs without a GPU: checks the toolchain and
 #            cJSON before device time is spent)
 #   --all    the three phases in one command (where commands are not limited)
+#   --quick  --tests then --bench in ONE command of at most 9.5 minutes, each
+#            with half of that (GPU_CHECK_BUDGET=280 s), the ops' sweeps
+#            every 4x instead of 2x: for a lent machine whose whole loan is
+#            15 minutes, starts included, where three calls do not fit
 # Each phase builds what it needs in build-gpu/ (without the window, without
 # -Werror): on a machine still warm from the previous phase nothing is
 # rebuilt; on a fresh one build-gpu/ is configured and built again, in about
@@ -27,24 +31,26 @@
 # usage or a missing tool or dependency, 3 no GPU here.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-phases=() deps=0 out=${OUT:-gpu-results}
+phases=() deps=0 quick=0 out=${OUT:-gpu-results}
 for a in "$@"; do
   case "$a" in
     --tests|--bench|--nccl|--build) phases+=("${a#--}") ;;
     --all) phases+=(tests bench nccl) ;;
+    --quick) phases+=(tests bench); quick=1 ;;
     --deps) deps=1 ;;
-    -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "gpu_check.sh: unknown flag '$a'; allowed: --tests, --bench, --nccl, --build," \
-             "--all, --deps, OUTDIR" >&2; exit 2 ;;
+             "--all, --quick, --deps, OUTDIR" >&2; exit 2 ;;
     *) out="$a" ;;
   esac
 done
 if [ ${#phases[@]} -eq 0 ]; then
   echo "gpu_check.sh: name a phase: --tests, --bench or --nccl (one command each), --build," \
-       "or --all" >&2
+       "--all, or --quick (tests and bench in one command)" >&2
   exit 2
 fi
-budget=${GPU_CHECK_BUDGET:-540}
+budget=${GPU_CHECK_BUDGET:-$([ $quick = 1 ] && echo 280 || echo 540)}
+sweep_f=$([ $quick = 1 ] && echo 4 || echo 2)
 mkdir -p "$out" && out=$(cd "$out" && pwd)
 build=build-gpu
 cv=$build/collviz
@@ -233,8 +239,8 @@ EOF
   say "## Every op, 8 ranks on --backend cuda, 8 B .. 1 GiB"
   for op in $ops; do
     rc=0
-    timed 60 "$logs/cuda-$op.txt" $cv bench --backend cuda --op "$op" --ranks 8 -b 8 -e 1G -f 2 \
-      -n 20 -w 5 || rc=$?
+    timed 60 "$logs/cuda-$op.txt" $cv bench --backend cuda --op "$op" --ranks 8 -b 8 -e 1G \
+      -f "$sweep_f" -n 20 -w 5 || rc=$?
     if [ $rc = 0 ]; then
       say "- $op: $(grep -h '# Out of bounds\|# Avg bus' "$logs/cuda-$op.txt" | tr -s ' ' | tr '\n' ' ')"
     else
