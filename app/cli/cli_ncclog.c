@@ -28,6 +28,9 @@ static cJSON *comm_json(const ncclog_comm *c)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "id", c->id);
+    cJSON_AddStringToObject(o, "id_is", c->by_commid ? "commId" : c->id[0] ? "pointer" : "none");
+    if (c->grouped_by_order)
+        cJSON_AddTrueToObject(o, "grouped_by_process_order");
     cJSON_AddNumberToObject(o, "first_line", (double)c->first_line);
     cJSON_AddNumberToObject(o, "ranks", c->nranks);
     if (c->problem[0]) {
@@ -159,8 +162,9 @@ static const char ncclog_help[] =
     "A: another algorithm; double-tree follows the log's trees), executed for real\n"
     "(the same as `collviz gui --nccl-log FILE`). `run`, `cost` and `export` take\n"
     "--nccl-log FILE too, to run or price your own cluster's rings and trees.\n\n"
-    "  --comm ID  the communicator to show when the log holds several (its 0x...\n"
-    "             address as NCCL printed it; a unique prefix is enough)\n"
+    "  --comm ID  the communicator to show when the log holds several: its commId,\n"
+    "             or the \"comm 0x...\" pointer any of its ranks printed (a prefix\n"
+    "             that names one communicator is enough)\n"
     "  --json     the same as one JSON document (every communicator, unless --comm)\n"
     "  --text     the summary only, no window\n";
 

@@ -77,6 +77,7 @@ typedef struct {
     int local_rank;             /* -1 unknown */
     int cuda_dev;               /* -1 unknown */
     long line;                  /* a line that placed this rank on its host; 0 none */
+    char ptr[24];               /* the "comm 0x..." its process printed, or "" */
 } ncclog_rank;
 
 typedef struct {
@@ -90,7 +91,13 @@ typedef struct {
 } ncclog_channel;
 
 typedef struct {
-    char id[24];     /* "0x7f145c002250", or "" when the log names no communicator */
+    char id[24];     /* the commId NCCL printed ("0x5ae77eb5ea4ec1ee"), else the
+                        "comm 0x..." pointer of its lowest rank, or "" when the log
+                        names no communicator */
+    bool by_commid;  /* id is the shared commId; else ranks were grouped by pointer */
+    bool grouped_by_order; /* no commId, and other communicators of as many ranks
+                              were initialised alongside: ranks dealt out in
+                              process order */
     long first_line; /* where it first appears */
     int nranks;
     int nchannels;
@@ -121,10 +128,12 @@ typedef struct {
 int ncclog_read(FILE *in, const char *name, ncclog *log, char *err, size_t errlen);
 void ncclog_free(ncclog *log); /* accepts a zeroed or freed log */
 
-/* The communicator id names (a unique prefix of its "0x..." is enough),
- * or with id NULL the only one. -1 with err listing the choices when id is
- * NULL and there are several, or when id matches none. A communicator whose
- * rings or trees could not be rebuilt is -1 with the reason. */
+/* The communicator id names: its commId or the "comm 0x..." pointer of any
+ * of its ranks (a prefix that names one communicator is enough), or with
+ * id NULL the only one. -1 with err listing the choices when id is NULL
+ * and there are several, when id matches none, or when a prefix matches
+ * several ("ambiguous"). A communicator whose rings or trees could not be
+ * rebuilt is -1 with the reason. */
 int ncclog_pick(const ncclog *log, const char *id, const ncclog_comm **out, char *err,
                 size_t errlen);
 

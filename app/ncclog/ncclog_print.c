@@ -253,6 +253,17 @@ void ncclog_print_summary(FILE *out, const ncclog *log, const ncclog_comm *c)
     if (c->nnodes > 0)
         fprintf(out, " on %d node%s", c->nnodes, c->nnodes == 1 ? "" : "s");
     fprintf(out, ", %d channel%s\n", c->nchannels, c->nchannels == 1 ? "" : "s");
+    int named = 0;
+    while (named < c->nranks && strcmp(c->ranks[named].ptr, c->id))
+        named++;
+    if (c->id[0] && !c->by_commid && named < c->nranks)
+        fprintf(out, "  (no commId in this log: the ranks' own \"comm\" pointers were grouped by "
+                     "rank count and the order each process created them%s; %s is rank %d's "
+                     "pointer)\n",
+                c->grouped_by_order ? ", and dealt out in process order among the "
+                                      "communicators of as many ranks created alongside"
+                                    : "",
+                c->id, named);
     int *ranks = cv_xmalloc((size_t)c->nranks * sizeof *ranks);
     for (int k = 0; k < c->nnodes; k++) {
         int m = 0;
