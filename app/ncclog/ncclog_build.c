@@ -210,15 +210,30 @@ static int build_tree(ncclog__reader *r, ncclog_comm *c, slice facts, int ch)
         chan->has_tree = true;
         c->sources |= f->kind == NCCLOG__TREE ? NCCLOG_SRC_TREES : NCCLOG_SRC_TREE;
     }
+    /* Every rank present first, so a missing one is named as missing, not
+     * as a parent -1 its neighbours disagree with. */
     for (int i = 0; i < n && rc == 0 && chan->has_tree; i++) {
-        if (!line[i]) {
-            snprintf(c->problem, sizeof c->problem,
-                     "%s: rank %d is missing from tree %d: it printed no \"Trees\" entry for "
-                     "channel %d",
-                     log->name, i, ch, ch);
-            rc = -1;
-            break;
-        }
+        if (line[i])
+            continue;
+        int by = -1; /* a rank whose line names it */
+        for (int k = 0; k < n && by < 0; k++)
+            if (line[k] && (chan->parent[k] == i || chan->children[k][0] == i ||
+                            chan->children[k][1] == i || chan->children[k][2] == i))
+                by = k;
+        int w = snprintf(c->problem, sizeof c->problem, "%s", log->name);
+        if (by >= 0)
+            w += snprintf(c->problem + w, sizeof c->problem - (size_t)w, ":%ld", line[by]);
+        w += snprintf(c->problem + w, sizeof c->problem - (size_t)w,
+                      ": rank %d is missing from tree %d: it printed no \"Trees\" entry for "
+                      "channel %d",
+                      i, ch, ch);
+        if (by >= 0)
+            snprintf(c->problem + w, sizeof c->problem - (size_t)w,
+                     " (rank %d's line here names it as its %s)", by,
+                     chan->parent[by] == i ? "parent" : "child");
+        rc = -1;
+    }
+    for (int i = 0; i < n && rc == 0 && chan->has_tree; i++) {
         int p = chan->parent[i];
         if (p >= 0 && chan->children[p][0] != i && chan->children[p][1] != i &&
             chan->children[p][2] != i) {

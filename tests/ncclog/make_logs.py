@@ -424,6 +424,14 @@ def bad_logs():
              "h:2:2 [1] NCCL INFO Trees [0] -1/-1/-1->1->0",
              "h:3:3 [2] NCCL INFO Trees [0] -1/-1/-1->2->0"]
     write("bad-tree", lines, {"error": ["bad-tree.log:3:", "trees disagree", "rank 2"]})
+    # Rank 5's Trees line missing: rank 4 lists it as a child.
+    lines = ["h:%d:%d [%d] NCCL INFO Trees [0] %s" % (10 + r, 10 + r, r, t) for r, t in
+             [(0, "1/-1/-1->0->-1"), (1, "2/-1/-1->1->0"), (2, "3/-1/-1->2->1"),
+              (3, "4/-1/-1->3->2"), (4, "5/-1/-1->4->3")]]
+    lines.insert(0, "h:10:10 [0] NCCL INFO comm 0x7f00aa0 rank 0 nRanks 6 nNodes 1 localRanks 6 localRank 0 MNNVL 0")
+    write("bad-missing-tree-rank", lines,
+          {"error": ["bad-missing-tree-rank.log:6:", "rank 5 is missing from tree 0",
+                     "no \"Trees\" entry", "rank 4's line"]})
     # Old connection lines that mix a tree's edge into the ring (NVIDIA/nccl#385's puzzle).
     lines = ["n:1:1 [0] NCCL INFO Ring 00 : 0[1000] -> 1[2000] via P2P/IPC",
              "n:2:2 [1] NCCL INFO Ring 00 : 1[2000] -> 2[3000] via P2P/IPC",
