@@ -283,6 +283,68 @@ static void check_buried(void)
     ncclog_free(&log);
 }
 
+/* Lines are read into a bounded buffer: a 5 MB line in the middle of the
+ * 16-rank log is cut and counted, NUL bytes inside lines are dropped and
+ * counted, and the log around them is read whole; a file of NUL bytes with
+ * no line end is refused as not text once a bounded amount is read. */
+static void check_bounds(void)
+{
+    FILE *src = fopen(DIR "two-nodes-16.log", "rb");
+    REQUIRE(src != NULL);
+    FILE *tmp = tmpfile();
+    REQUIRE(tmp != NULL);
+    char line[4096];
+    long n = 0;
+    while (fgets(line, sizeof line, src)) {
+        if (++n == 40) {
+            fputs("[rank3]: env ", tmp);
+            for (int i = 0; i < 5 * 1024 * 1024; i++)
+                fputc('A' + i % 26, tmp);
+            fputc('\n', tmp);
+        }
+        if (n == 50) { /* NUL bytes inside a line NCCL printed */
+            size_t k = strlen(line);
+            fwrite(line, 1, k / 2, tmp);
+            fwrite("\0\0\0", 1, 3, tmp);
+            fputs(line + k / 2, tmp);
+            continue;
+        }
+        fputs(line, tmp);
+    }
+    fclose(src);
+    rewind(tmp);
+    ncclog log;
+    char err[2048];
+    int rc = ncclog_read(tmp, "long.log", &log, err, sizeof err);
+    fclose(tmp);
+    if (rc)
+        fprintf(stderr, "long.log: %s\n", err);
+    REQUIRE(rc == 0);
+    CHECK(log.lines == n + 1);
+    CHECK(log.cut_lines == 1 && log.first_cut == 40);
+    CHECK(log.nul_bytes == 3 && log.first_nul == 51);
+    const ncclog_comm *c;
+    REQUIRE(ncclog_pick(&log, NULL, &c, err, sizeof err) == 0);
+    CHECK(c->nranks == 16 && c->nnodes == 2 && c->nchannels == 4);
+    char note[256];
+    ncclog_read_note(&log, note, sizeof note);
+    CHECK(strstr(note, "1 line longer than 64 KiB was read only that far (the first at line "
+                       "40)") != NULL);
+    CHECK(strstr(note, "3 NUL bytes dropped (the first on line 51)") != NULL);
+    ncclog_free(&log);
+
+    tmp = tmpfile();
+    REQUIRE(tmp != NULL);
+    static char zeros[1 << 16];
+    for (int i = 0; i < 40; i++) /* 2.5 MiB of NUL bytes, no line end */
+        fwrite(zeros, 1, sizeof zeros, tmp);
+    rewind(tmp);
+    CHECK(ncclog_read(tmp, "zeros.bin", &log, err, sizeof err) != 0);
+    CHECK(strstr(err, "zeros.bin:1: more than 1048576 NUL bytes and no line end: this is not a "
+                      "text log") != NULL);
+    fclose(tmp);
+}
+
 /* The lesson on reading a log stages channel 1 of the shipped log: its
  * ring, its double tree (channels 1 and 3), and quiz answers that are what
  * the log says. */
@@ -355,6 +417,7 @@ int main(void)
     check_pointer_only();
     check_many_comms();
     check_buried();
+    check_bounds();
     check_lesson();
     printf("test_ncclog: %d checks, %d failures\n", checks, failures);
     return failures != 0;

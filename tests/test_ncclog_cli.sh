@@ -90,6 +90,18 @@ expect 2 "--comm picks from an NCCL log: give --nccl-log FILE too" -- \
 expect 2 "the log holds 3 communicators; pick one with --comm" -- \
     "$collviz" cost --op allreduce --bytes 1M --nccl-log "$logs/multi-comm.log"
 
+# /dev/zero: no line end and nothing but NUL bytes, refused after a bounded
+# read (it once read forever, growing)
+expect 2 "/dev/zero:1: more than 1048576 NUL bytes and no line end: this is not a text log" -- \
+    timeout 20 "$collviz" nccl-log /dev/zero
+# a line of 200 KiB is cut, and said so
+long=${TMPDIR:-/tmp}/collviz-ncclog-long.$$.log
+{ head -5 "$logs/dbtree-4.log"; head -c 204800 /dev/zero | tr '\0' x; echo; tail -n +6 "$logs/dbtree-4.log"; } >"$long"
+expect 0 "note: .*: 1 line longer than 64 KiB was read only that far \(the first at line 6\)" -- \
+    "$collviz" nccl-log --text "$long"
+expect 0 '"lines_cut":	1' -- "$collviz" nccl-log --json "$long"
+rm -f "$long"
+
 for f in "$logs"/bad-*.log; do
     n=$("$collviz" nccl-log "$f" 2>&1 </dev/null | wc -l)
     [ "$n" = 1 ] || fail "$f: $n lines of error, expected one"

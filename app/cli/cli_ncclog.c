@@ -104,6 +104,8 @@ static int print_json(const ncclog *log, const ncclog_comm *only)
     else
         cJSON_AddNullToObject(o, "nccl_version");
     cJSON_AddNumberToObject(o, "lines", (double)log->lines);
+    cJSON_AddNumberToObject(o, "lines_cut", (double)log->cut_lines);
+    cJSON_AddNumberToObject(o, "nul_bytes_dropped", (double)log->nul_bytes);
     cJSON *comms = cJSON_AddArrayToObject(o, "communicators");
     for (int i = 0; i < log->ncomms; i++)
         if (!only || only == &log->comms[i])
@@ -141,6 +143,10 @@ static int app_ncclog_open(const char *path, const char *comm_id, ncclog *log, c
         fprintf(stderr, "collviz: %s\n", err);
         return APP_EXIT_USAGE;
     }
+    char note[256];
+    ncclog_read_note(log, note, sizeof note);
+    if (note[0])
+        fprintf(stderr, "collviz: note: %s: %s\n", log->name, note);
     if (comm && ncclog_pick(log, comm_id, comm, err, sizeof err)) {
         fprintf(stderr, "collviz: %s\n", err);
         ncclog_free(log);

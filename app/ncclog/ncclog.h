@@ -45,6 +45,8 @@
 #define NCCLOG_HOST_LEN 64
 #define NCCLOG_VIA_LEN 32
 #define NCCLOG_ERR_LEN 512
+#define NCCLOG_LINE_MAX 65536      /* a longer line is read this far, the rest skipped */
+#define NCCLOG_NUL_MAX (1L << 20)  /* NUL bytes in one line that make a file not text */
 
 /* What a connection goes over, from the "via ..." of a connection line. */
 typedef enum {
@@ -116,17 +118,29 @@ typedef struct {
     char version[32];  /* "2.21.5+cuda12.4", or "" */
     long version_line;
     long lines;        /* lines read */
+    long cut_lines;    /* lines longer than NCCLOG_LINE_MAX, read only that far */
+    long first_cut;    /* the first of them, 0 none */
+    long nul_bytes;    /* NUL bytes dropped from lines */
+    long first_nul;    /* the first line that held one, 0 none */
     int ncomms;
     ncclog_comm *comms;
 } ncclog;
 
 /* Reads a whole log from in (name is used in messages, "-" for standard
  * input). 0, or -1 with err set to "NAME:LINE: what is wrong" (or "NAME:
- * ..." where no single line is to blame). Communicators that cannot be
+ * ..." where no single line is to blame). Lines are read into a bounded
+ * buffer: one longer than NCCLOG_LINE_MAX is cut there, NUL bytes are
+ * dropped (both counted in log for a note), and a line of more than
+ * NCCLOG_NUL_MAX NUL bytes (/dev/zero, a disk image) ends the read as not
+ * text. Communicators that cannot be
  * rebuilt are an error only when a caller picks them (ncclog_pick), so a
  * log with one good and one broken communicator still lists both. */
 int ncclog_read(FILE *in, const char *name, ncclog *log, char *err, size_t errlen);
 void ncclog_free(ncclog *log); /* accepts a zeroed or freed log */
+
+/* What the reader had to change in the log's lines ("2 lines longer than
+ * 64 KiB were cut, the first at line 9"), for a note; "" when nothing. */
+void ncclog_read_note(const ncclog *log, char *note, size_t len);
 
 /* The communicator id names: its commId or the "comm 0x..." pointer of any
  * of its ranks (a prefix that names one communicator is enough), or with

@@ -12,7 +12,6 @@
  * buffer ends mid-ring on large jobs) is trusted up to its last, possibly
  * truncated, number, and the rest must come from the per-rank lines.
  */
-#define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
 
@@ -500,46 +499,6 @@ int ncclog__build(ncclog__reader *r)
         return -1;
     }
     return 0;
-}
-
-/* ---------------------------------------------------------------- reading */
-
-int ncclog_read(FILE *in, const char *name, ncclog *log, char *err, size_t errlen)
-{
-    memset(log, 0, sizeof *log);
-    snprintf(log->name, sizeof log->name, "%s", name);
-    ncclog__reader r = {.log = log, .err = err, .errlen = errlen};
-    err[0] = 0;
-    char *buf = NULL;
-    size_t cap = 0;
-    ssize_t len;
-    int rc = 0;
-    while (rc == 0 && (len = getline(&buf, &cap, in)) >= 0) {
-        r.line = ++log->lines;
-        while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
-            buf[--len] = 0;
-        if (memchr(buf, 0, (size_t)len)) {
-            snprintf(err, errlen, "%s:%ld: a NUL byte: this is not a text log", name, r.line);
-            rc = -1;
-            break;
-        }
-        rc = ncclog__line(&r, buf);
-    }
-    if (rc == 0 && ferror(in)) {
-        snprintf(err, errlen, "%s: read error after line %ld", name, log->lines);
-        rc = -1;
-    }
-    free(buf);
-    if (rc == 0)
-        rc = ncclog__build(&r);
-    free(r.facts);
-    free(r.pool);
-    free(r.epochs);
-    free(r.printers);
-    free(r.printer_hash);
-    if (rc)
-        ncclog_free(log);
-    return rc;
 }
 
 void ncclog_free(ncclog *log)
