@@ -102,6 +102,23 @@ expect 0 "note: .*: 1 line longer than 64 KiB was read only that far \(the first
 expect 0 '"lines_cut":	1' -- "$collviz" nccl-log --json "$long"
 rm -f "$long"
 
+# text from the log reaches the terminal escaped: a host name with a BEL, an
+# ESC and a right-to-left override, a version with a BEL, and --comm as typed
+evil=${TMPDIR:-/tmp}/collviz-ncclog-evil.$$.log
+{
+    printf 'gpu\a\033\342\200\256lave:1:1 [0] NCCL INFO NCCL version 2.21.5\a\n'
+    printf 'gpu\a\033\342\200\256lave:1:1 [0] NCCL INFO Ring 00 : 1 -> 0 -> 1\n'
+    printf 'gpu\a\033\342\200\256lave:2:2 [1] NCCL INFO Ring 00 : 0 -> 1 -> 0\n'
+} >"$evil"
+out=$("$collviz" nccl-log --text "$evil" 2>&1)
+printf '%s\n' "$out" | grep -q 'node 0  gpu\\x07\\u202Elave' || fail "host name not escaped: $out"
+printf '%s\n' "$out" | grep -q 'NCCL 2.21.5\\x07,' || fail "version not escaped: $out"
+printf '%s' "$out" | LC_ALL=C grep -q "$(printf '[\a\033]')" && fail "a control byte reached the terminal: $out"
+printf '%s' "$out" | grep -q "$(printf '\342\200\256')" && fail "U+202E reached the terminal: $out"
+out=$("$collviz" nccl-log --comm "$(printf '0x\033]0;x\a')" "$evil" 2>&1)
+printf '%s\n' "$out" | grep -q -- '--comm 0x\\x1b\]0;x\\x07 matches no communicator' || fail "--comm not escaped: $out"
+rm -f "$evil"
+
 for f in "$logs"/bad-*.log; do
     n=$("$collviz" nccl-log "$f" 2>&1 </dev/null | wc -l)
     [ "$n" = 1 ] || fail "$f: $n lines of error, expected one"

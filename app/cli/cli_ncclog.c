@@ -123,16 +123,25 @@ static int print_json(const ncclog *log, const ncclog_comm *only)
 
 /* ---------------------------------------------------------------- command */
 
+/* The reader's one-line error, which quotes the file name and --comm as
+ * given and may quote the log, made safe for a terminal. */
+static void print_error(const char *err)
+{
+    char safe[4 * (NCCLOG_ERR_LEN + 600)];
+    app_escape(err, safe, sizeof safe);
+    fprintf(stderr, "collviz: %s\n", safe);
+}
+
 static int app_ncclog_open(const char *path, const char *comm_id, ncclog *log, const ncclog_comm **comm)
 {
     struct stat st;
     if (strcmp(path, "-") && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "collviz: %s: is a directory; give the log file\n", path);
+        fprintf(stderr, "collviz: %s: is a directory; give the log file\n", app_esc(path));
         return APP_EXIT_USAGE;
     }
     FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
     if (!f) {
-        fprintf(stderr, "collviz: %s: cannot open: %s\n", path, strerror(errno));
+        fprintf(stderr, "collviz: %s: cannot open: %s\n", app_esc(path), strerror(errno));
         return APP_EXIT_USAGE;
     }
     char err[NCCLOG_ERR_LEN + 600];
@@ -140,15 +149,15 @@ static int app_ncclog_open(const char *path, const char *comm_id, ncclog *log, c
     if (f != stdin)
         fclose(f);
     if (rc) {
-        fprintf(stderr, "collviz: %s\n", err);
+        print_error(err);
         return APP_EXIT_USAGE;
     }
     char note[256];
     ncclog_read_note(log, note, sizeof note);
     if (note[0])
-        fprintf(stderr, "collviz: note: %s: %s\n", log->name, note);
+        fprintf(stderr, "collviz: note: %s: %s\n", app_esc(log->name), note);
     if (comm && ncclog_pick(log, comm_id, comm, err, sizeof err)) {
-        fprintf(stderr, "collviz: %s\n", err);
+        print_error(err);
         ncclog_free(log);
         return APP_EXIT_USAGE;
     }
@@ -198,7 +207,7 @@ int app_nccl_log_cmd(int argc, char **argv, app_nccl_window_fn open_window)
     if (json)
         rc = print_json(&log, c);
     else
-        ncclog_print_summary(stdout, &log, c);
+        ncclog_print_summary(stdout, &log, c, app_escape);
     char id[sizeof c->id];
     snprintf(id, sizeof id, "%s", c ? c->id : "");
     ncclog_free(&log);
@@ -206,7 +215,7 @@ int app_nccl_log_cmd(int argc, char **argv, app_nccl_window_fn open_window)
         return rc;
     if (!open_window) {
         printf("\n(this collviz has no window; `collviz run --nccl-log %s` steps through it)\n",
-               path);
+               app_esc(path));
         return rc;
     }
     if (!strcmp(path, "-")) {
@@ -305,7 +314,7 @@ void app_print_nccl_source(FILE *out)
         return;
     const ncclog_comm *c = g_log.c;
     fprintf(out, "ring and trees: channel %ld of communicator %s in %s (%d ranks", g_log.channel,
-            c->id[0] ? c->id : "(unnamed)", g_log.path, c->nranks);
+            c->id[0] ? c->id : "(unnamed)", app_esc(g_log.path), c->nranks);
     if (c->nnodes > 0)
         fprintf(out, " on %d node%s", c->nnodes, c->nnodes == 1 ? "" : "s");
     fprintf(out, ", %d channel%s)\n", c->nchannels, c->nchannels == 1 ? "" : "s");

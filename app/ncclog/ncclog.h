@@ -151,10 +151,16 @@ void ncclog_read_note(const ncclog *log, char *note, size_t len);
 int ncclog_pick(const ncclog *log, const char *id, const ncclog_comm **out, char *err,
                 size_t errlen);
 
+/* Makes s safe for a terminal into out[len] (control and bidi characters
+ * written as escapes), returning the length: the CLI's app_escape. */
+typedef size_t (*ncclog_escape_fn)(const char *s, char *out, size_t len);
+
 /* Prints what `collviz nccl-log` shows of communicator c: its nodes, the
  * lines it was read from, each distinct ring with its hops' transports and
- * each distinct tree, with the channels that share it. */
-void ncclog_print_summary(FILE *out, const ncclog *log, const ncclog_comm *c);
+ * each distinct tree, with the channels that share it. Text from the log
+ * (host names, the version, transports) goes through esc. */
+void ncclog_print_summary(FILE *out, const ncclog *log, const ncclog_comm *c,
+                          ncclog_escape_fn esc);
 
 /* Channel ch of c as the ring and the double tree a plan follows (channel
  * ch's tree and that of channel ch + nchannels/2, as NCCL pairs them), and

@@ -87,8 +87,8 @@ static void strip_ansi(char *s)
                     r++;
                 if (*r)
                     r++;
-            } else if (*r) {
-                r++;
+            } else if (*r >= 0x40 && *r <= 0x5f) {
+                r++; /* a two-byte escape; anything else (a UTF-8 byte) stays */
             }
             continue;
         }
