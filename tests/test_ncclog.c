@@ -409,7 +409,7 @@ int main(void)
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
         check_good(good[i]);
     static const char *bad[] = {"bad-no-rings", "bad-not-nccl", "bad-disagree", "bad-missing-rank",
-                                "bad-tree", "bad-conn", "bad-rank", "bad-missing-tree-rank"};
+                                "bad-tree", "bad-conn", "bad-rank", "bad-missing-tree-rank", "bad-cut-summary"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         check_bad(bad[i]);
     check_multi("multi-comm");

@@ -102,6 +102,17 @@ expect 0 "note: .*: 1 line longer than 64 KiB was read only that far \(the first
 expect 0 '"lines_cut":	1' -- "$collviz" nccl-log --json "$long"
 rm -f "$long"
 
+# more ranks than the window draws: the summary, a note, exit 0
+big=${TMPDIR:-/tmp}/collviz-ncclog-big.$$.log
+r=0
+while [ $r -lt 72 ]; do
+    echo "h$((r / 8)):$((100 + r)):$((100 + r)) [$((r % 8))] NCCL INFO Ring 00 : $(((r + 71) % 72)) -> $r -> $(((r + 1) % 72))"
+    r=$((r + 1))
+done >"$big"
+expect 0 "the window draws at most 64 ranks and this communicator has 72" -- "$collviz" nccl-log "$big"
+expect 0 "72 ranks on 9 nodes, 1 channel" -- "$collviz" nccl-log "$big"
+rm -f "$big"
+
 # text from the log reaches the terminal escaped: a host name with a BEL, an
 # ESC and a right-to-left override, a version with a BEL, and --comm as typed
 evil=${TMPDIR:-/tmp}/collviz-ncclog-evil.$$.log

@@ -210,9 +210,17 @@ int app_nccl_log_cmd(int argc, char **argv, app_nccl_window_fn open_window)
         ncclog_print_summary(stdout, &log, c, app_escape);
     char id[sizeof c->id];
     snprintf(id, sizeof id, "%s", c ? c->id : "");
+    int nranks = c ? c->nranks : 0;
     ncclog_free(&log);
     if (json || text || rc)
         return rc;
+    if (nranks > CV_MAX_VISUAL_RANKS) {
+        printf("\n(the window draws at most %d ranks and this communicator has %d: the "
+               "summary above is all of it; `collviz run --nccl-log %s` runs it, `collviz cost "
+               "--nccl-log %s` prices it)\n",
+               CV_MAX_VISUAL_RANKS, nranks, app_esc(path), app_esc(path));
+        return APP_EXIT_OK;
+    }
     if (!open_window) {
         printf("\n(this collviz has no window; `collviz run --nccl-log %s` steps through it)\n",
                app_esc(path));

@@ -74,7 +74,8 @@ typedef struct {
 static int build_ring(ncclog__reader *r, ncclog_comm *c, slice facts, int ch, hops *h)
 {
     const ncclog *log = r->log;
-    int n = c->nranks;
+    int n = c->nranks, cut_len = 0;
+    long cut_line = 0;
     for (int i = 0; i < n; i++)
         h->next[i] = -1;
     /* NCCL's own statements first. */
@@ -103,6 +104,8 @@ static int build_ring(ncclog__reader *r, ncclog_comm *c, slice facts, int ch, ho
                 return -1;
             c->summary_len = len;
             c->sources |= NCCLOG_SRC_SUMMARY | (cut ? NCCLOG_SRC_SUMMARY_CUT : 0);
+            if (cut)
+                cut_len = len, cut_line = f->line;
         }
     }
     /* Connection lines fill what is left, and must agree among themselves. */
@@ -134,6 +137,15 @@ static int build_ring(ncclog__reader *r, ncclog_comm *c, slice facts, int ch, ho
     if (rc)
         return -1;
     for (int i = 0; i < n; i++) {
+        if (h->next[i] < 0 && cut_len) {
+            snprintf(c->problem, sizeof c->problem,
+                     "%s:%ld: rank %d is missing from channel %d's ring: NCCL cut this summary "
+                     "line after %d of %d ranks, and no per-rank \"Ring %02d\" line gives the "
+                     "rest. Capture the log with NCCL_DEBUG_SUBSYS=INIT,GRAPH so every rank "
+                     "prints its own",
+                     log->name, cut_line, i, ch, cut_len, n, ch);
+            return -1;
+        }
         if (h->next[i] < 0) {
             snprintf(c->problem, sizeof c->problem,
                      "%s: rank %d is missing from channel %d's ring: no line says which rank it "

@@ -424,6 +424,13 @@ def bad_logs():
              "h:2:2 [1] NCCL INFO Trees [0] -1/-1/-1->1->0",
              "h:3:3 [2] NCCL INFO Trees [0] -1/-1/-1->2->0"]
     write("bad-tree", lines, {"error": ["bad-tree.log:3:", "trees disagree", "rank 2"]})
+    # A summary NCCL cut after 20 of 32 ranks, and no per-rank Ring lines.
+    shown = "".join("%4d" % x for x in range(32))[:80]
+    lines = ["h:1:1 [0] NCCL INFO comm 0x7f00bb0 rank 0 nRanks 32 nNodes 4 localRanks 8 localRank 0 MNNVL 0",
+             "h:1:1 [0] NCCL INFO Channel 00/01 :" + shown]
+    write("bad-cut-summary", lines,
+          {"error": ["bad-cut-summary.log:2:", "rank 18 is missing from channel 0", "cut this summary line after 20 of 32",
+                     "NCCL_DEBUG_SUBSYS=INIT,GRAPH"]})
     # Rank 5's Trees line missing: rank 4 lists it as a child.
     lines = ["h:%d:%d [%d] NCCL INFO Trees [0] %s" % (10 + r, 10 + r, r, t) for r, t in
              [(0, "1/-1/-1->0->-1"), (1, "2/-1/-1->1->0"), (2, "3/-1/-1->2->1"),
