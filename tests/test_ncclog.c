@@ -213,6 +213,44 @@ static void check_pointer_only(void)
     ncclog_free(&log);
 }
 
+/* Pointers only, and processes 2 and 3 created their pair before the
+ * world, where 0 and 1 made the world first: the world's two halves are
+ * found and joined, beside the two pairs. */
+static void check_pointer_order(void)
+{
+    FILE *tmp = tmpfile();
+    REQUIRE(tmp != NULL);
+    for (int p = 0; p < 4; p++) {
+        for (int k = 0; k < 2; k++) {
+            bool world = (k == 0) == (p < 2);
+            int rank = world ? p : p % 2, n = world ? 4 : 2;
+            fprintf(tmp, "h:%d:%d [%d] NCCL INFO Ring 00 : %d -> %d -> %d\n", p, p, p,
+                    (rank + n - 1) % n, rank, (rank + 1) % n);
+            fprintf(tmp, "h:%d:%d [%d] NCCL INFO comm 0x7f%d%d00 rank %d nranks %d cudaDev %d "
+                         "busId 1000 - Init COMPLETE\n",
+                    p, p, p, p, k, rank, n, p);
+        }
+    }
+    rewind(tmp);
+    ncclog log;
+    char err[2048];
+    int rc = ncclog_read(tmp, "order.log", &log, err, sizeof err);
+    fclose(tmp);
+    REQUIRE(rc == 0);
+    CHECK(log.ncomms == 3);
+    const ncclog_comm *c;
+    rc = ncclog_pick(&log, "0x7f2100", &c, err, sizeof err); /* process 2's world */
+    if (rc)
+        fprintf(stderr, "order.log: %s\n", err);
+    REQUIRE(rc == 0);
+    CHECK(c->nranks == 4 && !strcmp(c->id, "0x7f0000"));
+    for (int i = 0; i < 4; i++)
+        CHECK(c->channels[0].next[i] == (i + 1) % 4);
+    REQUIRE(ncclog_pick(&log, "0x7f2000", &c, err, sizeof err) == 0); /* process 2's pair */
+    CHECK(c->nranks == 2 && !strcmp(c->ranks[1].ptr, "0x7f3000"));
+    ncclog_free(&log);
+}
+
 /* 100,000 communicators of one rank each, by commId and by pointer: ids
  * are looked up in a hash, so this takes well under a second (the linear
  * search it replaces took minutes). */
@@ -415,6 +453,7 @@ int main(void)
     check_multi("multi-comm");
     check_multi("multi-comm-old");
     check_pointer_only();
+    check_pointer_order();
     check_many_comms();
     check_buried();
     check_bounds();

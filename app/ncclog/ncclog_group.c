@@ -15,7 +15,9 @@
  * that has the same rank count, and each rank once: where several such
  * communicators exist (two groups of 4 split from 8), the handles are
  * dealt out in process order, and the communicators are marked as grouped
- * by that guess. Every lookup goes through a hash, so a log of 100,000
+ * by that guess. Groups left incomplete because processes created their
+ * communicators in different orders are merged where their ranks are
+ * disjoint. Every lookup goes through a hash, so a log of 100,000
  * communicators is read in linear time.
  */
 #include <stdlib.h>
@@ -190,6 +192,98 @@ static void group_pointers(const ncclog__reader *r, handle *hs, int nh, int npro
     free(order);
 }
 
+static int cmp_by_size(const void *pa, const void *pb)
+{
+    const int *a = pa, *b = pb; /* {nranks, comm} pairs */
+    return a[0] != b[0] ? (a[0] < b[0] ? -1 : 1) : a[1] - b[1];
+}
+
+/* Processes that created their communicators in different orders (one
+ * made the world first, another its group) leave a communicator's ranks
+ * in several groups of the same size, none complete: those whose ranks are
+ * disjoint are merged, first fit, for at most MERGE_MAX groups of a size. */
+#define MERGE_MAX 512
+static void merge_partial(handle *hs, int nh, comms *cs, int c0)
+{
+    int n = (int)cs->n - c0;
+    if (n < 2)
+        return;
+    int *count = cv_xcalloc((size_t)n, sizeof *count), *size = cv_xcalloc((size_t)n, sizeof *size);
+    int *into = cv_xmalloc((size_t)n * sizeof *into);
+    for (int i = 0; i < n; i++)
+        into[i] = i, size[i] = -1;
+    for (int i = 0; i < nh; i++)
+        if (hs[i].comm >= c0) {
+            count[hs[i].comm - c0]++;
+            size[hs[i].comm - c0] = hs[i].nranks;
+        }
+    int *part = cv_xmalloc((size_t)n * 2 * sizeof *part), np = 0;
+    for (int i = 0; i < n; i++)
+        if (size[i] > 1 && count[i] < size[i])
+            part[2 * np] = size[i], part[2 * np + 1] = i, np++;
+    qsort(part, (size_t)np, 2 * sizeof *part, cmp_by_size);
+    for (int a = 0; a < np;) {
+        int b = a, nr = part[2 * a];
+        while (b < np && part[2 * b] == nr)
+            b++;
+        int k = b - a < MERGE_MAX ? b - a : MERGE_MAX, words = (nr + 63) / 64;
+        uint64_t *bits = cv_xcalloc((size_t)k * (size_t)words, sizeof *bits);
+        int *slot = cv_xmalloc((size_t)n * sizeof *slot);
+        for (int i = 0; i < n; i++)
+            slot[i] = -1;
+        for (int j = 0; j < k; j++)
+            slot[part[2 * (a + j) + 1]] = j;
+        for (int i = 0; i < nh; i++) {
+            int g = hs[i].comm - c0;
+            if (hs[i].comm >= c0 && slot[g] >= 0 && hs[i].rank >= 0 && hs[i].rank < nr)
+                bits[(size_t)slot[g] * (size_t)words + (size_t)hs[i].rank / 64] |=
+                    1ull << (hs[i].rank % 64);
+        }
+        for (int j = 1; j < k; j++) {
+            int x = part[2 * (a + j) + 1];
+            uint64_t *bx = bits + (size_t)j * (size_t)words;
+            for (int t = 0; t < j; t++) {
+                int y = part[2 * (a + t) + 1];
+                uint64_t *by = bits + (size_t)t * (size_t)words;
+                bool disjoint = into[y] == y && count[y] + count[x] <= nr;
+                for (int w = 0; w < words && disjoint; w++)
+                    disjoint = !(bx[w] & by[w]);
+                if (!disjoint)
+                    continue;
+                for (int w = 0; w < words; w++)
+                    by[w] |= bx[w];
+                count[y] += count[x];
+                into[x] = y;
+                cs->v[c0 + y].grouped_by_order |= cs->v[c0 + x].grouped_by_order;
+                if (cs->v[c0 + x].first_line < cs->v[c0 + y].first_line)
+                    cs->v[c0 + y].first_line = cs->v[c0 + x].first_line;
+                break;
+            }
+        }
+        free(bits);
+        free(slot);
+        a = b;
+    }
+    /* Drop the merged ones, keeping the order of the rest. */
+    int *to = cv_xmalloc((size_t)n * sizeof *to), kept = 0;
+    for (int i = 0; i < n; i++)
+        if (into[i] == i) {
+            to[i] = kept;
+            cs->v[c0 + kept] = cs->v[c0 + i];
+            cs->low[c0 + kept] = cs->low[c0 + i];
+            kept++;
+        }
+    for (int i = 0; i < nh; i++)
+        if (hs[i].comm >= c0)
+            hs[i].comm = c0 + to[into[hs[i].comm - c0]];
+    cs->n = (size_t)(c0 + kept);
+    free(to);
+    free(part);
+    free(count);
+    free(size);
+    free(into);
+}
+
 int *ncclog__group(ncclog__reader *r)
 {
     ncclog *log = r->log;
@@ -253,7 +347,9 @@ int *ncclog__group(ncclog__reader *r)
         hs[i].comm = *v;
     }
     map_free(&ids);
+    int c0 = (int)cs.n;
     group_pointers(r, hs, nh, (int)procs.n, &cs);
+    merge_partial(hs, nh, &cs, c0);
     map_free(&procs);
     free(proc_of);
     for (int i = 0; i < nh; i++) {
