@@ -134,21 +134,30 @@ static void check_bad(const char *name)
     cJSON_Delete(e);
 }
 
-/* Three communicators: listed without --comm, each one picked by a prefix
- * of its address, and a wrong address refused with the list. */
-static void check_multi(void)
+/* Three communicators, each process with its own pointer for each: listed
+ * without --comm, each one picked by its id and by a prefix of it, one by
+ * a member's pointer, a prefix shared by several refused as ambiguous, a
+ * wrong id refused with the list. multi-comm names them by commId;
+ * multi-comm-old has only the pointers, and groups split by parity. */
+static void check_multi(const char *name)
 {
-    cJSON *e = load_expect("multi-comm");
+    cJSON *e = load_expect(name);
     ncclog log;
     char err[2048];
-    REQUIRE(read_log("multi-comm", &log, err, sizeof err) == 0);
+    REQUIRE(read_log(name, &log, err, sizeof err) == 0);
     const ncclog_comm *c;
     CHECK(ncclog_pick(&log, NULL, &c, err, sizeof err) != 0);
     CHECK(strstr(err, "3 communicators") && strstr(err, "--comm"));
+    CHECK(log.ncomms == 3);
     cJSON *ids = cJSON_GetObjectItem(e, "comms");
     for (int i = 0; i < cJSON_GetArraySize(ids); i++) {
         const char *id = cJSON_GetArrayItem(ids, i)->valuestring;
         CHECK(strstr(err, id) != NULL);
+    }
+    for (int i = 0; i < cJSON_GetArraySize(ids); i++) {
+        const char *id = cJSON_GetArrayItem(ids, i)->valuestring;
+        REQUIRE(ncclog_pick(&log, id, &c, err, sizeof err) == 0);
+        CHECK(!strcmp(c->id, id));
         char prefix[32];
         snprintf(prefix, sizeof prefix, "%.*s", (int)strlen(id) - 1, id);
         REQUIRE(ncclog_pick(&log, prefix, &c, err, sizeof err) == 0);
@@ -159,11 +168,126 @@ static void check_multi(void)
             for (int k = 0; k < c->nranks; k++)
                 CHECK(c->channels[ch].order[k] ==
                       cJSON_GetArrayItem(cJSON_GetArrayItem(rings, ch), k)->valueint);
+        for (int k = 1; k < c->nranks; k++) /* every rank its own pointer */
+            CHECK(c->ranks[k].ptr[0] && strcmp(c->ranks[k].ptr, c->ranks[0].ptr) != 0);
     }
+    cJSON *ptr = cJSON_GetObjectItem(e, "a_pointer")->child;
+    REQUIRE(ncclog_pick(&log, ptr->string, &c, err, sizeof err) == 0);
+    CHECK(!strcmp(c->id, ptr->valuestring));
+    CHECK(ncclog_pick(&log, "0x", &c, err, sizeof err) != 0);
+    CHECK(strstr(err, "ambiguous") != NULL);
     CHECK(ncclog_pick(&log, "0xdead", &c, err, sizeof err) != 0);
     CHECK(strstr(err, "matches no communicator") != NULL);
     ncclog_free(&log);
     cJSON_Delete(e);
+}
+
+/* A pointer-only log of 16 ranks, one process each: every rank its own
+ * pointer, and still one communicator (what real logs of NCCL before
+ * commId look like). */
+static void check_pointer_only(void)
+{
+    FILE *tmp = tmpfile();
+    REQUIRE(tmp != NULL);
+    for (int r = 0; r < 16; r++) {
+        fprintf(tmp, "h%d:%d:%d [%d] NCCL INFO Ring 00 : %d -> %d -> %d\n", r / 8, 100 + r,
+                100 + r, r % 8, (r + 15) % 16, r, (r + 1) % 16);
+        fprintf(tmp, "h%d:%d:%d [%d] NCCL INFO comm 0x7f%04x0 rank %d nranks 16 cudaDev %d "
+                     "busId 1000 - Init COMPLETE\n",
+                r / 8, 100 + r, 100 + r, r % 8, 0x1000 + 17 * r, r, r % 8);
+    }
+    rewind(tmp);
+    ncclog log;
+    char err[2048];
+    int rc = ncclog_read(tmp, "pointers.log", &log, err, sizeof err);
+    fclose(tmp);
+    REQUIRE(rc == 0);
+    const ncclog_comm *c;
+    rc = ncclog_pick(&log, NULL, &c, err, sizeof err);
+    if (rc)
+        fprintf(stderr, "pointers.log: %s\n", err);
+    REQUIRE(rc == 0);
+    CHECK(c->nranks == 16 && c->nnodes == 2 && !c->by_commid && !c->grouped_by_order);
+    CHECK(!strcmp(c->id, "0x7f10000"));
+    REQUIRE(ncclog_pick(&log, "0x7f10110", &c, err, sizeof err) == 0); /* rank 1's */
+    ncclog_free(&log);
+}
+
+/* Pointers only, and processes 2 and 3 created their pair before the
+ * world, where 0 and 1 made the world first: the world's two halves are
+ * found and joined, beside the two pairs. */
+static void check_pointer_order(void)
+{
+    FILE *tmp = tmpfile();
+    REQUIRE(tmp != NULL);
+    for (int p = 0; p < 4; p++) {
+        for (int k = 0; k < 2; k++) {
+            bool world = (k == 0) == (p < 2);
+            int rank = world ? p : p % 2, n = world ? 4 : 2;
+            fprintf(tmp, "h:%d:%d [%d] NCCL INFO Ring 00 : %d -> %d -> %d\n", p, p, p,
+                    (rank + n - 1) % n, rank, (rank + 1) % n);
+            fprintf(tmp, "h:%d:%d [%d] NCCL INFO comm 0x7f%d%d00 rank %d nranks %d cudaDev %d "
+                         "busId 1000 - Init COMPLETE\n",
+                    p, p, p, p, k, rank, n, p);
+        }
+    }
+    rewind(tmp);
+    ncclog log;
+    char err[2048];
+    int rc = ncclog_read(tmp, "order.log", &log, err, sizeof err);
+    fclose(tmp);
+    REQUIRE(rc == 0);
+    CHECK(log.ncomms == 3);
+    const ncclog_comm *c;
+    rc = ncclog_pick(&log, "0x7f2100", &c, err, sizeof err); /* process 2's world */
+    if (rc)
+        fprintf(stderr, "order.log: %s\n", err);
+    REQUIRE(rc == 0);
+    CHECK(c->nranks == 4 && !strcmp(c->id, "0x7f0000"));
+    for (int i = 0; i < 4; i++)
+        CHECK(c->channels[0].next[i] == (i + 1) % 4);
+    REQUIRE(ncclog_pick(&log, "0x7f2000", &c, err, sizeof err) == 0); /* process 2's pair */
+    CHECK(c->nranks == 2 && !strcmp(c->ranks[1].ptr, "0x7f3000"));
+    ncclog_free(&log);
+}
+
+/* 100,000 communicators of one rank each, by commId and by pointer: ids
+ * are looked up in a hash, so this takes well under a second (the linear
+ * search it replaces took minutes). */
+static void check_many_comms(void)
+{
+    FILE *tmp = tmpfile();
+    REQUIRE(tmp != NULL);
+    for (int i = 0; i < 100000; i++) {
+        fprintf(tmp, "h:%d:%d [0] NCCL INFO comm 0x5%07x0 rank 0 nRanks 1 nNodes 1 localRanks 1 "
+                     "localRank 0 MNNVL 0\n",
+                i, i, i);
+        fprintf(tmp, "h:%d:%d [0] NCCL INFO Ring 00 : 0 -> 0 -> 0\n", i, i);
+        if (i % 2)
+            fprintf(tmp, "h:%d:%d [0] NCCL INFO comm 0x5%07x0 rank 0 nranks 1 cudaDev 0 busId 1 "
+                         "commId 0x%016x - Init COMPLETE\n",
+                    i, i, i, i);
+    }
+    rewind(tmp);
+    double t0 = cv_now_seconds();
+    ncclog log;
+    char err[2048];
+    REQUIRE(ncclog_read(tmp, "many.log", &log, err, sizeof err) == 0);
+    fclose(tmp);
+    double dt = cv_now_seconds() - t0;
+    if (dt > 20)
+        fprintf(stderr, "many.log: %.1f s\n", dt);
+    CHECK(dt < 20);
+    CHECK(log.ncomms == 100000);
+    const ncclog_comm *c;
+    char id[32];
+    snprintf(id, sizeof id, "0x5%07x0", 77776); /* a pointer's */
+    REQUIRE(ncclog_pick(&log, id, &c, err, sizeof err) == 0);
+    CHECK(!strcmp(c->id, id) && c->nranks == 1 && !c->by_commid);
+    snprintf(id, sizeof id, "0x%016x", 77777); /* a commId */
+    REQUIRE(ncclog_pick(&log, id, &c, err, sizeof err) == 0);
+    CHECK(!strcmp(c->id, id) && c->by_commid);
+    ncclog_free(&log);
 }
 
 /* The 16-rank log inside 200,000 lines of a training run's own output,
@@ -195,6 +319,68 @@ static void check_buried(void)
     CHECK(c->nranks == 16 && c->nnodes == 2 && c->nchannels == 4);
     CHECK(log.lines > 200000);
     ncclog_free(&log);
+}
+
+/* Lines are read into a bounded buffer: a 5 MB line in the middle of the
+ * 16-rank log is cut and counted, NUL bytes inside lines are dropped and
+ * counted, and the log around them is read whole; a file of NUL bytes with
+ * no line end is refused as not text once a bounded amount is read. */
+static void check_bounds(void)
+{
+    FILE *src = fopen(DIR "two-nodes-16.log", "rb");
+    REQUIRE(src != NULL);
+    FILE *tmp = tmpfile();
+    REQUIRE(tmp != NULL);
+    char line[4096];
+    long n = 0;
+    while (fgets(line, sizeof line, src)) {
+        if (++n == 40) {
+            fputs("[rank3]: env ", tmp);
+            for (int i = 0; i < 5 * 1024 * 1024; i++)
+                fputc('A' + i % 26, tmp);
+            fputc('\n', tmp);
+        }
+        if (n == 50) { /* NUL bytes inside a line NCCL printed */
+            size_t k = strlen(line);
+            fwrite(line, 1, k / 2, tmp);
+            fwrite("\0\0\0", 1, 3, tmp);
+            fputs(line + k / 2, tmp);
+            continue;
+        }
+        fputs(line, tmp);
+    }
+    fclose(src);
+    rewind(tmp);
+    ncclog log;
+    char err[2048];
+    int rc = ncclog_read(tmp, "long.log", &log, err, sizeof err);
+    fclose(tmp);
+    if (rc)
+        fprintf(stderr, "long.log: %s\n", err);
+    REQUIRE(rc == 0);
+    CHECK(log.lines == n + 1);
+    CHECK(log.cut_lines == 1 && log.first_cut == 40);
+    CHECK(log.nul_bytes == 3 && log.first_nul == 51);
+    const ncclog_comm *c;
+    REQUIRE(ncclog_pick(&log, NULL, &c, err, sizeof err) == 0);
+    CHECK(c->nranks == 16 && c->nnodes == 2 && c->nchannels == 4);
+    char note[256];
+    ncclog_read_note(&log, note, sizeof note);
+    CHECK(strstr(note, "1 line longer than 64 KiB was read only that far (the first at line "
+                       "40)") != NULL);
+    CHECK(strstr(note, "3 NUL bytes dropped (the first on line 51)") != NULL);
+    ncclog_free(&log);
+
+    tmp = tmpfile();
+    REQUIRE(tmp != NULL);
+    static char zeros[1 << 16];
+    for (int i = 0; i < 40; i++) /* 2.5 MiB of NUL bytes, no line end */
+        fwrite(zeros, 1, sizeof zeros, tmp);
+    rewind(tmp);
+    CHECK(ncclog_read(tmp, "zeros.bin", &log, err, sizeof err) != 0);
+    CHECK(strstr(err, "zeros.bin:1: more than 1048576 NUL bytes and no line end: this is not a "
+                      "text log") != NULL);
+    fclose(tmp);
 }
 
 /* The lesson on reading a log stages channel 1 of the shipped log: its
@@ -261,11 +447,16 @@ int main(void)
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
         check_good(good[i]);
     static const char *bad[] = {"bad-no-rings", "bad-not-nccl", "bad-disagree", "bad-missing-rank",
-                                "bad-tree", "bad-conn", "bad-rank"};
+                                "bad-tree", "bad-conn", "bad-rank", "bad-missing-tree-rank", "bad-cut-summary"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         check_bad(bad[i]);
-    check_multi();
+    check_multi("multi-comm");
+    check_multi("multi-comm-old");
+    check_pointer_only();
+    check_pointer_order();
+    check_many_comms();
     check_buried();
+    check_bounds();
     check_lesson();
     printf("test_ncclog: %d checks, %d failures\n", checks, failures);
     return failures != 0;

@@ -46,8 +46,12 @@ expect 0 "Usage|usage: collviz nccl-log" -- "$collviz" nccl-log --help
 out=$("$collviz" nccl-log - <"$logs/single-node-8.log" 2>&1) || fail "stdin: exit $?"
 printf '%s\n' "$out" | grep -q "read once: save it to a file" || fail "stdin: no word about the window: $out"
 printf '%s\n' "$out" | grep -q "8 ranks on 1 node" || fail "stdin: $out"
-expect 0 "communicator 0x5600000001b0: 4 ranks" -- "$collviz" nccl-log --text --comm 0x5600000001 "$logs/multi-comm.log"
-expect 0 '"id":	"0x5600000002c0"' -- "$collviz" nccl-log --json "$logs/multi-comm.log"
+expect 0 "communicator 0xc4aaeac137dc76fb: 4 ranks" -- "$collviz" nccl-log --text --comm 0xc4aaeac1 "$logs/multi-comm.log"
+expect 0 '"id":	"0xbd0561e6211c70cf"' -- "$collviz" nccl-log --json "$logs/multi-comm.log"
+# older NCCL prints no commId: the ranks' own pointers are grouped, and any
+# rank's pointer picks its communicator
+expect 0 "communicator 0x561176c30ce0: 4 ranks" -- "$collviz" nccl-log --text --comm 0x56154a961890 "$logs/multi-comm-old.log"
+expect 2 "--comm 0x56 is ambiguous: it begins 3 communicators" -- "$collviz" nccl-log --comm 0x56 "$logs/multi-comm-old.log"
 
 # bad input: one line, exit 2
 expect 2 "the log holds 3 communicators; pick one with --comm" -- "$collviz" nccl-log "$logs/multi-comm.log"
@@ -65,7 +69,7 @@ out=$("$collviz" nccl-log --text "$logs/dbtree-4.log" 2>&1)
 printf '%s\n' "$out" | grep -q "display" && fail "--text still mentions the window: $out"
 
 # --nccl-log: run, cost and export follow the log's ranks, nodes and channel
-expect 0 "ring and trees: channel 1 of communicator 0x55d4.* \(16 ranks on 2 nodes, 4 channels\)" -- \
+expect 0 "ring and trees: channel 1 of communicator 0x6f03675a1600a35a in .* \(16 ranks on 2 nodes, 4 channels\)" -- \
     "$collviz" run --op allreduce --nccl-log "$logs/two-nodes-16.log" --channel 1 --count 16
 expect 0 "16 ranks x 16 float32, sum, 2 nodes x 8" -- \
     "$collviz" run --op allreduce --nccl-log "$logs/two-nodes-16.log" --count 16
@@ -85,6 +89,46 @@ expect 2 "--comm picks from an NCCL log: give --nccl-log FILE too" -- \
     "$collviz" run --op allreduce --comm 0x12
 expect 2 "the log holds 3 communicators; pick one with --comm" -- \
     "$collviz" cost --op allreduce --bytes 1M --nccl-log "$logs/multi-comm.log"
+
+# /dev/zero: no line end and nothing but NUL bytes, refused after a bounded
+# read (it once read forever, growing)
+expect 2 "/dev/zero:1: more than 1048576 NUL bytes and no line end: this is not a text log" -- \
+    timeout 20 "$collviz" nccl-log /dev/zero
+# a line of 200 KiB is cut, and said so
+long=${TMPDIR:-/tmp}/collviz-ncclog-long.$$.log
+{ head -5 "$logs/dbtree-4.log"; head -c 204800 /dev/zero | tr '\0' x; echo; tail -n +6 "$logs/dbtree-4.log"; } >"$long"
+expect 0 "note: .*: 1 line longer than 64 KiB was read only that far \(the first at line 6\)" -- \
+    "$collviz" nccl-log --text "$long"
+expect 0 '"lines_cut":	1' -- "$collviz" nccl-log --json "$long"
+rm -f "$long"
+
+# more ranks than the window draws: the summary, a note, exit 0
+big=${TMPDIR:-/tmp}/collviz-ncclog-big.$$.log
+r=0
+while [ $r -lt 72 ]; do
+    echo "h$((r / 8)):$((100 + r)):$((100 + r)) [$((r % 8))] NCCL INFO Ring 00 : $(((r + 71) % 72)) -> $r -> $(((r + 1) % 72))"
+    r=$((r + 1))
+done >"$big"
+expect 0 "the window draws at most 64 ranks and this communicator has 72" -- "$collviz" nccl-log "$big"
+expect 0 "72 ranks on 9 nodes, 1 channel" -- "$collviz" nccl-log "$big"
+rm -f "$big"
+
+# text from the log reaches the terminal escaped: a host name with a BEL, an
+# ESC and a right-to-left override, a version with a BEL, and --comm as typed
+evil=${TMPDIR:-/tmp}/collviz-ncclog-evil.$$.log
+{
+    printf 'gpu\a\033\342\200\256lave:1:1 [0] NCCL INFO NCCL version 2.21.5\a\n'
+    printf 'gpu\a\033\342\200\256lave:1:1 [0] NCCL INFO Ring 00 : 1 -> 0 -> 1\n'
+    printf 'gpu\a\033\342\200\256lave:2:2 [1] NCCL INFO Ring 00 : 0 -> 1 -> 0\n'
+} >"$evil"
+out=$("$collviz" nccl-log --text "$evil" 2>&1)
+printf '%s\n' "$out" | grep -q 'node 0  gpu\\x07\\u202Elave' || fail "host name not escaped: $out"
+printf '%s\n' "$out" | grep -q 'NCCL 2.21.5\\x07,' || fail "version not escaped: $out"
+printf '%s' "$out" | LC_ALL=C grep -q "$(printf '[\a\033]')" && fail "a control byte reached the terminal: $out"
+printf '%s' "$out" | grep -q "$(printf '\342\200\256')" && fail "U+202E reached the terminal: $out"
+out=$("$collviz" nccl-log --comm "$(printf '0x\033]0;x\a')" "$evil" 2>&1)
+printf '%s\n' "$out" | grep -q -- '--comm 0x\\x1b\]0;x\\x07 matches no communicator' || fail "--comm not escaped: $out"
+rm -f "$evil"
 
 for f in "$logs"/bad-*.log; do
     n=$("$collviz" nccl-log "$f" 2>&1 </dev/null | wc -l)

@@ -28,6 +28,9 @@ static cJSON *comm_json(const ncclog_comm *c)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "id", c->id);
+    cJSON_AddStringToObject(o, "id_is", c->by_commid ? "commId" : c->id[0] ? "pointer" : "none");
+    if (c->grouped_by_order)
+        cJSON_AddTrueToObject(o, "grouped_by_process_order");
     cJSON_AddNumberToObject(o, "first_line", (double)c->first_line);
     cJSON_AddNumberToObject(o, "ranks", c->nranks);
     if (c->problem[0]) {
@@ -101,6 +104,8 @@ static int print_json(const ncclog *log, const ncclog_comm *only)
     else
         cJSON_AddNullToObject(o, "nccl_version");
     cJSON_AddNumberToObject(o, "lines", (double)log->lines);
+    cJSON_AddNumberToObject(o, "lines_cut", (double)log->cut_lines);
+    cJSON_AddNumberToObject(o, "nul_bytes_dropped", (double)log->nul_bytes);
     cJSON *comms = cJSON_AddArrayToObject(o, "communicators");
     for (int i = 0; i < log->ncomms; i++)
         if (!only || only == &log->comms[i])
@@ -118,16 +123,25 @@ static int print_json(const ncclog *log, const ncclog_comm *only)
 
 /* ---------------------------------------------------------------- command */
 
+/* The reader's one-line error, which quotes the file name and --comm as
+ * given and may quote the log, made safe for a terminal. */
+static void print_error(const char *err)
+{
+    char safe[4 * (NCCLOG_ERR_LEN + 600)];
+    app_escape(err, safe, sizeof safe);
+    fprintf(stderr, "collviz: %s\n", safe);
+}
+
 static int app_ncclog_open(const char *path, const char *comm_id, ncclog *log, const ncclog_comm **comm)
 {
     struct stat st;
     if (strcmp(path, "-") && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "collviz: %s: is a directory; give the log file\n", path);
+        fprintf(stderr, "collviz: %s: is a directory; give the log file\n", app_esc(path));
         return APP_EXIT_USAGE;
     }
     FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
     if (!f) {
-        fprintf(stderr, "collviz: %s: cannot open: %s\n", path, strerror(errno));
+        fprintf(stderr, "collviz: %s: cannot open: %s\n", app_esc(path), strerror(errno));
         return APP_EXIT_USAGE;
     }
     char err[NCCLOG_ERR_LEN + 600];
@@ -135,11 +149,15 @@ static int app_ncclog_open(const char *path, const char *comm_id, ncclog *log, c
     if (f != stdin)
         fclose(f);
     if (rc) {
-        fprintf(stderr, "collviz: %s\n", err);
+        print_error(err);
         return APP_EXIT_USAGE;
     }
+    char note[256];
+    ncclog_read_note(log, note, sizeof note);
+    if (note[0])
+        fprintf(stderr, "collviz: note: %s: %s\n", app_esc(log->name), note);
     if (comm && ncclog_pick(log, comm_id, comm, err, sizeof err)) {
-        fprintf(stderr, "collviz: %s\n", err);
+        print_error(err);
         ncclog_free(log);
         return APP_EXIT_USAGE;
     }
@@ -159,8 +177,9 @@ static const char ncclog_help[] =
     "A: another algorithm; double-tree follows the log's trees), executed for real\n"
     "(the same as `collviz gui --nccl-log FILE`). `run`, `cost` and `export` take\n"
     "--nccl-log FILE too, to run or price your own cluster's rings and trees.\n\n"
-    "  --comm ID  the communicator to show when the log holds several (its 0x...\n"
-    "             address as NCCL printed it; a unique prefix is enough)\n"
+    "  --comm ID  the communicator to show when the log holds several: its commId,\n"
+    "             or the \"comm 0x...\" pointer any of its ranks printed (a prefix\n"
+    "             that names one communicator is enough)\n"
     "  --json     the same as one JSON document (every communicator, unless --comm)\n"
     "  --text     the summary only, no window\n";
 
@@ -188,15 +207,23 @@ int app_nccl_log_cmd(int argc, char **argv, app_nccl_window_fn open_window)
     if (json)
         rc = print_json(&log, c);
     else
-        ncclog_print_summary(stdout, &log, c);
+        ncclog_print_summary(stdout, &log, c, app_escape);
     char id[sizeof c->id];
     snprintf(id, sizeof id, "%s", c ? c->id : "");
+    int nranks = c ? c->nranks : 0;
     ncclog_free(&log);
     if (json || text || rc)
         return rc;
+    if (nranks > CV_MAX_VISUAL_RANKS) {
+        printf("\n(the window draws at most %d ranks and this communicator has %d: the "
+               "summary above is all of it; `collviz run --nccl-log %s` runs it, `collviz cost "
+               "--nccl-log %s` prices it)\n",
+               CV_MAX_VISUAL_RANKS, nranks, app_esc(path), app_esc(path));
+        return APP_EXIT_OK;
+    }
     if (!open_window) {
         printf("\n(this collviz has no window; `collviz run --nccl-log %s` steps through it)\n",
-               path);
+               app_esc(path));
         return rc;
     }
     if (!strcmp(path, "-")) {
@@ -295,7 +322,7 @@ void app_print_nccl_source(FILE *out)
         return;
     const ncclog_comm *c = g_log.c;
     fprintf(out, "ring and trees: channel %ld of communicator %s in %s (%d ranks", g_log.channel,
-            c->id[0] ? c->id : "(unnamed)", g_log.path, c->nranks);
+            c->id[0] ? c->id : "(unnamed)", app_esc(g_log.path), c->nranks);
     if (c->nnodes > 0)
         fprintf(out, " on %d node%s", c->nnodes, c->nnodes == 1 ? "" : "s");
     fprintf(out, ", %d channel%s)\n", c->nchannels, c->nchannels == 1 ? "" : "s");

@@ -45,6 +45,8 @@
 #define NCCLOG_HOST_LEN 64
 #define NCCLOG_VIA_LEN 32
 #define NCCLOG_ERR_LEN 512
+#define NCCLOG_LINE_MAX 65536      /* a longer line is read this far, the rest skipped */
+#define NCCLOG_NUL_MAX (1L << 20)  /* NUL bytes in one line that make a file not text */
 
 /* What a connection goes over, from the "via ..." of a connection line. */
 typedef enum {
@@ -77,6 +79,7 @@ typedef struct {
     int local_rank;             /* -1 unknown */
     int cuda_dev;               /* -1 unknown */
     long line;                  /* a line that placed this rank on its host; 0 none */
+    char ptr[24];               /* the "comm 0x..." its process printed, or "" */
 } ncclog_rank;
 
 typedef struct {
@@ -90,7 +93,13 @@ typedef struct {
 } ncclog_channel;
 
 typedef struct {
-    char id[24];     /* "0x7f145c002250", or "" when the log names no communicator */
+    char id[24];     /* the commId NCCL printed ("0x5ae77eb5ea4ec1ee"), else the
+                        "comm 0x..." pointer of its lowest rank, or "" when the log
+                        names no communicator */
+    bool by_commid;  /* id is the shared commId; else ranks were grouped by pointer */
+    bool grouped_by_order; /* no commId, and other communicators of as many ranks
+                              were initialised alongside: ranks dealt out in
+                              process order */
     long first_line; /* where it first appears */
     int nranks;
     int nchannels;
@@ -109,29 +118,49 @@ typedef struct {
     char version[32];  /* "2.21.5+cuda12.4", or "" */
     long version_line;
     long lines;        /* lines read */
+    long cut_lines;    /* lines longer than NCCLOG_LINE_MAX, read only that far */
+    long first_cut;    /* the first of them, 0 none */
+    long nul_bytes;    /* NUL bytes dropped from lines */
+    long first_nul;    /* the first line that held one, 0 none */
     int ncomms;
     ncclog_comm *comms;
 } ncclog;
 
 /* Reads a whole log from in (name is used in messages, "-" for standard
  * input). 0, or -1 with err set to "NAME:LINE: what is wrong" (or "NAME:
- * ..." where no single line is to blame). Communicators that cannot be
+ * ..." where no single line is to blame). Lines are read into a bounded
+ * buffer: one longer than NCCLOG_LINE_MAX is cut there, NUL bytes are
+ * dropped (both counted in log for a note), and a line of more than
+ * NCCLOG_NUL_MAX NUL bytes (/dev/zero, a disk image) ends the read as not
+ * text. Communicators that cannot be
  * rebuilt are an error only when a caller picks them (ncclog_pick), so a
  * log with one good and one broken communicator still lists both. */
 int ncclog_read(FILE *in, const char *name, ncclog *log, char *err, size_t errlen);
 void ncclog_free(ncclog *log); /* accepts a zeroed or freed log */
 
-/* The communicator id names (a unique prefix of its "0x..." is enough),
- * or with id NULL the only one. -1 with err listing the choices when id is
- * NULL and there are several, or when id matches none. A communicator whose
- * rings or trees could not be rebuilt is -1 with the reason. */
+/* What the reader had to change in the log's lines ("2 lines longer than
+ * 64 KiB were cut, the first at line 9"), for a note; "" when nothing. */
+void ncclog_read_note(const ncclog *log, char *note, size_t len);
+
+/* The communicator id names: its commId or the "comm 0x..." pointer of any
+ * of its ranks (a prefix that names one communicator is enough), or with
+ * id NULL the only one. -1 with err listing the choices when id is NULL
+ * and there are several, when id matches none, or when a prefix matches
+ * several ("ambiguous"). A communicator whose rings or trees could not be
+ * rebuilt is -1 with the reason. */
 int ncclog_pick(const ncclog *log, const char *id, const ncclog_comm **out, char *err,
                 size_t errlen);
 
+/* Makes s safe for a terminal into out[len] (control and bidi characters
+ * written as escapes), returning the length: the CLI's app_escape. */
+typedef size_t (*ncclog_escape_fn)(const char *s, char *out, size_t len);
+
 /* Prints what `collviz nccl-log` shows of communicator c: its nodes, the
  * lines it was read from, each distinct ring with its hops' transports and
- * each distinct tree, with the channels that share it. */
-void ncclog_print_summary(FILE *out, const ncclog *log, const ncclog_comm *c);
+ * each distinct tree, with the channels that share it. Text from the log
+ * (host names, the version, transports) goes through esc. */
+void ncclog_print_summary(FILE *out, const ncclog *log, const ncclog_comm *c,
+                          ncclog_escape_fn esc);
 
 /* Channel ch of c as the ring and the double tree a plan follows (channel
  * ch's tree and that of channel ch + nchannels/2, as NCCL pairs them), and

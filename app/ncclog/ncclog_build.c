@@ -12,7 +12,6 @@
  * buffer ends mid-ring on large jobs) is trusted up to its last, possibly
  * truncated, number, and the rest must come from the per-rank lines.
  */
-#define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,7 +74,8 @@ typedef struct {
 static int build_ring(ncclog__reader *r, ncclog_comm *c, slice facts, int ch, hops *h)
 {
     const ncclog *log = r->log;
-    int n = c->nranks;
+    int n = c->nranks, cut_len = 0;
+    long cut_line = 0;
     for (int i = 0; i < n; i++)
         h->next[i] = -1;
     /* NCCL's own statements first. */
@@ -104,6 +104,8 @@ static int build_ring(ncclog__reader *r, ncclog_comm *c, slice facts, int ch, ho
                 return -1;
             c->summary_len = len;
             c->sources |= NCCLOG_SRC_SUMMARY | (cut ? NCCLOG_SRC_SUMMARY_CUT : 0);
+            if (cut)
+                cut_len = len, cut_line = f->line;
         }
     }
     /* Connection lines fill what is left, and must agree among themselves. */
@@ -135,6 +137,15 @@ static int build_ring(ncclog__reader *r, ncclog_comm *c, slice facts, int ch, ho
     if (rc)
         return -1;
     for (int i = 0; i < n; i++) {
+        if (h->next[i] < 0 && cut_len) {
+            snprintf(c->problem, sizeof c->problem,
+                     "%s:%ld: rank %d is missing from channel %d's ring: NCCL cut this summary "
+                     "line after %d of %d ranks, and no per-rank \"Ring %02d\" line gives the "
+                     "rest. Capture the log with NCCL_DEBUG_SUBSYS=INIT,GRAPH so every rank "
+                     "prints its own",
+                     log->name, cut_line, i, ch, cut_len, n, ch);
+            return -1;
+        }
         if (h->next[i] < 0) {
             snprintf(c->problem, sizeof c->problem,
                      "%s: rank %d is missing from channel %d's ring: no line says which rank it "
@@ -210,15 +221,30 @@ static int build_tree(ncclog__reader *r, ncclog_comm *c, slice facts, int ch)
         chan->has_tree = true;
         c->sources |= f->kind == NCCLOG__TREE ? NCCLOG_SRC_TREES : NCCLOG_SRC_TREE;
     }
+    /* Every rank present first, so a missing one is named as missing, not
+     * as a parent -1 its neighbours disagree with. */
     for (int i = 0; i < n && rc == 0 && chan->has_tree; i++) {
-        if (!line[i]) {
-            snprintf(c->problem, sizeof c->problem,
-                     "%s: rank %d is missing from tree %d: it printed no \"Trees\" entry for "
-                     "channel %d",
-                     log->name, i, ch, ch);
-            rc = -1;
-            break;
-        }
+        if (line[i])
+            continue;
+        int by = -1; /* a rank whose line names it */
+        for (int k = 0; k < n && by < 0; k++)
+            if (line[k] && (chan->parent[k] == i || chan->children[k][0] == i ||
+                            chan->children[k][1] == i || chan->children[k][2] == i))
+                by = k;
+        int w = snprintf(c->problem, sizeof c->problem, "%s", log->name);
+        if (by >= 0)
+            w += snprintf(c->problem + w, sizeof c->problem - (size_t)w, ":%ld", line[by]);
+        w += snprintf(c->problem + w, sizeof c->problem - (size_t)w,
+                      ": rank %d is missing from tree %d: it printed no \"Trees\" entry for "
+                      "channel %d",
+                      i, ch, ch);
+        if (by >= 0)
+            snprintf(c->problem + w, sizeof c->problem - (size_t)w,
+                     " (rank %d's line here names it as its %s)", by,
+                     chan->parent[by] == i ? "parent" : "child");
+        rc = -1;
+    }
+    for (int i = 0; i < n && rc == 0 && chan->has_tree; i++) {
         int p = chan->parent[i];
         if (p >= 0 && chan->children[p][0] != i && chan->children[p][1] != i &&
             chan->children[p][2] != i) {
@@ -263,20 +289,6 @@ static int build_tree(ncclog__reader *r, ncclog_comm *c, slice facts, int ch)
 
 /* ------------------------------------------------------------------ comms */
 
-static int comm_index(ncclog *log, const char *id, long line)
-{
-    for (int i = 0; i < log->ncomms; i++)
-        if (!strcmp(log->comms[i].id, id))
-            return i;
-    log->comms = cv_xrealloc(log->comms, (size_t)(log->ncomms + 1) * sizeof *log->comms);
-    ncclog_comm *c = &log->comms[log->ncomms];
-    memset(c, 0, sizeof *c);
-    snprintf(c->id, sizeof c->id, "%s", id);
-    c->first_line = line;
-    c->nranks = -1;
-    return log->ncomms++;
-}
-
 static void place_rank(ncclog_comm *c, int rank, const ncclog__printer *p, long line)
 {
     if (rank < 0 || rank >= c->nranks || c->ranks[rank].line || !p->host[0])
@@ -305,23 +317,22 @@ static void build_nodes(ncclog_comm *c)
     }
 }
 
-static void build_comm(ncclog__reader *r, ncclog_comm *c, const int *epochs)
+/* Communicator c from its own epochs eps[neps] and facts fk[nf]. */
+static void build_comm(ncclog__reader *r, ncclog_comm *c, const int *eps, int neps,
+                       const size_t *fk, size_t nf)
 {
     ncclog *log = r->log;
-    int ci = (int)(c - log->comms), maxrank = -1, maxch = -1;
+    int maxrank = -1, maxch = -1;
     bool any = false;
-    for (int e = 0; e < r->nepochs; e++) {
-        if (epochs[e] != ci)
-            continue;
+    for (int i = 0; i < neps; i++) {
+        int e = eps[i];
         if (r->epochs[e].nranks > c->nranks)
             c->nranks = r->epochs[e].nranks;
         if (r->epochs[e].rank >= 0)
             c->sources |= NCCLOG_SRC_COMM;
     }
-    for (size_t k = 0; k < r->nfacts; k++) {
-        const ncclog__fact *f = &r->facts[k];
-        if (epochs[f->epoch] != ci)
-            continue;
+    for (size_t k = 0; k < nf; k++) {
+        const ncclog__fact *f = &r->facts[fk[k]];
         int hi = f->a > f->b ? f->a : f->b;
         if (f->kind == NCCLOG__SUMMARY) {
             hi = -1;
@@ -378,19 +389,22 @@ static void build_comm(ncclog__reader *r, ncclog_comm *c, const int *epochs)
         }
     }
     /* Where each rank runs: a comm line, or a line only that rank prints. */
-    for (int e = 0; e < r->nepochs; e++)
-        if (epochs[e] == ci && r->epochs[e].rank >= 0 && r->epochs[e].rank < n) {
-            place_rank(c, r->epochs[e].rank, &r->printers[r->epochs[e].printer],
-                       r->epochs[e].first_line);
-            if (r->epochs[e].local_rank >= 0)
-                c->ranks[r->epochs[e].rank].local_rank = r->epochs[e].local_rank;
-            if (r->epochs[e].cuda_dev >= 0)
-                c->ranks[r->epochs[e].rank].cuda_dev = r->epochs[e].cuda_dev;
-        }
-    for (size_t k = 0; k < r->nfacts; k++) {
-        const ncclog__fact *f = &r->facts[k];
-        if (epochs[f->epoch] == ci &&
-            (f->kind == NCCLOG__RING || f->kind == NCCLOG__TREE || f->kind == NCCLOG__TREE_OLD))
+    for (int i = 0; i < neps; i++) {
+        const ncclog__epoch *ep = &r->epochs[eps[i]];
+        if (ep->rank < 0 || ep->rank >= n)
+            continue;
+        place_rank(c, ep->rank, &r->printers[ep->printer], ep->first_line);
+        ncclog_rank *k = &c->ranks[ep->rank];
+        if (ep->local_rank >= 0)
+            k->local_rank = ep->local_rank;
+        if (ep->cuda_dev >= 0)
+            k->cuda_dev = ep->cuda_dev;
+        if (ep->ptr[0] && !k->ptr[0])
+            memcpy(k->ptr, ep->ptr, sizeof k->ptr);
+    }
+    for (size_t k = 0; k < nf; k++) {
+        const ncclog__fact *f = &r->facts[fk[k]];
+        if (f->kind == NCCLOG__RING || f->kind == NCCLOG__TREE || f->kind == NCCLOG__TREE_OLD)
             place_rank(c, f->b, &r->printers[r->epochs[f->epoch].printer], f->line);
     }
     build_nodes(c);
@@ -398,25 +412,27 @@ static void build_comm(ncclog__reader *r, ncclog_comm *c, const int *epochs)
     /* The communicator's facts by channel (a counting sort), so each
      * channel reads only its own. */
     size_t *start = zalloc((size_t)c->nchannels + 1, sizeof *start), nmine = 0;
-    for (size_t k = 0; k < r->nfacts; k++)
-        if (epochs[r->facts[k].epoch] == ci && r->facts[k].channel < c->nchannels)
-            start[r->facts[k].channel + 1]++, nmine++;
+    for (size_t k = 0; k < nf; k++)
+        if (r->facts[fk[k]].channel < c->nchannels)
+            start[r->facts[fk[k]].channel + 1]++, nmine++;
     for (int ch = 0; ch < c->nchannels; ch++)
         start[ch + 1] += start[ch];
-    size_t *mine = zalloc(nmine, sizeof *mine), *fill = zalloc((size_t)c->nchannels, sizeof *fill);
-    for (size_t k = 0; k < r->nfacts; k++)
-        if (epochs[r->facts[k].epoch] == ci && r->facts[k].channel < c->nchannels) {
-            int ch = r->facts[k].channel;
-            mine[start[ch] + fill[ch]++] = k;
+    size_t *mine = zalloc(nmine + 1, sizeof *mine),
+           *fill = zalloc((size_t)c->nchannels, sizeof *fill);
+    for (size_t k = 0; k < nf; k++)
+        if (r->facts[fk[k]].channel < c->nchannels) {
+            int ch = r->facts[fk[k]].channel;
+            mine[start[ch] + fill[ch]++] = fk[k];
         }
     free(fill);
     hops h = {zalloc((size_t)n, sizeof(int)), zalloc((size_t)n, sizeof(long)),
               zalloc((size_t)n, 1)};
     bool any_ring = false;
-    for (size_t k = 0; k < r->nfacts && !any_ring; k++)
-        any_ring = epochs[r->facts[k].epoch] == ci &&
-                   (r->facts[k].kind == NCCLOG__RING || r->facts[k].kind == NCCLOG__SUMMARY ||
-                    (r->facts[k].kind == NCCLOG__CONN && !r->facts[k].after_rings));
+    for (size_t k = 0; k < nf && !any_ring; k++) {
+        const ncclog__fact *f = &r->facts[fk[k]];
+        any_ring = f->kind == NCCLOG__RING || f->kind == NCCLOG__SUMMARY ||
+                   (f->kind == NCCLOG__CONN && !f->after_rings);
+    }
     for (int ch = 0; ch < c->nchannels && !c->problem[0]; ch++) {
         slice facts = {mine + start[ch], start[ch + 1] - start[ch]};
         if (any_ring && build_ring(r, c, facts, ch, &h))
@@ -436,9 +452,9 @@ static void build_comm(ncclog__reader *r, ncclog_comm *c, const int *epochs)
             c->channels[ch].order[0] = -1; /* trees only: no ring to draw */
     }
     /* Transports of the ring hops, from any connection line. */
-    for (size_t k = 0; k < r->nfacts; k++) {
-        const ncclog__fact *f = &r->facts[k];
-        if (f->kind != NCCLOG__CONN || epochs[f->epoch] != ci || f->channel >= c->nchannels)
+    for (size_t k = 0; k < nf; k++) {
+        const ncclog__fact *f = &r->facts[fk[k]];
+        if (f->kind != NCCLOG__CONN || f->channel >= c->nchannels)
             continue;
         ncclog_channel *chan = &c->channels[f->channel];
         c->sources |= NCCLOG_SRC_VIA;
@@ -452,31 +468,41 @@ static void build_comm(ncclog__reader *r, ncclog_comm *c, const int *epochs)
 int ncclog__build(ncclog__reader *r)
 {
     ncclog *log = r->log;
-    /* Printers that never name their communicator (only rank 0 printed a
-     * "comm" line, or INIT lines were filtered out) belong to the one the
-     * log names, when it names exactly one. */
-    const char *only = NULL;
-    bool several = false;
-    for (int e = 0; e < r->nepochs; e++) {
-        const char *id = r->epochs[e].id[0] ? r->epochs[e].id : r->epochs[e].fallback;
-        if (id[0] && only && strcmp(id, only))
-            several = true;
-        if (id[0] && !only)
-            only = id;
+    int *ep_comm = ncclog__group(r), n = log->ncomms;
+    /* Each communicator's epochs and facts (counting sorts), so building
+     * one reads only its own. */
+    int *estart = zalloc((size_t)n + 1, sizeof *estart);
+    size_t *fstart = zalloc((size_t)n + 1, sizeof *fstart);
+    for (int e = 0; e < r->nepochs; e++)
+        if (ep_comm[e] >= 0)
+            estart[ep_comm[e] + 1]++;
+    for (size_t k = 0; k < r->nfacts; k++)
+        if (ep_comm[r->facts[k].epoch] >= 0)
+            fstart[ep_comm[r->facts[k].epoch] + 1]++;
+    for (int i = 0; i < n; i++) {
+        estart[i + 1] += estart[i];
+        fstart[i + 1] += fstart[i];
     }
-    int *epochs = zalloc((size_t)r->nepochs, sizeof *epochs);
-    for (int e = 0; e < r->nepochs; e++) {
-        const ncclog__epoch *ep = &r->epochs[e];
-        const char *id = ep->id[0] ? ep->id : ep->fallback;
-        if (!id[0] && only && !several)
-            id = only;
-        epochs[e] = -1;
-        if (ep->has_facts || ep->id[0])
-            epochs[e] = comm_index(log, id, ep->first_line);
+    int *eps = zalloc((size_t)estart[n] + 1, sizeof *eps), *efill = zalloc((size_t)n + 1, sizeof *efill);
+    size_t *fk = zalloc(fstart[n] + 1, sizeof *fk), *ffill = zalloc((size_t)n + 1, sizeof *ffill);
+    for (int e = 0; e < r->nepochs; e++)
+        if (ep_comm[e] >= 0)
+            eps[estart[ep_comm[e]] + efill[ep_comm[e]]++] = e;
+    for (size_t k = 0; k < r->nfacts; k++) {
+        int ci = ep_comm[r->facts[k].epoch];
+        if (ci >= 0)
+            fk[fstart[ci] + ffill[ci]++] = k;
     }
-    for (int i = 0; i < log->ncomms; i++)
-        build_comm(r, &log->comms[i], epochs);
-    free(epochs);
+    for (int i = 0; i < n; i++)
+        build_comm(r, &log->comms[i], eps + estart[i], estart[i + 1] - estart[i], fk + fstart[i],
+                   fstart[i + 1] - fstart[i]);
+    free(ep_comm);
+    free(estart);
+    free(fstart);
+    free(eps);
+    free(efill);
+    free(fk);
+    free(ffill);
     if (log->ncomms == 0) {
         snprintf(r->err, r->errlen,
                  "%s: no NCCL rings, trees or communicators in %ld lines: was it captured with "
@@ -485,46 +511,6 @@ int ncclog__build(ncclog__reader *r)
         return -1;
     }
     return 0;
-}
-
-/* ---------------------------------------------------------------- reading */
-
-int ncclog_read(FILE *in, const char *name, ncclog *log, char *err, size_t errlen)
-{
-    memset(log, 0, sizeof *log);
-    snprintf(log->name, sizeof log->name, "%s", name);
-    ncclog__reader r = {.log = log, .err = err, .errlen = errlen};
-    err[0] = 0;
-    char *buf = NULL;
-    size_t cap = 0;
-    ssize_t len;
-    int rc = 0;
-    while (rc == 0 && (len = getline(&buf, &cap, in)) >= 0) {
-        r.line = ++log->lines;
-        while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
-            buf[--len] = 0;
-        if (memchr(buf, 0, (size_t)len)) {
-            snprintf(err, errlen, "%s:%ld: a NUL byte: this is not a text log", name, r.line);
-            rc = -1;
-            break;
-        }
-        rc = ncclog__line(&r, buf);
-    }
-    if (rc == 0 && ferror(in)) {
-        snprintf(err, errlen, "%s: read error after line %ld", name, log->lines);
-        rc = -1;
-    }
-    free(buf);
-    if (rc == 0)
-        rc = ncclog__build(&r);
-    free(r.facts);
-    free(r.pool);
-    free(r.epochs);
-    free(r.printers);
-    free(r.printer_hash);
-    if (rc)
-        ncclog_free(log);
-    return rc;
 }
 
 void ncclog_free(ncclog *log)
@@ -549,15 +535,47 @@ void ncclog_free(ncclog *log)
     log->ncomms = 0;
 }
 
+/* Whether id names communicator c: its commId, or a rank's pointer; exact,
+ * or (prefix) as a prefix. */
+static bool names_comm(const ncclog_comm *c, const char *id, bool prefix)
+{
+    size_t n = strlen(id);
+    if (prefix ? !strncmp(c->id, id, n) : !strcmp(c->id, id))
+        return true;
+    for (int r = 0; c->ranks && r < c->nranks; r++)
+        if (c->ranks[r].ptr[0] &&
+            (prefix ? !strncmp(c->ranks[r].ptr, id, n) : !strcmp(c->ranks[r].ptr, id)))
+            return true;
+    return false;
+}
+
+static void list_comms(const ncclog *log, const char *id, bool prefix, char *err, size_t errlen,
+                       size_t n)
+{
+    for (int i = 0, k = 0; i < log->ncomms && n < errlen; i++) {
+        const ncclog_comm *c = &log->comms[i];
+        if (id && !names_comm(c, id, prefix))
+            continue;
+        int w = snprintf(err + n, errlen - n, "%s %s (%d ranks, line %ld)", k++ ? "," : "",
+                         c->id[0] ? c->id : "(unnamed)", c->nranks, c->first_line);
+        n += w > 0 ? (size_t)w : 0;
+    }
+}
+
 int ncclog_pick(const ncclog *log, const char *id, const ncclog_comm **out, char *err,
                 size_t errlen)
 {
     int found = -1, matches = 0;
-    for (int i = 0; i < log->ncomms; i++) {
-        if (!id || !strncmp(log->comms[i].id, id, strlen(id))) {
-            found = i;
-            matches++;
-        }
+    bool prefix = false;
+    for (int pass = 0; pass < 2 && matches == 0; pass++) {
+        prefix = pass == 1;
+        for (int i = 0; i < log->ncomms; i++)
+            if (!id || names_comm(&log->comms[i], id, prefix)) {
+                found = i;
+                matches++;
+            }
+        if (!id)
+            break;
     }
     if (matches == 1) {
         const ncclog_comm *c = &log->comms[found];
@@ -568,17 +586,20 @@ int ncclog_pick(const ncclog *log, const char *id, const ncclog_comm **out, char
         *out = c;
         return 0;
     }
-    int w = matches == 0
-                ? snprintf(err, errlen, "%s: --comm %s matches no communicator; the log holds:",
-                           log->name, id)
-                : snprintf(err, errlen, "%s: the log holds %d communicators; pick one with --comm:",
-                           log->name, matches);
-    size_t n = w > 0 ? (size_t)w : 0;
-    for (int i = 0; i < log->ncomms && n < errlen; i++) {
-        const ncclog_comm *c = &log->comms[i];
-        w = snprintf(err + n, errlen - n, "%s %s (%d ranks, line %ld)", i ? "," : "",
-                     c->id[0] ? c->id : "(unnamed)", c->nranks, c->first_line);
-        n += w > 0 ? (size_t)w : 0;
+    int w;
+    if (matches == 0) {
+        w = snprintf(err, errlen, "%s: --comm %s matches no communicator; the log holds:",
+                     log->name, id);
+        id = NULL;
+    } else if (id) {
+        w = snprintf(err, errlen,
+                     "%s: --comm %s is ambiguous: it begins %d communicators' ids or pointers; "
+                     "give more digits:",
+                     log->name, id, matches);
+    } else {
+        w = snprintf(err, errlen, "%s: the log holds %d communicators; pick one with --comm:",
+                     log->name, matches);
     }
+    list_comms(log, id, prefix, err, errlen, w > 0 ? (size_t)w : 0);
     return -1;
 }

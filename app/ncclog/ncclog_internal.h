@@ -8,6 +8,12 @@
  * initialisations. Which communicator an epoch belongs to is often known
  * only at its end (older NCCL names the communicator in "Init COMPLETE",
  * after the rings), so epochs are resolved once the whole log is read.
+ *
+ * NCCL's "comm 0x..." is each process's own pointer to its communicator
+ * object: every rank of one communicator prints a different one. Only the
+ * "commId 0x..." of newer NCCL's Init START/COMPLETE lines is shared, so an
+ * epoch keeps both, and ncclog_build.c groups the pointers into
+ * communicators.
  */
 #ifndef NCCLOG_INTERNAL_H
 #define NCCLOG_INTERNAL_H
@@ -36,8 +42,9 @@ typedef struct {
 /* One printer's stretch of lines for one communicator. */
 typedef struct {
     int printer;          /* index into the printers */
-    char id[24];          /* the communicator, "" until a line names it */
-    char fallback[24];    /* the printer's previous communicator: late lines */
+    char ptr[24];         /* the process's "comm 0x..." pointer, "" until a line names it */
+    char commid[24];      /* the shared "commId 0x...", "" where no line gave it */
+    int prev;             /* the printer's previous epoch (late lines follow it), -1 */
     int rank;             /* from a "comm ... rank r" line, -1 */
     int nranks, nnodes;   /* from a "comm" line, -1 */
     int local_rank, cuda_dev;
@@ -46,11 +53,13 @@ typedef struct {
 } ncclog__epoch;
 
 typedef struct {
-    char key[NCCLOG_HOST_LEN + 48]; /* host:pid:tid[dev] */
+    char key[NCCLOG_HOST_LEN + 48];  /* host:pid:tid[dev] */
+    char proc[NCCLOG_HOST_LEN + 48]; /* host:pid[dev]: the process and device, any thread */
     char host[NCCLOG_HOST_LEN];
+    long pid;                        /* -1 where the prefix shows none */
     int cuda_dev;
     int epoch;            /* its current epoch */
-    char last_id[24];     /* the communicator of its last finished epoch */
+    int last_epoch;       /* its last finished epoch, -1 */
     bool rings_connected; /* "Connected all rings" seen in this epoch */
 } ncclog__printer;
 
@@ -74,6 +83,9 @@ typedef struct {
 /* Reads one line (without its end); -1 with reader->err set on a line that
  * is wrong beyond repair (a rank out of range). */
 int ncclog__line(ncclog__reader *r, char *text);
+/* Creates log->comms (empty, in the order they first appear) and returns
+ * each epoch's communicator, -1 for none (ncclog_group.c; to be freed). */
+int *ncclog__group(ncclog__reader *r);
 /* Builds log->comms from the facts; -1 with err set when nothing at all
  * could be found. */
 int ncclog__build(ncclog__reader *r);

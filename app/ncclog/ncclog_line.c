@@ -87,8 +87,8 @@ static void strip_ansi(char *s)
                     r++;
                 if (*r)
                     r++;
-            } else if (*r) {
-                r++;
+            } else if (*r >= 0x40 && *r <= 0x5f) {
+                r++; /* a two-byte escape; anything else (a UTF-8 byte) stays */
             }
             continue;
         }
@@ -131,7 +131,7 @@ static void rehash(ncclog__reader *r)
 }
 
 static int printer_for(ncclog__reader *r, const char *key, const char *host, size_t hostlen,
-                       int dev)
+                       const char *proc, long pid, int dev)
 {
     if ((r->nprinters + 1) * 2 > r->hashcap)
         rehash(r);
@@ -149,8 +149,10 @@ static int printer_for(ncclog__reader *r, const char *key, const char *host, siz
     memset(p, 0, sizeof *p);
     copy_text(p->key, sizeof p->key, key, strlen(key));
     copy_text(p->host, sizeof p->host, host, hostlen);
+    copy_text(p->proc, sizeof p->proc, proc, strlen(proc));
+    p->pid = pid;
     p->cuda_dev = dev;
-    p->epoch = -1;
+    p->epoch = p->last_epoch = -1;
     r->printer_hash[h] = ++r->nprinters;
     return r->nprinters - 1;
 }
@@ -169,7 +171,7 @@ static int open_epoch(ncclog__reader *r, int printer)
     e->rank = e->nranks = e->nnodes = e->local_rank = -1;
     e->cuda_dev = p->cuda_dev;
     e->first_line = r->line;
-    memcpy(e->fallback, p->last_id, sizeof e->fallback);
+    e->prev = p->last_epoch;
     p->rings_connected = false;
     p->epoch = r->nepochs++;
     return p->epoch;
@@ -180,8 +182,7 @@ static void close_epoch(ncclog__reader *r, int printer)
     ncclog__printer *p = &r->printers[printer];
     if (p->epoch < 0)
         return;
-    ncclog__epoch *e = &r->epochs[p->epoch];
-    memcpy(p->last_id, e->id[0] ? e->id : e->fallback, sizeof p->last_id);
+    p->last_epoch = p->epoch;
     p->epoch = -1;
 }
 
@@ -232,11 +233,24 @@ static int printer_of(ncclog__reader *r, const char *line, const char *info)
         host = c0 ? c0 + 1 : word;
         hostlen = (size_t)(c1 - host);
     }
-    char key[NCCLOG_HOST_LEN + 48];
+    char key[NCCLOG_HOST_LEN + 48], proc[NCCLOG_HOST_LEN + 48];
     size_t keylen = (size_t)(end - (c1 ? host : word));
     copy_text(key, sizeof key - 12, c1 ? host : word, keylen);
     snprintf(key + strlen(key), 12, "[%d]", dev);
-    return printer_for(r, key, host, hostlen, dev);
+    /* The process: host:pid, without the thread (NCCL prints a rank's
+     * lines from its main thread and from the thread that initialises). */
+    long pid = -1;
+    if (c1) {
+        copy_text(proc, sizeof proc - 12, host, (size_t)(c2 - host));
+        const char *q = c1 + 1;
+        int v;
+        if (read_int(&q, &v) && q == c2)
+            pid = v;
+    } else {
+        copy_text(proc, sizeof proc - 12, word, (size_t)(end - word));
+    }
+    snprintf(proc + strlen(proc), 12, "[%d]", dev);
+    return printer_for(r, key, host, hostlen, proc, pid, dev);
 }
 
 /* ----------------------------------------------------------------- facts */
@@ -276,51 +290,82 @@ static bool read_channel(const char **p, int *c)
     return read_int(p, c) && *c >= 0 && *c < NCCLOG_MAX_CHANNELS;
 }
 
-/* "comm 0x... rank r nRanks n ..." in its several forms. */
+/* A "0x..." number at p into out; false where there is none. */
+static bool read_hex_id(const char *p, char out[24])
+{
+    if (p[0] != '0' || p[1] != 'x' || !isxdigit((unsigned char)p[2]))
+        return false;
+    size_t n = 2;
+    while (isxdigit((unsigned char)p[n]))
+        n++;
+    copy_text(out, 24, p, n);
+    return true;
+}
+
+/* "comm 0x... rank r nRanks n ..." in its several forms; the pointer is
+ * the printing process's own, the "commId 0x..." (newer NCCL, on the Init
+ * START and COMPLETE lines) the communicator's. */
 static int comm_line(ncclog__reader *r, int printer, const char *msg)
 {
     const char *c = strstr(msg, "comm 0x");
     if (!c || (c > msg && isalnum((unsigned char)c[-1])))
         return 0;
     const char *id = c + 5;
-    size_t n = 2;
-    while (isxdigit((unsigned char)id[n]))
-        n++;
-    char cid[24];
-    copy_text(cid, sizeof cid, id, n);
+    char ptr[24], commid[24] = "";
+    if (!read_hex_id(id, ptr))
+        return 0;
+    size_t n = strlen(ptr);
+    const char *cid = strstr(msg, "commId ");
+    if (cid)
+        read_hex_id(cid + 7, commid);
+    int rank = -1, nranks = -1, nnodes = -1, local_rank = -1, cuda_dev = -1;
+    for (const char *q = id + n; *q;) {
+        int v;
+        if (take(&q, "rank ") && read_int(&q, &v))
+            rank = v;
+        else if ((take(&q, "nRanks ") || take(&q, "nranks ")) && read_int(&q, &v))
+            nranks = v;
+        else if (take(&q, "nNodes ") && read_int(&q, &v))
+            nnodes = v;
+        else if (take(&q, "localRanks ") && read_int(&q, &v))
+            (void)v;
+        else if (take(&q, "localRank ") && read_int(&q, &v))
+            local_rank = v;
+        else if (take(&q, "cudaDev ") && read_int(&q, &v))
+            cuda_dev = v;
+        else
+            while (*q && *q++ != ' ')
+                ;
+    }
+    if (rank == -1) /* a collective's trace ("... comm 0x... [nranks=16]"), not a rank's */
+        return 0;
+    if (check_rank(r, rank, false) ||
+        (nranks > NCCLOG_MAX_RANKS &&
+         bad(r, "a communicator of more ranks than collviz reads (4096)")))
+        return -1;
     bool start = strstr(msg, "Init START") != NULL;
     bool complete = strstr(msg, "Init COMPLETE") != NULL;
     ncclog__printer *p = &r->printers[printer];
     if (p->epoch >= 0) {
         ncclog__epoch *e = &r->epochs[p->epoch];
-        if ((e->id[0] && strcmp(e->id, cid) != 0) || (start && !e->id[0] && e->has_facts))
+        if ((e->ptr[0] && strcmp(e->ptr, ptr) != 0) || (start && !e->ptr[0] && e->has_facts) ||
+            (commid[0] && e->commid[0] && strcmp(e->commid, commid) != 0))
             close_epoch(r, printer);
     }
     int ei = open_epoch(r, printer); /* may move r->epochs: index first */
     ncclog__epoch *e = &r->epochs[ei];
-    memcpy(e->id, cid, sizeof e->id);
-    for (const char *q = id + n; *q;) {
-        int v;
-        if (take(&q, "rank ") && read_int(&q, &v))
-            e->rank = v;
-        else if ((take(&q, "nRanks ") || take(&q, "nranks ")) && read_int(&q, &v))
-            e->nranks = v;
-        else if (take(&q, "nNodes ") && read_int(&q, &v))
-            e->nnodes = v;
-        else if (take(&q, "localRanks ") && read_int(&q, &v))
-            (void)v;
-        else if (take(&q, "localRank ") && read_int(&q, &v))
-            e->local_rank = v;
-        else if (take(&q, "cudaDev ") && read_int(&q, &v))
-            e->cuda_dev = v;
-        else
-            while (*q && *q++ != ' ')
-                ;
-    }
-    if (check_rank(r, e->rank, true) ||
-        (e->nranks > NCCLOG_MAX_RANKS &&
-         bad(r, "a communicator of more ranks than collviz reads (4096)")))
-        return -1;
+    memcpy(e->ptr, ptr, sizeof e->ptr);
+    if (commid[0])
+        memcpy(e->commid, commid, sizeof e->commid);
+    e->rank = rank;
+    if (nranks >= 0)
+        e->nranks = nranks;
+    if (nnodes >= 0)
+        e->nnodes = nnodes;
+    if (local_rank >= 0)
+        e->local_rank = local_rank;
+    if (cuda_dev >= 0)
+        e->cuda_dev = cuda_dev;
     if (complete)
         close_epoch(r, printer);
     return 0;

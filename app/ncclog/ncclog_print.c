@@ -83,7 +83,8 @@ static void print_ring(FILE *out, const ncclog_comm *c, const ncclog_channel *ch
     fputc('\n', out);
 }
 
-static void print_hops(FILE *out, const ncclog_comm *c, const ncclog_channel *ch, int indent)
+static void print_hops(FILE *out, const ncclog_comm *c, const ncclog_channel *ch, int indent,
+                       ncclog_escape_fn esc)
 {
     int count[NCCLOG_VIA_COUNT] = {0}, crossing = 0;
     const char *net_text = NULL;
@@ -98,8 +99,11 @@ static void print_hops(FILE *out, const ncclog_comm *c, const ncclog_channel *ch
     for (int v = 1; v < NCCLOG_VIA_COUNT; v++)
         if (count[v]) {
             fprintf(out, "%s%d %s", sep, count[v], ncclog_via_name((ncclog_via)v));
-            if (v == NCCLOG_VIA_NET && net_text)
-                fprintf(out, " (%s)", net_text);
+            if (v == NCCLOG_VIA_NET && net_text) {
+                char safe[4 * NCCLOG_VIA_LEN + 8];
+                esc(net_text, safe, sizeof safe);
+                fprintf(out, " (%s)", safe);
+            }
             sep = ", ";
         }
     if (count[0] == c->nranks)
@@ -181,7 +185,7 @@ static bool same_tree(const ncclog_comm *c, int a, int b)
 }
 
 /* Prints the channels grouped by equal rings (or trees). */
-static void print_groups(FILE *out, const ncclog_comm *c, bool trees)
+static void print_groups(FILE *out, const ncclog_comm *c, bool trees, ncclog_escape_fn esc)
 {
     int n = c->nchannels, *group = cv_xcalloc((size_t)n, sizeof *group),
         *members = cv_xcalloc((size_t)n, sizeof *members);
@@ -211,7 +215,7 @@ static void print_groups(FILE *out, const ncclog_comm *c, bool trees)
             print_tree(out, c, &c->channels[first], 4);
         } else {
             print_ring(out, c, &c->channels[first], 4);
-            print_hops(out, c, &c->channels[first], 4);
+            print_hops(out, c, &c->channels[first], 4, esc);
         }
     }
     free(group);
@@ -245,21 +249,36 @@ static void print_sources(FILE *out, const ncclog_comm *c)
     fputc('\n', out);
 }
 
-void ncclog_print_summary(FILE *out, const ncclog *log, const ncclog_comm *c)
+void ncclog_print_summary(FILE *out, const ncclog *log, const ncclog_comm *c,
+                          ncclog_escape_fn esc)
 {
-    fprintf(out, "%s%s%scommunicator %s: %d rank%s", log->version[0] ? "NCCL " : "", log->version,
+    char safe[4 * NCCLOG_HOST_LEN + 8];
+    esc(log->version, safe, sizeof safe);
+    fprintf(out, "%s%s%scommunicator %s: %d rank%s", log->version[0] ? "NCCL " : "", safe,
             log->version[0] ? ", " : "", c->id[0] ? c->id : "(unnamed)", c->nranks,
             c->nranks == 1 ? "" : "s");
     if (c->nnodes > 0)
         fprintf(out, " on %d node%s", c->nnodes, c->nnodes == 1 ? "" : "s");
     fprintf(out, ", %d channel%s\n", c->nchannels, c->nchannels == 1 ? "" : "s");
+    int named = 0;
+    while (named < c->nranks && strcmp(c->ranks[named].ptr, c->id))
+        named++;
+    if (c->id[0] && !c->by_commid && named < c->nranks)
+        fprintf(out, "  (no commId in this log: the ranks' own \"comm\" pointers were grouped by "
+                     "rank count and the order each process created them%s; %s is rank %d's "
+                     "pointer)\n",
+                c->grouped_by_order ? ", and dealt out in process order among the "
+                                      "communicators of as many ranks created alongside"
+                                    : "",
+                c->id, named);
     int *ranks = cv_xmalloc((size_t)c->nranks * sizeof *ranks);
     for (int k = 0; k < c->nnodes; k++) {
         int m = 0;
         for (int r = 0; r < c->nranks; r++)
             if (c->ranks[r].node == k)
                 ranks[m++] = r;
-        fprintf(out, "  node %d  %-20s %d GPU%s: ranks ", k, c->hosts[k], m, m == 1 ? "" : "s");
+        esc(c->hosts[k], safe, sizeof safe);
+        fprintf(out, "  node %d  %-20s %d GPU%s: ranks ", k, safe, m, m == 1 ? "" : "s");
         print_ranks(out, ranks, m);
         fputc('\n', out);
     }
@@ -275,10 +294,10 @@ void ncclog_print_summary(FILE *out, const ncclog *log, const ncclog_comm *c)
     free(ranks);
     print_sources(out, c);
     if (c->channels[0].order[0] >= 0 && c->nchannels)
-        print_groups(out, c, false);
+        print_groups(out, c, false, esc);
     bool trees = false;
     for (int ch = 0; ch < c->nchannels; ch++)
         trees |= c->channels[ch].has_tree;
     if (trees)
-        print_groups(out, c, true);
+        print_groups(out, c, true, esc);
 }

@@ -18,6 +18,22 @@ import random
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 rng = random.Random(20261124)
+# Pointers and commIds from their own generator, so the topologies (and the
+# lesson that quotes two-nodes-16) do not move when these do.
+ids = random.Random(7)
+
+
+def pointer(base):
+    """A process's own "comm 0x..." pointer: NCCL prints the address of the
+    communicator object in that process, so every rank of one communicator
+    prints a different one."""
+    return "0x%x%07x0" % (base, ids.randrange(1 << 28))
+
+
+def comm_id():
+    """The "commId 0x..." newer NCCL prints on Init START and COMPLETE: the
+    hash of the unique id, the same on every rank."""
+    return "0x%016x" % ids.randrange(1 << 64)
 
 
 def write(name, lines, expect, crlf=False):
@@ -126,17 +142,20 @@ def modern_log(name, nodes, gpus, nch, prefix, graph_lines, crlf=False, colours=
     lines (NCCL_DEBUG_SUBSYS=GRAPH), connections, Init COMPLETE."""
     n, rings, trees = topology(nodes, gpus, nch, "dbtree")
     hosts = ["node%02d-gpu" % k for k in range(nodes)]
-    comm = "0x55d4%08x" % rng.randrange(1 << 32)
+    rng.randrange(1 << 32)  # once the shared pointer; kept so the topologies stay put
+    cid = comm_id()
     streams = []
     for r in range(n):
         host, local = hosts[r // gpus], r % gpus
         pid = 40000 + r * 7
+        comm = pointer(0x55d4 + r)
         head = "%s%s:%d:%d [%d] NCCL INFO " % (prefix(r), host, pid, pid + 31, local)
+        main = "%s%s:%d:%d [%d] NCCL INFO " % (prefix(r), host, pid, pid, local)
         s = []
         if r == 0:
-            s.append(head + "NCCL version 2.21.5+cuda12.4")
-        s.append(head + "ncclCommInitRank comm %s rank %d nranks %d cudaDev %d nvmlDev %d busId %s "
-                 "commId 0x9f3e2d1c0b5a4e3f - Init START" % (comm, r, n, local, local, bus_id(local)))
+            s.append(main + "NCCL version 2.21.5+cuda12.4")
+        s.append(main + "ncclCommInitRank comm %s rank %d nranks %d cudaDev %d nvmlDev %d busId %s "
+                 "commId %s - Init START" % (comm, r, n, local, local, bus_id(local), cid))
         s.append(head + "comm %s rank %d nRanks %d nNodes %d localRanks %d localRank %d MNNVL 0"
                  % (comm, r, n, nodes, gpus, local))
         if r == 0:
@@ -170,15 +189,15 @@ def modern_log(name, nodes, gpus, nch, prefix, graph_lines, crlf=False, colours=
                 s.append(head + "Channel %02d/0 : %d[%d] -> %d[%d] via %s" % (c, r, local, p, p % gpus, kind))
         s.append(head + "Connected all trees")
         s.append(head + "ncclCommInitRank comm %s rank %d nranks %d cudaDev %d nvmlDev %d busId %s "
-                 "commId 0x9f3e2d1c0b5a4e3f localSize 208 used 1073741824 bytes on core 12 - Init COMPLETE"
-                 % (comm, r, n, local, local, bus_id(local)))
+                 "commId %s localSize 208 used 1073741824 bytes on core 12 - Init COMPLETE"
+                 % (comm, r, n, local, local, bus_id(local), cid))
         if colours and r % 3 == 0:
             s = ["\x1b[32m" + x + "\x1b[0m" for x in s]
         streams.append(s)
     lines = ["+ torchrun --nproc-per-node=%d train.py" % gpus] + interleave(streams)
     lines.append("step 1 loss 7.1184")
     write(name, lines, expect_good(n, [[h, list(range(k * gpus, (k + 1) * gpus))] for k, h in enumerate(hosts)],
-                                   rings, trees, "2.21.5+cuda12.4", {"comm": comm}), crlf)
+                                   rings, trees, "2.21.5+cuda12.4", {"comm": cid}), crlf)
 
 
 def cut_summary_log(name):
@@ -188,10 +207,12 @@ def cut_summary_log(name):
     nodes, gpus, nch = 4, 8, 4
     n, rings, trees = topology(nodes, gpus, nch, "dbtree")
     hosts = ["ip-172-31-%d-%d" % (k, 10 + 3 * k) for k in range(nodes)]
-    comm = "0x7f3a%08x" % rng.randrange(1 << 32)
-    streams = []
+    rng.randrange(1 << 32)
+    streams, comm0 = [], None
     for r in range(n):
         host, local = hosts[r // gpus], r % gpus
+        comm = pointer(0x7f3a + r)
+        comm0 = comm0 or comm
         pid = 4886 + r
         head = "%d: %s:%d:%d [%d] NCCL INFO " % (r, host, pid, pid + 60, local)
         s = []
@@ -216,7 +237,7 @@ def cut_summary_log(name):
         streams.append(s)
     write(name, interleave(streams),
           expect_good(n, [[h, list(range(k * gpus, (k + 1) * gpus))] for k, h in enumerate(hosts)],
-                      rings, trees, "2.8.4+cuda11.2", {"comm": comm, "summary_cut": True}))
+                      rings, trees, "2.8.4+cuda11.2", {"comm": comm0, "summary_cut": True}))
 
 
 def small_dbtree_log(name):
@@ -225,10 +246,12 @@ def small_dbtree_log(name):
     nodes, gpus, nch = 2, 2, 2
     n, rings, trees = topology(nodes, gpus, nch, "dbtree")
     hosts = ["gpu-a", "gpu-b"]
-    comm = "0x1c2d%08x" % rng.randrange(1 << 32)
+    rng.randrange(1 << 32)
+    cid = comm_id()
     streams = []
     for r in range(n):
         host, local = hosts[r // gpus], r % gpus
+        comm = pointer(0x1c2d + r)
         head = "[default%d]:%s:%d:%d [%d] NCCL INFO " % (local, host, 900 + r, 950 + r, local)
         s = [head + "comm %s rank %d nRanks %d nNodes %d localRanks %d localRank %d MNNVL 0"
              % (comm, r, n, nodes, gpus, local)]
@@ -249,11 +272,11 @@ def small_dbtree_log(name):
             s.append(head + "Channel %02d/0 : %d[%s] -> %d[%s]%s via %s" % (c, r, bus_id(local), nxt, bus_id(nxt % gpus), tag, via))
         s.append(head + "Connected all rings")
         s.append(head + "ncclCommInitRank comm %s rank %d nranks %d cudaDev %d nvmlDev %d busId %s "
-                 "commId 0x5e6f7a8b9c0d1e2f - Init COMPLETE" % (comm, r, n, local, local, bus_id(local)))
+                 "commId %s - Init COMPLETE" % (comm, r, n, local, local, bus_id(local), cid))
         streams.append(s)
     write(name, interleave(streams),
           expect_good(n, [[h, list(range(k * gpus, (k + 1) * gpus))] for k, h in enumerate(hosts)],
-                      rings, trees, "2.23.4+cuda12.6", {"comm": comm}), crlf=True)
+                      rings, trees, "2.23.4+cuda12.6", {"comm": cid}), crlf=True)
 
 
 def old_connections_log(name, tree_style):
@@ -265,10 +288,12 @@ def old_connections_log(name, tree_style):
     nodes, gpus, nch = 2, 4, 2
     n, rings, trees = topology(nodes, gpus, nch, "binary")
     hosts = ["c%02d" % (k + 11) for k in range(nodes)]
-    comm = "0x7f14%08x" % rng.randrange(1 << 32)
-    streams = []
+    rng.randrange(1 << 32)
+    streams, comm0 = [], None
     for r in range(n):
         host, local = hosts[r // gpus], r % gpus
+        comm = pointer(0x7f14 + r)
+        comm0 = comm0 or comm
         pid = 10158 + r
         head = "[1,%d]<stdout>:%s:%d:%d [%d] NCCL INFO " % (r, host, pid, pid + 402, local)
         s = []
@@ -296,7 +321,7 @@ def old_connections_log(name, tree_style):
         streams.append(s)
     write(name, interleave(streams),
           expect_good(n, [[h, list(range(k * gpus, (k + 1) * gpus))] for k, h in enumerate(hosts)],
-                      rings, trees, "2.4.8+cuda10.1", {"comm": comm}))
+                      rings, trees, "2.4.8+cuda10.1", {"comm": comm0}))
 
 
 def tree_lines_log(name):
@@ -318,35 +343,60 @@ def tree_lines_log(name):
     write(name, interleave(streams), expect_good(n, [["h1", list(range(n))]], rings, trees, "", {"comm": ""}))
 
 
-def multi_comm_log(name):
+def multi_comm_log(name, with_commid):
     """A world communicator of 8 and two 4-rank groups split from it, the
-    same processes printing all three."""
+    same processes printing all three, each process with its own pointer
+    for each. With commId (NCCL 2.19+), every communicator has one; without
+    (older NCCL), only the pointers, and the groups are split by parity
+    (ranks 0, 2, 4, 6 and 1, 3, 5, 7) with rings of their own, so the reader
+    must deal the pointers out right to rebuild them."""
     gpus = 8
-    world = "0x5600000000a0"
-    groups = ["0x5600000001b0", "0x5600000002c0"]
-    streams = []
     wrings = [list(range(8)), [0, 2, 4, 6, 7, 5, 3, 1]]
-    grings = [[0, 1, 2, 3], [0, 3, 2, 1]]
+    if with_commid:
+        world, groups = comm_id(), [comm_id(), comm_id()]
+        members = [[0, 1, 2, 3], [4, 5, 6, 7]]
+        grings = [[[0, 1, 2, 3], [0, 3, 2, 1]], [[0, 1, 2, 3], [0, 3, 2, 1]]]
+    else:
+        world, groups = None, [None, None]
+        members = [[0, 2, 4, 6], [1, 3, 5, 7]]
+        grings = [[[0, 1, 2, 3], [0, 3, 2, 1]], [[0, 2, 1, 3], [0, 3, 1, 2]]]
+    ptrs = {}
+    streams = []
     for r in range(gpus):
         head = "dgx1:%d:%d [%d] NCCL INFO " % (7000 + r, 7000 + r, r)
-        s = [head + "comm %s rank %d nRanks 8 nNodes 1 localRanks 8 localRank %d MNNVL 0" % (world, r, r)]
+        wp, gp = pointer(0x5600 + r), pointer(0x5610 + r)
+        g = 0 if r in members[0] else 1
+        gr = members[g].index(r)
+        ptrs[(None, r)], ptrs[(g, gr)] = wp, gp
+        tail = lambda cid: (" commId %s" % cid) if with_commid else ""
+        s = []
+        if with_commid:
+            s.append(head + "ncclCommInitRank comm %s rank %d nranks 8 cudaDev %d nvmlDev %d busId %s%s - Init START"
+                     % (wp, r, r, r, bus_id(r), tail(world)))
+            s.append(head + "comm %s rank %d nRanks 8 nNodes 1 localRanks 8 localRank %d MNNVL 0" % (wp, r, r))
         if r == 0:
             for c, o in enumerate(wrings):
                 s.append(head + "Channel %02d/02 : %s" % (c, " ".join(map(str, o))))
         for c, o in enumerate(wrings):
             i = o.index(r)
             s.append(head + "Ring %02d : %d -> %d -> %d" % (c, o[i - 1], r, o[(i + 1) % 8]))
-        s.append(head + "comm %s rank %d nranks 8 cudaDev %d - Init COMPLETE" % (world, r, r))
-        g, gr = groups[r // 4], r % 4
-        s.append(head + "comm %s rank %d nRanks 4 nNodes 1 localRanks 4 localRank %d MNNVL 0" % (g, gr, gr))
-        for c, o in enumerate(grings):
+        s.append(head + "comm %s rank %d nranks 8 cudaDev %d busId %s%s - Init COMPLETE" % (wp, r, r, bus_id(r), tail(world)))
+        if with_commid:
+            s.append(head + "ncclCommSplit comm %s rank %d nranks 4 cudaDev %d nvmlDev %d busId %s parent %s color %d key %d%s - Init START"
+                     % (gp, gr, r, r, bus_id(r), wp, g, gr, tail(groups[g])))
+            s.append(head + "comm %s rank %d nRanks 4 nNodes 1 localRanks 4 localRank %d MNNVL 0" % (gp, gr, gr))
+        for c, o in enumerate(grings[g]):
             i = o.index(gr)
             s.append(head + "Ring %02d : %d -> %d -> %d" % (c, o[i - 1], gr, o[(i + 1) % 4]))
-        s.append(head + "comm %s rank %d nranks 4 cudaDev %d - Init COMPLETE" % (g, gr, r))
+        s.append(head + "comm %s rank %d nranks 4 cudaDev %d busId %s%s - Init COMPLETE" % (gp, gr, r, bus_id(r), tail(groups[g])))
         streams.append(s)
     lines = interleave(streams)
-    write(name, lines, {"comms": [world] + groups, "rings_by_comm": {world: wrings, groups[0]: grings,
-                                                                       groups[1]: grings}})
+    if not with_commid:  # named by the pointer of their rank 0
+        world, groups = ptrs[(None, 0)], [ptrs[(0, 0)], ptrs[(1, 0)]]
+    write(name, lines, {"comms": [world] + groups,
+                        "rings_by_comm": {world: wrings, groups[0]: grings[0], groups[1]: grings[1]},
+                        "members": {groups[0]: members[0], groups[1]: members[1]},
+                        "a_pointer": {ptrs[(1, 2)]: groups[1]}})
 
 
 def bad_logs():
@@ -374,6 +424,21 @@ def bad_logs():
              "h:2:2 [1] NCCL INFO Trees [0] -1/-1/-1->1->0",
              "h:3:3 [2] NCCL INFO Trees [0] -1/-1/-1->2->0"]
     write("bad-tree", lines, {"error": ["bad-tree.log:3:", "trees disagree", "rank 2"]})
+    # A summary NCCL cut after 20 of 32 ranks, and no per-rank Ring lines.
+    shown = "".join("%4d" % x for x in range(32))[:80]
+    lines = ["h:1:1 [0] NCCL INFO comm 0x7f00bb0 rank 0 nRanks 32 nNodes 4 localRanks 8 localRank 0 MNNVL 0",
+             "h:1:1 [0] NCCL INFO Channel 00/01 :" + shown]
+    write("bad-cut-summary", lines,
+          {"error": ["bad-cut-summary.log:2:", "rank 18 is missing from channel 0", "cut this summary line after 20 of 32",
+                     "NCCL_DEBUG_SUBSYS=INIT,GRAPH"]})
+    # Rank 5's Trees line missing: rank 4 lists it as a child.
+    lines = ["h:%d:%d [%d] NCCL INFO Trees [0] %s" % (10 + r, 10 + r, r, t) for r, t in
+             [(0, "1/-1/-1->0->-1"), (1, "2/-1/-1->1->0"), (2, "3/-1/-1->2->1"),
+              (3, "4/-1/-1->3->2"), (4, "5/-1/-1->4->3")]]
+    lines.insert(0, "h:10:10 [0] NCCL INFO comm 0x7f00aa0 rank 0 nRanks 6 nNodes 1 localRanks 6 localRank 0 MNNVL 0")
+    write("bad-missing-tree-rank", lines,
+          {"error": ["bad-missing-tree-rank.log:6:", "rank 5 is missing from tree 0",
+                     "no \"Trees\" entry", "rank 4's line"]})
     # Old connection lines that mix a tree's edge into the ring (NVIDIA/nccl#385's puzzle).
     lines = ["n:1:1 [0] NCCL INFO Ring 00 : 0[1000] -> 1[2000] via P2P/IPC",
              "n:2:2 [1] NCCL INFO Ring 00 : 1[2000] -> 2[3000] via P2P/IPC",
@@ -398,5 +463,6 @@ if __name__ == "__main__":
     old_connections_log("old-connections", "old")
     old_connections_log("old-updown", "updown")
     tree_lines_log("tree-lines")
-    multi_comm_log("multi-comm")
+    multi_comm_log("multi-comm", True)
+    multi_comm_log("multi-comm-old", False)
     bad_logs()

@@ -1,0 +1,140 @@
+/*
+ * ncclog_read.c: the log's bytes to lines, with bounds, and each line to
+ * ncclog_line.c.
+ *
+ * A log is whatever a job wrote, so nothing about its size can be trusted:
+ * it is read in blocks, and no line takes more than NCCLOG_LINE_MAX bytes
+ * of memory. A longer line (a launcher's dump of its environment, a
+ * binary blob) is cut there and the rest of it skipped; NUL bytes (a hole a
+ * crashed writer left) are dropped; both are counted for a note. A line of
+ * more than NCCLOG_NUL_MAX NUL bytes with no end is no text at all
+ * (/dev/zero, a disk image), and ends the read with an error instead of
+ * reading forever.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ncclog_internal.h"
+
+#define BLOCK (1 << 20)
+
+typedef struct {
+    FILE *in;
+    char *blk;
+    size_t len, pos;
+} blocks;
+
+/* The next line into line[NCCLOG_LINE_MAX + 1], without its end: 1, 0 at
+ * the end of the input, -1 with err set. */
+static int next_line(blocks *b, ncclog *log, long lineno, char *line, size_t *out, char *err,
+                     size_t errlen)
+{
+    size_t n = 0;
+    long nuls = 0;
+    bool cut = false, any = false;
+    for (;;) {
+        if (b->pos == b->len) {
+            b->len = fread(b->blk, 1, BLOCK, b->in);
+            b->pos = 0;
+            if (b->len == 0) {
+                if (ferror(b->in)) {
+                    snprintf(err, errlen, "%s: read error after line %ld", log->name, lineno - 1);
+                    return -1;
+                }
+                break;
+            }
+        }
+        any = true;
+        const char *start = b->blk + b->pos;
+        size_t avail = b->len - b->pos;
+        const char *nl = memchr(start, '\n', avail);
+        size_t take = nl ? (size_t)(nl - start) : avail;
+        b->pos += take + (nl ? 1 : 0);
+        for (const char *p = start, *end = start + take; p < end;) {
+            const char *z = memchr(p, 0, (size_t)(end - p));
+            size_t run = (size_t)((z ? z : end) - p);
+            size_t room = NCCLOG_LINE_MAX - n, k = run < room ? run : room;
+            memcpy(line + n, p, k);
+            n += k;
+            cut |= k < run;
+            p += run;
+            if (z) { /* a run of NUL bytes */
+                const char *q = z;
+                while (q < end && !*q)
+                    q++;
+                nuls += q - z;
+                p = q;
+            }
+        }
+        if (nuls > NCCLOG_NUL_MAX) {
+            snprintf(err, errlen,
+                     "%s:%ld: more than %ld NUL bytes and no line end: this is not a text log",
+                     log->name, lineno, NCCLOG_NUL_MAX);
+            return -1;
+        }
+        if (nl)
+            break;
+    }
+    if (!any && n == 0)
+        return 0;
+    if (cut) {
+        if (!log->cut_lines++)
+            log->first_cut = lineno;
+    }
+    if (nuls) {
+        if (!log->nul_bytes)
+            log->first_nul = lineno;
+        log->nul_bytes += nuls;
+    }
+    while (n > 0 && line[n - 1] == '\r')
+        n--;
+    line[n] = 0;
+    *out = n;
+    return 1;
+}
+
+void ncclog_read_note(const ncclog *log, char *note, size_t len)
+{
+    int w = 0;
+    note[0] = 0;
+    if (log->cut_lines)
+        w = snprintf(note, len, "%ld line%s longer than %d KiB %s read only that far (the first "
+                     "at line %ld)",
+                     log->cut_lines, log->cut_lines == 1 ? "" : "s", NCCLOG_LINE_MAX / 1024,
+                     log->cut_lines == 1 ? "was" : "were", log->first_cut);
+    if (log->nul_bytes && w >= 0 && (size_t)w < len)
+        snprintf(note + w, len - (size_t)w, "%s%ld NUL byte%s dropped (the first on line %ld)",
+                 w ? "; " : "", log->nul_bytes, log->nul_bytes == 1 ? "" : "s", log->first_nul);
+}
+
+int ncclog_read(FILE *in, const char *name, ncclog *log, char *err, size_t errlen)
+{
+    memset(log, 0, sizeof *log);
+    snprintf(log->name, sizeof log->name, "%s", name);
+    ncclog__reader r = {.log = log, .err = err, .errlen = errlen};
+    err[0] = 0;
+    blocks b = {.in = in, .blk = cv_xmalloc(BLOCK)};
+    char *line = cv_xmalloc(NCCLOG_LINE_MAX + 1);
+    size_t len;
+    int rc = 0, got;
+    while (rc == 0 && (got = next_line(&b, log, log->lines + 1, line, &len, err, errlen)) != 0) {
+        if (got < 0) {
+            rc = -1;
+            break;
+        }
+        r.line = ++log->lines;
+        rc = ncclog__line(&r, line);
+    }
+    free(b.blk);
+    free(line);
+    if (rc == 0)
+        rc = ncclog__build(&r);
+    free(r.facts);
+    free(r.pool);
+    free(r.epochs);
+    free(r.printers);
+    free(r.printer_hash);
+    if (rc)
+        ncclog_free(log);
+    return rc;
+}
