@@ -486,7 +486,12 @@ void cv__combine(cv_dtype dtype, cv_redop redop, void *dst, const void *a, const
     case CV_INT64: kernel_int64_t(redop, dst, a, b, n); break;
     case CV_FLOAT32: kernel_float(redop, dst, a, b, n); break;
     case CV_FLOAT64: kernel_double(redop, dst, a, b, n); break;
-    case CV_FLOAT16: kernel_f16(redop, dst, a, b, n); break;
+    case CV_FLOAT16: {
+        int64_t k = cv__combine_f16_fast(redop, dst, a, b, n);
+        kernel_f16(redop, (uint16_t *)dst + k, (const uint16_t *)a + k, (const uint16_t *)b + k,
+                   n - k);
+        break;
+    }
     case CV_BFLOAT16: kernel_bf16(redop, dst, a, b, n); break;
     default: break;
     }

@@ -260,6 +260,47 @@ static void check_case(cv_dtype dt, cv_redop op, cv_xfer_kind kind, int64_t n, i
            finish);
 }
 
+/* Every float16 and bfloat16 pattern (NaNs, infs, subnormals, zeros of
+ * both signs) combined with random patterns by each redop, kernel against
+ * reference, bit for bit except in a NaN's sign and, for bfloat16, its
+ * payload (they depend on which operand the hardware keeps when both are
+ * NaN; a float16 NaN is always made 0x7e00). */
+static void check_half_specials(uint64_t *rng)
+{
+    enum { N = 65536 };
+    static _Alignas(64) uint16_t a[N], b[N], d[N], w[N];
+    const cv_dtype dts[] = {CV_FLOAT16, CV_BFLOAT16};
+    const cv_redop ops[] = {CV_SUM, CV_PROD, CV_MIN, CV_MAX, CV_AVG};
+    for (int t = 0; t < 2; t++)
+        for (int o = 0; o < 5; o++) {
+            cv_dtype dt = dts[t];
+            uint16_t expo = dt == CV_FLOAT16 ? 0x7c00u : 0x7f80u;
+            for (int i = 0; i < N; i++) {
+                a[i] = (uint16_t)i;
+                b[i] = (uint16_t)rng_next(rng);
+            }
+            reference(dt, ops[o], (unsigned char *)w, (const unsigned char *)a,
+                      (const unsigned char *)b, N, false, 3);
+            cv_transfer tr = {.kind = CV_XFER_REDUCE_COPY};
+            cv__kernel_stream(dt, ops[o], &tr, d, a, b, N, 3);
+            int64_t bad = 0, first = -1;
+            for (int i = 0; i < N; i++) {
+                bool nan_d = (d[i] & expo) == expo && (d[i] & ~expo & 0x7fffu);
+                bool nan_w = (w[i] & expo) == expo && (w[i] & ~expo & 0x7fffu);
+                bool same = !nan_w ? d[i] == w[i]
+                            : dt == CV_FLOAT16 ? (d[i] & 0x7fffu) == (w[i] & 0x7fffu)
+                                               : nan_d;
+                if (!same && first < 0)
+                    first = i;
+                bad += !same;
+            }
+            EXPECT(bad == 0, "%s %s over every pattern: %lld wrong, first 0x%04x op 0x%04x: 0x%04x want 0x%04x",
+                   cv_dtype_name(dt), cv_redop_name(ops[o]), (long long)bad,
+                   first < 0 ? 0 : a[first], first < 0 ? 0 : b[first], first < 0 ? 0 : d[first],
+                   first < 0 ? 0 : w[first]);
+        }
+}
+
 static const int64_t sizes[] = {1, 2, 3, 7, 15, 16, 17, 31, 33, 63, 64, 65, 127, 129,
                                 255, 257, 1000, 1023, 1025, 2048, 4099, 8191, MAXN};
 
@@ -308,6 +349,8 @@ int main(void)
         }
 
     check_conversions(&rng);
+    check_half_specials(&rng);
+    printf("float16 kernel: %s\n", cv__half_kind());
 
     /* the probe, then again on its kept arrays (smaller), then on larger */
     const int64_t probe_bytes[] = {1 << 20, 1 << 19, 1 << 21};
