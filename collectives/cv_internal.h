@@ -162,6 +162,12 @@ uint16_t cv__f32_to_f16(float f);
 float cv__f16_to_f32(uint16_t h);
 uint16_t cv__f32_to_bf16(float f);
 float cv__bf16_to_f32(uint16_t h);
+/* d[i] = a[i] op b[i] over float16 for a leading part of [0, n) with F16C
+ * where the CPU has it; returns how many elements it did (0 without). a
+ * may be d. cv__half_kind names the path: "f16c" or "portable". */
+int64_t cv__combine_f16_fast(cv_redop op, uint16_t *d, const uint16_t *a, const uint16_t *b,
+                             int64_t n);
+const char *cv__half_kind(void);
 /* Stores v (already in the dtype's range) as element i. */
 void cv__value_set(cv_dtype dtype, void *base, int64_t i, double v);
 /* Largest finite value of a float dtype, and its unit roundoff. */

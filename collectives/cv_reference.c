@@ -10,7 +10,10 @@
  * sum gives the same bits. Float reductions depend on the order, so they
  * are computed in double here and compared within a bound that grows with
  * the rank count and the magnitude of what was summed. Large results are
- * checked on several threads, each with its own share of the elements.
+ * checked on several threads, each with its own share of the elements, and
+ * reductions a block of indices at a time with one plain loop per dtype
+ * and redop (the same arithmetic, in the same order, as the element-wise
+ * reference; not the backend's kernels).
  */
 #include <math.h>
 #include <pthread.h>
@@ -198,34 +201,206 @@ static int64_t verify_copies(const cv_spec *s, const void *const *inputs,
     return wrong;
 }
 
+/* Blocks of input indices that verify_reductions reduces at a time: the
+ * dtype's switch and the redop's are taken once per block and rank, and
+ * the loops inside are plain typed ones. */
+#define VERIFY_BLOCK 512
+
+/* in[idx0 .. idx0 + m) of an integer dtype, sign-extended. */
+static void load_ints(cv_dtype d, const void *base, int64_t idx0, int64_t m, int64_t *x)
+{
+    switch (d) {
+    case CV_INT8: {
+        const int8_t *p = (const int8_t *)base + idx0;
+        for (int64_t k = 0; k < m; k++)
+            x[k] = p[k];
+        break;
+    }
+    case CV_INT32: {
+        const int32_t *p = (const int32_t *)base + idx0;
+        for (int64_t k = 0; k < m; k++)
+            x[k] = p[k];
+        break;
+    }
+    default: memcpy(x, (const int64_t *)base + idx0, (size_t)m * sizeof *x); break;
+    }
+}
+
+/* The value of a wrapped uint64 at the dtype's width, sign-extended. */
+static int64_t int_wrap(cv_dtype d, uint64_t u)
+{
+    switch (d) {
+    case CV_INT8: return (int8_t)(uint8_t)u;
+    case CV_INT32: return (int32_t)(uint32_t)u;
+    default: return (int64_t)u;
+    }
+}
+
+/* The same reduction as int_reduce, for indices [idx0, idx0 + m): want[k]
+ * is the expected element, sign-extended. */
+static void int_reduce_block(const cv_spec *s, const void *const *in, int64_t idx0, int64_t m,
+                             int64_t *want)
+{
+    uint64_t acc[VERIFY_BLOCK];
+    int64_t x[VERIFY_BLOCK];
+    load_ints(s->dtype, in[0], idx0, m, want);
+    for (int64_t k = 0; k < m; k++)
+        acc[k] = (uint64_t)want[k];
+    for (int r = 1; r < s->ranks; r++) {
+        load_ints(s->dtype, in[r], idx0, m, x);
+        switch (s->redop) {
+        case CV_PROD: for (int64_t k = 0; k < m; k++) acc[k] *= (uint64_t)x[k]; break;
+        case CV_MIN: for (int64_t k = 0; k < m; k++) want[k] = x[k] < want[k] ? x[k] : want[k]; break;
+        case CV_MAX: for (int64_t k = 0; k < m; k++) want[k] = x[k] > want[k] ? x[k] : want[k]; break;
+        case CV_BAND: for (int64_t k = 0; k < m; k++) acc[k] &= (uint64_t)x[k]; break;
+        case CV_BOR: for (int64_t k = 0; k < m; k++) acc[k] |= (uint64_t)x[k]; break;
+        case CV_BXOR: for (int64_t k = 0; k < m; k++) acc[k] ^= (uint64_t)x[k]; break;
+        default: for (int64_t k = 0; k < m; k++) acc[k] += (uint64_t)x[k]; break; /* sum, avg */
+        }
+    }
+    if (s->redop == CV_MIN || s->redop == CV_MAX)
+        return;
+    for (int64_t k = 0; k < m; k++)
+        want[k] = int_wrap(s->dtype, acc[k]);
+    if (s->redop == CV_AVG) /* NCCL: sum in the dtype, then divide by N */
+        for (int64_t k = 0; k < m; k++)
+            want[k] = int_wrap(s->dtype, (uint64_t)(want[k] / s->ranks));
+}
+
+/* in[idx0 .. idx0 + m) of a float dtype as doubles; with avg, each first
+ * multiplied in its dtype by 1/N rounded to the dtype, as premultiplied()
+ * does for one element. */
+static void load_floats(const cv_spec *s, const void *base, int64_t idx0, int64_t m, bool avg,
+                        double *x)
+{
+    float fs = avg ? (float)cv__avg_scalar(s->dtype, s->ranks) : 1.0f;
+    switch (s->dtype) {
+    case CV_FLOAT16: {
+        const uint16_t *p = (const uint16_t *)base + idx0;
+        for (int64_t k = 0; k < m; k++)
+            x[k] = cv__f16_to_f32(p[k]);
+        if (avg)
+            for (int64_t k = 0; k < m; k++)
+                x[k] = cv__f16_to_f32(cv__f32_to_f16((float)x[k] * fs));
+        break;
+    }
+    case CV_BFLOAT16: {
+        const uint16_t *p = (const uint16_t *)base + idx0;
+        for (int64_t k = 0; k < m; k++)
+            x[k] = cv__bf16_to_f32(p[k]);
+        if (avg)
+            for (int64_t k = 0; k < m; k++)
+                x[k] = cv__bf16_to_f32(cv__f32_to_bf16((float)x[k] * fs));
+        break;
+    }
+    case CV_FLOAT32: {
+        const float *p = (const float *)base + idx0;
+        if (avg)
+            for (int64_t k = 0; k < m; k++)
+                x[k] = (float)((float)p[k] * fs);
+        else
+            for (int64_t k = 0; k < m; k++)
+                x[k] = p[k];
+        break;
+    }
+    default: {
+        const double *p = (const double *)base + idx0;
+        double ds = avg ? cv__avg_scalar(s->dtype, s->ranks) : 1.0;
+        if (avg)
+            for (int64_t k = 0; k < m; k++)
+                x[k] = p[k] * ds;
+        else
+            memcpy(x, p, (size_t)m * sizeof *x);
+        break;
+    }
+    }
+}
+
+/* The same reduction as float_reduce, for indices [idx0, idx0 + m), in
+ * the same order (rank 0 first) and so with the same bits. */
+static void float_reduce_block(const cv_spec *s, const void *const *in, int64_t idx0, int64_t m,
+                               float_expect *e)
+{
+    double value[VERIFY_BLOCK], mag[VERIFY_BLOCK], nonzero[VERIFY_BLOCK], x[VERIFY_BLOCK];
+    bool avg = s->redop == CV_AVG, minmax = s->redop == CV_MIN || s->redop == CV_MAX;
+    load_floats(s, in[0], idx0, m, avg, value);
+    for (int64_t k = 0; k < m; k++) {
+        mag[k] = minmax ? 0 : fabs(value[k]);
+        nonzero[k] = value[k] != 0 ? fabs(value[k]) : 1;
+    }
+    for (int r = 1; r < s->ranks; r++) {
+        load_floats(s, in[r], idx0, m, avg, x);
+        if (s->redop == CV_PROD)
+            for (int64_t k = 0; k < m; k++)
+                nonzero[k] = x[k] != 0 ? nonzero[k] * fabs(x[k]) : nonzero[k];
+        switch (s->redop) {
+        case CV_PROD:
+            for (int64_t k = 0; k < m; k++) {
+                value[k] *= x[k];
+                mag[k] *= fabs(x[k]);
+            }
+            break;
+        case CV_MIN: for (int64_t k = 0; k < m; k++) value[k] = x[k] < value[k] ? x[k] : value[k]; break;
+        case CV_MAX: for (int64_t k = 0; k < m; k++) value[k] = x[k] > value[k] ? x[k] : value[k]; break;
+        default:
+            for (int64_t k = 0; k < m; k++) {
+                value[k] += x[k];
+                mag[k] += fabs(x[k]);
+            }
+            break;
+        }
+    }
+    for (int64_t k = 0; k < m; k++)
+        e[k] = (float_expect){value[k], mag[k], s->redop == CV_PROD ? nonzero[k] : mag[k]};
+}
+
 /* Wrong result elements among those that reduce input indices [lo, hi).
  * Each index is reduced once, then compared with every result element that
  * holds it (allreduce: one per rank), so checking costs ranks x count, in
- * proportion to the data, not ranks^2 x count. */
+ * proportion to the data, not ranks^2 x count. Indices go a block at a
+ * time; a block never crosses from one reducescatter rank's share into
+ * the next. */
 static int64_t verify_reductions(const cv_spec *s, const void *const *inputs,
                                  const void *const *outputs, int64_t lo, int64_t hi)
 {
-    size_t esz = cv_dtype_size(s->dtype);
-    bool is_float = cv_dtype_is_float(s->dtype);
+    bool is_float = cv_dtype_is_float(s->dtype), rs = s->op == CV_OP_REDUCESCATTER;
     int64_t c = s->count > 0 ? s->count : 1, wrong = 0;
-    unsigned char want[8];
-    for (int64_t idx = lo; idx < hi; idx++) {
-        float_expect e = {0, 0, 0};
+    float_expect e[VERIFY_BLOCK];
+    int64_t want[VERIFY_BLOCK], got_i[VERIFY_BLOCK];
+    double got_f[VERIFY_BLOCK];
+    double tol_scale = (s->ranks + 2) * cv__dtype_eps(s->dtype);
+    for (int64_t idx0 = lo; idx0 < hi;) {
+        int64_t end = idx0 + VERIFY_BLOCK < hi ? idx0 + VERIFY_BLOCK : hi;
+        if (rs && end > (idx0 / c + 1) * c)
+            end = (idx0 / c + 1) * c;
+        int64_t m = end - idx0;
         if (is_float)
-            e = float_reduce(s, inputs, idx);
+            float_reduce_block(s, inputs, idx0, m, e);
         else
-            int_reduce(s, inputs, idx, want, 0);
+            int_reduce_block(s, inputs, idx0, m, want);
         /* reducescatter: index idx is element idx % count of rank idx / count */
-        int r0 = s->op == CV_OP_REDUCESCATTER ? (int)(idx / c) : 0;
-        int r1 = s->op == CV_OP_REDUCESCATTER ? r0 + 1 : s->ranks;
-        int64_t i = s->op == CV_OP_REDUCESCATTER ? idx % c : idx;
+        int r0 = rs ? (int)(idx0 / c) : 0, r1 = rs ? r0 + 1 : s->ranks;
+        int64_t i0 = rs ? idx0 % c : idx0;
         for (int r = r0; r < r1; r++) {
-            if (i >= cv_spec_result_count(s, r))
+            int64_t n = cv_spec_result_count(s, r) - i0;
+            n = n < m ? n : m;
+            if (n <= 0)
                 continue;
-            const unsigned char *got = (const unsigned char *)outputs[r] + (size_t)i * esz;
-            wrong += is_float ? !float_ok(s, cv_value_get(s->dtype, got, 0), e)
-                              : memcmp(got, want, esz) != 0;
+            if (!is_float) {
+                load_ints(s->dtype, outputs[r], i0, n, got_i);
+                for (int64_t k = 0; k < n; k++)
+                    wrong += got_i[k] != want[k];
+                continue;
+            }
+            load_floats(s, outputs[r], i0, n, false, got_f);
+            for (int64_t k = 0; k < n; k++) {
+                /* the common case inline, every other through float_ok */
+                if (fabs(got_f[k] - e[k].value) <= tol_scale * e[k].mag)
+                    continue;
+                wrong += !float_ok(s, got_f[k], e[k]);
+            }
         }
+        idx0 = end;
     }
     return wrong;
 }

@@ -12,8 +12,12 @@
  *           when the destination is not read back soon (ordinary stores
  *           would first read every destination line): 2 bytes per byte.
  *   reduce: y[i] += x[i] over float32: 2 bytes read and 1 written.
+ * The arrays are kept for the life of the process once allocated: a bench
+ * probes again after every large row, and allocating and touching them
+ * afresh each time would cost more than the probe's passes.
  */
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +40,7 @@ typedef struct {
     float *x, *y; /* this thread's slice, 64-byte aligned */
     int64_t n;    /* floats in the slice, a multiple of 16 */
     int reps, id;
+    bool touch;  /* the arrays are new: first-touch this slice */
     double *sec; /* [2 * reps]: copy passes, then reduce passes (thread 0) */
 } stream_thread;
 
@@ -70,7 +75,7 @@ static void *stream_main(void *arg)
     while (!s->go)
         pthread_cond_wait(&s->go_cv, &s->mu);
     pthread_mutex_unlock(&s->mu);
-    for (int64_t i = 0; i < t->n; i++) { /* first touch, on this thread */
+    for (int64_t i = 0; t->touch && i < t->n; i++) { /* first touch, on this thread */
         t->x[i] = 1.0f;
         t->y[i] = 0.0f;
     }
@@ -88,7 +93,24 @@ static void *stream_main(void *arg)
     return NULL;
 }
 
+static int probe_locked(int64_t bytes, int reps, int threads, cv_membw *out);
+
+/* The arrays of earlier probes; probes take turns with them. */
+static struct {
+    pthread_mutex_t mu;
+    float *x, *y;
+    size_t bytes; /* of each */
+} kept = {.mu = PTHREAD_MUTEX_INITIALIZER};
+
 int cv_stream_probe(int64_t bytes, int reps, int threads, cv_membw *out)
+{
+    pthread_mutex_lock(&kept.mu);
+    int rc = probe_locked(bytes, reps, threads, out);
+    pthread_mutex_unlock(&kept.mu);
+    return rc;
+}
+
+static int probe_locked(int64_t bytes, int reps, int threads, cv_membw *out)
 {
     out->copy = out->reduce = 0;
     threads = threads < 1 ? 1 : threads;
@@ -96,18 +118,28 @@ int cv_stream_probe(int64_t bytes, int reps, int threads, cv_membw *out)
     int64_t per = bytes / (int64_t)sizeof(float) / threads / 16 * 16;
     per = per < 16 ? 16 : per;
     size_t slice = (size_t)per * sizeof(float);
-    float *x = cv__alloc_big(slice * (size_t)threads), *y = cv__alloc_big(slice * (size_t)threads);
-    if (!x || !y) {
-        free(x);
-        free(y);
-        return CV_ENOMEM;
+    size_t need = slice * (size_t)threads;
+    bool fresh = need > kept.bytes;
+    if (fresh) {
+        free(kept.x);
+        free(kept.y);
+        kept.x = cv__alloc_big(need);
+        kept.y = cv__alloc_big(need);
+        kept.bytes = kept.x && kept.y ? need : 0;
+        if (!kept.bytes) {
+            free(kept.x);
+            free(kept.y);
+            kept.x = kept.y = NULL;
+            return CV_ENOMEM;
+        }
     }
+    float *x = kept.x, *y = kept.y;
     stream_thread *ts = cv__xcalloc((size_t)threads, sizeof *ts);
     pthread_t *tid = cv__xcalloc((size_t)threads, sizeof *tid);
     double *sec = cv__xcalloc(2 * (size_t)reps, sizeof *sec);
     stream_sync sync = {.mu = PTHREAD_MUTEX_INITIALIZER, .go_cv = PTHREAD_COND_INITIALIZER};
     for (int i = 0; i < threads; i++)
-        ts[i] = (stream_thread){&sync, x + i * per, y + i * per, per, reps, i, sec};
+        ts[i] = (stream_thread){&sync, x + i * per, y + i * per, per, reps, i, fresh, sec};
     int started = 1; /* this thread is thread 0 */
     while (started < threads && pthread_create(&tid[started], NULL, stream_main, &ts[started]) == 0)
         started++;
@@ -132,7 +164,5 @@ int cv_stream_probe(int64_t bytes, int reps, int threads, cv_membw *out)
     free(sec);
     free(tid);
     free(ts);
-    free(x);
-    free(y);
     return CV_OK;
 }

@@ -99,56 +99,67 @@ static float bits_f32(uint32_t u)
     return f;
 }
 
-uint16_t cv__f32_to_f16(float f)
+/* The conversions are written without branches (every case computed, the
+ * right one selected), so the compiler vectorises the loops that use them
+ * with the baseline instruction set; their results are those of IEEE
+ * round-to-nearest-even, as NCCL's __float2half and __float2bfloat16.
+ * Where a case needs a float operation, the choice is made with masks, not
+ * ?: (which GCC turns back into a branch around the operation, since a
+ * float operation may trap, and then cannot vectorise the loop). */
+
+/* a where cond, else b */
+static inline uint32_t pick(bool cond, uint32_t a, uint32_t b)
 {
-    uint32_t x = f32_bits(f);
-    uint16_t sign = (uint16_t)((x >> 16) & 0x8000u);
-    uint32_t exp = (x >> 23) & 0xffu, man = x & 0x7fffffu;
-    if (exp == 0xff) /* inf or NaN */
-        return (uint16_t)(sign | 0x7c00u | (man ? 0x200u : 0));
-    int e = (int)exp - 127 + 15;
-    if (e >= 31)
-        return (uint16_t)(sign | 0x7c00u);
-    if (e <= 0) { /* subnormal or zero: shift with round-to-nearest-even */
-        if (e < -10)
-            return sign;
-        man |= 0x800000u;
-        int shift = 14 - e;
-        uint32_t half = man >> shift, rem = man & ((1u << shift) - 1), mid = 1u << (shift - 1);
-        if (rem > mid || (rem == mid && (half & 1)))
-            half++;
-        return (uint16_t)(sign | half);
-    }
-    uint32_t h = ((uint32_t)e << 10) | (man >> 13), rem = man & 0x1fffu;
-    if (rem > 0x1000u || (rem == 0x1000u && (h & 1)))
-        h++; /* a carry into the exponent is still the right rounding, up to inf */
+    uint32_t m = (uint32_t)0 - (uint32_t)cond;
+    return (a & m) | (b & ~m);
+}
+
+/* float -> float16: one of three results by the magnitude of f.
+ *   overflow, inf, NaN: inf, or the quiet NaN 0x7e00;
+ *   subnormal or zero:  adding 0.5 rounds f onto the subnormal grid (steps
+ *                       of 2^-24) in the FPU's own round-to-nearest-even,
+ *                       and the mantissa is then the half's bits;
+ *   normal:             rebias, and round the 13 dropped bits to nearest
+ *                       even (a carry into the exponent is still right,
+ *                       up to inf). */
+static inline uint16_t f32_to_f16(float f)
+{
+    uint32_t x = f32_bits(f), sign = (x >> 16) & 0x8000u, ax = x & 0x7fffffffu;
+    uint32_t big = ax > 0x7f800000u ? 0x7e00u : 0x7c00u;
+    uint32_t sub = f32_bits(bits_f32(ax) + 0.5f) - 0x3f000000u;
+    uint32_t norm = (ax - (112u << 23) + 0xfffu + ((ax >> 13) & 1u)) >> 13;
+    uint32_t h = pick(ax >= (143u << 23), big, pick(ax < (113u << 23), sub, norm));
     return (uint16_t)(sign | h);
 }
 
-float cv__f16_to_f32(uint16_t h)
+/* float16 -> float: the 15 low bits moved into place and rebiased for a
+ * normal half, rebiased to float's all-ones exponent for inf and NaN, and
+ * for a subnormal (or zero) read as 2^-14 * (1 + m/1024) less 2^-14,
+ * which is m * 2^-24 exactly. */
+static inline float f16_to_f32(uint16_t h)
 {
-    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, man = h & 0x3ffu;
-    if (exp == 0) {
-        if (!man)
-            return bits_f32(sign);
-        float v = (float)man / 16777216.0f; /* man * 2^-24 */
-        return sign ? -v : v;
-    }
-    if (exp == 31)
-        return bits_f32(sign | 0x7f800000u | (man << 13));
-    return bits_f32(sign | ((exp - 15 + 127) << 23) | (man << 13));
+    uint32_t u = (uint32_t)(h & 0x7fffu) << 13, exp = u & 0x0f800000u;
+    uint32_t norm = u + (112u << 23), special = u + (224u << 23);
+    uint32_t sub = f32_bits(bits_f32(u + (113u << 23)) - bits_f32(113u << 23));
+    uint32_t v = pick(exp == 0x0f800000u, special, pick(exp == 0, sub, norm));
+    return bits_f32(v | ((uint32_t)(h & 0x8000u) << 16));
 }
 
-uint16_t cv__f32_to_bf16(float f)
+/* float -> bfloat16: round the 16 dropped bits to nearest even; a NaN
+ * keeps its top bits and is made quiet. */
+static inline uint16_t f32_to_bf16(float f)
 {
     uint32_t x = f32_bits(f);
-    if ((x & 0x7fffffffu) > 0x7f800000u)
-        return (uint16_t)((x >> 16) | 0x40u); /* quiet NaN */
-    x += 0x7fffu + ((x >> 16) & 1u);
-    return (uint16_t)(x >> 16);
+    uint32_t rounded = (x + 0x7fffu + ((x >> 16) & 1u)) >> 16, nan = (x >> 16) | 0x40u;
+    return (uint16_t)((x & 0x7fffffffu) > 0x7f800000u ? nan : rounded);
 }
 
-float cv__bf16_to_f32(uint16_t h) { return bits_f32((uint32_t)h << 16); }
+static inline float bf16_to_f32(uint16_t h) { return bits_f32((uint32_t)h << 16); }
+
+uint16_t cv__f32_to_f16(float f) { return f32_to_f16(f); }
+float cv__f16_to_f32(uint16_t h) { return f16_to_f32(h); }
+uint16_t cv__f32_to_bf16(float f) { return f32_to_bf16(f); }
+float cv__bf16_to_f32(uint16_t h) { return bf16_to_f32(h); }
 
 /* --------------------------------------------------------- element access */
 
@@ -434,28 +445,37 @@ INT_KERNEL(int64_t, uint64_t)
 FLOAT_KERNEL(float)
 FLOAT_KERNEL(double)
 
-static float apply_f(cv_redop op, float a, float b)
-{
-    switch (op) {
-    case CV_PROD: return a * b;
-    case CV_MIN: return b < a ? b : a;
-    case CV_MAX: return b > a ? b : a;
-    default: return a + b;
-    }
-}
-
 /* Half types are widened to float, combined and rounded back, which is the
- * correctly rounded result of one half-precision operation. */
-static void kernel_half(cv_dtype dtype, cv_redop op, uint16_t *d, const uint16_t *a,
-                        const uint16_t *restrict b, int64_t n)
-{
-    if (dtype == CV_FLOAT16)
-        for (int64_t i = 0; i < n; i++)
-            d[i] = cv__f32_to_f16(apply_f(op, cv__f16_to_f32(a[i]), cv__f16_to_f32(b[i])));
-    else
-        for (int64_t i = 0; i < n; i++)
-            d[i] = cv__f32_to_bf16(apply_f(op, cv__bf16_to_f32(a[i]), cv__bf16_to_f32(b[i])));
-}
+ * correctly rounded result of one half-precision operation. One loop per
+ * dtype and redop, with the conversions inlined, so each vectorises. */
+#define HALF_LOOP(TO, FROM, EXPR)                                                          \
+    do {                                                                                   \
+        if (a == d)                                                                        \
+            for (int64_t i = 0; i < n; i++) {                                              \
+                float x = FROM(d[i]), y = FROM(b[i]);                                      \
+                d[i] = TO(EXPR);                                                           \
+            }                                                                              \
+        else                                                                               \
+            for (int64_t i = 0; i < n; i++) {                                              \
+                float x = FROM(a[i]), y = FROM(b[i]);                                      \
+                d[i] = TO(EXPR);                                                           \
+            }                                                                              \
+    } while (0)
+
+#define HALF_KERNEL(NAME, TO, FROM)                                                        \
+    static void NAME(cv_redop op, uint16_t *restrict d, const uint16_t *a,                 \
+                     const uint16_t *restrict b, int64_t n)                                \
+    {                                                                                      \
+        switch (op) {                                                                      \
+        case CV_PROD: HALF_LOOP(TO, FROM, x * y); break;                                   \
+        case CV_MIN: HALF_LOOP(TO, FROM, y < x ? y : x); break;                            \
+        case CV_MAX: HALF_LOOP(TO, FROM, y > x ? y : x); break;                            \
+        default: HALF_LOOP(TO, FROM, x + y); break; /* sum, avg (pre-multiplied) */         \
+        }                                                                                  \
+    }
+
+HALF_KERNEL(kernel_f16, f32_to_f16, f16_to_f32)
+HALF_KERNEL(kernel_bf16, f32_to_bf16, bf16_to_f32)
 
 void cv__combine(cv_dtype dtype, cv_redop redop, void *dst, const void *a, const void *b,
                  int64_t n)
@@ -466,8 +486,13 @@ void cv__combine(cv_dtype dtype, cv_redop redop, void *dst, const void *a, const
     case CV_INT64: kernel_int64_t(redop, dst, a, b, n); break;
     case CV_FLOAT32: kernel_float(redop, dst, a, b, n); break;
     case CV_FLOAT64: kernel_double(redop, dst, a, b, n); break;
-    case CV_FLOAT16:
-    case CV_BFLOAT16: kernel_half(dtype, redop, dst, a, b, n); break;
+    case CV_FLOAT16: {
+        int64_t k = cv__combine_f16_fast(redop, dst, a, b, n);
+        kernel_f16(redop, (uint16_t *)dst + k, (const uint16_t *)a + k, (const uint16_t *)b + k,
+                   n - k);
+        break;
+    }
+    case CV_BFLOAT16: kernel_bf16(redop, dst, a, b, n); break;
     default: break;
     }
 }
