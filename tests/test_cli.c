@@ -181,6 +181,48 @@ int main(void)
         fclose(f);
         snprintf(args, sizeof args, "run --op allreduce --ranks 2 --count 2 --input %s", path);
         bad(args, "one per rank");
+        /* A whole number written as a float is read as one; one too large
+         * for the dtype is said to be so, not "not a whole number". */
+        f = fopen(path, "w");
+        fputs("[[1e9], [2]]", f);
+        fclose(f);
+        snprintf(args, sizeof args,
+                 "run --op allreduce --ranks 2 --count 1 --dtype int32 --input %s --json", path);
+        j = (run(args), cJSON_Parse(out));
+        o = j ? cJSON_GetArrayItem(cJSON_GetObjectItem(j, "outputs"), 0) : NULL;
+        EXPECT(o && cJSON_GetArrayItem(o, 0)->valuedouble == 1000000002.0,
+               "--input 1e9 as int32: %s", out);
+        cJSON_Delete(j);
+        snprintf(args, sizeof args,
+                 "run --op allreduce --ranks 2 --count 1 --dtype int8 --input %s", path);
+        bad(args, "1e9 does not fit int8");
+        EXPECT(!strstr(out, "whole"), "1e9 for int8 blamed on wholeness: %s", out);
+        f = fopen(path, "w");
+        fputs("[[1.5], [2]]", f);
+        fclose(f);
+        snprintf(args, sizeof args,
+                 "run --op allreduce --ranks 2 --count 1 --dtype int32 --input %s", path);
+        bad(args, "1.5 is not a whole number");
+#ifndef COLLVIZ_TEST_NO_GUI
+        /* export reads --input with the same loader: its errors name the
+         * file and line, and a good file makes frames. */
+        snprintf(args, sizeof args,
+                 "export --op allreduce --ranks 2 --count 1 --dtype int8 --input %s "
+                 "--out %s/test_cli_input.out --stills --size 320x240",
+                 path, COLLVIZ_BINARY_DIR);
+        bad(args, "1.5 is not a whole number");
+        EXPECT(strstr(out, path) != NULL, "export --input error names the file: %s", out);
+        f = fopen(path, "w");
+        fputs("[[100], [27]]", f);
+        fclose(f);
+        EXPECT(run(args) == 0 && strstr(out, "stills"), "export --input: %s", out);
+        snprintf(args, sizeof args,
+                 "export --op allreduce --ranks 2 --count 1 --init random --seed 7 "
+                 "--out %s/test_cli_input.out --stills --size 320x240",
+                 COLLVIZ_BINARY_DIR);
+        EXPECT(run(args) == 0, "export --init random --seed 7: %s", out);
+        system("rm -rf " COLLVIZ_BINARY_DIR "/test_cli_input.out");
+#endif
         remove(path);
     }
     EXPECT(run("run --help") == 0 && strstr(out, "--init index (the default") &&

@@ -131,10 +131,54 @@ static void check_keymap(void)
     gui_destroy(g);
 }
 
+/* Values given for the stage (gui --input, export --input) are what its
+ * trace starts from while the buffers keep their layout; a stage whose
+ * buffers differ, or a run a lesson sets, fills its own. */
+static void check_given_inputs(void)
+{
+    cv_spec spec = tr_spec(CV_OP_ALLREDUCE, CV_ALGO_RING, 2, 2);
+    float r0[2] = {100, 101}, r1[2] = {50, 51};
+    const void *given[2] = {r0, r1};
+    gui_options o;
+    gui_options_init(&o);
+    o.spec = spec;
+    o.headless = true;
+    o.width = 640;
+    o.height = 400;
+    o.inputs = given;
+    o.inputs_spec = spec;
+    gui *g = NULL;
+    char err[256] = "";
+    TR_CHECK(gui_create(&o, &g, err, sizeof err) == CV_OK, "gui_create: %s", err);
+    if (!g)
+        return;
+    const float *in0 = cv_trace_input(gui_trace(g, 0), 0);
+    const float *in1 = cv_trace_input(gui_trace(g, 0), 1);
+    TR_CHECK(in0 && in1 && in0[0] == 100 && in0[1] == 101 && in1[0] == 50 && in1[1] == 51,
+             "the given inputs are not the trace's: %g %g %g %g", in0 ? in0[0] : -1,
+             in0 ? in0[1] : -1, in1 ? in1[0] : -1, in1 ? in1[1] : -1);
+    const float *out = cv_trace_output(gui_trace(g, 0), 1);
+    TR_CHECK(out && out[0] == 150 && out[1] == 152, "allreduce of the given inputs: %g %g",
+             out ? out[0] : -1, out ? out[1] : -1);
+    cv_spec three = spec;
+    three.ranks = 3;
+    TR_CHECK(gui_set_spec(g, &three) == CV_OK, "3 ranks");
+    in0 = cv_trace_input(gui_trace(g, 0), 0);
+    TR_CHECK(in0 && in0[0] != 100, "values for 2 ranks used on 3");
+    TR_CHECK(gui_set_spec(g, &spec) == CV_OK, "back to 2 ranks");
+    in0 = cv_trace_input(gui_trace(g, 0), 0);
+    TR_CHECK(in0 && in0[0] == 100, "the given values are not back with their layout");
+    TR_CHECK(gui_set_run(g, &spec, NULL, CV_INIT_INDEX, 1) == CV_OK, "a lesson's run");
+    in0 = cv_trace_input(gui_trace(g, 0), 0);
+    TR_CHECK(in0 && in0[0] != 100, "a lesson's run kept the given values");
+    gui_destroy(g);
+}
+
 int main(void)
 {
     tr_require_fonts();
     check_keymap();
+    check_given_inputs();
     cv_spec spec = tr_spec(CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 8);
     gui *g = tr_gui(&spec, 1024, 640, RD_THEME_DARK, CV_LANG_EN);
     TR_CHECK(gui_trace(g, 0) != NULL, "no trace");
