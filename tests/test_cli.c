@@ -10,30 +10,12 @@
 #include <string.h>
 #include <sys/wait.h>
 #include "check.h"
+#include "test_cli_util.h"
 
-static char out[1 << 22];
+/* The output of the last run, stdout and stderr together. */
+#define out tc_out
 
-/* Runs collviz with args (stderr merged into the output); returns the exit code. */
-static int run(const char *args)
-{
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "%s/collviz %s 2>&1", COLLVIZ_BINARY_DIR, args);
-    FILE *p = popen(cmd, "r");
-    if (!p)
-        return -1;
-    size_t n = fread(out, 1, sizeof out - 1, p);
-    out[n] = 0;
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static int lines(const char *s)
-{
-    int n = 0;
-    for (; *s; s++)
-        n += *s == '\n';
-    return n;
-}
+static int run(const char *args) { return tc_run(NULL, args); }
 
 static void bad(const char *args, const char *must_contain)
 {
@@ -41,7 +23,7 @@ static void bad(const char *args, const char *must_contain)
     EXPECT(rc == 2, "`collviz %s` exit %d, want 2; output: %s", args, rc, out);
     EXPECT(strstr(out, must_contain) != NULL, "`collviz %s`: message lacks '%s': %s", args,
            must_contain, out);
-    EXPECT(lines(out) == 1, "`collviz %s`: want one line, got: %s", args, out);
+    EXPECT(tc_lines(out) == 1, "`collviz %s`: want one line, got: %s", args, out);
 }
 
 int main(void)

@@ -16,32 +16,15 @@
 #include <sys/wait.h>
 
 #include "check.h"
+#include "test_cli_util.h"
 
-static char out[1 << 20];
+/* The output of the last run, stdout and stderr together. */
+#define out tc_out
 
-/* Runs collviz with args in a scratch HOME (stderr merged into the output);
- * returns the exit code. */
+/* Runs collviz with args in a scratch HOME; returns the exit code. */
 static int run(const char *args)
 {
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd,
-             "cd %s && HOME=%s/test_cli_flags.home timeout 120 ./collviz %s 2>&1 </dev/null",
-             COLLVIZ_BINARY_DIR, COLLVIZ_BINARY_DIR, args);
-    FILE *p = popen(cmd, "r");
-    if (!p)
-        return -1;
-    size_t n = fread(out, 1, sizeof out - 1, p);
-    out[n] = 0;
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static int lines(const char *s)
-{
-    int n = 0;
-    for (; *s; s++)
-        n += *s == '\n';
-    return n;
+    return tc_run(COLLVIZ_BINARY_DIR "/test_cli_flags.home", args);
 }
 
 /* Exit 2 with one line that contains every NULL-terminated string given. */
@@ -49,7 +32,7 @@ static void bad(const char *args, ...)
 {
     int rc = run(args);
     EXPECT(rc == 2, "`collviz %s` exit %d, want 2; output: %s", args, rc, out);
-    EXPECT(lines(out) == 1, "`collviz %s`: want one line, got: %s", args, out);
+    EXPECT(tc_lines(out) == 1, "`collviz %s`: want one line, got: %s", args, out);
     va_list ap;
     va_start(ap, args);
     for (const char *s; (s = va_arg(ap, const char *));)
