@@ -258,6 +258,7 @@ int main(void)
     bad("export --op allreduce --out x.gif", "needs the window");
     bad("show r.json", "needs the window");
     bad("render --bench", "needs the window");
+    EXPECT(strstr(out, "nccl-log") != NULL, "the no-window line names nccl-log: %s", out);
 #endif
 
     /* list, help, version. */
