@@ -23,6 +23,7 @@
 
 /* Each line: key, modifiers, action, arg, name, button label, help, where,
  * button. The mouse's line has no key: its label names it in the help. */
+/* clang-format off */
 static const rd_key keymap[] = {
     {SDLK_HOME, NOMOD, RD_ACT_HOME, 0, "Home", {"|<", "|<"},
      {"go to the start", "回到开头"}, STAGE, BAR},
@@ -122,6 +123,7 @@ static const rd_key keymap[] = {
      {"check the answer", "检查答案"}, LESSON, 0},
     {SDLK_KP_ENTER, ANYMOD, RD_ACT_CHECK, 0, NULL, NO_LABEL, SAME, LESSON, 0},
 };
+/* clang-format on */
 
 #define NKEYS ((int)(sizeof keymap / sizeof *keymap))
 
