@@ -1,7 +1,9 @@
 /*
  * main.c: collviz's entry point. Dispatches `collviz SUBCOMMAND ...` to the
- * app_cmd_* functions of the three libraries (cli/, course/, gui/); with no subcommand (or only flags) it opens the
- * window, which resumes the last lesson in progress or starts the first.
+ * app_cmd_* functions of cli/, course/ and gui/ (ncclog/, the fourth of
+ * app/'s libraries, is reached through cli/); with no subcommand (or only
+ * flags) it opens the window, which resumes the last lesson in progress or
+ * starts the first.
  */
 #include <stdio.h>
 #include <string.h>

@@ -141,6 +141,7 @@ enum {
     USES_NODES = CV__USES_NODES
 };
 
+/* clang-format off */
 static const cv__algo_entry registry[] = {
     {CV_OP_BROADCAST, CV_ALGO_RING, cv__plan_broadcast_ring, rounds_chain, USES_ROOT | USES_SLICES},
     {CV_OP_BROADCAST, CV_ALGO_TREE, cv__plan_broadcast_tree, rounds_log, USES_ROOT},
@@ -176,6 +177,7 @@ static const cv__algo_entry registry[] = {
     {CV_OP_ALLTOALL, CV_ALGO_BRUCK, cv__plan_alltoall_bruck, rounds_log, STAGES},
     {CV_OP_SENDRECV, CV_ALGO_DIRECT, cv__plan_sendrecv_direct, rounds_one, 0},
 };
+/* clang-format on */
 
 #define NENTRIES ((int)(sizeof registry / sizeof registry[0]))
 

@@ -230,24 +230,35 @@ void cv__plan_reducescatter_rh(cv_plan *p)
     }
 }
 
-/* Pairwise: round k, rank r sends its input block for r+k to rank r+k,
- * which reduces it into its RECV (with its own block, the first time). */
-void cv__plan_reducescatter_direct(cv_plan *p)
+/* The pairwise schedule that reducescatter and alltoall share: rounds
+ * k = 1 .. N-1, in round k every rank r sends to r + k; move adds rank r's
+ * transfers of round k. */
+typedef void pairwise_move(cv_plan *p, int k, int r, int to);
+
+static void plan_pairwise(cv_plan *p, pairwise_move *move)
 {
     int n = p->spec.ranks;
-    int64_t c = p->spec.count;
     for (int k = 1; k < n; k++) {
         cv__plan_begin(p, "pairwise");
-        for (int r = 0; r < n; r++) {
-            int to = (r + k) % n;
-            cv__recv_reduce(p, CV_AT(r, CV_BUF_SEND, (int64_t)to * c),
-                            k == 1 ? CV_AT(to, CV_BUF_SEND, (int64_t)to * c)
-                                   : CV_AT(to, CV_BUF_RECV, 0),
-                            CV_AT(to, CV_BUF_RECV, 0), c, k == n - 1 ? CV_XFER_FINISH : 0);
-        }
+        for (int r = 0; r < n; r++)
+            move(p, k, r, (r + k) % n);
         cv__plan_end(p);
     }
 }
+
+/* Rank r sends its input block for `to` to it, which reduces it into its
+ * RECV (with its own block, the first time). */
+static void reducescatter_move(cv_plan *p, int k, int r, int to)
+{
+    int64_t c = p->spec.count;
+    cv__recv_reduce(p, CV_AT(r, CV_BUF_SEND, (int64_t)to * c),
+                    k == 1 ? CV_AT(to, CV_BUF_SEND, (int64_t)to * c) : CV_AT(to, CV_BUF_RECV, 0),
+                    CV_AT(to, CV_BUF_RECV, 0), c, k == p->spec.ranks - 1 ? CV_XFER_FINISH : 0);
+}
+
+/* Pairwise: round k, rank r sends its input block for r+k to rank r+k,
+ * which reduces it into its RECV (with its own block, the first time). */
+void cv__plan_reducescatter_direct(cv_plan *p) { plan_pairwise(p, reducescatter_move); }
 
 /* ------------------------------------------------------------- allreduce */
 
@@ -437,23 +448,19 @@ void cv__plan_allreduce_rabenseifner(cv_plan *p)
 
 /* -------------------------------------------------------------- alltoall */
 
+/* Rank r sends the block meant for `to` straight to it; in round 1 it
+ * also places its own block. */
+static void alltoall_move(cv_plan *p, int k, int r, int to)
+{
+    int64_t c = p->spec.count;
+    if (k == 1)
+        cv__copy(p, r, CV_BUF_SEND, (int64_t)r * c, r, CV_BUF_RECV, (int64_t)r * c, c);
+    cv__copy(p, r, CV_BUF_SEND, (int64_t)to * c, to, CV_BUF_RECV, (int64_t)r * c, c);
+}
+
 /* Round k: rank r sends the block meant for r + k straight to it; in round
  * 1 it also places its own block. */
-void cv__plan_alltoall_pairwise(cv_plan *p)
-{
-    int n = p->spec.ranks;
-    int64_t c = p->spec.count;
-    for (int k = 1; k < n; k++) {
-        cv__plan_begin(p, "pairwise");
-        for (int r = 0; r < n; r++) {
-            int to = (r + k) % n;
-            if (k == 1)
-                cv__copy(p, r, CV_BUF_SEND, (int64_t)r * c, r, CV_BUF_RECV, (int64_t)r * c, c);
-            cv__copy(p, r, CV_BUF_SEND, (int64_t)to * c, to, CV_BUF_RECV, (int64_t)r * c, c);
-        }
-        cv__plan_end(p);
-    }
-}
+void cv__plan_alltoall_pairwise(cv_plan *p) { plan_pairwise(p, alltoall_move); }
 
 /* Bruck, as MPICH stages it: a local rotation so that position j holds the
  * block for rank r + j (a sub-phase before round 1); in the round for bit

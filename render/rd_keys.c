@@ -23,6 +23,7 @@
 
 /* Each line: key, modifiers, action, arg, name, button label, help, where,
  * button. The mouse's line has no key: its label names it in the help. */
+/* clang-format off */
 static const rd_key keymap[] = {
     {SDLK_HOME, NOMOD, RD_ACT_HOME, 0, "Home", {"|<", "|<"},
      {"go to the start", "回到开头"}, STAGE, BAR},
@@ -57,8 +58,8 @@ static const rd_key keymap[] = {
     {SDLK_d, NOMOD, RD_ACT_DTYPE, 1, "D", {"dtype", "类型"},
      {"data type (Shift: back)", "数据类型（Shift：上一个）"}, STAGE, BAR},
     {SDLK_d, SHIFT, RD_ACT_DTYPE, -1, NULL, NO_LABEL, SAME, STAGE, 0},
-    {SDLK_r, NOMOD, RD_ACT_REDOP, 1, "R", {"redop", "归约"},
-     {"reduction operator (Shift: back)", "归约运算（Shift：上一个）"}, STAGE, BAR},
+    {SDLK_r, NOMOD, RD_ACT_REDOP, 1, "R", {"redop", "规约"},
+     {"reduction operator (Shift: back)", "规约运算（Shift：上一个）"}, STAGE, BAR},
     {SDLK_r, SHIFT, RD_ACT_REDOP, -1, NULL, NO_LABEL, SAME, STAGE, 0},
     {SDLK_b, NOMOD, RD_ACT_BACKEND, 0, "B", {"backend", "后端"},
      {"backend: cpu or cuda", "后端：CPU 或 CUDA"}, STAGE, BAR},
@@ -81,7 +82,7 @@ static const rd_key keymap[] = {
     {SDLK_k, SHIFT, RD_ACT_CHANNEL, -1, NULL, NO_LABEL, SAME, STAGE, 0},
     {SDLK_p, NOMOD, RD_ACT_PANEL, 0, "P", NO_LABEL,
      {"hide or show the text panel (the stage takes its room)",
-      "隐藏或显示文字面板（舞台占用它的位置）"}, STAGE, 0},
+      "隐藏或显示文字面板（演示区占用它的位置）"}, STAGE, 0},
     {SDLK_F11, ANYMOD, RD_ACT_FULLSCREEN, 0, "F11", NO_LABEL,
      {"full screen (also --fullscreen)", "全屏（也可用 --fullscreen）"}, STAGE, 0},
     {SDLK_ESCAPE, ANYMOD, RD_ACT_CLOSE, 0, "Esc", NO_LABEL,
@@ -122,6 +123,7 @@ static const rd_key keymap[] = {
      {"check the answer", "检查答案"}, LESSON, 0},
     {SDLK_KP_ENTER, ANYMOD, RD_ACT_CHECK, 0, NULL, NO_LABEL, SAME, LESSON, 0},
 };
+/* clang-format on */
 
 #define NKEYS ((int)(sizeof keymap / sizeof *keymap))
 

@@ -4,7 +4,7 @@ collviz_test(test_collectives SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_collectiv
 add_test(NAME test_collectives_large COMMAND test_collectives --large)
 set_tests_properties(test_collectives_large PROPERTIES TIMEOUT 1800)
 collviz_test(test_cost SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_cost.c LIBS cvcore)
-collviz_test(test_cli SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_cli.c LIBS cvjson)
+collviz_test(test_cli SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_cli.c ${CMAKE_CURRENT_SOURCE_DIR}/test_cli_util.c LIBS cvjson)
 add_dependencies(test_cli collviz)
 if(NOT COLLVIZ_GUI)
   target_compile_definitions(test_cli PRIVATE COLLVIZ_TEST_NO_GUI=1)

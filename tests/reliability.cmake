@@ -4,7 +4,7 @@ if(COLLVIZ_GUI)
   collviz_test(test_gui_rebuild SOURCES test_gui_rebuild.c test_render_util.c LIBS cvgui TIMEOUT 300)
 endif()
 # One flag parser for every subcommand: the same forms, the same messages.
-collviz_test(test_cli_flags SOURCES test_cli_flags.c LIBS cvjson TIMEOUT 300)
+collviz_test(test_cli_flags SOURCES test_cli_flags.c test_cli_util.c LIBS cvjson TIMEOUT 300)
 add_dependencies(test_cli_flags collviz)
 if(NOT COLLVIZ_GUI)
   target_compile_definitions(test_cli_flags PRIVATE COLLVIZ_TEST_NO_GUI=1)
@@ -21,16 +21,17 @@ endif()
 
 # libFuzzer targets for the other files collviz reads from a user's disk
 # (-DCOLLVIZ_FUZZ=ON, clang): the progress file, and `show`'s reader of
-# bench results (its two files compiled in, instrumented, without the
-# window). scripts/fuzz.sh runs every target for a bounded time; these
-# tests replay the seeds once.
+# bench results (cvshow, instrumented, without the window).
+# scripts/fuzz.sh runs every target for a bounded time; these tests replay
+# the seeds once.
 if(COLLVIZ_FUZZ)
   add_executable(fuzz_progress ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_progress.c)
   target_link_libraries(fuzz_progress PRIVATE cvcourse)
-  add_executable(fuzz_show ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_show.c
-                 ${PROJECT_SOURCE_DIR}/app/gui/show_data.c ${PROJECT_SOURCE_DIR}/app/gui/show_model.c)
-  target_include_directories(fuzz_show PRIVATE ${PROJECT_SOURCE_DIR}/app/gui)
-  target_link_libraries(fuzz_show PRIVATE cvcli cvcore cvjson)
+  # The reader's library is instrumented for coverage, as cvcourse is
+  # for the lesson loader.
+  target_compile_options(cvshow PRIVATE -fsanitize=fuzzer-no-link,address,undefined -g)
+  add_executable(fuzz_show ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_show.c)
+  target_link_libraries(fuzz_show PRIVATE cvshow)
   foreach(t fuzz_progress fuzz_show)
     target_compile_options(${t} PRIVATE -fsanitize=fuzzer,address,undefined -g)
     target_link_options(${t} PRIVATE -fsanitize=fuzzer,address,undefined)

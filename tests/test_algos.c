@@ -10,6 +10,7 @@
  * Rabenseifner & Gropp 2005; NCCL for the ring), written out again here
  * from the sources rather than read from the registry, and every step is a
  * round except the local sub-phases of the two algorithms that stage.
+ * And an op that does not reduce fills the same inputs whatever the redop.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -457,8 +458,41 @@ static void check_nccl_prims(void)
     printf("%-14s %s\n", "nccl prims", failures == before ? "ok" : "FAILED");
 }
 
+/* An op that does not reduce ignores the redop: a prod that still reaches
+ * it (the command line refuses --redop there, but a spec built in code or
+ * a lesson's setup may carry one) leaves its random inputs the same as
+ * under sum, not the values near 1 that prod's inputs are. */
+static void check_redop_ignored(void)
+{
+    for (int o = 0; o < CV_OP_COUNT; o++) {
+        if (cv_op_reduces((cv_op)o))
+            continue;
+        for (int d = 0; d < CV_DTYPE_COUNT; d++) {
+            cv_spec s;
+            cv_spec_init(&s);
+            s.op = (cv_op)o;
+            s.ranks = 4;
+            s.count = 8;
+            s.dtype = (cv_dtype)d;
+            s.root = 1;
+            int64_t n = cv_spec_buf_count(&s, CV_BUF_SEND, 1);
+            size_t bytes = (size_t)n * cv_dtype_size(s.dtype) + 1;
+            unsigned char *a = calloc(1, bytes), *b = calloc(1, bytes);
+            s.redop = CV_SUM;
+            cv_fill_input(&s, CV_INIT_RANDOM, 5, 1, a);
+            s.redop = CV_PROD;
+            cv_fill_input(&s, CV_INIT_RANDOM, 5, 1, b);
+            EXPECT(memcmp(a, b, bytes) == 0, "%s %s: prod changes the inputs of an op that "
+                   "does not reduce", cv_op_name(s.op), cv_dtype_name(s.dtype));
+            free(a);
+            free(b);
+        }
+    }
+}
+
 int main(void)
 {
+    check_redop_ignored();
     check_rows();
     check_nccl_prims();
     check_distinct();

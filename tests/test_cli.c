@@ -10,30 +10,12 @@
 #include <string.h>
 #include <sys/wait.h>
 #include "check.h"
+#include "test_cli_util.h"
 
-static char out[1 << 22];
+/* The output of the last run, stdout and stderr together. */
+#define out tc_out
 
-/* Runs collviz with args (stderr merged into the output); returns the exit code. */
-static int run(const char *args)
-{
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "%s/collviz %s 2>&1", COLLVIZ_BINARY_DIR, args);
-    FILE *p = popen(cmd, "r");
-    if (!p)
-        return -1;
-    size_t n = fread(out, 1, sizeof out - 1, p);
-    out[n] = 0;
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static int lines(const char *s)
-{
-    int n = 0;
-    for (; *s; s++)
-        n += *s == '\n';
-    return n;
-}
+static int run(const char *args) { return tc_run(NULL, args); }
 
 static void bad(const char *args, const char *must_contain)
 {
@@ -41,7 +23,7 @@ static void bad(const char *args, const char *must_contain)
     EXPECT(rc == 2, "`collviz %s` exit %d, want 2; output: %s", args, rc, out);
     EXPECT(strstr(out, must_contain) != NULL, "`collviz %s`: message lacks '%s': %s", args,
            must_contain, out);
-    EXPECT(lines(out) == 1, "`collviz %s`: want one line, got: %s", args, out);
+    EXPECT(tc_lines(out) == 1, "`collviz %s`: want one line, got: %s", args, out);
 }
 
 int main(void)
@@ -181,6 +163,48 @@ int main(void)
         fclose(f);
         snprintf(args, sizeof args, "run --op allreduce --ranks 2 --count 2 --input %s", path);
         bad(args, "one per rank");
+        /* A whole number written as a float is read as one; one too large
+         * for the dtype is said to be so, not "not a whole number". */
+        f = fopen(path, "w");
+        fputs("[[1e9], [2]]", f);
+        fclose(f);
+        snprintf(args, sizeof args,
+                 "run --op allreduce --ranks 2 --count 1 --dtype int32 --input %s --json", path);
+        j = (run(args), cJSON_Parse(out));
+        o = j ? cJSON_GetArrayItem(cJSON_GetObjectItem(j, "outputs"), 0) : NULL;
+        EXPECT(o && cJSON_GetArrayItem(o, 0)->valuedouble == 1000000002.0,
+               "--input 1e9 as int32: %s", out);
+        cJSON_Delete(j);
+        snprintf(args, sizeof args,
+                 "run --op allreduce --ranks 2 --count 1 --dtype int8 --input %s", path);
+        bad(args, "1e9 does not fit int8");
+        EXPECT(!strstr(out, "whole"), "1e9 for int8 blamed on wholeness: %s", out);
+        f = fopen(path, "w");
+        fputs("[[1.5], [2]]", f);
+        fclose(f);
+        snprintf(args, sizeof args,
+                 "run --op allreduce --ranks 2 --count 1 --dtype int32 --input %s", path);
+        bad(args, "1.5 is not a whole number");
+#ifndef COLLVIZ_TEST_NO_GUI
+        /* export reads --input with the same loader: its errors name the
+         * file and line, and a good file makes frames. */
+        snprintf(args, sizeof args,
+                 "export --op allreduce --ranks 2 --count 1 --dtype int8 --input %s "
+                 "--out %s/test_cli_input.out --stills --size 320x240",
+                 path, COLLVIZ_BINARY_DIR);
+        bad(args, "1.5 is not a whole number");
+        EXPECT(strstr(out, path) != NULL, "export --input error names the file: %s", out);
+        f = fopen(path, "w");
+        fputs("[[100], [27]]", f);
+        fclose(f);
+        EXPECT(run(args) == 0 && strstr(out, "stills"), "export --input: %s", out);
+        snprintf(args, sizeof args,
+                 "export --op allreduce --ranks 2 --count 1 --init random --seed 7 "
+                 "--out %s/test_cli_input.out --stills --size 320x240",
+                 COLLVIZ_BINARY_DIR);
+        EXPECT(run(args) == 0, "export --init random --seed 7: %s", out);
+        system("rm -rf " COLLVIZ_BINARY_DIR "/test_cli_input.out");
+#endif
         remove(path);
     }
     EXPECT(run("run --help") == 0 && strstr(out, "--init index (the default") &&
@@ -234,6 +258,7 @@ int main(void)
     bad("export --op allreduce --out x.gif", "needs the window");
     bad("show r.json", "needs the window");
     bad("render --bench", "needs the window");
+    EXPECT(strstr(out, "nccl-log") != NULL, "the no-window line names nccl-log: %s", out);
 #endif
 
     /* list, help, version. */

@@ -16,32 +16,15 @@
 #include <sys/wait.h>
 
 #include "check.h"
+#include "test_cli_util.h"
 
-static char out[1 << 20];
+/* The output of the last run, stdout and stderr together. */
+#define out tc_out
 
-/* Runs collviz with args in a scratch HOME (stderr merged into the output);
- * returns the exit code. */
+/* Runs collviz with args in a scratch HOME; returns the exit code. */
 static int run(const char *args)
 {
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd,
-             "cd %s && HOME=%s/test_cli_flags.home timeout 120 ./collviz %s 2>&1 </dev/null",
-             COLLVIZ_BINARY_DIR, COLLVIZ_BINARY_DIR, args);
-    FILE *p = popen(cmd, "r");
-    if (!p)
-        return -1;
-    size_t n = fread(out, 1, sizeof out - 1, p);
-    out[n] = 0;
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static int lines(const char *s)
-{
-    int n = 0;
-    for (; *s; s++)
-        n += *s == '\n';
-    return n;
+    return tc_run(COLLVIZ_BINARY_DIR "/test_cli_flags.home", args);
 }
 
 /* Exit 2 with one line that contains every NULL-terminated string given. */
@@ -49,7 +32,7 @@ static void bad(const char *args, ...)
 {
     int rc = run(args);
     EXPECT(rc == 2, "`collviz %s` exit %d, want 2; output: %s", args, rc, out);
-    EXPECT(lines(out) == 1, "`collviz %s`: want one line, got: %s", args, out);
+    EXPECT(tc_lines(out) == 1, "`collviz %s`: want one line, got: %s", args, out);
     va_list ap;
     va_start(ap, args);
     for (const char *s; (s = va_arg(ap, const char *));)
@@ -80,6 +63,40 @@ static const sub subs[] = {
     {"drill", "--time", true, false},    {"nccl-log", "--comm", false, false},
 };
 
+/* True when flag stands in text as a word of its own: not inside a longer
+ * flag ("-b" in "--bench") or a word ("--root" in "--rooted"). */
+static bool names_flag(const char *text, const char *flag)
+{
+    size_t n = strlen(flag);
+    for (const char *p = strstr(text, flag); p; p = strstr(p + 1, flag)) {
+        char before = p == text ? ' ' : p[-1], after = p[n];
+        if (before != '-' && !(before >= 'a' && before <= 'z') &&
+            (after == 0 || strchr(" ]=,|\n[)", after)))
+            return true;
+    }
+    return false;
+}
+
+/* Every flag the subcommand accepts (its "allowed:" list) is in its --help
+ * (--help itself aside). */
+static void help_names_every_flag(const char *cmd)
+{
+    char a[256], list[2048];
+    snprintf(a, sizeof a, "%s --nope", cmd);
+    run(a);
+    const char *l = strstr(out, "allowed: ");
+    EXPECT(l != NULL, "`collviz %s` lists nothing: %s", a, out);
+    if (!l)
+        return;
+    snprintf(list, sizeof list, "%.2000s", l + strlen("allowed: "));
+    snprintf(a, sizeof a, "%s --help", cmd);
+    run(a);
+    for (char *save = NULL, *f = strtok_r(list, ", \n", &save); f;
+         f = strtok_r(NULL, ", \n", &save))
+        EXPECT(!strcmp(f, "--help") || names_flag(out, f),
+               "`collviz %s --help` does not name %s, which it accepts", cmd, f);
+}
+
 int main(void)
 {
     char a[512], first[1024];
@@ -99,6 +116,7 @@ int main(void)
         /* A near miss of a flag without a value is unknown too. */
         snprintf(a, sizeof a, "%s %sx", s->cmd, s->flag);
         bad(a, "unknown flag", (char *)NULL);
+        help_names_every_flag(s->cmd);
         /* --help: the usage, exit 0, whatever else is on the line. */
         snprintf(a, sizeof a, "%s --help", s->cmd);
         good(a, "usage: collviz");
@@ -147,6 +165,21 @@ int main(void)
     bad("bench --op allreduce --ranks 4 -b 3 -e 3 -d float32", "-b", "float32", (char *)NULL);
     bad("cost --op allreduce --ranks 4 --bytes 1k --bw nan", "--bw", (char *)NULL);
     bad("cost --op allreduce --ranks 4 --bytes 1k --alpha inf", "--alpha", (char *)NULL);
+    /* A flag the setup would not read is refused, not silently dropped. */
+    bad("cost --op allreduce --ranks 8 --bytes 1M --inter-link ib-hdr", "--inter-link",
+        "--nodes", (char *)NULL);
+    good("cost --op allreduce --ranks 8 --bytes 1M --nodes 2 --inter-link ib-hdr", NULL);
+    static const char *const not_reducing[] = {"broadcast", "scatter", "gather", "allgather",
+                                               "alltoall", "sendrecv"};
+    for (size_t i = 0; i < sizeof not_reducing / sizeof *not_reducing; i++) {
+        snprintf(a, sizeof a, "run --op %s --ranks 2 --count 2 --redop prod", not_reducing[i]);
+        bad(a, "--redop", not_reducing[i], "does not reduce", "allreduce", (char *)NULL);
+        snprintf(a, sizeof a, "cost --op %s --ranks 2 --bytes 8 --redop max", not_reducing[i]);
+        bad(a, "--redop", "does not reduce", (char *)NULL);
+    }
+    bad("bench --op broadcast --ranks 2 -b 8 -e 8 -o prod", "-o", "does not reduce",
+        (char *)NULL);
+    good("run --op reduce --ranks 2 --count 2 --redop prod", "verified");
     /* A flag without its value, a switch with one. */
     bad("run --op allreduce --ranks", "--ranks needs a value", (char *)NULL);
     bad("run --op allreduce --json=yes", "--json takes no value", (char *)NULL);

@@ -11,29 +11,6 @@
 #include <math.h>
 #include <string.h>
 
-static void key(gui *g, SDL_Keycode k, Uint16 mod)
-{
-    SDL_Event e;
-    memset(&e, 0, sizeof e);
-    e.type = SDL_KEYDOWN;
-    e.key.keysym.sym = k;
-    e.key.keysym.mod = mod;
-    gui_handle_event(g, &e);
-}
-
-static void click(gui *g, int x, int y)
-{
-    SDL_Event e;
-    memset(&e, 0, sizeof e);
-    e.type = SDL_MOUSEBUTTONDOWN;
-    e.button.button = SDL_BUTTON_LEFT;
-    e.button.x = x;
-    e.button.y = y;
-    gui_handle_event(g, &e);
-    e.type = SDL_MOUSEBUTTONUP;
-    gui_handle_event(g, &e);
-}
-
 /* A backend that fails in its third step: the CPU backend otherwise. */
 static int failing_run_step(void *state, int step, double *seconds, char *err, size_t errlen)
 {
@@ -131,10 +108,54 @@ static void check_keymap(void)
     gui_destroy(g);
 }
 
+/* Values given for the stage (gui --input, export --input) are what its
+ * trace starts from while the buffers keep their layout; a stage whose
+ * buffers differ, or a run a lesson sets, fills its own. */
+static void check_given_inputs(void)
+{
+    cv_spec spec = tr_spec(CV_OP_ALLREDUCE, CV_ALGO_RING, 2, 2);
+    float r0[2] = {100, 101}, r1[2] = {50, 51};
+    const void *given[2] = {r0, r1};
+    gui_options o;
+    gui_options_init(&o);
+    o.spec = spec;
+    o.headless = true;
+    o.width = 640;
+    o.height = 400;
+    o.inputs = given;
+    o.inputs_spec = spec;
+    gui *g = NULL;
+    char err[256] = "";
+    TR_CHECK(gui_create(&o, &g, err, sizeof err) == CV_OK, "gui_create: %s", err);
+    if (!g)
+        return;
+    const float *in0 = cv_trace_input(gui_trace(g, 0), 0);
+    const float *in1 = cv_trace_input(gui_trace(g, 0), 1);
+    TR_CHECK(in0 && in1 && in0[0] == 100 && in0[1] == 101 && in1[0] == 50 && in1[1] == 51,
+             "the given inputs are not the trace's: %g %g %g %g", in0 ? in0[0] : -1,
+             in0 ? in0[1] : -1, in1 ? in1[0] : -1, in1 ? in1[1] : -1);
+    const float *out = cv_trace_output(gui_trace(g, 0), 1);
+    TR_CHECK(out && out[0] == 150 && out[1] == 152, "allreduce of the given inputs: %g %g",
+             out ? out[0] : -1, out ? out[1] : -1);
+    cv_spec three = spec;
+    three.ranks = 3;
+    TR_CHECK(gui_set_spec(g, &three) == CV_OK, "3 ranks");
+    in0 = cv_trace_input(gui_trace(g, 0), 0);
+    TR_CHECK(in0 && in0[0] != 100, "values for 2 ranks used on 3");
+    TR_CHECK(gui_set_spec(g, &spec) == CV_OK, "back to 2 ranks");
+    in0 = cv_trace_input(gui_trace(g, 0), 0);
+    TR_CHECK(in0 && in0[0] == 100, "the given values are not back with their layout");
+    TR_CHECK(gui_set_run(g, &spec, NULL, CV_INIT_INDEX, 1) == CV_OK, "a lesson's run");
+    in0 = cv_trace_input(gui_trace(g, 0), 0);
+    TR_CHECK(in0 && in0[0] != 100, "a lesson's run kept the given values");
+    gui_destroy(g);
+}
+
 int main(void)
 {
     tr_require_fonts();
     check_keymap();
+    check_given_inputs();
     cv_spec spec = tr_spec(CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 8);
     gui *g = tr_gui(&spec, 1024, 640, RD_THEME_DARK, CV_LANG_EN);
     TR_CHECK(gui_trace(g, 0) != NULL, "no trace");
@@ -147,7 +168,7 @@ int main(void)
     SDL_Surface *a = tr_capture(g);
     gui_seek(g, 0);
     SDL_Surface *start = tr_capture(g);
-    key(g, SDLK_RIGHT, 0);
+    tr_key(g, SDLK_RIGHT, 0);
     TR_CHECK(gui_playing(g) && gui_time(g) == 0, "Right jumped: t = %g", gui_time(g));
     gui_tick(g, 0.5);
     SDL_Surface *during = tr_capture(g);
@@ -171,17 +192,17 @@ int main(void)
     SDL_FreeSurface(settled);
     SDL_FreeSurface(settled2);
     /* Right during a step lands it at once and plays the next. */
-    key(g, SDLK_RIGHT, 0);
+    tr_key(g, SDLK_RIGHT, 0);
     gui_tick(g, 0.3);
-    key(g, SDLK_RIGHT, 0);
+    tr_key(g, SDLK_RIGHT, 0);
     TR_CHECK(gui_time(g) == 2 && gui_playing(g), "Right during step 2: t = %g", gui_time(g));
     gui_tick(g, 5);
     TR_CHECK(gui_time(g) == 3, "t after 3 steps is %g", gui_time(g));
     SDL_Surface *mid = tr_capture(g);
     TR_CHECK(!tr_same(a, mid), "step 3 looks like step 1");
     /* Left goes back exactly, at once; forward then back is the same frame. */
-    key(g, SDLK_LEFT, 0);
-    key(g, SDLK_LEFT, 0);
+    tr_key(g, SDLK_LEFT, 0);
+    tr_key(g, SDLK_LEFT, 0);
     TR_CHECK(gui_time(g) == 1 && !gui_playing(g), "Left Left: t = %g", gui_time(g));
     SDL_Surface *b = tr_capture(g);
     TR_CHECK(tr_same(a, b), "step 1 after going back differs (%ld pixels)", tr_diff(a, b, 0, NULL));
@@ -189,35 +210,35 @@ int main(void)
     SDL_FreeSurface(b);
     SDL_FreeSurface(mid);
     /* Left while a step plays goes back to where it started. */
-    key(g, SDLK_RIGHT, 0);
+    tr_key(g, SDLK_RIGHT, 0);
     gui_tick(g, 0.7);
-    key(g, SDLK_LEFT, 0);
+    tr_key(g, SDLK_LEFT, 0);
     TR_CHECK(gui_time(g) == 1 && !gui_playing(g), "Left during a step: t = %g", gui_time(g));
 
     /* Home, End, mid-step Left lands on the step's start. */
-    key(g, SDLK_END, 0);
+    tr_key(g, SDLK_END, 0);
     TR_CHECK(gui_time(g) == n, "End: t = %g", gui_time(g));
-    key(g, SDLK_HOME, 0);
+    tr_key(g, SDLK_HOME, 0);
     TR_CHECK(gui_time(g) == 0, "Home: t = %g", gui_time(g));
     gui_seek(g, 2.5);
-    key(g, SDLK_LEFT, 0);
+    tr_key(g, SDLK_LEFT, 0);
     TR_CHECK(gui_time(g) == 2, "Left from 2.5: t = %g", gui_time(g));
 
     /* Play: 2 s per step at 1x; + doubles; play stops at the end. */
-    key(g, SDLK_HOME, 0);
-    key(g, SDLK_SPACE, 0);
+    tr_key(g, SDLK_HOME, 0);
+    tr_key(g, SDLK_SPACE, 0);
     TR_CHECK(gui_playing(g), "Space did not start playing");
     gui_tick(g, 2.0);
     TR_CHECK(fabs(gui_time(g) - 1) < 1e-9, "2 s at 1x: t = %g", gui_time(g));
-    key(g, SDLK_PLUS, 0);
+    tr_key(g, SDLK_PLUS, 0);
     TR_CHECK(gui_speed(g) == 2, "speed after + is %g", gui_speed(g));
     gui_tick(g, 2.0);
     TR_CHECK(fabs(gui_time(g) - 3) < 1e-9, "2 s at 2x: t = %g", gui_time(g));
     for (int i = 0; i < 10; i++)
-        key(g, SDLK_PLUS, 0);
+        tr_key(g, SDLK_PLUS, 0);
     TR_CHECK(gui_speed(g) == 8, "speed tops out at %g", gui_speed(g));
     for (int i = 0; i < 10; i++)
-        key(g, SDLK_MINUS, 0);
+        tr_key(g, SDLK_MINUS, 0);
     TR_CHECK(gui_speed(g) == 0.25, "speed bottoms out at %g", gui_speed(g));
     gui_tick(g, 1000);
     TR_CHECK(gui_time(g) == n && !gui_playing(g), "play ran past the end: t = %g", gui_time(g));
@@ -233,16 +254,16 @@ int main(void)
     gui_render(g);
     const rd_layout *L = rd_last_layout(gui_rd(g));
     SDL_Rect fw = L->button[RD_ACT_FORWARD];
-    click(g, fw.x + fw.w / 2, fw.y + fw.h / 2);
+    tr_click(g, fw.x + fw.w / 2, fw.y + fw.h / 2);
     gui_tick(g, 10);
     TR_CHECK(gui_time(g) == 3, "forward button: t = %g", gui_time(g));
-    click(g, L->timeline.x + L->timeline.w / 2, L->timeline.y + L->timeline.h / 2);
+    tr_click(g, L->timeline.x + L->timeline.w / 2, L->timeline.y + L->timeline.h / 2);
     TR_CHECK(fabs(gui_time(g) - n / 2.0) < 0.05, "timeline click: t = %g, expected %g", gui_time(g),
              n / 2.0);
     SDL_Rect hb = L->button[RD_ACT_HELP];
-    click(g, hb.x + 2, hb.y + 2);
+    tr_click(g, hb.x + 2, hb.y + 2);
     TR_CHECK(g->help, "help button did not open the help");
-    click(g, 10, 10);
+    tr_click(g, 10, 10);
     TR_CHECK(!g->help, "a click did not close the help");
 
     /* Hover a cell: the tooltip draws without trouble. */
@@ -287,14 +308,14 @@ int main(void)
 
     /* Cycling keys re-plan and keep the position when it exists. */
     gui_seek(g, 2);
-    key(g, SDLK_n, 0);
+    tr_key(g, SDLK_n, 0);
     TR_CHECK(gui_spec(g)->ranks == 5, "N: ranks %d", gui_spec(g)->ranks);
     TR_CHECK(gui_time(g) == 2, "N kept t = %g", gui_time(g));
-    key(g, SDLK_n, KMOD_SHIFT);
+    tr_key(g, SDLK_n, KMOD_SHIFT);
     TR_CHECK(gui_spec(g)->ranks == 4, "Shift+N: ranks %d", gui_spec(g)->ranks);
-    key(g, SDLK_a, 0);
+    tr_key(g, SDLK_a, 0);
     TR_CHECK(gui_spec(g)->algo != CV_ALGO_RING, "A did not change the algorithm");
-    key(g, SDLK_o, 0);
+    tr_key(g, SDLK_o, 0);
     TR_CHECK(gui_spec(g)->op != CV_OP_ALLREDUCE, "O did not change the op");
     /* Every op O reaches comes with its own default algorithm, so a
      * learner cycling ops sees the rings (not the last op's "direct"). */
@@ -304,26 +325,26 @@ int main(void)
         TR_CHECK(gui_spec(g)->algo == list[0], "O gave %s the %s algorithm, not its default %s",
                  cv_op_name(gui_spec(g)->op), cv_algo_name(gui_spec(g)->algo),
                  cv_algo_name(list[0]));
-        key(g, SDLK_a, 0); /* another algorithm before the next O */
-        key(g, SDLK_o, 0);
+        tr_key(g, SDLK_a, 0); /* another algorithm before the next O */
+        tr_key(g, SDLK_o, 0);
     }
     while (gui_spec(g)->op != CV_OP_ALLREDUCE)
-        key(g, SDLK_o, 0);
-    key(g, SDLK_o, 0);
-    key(g, SDLK_o, KMOD_SHIFT);
-    key(g, SDLK_d, 0);
-    key(g, SDLK_r, 0);
-    key(g, SDLK_c, 0);
+        tr_key(g, SDLK_o, 0);
+    tr_key(g, SDLK_o, 0);
+    tr_key(g, SDLK_o, KMOD_SHIFT);
+    tr_key(g, SDLK_d, 0);
+    tr_key(g, SDLK_r, 0);
+    tr_key(g, SDLK_c, 0);
     TR_CHECK(gui_trace(g, 0) != NULL, "lost the trace while cycling");
-    key(g, SDLK_t, 0);
-    key(g, SDLK_l, 0);
+    tr_key(g, SDLK_t, 0);
+    tr_key(g, SDLK_l, 0);
     TR_CHECK(gui_lang(g) == CV_LANG_ZH, "L did not switch to Chinese");
-    key(g, SDLK_m, 0);
+    tr_key(g, SDLK_m, 0);
     TR_CHECK(gui_compare(g), "M did not open compare mode");
     gui_render(g);
-    key(g, SDLK_m, 0);
+    tr_key(g, SDLK_m, 0);
     TR_CHECK(!gui_compare(g), "M did not close compare mode");
-    key(g, SDLK_b, 0); /* no CUDA here: a message, the CPU trace stays */
+    tr_key(g, SDLK_b, 0); /* no CUDA here: a message, the CPU trace stays */
     TR_CHECK(gui_trace(g, 0) != NULL, "B lost the trace");
     gui_render(g);
 
@@ -382,13 +403,13 @@ int main(void)
              "the command line's words are lost: %s",
              gui_current_message(g) ? gui_current_message(g) : "(none)");
     gui_render(g);
-    key(g, SDLK_ESCAPE, 0);
+    tr_key(g, SDLK_ESCAPE, 0);
     TR_CHECK(!gui_quit_requested(g), "Esc quit the window (only Q does)");
-    key(g, SDLK_p, 0);
+    tr_key(g, SDLK_p, 0);
     gui_render(g);
     TR_CHECK(rd_last_layout(gui_rd(g))->narration.w == 0, "P did not hide the narration");
-    key(g, SDLK_p, 0);
-    key(g, SDLK_q, 0);
+    tr_key(g, SDLK_p, 0);
+    tr_key(g, SDLK_q, 0);
     TR_CHECK(gui_quit_requested(g), "Q did not quit");
     gui_destroy(g);
 

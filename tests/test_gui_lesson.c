@@ -25,14 +25,7 @@ static char progress_path[4096];
 
 /* ------------------------------------------------------------- helpers */
 
-static void key(gui *g, SDL_Keycode k)
-{
-    SDL_Event e;
-    memset(&e, 0, sizeof e);
-    e.type = SDL_KEYDOWN;
-    e.key.keysym.sym = k;
-    gui_handle_event(g, &e);
-}
+static void key(gui *g, SDL_Keycode k) { tr_key(g, k, 0); }
 
 static void text(gui *g, const char *s)
 {
@@ -43,20 +36,7 @@ static void text(gui *g, const char *s)
     gui_handle_event(g, &e);
 }
 
-static void click(gui *g, int x, int y)
-{
-    SDL_Event e;
-    memset(&e, 0, sizeof e);
-    e.type = SDL_MOUSEBUTTONDOWN;
-    e.button.button = SDL_BUTTON_LEFT;
-    e.button.x = x;
-    e.button.y = y;
-    gui_handle_event(g, &e);
-    e.type = SDL_MOUSEBUTTONUP;
-    gui_handle_event(g, &e);
-}
-
-static void click_rect(gui *g, SDL_Rect r) { click(g, r.x + r.w / 2, r.y + r.h / 2); }
+static void click_rect(gui *g, SDL_Rect r) { tr_click(g, r.x + r.w / 2, r.y + r.h / 2); }
 
 /* Plays until the beat's step is reached, drawing now and then as the
  * window would. */
@@ -374,7 +354,7 @@ static void test_cells_grouped(void)
                  row.count == cl->count[CV_BUF_RECV],
              "a click on 'recv' hits %d (rank %d buf %d count %lld)", row.kind, row.rank, row.buf,
              (long long)row.count);
-    click(g, lab.x + 2, lab.y + 2);
+    tr_click(g, lab.x + 2, lab.y + 2);
     TR_CHECK(s.quiz.npicks == (int)cl->count[CV_BUF_RECV] && !gui_current_message(g),
              "the row picked %d cells", s.quiz.npicks);
     gui_lesson_detach(&s);
@@ -397,10 +377,10 @@ static void test_cells(void)
     int x, y;
     const lesson_chunk *c0 = &q->cells[0];
     TR_CHECK(cell_point(g, c0->rank, c0->buf, c0->first, &x, &y), "cell not on the stage");
-    click(g, x, y);
+    tr_click(g, x, y);
     TR_CHECK(s.quiz.npicks == 1 && g->npicks == 1, "a click picked %d cells", s.quiz.npicks);
     TR_CHECK(cell_point(g, c0->rank, CV_BUF_SEND, 0, &x, &y), "send cell not on the stage");
-    click(g, x, y);
+    tr_click(g, x, y);
     key(g, SDLK_RETURN);
     TR_CHECK(!s.quiz.solved && s.quiz.verdict.extra == 1 && s.quiz.verdict.missing > 0,
              "verdict extra %d missing %d", s.quiz.verdict.extra, s.quiz.verdict.missing);
@@ -412,14 +392,14 @@ static void test_cells(void)
     if (lesson_text_present(&q->explain))
         TR_CHECK(!strstr(g->narr_feedback, lesson_text_get(&q->explain, LESSON_EN)),
                  "a first wrong answer gives the explanation away");
-    click(g, x, y); /* unpick the send cell */
+    tr_click(g, x, y); /* unpick the send cell */
     TR_CHECK(s.quiz.npicks == 1, "unpicking left %d", s.quiz.npicks);
     for (int i = 0; i < q->ncells; i++)
         for (int64_t e = q->cells[i].first; e < q->cells[i].first + q->cells[i].count; e++) {
             if (i == 0 && e == c0->first)
                 continue;
             if (cell_point(g, q->cells[i].rank, q->cells[i].buf, e, &x, &y))
-                click(g, x, y);
+                tr_click(g, x, y);
         }
     /* The Check button does what Enter does; then the step plays. */
     double t0 = gui_time(g);

@@ -11,53 +11,11 @@
  * on the timeline before a frame is drawn); the second runs a fixed-seed
  * burst of random keys, clicks, drags, wheel turns and hovers, drawing
  * only now and then, as a fast user on a slow machine does (resizes need a
- * real window: tests/soak_xvfb.sh).
+ * real window: scripts/soak.sh).
  */
 #include "test_render_util.h"
 
 #include <string.h>
-
-static void send(gui *g, SDL_Event *e) { gui_handle_event(g, e); }
-
-static void key(gui *g, SDL_Keycode k, Uint16 mod)
-{
-    SDL_Event e;
-    memset(&e, 0, sizeof e);
-    e.type = SDL_KEYDOWN;
-    e.key.keysym.sym = k;
-    e.key.keysym.mod = mod;
-    send(g, &e);
-}
-
-static void button(gui *g, Uint32 type, int x, int y)
-{
-    SDL_Event e;
-    memset(&e, 0, sizeof e);
-    e.type = type;
-    e.button.button = SDL_BUTTON_LEFT;
-    e.button.x = x;
-    e.button.y = y;
-    send(g, &e);
-}
-
-static void motion(gui *g, int x, int y)
-{
-    SDL_Event e;
-    memset(&e, 0, sizeof e);
-    e.type = SDL_MOUSEMOTION;
-    e.motion.x = x;
-    e.motion.y = y;
-    send(g, &e);
-}
-
-static void wheel(gui *g, int dy)
-{
-    SDL_Event e;
-    memset(&e, 0, sizeof e);
-    e.type = SDL_MOUSEWHEEL;
-    e.wheel.y = dy;
-    send(g, &e);
-}
 
 /* The keys that rebuild the setup, and a few that only move the player. */
 static const struct {
@@ -112,19 +70,19 @@ static void check_sequence(void)
     cv_spec spec = tr_spec(CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 8);
     gui *g = tr_gui(&spec, 1024, 768, RD_THEME_DARK, CV_LANG_EN);
     gui_render(g);
-    key(g, SDLK_SPACE, 0);
+    tr_key(g, SDLK_SPACE, 0);
     gui_tick(g, 0.3);
     gui_render(g);
     static rd_layout old;
     old = *rd_last_layout(gui_rd(g));
-    key(g, SDLK_n, 0); /* rebuilds: the drawn frame's trace is freed */
+    tr_key(g, SDLK_n, 0); /* rebuilds: the drawn frame's trace is freed */
     TR_CHECK(gui_spec(g)->ranks == 5, "N: ranks %d", gui_spec(g)->ranks);
-    button(g, SDL_MOUSEBUTTONDOWN, old.timeline.x + old.timeline.w / 2, old.timeline.y + 2);
-    motion(g, old.timeline.x + old.timeline.w / 3, old.timeline.y + 2); /* a drag */
-    button(g, SDL_MOUSEBUTTONUP, old.timeline.x + old.timeline.w / 3, old.timeline.y + 2);
+    tr_button(g, SDL_MOUSEBUTTONDOWN, old.timeline.x + old.timeline.w / 2, old.timeline.y + 2);
+    tr_motion(g, old.timeline.x + old.timeline.w / 3, old.timeline.y + 2); /* a drag */
+    tr_button(g, SDL_MOUSEBUTTONUP, old.timeline.x + old.timeline.w / 3, old.timeline.y + 2);
     TR_CHECK(gui_time(g) > 0 && gui_time(g) <= gui_nsteps(g), "the click on the timeline: t = %g",
              gui_time(g));
-    wheel(g, -1);
+    tr_wheel(g, -1);
     gui_render(g);
 
     gui_hooks hooks;
@@ -136,12 +94,12 @@ static void check_sequence(void)
         gui_render(g);
         old = *rd_last_layout(gui_rd(g));
         int n = points(&old, pts, 512);
-        key(g, keys[i].k, keys[i].mod);
+        tr_key(g, keys[i].k, keys[i].mod);
         for (int j = 0; j < n; j++) {
-            motion(g, pts[j].x, pts[j].y);
-            button(g, SDL_MOUSEBUTTONDOWN, pts[j].x, pts[j].y);
-            button(g, SDL_MOUSEBUTTONUP, pts[j].x, pts[j].y);
-            wheel(g, j % 2 ? 1 : -1);
+            tr_motion(g, pts[j].x, pts[j].y);
+            tr_button(g, SDL_MOUSEBUTTONDOWN, pts[j].x, pts[j].y);
+            tr_button(g, SDL_MOUSEBUTTONUP, pts[j].x, pts[j].y);
+            tr_wheel(g, j % 2 ? 1 : -1);
             if (gui_quit_requested(g))
                 break;
         }
@@ -180,21 +138,21 @@ static void check_burst(uint64_t seed, int actions)
             int k = (int)rnd(NKEYS);
             if (keys[k].k == SDLK_m && gui_spec(g)->ranks > 16)
                 k = 0; /* compare at many ranks is slow under ASan; not the point */
-            key(g, keys[k].k, keys[k].mod);
+            tr_key(g, keys[k].k, keys[k].mod);
             break;
         }
         case 3:
         case 4:
-            button(g, SDL_MOUSEBUTTONDOWN, (int)rnd((uint32_t)w), (int)rnd((uint32_t)h));
+            tr_button(g, SDL_MOUSEBUTTONDOWN, (int)rnd((uint32_t)w), (int)rnd((uint32_t)h));
             break;
         case 5:
-            button(g, SDL_MOUSEBUTTONUP, (int)rnd((uint32_t)w), (int)rnd((uint32_t)h));
+            tr_button(g, SDL_MOUSEBUTTONUP, (int)rnd((uint32_t)w), (int)rnd((uint32_t)h));
             break;
         case 6:
-            motion(g, (int)rnd((uint32_t)w), (int)rnd((uint32_t)h));
+            tr_motion(g, (int)rnd((uint32_t)w), (int)rnd((uint32_t)h));
             break;
         case 7:
-            wheel(g, rnd(2) ? 1 : -1);
+            tr_wheel(g, rnd(2) ? 1 : -1);
             break;
         case 8:
             gui_tick(g, 0.05 * rnd(20));
@@ -209,7 +167,7 @@ static void check_burst(uint64_t seed, int actions)
             gui_set_hooks(g, &hooks);
         }
         if (gui_spec(g)->ranks > 24) /* keep each rebuild quick */
-            key(g, SDLK_n, KMOD_SHIFT);
+            tr_key(g, SDLK_n, KMOD_SHIFT);
     }
     gui_render(g);
     gui_destroy(g);

@@ -32,6 +32,9 @@ n=$(ls "$p/share/collviz/lessons/"*.json 2>/dev/null | wc -l)
 want=$(ls "$build/lessons/"*.json | wc -l)
 [ "$n" = "$want" ] || fail "share/collviz/lessons holds $n lessons, the source $want"
 [ -f "$p/share/doc/collviz/README.md" ] || fail "no share/doc/collviz/README.md"
+# nccl-log works without the window, and a lesson names this log by path.
+[ -f "$p/share/collviz/assets/ncclog/two-nodes-16.log" ] ||
+    fail "no share/collviz/assets/ncclog/two-nodes-16.log"
 if [ "$gui" = ON ]; then
     for f in share/collviz/assets/fonts/DejaVuSans.ttf share/collviz/assets/fonts/DejaVuSansMono.ttf \
              share/collviz/assets/fonts/WenQuanYiMicroHei-GB2312.ttf \

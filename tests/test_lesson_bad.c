@@ -98,6 +98,10 @@ static const expected cases[] = {
      "the en text of beats[0] gives away the answer of beats[1].quiz (\"0.875 GB\"); say it after the quiz, in its explain or a later beat"},
     {"bad-giveaway-around.json", 42, 15,
      "the en text of its beat gives away the answer of beats[3].quiz (\"The root's data\"); reword the text or the choice"},
+    {"bad-giveaway-micro.json", 26, 15,
+     "the en text gives away its quiz's answer (\"224 us\"); pose the problem here and show the arithmetic in the quiz's explain"},
+    {"bad-giveaway-predict.json", 11, 15,
+     "the en text of its beat gives away the answer of beats[0].quiz (2); say it after the quiz, in its explain or a later beat"},
     {"bad-giveaway.json", 26, 15,
      "the zh text gives away its quiz's answer (\"4.70 ms\"); pose the problem here and show the arithmetic in the quiz's explain"},
     {"bad-highlight.json", 12, 34,
@@ -171,7 +175,8 @@ static void test_each_file(void)
 
 /* Loading the whole directory: every file is reported, one lesson loads,
  * the second of two lessons sharing a track position is refused, and so is
- * a lesson that repeats a shipped lesson's number question. */
+ * a lesson that repeats a number question: a shipped lesson's, by setup or
+ * by answer and unit, or its own. */
 static void test_directory(void)
 {
     lesson_diags d;
@@ -203,11 +208,29 @@ static void test_directory(void)
     EXPECT(dup_reported, "duplicate number quiz reported at bad-duplicate-quiz.json:28");
     EXPECT(lesson_course_find(&c, "bad-duplicate-quiz") < 0, "bad-duplicate-quiz is refused");
     EXPECT(lesson_course_find(&c, "prim-gather") >= 0, "the lesson it repeats stays");
+    /* the same within one lesson, and a hand-typed answer that a shipped
+     * quiz computes from the cost model (7 ms), found by value and unit */
+    bool inner_reported = false, typed_reported = false;
+    for (int i = 0; i < d.count; i++) {
+        if (strstr(d.items[i].file, "bad-duplicate-inner.json") && d.items[i].line == 26 &&
+            strstr(d.items[i].message, "number quiz \"q2\" asks the same question as "
+                                       "bad-duplicate-inner/q1"))
+            inner_reported = true;
+        if (strstr(d.items[i].file, "bad-duplicate-typed.json") && d.items[i].line == 28 &&
+            strstr(d.items[i].message, "number quiz \"q2\" asks the same question as "
+                                       "prim-gather/gather-time") &&
+            strstr(d.items[i].message, "the same answer and unit"))
+            typed_reported = true;
+    }
+    EXPECT(inner_reported, "duplicate quiz in one lesson reported at bad-duplicate-inner.json:26");
+    EXPECT(typed_reported, "hand-typed 7 ms reported at bad-duplicate-typed.json:28");
+    EXPECT(lesson_course_find(&c, "bad-duplicate-inner") < 0, "bad-duplicate-inner is refused");
+    EXPECT(lesson_course_find(&c, "bad-duplicate-typed") < 0, "bad-duplicate-typed is refused");
     /* every file but bad-order-a has a problem */
     int files = 0;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         files += i == 0 || strcmp(cases[i].file, cases[i - 1].file) != 0;
-    EXPECT(bad == files + 2, "%d files with problems, expected %d", bad, files + 2);
+    EXPECT(bad == files + 4, "%d files with problems, expected %d", bad, files + 4);
     lesson_course_free(&c);
     lesson_diags_free(&d);
 }

@@ -51,6 +51,52 @@ gui *tr_gui(const cv_spec *spec, int w, int h, rd_theme_id theme, cv_lang lang)
     return g;
 }
 
+void tr_key(gui *g, SDL_Keycode k, Uint16 mod)
+{
+    SDL_Event e;
+    memset(&e, 0, sizeof e);
+    e.type = SDL_KEYDOWN;
+    e.key.keysym.sym = k;
+    e.key.keysym.mod = mod;
+    gui_handle_event(g, &e);
+}
+
+void tr_button(gui *g, Uint32 type, int x, int y)
+{
+    SDL_Event e;
+    memset(&e, 0, sizeof e);
+    e.type = type;
+    e.button.button = SDL_BUTTON_LEFT;
+    e.button.x = x;
+    e.button.y = y;
+    gui_handle_event(g, &e);
+}
+
+void tr_click(gui *g, int x, int y)
+{
+    tr_button(g, SDL_MOUSEBUTTONDOWN, x, y);
+    tr_button(g, SDL_MOUSEBUTTONUP, x, y);
+}
+
+void tr_motion(gui *g, int x, int y)
+{
+    SDL_Event e;
+    memset(&e, 0, sizeof e);
+    e.type = SDL_MOUSEMOTION;
+    e.motion.x = x;
+    e.motion.y = y;
+    gui_handle_event(g, &e);
+}
+
+void tr_wheel(gui *g, int dy)
+{
+    SDL_Event e;
+    memset(&e, 0, sizeof e);
+    e.type = SDL_MOUSEWHEEL;
+    e.wheel.y = dy;
+    gui_handle_event(g, &e);
+}
+
 SDL_Surface *tr_capture(gui *g)
 {
     gui_render(g);

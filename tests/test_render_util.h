@@ -14,6 +14,14 @@ void tr_require_fonts(void);
 /* A headless gui of w x h for spec; aborts the test on failure. */
 gui *tr_gui(const cv_spec *spec, int w, int h, rd_theme_id theme, cv_lang lang);
 cv_spec tr_spec(cv_op op, cv_algo algo, int ranks, int64_t count);
+/* Events handed to the gui as SDL would deliver them: a key press with
+ * modifiers, a left button going down or up, a click (down then up), the
+ * mouse moving to x, y (window units), the wheel turned by dy. */
+void tr_key(gui *g, SDL_Keycode k, Uint16 mod);
+void tr_button(gui *g, Uint32 type, int x, int y);
+void tr_click(gui *g, int x, int y);
+void tr_motion(gui *g, int x, int y);
+void tr_wheel(gui *g, int dy);
 /* Current frame's pixels (caller frees). */
 SDL_Surface *tr_capture(gui *g);
 /* Compares frame with tests/golden/NAME.png: it passes when at most 0.3%

@@ -20,24 +20,14 @@
 #include "rd_chart.h"
 #include "show.h"
 #include "check.h"
+#include "test_cli_util.h"
 
 #define DIR COLLVIZ_BINARY_DIR "/show-test"
 
-static char out[1 << 20];
+/* The output of the last run, stdout and stderr together. */
+#define out tc_out
 
-/* Runs collviz with args, stderr merged into `out`; returns the exit code. */
-static int run(const char *args)
-{
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd, "'%s/collviz' %s 2>&1", COLLVIZ_BINARY_DIR, args);
-    FILE *p = popen(cmd, "r");
-    if (!p)
-        return -1;
-    size_t n = fread(out, 1, sizeof out - 1, p);
-    out[n] = 0;
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
+static int run(const char *args) { return tc_run(NULL, args); }
 
 static void write_file(const char *path, const char *text)
 {

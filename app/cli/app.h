@@ -193,9 +193,10 @@ long app_peak_rss_kb(void);
 /* After parsing c (whose table holds the spec flags, and APP_NCCL_FLAGS
  * where the command reads an NCCL log): picks the op's default algo
  * unless algo_given, refuses --root and --slices where the algorithm reads
- * neither, applies --nccl-log (the communicator sets the ranks and nodes,
- * and the channel's ring and trees are what ring and double-tree follow),
- * and checks the spec (error printed); false on error. */
+ * neither and --redop (bench's -o) where the op does not reduce, applies
+ * --nccl-log (the communicator sets the ranks and nodes, and the
+ * channel's ring and trees are what ring and double-tree follow), and
+ * checks the spec (error printed); false on error. */
 bool app_finish_spec(const app_cmdline *c, cv_spec *spec, bool algo_given, int max_ranks);
 
 /* What --nccl-log FILE --comm ID --channel C gave (cli_ncclog.c reads it

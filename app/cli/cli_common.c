@@ -81,6 +81,21 @@ bool app_finish_spec(const app_cmdline *c, cv_spec *spec, bool algo_given, int m
                         cv_op_name(spec->op), cv_algo_name(spec->algo), list);
         return false;
     }
+    const char *redop = app_flag_given(c, "--redop") ? "--redop"
+                        : app_flag_given(c, "-o")    ? "-o"
+                                                     : NULL;
+    if (redop && !cv_op_reduces(spec->op)) {
+        list[0] = 0;
+        for (int o = 0; o < CV_OP_COUNT; o++)
+            if (cv_op_reduces((cv_op)o)) {
+                size_t used = strlen(list);
+                snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "",
+                         cv_op_name((cv_op)o));
+            }
+        app_usage_error("%s: %s does not reduce; allowed with %s", redop, cv_op_name(spec->op),
+                        list);
+        return false;
+    }
     if (!app__apply_nccl_log(c, spec, max_ranks))
         return false;
     if (cv_spec_check(spec, max_ranks, err, sizeof err) != CV_OK) {

@@ -14,6 +14,7 @@ static const char cost_help[] =
     "usage: collviz cost --op OP [--algo A] --ranks N --bytes SIZE\n"
     "                    [--link nvlink3|nvlink4|pcie4|pcie5|ib-hdr|ib-ndr|eth100 | --bw GBps]\n"
     "                    [--alpha us] [--gamma GBps] [--slices S] [--dtype T]\n"
+    "                    [--redop R] [--root R]\n"
     "                    [--nodes K [--inter-link ib-ndr|...]] [--json]\n"
     "                    [--nccl-log FILE [--comm ID] [--channel C]]\n\n"
     "Predicts the time of a collective from its plan: every step that moves data\n"
@@ -117,6 +118,11 @@ int app_cmd_cost(int argc, char **argv)
     spec.count = bytes / unit;
     if (!app_finish_spec(&cl, &spec, app_flag_given(&cl, "--algo"), CV_MAX_RANKS))
         return APP_EXIT_USAGE;
+    if (inter_name && cv_spec_nodes(&spec) <= 1)
+        return app_usage_error("--inter-link: the %d ranks are on one node, so nothing crosses "
+                               "the network; give --nodes K (K > 1) or --nccl-log of a run on "
+                               "several nodes",
+                               spec.ranks);
     char err[CV_ERR_LEN];
     cv_plan *plan = NULL;
     if (cv_plan_build(&spec, &plan, err, sizeof err))

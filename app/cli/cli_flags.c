@@ -171,11 +171,14 @@ static bool take_value(app_flag *f, const char *v)
     return false;
 }
 
-/* "--op, --algo, ..., --help": what the command line allows. */
+/* "--op, --algo, ..., --help": what the command line allows (not a flag
+ * it refuses with a pointer elsewhere, such as cost's --count). */
 static void allowed(const app_cmdline *c, char *out, size_t len)
 {
     out[0] = 0;
     for (int i = 0; i < c->nflags; i++) {
+        if (c->flags[i].kind == APP_FLAG_REFUSE)
+            continue;
         size_t used = strlen(out);
         snprintf(out + used, len - used, "%s, ", c->flags[i].name);
     }

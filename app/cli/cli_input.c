@@ -110,8 +110,18 @@ static bool read_value(scanner *sc, cv_dtype d, void *out, int64_t i)
         long long v = strtoll(tok, &end, 10);
         long long lo = d == CV_INT8 ? -128 : d == CV_INT32 ? INT32_MIN : INT64_MIN;
         long long hi = d == CV_INT8 ? 127 : d == CV_INT32 ? INT32_MAX : INT64_MAX;
-        if (*end || end == tok)
-            return fail(&at, "%s is not a whole number, as %s needs", tok, cv_dtype_name(d));
+        if (*end || end == tok) {
+            /* 1e9 or 3.0: a whole number written as a float, which fits
+             * or does not like any other */
+            double x = strtod(tok, &end);
+            if (*end || end == tok || !isfinite(x) || x != floor(x))
+                return fail(&at, "%s is not a whole number, as %s needs", tok, cv_dtype_name(d));
+            if (x < (double)lo || x >= -(double)lo)
+                return fail(&at, "%s does not fit %s (%lld to %lld)", tok, cv_dtype_name(d), lo,
+                            hi);
+            v = (long long)x;
+            errno = 0;
+        }
         if (errno == ERANGE || v < lo || v > hi)
             return fail(&at, "%s does not fit %s (%lld to %lld)", tok, cv_dtype_name(d), lo, hi);
         if (d == CV_INT64)

@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 
 #include "app.h"
 #include "lesson_internal.h"
+#include "lesson_walk.h"
 #include "progress.h"
 
 void lesson_course_init(lesson_course *c)
@@ -69,14 +71,28 @@ static int quantity_family(lesson_cost_quantity q)
     }
 }
 
+/* Units the same, a micro sign matching 'u' ("µs" and "us"). */
+static bool same_unit(const char *a, const char *b)
+{
+    return lesson__unit_at(a, b) && lesson__unit_at(b, a);
+}
+
 /* Two number quizzes ask the same question: the same cost-model setup and
- * quantity, or, without the model, the same prompt, answer and unit. */
+ * quantity; without the model, the same prompt, answer and unit; one typed
+ * by hand and one from the model, the same answer (within the model
+ * quiz's tolerance) and unit. */
 static bool same_question(const lesson_quiz *a, const lesson_quiz *b)
 {
-    if (a->kind != LESSON_QUIZ_NUMBER || b->kind != LESSON_QUIZ_NUMBER || a->has_cost != b->has_cost)
+    if (a->kind != LESSON_QUIZ_NUMBER || b->kind != LESSON_QUIZ_NUMBER)
         return false;
+    if (a->has_cost != b->has_cost) {
+        const lesson_quiz *m = a->has_cost ? a : b, *h = a->has_cost ? b : a;
+        double allowed = m->tolerance_pct ? fabs(m->number) * m->tolerance / 100 : m->tolerance;
+        return same_unit(m->unit, h->unit) &&
+               fabs(m->number - h->number) <= allowed + 1e-9 * fabs(m->number);
+    }
     if (!a->has_cost)
-        return a->number == b->number && strcmp(a->unit, b->unit) == 0 &&
+        return a->number == b->number && same_unit(a->unit, b->unit) &&
                strcmp(lesson_text_get(&a->prompt, LESSON_EN), lesson_text_get(&b->prompt, LESSON_EN)) == 0;
     const lesson_cost_ref *x = &a->cost, *y = &b->cost;
     int xn = x->spec.nodes > 1 ? x->spec.nodes : 1, yn = y->spec.nodes > 1 ? y->spec.nodes : 1;
@@ -114,17 +130,21 @@ static bool course_add(lesson_course *c, lesson *l, lesson_diags *diags)
     bool dup = false;
     for (int k = 0; k < l->nquizzes; k++) {
         const lesson_quiz *q = &l->quizzes[k];
-        for (int i = 0; i < c->nlessons; i++) {
-            const lesson *o = c->lessons[i];
-            for (int j = 0; j < o->nquizzes; j++) {
-                if (!same_question(q, &o->quizzes[j]))
+        /* the earlier lessons' quizzes, then this lesson's before q */
+        for (int i = 0; i <= c->nlessons; i++) {
+            const lesson *o = i < c->nlessons ? c->lessons[i] : l;
+            int n = i < c->nlessons ? o->nquizzes : k;
+            for (int j = 0; j < n; j++) {
+                const lesson_quiz *p = &o->quizzes[j];
+                if (!same_question(q, p))
                     continue;
                 lesson_diags_add(diags, l->path, q->line, q->col,
                                  "number quiz \"%s\" asks the same question as %s (in %s): the "
                                  "same %s; ask something the course does not ask yet",
-                                 q->id, o->quizzes[j].key, o->path,
-                                 q->has_cost ? "cost-model setup and quantity"
-                                             : "prompt, answer and unit");
+                                 q->id, p->key, o->path,
+                                 q->has_cost != p->has_cost ? "answer and unit"
+                                 : q->has_cost            ? "cost-model setup and quantity"
+                                                          : "prompt, answer and unit");
                 dup = true;
             }
         }

@@ -9,8 +9,11 @@
  * followed by its unit; any such value within the quiz's tolerance is an
  * error that points at the text that gives it away. For a choice quiz it
  * looks for the right choice's words, whole, in the same places, where no
- * wrong choice's words appear too. The arithmetic belongs in the quiz's
- * explanation, which is shown after the answer.
+ * wrong choice's words appear too; for a predict-value quiz, for the right
+ * option's value stated as a number of its own (not a rank, a step, a
+ * count or a term of a formula) where no wrong option's value appears.
+ * The arithmetic belongs in the quiz's explanation, which is shown after
+ * the answer.
  */
 #include <ctype.h>
 #include <math.h>
@@ -33,9 +36,31 @@ static size_t skip_space(const char *s)
     return 0;
 }
 
+/* The bytes of a micro sign at s: 'u', MICRO SIGN U+00B5 or GREEK SMALL
+ * LETTER MU U+03BC (quizzes write "us", texts "µs"); 0 for anything else. */
+static size_t micro(const char *s)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    if (u[0] == 'u')
+        return 1;
+    if ((u[0] == 0xC2 && u[1] == 0xB5) || (u[0] == 0xCE && u[1] == 0xBC))
+        return 2;
+    return 0;
+}
+
+bool lesson__unit_at(const char *s, const char *unit)
+{
+    size_t a = micro(s), b = micro(unit);
+    if (a && b) {
+        s += a;
+        unit += b;
+    }
+    size_t u = strlen(unit);
+    return strncmp(s, unit, u) == 0 && !isalpha((unsigned char)s[u]);
+}
+
 bool lesson__writes_value(const char *text, double value, const char *unit)
 {
-    size_t u = strlen(unit);
     for (const char *p = text; *p; p++) {
         if (!isdigit((unsigned char)*p) ||
             (p > text && (isdigit((unsigned char)p[-1]) || p[-1] == '.' || p[-1] == ',')))
@@ -46,8 +71,7 @@ bool lesson__writes_value(const char *text, double value, const char *unit)
             continue;
         const char *e = end;
         e += skip_space(e);
-        if (strncmp(e, unit, u) == 0 && !isalpha((unsigned char)e[u]) &&
-            fabs(v - value) <= 1e-9 * fabs(value))
+        if (lesson__unit_at(e, unit) && fabs(v - value) <= 1e-9 * fabs(value))
             return true;
         p = end - 1;
     }
@@ -56,7 +80,7 @@ bool lesson__writes_value(const char *text, double value, const char *unit)
 
 bool lesson__writes(const char *text, const char *num, const char *unit)
 {
-    size_t n = strlen(num), u = strlen(unit);
+    size_t n = strlen(num);
     for (const char *p = strstr(text, num); p; p = strstr(p + 1, num)) {
         if (p > text && (isdigit((unsigned char)p[-1]) || p[-1] == '.' || p[-1] == ','))
             continue;
@@ -64,7 +88,7 @@ bool lesson__writes(const char *text, const char *num, const char *unit)
         if (isdigit((unsigned char)*e) || ((*e == '.' || *e == ',') && isdigit((unsigned char)e[1])))
             continue;
         e += skip_space(e);
-        if (strncmp(e, unit, u) == 0 && !isalpha((unsigned char)e[u]))
+        if (lesson__unit_at(e, unit))
             return true;
     }
     return false;
@@ -119,6 +143,71 @@ static bool holds(const char *text, const char *words)
     return false;
 }
 
+/* Is p (inside text) right after, or at, an operator of a formula: an
+ * ASCII one or the minus sign, middle dot or times sign? */
+static bool after_operator(const char *text, const char *p)
+{
+    if (p > text && strchr("+-*/^=_.,[", p[-1]))
+        return true;
+    if (p - text >= 2 && ((!memcmp(p - 2, "\xC2\xB7", 2)) || !memcmp(p - 2, "\xC3\x97", 2)))
+        return true;
+    return p - text >= 3 && !memcmp(p - 3, "\xE2\x88\x92", 3);
+}
+
+static bool at_operator(const char *e)
+{
+    return (*e && strchr("+-*/^[]", *e)) || !memcmp(e, "\xC2\xB7", 2) ||
+           !memcmp(e, "\xC3\x97", 2) || !strncmp(e, "\xE2\x88\x92", 3);
+}
+
+/* Does the number from p to e name or count something, or stand in a
+ * formula, rather than state a value: "rank 2", "step 3", "count = 1",
+ * "rank 1's", "3 XOR 4", "1 + 2", "4 个"? */
+static bool names_thing(const char *text, const char *p, const char *e)
+{
+    static const char *const before[] = {"rank ", "ranks ", "GPU ", "GPUs ", "step ", "steps ",
+                                         "slice ", "chunk ", "node ", "round ", "= ", "XOR ",
+                                         "AND ", "OR ", "+ ", "\xC3\x97 ", "\xC2\xB7 ",
+                                         "\xE2\x88\x92 ", "- ", NULL};
+    static const char *const after[] = {"'s", " +", " \xC3\x97", " \xC2\xB7", " \xE2\x88\x92",
+                                        " -", " XOR", " AND", " OR", " =", "\xE4\xB8\xAA",
+                                        " \xE4\xB8\xAA", "\xE5\xBC\xA0", " \xE5\xBC\xA0",
+                                        "\xE6\xAD\xA5", " \xE6\xAD\xA5", NULL}; /* 个 张 步 */
+    for (int i = 0; before[i]; i++) {
+        size_t n = strlen(before[i]);
+        if ((size_t)(p - text) >= n && !strncmp(p - n, before[i], n))
+            return true;
+    }
+    for (int i = 0; after[i]; i++)
+        if (!strncmp(e, after[i], strlen(after[i])))
+            return true;
+    return false;
+}
+
+/* Does text write value as a number of its own: not part of a longer
+ * number, a name ("log2", "c0") or an index ("recv[1]"), and, when strict,
+ * not in a formula ("k−2", "2·D") or a label (names_thing)? */
+static bool writes_number(const char *text, double value, bool strict)
+{
+    for (const char *p = text; *p; p++) {
+        if (!isdigit((unsigned char)*p))
+            continue;
+        bool joined = (p > text && (isalnum((unsigned char)p[-1]) || strchr("_.,[", p[-1])));
+        char *end;
+        double v = strtod(p, &end);
+        const char *e = end;
+        joined = joined || isalpha((unsigned char)*e) || *e == '[' || *e == ']' ||
+                 ((*e == '.' || *e == ',') && isdigit((unsigned char)e[1]));
+        if (strict)
+            joined = joined || after_operator(text, p) || at_operator(e) ||
+                     names_thing(text, p, e);
+        p = end - 1;
+        if (!joined && v == value)
+            return true;
+    }
+    return false;
+}
+
 void lesson__check_giveaway_at(lesson__ctx *c, size_t text_off, const lesson_text *text,
                                const lesson_quiz *q, const char *place)
 {
@@ -140,6 +229,23 @@ void lesson__check_giveaway_at(lesson__ctx *c, size_t text_off, const lesson_tex
                             "the %s text of %s gives away the answer of beats[%d].quiz (\"%s "
                             "%s\"); say it after the quiz, in its explain or a later beat",
                             lesson_lang_name((lesson_lang)lang), place, q->beat, num, q->unit);
+            return;
+        }
+        if (q->kind == LESSON_QUIZ_PREDICT_VALUE && q->answer >= 0 && q->answer < q->noptions &&
+            isfinite(q->options[q->answer])) {
+            double right = q->options[q->answer];
+            if (!writes_number(t, right, true))
+                continue;
+            bool any_wrong = false;
+            for (int i = 0; i < q->noptions && !any_wrong; i++)
+                any_wrong = i != q->answer && writes_number(t, q->options[i], false);
+            if (any_wrong)
+                continue;
+            lesson__err(c, text_off,
+                        "the %s text of %s gives away the answer of beats[%d].quiz (%g); "
+                        "say it after the quiz, in its explain or a later beat",
+                        lesson_lang_name((lesson_lang)lang), place ? place : "its beat", q->beat,
+                        right);
             return;
         }
         if (q->kind == LESSON_QUIZ_CHOICE && q->answer >= 0 && q->answer < q->nchoices) {

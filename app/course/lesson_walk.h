@@ -125,6 +125,9 @@ void lesson__check_giveaway(lesson__ctx *c, size_t text_off, const lesson_text *
  * answer, written whole where no wrong one is, gives it away too. */
 void lesson__check_giveaway_at(lesson__ctx *c, size_t text_off, const lesson_text *text,
                                const lesson_quiz *q, const char *place);
+/* Does s start with unit, not followed by a letter? A micro sign matches
+ * 'u' either way ("µs" in a text is the "us" of a quiz). */
+bool lesson__unit_at(const char *s, const char *unit);
 /* Does text write num (not inside a longer number), then unit? */
 bool lesson__writes(const char *text, const char *num, const char *unit);
 /* Does text write a number equal to value (as 0.6 or 0.60), then unit? */

@@ -19,7 +19,9 @@
 
 static const char export_help[] =
     "usage: collviz export [--op OP] [--algo ALGO] [--ranks N] [--count N] [--dtype T]\n"
-            "                      [--redop R] [--root R] [--backend cpu|cuda|auto]\n"
+            "                      [--redop R] [--root R] [--slices S] [--nodes K]\n"
+            "                      [--backend cpu|cuda|auto] [--input FILE]\n"
+            "                      [--init rank|index|random] [--seed N]\n"
             "                      [--out DIR] [--gif FILE] [--size WxH] [--fps F]\n"
             "                      [--step-seconds S] [--theme dark|light|projector]\n"
             "                      [--lang en|zh] [--compare ALGO[,ALGO]] [--no-narration]\n"
@@ -29,7 +31,9 @@ static const char export_help[] =
             "--stills: DIR/step-00.png ... instead, one PNG per step once it has landed\n"
             "(its arithmetic shown), step-00 the inputs: slides for each step.\n"
             "--nccl-log FILE draws your own cluster: the log's ranks and nodes, and\n"
-            "channel C's ring and trees for ring and double-tree (collviz nccl-log).\n";
+            "channel C's ring and trees for ring and double-tree (collviz nccl-log).\n"
+            "--input FILE gives the inputs yourself, in the shape of run --json's \"inputs\"\n"
+            "(see collviz run --help); --init and --seed fill them otherwise.\n";
 
 int app_cmd_export(int argc, char **argv)
 {
@@ -37,6 +41,8 @@ int app_cmd_export(int argc, char **argv)
     gui_options_init(&o);
     o.headless = true;
     const char *backend_name = "cpu", *out_dir = NULL, *gif_path = NULL, *compare = NULL;
+    const char *input = NULL;
+    long seed = (long)o.seed;
     long fps = 10;
     double step_seconds = 1.0;
     bool no_narration = false, stills = false;
@@ -56,12 +62,16 @@ int app_cmd_export(int argc, char **argv)
         APP_TEXT("--compare", &compare),
         APP_SWITCH("--no-narration", &no_narration),
         APP_SWITCH("--stills", &stills),
+        APP_ENUM("--init", &o.init, &app_inits),
+        APP_LONG("--seed", &seed, 0, 2147483647L),
+        APP_TEXT("--input", &input),
     };
     app_cmdline cl = APP_CMDLINE("export", export_help, flags);
     int code;
     if (!app_flags_parse(&cl, argc, argv, &code))
         return code;
     o.narration = !no_narration;
+    o.seed = (uint64_t)seed;
     o.width = size[0];
     o.height = size[1];
     bool algo_given = app_flag_given(&cl, "--algo");
@@ -74,8 +84,15 @@ int app_cmd_export(int argc, char **argv)
     int rc = app_select_backend(backend_name, true, &o.backend);
     if (rc != APP_EXIT_OK)
         return rc;
-    if (out_dir && mkdir(out_dir, 0777) != 0 && errno != EEXIST)
+    void **given = NULL; /* --input's values, checked before any frame */
+    if (input && !app_read_inputs(input, &o.spec, &given))
+        return APP_EXIT_USAGE;
+    o.inputs = (const void *const *)given;
+    o.inputs_spec = o.spec;
+    if (out_dir && mkdir(out_dir, 0777) != 0 && errno != EEXIST) {
+        app_free_inputs(given, o.spec.ranks);
         return app_usage_error("--out: cannot create %s: %s", out_dir, strerror(errno));
+    }
 
     char err[CV_ERR_LEN] = "";
     gui *g = NULL;
@@ -83,6 +100,7 @@ int app_cmd_export(int argc, char **argv)
     int status = APP_EXIT_OK;
     if (gui_create(&o, &g, err, sizeof err) != CV_OK) {
         fprintf(stderr, "collviz: %s\n", err);
+        app_free_inputs(given, o.spec.ranks);
         return APP_EXIT_USAGE;
     }
     if (!gui_trace(g, 0)) {
@@ -173,5 +191,6 @@ done:
         status = APP_EXIT_USAGE;
     }
     gui_destroy(g);
+    app_free_inputs(given, o.spec.ranks);
     return status;
 }

@@ -58,6 +58,13 @@ static void panel_free(gui_panel *p)
     memset(p, 0, sizeof *p);
 }
 
+bool gui_inputs_fit(const cv_spec *given, const cv_spec *spec)
+{
+    return given->op == spec->op && given->ranks == spec->ranks &&
+           given->count == spec->count && given->dtype == spec->dtype &&
+           given->root == spec->root;
+}
+
 /* Plans and runs spec into *out; on failure *out is untouched and err says
  * why. */
 static int panel_build(gui *g, const cv_spec *spec, gui_panel *out, char *err, size_t errlen)
@@ -75,6 +82,8 @@ static int panel_build(gui *g, const cv_spec *spec, gui_panel *out, char *err, s
     opts.visual = true;
     opts.init = g->init;
     opts.seed = g->seed;
+    if (g->inputs && gui_inputs_fit(&g->inputs_spec, spec))
+        opts.inputs = g->inputs;
     opts.iterations = 1;
     opts.warmup = 0;
     rc = cv_run(p.plan, g->backend, &opts, &p.trace, err, errlen);
@@ -223,14 +232,17 @@ int gui_set_run(gui *g, const cv_spec *spec, const cv_backend *backend, cv_init 
     const cv_backend *old_b = g->backend;
     cv_init old_init = g->init;
     uint64_t old_seed = g->seed;
+    const void *const *old_inputs = g->inputs;
     g->backend = backend ? backend : cv_cpu_backend();
     g->init = init;
     g->seed = seed;
+    g->inputs = NULL; /* the run set here has values of its own */
     int rc = rebuild(g, spec, false, g->second);
     if (rc != CV_OK) {
         g->backend = old_b;
         g->init = old_init;
         g->seed = old_seed;
+        g->inputs = old_inputs;
     }
     return rc;
 }
@@ -254,6 +266,8 @@ int gui_create(const gui_options *o, gui **out, char *err, size_t errlen)
     g->backend = o->backend ? o->backend : cv_cpu_backend();
     g->init = o->init;
     g->seed = o->seed;
+    g->inputs = o->inputs;
+    g->inputs_spec = o->inputs_spec;
     g->theme = o->theme;
     g->lang = o->lang;
     g->narration = o->narration;

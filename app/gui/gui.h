@@ -40,6 +40,12 @@ typedef struct {
     bool headless;             /* software renderer on a surface, no window */
     bool narration;            /* show the narration panel (default true) */
     const char *link;          /* cost-model link preset name, NULL = default */
+    /* Values the user gave (--input) for inputs_spec's send buffers, used
+     * instead of init's while the stage's buffers have that layout (same
+     * op, ranks, count, dtype and root); NULL: init's. Borrowed: they must
+     * outlive the gui. */
+    const void *const *inputs;
+    cv_spec inputs_spec;
 } gui_options;
 
 void gui_options_init(gui_options *o);
@@ -153,8 +159,11 @@ void gui_hide_next(gui *g, bool hide);
  * panel and the Up and Down keys scroll it too. */
 void gui_scroll_narration(gui *g, int lines);
 void gui_set_narration_scroll(gui *g, int line); /* absolute; 0 = the top */
+/* True when values given for `given`'s send buffers fit spec's: the same
+ * op, ranks, count, dtype and root (the algorithm may differ). */
+bool gui_inputs_fit(const cv_spec *given, const cv_spec *spec);
 /* Sets what runs in one re-plan: spec on backend (NULL = CPU) with inputs
- * filled by init and seed, compare mode off. On failure nothing changes
+ * filled by init and seed (not gui_options.inputs), compare mode off. On failure nothing changes
  * and the reason is shown, as for gui_set_spec. */
 int gui_set_run(gui *g, const cv_spec *spec, const cv_backend *backend, cv_init init,
                 uint64_t seed);

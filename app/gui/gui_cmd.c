@@ -35,7 +35,8 @@ const app_enum gui_themes = {rd_theme_parse, theme_word, RD_THEME_COUNT};
 
 static const char gui_help[] =
     "usage: collviz gui [--op OP] [--algo ALGO] [--ranks N] [--count N] [--dtype T]\n"
-            "                   [--redop R] [--root R] [--slices S] [--backend cpu|cuda|auto]\n"
+            "                   [--redop R] [--root R] [--slices S] [--nodes K]\n"
+            "                   [--backend cpu|cuda|auto] [--input FILE]\n"
             "                   [--compare ALGO[,ALGO]] [--theme dark|light|projector]\n"
             "                   [--lang en|zh] [--size WxH] [--fullscreen] [--no-narration]\n"
             "                   [--link PRESET] [--init rank|index|random] [--seed N]\n"
@@ -46,7 +47,10 @@ static const char gui_help[] =
             "lesson in progress (or the first; Tab lists the lessons); with them, the free\n"
             "stage. Without a display, prints the steps in the terminal instead.\n"
             "--nccl-log FILE sets the stage up as NCCL did on your cluster: the log's\n"
-            "ranks and nodes, channel C's ring and trees (collviz nccl-log reads it).\n";
+            "ranks and nodes, channel C's ring and trees (collviz nccl-log reads it).\n"
+            "--input FILE starts the stage from your own inputs, in the shape of run\n"
+            "--json's \"inputs\" (see collviz run --help), while the op, ranks, count,\n"
+            "dtype and root stay as given.\n";
 
 bool gui_finish_stage(const app_cmdline *cl, gui_options *o, const char *compare, bool algo_given)
 {
@@ -66,7 +70,7 @@ bool gui_finish_stage(const app_cmdline *cl, gui_options *o, const char *compare
 }
 
 static int terminal_fallback(const cv_spec *spec, const cv_backend *backend, cv_init init,
-                             uint64_t seed)
+                             uint64_t seed, const void *const *inputs)
 {
     char err[CV_ERR_LEN] = "";
     cv_plan *plan = NULL;
@@ -78,6 +82,7 @@ static int terminal_fallback(const cv_spec *spec, const cv_backend *backend, cv_
         opts.visual = true;
         opts.init = init;
         opts.seed = seed;
+        opts.inputs = inputs;
         rc = cv_run(plan, backend, &opts, &trace, err, sizeof err);
     }
     if (rc != CV_OK) {
@@ -91,12 +96,15 @@ static int terminal_fallback(const cv_spec *spec, const cv_backend *backend, cv_
     return APP_EXIT_OK;
 }
 
+static int open_stage(const gui_options *opt, bool stage_flags, bool theme_given, bool lang_given,
+                      const char *shots, long frames);
+
 int app_cmd_gui(int argc, char **argv)
 {
     g_start = cv_now_seconds();
     gui_options o;
     gui_options_init(&o);
-    const char *backend_name = "cpu", *compare = NULL, *shots = NULL;
+    const char *backend_name = "cpu", *compare = NULL, *shots = NULL, *input = NULL;
     long frames = 0, seed = (long)o.seed;
     bool no_narration = false;
     int size[2] = {o.width, o.height};
@@ -114,6 +122,7 @@ int app_cmd_gui(int argc, char **argv)
         APP_PICK("--link", &o.link, app_link_names()),
         APP_ENUM("--init", &o.init, &app_inits),
         APP_LONG("--seed", &seed, 0, 2147483647L),
+        APP_TEXT("--input", &input),
         APP_TEXT("--shots", &shots),
         APP_LONG("--frames", &frames, 1, 1000000000L),
         APP_SWITCH("--timing", &g_timing),
@@ -132,7 +141,7 @@ int app_cmd_gui(int argc, char **argv)
     static const char *const stage_names[] = {
         "--op", "--algo", "--ranks", "--count", "--dtype", "--redop", "--root", "--slices",
         "--nodes", "--compare", "--backend", "--init", "--seed", "--link", "--no-narration",
-        "--nccl-log", "--comm", "--channel", NULL};
+        "--nccl-log", "--comm", "--channel", "--input", NULL};
     bool stage_flags = app_flag_first(&cl, stage_names) != NULL;
     bool theme_given = app_flag_given(&cl, "--theme"), lang_given = app_flag_given(&cl, "--lang");
     if (!gui_finish_stage(&cl, &o, compare, algo_given))
@@ -140,13 +149,30 @@ int app_cmd_gui(int argc, char **argv)
     int rc = app_select_backend(backend_name, false, &o.backend);
     if (rc != APP_EXIT_OK)
         return rc;
+    void **given = NULL; /* --input's values, checked before a window opens */
+    if (input && !app_read_inputs(input, &o.spec, &given))
+        return APP_EXIT_USAGE;
+    o.inputs = (const void *const *)given;
+    o.inputs_spec = o.spec;
+    rc = open_stage(&o, stage_flags, theme_given, lang_given, shots, frames);
+    app_free_inputs(given, o.spec.ranks);
+    return rc;
+}
+
+/* The rest of `collviz gui` once its flags are read: the course, or the
+ * free stage o sets up, or the steps in the terminal without a display. */
+static int open_stage(const gui_options *opt, bool stage_flags, bool theme_given, bool lang_given,
+                      const char *shots, long frames)
+{
+    gui_options o = *opt;
+    int rc;
     char err[CV_ERR_LEN] = "";
     if (!stage_flags) {
         gui_lesson_window_opts wo = {shots, frames, first_frame, false};
         rc = gui_lesson_start(&o, &wo, theme_given, lang_given, err, sizeof err);
         if (rc == APP_EXIT_UNAVAIL && strncmp(err, "no display", 10) == 0) {
             fprintf(stderr, "collviz: %s: showing the steps in the terminal instead\n", err);
-            return terminal_fallback(&o.spec, o.backend, o.init, o.seed);
+            return terminal_fallback(&o.spec, o.backend, o.init, o.seed, o.inputs);
         }
         if (rc >= 0) {
             if (rc != APP_EXIT_OK && err[0])
@@ -171,7 +197,7 @@ int app_cmd_gui(int argc, char **argv)
     if (gui_create(&o, &g, err, sizeof err) != CV_OK) {
         if (strncmp(err, "no display", 10) == 0) {
             fprintf(stderr, "collviz: %s: showing the steps in the terminal instead\n", err);
-            return terminal_fallback(&o.spec, o.backend, o.init, o.seed);
+            return terminal_fallback(&o.spec, o.backend, o.init, o.seed, o.inputs);
         }
         fprintf(stderr, "collviz: %s\n", err);
         return APP_EXIT_USAGE;

@@ -31,6 +31,8 @@ struct gui {
     const cv_backend *backend;
     cv_init init;
     uint64_t seed;
+    const void *const *inputs; /* gui_options.inputs, NULL once a lesson sets the run */
+    cv_spec inputs_spec;
     const cv_link *link;
     bool compare;
     cv_algo second;

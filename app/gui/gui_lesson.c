@@ -56,9 +56,9 @@ static const char *const strings[GUI_LS_COUNT_][2] = {
     [GUI_LS_CELLS_MISSING] = {"written cells not picked", "个会被写入的格子没选"},
     [GUI_LS_CELLS_EXTRA] = {"picked cells the step does not write", "个所选格子这一步不会写入"},
     [GUI_LS_CELLS_SHOWN] = {"The cells the step writes are now outlined on the stage.",
-                            "这一步写入的格子已在舞台上标出。"},
+                            "这一步写入的格子已在演示区上标出。"},
     [GUI_LS_EXPLORED] = {"You changed the stage: PgUp or PgDn brings this page's back",
-                         "舞台已被改动：按 PgUp 或 PgDn 恢复本页的设置"},
+                         "演示区已被改动：按 PgUp 或 PgDn 恢复本页的设置"},
     [GUI_LS_COURSE_DONE] = {"That was the last lesson of the course: Tab lists them all",
                             "这是课程的最后一课：按 Tab 查看全部课程"},
     [GUI_LS_MENU_TITLE] = {"Lessons", "课程"},
@@ -66,7 +66,7 @@ static const char *const strings[GUI_LS_COUNT_][2] = {
                           "\xE2\x86\x91 \xE2\x86\x93 选择 \xC2\xB7 Enter 打开 \xC2\xB7 Esc 关闭"},
     [GUI_LS_PICKS] = {"picked", "已选"},
     [GUI_LS_STAGE_ONLY] = {"Pick cells on the lesson's own stage: PgUp or PgDn brings it back",
-                           "请在课程自己的舞台上选格子：按 PgUp 或 PgDn 恢复"},
+                           "请在课程自己的演示区上选格子：按 PgUp 或 PgDn 恢复"},
     [GUI_LS_GROUPED] = {"Each drawn cell here stands for several elements; a larger window "
                         "shows them one by one",
                         "这里每个格子代表多个元素；把窗口放大即可逐个选择"},
@@ -74,7 +74,7 @@ static const char *const strings[GUI_LS_COUNT_][2] = {
     [GUI_LS_VALUE_HINT] = {"Look at which chunk arrives in that cell, and what the cell held before.",
                            "看看哪个数据块会到达这个格子，以及格子原来存的是什么。"},
     [GUI_LS_CELLS_MARKED] = {"The picks the step does not write are marked on the stage.",
-                             "这一步不会写入的所选格子已在舞台上标出。"},
+                             "这一步不会写入的所选格子已在演示区上标出。"},
 };
 
 const char *gui_lesson_str(const gui_lesson *s, gui_lesson_string id)
@@ -275,7 +275,7 @@ static char *mistakes_text(const gui_lesson *s, const lesson *l)
 /* The first launch's page: how to read the stage, before any quiz. */
 static void show_intro(gui_lesson *s)
 {
-    static const char *const title[2] = {"How to read the stage", "怎样看舞台"};
+    static const char *const title[2] = {"How to read the stage", "怎样看演示区"};
     static const char *const body[2] = {
         "Each card is a GPU. Its rows are its buffers: send holds its input, recv is where the "
         "result lands. A cell shows a value and, under it, its chunk and the GPUs whose inputs it "
@@ -289,7 +289,7 @@ static void show_intro(gui_lesson *s)
         "每张卡片是一个 GPU。每一行是它的一个缓冲区：发送（send）存放输入，接收（recv）是结果落下的地方。格子里"
         "是数值，下面是它所属的数据块和数据来自哪些 GPU：b0+1 表示 GPU 0 与 GPU 1 的 b 块合并，c0-3 表示 GPU 0 "
         "到 3 的。点 \xC2\xB7 表示还没有写入的格子。格子下的彩条用各 GPU 的颜色表示同样的信息。\n"
-        "\xE2\x86\x92 播放一步后暂停：数据块沿链路移动、落下，归约的算式显示在格子上方（101 + 201 = 302）。"
+        "\xE2\x86\x92 播放一步后暂停：数据块沿链路移动、落下，规约的算式显示在格子上方（101 + 201 = 302）。"
         "\xE2\x86\x90 精确退回。空格连续播放；H 列出所有按键；P 隐藏本面板。\n"
         "按 PgDn（或“下一页”）开始第一课。"};
     int z = s->lang == LESSON_ZH;

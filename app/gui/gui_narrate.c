@@ -17,7 +17,7 @@
 
 static char *dup_or_null(const char *s)
 {
-    return s ? strdup(s) : NULL;
+    return s ? cv_xstrdup(s) : NULL;
 }
 
 void gui_narrate(gui *g, const char *title, const char *body)

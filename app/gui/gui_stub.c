@@ -14,7 +14,7 @@ static int no_window(const char *name)
 {
     fprintf(stderr, "collviz: '%s' needs the window, which this build leaves out "
                     "(configured with -DCOLLVIZ_GUI=OFF); run, bench, cost, list, lesson, "
-                    "lessons and drill work without it\n",
+                    "lessons, drill and nccl-log work without it\n",
             name);
     return APP_EXIT_USAGE;
 }

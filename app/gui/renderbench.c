@@ -28,6 +28,7 @@ static int cmp_double(const void *a, const void *b)
 static const char render_help[] =
     "usage: collviz render --bench [--ranks N] [--size WxH] [--frames F]\n"
                  "                      [--op OP] [--algo ALGO] [--count N] [--dtype T]\n"
+                 "                      [--redop R] [--root R] [--slices S] [--nodes K]\n"
                  "                      [--theme dark|light|projector] [--lang en|zh]\n"
                  "                      [--speed X]\n"
                  "Renders F frames headless with the software renderer and prints the\n"
