@@ -21,6 +21,8 @@
 # - Progress: concurrent drills both count; an unreadable file (a
 #   directory, no permission: as nobody under setpriv when root) is not
 #   written over; a FIFO does not hang.
+# - Standard output into /dev/full is exit 2 and one line, every
+#   subcommand.
 bin=$1
 src=$2
 work=$3
@@ -177,6 +179,27 @@ bad 30 "results\[0\]\.size is 4\.6.*e\+18, expected a whole number of bytes from
   show "$work/huge.json"
 mkfifo "$work/fifo.json"
 bad 30 "fifo.json: cannot read: it is not a regular file" show "$work/fifo.json"
+
+# 8. Standard output that cannot be written is an error for every
+# subcommand (they all exited 0 into /dev/full), and only it is said.
+export XDG_DATA_HOME="$work/data"
+if [ -w /dev/full ]; then
+  for cmd in "run --op allreduce --ranks 4 --count 8 --json" "run --op allreduce --ranks 4 --count 8" \
+    "bench --ranks 2 -b 1K -e 4K --json" "cost --op allreduce --ranks 8 --bytes 1M" \
+    "nccl-log --json $src/tests/ncclog/dbtree-4.log" "list" "--help" "lessons"; do
+    # shellcheck disable=SC2086 # cmd is words
+    out=$(timeout 60 "$bin" $cmd 2>&1 >/dev/full)
+    rc=$?
+    [ "$rc" = 2 ] && [ "$(lines)" = 1 ] &&
+      printf '%s' "$out" | grep -Eq "^collviz: cannot write standard output: (No space left on device|an earlier write to it failed)$" ||
+      fail "collviz $cmd >/dev/full: exit $rc: $out"
+  done
+  # a command that failed keeps its exit code and its own messages
+  out=$(timeout 30 "$bin" lessons --check "$src/tests/lessons_bad" 2>&1 >/dev/full)
+  rc=$?
+  [ "$rc" = 2 ] && ! printf '%s' "$out" | grep -q "standard output" ||
+    fail "a failing command into /dev/full: exit $rc: $(printf '%s' "$out" | tail -1)"
+fi
 
 [ "$fails" = 0 ] && echo "test_reliability_cli: all passed" && rm -rf "$work"
 [ "$fails" = 0 ]
