@@ -22,7 +22,8 @@
 #   directory, no permission: as nobody under setpriv when root) is not
 #   written over; a FIFO does not hang.
 # - Standard output into /dev/full is exit 2 and one line, every
-#   subcommand.
+#   subcommand; gui and show without a display say one line, not SDL's
+#   too.
 bin=$1
 src=$2
 work=$3
@@ -200,6 +201,26 @@ if [ -w /dev/full ]; then
   [ "$rc" = 2 ] && ! printf '%s' "$out" | grep -q "standard output" ||
     fail "a failing command into /dev/full: exit $rc: $(printf '%s' "$out" | tail -1)"
 fi
+
+# 9. No display: one line of collviz's own (libwayland printed its
+# "XDG_RUNTIME_DIR is invalid" first), then the terminal steps, exit 0.
+for cmd in gui "gui --op allreduce --ranks 4 --count 8"; do
+  # shellcheck disable=SC2086 # cmd is words
+  out=$(env -u DISPLAY -u WAYLAND_DISPLAY -u XDG_RUNTIME_DIR -u SDL_VIDEODRIVER \
+    timeout 60 "$bin" $cmd 2>&1 >"$work/steps.txt" </dev/null)
+  rc=$?
+  [ "$rc" = 0 ] && [ "$(lines)" = 1 ] &&
+    printf '%s' "$out" | grep -q "^collviz: no display (neither DISPLAY nor WAYLAND_DISPLAY is set): showing the steps in the terminal instead$" ||
+    fail "collviz $cmd without a display: exit $rc: $out"
+  grep -q "verified" "$work/steps.txt" || fail "collviz $cmd without a display printed no steps"
+done
+out=$(env -u DISPLAY -u WAYLAND_DISPLAY -u XDG_RUNTIME_DIR -u SDL_VIDEODRIVER \
+  timeout 60 "$bin" show "$work/r.json" 2>&1 >"$work/table.txt" </dev/null)
+rc=$?
+[ "$rc" = 0 ] && [ "$(lines)" = 1 ] &&
+  printf '%s' "$out" | grep -q "^collviz: no display (neither DISPLAY nor WAYLAND_DISPLAY is set): printing the table" ||
+  fail "show without a display: exit $rc: $out"
+[ -s "$work/table.txt" ] || fail "show without a display printed no table"
 
 [ "$fails" = 0 ] && echo "test_reliability_cli: all passed" && rm -rf "$work"
 [ "$fails" = 0 ]
