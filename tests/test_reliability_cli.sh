@@ -23,7 +23,7 @@
 #   written over; a FIFO does not hang.
 # - Standard output into /dev/full is exit 2 and one line, every
 #   subcommand; gui and show without a display say one line, not SDL's
-#   too.
+#   too; bench refuses a sweep that will not fit before its first row.
 bin=$1
 src=$2
 work=$3
@@ -221,6 +221,26 @@ rc=$?
   printf '%s' "$out" | grep -q "^collviz: no display (neither DISPLAY nor WAYLAND_DISPLAY is set): printing the table" ||
   fail "show without a display: exit $rc: $out"
 [ -s "$work/table.txt" ] || fail "show without a display printed no table"
+
+# 10. bench refuses a sweep whose largest size will not fit before its
+# first row (it ran 1M to 512M for minutes first), and -b alone names
+# only -b.
+export COLLVIZ_MEMORY_LIMIT=8G
+out=$(timeout 20 "$bin" bench -b 1M -e 2G 2>"$work/bench.err")
+rc=$?
+[ "$rc" = 2 ] || fail "bench -b 1M -e 2G: exit $rc (124: it ran the small sizes first), want 2"
+printf '%s\n' "$out" | grep -v '^#' | grep -q . && fail "bench -b 1M -e 2G ran rows first: $out"
+grep -Eq "^collviz: bench: 2147483648 B: .*would need .*lower -e or --ranks$" "$work/bench.err" ||
+  fail "bench -b 1M -e 2G: $(cat "$work/bench.err")"
+out=$(timeout 20 "$bin" bench -b 32G 2>&1 >/dev/null)
+rc=$?
+[ "$rc" = 2 ] && [ "$(lines)" = 1 ] &&
+  printf '%s' "$out" | grep -Eq "^collviz: bench: 34359738368 B: .*would need .*lower -b or --ranks$" ||
+  fail "bench -b 32G: exit $rc: $out"
+bad 20 "e: 1048576 is smaller than -b 2097152" bench -b 2M -e 1M
+unset COLLVIZ_MEMORY_LIMIT
+out=$(timeout 60 "$bin" bench --ranks 2 -e 4K 2>&1)
+printf '%s\n' "$out" | grep -Eq "^ +4096 " || fail "bench -e 4K alone: $out"
 
 [ "$fails" = 0 ] && echo "test_reliability_cli: all passed" && rm -rf "$work"
 [ "$fails" = 0 ]
