@@ -262,7 +262,7 @@ static int bench_refuse(const bench_opts *o, const bench_ctx *c, int64_t size, i
 static int64_t bench_largest(const bench_opts *o)
 {
     int64_t size = o->minb;
-    while (size * o->factor > size && size * o->factor <= o->maxb)
+    while (size > 0 && size <= o->maxb / o->factor) /* size x factor <= -e, no overflow */
         size *= o->factor;
     return size;
 }
