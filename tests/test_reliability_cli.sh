@@ -20,7 +20,8 @@
 #   (three lines, one of them SDL's), a 2^62-byte size in a show file.
 # - Progress: concurrent drills both count; an unreadable file (a
 #   directory, no permission: as nobody under setpriv when root) is not
-#   written over; a FIFO does not hang.
+#   written over; a FIFO does not hang; a file near the size limit is not
+#   rewritten past it.
 # - Standard output into /dev/full is exit 2 and one line, every
 #   subcommand; gui and show without a display say one line, not SDL's
 #   too; bench refuses a sweep that will not fit before its first row.
@@ -165,6 +166,23 @@ if [ "$as_user" != skip ]; then
   grep -q kept "$work/noread/collviz/progress.json" || fail "an unreadable progress file was replaced"
   printf '%s' "$out" | grep -q "Permission denied; progress is not saved" || fail "unreadable: $out"
 fi
+
+# A file just under the size limit that loads is never rewritten past it
+# (saved indented, 531k ids grew 3.72 -> 4.25 MB and the next load set the
+# file aside): a drill that would grow it keeps the file and says so once.
+export XDG_DATA_HOME="$work/near"
+mkdir -p "$work/near/collviz"
+awk 'BEGIN { s = "{\"format\":1,\"done\":["; printf "%s", s; n = length(s)
+  for (i = 0; n < 4194304 - 40; i++) { id = sprintf("%s\"%x\"", i ? "," : "", i); printf "%s", id; n += length(id) }
+  printf "]}" }' >"$work/near/collviz/progress.json"
+cp "$work/near/collviz/progress.json" "$work/near.json"
+out=$(printf '1\n1\n1\n' | timeout 60 "$bin" drill --count 3 2>&1 >/dev/null)
+cmp -s "$work/near/collviz/progress.json" "$work/near.json" ||
+  fail "a near-limit progress file was rewritten ($(wc -c <"$work/near/collviz/progress.json") bytes)"
+[ "$(printf '%s\n' "$out" | grep -c "progress is not saved")" = 1 ] &&
+  printf '%s' "$out" | grep -q "over the limit of 4194304 bytes; the file is left as it was" ||
+  fail "drill on a near-limit progress file: want one 'not saved' line: $out"
+ls "$work/near/collviz" | grep -q corrupt && fail "a near-limit progress file was set aside"
 
 # 7. Messages that misled.
 mkdir -p "$work/fmt"

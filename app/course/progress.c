@@ -531,10 +531,12 @@ progress_status progress_save(const progress *p, const char *path, char *msg, si
     if (len + 1 > PROGRESS_MAX_BYTES) {
         /* The next load would set it aside as too large: keep the old file,
          * which holds everything but this change. */
+        /* No size in it: each save would give another, and callers say a
+         * message once, not on every save. */
         snprintf(msg, msglen,
-                 "progress file %s would grow to %zu bytes, over the limit of %d; the file is "
-                 "left as it was and progress is not saved",
-                 path, len + 1, PROGRESS_MAX_BYTES);
+                 "progress file %s would grow over the limit of %d bytes; the file is left as "
+                 "it was and progress is not saved",
+                 path, PROGRESS_MAX_BYTES);
         free(text);
         return PROGRESS_EIO;
     }
