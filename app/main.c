@@ -5,6 +5,8 @@
  * flags) it opens the window, which resumes the last lesson in progress or
  * starts the first.
  */
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -43,11 +45,11 @@ static void usage(FILE *out)
         fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].about);
     fprintf(out, "\n`collviz SUBCOMMAND --help` describes each one; `collviz --version` prints "
                  "the version.\nExit codes: 0 ok, 1 a result failed verification, 2 bad usage "
-                 "or input,\n3 the requested backend is unavailable, or its device cannot run this (out of its\n"
-                 "memory, a fault).\n");
+                 "or input\nor output that could not be written, 3 the requested backend is "
+                 "unavailable, or its\ndevice cannot run this (out of its memory, a fault).\n");
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2 || (argv[1][0] == '-' && strcmp(argv[1], "--help") && strcmp(argv[1], "-h") &&
                      strcmp(argv[1], "--version")))
@@ -67,4 +69,32 @@ int main(int argc, char **argv)
                     "export, render, lesson, lessons, drill, show, nccl-log (see collviz --help)\n",
             argv[1]);
     return APP_EXIT_USAGE;
+}
+
+/* Output that never reached its file (a full disk, `> /dev/full`) is a
+ * failure, whatever the subcommand: the last buffered bytes are written
+ * only here, so this is the one place that can see it. A command that
+ * already failed keeps its own exit code and message. A closed stdout
+ * with nothing written to it (EBADF) is not an error. */
+static int close_stdout(int rc)
+{
+    int err = fflush(stdout) != 0 ? errno : 0;
+    bool failed = err != 0 || ferror(stdout);
+    if (fclose(stdout) != 0 && errno != EBADF) {
+        failed = true;
+        if (!err)
+            err = errno;
+    }
+    if (!failed || rc != APP_EXIT_OK)
+        return rc;
+    /* A write that failed before (stdio then drops its buffer) leaves
+     * nothing to flush here, and its errno is gone. */
+    fprintf(stderr, "collviz: cannot write standard output: %s\n",
+            err ? strerror(err) : "an earlier write to it failed");
+    return APP_EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    return close_stdout(dispatch(argc, argv));
 }

@@ -301,6 +301,13 @@ static void test_syntax(void)
         {"{\"a\": tru}", 1, 7, "not JSON: expected a value (object, array, string, number, true, false or null)"},
         {"{\"a\": 1.}", 1, 9, "not JSON: invalid number; expected a digit after '.'"},
         {"{\"a\": \"unterminated}", 1, 7, "not JSON: unterminated string; expected a closing '\"'"},
+        /* marks a terminal or the window acts on, escaped and raw */
+        {"{\"a\": \"x\\u061cy\"}", 1, 9, "U+061C in a string: control, bidirectional, separator and zero-width no-break characters are not allowed in lesson text (a terminal would act on them)"},
+        {"{\"a\": \"x\xd8\x9cy\"}", 1, 9, "U+061C in a string: control, bidirectional, separator and zero-width no-break characters are not allowed in lesson text (a terminal would act on them)"},
+        {"{\"a\": \"x\\ufeffy\"}", 1, 9, "U+FEFF in a string: control, bidirectional, separator and zero-width no-break characters are not allowed in lesson text (a terminal would act on them)"},
+        {"{\"a\": \"\xef\xbb\xbfy\"}", 1, 8, "U+FEFF in a string: control, bidirectional, separator and zero-width no-break characters are not allowed in lesson text (a terminal would act on them)"},
+        {"{\"a\": \"x\\u2028y\"}", 1, 9, "U+2028 in a string: control, bidirectional, separator and zero-width no-break characters are not allowed in lesson text (a terminal would act on them)"},
+        {"{\"a\":\n \"xy\xe2\x80\xa9\"}", 2, 5, "U+2029 in a string: control, bidirectional, separator and zero-width no-break characters are not allowed in lesson text (a terminal would act on them)"},
         {"{\"a\":\n  \"\xe4\xb8\xad\xe6\x96\x87\", \"b\": [1,,2]}", 2, 17, "not JSON: expected a value (object, array, string, number, true, false or null)"},
     };
     for (size_t i = 0; i < sizeof cases2 / sizeof cases2[0]; i++) {

@@ -298,6 +298,74 @@ static void test_large_file(void)
     progress_free(&p);
 }
 
+/* Reads a whole file into a malloc'd buffer; its size in *len. */
+static char *slurp(const char *path, long *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    *len = ftell(f);
+    rewind(f);
+    char *buf = malloc((size_t)*len + 1);
+    if (buf && fread(buf, 1, (size_t)*len, f) != (size_t)*len) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    return buf;
+}
+
+/* A compact file just under the limit that loads must load again after
+ * collviz saves it (indented, 531k ids grew from 3.72 MB to 4.25 MB and
+ * the next load set the file aside as too large). A save that would go
+ * over the limit leaves the file as it was and says so. */
+static void test_near_limit(void)
+{
+    char path[1024], msg[1024];
+    snprintf(path, sizeof path, "%s/near.json", dir);
+    FILE *f = fopen(path, "wb");
+    fputs("{\"format\":1,\"lang\":\"en\",\"theme\":\"dark\",\"done\":[", f);
+    int n = 0;
+    for (; ftell(f) < PROGRESS_MAX_BYTES - 400; n++)
+        fprintf(f, "%s\"%x\"", n ? "," : "", n);
+    fputs("]}", f);
+    fclose(f);
+    progress p;
+    EXPECT(progress_load(&p, path, msg, sizeof msg) == PROGRESS_OK && p.ndone == n,
+           "near the limit, %d ids: %s", n, msg);
+    EXPECT(progress_save(&p, path, msg, sizeof msg) == PROGRESS_OK, "save near the limit: %s", msg);
+    progress_free(&p);
+    long size = 0;
+    free(slurp(path, &size));
+    EXPECT(size <= PROGRESS_MAX_BYTES, "saved %ld bytes, over the limit %d", size, PROGRESS_MAX_BYTES);
+    EXPECT(progress_load(&p, path, msg, sizeof msg) == PROGRESS_OK && p.ndone == n,
+           "reloaded after a save: %d of %d ids: %s", p.ndone, n, msg);
+    EXPECT(count_files(dir, "near.json.corrupt") == 0, "the saved file was set aside");
+
+    /* One more id of 500 bytes does not fit: nothing is written. */
+    long before_len = 0;
+    char *before = slurp(path, &before_len);
+    char big[501];
+    memset(big, 'z', 500);
+    big[500] = '\0';
+    progress_set_done(&p, big, true);
+    EXPECT(progress_save(&p, path, msg, sizeof msg) == PROGRESS_EIO && strstr(msg, "not saved") &&
+               strstr(msg, "over the limit"),
+           "a save over the limit: %s", msg);
+    progress_free(&p);
+    long after_len = 0;
+    char *after = slurp(path, &after_len);
+    EXPECT(before && after && before_len == after_len && memcmp(before, after, (size_t)after_len) == 0,
+           "the file changed on a save over the limit (%ld -> %ld bytes)", before_len, after_len);
+    free(before);
+    free(after);
+    EXPECT(count_files(dir, "near.json.tmp") == 0, "a temporary file was left");
+    EXPECT(progress_load(&p, path, msg, sizeof msg) == PROGRESS_OK && p.ndone == n,
+           "after a refused save: %d of %d ids: %s", p.ndone, n, msg);
+    progress_free(&p);
+}
+
 static void add_run(progress *p, bool from_file, void *user)
 {
     (void)from_file;
@@ -382,6 +450,7 @@ int main(void)
     test_kill_during_save();
     test_unwritable();
     test_large_file();
+    test_near_limit();
     test_concurrent_updates();
     test_unreadable();
     test_paths();

@@ -19,7 +19,12 @@
 # - Messages that misled: "format": "1", gui --count 1e9 without a display
 #   (three lines, one of them SDL's), a 2^62-byte size in a show file.
 # - Progress: concurrent drills both count; an unreadable file (a
-#   directory, no permission) is not written over; a FIFO does not hang.
+#   directory, no permission: as nobody under setpriv when root) is not
+#   written over; a FIFO does not hang; a file near the size limit is not
+#   rewritten past it.
+# - Standard output into /dev/full is exit 2 and one line, every
+#   subcommand; gui and show without a display say one line, not SDL's
+#   too; bench refuses a sweep that will not fit before its first row.
 bin=$1
 src=$2
 work=$3
@@ -138,16 +143,48 @@ mkdir -p "$work/fifo/collviz" && mkfifo "$work/fifo/collviz/progress.json"
 run_cli 30 lessons
 [ "$rc" != 124 ] || fail "collviz lessons hung on a FIFO in place of progress.json"
 printf '%s' "$out" | grep -q "not a regular file" || fail "lessons with a FIFO for progress.json: $out"
-if [ "$(id -u)" != 0 ]; then # root reads a file whatever its mode
+# Root reads a file whatever its mode (and CI runs as root): there the
+# drill runs as nobody, in a directory nobody owns, on a file only root
+# could read.
+as_user=
+if [ "$(id -u)" = 0 ]; then
+  if setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
+    as_user="setpriv --reuid=65534 --regid=65534 --clear-groups"
+  else
+    echo "test_reliability_cli: skipped the unreadable progress file: running as root without setpriv"
+    as_user=skip
+  fi
+fi
+if [ "$as_user" != skip ]; then
   export XDG_DATA_HOME="$work/noread"
   mkdir -p "$work/noread/collviz"
   echo '{"format":1,"done":["kept"]}' >"$work/noread/collviz/progress.json"
   chmod 000 "$work/noread/collviz/progress.json"
-  out=$(echo 1 | "$bin" drill --count 1 2>&1 >/dev/null)
+  [ -z "$as_user" ] || chown 65534:65534 "$work/noread/collviz"
+  out=$(echo 1 | HOME="$work/noread" $as_user "$bin" drill --count 1 2>&1 >/dev/null)
   chmod 644 "$work/noread/collviz/progress.json"
   grep -q kept "$work/noread/collviz/progress.json" || fail "an unreadable progress file was replaced"
   printf '%s' "$out" | grep -q "Permission denied; progress is not saved" || fail "unreadable: $out"
 fi
+
+# A file just under the size limit that loads is never rewritten past it
+# (saved indented, 531k ids grew 3.72 -> 4.25 MB and the next load set the
+# file aside): a drill that would grow it keeps the file and says so once.
+export XDG_DATA_HOME="$work/near"
+mkdir -p "$work/near/collviz"
+awk 'BEGIN { s = "{\"format\":1,\"done\":["; printf "%s", s; n = length(s)
+  for (i = 0; n < 4194304 - 40; i++) { id = sprintf("%s\"%x\"", i ? "," : "", i); printf "%s", id; n += length(id) }
+  printf "]}" }' >"$work/near/collviz/progress.json"
+cp "$work/near/collviz/progress.json" "$work/near.json"
+out=$(printf '1\n1\n1\n' | timeout 60 "$bin" drill --count 3 2>&1 >/dev/null)
+cmp -s "$work/near/collviz/progress.json" "$work/near.json" ||
+  fail "a near-limit progress file was rewritten ($(wc -c <"$work/near/collviz/progress.json") bytes)"
+[ "$(printf '%s\n' "$out" | grep -c "progress is not saved")" = 1 ] &&
+  printf '%s' "$out" | grep -q "over the limit of 4194304 bytes; the file is left as it was" ||
+  fail "drill on a near-limit progress file: want one 'not saved' line: $out"
+for f in "$work/near/collviz/progress.json.corrupt"*; do
+  [ -e "$f" ] && fail "a near-limit progress file was set aside: $f"
+done
 
 # 7. Messages that misled.
 mkdir -p "$work/fmt"
@@ -163,6 +200,67 @@ bad 30 "results\[0\]\.size is 4\.6.*e\+18, expected a whole number of bytes from
   show "$work/huge.json"
 mkfifo "$work/fifo.json"
 bad 30 "fifo.json: cannot read: it is not a regular file" show "$work/fifo.json"
+
+# 8. Standard output that cannot be written is an error for every
+# subcommand (they all exited 0 into /dev/full), and only it is said.
+export XDG_DATA_HOME="$work/data"
+if [ -w /dev/full ]; then
+  for cmd in "run --op allreduce --ranks 4 --count 8 --json" "run --op allreduce --ranks 4 --count 8" \
+    "bench --ranks 2 -b 1K -e 4K --json" "cost --op allreduce --ranks 8 --bytes 1M" \
+    "nccl-log --json $src/tests/ncclog/dbtree-4.log" "list" "--help" "lessons"; do
+    # shellcheck disable=SC2086 # cmd is words
+    out=$(timeout 60 "$bin" $cmd 2>&1 >/dev/full)
+    rc=$?
+    [ "$rc" = 2 ] && [ "$(lines)" = 1 ] &&
+      printf '%s' "$out" | grep -Eq "^collviz: cannot write standard output: (No space left on device|an earlier write to it failed)$" ||
+      fail "collviz $cmd >/dev/full: exit $rc: $out"
+  done
+  # a command that failed keeps its exit code and its own messages
+  out=$(timeout 30 "$bin" lessons --check "$src/tests/lessons_bad" 2>&1 >/dev/full)
+  rc=$?
+  [ "$rc" = 2 ] && ! printf '%s' "$out" | grep -q "standard output" ||
+    fail "a failing command into /dev/full: exit $rc: $(printf '%s' "$out" | tail -1)"
+fi
+
+# 9. No display: one line of collviz's own (libwayland printed its
+# "XDG_RUNTIME_DIR is invalid" first), then the terminal steps, exit 0.
+for cmd in gui "gui --op allreduce --ranks 4 --count 8"; do
+  # shellcheck disable=SC2086 # cmd is words
+  out=$(env -u DISPLAY -u WAYLAND_DISPLAY -u XDG_RUNTIME_DIR -u SDL_VIDEODRIVER \
+    timeout 60 "$bin" $cmd 2>&1 >"$work/steps.txt" </dev/null)
+  rc=$?
+  [ "$rc" = 0 ] && [ "$(lines)" = 1 ] &&
+    printf '%s' "$out" | grep -q "^collviz: no display (neither DISPLAY nor WAYLAND_DISPLAY is set): showing the steps in the terminal instead$" ||
+    fail "collviz $cmd without a display: exit $rc: $out"
+  grep -q "verified" "$work/steps.txt" || fail "collviz $cmd without a display printed no steps"
+done
+out=$(env -u DISPLAY -u WAYLAND_DISPLAY -u XDG_RUNTIME_DIR -u SDL_VIDEODRIVER \
+  timeout 60 "$bin" show "$work/r.json" 2>&1 >"$work/table.txt" </dev/null)
+rc=$?
+[ "$rc" = 0 ] && [ "$(lines)" = 1 ] &&
+  printf '%s' "$out" | grep -q "^collviz: no display (neither DISPLAY nor WAYLAND_DISPLAY is set): printing the table" ||
+  fail "show without a display: exit $rc: $out"
+[ -s "$work/table.txt" ] || fail "show without a display printed no table"
+
+# 10. bench refuses a sweep whose largest size will not fit before its
+# first row (it ran 1M to 512M for minutes first), and -b alone names
+# only -b.
+export COLLVIZ_MEMORY_LIMIT=8G
+out=$(timeout 20 "$bin" bench -b 1M -e 2G 2>"$work/bench.err")
+rc=$?
+[ "$rc" = 2 ] || fail "bench -b 1M -e 2G: exit $rc (124: it ran the small sizes first), want 2"
+printf '%s\n' "$out" | grep -v '^#' | grep -q . && fail "bench -b 1M -e 2G ran rows first: $out"
+grep -Eq "^collviz: bench: 2147483648 B: .*would need .*lower -e or --ranks$" "$work/bench.err" ||
+  fail "bench -b 1M -e 2G: $(cat "$work/bench.err")"
+out=$(timeout 20 "$bin" bench -b 32G 2>&1 >/dev/null)
+rc=$?
+[ "$rc" = 2 ] && [ "$(lines)" = 1 ] &&
+  printf '%s' "$out" | grep -Eq "^collviz: bench: 34359738368 B: .*would need .*lower -b or --ranks$" ||
+  fail "bench -b 32G: exit $rc: $out"
+bad 20 "e: 1048576 is smaller than -b 2097152" bench -b 2M -e 1M
+unset COLLVIZ_MEMORY_LIMIT
+out=$(timeout 60 "$bin" bench --ranks 2 -e 4K 2>&1)
+printf '%s\n' "$out" | grep -Eq "^ +4096 " || fail "bench -e 4K alone: $out"
 
 [ "$fails" = 0 ] && echo "test_reliability_cli: all passed" && rm -rf "$work"
 [ "$fails" = 0 ]

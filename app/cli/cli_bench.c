@@ -26,7 +26,8 @@ static const char bench_help[] =
     "                     [-c 0|1] [-o REDOP] [-d DTYPE] [-r ROOT] [--slices S] [--json]\n"
     "                     [--dtype DTYPE] [--redop REDOP] [--root ROOT] [--nodes K]\n\n"
     "Times a collective over a range of sizes, as nccl-tests does:\n"
-    "  -b, -e   smallest and largest size in bytes (8, 64k, 128M, 1G; default 32M)\n"
+    "  -b, -e   smallest and largest size in bytes (8, 64k, 128M, 1G; default 32M);\n"
+    "           -b alone above 32M, or -e alone below it, is the only size\n"
     "  -f       multiply the size by this factor each row (default 2)\n"
     "  -n       timed iterations per size (default 20); -w untimed warmup (default 1)\n"
     "  -c       1 checks every result against the reference, 0 skips it (default 1)\n"
@@ -45,7 +46,7 @@ typedef struct {
     cv_spec spec;
     int64_t minb, maxb;
     long factor, iters, warmup;
-    bool json, check, algo_given, ranks_given;
+    bool json, check, algo_given, ranks_given, e_given;
     const char *backend;
 } bench_opts;
 
@@ -112,7 +113,14 @@ static bool bench_parse(int argc, char **argv, bench_opts *o, int *code)
     o->check = check != 0;
     o->algo_given = app_flag_given(&cl, "--algo");
     o->ranks_given = app_flag_given(&cl, "--ranks");
+    o->e_given = app_flag_given(&cl, "-e");
     *code = APP_EXIT_USAGE;
+    /* A size given alone past the other's default is the only size: the
+     * error below would name a flag that was never given. */
+    if (o->maxb < o->minb && !o->e_given)
+        o->maxb = o->minb;
+    if (o->maxb < o->minb && !app_flag_given(&cl, "-b"))
+        o->minb = o->maxb;
     if (o->maxb < o->minb) {
         app_usage_error("-e: %lld is smaller than -b %lld", (long long)o->maxb,
                         (long long)o->minb);
@@ -234,6 +242,51 @@ static int bench_measure(const bench_opts *o, bench_ctx *c, cv_spec *spec, int64
         }
     }
     cv_trace_destroy(t);
+    cv_plan_destroy(plan);
+    return rc;
+}
+
+/* One line for a size that cannot run: the engine's advice names run's
+ * flags, and bench sizes with -e (or -b alone). */
+static int bench_refuse(const bench_opts *o, const bench_ctx *c, int64_t size, int st, char *err,
+                        size_t errlen)
+{
+    char *flags = strstr(err, "lower --count or --ranks");
+    if (flags)
+        snprintf(flags, errlen - (size_t)(flags - err), "lower %s or --ranks",
+                 o->e_given ? "-e" : "-b");
+    fprintf(stderr, "collviz: bench: %lld B: %s%s\n", (long long)size, err,
+            c->be && app_device_refused(st, c->be) ? " (--backend cpu runs it on the CPU)" : "");
+    return app_exit_for(st, c->nccl ? NULL : c->be);
+}
+
+/* The largest size the rows reach (-b times a power of -f, at most -e). */
+static int64_t bench_largest(const bench_opts *o)
+{
+    int64_t size = o->minb;
+    while (size > 0 && size <= o->maxb / o->factor) /* size x factor <= -e, no overflow */
+        size *= o->factor;
+    return size;
+}
+
+/* Whether the largest size fits in memory, asked before the first row so
+ * that a sweep is not refused after minutes of small sizes. CV_OK, or the
+ * status with err filled. NCCL's memory is its devices': checked as it
+ * runs. */
+static int bench_fits(const bench_opts *o, const bench_ctx *c, int64_t size, char *err,
+                      size_t errlen)
+{
+    if (c->nccl)
+        return CV_OK;
+    cv_spec spec = o->spec;
+    spec.count = size / cv_spec_bench_unit(&spec);
+    cv_plan *plan = NULL;
+    int rc = cv_plan_build(&spec, &plan, err, errlen);
+    if (rc == CV_OK) {
+        cv_run_opts ro;
+        cv_run_opts_init(&ro); /* as bench_measure runs it */
+        rc = cv_run_check_memory(plan, c->be, ro.visual, o->check, err, errlen);
+    }
     cv_plan_destroy(plan);
     return rc;
 }
@@ -414,6 +467,14 @@ int app_cmd_bench(int argc, char **argv)
                                cv_op_bench_per_rank(o.spec.op) ? "ranks x " : "",
                                cv_dtype_name(o.spec.dtype));
     }
+    char err[CV_ERR_LEN];
+    int64_t largest = bench_largest(&o);
+    int st = bench_fits(&o, &c, largest, err, sizeof err);
+    if (st != CV_OK) {
+        rc = bench_refuse(&o, &c, largest, st, err, sizeof err);
+        cv_nccl_close(c.nccl);
+        return rc;
+    }
     bool json = o.json && !c.quiet, text = !o.json && !c.quiet;
     cJSON *doc = json ? json_doc(&o, &c) : NULL;
     if (text)
@@ -425,18 +486,10 @@ int app_cmd_bench(int argc, char **argv)
     for (int64_t size = o.minb; size <= o.maxb;
          size = size * o.factor > size ? size * o.factor : o.maxb + 1) {
         bench_row row;
-        char err[CV_ERR_LEN];
         cv_spec spec = o.spec;
-        int st = bench_measure(&o, &c, &spec, size, &row, err, sizeof err);
+        st = bench_measure(&o, &c, &spec, size, &row, err, sizeof err);
         if (st != CV_OK) {
-            /* The engine's advice names run's flags; bench sizes with -e. */
-            char *flags = strstr(err, "lower --count or --ranks");
-            if (flags)
-                snprintf(flags, sizeof err - (size_t)(flags - err), "lower -e or --ranks");
-            fprintf(stderr, "collviz: bench: %lld B: %s%s\n", (long long)size, err,
-                    c.be && app_device_refused(st, c.be) ? " (--backend cpu runs it on the CPU)"
-                                                         : "");
-            status = app_exit_for(st, c.nccl ? NULL : c.be);
+            status = bench_refuse(&o, &c, size, st, err, sizeof err);
             goto done;
         }
         wrong += row.wrong > 0 ? row.wrong : 0;

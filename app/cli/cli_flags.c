@@ -321,8 +321,10 @@ static int utf8_len(const unsigned char *s, uint32_t *cp)
 bool app_unsafe_codepoint(uint32_t c)
 {
     return c < 0x20 || c == 0x7F || (c >= 0x80 && c < 0xA0) || /* C0, DEL, C1 */
-           c == 0x200E || c == 0x200F || (c >= 0x202A && c <= 0x202E) || /* bidi marks */
-           (c >= 0x2066 && c <= 0x2069);                                 /* bidi isolates */
+           c == 0x061C || c == 0x200E || c == 0x200F ||               /* bidi marks */
+           (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069) || /* overrides, isolates */
+           c == 0x2028 || c == 0x2029 || /* line and paragraph separators: a line break unseen */
+           c == 0xFEFF;                  /* zero-width no-break space (a BOM mid-text) */
 }
 
 size_t app_escape(const char *s, char *out, size_t len)

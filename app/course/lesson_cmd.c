@@ -53,10 +53,13 @@ void lesson_cmd_record(progress *p, const char *path, const lesson_record *r)
 {
     apply_record(p, true, (void *)r);
     char msg[1024];
+    static char said[1024]; /* a drill records many times: say a failure once */
     if (path[0] &&
         progress_update(path, apply_record, (void *)r, NULL, msg, sizeof msg) != PROGRESS_OK &&
-        msg[0])
+        msg[0] && strcmp(msg, said) != 0) {
         fprintf(stderr, "collviz: %s\n", msg);
+        snprintf(said, sizeof said, "%s", msg);
+    }
 }
 
 int lesson_cmd_load_course(lesson_course *course, const char *dir, bool quiet)

@@ -190,16 +190,19 @@ static int utf8_len(const unsigned char *p, size_t avail)
 }
 
 /* Lesson text is printed on terminals and drawn in the window: a control
- * character (ESC, BEL, ...) or a bidirectional override (U+202E) in it
- * could clear the screen, retitle the terminal or reverse what a reader
- * sees. Newlines and tabs are text. */
+ * character (ESC, BEL, ...), a bidirectional mark or override (U+061C,
+ * U+202E, ...), a line or paragraph separator (U+2028, U+2029) or U+FEFF
+ * in it could clear the screen, retitle the terminal, reverse what a
+ * reader sees or break a line where none shows. Newlines and tabs are
+ * text. A byte order mark before the JSON is not in a string: accepted. */
 static int unsafe_char(lesson__scanner *sc, size_t off, uint32_t cp)
 {
     if (cp == '\n' || cp == '\t' || !app_unsafe_codepoint(cp))
         return 0;
     return scan_fail(sc, off,
-                     "U+%04X in a string: control and bidirectional-override characters are "
-                     "not allowed in lesson text (a terminal would act on them)",
+                     "U+%04X in a string: control, bidirectional, separator and zero-width "
+                     "no-break characters are not allowed in lesson text (a terminal would act "
+                     "on them)",
                      (unsigned)cp);
 }
 

@@ -441,7 +441,9 @@ static cJSON *to_json(const progress *p)
 char *progress_format(const progress *p)
 {
     cJSON *root = to_json(p);
-    char *text = cJSON_Print(root);
+    /* Compact: a file that loads (PROGRESS_MAX_BYTES) must still fit once
+     * written again; indentation grew a near-limit file by 14 %. */
+    char *text = cJSON_PrintUnformatted(root);
     cJSON_Delete(root);
     return text;
 }
@@ -525,14 +527,25 @@ progress_status progress_save(const progress *p, const char *path, char *msg, si
         snprintf(msg, msglen, "out of memory writing progress");
         return PROGRESS_EIO;
     }
+    size_t len = strlen(text);
+    if (len + 1 > PROGRESS_MAX_BYTES) {
+        /* The next load would set it aside as too large: keep the old file,
+         * which holds everything but this change. */
+        /* No size in it: each save would give another, and callers say a
+         * message once, not on every save. */
+        snprintf(msg, msglen,
+                 "progress file %s would grow over the limit of %d bytes; the file is left as "
+                 "it was and progress is not saved",
+                 path, PROGRESS_MAX_BYTES);
+        free(text);
+        return PROGRESS_EIO;
+    }
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) {
         snprintf(msg, msglen, "cannot write %s: %s", tmp, strerror(errno));
         free(text);
         return PROGRESS_EIO;
     }
-    size_t len = strlen(text);
-    text[len] = '\0';
     bool ok = write_all(fd, text, len) && write_all(fd, "\n", 1) && fsync(fd) == 0;
     int saved_errno = errno;
     ok = close(fd) == 0 && ok;

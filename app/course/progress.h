@@ -65,8 +65,10 @@ bool progress_default_path(char *out, size_t n);
  * defaults and PROGRESS_EMPTY. A corrupt one is renamed aside, p gets the
  * defaults, msg says where it went, and PROGRESS_RECOVERED is returned. */
 progress_status progress_load(progress *p, const char *path, char *msg, size_t msglen);
-/* Writes atomically, creating the directory if needed. PROGRESS_OK or
- * PROGRESS_EIO with the reason in msg. */
+/* Writes atomically and compactly, creating the directory if needed.
+ * PROGRESS_OK or PROGRESS_EIO with the reason in msg. Text over
+ * PROGRESS_MAX_BYTES (which the next load would refuse) is not written:
+ * the old file stays as it was, PROGRESS_EIO. */
 progress_status progress_save(const progress *p, const char *path, char *msg, size_t msglen);
 
 /* p (initialised by the call) from a file's text: false, p empty, when it

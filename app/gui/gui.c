@@ -294,20 +294,10 @@ int gui_create(const gui_options *o, gui **out, char *err, size_t errlen)
          * ~100 MB and ~300 ms where GL is a software rasterizer. The
          * environment (SDL_RENDER_DRIVER, SDL_FRAMEBUFFER_ACCELERATION)
          * still overrides these hints. */
-        SDL_SetHint(SDL_HINT_RENDER_DRIVER, "software");
-        SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");
-        if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0) {
-            snprintf(err, errlen, "no display (%s)", SDL_GetError());
-            rc = CV_EUNAVAIL;
+        rc = gui_video_init(err, errlen);
+        if (rc != CV_OK)
             goto fail;
-        }
         g->video = true;
-        const char *drv = SDL_GetCurrentVideoDriver();
-        if (drv && (strcmp(drv, "dummy") == 0 || strcmp(drv, "offscreen") == 0)) {
-            snprintf(err, errlen, "no display (SDL video driver \"%s\")", drv);
-            rc = CV_EUNAVAIL;
-            goto fail;
-        }
         if (!o->sized)
             gui_fit_display(&w, &h);
         Uint32 flags = SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI;
@@ -745,6 +735,43 @@ void gui_render(gui *g)
     g->narr_scroll = rd_last_layout(g->rd)->narr_scroll;
     if (g->hooks.after_draw)
         g->hooks.after_draw(g->hooks.user, g);
+}
+
+/* A variable set to "" counts as unset, as SDL reads it. */
+static bool env_set(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v;
+}
+
+int gui_video_init(char *err, size_t errlen)
+{
+    /* Without a display SDL would try each driver, and libwayland prints
+     * its own line ("XDG_RUNTIME_DIR is invalid ...") before ours. An
+     * explicit SDL_VIDEODRIVER (kmsdrm on a console, dummy in tests) is
+     * still tried. */
+    if (!env_set("SDL_VIDEODRIVER") && !env_set("DISPLAY") && !env_set("WAYLAND_DISPLAY")) {
+        snprintf(err, errlen, "no display (neither DISPLAY nor WAYLAND_DISPLAY is set)");
+        return CV_EUNAVAIL;
+    }
+    /* The renderer is built for SDL's software path (see docs/GUI.md):
+     * by default skip the GL renderer, whose driver load alone costs
+     * ~100 MB and ~300 ms where GL is a software rasterizer. The
+     * environment (SDL_RENDER_DRIVER, SDL_FRAMEBUFFER_ACCELERATION)
+     * still overrides these hints. */
+    SDL_SetHint(SDL_HINT_RENDER_DRIVER, "software");
+    SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");
+    if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0) {
+        snprintf(err, errlen, "no display (%s)", SDL_GetError());
+        return CV_EUNAVAIL;
+    }
+    const char *drv = SDL_GetCurrentVideoDriver();
+    if (drv && (strcmp(drv, "dummy") == 0 || strcmp(drv, "offscreen") == 0)) {
+        snprintf(err, errlen, "no display (SDL video driver \"%s\")", drv);
+        SDL_QuitSubSystem(SDL_INIT_VIDEO);
+        return CV_EUNAVAIL;
+    }
+    return CV_OK;
 }
 
 void gui_fit_display(int *w, int *h)

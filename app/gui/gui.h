@@ -59,6 +59,11 @@ int64_t gui_default_count(cv_op op, int ranks);
  * the Debian package). A failing first run is not fatal: the window opens
  * with the reason shown. */
 int gui_create(const gui_options *o, gui **out, char *err, size_t errlen);
+/* Initialises SDL's video with the software renderer's hints. CV_EUNAVAIL
+ * and err "no display (...)" where there is none: neither DISPLAY nor
+ * WAYLAND_DISPLAY set (SDL is then not asked, and prints nothing), or
+ * SDL_VIDEODRIVER dummy or offscreen. */
+int gui_video_init(char *err, size_t errlen);
 /* Shrinks a default window size (video initialised) to what the first
  * display can show whole, title bar and taskbar allowed for: a 1280x800
  * window on a 1366x768 laptop would put the buttons below the screen. */

@@ -152,17 +152,8 @@ static int run_window(show_view *v, int w, int h, bool fit, char *err, size_t er
     rd_font_paths fonts;
     /* The window's renderer is SDL's software one, as the main window's
      * is (docs/GUI.md: the GL driver costs far more than a chart needs). */
-    SDL_SetHint(SDL_HINT_RENDER_DRIVER, "software");
-    SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");
-    if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0) {
-        snprintf(err, errlen, "no display (%s)", SDL_GetError());
+    if (gui_video_init(err, errlen) != CV_OK)
         return CV_EUNAVAIL;
-    }
-    const char *drv = SDL_GetCurrentVideoDriver();
-    if (drv && (!strcmp(drv, "dummy") || !strcmp(drv, "offscreen"))) {
-        snprintf(err, errlen, "no display (SDL video driver \"%s\")", drv);
-        goto done;
-    }
     if (gui_fonts(&fonts, err, errlen) != CV_OK) {
         rc = CV_EINVAL;
         goto done;
