@@ -417,8 +417,20 @@ void rd__draw_card(rd_ctx *c, const rd_frame *f, int p, int k)
             rd__text(c, val, px, cell->mask ? th->text : th->dim, rd__rect(in.x, in.y, in.w, vh),
                      RD_ALIGN_CENTER, 0);
             if (two && lab[0]) {
-                SDL_Rect lb = {in.x, in.y + vh - lpx / 5, in.w, in.h - vh + lpx / 5};
-                SDL_Rect done = rd__text(c, lab, lpx, th->dim, lb, RD_ALIGN_CENTER | RD_ALIGN_FIT, 0);
+                /* A partial sum keeps its ranks ("c0+2+3"): smaller type
+                 * down to a legible size (larger on a projector) before
+                 * the letter alone, and a gap so neighbours do not touch. */
+                int gap = (int)fmaxf(2, 2 * c->L.ui);
+                SDL_Rect lb = {in.x + gap, in.y + vh - lpx / 5, in.w - 2 * gap, in.h - vh + lpx / 5};
+                int lmin = f->theme == RD_THEME_PROJECTOR ? 11 : 8, fpx = lpx, tw = 0;
+                rd_text_measure(c->text, lab, fpx, &tw, NULL);
+                while (tw > lb.w && fpx > lmin) {
+                    fpx--;
+                    rd_text_measure(c->text, lab, fpx, &tw, NULL);
+                }
+                SDL_Rect done = {0, 0, 0, 0};
+                if (tw <= lb.w)
+                    done = rd__text(c, lab, fpx, th->dim, lb, RD_ALIGN_CENTER | RD_ALIGN_FIT, 0);
                 if (done.w == 0) {
                     /* Too long: the letter alone still says which chunk. */
                     lab[lab[0] == '{' ? 0 : 1] = '\0';
