@@ -107,6 +107,29 @@ static int check_frame(gui *g, const char *what)
                      "%s: buttons %d and %d overlap", what, i, j);
     }
     rd_debug_boxes(rd, false);
+    /* "Just happened" and "Next" are shown whole, or the text scrolls to
+     * them: the last line of Next is drawn at the scroll's end. */
+    if (g->next_text[0] && !g->hide_next && L->narration.w > 0 && L->w >= 1024 && L->h >= 768) {
+        int saved = g->narr_scroll;
+        g->narr_scroll = 1 << 20;
+        gui_render(g);
+        L = rd_last_layout(rd);
+        int heads = 0;
+        const char *last = NULL;
+        for (int i = 0; i < L->nlines; i++) {
+            heads += L->lines[i].role == RD_LINE_HEAD;
+            if (L->lines[i].role == RD_LINE_STEP && L->lines[i].text[0])
+                last = L->lines[i].text;
+        }
+        size_t nt = strlen(g->next_text), nl = last ? strlen(last) : 0;
+        while (nt > 0 && g->next_text[nt - 1] == ' ')
+            nt--;
+        TR_CHECK(heads >= (g->just_text[0] ? 2 : 1) && last && nl <= nt &&
+                     !strncmp(g->next_text + nt - nl, last, nl),
+                 "%s: the narration's Next block is cut off (%d headings, last line '%s')", what,
+                 heads, last ? last : "");
+        g->narr_scroll = saved;
+    }
     return tr_failures - before;
 }
 
