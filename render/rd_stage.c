@@ -626,9 +626,13 @@ void rd__layout_panel(const rd_frame *f, const rd_panel *p, SDL_Rect area, rd_la
         s.px_min = s.px_max;
     for (int r = 0; r < s.nparts; r++)
         for (int b = 0; b < CV_BUF_COUNT; b++) {
-            int64_t cnt = r >= s.n ? (b == CV_BUF_SCRATCH ? plan->switch_scratch : -1) /* a switch */
-                          : b == CV_BUF_SCRATCH ? (plan->scratch_count > 0 ? plan->scratch_count : -1)
-                                                : cv_spec_buf_count(&plan->spec, (cv_buf)b, r);
+            /* The plan's own count (the switch's scratch, a plan's scratch);
+             * -1: a row the part does not have (a switch's send and recv,
+             * no scratch), not drawn, unlike an empty one ("unused"). */
+            bool sw = r >= s.n;
+            int64_t cnt = cv_plan_buf_count(plan, (cv_buf)b, sw ? plan->spec.ranks + (r - s.n) : r);
+            if (sw ? b != CV_BUF_SCRATCH : b == CV_BUF_SCRATCH && cnt <= 0)
+                cnt = -1;
             s.count[r][b] = cnt;
             chunking(&plan->spec, (cv_buf)b, cnt, &s.chunks[r][b], &s.part[r][b], &s.cgroup[r][b]);
         }
@@ -641,7 +645,7 @@ void rd__layout_panel(const rd_frame *f, const rd_panel *p, SDL_Rect area, rd_la
     panel_fit fit = arrange(&s, A, pl);
     /* Not every value legible on the cards (64 ranks, a big tree): one
      * card again, large, beside them: the clicked one, else the root. */
-    if (fit.quality < 2 && !caption && A.w > 200 * L->ui && A.h > 160 * L->ui) {
+    if (fit.quality < 2 && A.w > 200 * L->ui && A.h > 160 * L->ui) {
         bool side = A.w > A.h * 1.25f;
         /* Cards showing stripes only are read in the lens: it gets more. */
         float share = fit.quality <= 0 ? 0.46f : 0.36f;
