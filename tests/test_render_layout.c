@@ -124,7 +124,7 @@ static int check_frame(gui *g, const char *what)
         size_t nt = strlen(g->next_text), nl = last ? strlen(last) : 0;
         while (nt > 0 && g->next_text[nt - 1] == ' ')
             nt--;
-        TR_CHECK(heads >= (g->just_text[0] ? 2 : 1) && last && nl <= nt &&
+        TR_CHECK(heads >= 1 && last && nl <= nt &&
                      !strncmp(g->next_text + nt - nl, last, nl),
                  "%s: the narration's Next block is cut off (%d headings, last line '%s')", what,
                  heads, last ? last : "");
