@@ -258,6 +258,49 @@ static void fit_values(rd_ctx *c, cv_dtype dtype, cv_bufview v, const rd__cell *
     }
 }
 
+/* A card's title ("GPU 3 (root)", or its number alone where the card is
+ * small) and the box it is drawn in, left of which is the colour square
+ * (*square false: no room for it, the number takes its place); *tpx is
+ * the title's size, smaller where even the number did not fit. The
+ * landing's sum goes right of the title's text (rd_draw.c). */
+SDL_Rect rd__card_title(rd_ctx *c, const rd_frame *f, int p, int k, char *title, size_t len,
+                        int *tpx, bool *square)
+{
+    const rd_panel_layout *pl = &c->L.panels[p];
+    const rd_card_layout *cl = &pl->cards[k];
+    const cv_spec *spec = &cv_trace_plan(f->panels[p].trace)->spec;
+    bool lens = k == RD_LENS_CARD;
+    int rank = lens ? pl->lens_rank : k;
+    int px = lens ? pl->lens_px : pl->cell_px;
+    int sq = cl->title.h / 2;
+    if (rank >= pl->nranks) /* an in-network plan's switch */
+        snprintf(title, len, "%s", rd_str(f->lang, RD_S_SWITCH));
+    else
+        rd_strf(f->lang, RD_S_GPU, title, len, rank, 0);
+    if (cv_op_has_root(spec->op) && rank == spec->root) {
+        size_t l = strlen(title);
+        snprintf(title + l, len - l, " (%s)", rd_str(f->lang, RD_S_ROOT));
+    }
+    SDL_Rect tb = {cl->title.x + sq + px / 2, cl->title.y, cl->title.w - sq - px / 2, cl->title.h};
+    int tw = 0;
+    rd_text_measure(c->text, title, px, &tw, NULL);
+    *tpx = px;
+    *square = true;
+    if (tw > tb.w && rank < pl->nranks) { /* a small card: its number says which GPU */
+        snprintf(title, len, "%d", rank);
+        rd_text_measure(c->text, title, px, &tw, NULL);
+        if (tw > tb.w) { /* every card shows its rank: over the square, then smaller */
+            *square = false;
+            tb = cl->title;
+            while (tw > tb.w && *tpx > 7) {
+                (*tpx)--;
+                rd_text_measure(c->text, title, *tpx, &tw, NULL);
+            }
+        }
+    }
+    return tb;
+}
+
 void rd__draw_card(rd_ctx *c, const rd_frame *f, int p, int k)
 {
     const rd_theme *th = rd_theme_get(f->theme);
@@ -279,22 +322,13 @@ void rd__draw_card(rd_ctx *c, const rd_frame *f, int p, int k)
     SDL_Color rc = rd_theme_rank_color(th, rank);
     if (cl->title.w > 0) {
         SDL_Rect sw = {cl->title.x, cl->title.y + cl->title.h / 4, cl->title.h / 2, cl->title.h / 2};
-        rd__fill(R, sw, rc);
         char title[64];
-        if (rank >= pl->nranks) /* an in-network plan's switch */
-            snprintf(title, sizeof title, "%s", rd_str(f->lang, RD_S_SWITCH));
-        else
-            rd_strf(f->lang, RD_S_GPU, title, sizeof title, rank, 0);
-        if (cv_op_has_root(spec->op) && rank == spec->root) {
-            size_t l = strlen(title);
-            snprintf(title + l, sizeof title - l, " (%s)", rd_str(f->lang, RD_S_ROOT));
-        }
-        SDL_Rect tb = {sw.x + sw.w + px / 2, cl->title.y, cl->title.w - sw.w - px / 2, cl->title.h};
-        int tw = 0;
-        rd_text_measure(c->text, title, px, &tw, NULL);
-        if (tw > tb.w && rank < pl->nranks) /* a small card: its number says which GPU */
-            snprintf(title, sizeof title, "%d", rank);
-        rd__text(c, title, px, th->text, tb, RD_ALIGN_LEFT, 0);
+        int tpx;
+        bool square;
+        SDL_Rect tb = rd__card_title(c, f, p, k, title, sizeof title, &tpx, &square);
+        if (square)
+            rd__fill(R, sw, rc);
+        rd__text(c, title, tpx, th->text, tb, RD_ALIGN_LEFT, 0);
     }
     static const rd_string labels[CV_BUF_COUNT] = {RD_S_IN, RD_S_OUT, RD_S_TMP};
     int sh = rd__stripe_h(px);
@@ -383,8 +417,20 @@ void rd__draw_card(rd_ctx *c, const rd_frame *f, int p, int k)
             rd__text(c, val, px, cell->mask ? th->text : th->dim, rd__rect(in.x, in.y, in.w, vh),
                      RD_ALIGN_CENTER, 0);
             if (two && lab[0]) {
-                SDL_Rect lb = {in.x, in.y + vh - lpx / 5, in.w, in.h - vh + lpx / 5};
-                SDL_Rect done = rd__text(c, lab, lpx, th->dim, lb, RD_ALIGN_CENTER | RD_ALIGN_FIT, 0);
+                /* A partial sum keeps its ranks ("c0+2+3"): smaller type
+                 * down to a legible size (larger on a projector) before
+                 * the letter alone, and a gap so neighbours do not touch. */
+                int gap = (int)fmaxf(2, 2 * c->L.ui);
+                SDL_Rect lb = {in.x + gap, in.y + vh - lpx / 5, in.w - 2 * gap, in.h - vh + lpx / 5};
+                int lmin = f->theme == RD_THEME_PROJECTOR ? 11 : 8, fpx = lpx, tw = 0;
+                rd_text_measure(c->text, lab, fpx, &tw, NULL);
+                while (tw > lb.w && fpx > lmin) {
+                    fpx--;
+                    rd_text_measure(c->text, lab, fpx, &tw, NULL);
+                }
+                SDL_Rect done = {0, 0, 0, 0};
+                if (tw <= lb.w)
+                    done = rd__text(c, lab, fpx, th->dim, lb, RD_ALIGN_CENTER | RD_ALIGN_FIT, 0);
                 if (done.w == 0) {
                     /* Too long: the letter alone still says which chunk. */
                     lab[lab[0] == '{' ? 0 : 1] = '\0';

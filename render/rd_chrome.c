@@ -184,7 +184,7 @@ void rd__draw_header(rd_ctx *c, const rd_frame *f)
                  cv_algo_name(cv_trace_plan(f->panels[1].trace)->spec.algo));
     else
         snprintf(algo, sizeof algo, "%s", cv_algo_name(s->algo));
-    snprintf(ranks, sizeof ranks, "%d %s", s->ranks, rd_str(f->lang, RD_S_RANKS));
+    snprintf(ranks, sizeof ranks, "%d %s", s->ranks, rd_str(f->lang, s->ranks == 1 ? RD_S_RANK1 : RD_S_RANKS));
     if (cv_spec_nodes(s) > 1) { /* "16 ranks, 2 nodes x 8" */
         char nodes[48];
         rd_strf(f->lang, RD_S_NODES_OF, nodes, sizeof nodes, cv_spec_nodes(s), cv_spec_ranks_per_node(s));

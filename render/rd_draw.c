@@ -542,6 +542,7 @@ static void draw_landing(rd_ctx *c, const rd_frame *f, int p, int step, float fl
         cv_state_seek(panel->before, step);
     int px = c->L.px_small;
     int border = (int)fmaxf(2, th->line * c->L.ui);
+    int used[RD_LENS_CARD + 1] = {0};
     SDL_SetRenderDrawBlendMode(c->r, SDL_BLENDMODE_BLEND);
     for (int64_t i = st->first; i < st->first + st->count; i++) {
         const cv_transfer *x = &plan->transfers[i];
@@ -554,19 +555,14 @@ static void draw_landing(rd_ctx *c, const rd_frame *f, int p, int step, float fl
         /* The cells it wrote (a row may wrap onto several lines). */
         int j0 = rd_cell_of(cl, x->dst_buf, x->dst_off);
         int j1 = rd_cell_of(cl, x->dst_buf, x->dst_off + x->count - 1);
-        SDL_Rect first = rd_cell_rect(cl, x->dst_buf, j0);
-        int xa = first.x, xb = first.x + first.w;
         for (int j = j0; j <= j1; j++) {
             SDL_Rect cr = rd_cell_rect(cl, x->dst_buf, j);
-            if (cr.y == first.y && cr.x + cr.w > xb)
-                xb = cr.x + cr.w;
             if (flash > 0) {
                 SDL_Color fl = th->flash;
                 fl.a = (Uint8)(170 * flash);
                 rd__fill(c->r, cr, fl);
             }
         }
-        row.y = first.y;
         if (!sums || x->src < 0 || x->src >= pl->nparts)
             continue;
         cv_bufview src = cv_state_buf(panel->before, x->src, (cv_buf)x->src_buf);
@@ -576,34 +572,70 @@ static void draw_landing(rd_ctx *c, const rd_frame *f, int p, int step, float fl
         int64_t old_off = rc ? x->local_off : x->dst_off;
         if (!src.values || !old.values || !now.values)
             continue;
-        char text[200], one[160];
-        size_t len = 0;
-        text[0] = '\0';
-        /* As many of the chunk's elements as fit over the card, in the
-         * bar's small type where the card is narrow. */
-        char first_one[160];
-        int tpx = px;
-        arithmetic(&plan->spec, x, 0, src, old, old_off, now, first_one, sizeof first_one);
-        if (pill_width(c, first_one, tpx, border) > cl->card.w && tpx > 9)
-            tpx = (int)(tpx * 0.85f);
-        for (int64_t k = 0; k < x->count && k < 4; k++) {
-            arithmetic(&plan->spec, x, k, src, old, old_off, now, one, sizeof one);
-            char next[400];
-            snprintf(next, sizeof next, "%s%s%s", text, len ? ", " : "", one);
-            if (k > 0 && pill_width(c, next, tpx, border) > cl->card.w) {
-                snprintf(text + len, sizeof text - len, ", \xE2\x80\xA6");
+        /* On the destination's card and, where the lens shows that
+         * rank, on the lens's large card too. */
+        for (int pass = 0; pass < 2; pass++) {
+            int kc = pass ? RD_LENS_CARD : x->dst;
+            if (pass && pl->lens_rank != x->dst)
                 break;
+            const rd_card_layout *tc = &pl->cards[kc];
+            /* In the card's title line, right of "GPU 3": never over a value
+             * (its own or another row's) nor over a neighbour's card. As many
+             * of the chunk's sums as fit, else the result alone, "= 302". */
+            if (tc->title.w <= 0 || tc->title.h <= 0)
+                continue;
+            char title[64];
+            int ttpx;
+            bool square;
+            SDL_Rect tb = rd__card_title(c, f, p, kc, title, sizeof title, &ttpx, &square);
+            (void)square;
+            int tw = 0;
+            rd_text_measure(c->text, title, ttpx, &tw, NULL);
+            int gap = (int)fmaxf(3, c->L.ui * 4);
+            /* A second sum on the same card (a root that several send to)
+             * goes after the first. */
+            int from = tb.x + tw + gap;
+            if (used[kc] > from)
+                from = used[kc] + gap / 2;
+            SDL_Rect area = {from, tc->title.y, 0, tc->title.h};
+            area.w = tc->card.x + tc->card.w - gap / 2 - area.x;
+            int tpx = px;
+            while (tpx > 8 && (int)(tpx * 1.15f) + 2 * border > area.h)
+                tpx--;
+            if (area.w <= 0 || (int)(tpx * 1.15f) + 2 * border > area.h + 2)
+                continue;
+            char text[200], one[160];
+            size_t len = 0;
+            text[0] = '\0';
+            for (int64_t k = 0; k < x->count && k < 4; k++) {
+                arithmetic(&plan->spec, x, k, src, old, old_off, now, one, sizeof one);
+                char next[400];
+                snprintf(next, sizeof next, "%s%s%s", text, len ? ", " : "", one);
+                if (pill_width(c, next, tpx, border) > area.w) {
+                    if (k > 0)
+                        snprintf(text + len, sizeof text - len, ", \xE2\x80\xA6");
+                    break;
+                }
+                len = (size_t)snprintf(text, sizeof text, "%s", next);
             }
-            len = (size_t)snprintf(text, sizeof text, "%s", next);
+            if (!len || pill_width(c, text, tpx, border) > area.w) {
+                char r[32];
+                cv_value_format(plan->spec.dtype, now.values, x->dst_off, r, sizeof r);
+                snprintf(text, sizeof text, "= %s", r);
+                if (pill_width(c, text, tpx, border) > area.w)
+                    continue;
+            }
+            int tw2 = 0;
+            rd_text_measure(c->text, text, tpx, &tw2, NULL);
+            int padx = tpx / 3 + border;
+            SDL_Rect r = {area.x, area.y, tw2 + 2 * padx, area.h};
+            rd__fill(c->r, r, th->accent);
+            rd__fill(c->r, rd__rect(r.x + border, r.y + border, r.w - 2 * border, r.h - 2 * border),
+                     th->panel);
+            rd__text(c, text, tpx, th->text, rd__rect(r.x + padx, r.y + border, tw2 + 1, r.h - 2 * border),
+                     RD_ALIGN_CENTER, 0);
+            used[kc] = r.x + r.w;
         }
-        /* Over its cells, within its card: neighbours' sums do not overlap. */
-        float cx = (xa + xb) / 2.0f;
-        int pw = pill_width(c, text, tpx, border);
-        if (cx - pw / 2.0f < cl->card.x)
-            cx = cl->card.x + pw / 2.0f;
-        if (cx + pw / 2.0f > cl->card.x + cl->card.w)
-            cx = cl->card.x + cl->card.w - pw / 2.0f;
-        pill(c, th, text, tpx, th->accent, cx, row.y - tpx * 0.15f, border);
     }
 }
 

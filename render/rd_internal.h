@@ -107,6 +107,8 @@ void rd__layout_panel(const rd_frame *f, const rd_panel *p, SDL_Rect area, rd_la
 void rd__update_cells(rd_ctx *c, int p, const rd_panel *panel, int shown);
 /* Card k of panel p: a rank's card, a switch's (nranks), or RD_LENS_CARD. */
 void rd__draw_card(rd_ctx *c, const rd_frame *f, int p, int k);
+SDL_Rect rd__card_title(rd_ctx *c, const rd_frame *f, int p, int k, char *title, size_t len,
+                        int *tpx, bool *square);
 void rd__region_centre(const rd_card_layout *cl, int b, int64_t off, int64_t count, float *x,
                        float *y);
 

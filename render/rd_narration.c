@@ -389,6 +389,21 @@ void rd__layout_narration(rd_text *t, const rd_frame *f, rd_layout *L)
     bool q_rule = q < n;
     int fb = nv->feedback_state == RD_CHOICE_RIGHT ? 2 : nv->feedback_state == RD_CHOICE_WRONG ? 3 : 4;
     add_block(t, &n, nv->feedback, px, RD_LINE_FEEDBACK, col.w - indent, fb, pad / 2);
+    /* Outside a lesson, what just happened and what comes next follow
+     * the text in the same column: where they do not fit, they scroll
+     * with it and the "more" marker says so, never cut off unseen. */
+    const char *blocks[2] = {nv->just, nv->next};
+    static const rd_string heads[2] = {RD_S_JUST_HAPPENED, RD_S_NEXT};
+    int head_rule = -1;
+    for (int k = 0; k < 2 && !f->lesson; k++) {
+        if (!blocks[k] || !*blocks[k])
+            continue;
+        int h = add_block(t, &n, rd_str(f->lang, heads[k]), px, RD_LINE_HEAD, col.w, 0,
+                          head_rule < 0 ? pad : pad / 2 + pad / 3);
+        if (head_rule < 0 && h < n)
+            head_rule = h;
+        add_block(t, &n, blocks[k], px, RD_LINE_STEP, col.w, 0, 0);
+    }
     int total = 0, qh = 0;
     for (int i = 0; i < n; i++)
         total += st_lines[i].gap + st_lines[i].h;
@@ -425,6 +440,8 @@ void rd__layout_narration(rd_text *t, const rd_frame *f, rd_layout *L)
                             : rd__rect(col.x, gy, col.w, l->h);
         if (i == q && q_rule)
             l->l.rule_y = gy - l->gap / 2;
+        if (i == head_rule && i > scroll)
+            l->l.rule_y = gy - l->gap / 2;
         emit(L, &l->l);
         y = gy + l->h;
         shown = i + 1;
@@ -444,7 +461,8 @@ void rd__layout_narration(rd_text *t, const rd_frame *f, rd_layout *L)
         for (int i = q; i < n; i++) {
             staged *l = &st_lines[i];
             int gy = y + l->gap;
-            l->l.box = rd__rect(col.x + indent, gy, col.w - indent, l->h);
+            l->l.box = l->l.bar ? rd__rect(col.x + indent, gy, col.w - indent, l->h)
+                                : rd__rect(col.x, gy, col.w, l->h);
             if (i == q && q_rule)
                 l->l.rule_y = gy - l->gap / 2;
             emit(L, &l->l);
@@ -454,10 +472,8 @@ void rd__layout_narration(rd_text *t, const rd_frame *f, rd_layout *L)
     y += pad;
     /* What just happened and what comes next, each under its heading; a
      * lesson shows a block whole or not at all, the plain window what fits. */
-    const char *blocks[2] = {nv->just, nv->next};
-    static const rd_string heads[2] = {RD_S_JUST_HAPPENED, RD_S_NEXT};
     bool first_block = true;
-    for (int k = 0; k < 2 && shown >= n; k++) {
+    for (int k = 0; k < 2 && shown >= n && f->lesson; k++) {
         if (!blocks[k] || !*blocks[k])
             continue;
         int m = n, first = add_block(t, &m, blocks[k], px, RD_LINE_STEP, in.w, 0, 0);

@@ -626,9 +626,13 @@ void rd__layout_panel(const rd_frame *f, const rd_panel *p, SDL_Rect area, rd_la
         s.px_min = s.px_max;
     for (int r = 0; r < s.nparts; r++)
         for (int b = 0; b < CV_BUF_COUNT; b++) {
-            int64_t cnt = r >= s.n ? (b == CV_BUF_SCRATCH ? plan->switch_scratch : -1) /* a switch */
-                          : b == CV_BUF_SCRATCH ? (plan->scratch_count > 0 ? plan->scratch_count : -1)
-                                                : cv_spec_buf_count(&plan->spec, (cv_buf)b, r);
+            /* The plan's own count (the switch's scratch, a plan's scratch);
+             * -1: a row the part does not have (a switch's send and recv,
+             * no scratch), not drawn, unlike an empty one ("unused"). */
+            bool sw = r >= s.n;
+            int64_t cnt = cv_plan_buf_count(plan, (cv_buf)b, sw ? plan->spec.ranks + (r - s.n) : r);
+            if (sw ? b != CV_BUF_SCRATCH : b == CV_BUF_SCRATCH && cnt <= 0)
+                cnt = -1;
             s.count[r][b] = cnt;
             chunking(&plan->spec, (cv_buf)b, cnt, &s.chunks[r][b], &s.part[r][b], &s.cgroup[r][b]);
         }
@@ -641,7 +645,7 @@ void rd__layout_panel(const rd_frame *f, const rd_panel *p, SDL_Rect area, rd_la
     panel_fit fit = arrange(&s, A, pl);
     /* Not every value legible on the cards (64 ranks, a big tree): one
      * card again, large, beside them: the clicked one, else the root. */
-    if (fit.quality < 2 && !caption && A.w > 200 * L->ui && A.h > 160 * L->ui) {
+    if (fit.quality < 2 && A.w > 200 * L->ui && A.h > 160 * L->ui) {
         bool side = A.w > A.h * 1.25f;
         /* Cards showing stripes only are read in the lens: it gets more. */
         float share = fit.quality <= 0 ? 0.46f : 0.36f;
@@ -656,29 +660,38 @@ void rd__layout_panel(const rd_frame *f, const rd_panel *p, SDL_Rect area, rd_la
             lens = rd__rect(A.x, A.y + A.h - lh, A.w, lh);
         }
         fit = arrange(&s, rest, pl);
-        int r = f->focus >= 0 && f->focus < s.n ? f->focus
-                : cv_op_has_root(plan->spec.op) && plan->spec.root < s.n ? plan->spec.root
-                                                                         : 0;
-        /* Its caption above it, the card under it, at the largest size at
-         * which every value is a legible cell (else blocks, as the cards). */
-        int cap = (int)(L->px_text * 1.6f);
-        SDL_Rect card = rd__rect(lens.x, lens.y + cap, lens.w, lens.h - cap);
-        card_fit cf;
-        bool found = false;
-        for (int px = s.px_max; px >= s.px_min && !found; px--)
-            for (int lab = 1; lab >= 0 && !found; lab--)
-                found = fit_card(&s, r, card.w, card.h, px, lab, &cf) >= 2;
-        if (!found && fit_card(&s, r, card.w, card.h, s.px_min, false, &cf) < 0)
-            for (int px = s.px_min - 1; px >= 7; px--)
-                if (fit_card(&s, r, card.w, card.h, px, false, &cf) >= 0)
-                    break;
-        pl->lens = lens;
-        pl->lens_rank = r;
-        pl->lens_px = cf.px;
-        pl->lens_label_px = cf.labels ? label_px(cf.px) : 0;
-        if (cf.need_h > 0 && cf.need_h < card.h)
-            card.h = cf.need_h + (card.h - cf.need_h) / 3; /* no taller than it needs */
-        place_insides(&s, r, card, &cf, &pl->cards[RD_LENS_CARD]);
+        /* A compare panel is half the stage: where the lens would leave
+         * its cards too small for their titles, it goes without. */
+        bool cramped = fit.quality < 0 || fit.px < 9;
+        for (int r = 0; r < s.nparts && caption && !cramped; r++)
+            cramped = pl->cards[r].card.h < (int)((2 * s.nrows + 1) * fit.px * 0.8f);
+        if (caption && cramped) {
+            fit = arrange(&s, A, pl);
+        } else {
+            int r = f->focus >= 0 && f->focus < s.n ? f->focus
+                    : cv_op_has_root(plan->spec.op) && plan->spec.root < s.n ? plan->spec.root
+                                                                             : 0;
+            /* Its caption above it, the card under it, at the largest size at
+             * which every value is a legible cell (else blocks, as the cards). */
+            int cap = (int)(L->px_text * 1.6f);
+            SDL_Rect card = rd__rect(lens.x, lens.y + cap, lens.w, lens.h - cap);
+            card_fit cf;
+            bool found = false;
+            for (int px = s.px_max; px >= s.px_min && !found; px--)
+                for (int lab = 1; lab >= 0 && !found; lab--)
+                    found = fit_card(&s, r, card.w, card.h, px, lab, &cf) >= 2;
+            if (!found && fit_card(&s, r, card.w, card.h, s.px_min, false, &cf) < 0)
+                for (int px = s.px_min - 1; px >= 7; px--)
+                    if (fit_card(&s, r, card.w, card.h, px, false, &cf) >= 0)
+                        break;
+            pl->lens = lens;
+            pl->lens_rank = r;
+            pl->lens_px = cf.px;
+            pl->lens_label_px = cf.labels ? label_px(cf.px) : 0;
+            if (cf.need_h > 0 && cf.need_h < card.h)
+                card.h = cf.need_h + (card.h - cf.need_h) / 3; /* no taller than it needs */
+            place_insides(&s, r, card, &cf, &pl->cards[RD_LENS_CARD]);
+        }
     }
     pl->cell_px = fit.px > 0 ? fit.px : 7;
     pl->label_px = fit.labels ? label_px(pl->cell_px) : 0;

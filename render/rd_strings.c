@@ -10,6 +10,7 @@
 static const char *const strings[RD_S_COUNT_][CV_LANG_COUNT] = {
     [RD_S_PHASE] = {"phase", "阶段"},
     [RD_S_RANKS] = {"ranks", "个进程"},
+    [RD_S_RANK1] = {"rank", "个进程"},
     [RD_S_BACKEND] = {"backend", "后端"},
     [RD_S_BUSIEST] = {"busiest port", "最忙端口"},
     [RD_S_TOTAL] = {"total", "累计"},

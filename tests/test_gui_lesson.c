@@ -384,7 +384,7 @@ static void test_cells(void)
     key(g, SDLK_RETURN);
     TR_CHECK(!s.quiz.solved && s.quiz.verdict.extra == 1 && s.quiz.verdict.missing > 0,
              "verdict extra %d missing %d", s.quiz.verdict.extra, s.quiz.verdict.missing);
-    TR_CHECK(g->narr_feedback && strstr(g->narr_feedback, "picked cells the step does not write"),
+    TR_CHECK(g->narr_feedback && strstr(g->narr_feedback, " 1 picked cell the step does not write."),
              "the verdict does not count the cells: '%s'", g->narr_feedback ? g->narr_feedback : "");
     /* The wrong pick is marked on the stage; the quiz's explanation (the
      * answer) is not given yet. */

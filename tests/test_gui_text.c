@@ -212,6 +212,30 @@ int main(void)
     EXPECT(strcmp(title, "AllReduce (ring)") == 0, "single title '%s'", title);
     EXPECT(strstr(body, "Left") == NULL, "single body mentions a comparison: '%s'", body);
 
+    /* A transfer of several chunks names them all (as the flight's label
+     * does), a scratch's partial sums are named as such, and the switch's
+     * own step says the switch adds. */
+    if (run(&r, CV_OP_ALLREDUCE, CV_ALGO_IN_NETWORK, 4, 8)) {
+        words_of(&r, 0, false, CV_LANG_EN, false, t, sizeof t);
+        expect_has(t, "a0\xE2\x80\xA6" "d0 = 0 1 2", "in-network, to the switch");
+        words_of(&r, 1, true, CV_LANG_EN, false, t, sizeof t);
+        expect_has(t, "the switch adds up what it received", "in-network, the switch's step");
+        expect_not(t, "inside each GPU", "in-network, the switch's step");
+        expect_not(t, "{", "in-network, scratch");
+        expect_has(t, "scratch ", "in-network, scratch");
+        words_of(&r, 1, true, CV_LANG_ZH, false, t, sizeof t);
+        expect_has(t, "\xE4\xBA\xA4\xE6\x8D\xA2\xE6\x9C\xBA\xE6\x8A\x8A", "in-network, zh");
+        expect_has(t, "\xE6\x9A\x82\xE5\xAD\x98 ", "in-network, scratch, zh");
+        run_free(&r);
+    } else
+        EXPECT(false, "in-network allreduce did not run");
+    if (run(&r, CV_OP_ALLREDUCE, CV_ALGO_TREE, 8, 8)) {
+        words_of(&r, 1, true, CV_LANG_EN, false, t, sizeof t);
+        expect_has(t, "a2+3\xE2\x80\xA6h2+3 + a0+1\xE2\x80\xA6h0+1", "tree, a whole buffer reduced");
+        run_free(&r);
+    } else
+        EXPECT(false, "tree allreduce did not run");
+
     printf("test_gui_text: %d checks, %d failures\n", checks, failures);
     return failures != 0;
 }

@@ -182,7 +182,8 @@ int app_cmd_export(int argc, char **argv)
         }
         SDL_FreeSurface(s);
     }
-    printf("collviz: %ld frames (%d steps, %ld fps)%s%s%s%s\n", total, nsteps, fps,
+    printf("collviz: %ld frame%s (%d step%s, %ld fps)%s%s%s%s\n", total, total == 1 ? "" : "s",
+           nsteps, nsteps == 1 ? "" : "s", fps,
            out_dir ? " in " : "", out_dir ? out_dir : "", gif_path ? ", GIF " : "",
            gif_path ? gif_path : "");
 done:

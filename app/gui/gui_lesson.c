@@ -55,6 +55,8 @@ static const char *const strings[GUI_LS_COUNT_][2] = {
                              "这不是一个数：只能有数字、一个小数点和指数（如 1.5e3）。"},
     [GUI_LS_CELLS_MISSING] = {"written cells not picked", "个会被写入的格子没选"},
     [GUI_LS_CELLS_EXTRA] = {"picked cells the step does not write", "个所选格子这一步不会写入"},
+    [GUI_LS_CELL_MISSING] = {"written cell not picked", "个会被写入的格子没选"},
+    [GUI_LS_CELL_EXTRA] = {"picked cell the step does not write", "个所选格子这一步不会写入"},
     [GUI_LS_CELLS_SHOWN] = {"The cells the step writes are now outlined on the stage.",
                             "这一步写入的格子已在演示区上标出。"},
     [GUI_LS_EXPLORED] = {"You changed the stage: PgUp or PgDn brings this page's back",

@@ -420,12 +420,13 @@ void gui_lesson_quiz_feedback(const gui_lesson *s, char *out, size_t n, int *sta
             size_t l2 = 0;
             if (z->verdict.missing > 0)
                 l2 += (size_t)snprintf(line, sizeof line, " %d %s%s", z->verdict.missing,
-                                       gui_lesson_str(s, GUI_LS_CELLS_MISSING),
+                                       gui_lesson_str(s, z->verdict.missing == 1 ? GUI_LS_CELL_MISSING
+                                                                              : GUI_LS_CELLS_MISSING),
                                        z->verdict.extra > 0 ? (s->lang == LESSON_ZH ? "，" : ",")
                                                             : (s->lang == LESSON_ZH ? "。" : "."));
             if (z->verdict.extra > 0 && l2 < sizeof line)
                 snprintf(line + l2, sizeof line - l2, " %d %s%s", z->verdict.extra,
-                         gui_lesson_str(s, GUI_LS_CELLS_EXTRA), s->lang == LESSON_ZH ? "。" : ".");
+                         gui_lesson_str(s, z->verdict.extra == 1 ? GUI_LS_CELL_EXTRA : GUI_LS_CELLS_EXTRA), s->lang == LESSON_ZH ? "。" : ".");
             len = add(out, n, len, line);
             if (!z->revealed && z->verdict.extra > 0)
                 len = add(out, n, add(out, n, len, sp), gui_lesson_str(s, GUI_LS_CELLS_MARKED));

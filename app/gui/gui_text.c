@@ -274,7 +274,10 @@ static void pattern(const cv_plan *plan, const cv_step *st, bool zh, char *out, 
     bool all = senders >= n;
     bool sw = from >= n || to >= n; /* an in-network plan's switch */
     if (!any)
-        snprintf(out, outlen, "%s", zh ? "只在各 GPU 内部操作" : "work stays inside each GPU");
+        snprintf(out, outlen, "%s",
+                 plan->nswitch > 0 ? (zh ? "交换机把收到的数据相加" : "the switch adds up what it received")
+                 : zh              ? "只在各 GPU 内部操作"
+                                   : "work stays inside each GPU");
     else if (sw && to >= n)
         snprintf(out, outlen, "%s", zh ? "每个 GPU 发给交换机" : "every GPU sends to the switch");
     else if (sw)
@@ -314,16 +317,44 @@ static void gpu_name(const cv_plan *plan, int r, bool zh, char *out, size_t n)
         snprintf(out, n, "GPU %d", r);
 }
 
+/* The chunks elements off..off+count-1 of a buffer hold, as the stage
+ * names them: "b0+1", or every chunk a transfer carries as a range
+ * "a0-7\u2026h0-7"; a scratch buffer's partial sums (the stage's "{0+2}")
+ * as "scratch 0+2". */
+static void chunk_names(const cv_plan *plan, cv_buf b, int rank, cv_bufview v, int64_t off,
+                        int64_t count, bool zh, char *out, size_t n)
+{
+    char first[96] = "", last[96] = "";
+    uint64_t m0 = v.masks && off < v.count ? v.masks[off] : 0;
+    rd_chunk_label(&plan->spec, b, rank, off, m0, first, sizeof first);
+    int64_t e = off + count - 1;
+    if (count > 1 && v.masks && e < v.count)
+        rd_chunk_label(&plan->spec, b, rank, e, v.masks[e], last, sizeof last);
+    char one[96], two[96];
+    for (int k = 0; k < 2; k++) {
+        const char *s = k ? last : first;
+        char *d = k ? two : one;
+        size_t l = strlen(s);
+        if (s[0] == '{' && l >= 2 && s[l - 1] == '}')
+            snprintf(d, sizeof one, "%s %.*s", zh ? "\xE6\x9A\x82\xE5\xAD\x98" : "scratch", (int)(l - 2),
+                     s + 1);
+        else
+            snprintf(d, sizeof one, "%s", s);
+    }
+    if (last[0] && strcmp(first, last) && first[0] != '{')
+        snprintf(out, n, "%s\xE2\x80\xA6%s", one, two);
+    else
+        snprintf(out, n, "%s", one);
+}
+
 /* "b0+1 = 201" (or "a0…h0 = 0 1 2 …") for what a transfer carries, read
  * from view (the state before its step). */
-static void carried(const cv_plan *plan, const cv_transfer *x, cv_state *view, char *out, size_t n)
+static void carried(const cv_plan *plan, const cv_transfer *x, cv_state *view, bool zh, char *out,
+                    size_t n)
 {
     cv_bufview v = cv_state_buf(view, x->src, (cv_buf)x->src_buf);
-    uint64_t mask = 0;
-    for (int64_t e = x->src_off; e < x->src_off + x->count && e < v.count; e++)
-        mask |= v.masks ? v.masks[e] : 0;
-    char name[96] = "", val[32], vals[96] = "";
-    rd_chunk_label(&plan->spec, (cv_buf)x->src_buf, x->src, x->src_off, mask, name, sizeof name);
+    char name[200] = "", val[32], vals[96] = "";
+    chunk_names(plan, (cv_buf)x->src_buf, x->src, v, x->src_off, x->count, zh, name, sizeof name);
     size_t len = 0;
     for (int64_t k = 0; k < x->count && k < 3 && v.values; k++) {
         rd_value_text(plan->spec.dtype, v.values, x->src_off + k, val, sizeof val);
@@ -339,10 +370,10 @@ static void carried(const cv_plan *plan, const cv_transfer *x, cv_state *view, c
 /* "d0+3 + d1 = 306 + 103 = 409" for a reduction that landed (before and
  * after its step), or what a copy carried. */
 static void landed(const cv_plan *plan, const cv_transfer *x, cv_state *before, cv_state *after,
-                   char *out, size_t n)
+                   bool zh, char *out, size_t n)
 {
     if (x->kind == CV_XFER_COPY || !after) {
-        carried(plan, x, before, out, n);
+        carried(plan, x, before, zh, out, n);
         return;
     }
     bool rc = x->kind == CV_XFER_REDUCE_COPY;
@@ -352,21 +383,17 @@ static void landed(const cv_plan *plan, const cv_transfer *x, cv_state *before, 
     cv_bufview old = cv_state_buf(before, x->dst, lb);
     cv_bufview now = cv_state_buf(after, x->dst, (cv_buf)x->dst_buf);
     if (!src.values || !old.values || !now.values) {
-        carried(plan, x, before, out, n);
+        carried(plan, x, before, zh, out, n);
         return;
     }
-    char a[96] = "", b[96] = "", c[96] = "", va[32], vb[32], vc[32];
-    rd_chunk_label(&plan->spec, (cv_buf)x->src_buf, x->src, x->src_off,
-                    src.masks ? src.masks[x->src_off] : 0, a, sizeof a);
-    rd_chunk_label(&plan->spec, lb, x->dst, lo, old.masks ? old.masks[lo] : 0, b, sizeof b);
-    rd_chunk_label(&plan->spec, (cv_buf)x->dst_buf, x->dst, x->dst_off,
-                    now.masks ? now.masks[x->dst_off] : 0, c, sizeof c);
+    char a[200] = "", b[200] = "", va[32], vb[32], vc[32];
+    chunk_names(plan, (cv_buf)x->src_buf, x->src, src, x->src_off, x->count, zh, a, sizeof a);
+    chunk_names(plan, lb, x->dst, old, lo, x->count, zh, b, sizeof b);
     rd_value_text(plan->spec.dtype, src.values, x->src_off, va, sizeof va);
     rd_value_text(plan->spec.dtype, old.values, lo, vb, sizeof vb);
     rd_value_text(plan->spec.dtype, now.values, x->dst_off, vc, sizeof vc);
     const char *more = x->count > 1 ? " \xE2\x80\xA6" : "";
     cv_redop op = plan->spec.redop;
-    (void)c;
     if (op == CV_MIN || op == CV_MAX)
         snprintf(out, n, "%s, %s: %s(%s, %s) = %s%s", a, b, op == CV_MIN ? "min" : "max", va, vb, vc,
                  more);
@@ -427,9 +454,9 @@ void gui__describe_step(const cv_plan *plan, int step, cv_state *before, cv_stat
         gpu_name(plan, x->src, zh, s, sizeof s);
         gpu_name(plan, x->dst, zh, d, sizeof d);
         if (after)
-            landed(plan, x, before, after, what, sizeof what);
+            landed(plan, x, before, after, zh, what, sizeof what);
         else
-            carried(plan, x, before, what, sizeof what);
+            carried(plan, x, before, zh, what, sizeof what);
         if (x->src == x->dst)
             len += (size_t)snprintf(out + len, outlen - len, zh ? "%s\n%s 内部：%s" : "%s\n%s, inside: %s",
                                     listed ? "" : (zh ? "。" : "."), s, what);
