@@ -121,7 +121,7 @@ int main(void)
     expect_has(t, "GPU 0 \xE2\x86\x92 GPU 1: d0+3 + d1 = 306 + 103 = 409", "happened, the arithmetic");
     words_of(&r, 1, false, CV_LANG_ZH, false, t, sizeof t);
     expect_has(t, "每个 GPU 发给右邻居", "next, zh");
-    expect_has(t, "共 4 次传输：4 次归约", "next, zh counts");
+    expect_has(t, "共 4 次传输：4 次规约", "next, zh counts");
     /* Brief, for one side of a comparison. */
     words_of(&r, 1, false, CV_LANG_EN, true, t, sizeof t);
     EXPECT(strcmp(t, "Step 2 of 6 (reduce-scatter): every GPU sends to its right neighbour; 4 "

@@ -30,14 +30,14 @@ static const words op_words[CV_OP_COUNT] = {
                       "各进程的数据块按进程编号顺序汇集到根进程的缓冲区。"},
     [CV_OP_REDUCE] = {"Every rank's buffer is combined element by element with the reduction operator; "
                       "only the root gets the result.",
-                      "所有进程的缓冲区按元素做归约运算，只有根进程得到结果。"},
+                      "所有进程的缓冲区按元素做规约运算，只有根进程得到结果。"},
     [CV_OP_ALLGATHER] = {"Every rank contributes one block and ends with all blocks, in rank order.",
                          "每个进程贡献一块数据，最后每个进程都按编号顺序拥有全部数据块。"},
     [CV_OP_REDUCESCATTER] = {"The buffers are reduced element by element, and rank i keeps only block i of the result.",
-                             "各缓冲区按元素归约，进程 i 只保留结果中的第 i 块。"},
+                             "各缓冲区按元素规约，进程 i 只保留结果中的第 i 块。"},
     [CV_OP_ALLREDUCE] = {"The buffers are reduced element by element and every rank ends with the whole result. "
                          "It equals ReduceScatter followed by AllGather.",
-                         "各缓冲区按元素归约，每个进程都得到完整结果。它等价于先做 ReduceScatter 再做 AllGather。"},
+                         "各缓冲区按元素规约，每个进程都得到完整结果。它等价于先做 ReduceScatter 再做 AllGather。"},
     [CV_OP_ALLTOALL] = {"Rank i sends its block j to rank j, which stores it as block i: a transpose across ranks.",
                         "进程 i 把第 j 块发给进程 j，进程 j 把它存为第 i 块：相当于跨进程的转置。"},
     [CV_OP_SENDRECV] = {"Point to point: rank r sends its buffer to rank r+1 (mod N), as pipeline stages do.",
@@ -130,7 +130,7 @@ static const pair_words pairs[] = {
     {CV_OP_REDUCESCATTER, CV_ALGO_RECURSIVE_HALVING,
      {"Recursive halving: in each step partners swap half of what is left to reduce, and each adds the half it keeps: "
       "log2 N steps, the amount sent halving each step." FOLD_EN,
-      "递归减半：每一步伙伴之间交换剩余待归约数据的一半，各自把留下的一半加上：共 log2 N 步，每步发送量减半。" FOLD_ZH}},
+      "递归减半：每一步伙伴之间交换剩余待规约数据的一半，各自把留下的一半加上：共 log2 N 步，每步发送量减半。" FOLD_ZH}},
     {CV_OP_REDUCESCATTER, CV_ALGO_DIRECT,
      {"Pairwise: in step k rank r sends block r+k to rank r+k, which adds it to its own: N-1 steps, one partner at a "
       "time, so every port carries one block per step.",
@@ -145,13 +145,13 @@ static const pair_words pairs[] = {
     {CV_OP_ALLREDUCE, CV_ALGO_TREE,
      {"Tree: a binomial reduce to rank 0 (ceil(log2 N) steps), then a binomial broadcast back (ceil(log2 N) steps): few "
       "steps, but inner ranks send and receive the whole buffer.",
-      "树形：先沿二项树归约到进程 0（ceil(log2 N) 步），再沿二项树广播回去（ceil(log2 N) 步）：步数少，但中间节点要收发"
+      "树形：先沿二项树规约到进程 0（ceil(log2 N) 步），再沿二项树广播回去（ceil(log2 N) 步）：步数少，但中间节点要收发"
       "整个缓冲区。"}},
     {CV_OP_ALLREDUCE, CV_ALGO_DOUBLE_TREE,
      {"Double binary tree (NCCL): two binary trees, each reducing up and broadcasting down half of the buffer; a rank "
       "that is an inner node of one tree is a leaf of the other, so every rank's links stay busy: 2 ceil(log2 N) "
       "steps of half the buffer.",
-      "双二叉树（NCCL）：两棵二叉树各负责一半数据，先向上归约再向下广播；在一棵树里是中间节点的进程在另一棵树里是叶子，"
+      "双二叉树（NCCL）：两棵二叉树各负责一半数据，先向上规约再向下广播；在一棵树里是中间节点的进程在另一棵树里是叶子，"
       "所以每个进程的链路都在工作：共 2 ceil(log2 N) 步，每步半个缓冲区。"}},
     {CV_OP_ALLREDUCE, CV_ALGO_MULTIRING,
      {"Multi-ring (NCCL's channels): the buffer is split over several rings that each run a ring reduce-scatter and "
@@ -166,7 +166,7 @@ static const pair_words pairs[] = {
     {CV_OP_ALLREDUCE, CV_ALGO_IN_NETWORK,
      {"In-network (NVLS, SHARP): every GPU sends its buffer to the switch, the switch adds them, and multicasts the "
       "result back: 2 steps whatever N, each GPU sending and receiving the buffer once.",
-      "网内归约（NVLS、SHARP）：每个 GPU 把缓冲区发给交换机，交换机求和，再把结果组播回去：无论 N 多大都只有 2 步，"
+      "网内规约（NVLS、SHARP）：每个 GPU 把缓冲区发给交换机，交换机求和，再把结果组播回去：无论 N 多大都只有 2 步，"
       "每个 GPU 只收发一次缓冲区。"}},
     {CV_OP_ALLREDUCE, CV_ALGO_RECURSIVE_DOUBLING,
      {"Recursive doubling: in step k each rank swaps its whole buffer with the partner whose number differs in bit k "
@@ -483,7 +483,7 @@ void gui__describe_step(const cv_plan *plan, int step, cv_state *before, cv_stat
             if (copies)
                 k += (size_t)snprintf(kinds + k, sizeof kinds - k, "%lld 次复制", copies);
             if (reduces)
-                snprintf(kinds + k, sizeof kinds - k, "%s%lld 次归约", k ? "、" : "", reduces);
+                snprintf(kinds + k, sizeof kinds - k, "%s%lld 次规约", k ? "、" : "", reduces);
             snprintf(out + len, outlen - len, "\n共 %lld 次传输：%s。", c, kinds);
         } else {
             size_t k = 0;
