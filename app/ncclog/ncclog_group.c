@@ -33,14 +33,6 @@ typedef struct {
     size_t cap, n;
 } strmap;
 
-static uint64_t hash_str(const char *s)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
-}
-
 static void map_grow(strmap *m)
 {
     size_t cap = m->cap ? m->cap * 2 : 256;
@@ -49,7 +41,7 @@ static void map_grow(strmap *m)
     for (size_t i = 0; i < m->cap; i++) {
         if (!m->keys[i])
             continue;
-        size_t h = hash_str(m->keys[i]) & (cap - 1);
+        size_t h = ncclog__hash(m->keys[i]) & (cap - 1);
         while (keys[h])
             h = (h + 1) & (cap - 1);
         keys[h] = m->keys[i], vals[h] = m->vals[i];
@@ -64,7 +56,7 @@ static int *map_slot(strmap *m, const char *key)
 {
     if ((m->n + 1) * 2 > m->cap)
         map_grow(m);
-    size_t h = hash_str(key) & (m->cap - 1);
+    size_t h = ncclog__hash(key) & (m->cap - 1);
     while (m->keys[h]) {
         if (!strcmp(m->keys[h], key))
             return &m->vals[h];

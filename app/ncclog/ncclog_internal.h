@@ -91,5 +91,7 @@ int *ncclog__group(ncclog__reader *r);
 int ncclog__build(ncclog__reader *r);
 
 void *ncclog__grow(void *p, size_t *cap, size_t need, size_t size);
+/* FNV-1a of a NUL-terminated string. */
+uint64_t ncclog__hash(const char *s);
 
 #endif /* NCCLOG_INTERNAL_H */

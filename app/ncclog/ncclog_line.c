@@ -107,7 +107,8 @@ static void copy_text(char *dst, size_t cap, const char *src, size_t n)
 
 /* ------------------------------------------------------------- printers */
 
-static uint64_t hash_key(const char *s)
+/* FNV-1a of a string: the key of the printers' table and the grouping's maps. */
+uint64_t ncclog__hash(const char *s)
 {
     uint64_t h = 1469598103934665603ull;
     for (; *s; s++)
@@ -120,7 +121,7 @@ static void rehash(ncclog__reader *r)
     int cap = r->hashcap ? r->hashcap * 2 : 256;
     int *t = cv_xcalloc((size_t)cap, sizeof *t);
     for (int i = 0; i < r->nprinters; i++) {
-        uint64_t h = hash_key(r->printers[i].key) & (uint64_t)(cap - 1);
+        uint64_t h = ncclog__hash(r->printers[i].key) & (uint64_t)(cap - 1);
         while (t[h])
             h = (h + 1) & (uint64_t)(cap - 1);
         t[h] = i + 1;
@@ -135,7 +136,7 @@ static int printer_for(ncclog__reader *r, const char *key, const char *host, siz
 {
     if ((r->nprinters + 1) * 2 > r->hashcap)
         rehash(r);
-    uint64_t mask = (uint64_t)(r->hashcap - 1), h = hash_key(key) & mask;
+    uint64_t mask = (uint64_t)(r->hashcap - 1), h = ncclog__hash(key) & mask;
     while (r->printer_hash[h]) {
         int i = r->printer_hash[h] - 1;
         if (!strcmp(r->printers[i].key, key))
