@@ -10,8 +10,8 @@
  * tolerance, and refuses a figure that neither the English nor the Chinese
  * text states: a figure nobody reads is a figure nobody checks.
  * tests/test_lesson_figures.c closes the loop from the other side: every
- * time a text states must be a figure, a quiz's model answer or a link's
- * latency.
+ * time, size and bandwidth a text states must be a figure, a quiz's model
+ * answer or an input of a problem the lesson prices.
  */
 #include <math.h>
 #include <stdio.h>
