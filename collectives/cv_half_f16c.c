@@ -10,6 +10,7 @@
 #include "cv_internal.h"
 
 #if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
 #include <immintrin.h>
 
 __attribute__((target("avx2,f16c"))) static int64_t
@@ -37,17 +38,33 @@ kernel_f16c(cv_redop op, uint16_t *d, const uint16_t *a, const uint16_t *b, int6
     return i;
 }
 
+/* AVX2 (whose check includes the OS saving the wide registers) and F16C,
+ * CPUID leaf 1 ECX bit 29: clang's __builtin_cpu_supports has no "f16c". */
+static bool have_f16c(void)
+{
+    static int known; /* 0 not asked yet, 1 no, 2 yes: CPUID traps in a VM, so ask once */
+    int k = __atomic_load_n(&known, __ATOMIC_RELAXED);
+    if (k == 0) {
+        unsigned a, b, c, d;
+        bool yes = __builtin_cpu_supports("avx2") && __get_cpuid(1, &a, &b, &c, &d) &&
+                   (c & (1u << 29));
+        k = yes ? 2 : 1;
+        __atomic_store_n(&known, k, __ATOMIC_RELAXED);
+    }
+    return k == 2;
+}
+
 int64_t cv__combine_f16_fast(cv_redop op, uint16_t *d, const uint16_t *a, const uint16_t *b,
                              int64_t n)
 {
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c"))
+    if (have_f16c())
         return kernel_f16c(op, d, a, b, n);
     return 0;
 }
 
 const char *cv__half_kind(void)
 {
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c") ? "f16c" : "portable";
+    return have_f16c() ? "f16c" : "portable";
 }
 #else
 int64_t cv__combine_f16_fast(cv_redop op, uint16_t *d, const uint16_t *a, const uint16_t *b,
