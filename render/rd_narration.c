@@ -470,8 +470,9 @@ void rd__layout_narration(rd_text *t, const rd_frame *f, rd_layout *L)
         }
     }
     y += pad;
-    /* What just happened and what comes next, each under its heading; a
-     * lesson shows a block whole or not at all, the plain window what fits. */
+    /* In a lesson, what just happened and what comes next, each under its
+     * heading, a block whole or not at all (outside a lesson they joined
+     * the scrolling text above). */
     bool first_block = true;
     for (int k = 0; k < 2 && shown >= n && f->lesson; k++) {
         if (!blocks[k] || !*blocks[k])

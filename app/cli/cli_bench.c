@@ -178,7 +178,8 @@ static int bench_open(bench_opts *o, bench_ctx *c)
     c->name = c->be->name;
     char err[CV_ERR_LEN];
     c->bound = c->be->membw && c->be->plan_bound &&
-               c->be->membw(PROBE_BYTES, PROBE_PASSES_FIRST, &c->bw, err, sizeof err) == CV_OK && c->bw.copy > 0;
+               c->be->membw(PROBE_BYTES, PROBE_PASSES_FIRST, &c->bw, err, sizeof err) == CV_OK &&
+               c->bw.copy > 0;
     return APP_EXIT_OK;
 }
 
@@ -238,7 +239,8 @@ static int bench_measure(const bench_opts *o, bench_ctx *c, cv_spec *spec, int64
                  * measured: measure again and keep the best seen. */
                 cv_membw again;
                 char why[CV_ERR_LEN];
-                if (c->be->membw(PROBE_BYTES, PROBE_PASSES_AGAIN, &again, why, sizeof why) == CV_OK) {
+                if (c->be->membw(PROBE_BYTES, PROBE_PASSES_AGAIN, &again, why, sizeof why) ==
+                    CV_OK) {
                     c->bw.copy = again.copy > c->bw.copy ? again.copy : c->bw.copy;
                     c->bw.reduce = again.reduce > c->bw.reduce ? again.reduce : c->bw.reduce;
                 }

@@ -289,12 +289,7 @@ int gui_create(const gui_options *o, gui **out, char *err, size_t errlen)
             goto fail;
         }
     } else {
-        /* The renderer is built for SDL's software path (see docs/GUI.md):
-         * by default skip the GL renderer, whose driver load alone costs
-         * ~100 MB and ~300 ms where GL is a software rasterizer. The
-         * environment (SDL_RENDER_DRIVER, SDL_FRAMEBUFFER_ACCELERATION)
-         * still overrides these hints. */
-        rc = gui_video_init(err, errlen);
+        rc = gui_video_init(err, errlen); /* SDL's software renderer, or no display */
         if (rc != CV_OK)
             goto fail;
         g->video = true;

@@ -251,12 +251,16 @@ static void pattern(const cv_plan *plan, const cv_step *st, bool zh, char *out, 
     int n = plan->spec.ranks;
     int shift = -1, xr = -1, from = -1, to = -1;
     bool same_shift = true, same_xor = true, one_src = true, one_dst = true, any = false;
+    bool on_switch = false, on_gpu = false; /* where a step's local work happens */
     int senders = 0;
     uint64_t sends[CV_MAX_RANKS / 64 + 1] = {0};
     for (int64_t i = st->first; i < st->first + st->count; i++) {
         const cv_transfer *x = &plan->transfers[i];
-        if (x->src == x->dst)
+        if (x->src == x->dst) {
+            on_switch |= x->src >= n;
+            on_gpu |= x->src < n;
             continue;
+        }
         int d = ((x->dst - x->src) % n + n) % n, e = x->src ^ x->dst;
         if (!any) {
             shift = d, xr = e, from = x->src, to = x->dst;
@@ -275,7 +279,7 @@ static void pattern(const cv_plan *plan, const cv_step *st, bool zh, char *out, 
     bool sw = from >= n || to >= n; /* an in-network plan's switch */
     if (!any)
         snprintf(out, outlen, "%s",
-                 plan->nswitch > 0 ? (zh ? "交换机把收到的数据相加" : "the switch adds up what it received")
+                 on_switch && !on_gpu ? (zh ? "交换机把收到的数据相加" : "the switch adds up what it received")
                  : zh              ? "只在各 GPU 内部操作"
                                    : "work stays inside each GPU");
     else if (sw && to >= n)
