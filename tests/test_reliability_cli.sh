@@ -234,6 +234,14 @@ for cmd in gui "gui --op allreduce --ranks 4 --count 8"; do
     fail "collviz $cmd without a display: exit $rc: $out"
   grep -q "verified" "$work/steps.txt" || fail "collviz $cmd without a display printed no steps"
 done
+# A DISPLAY no X server answers: one line that names it (not libwayland's,
+# not SDL's window-less "offscreen" driver), after a short retry.
+out=$(env -u WAYLAND_DISPLAY -u XDG_RUNTIME_DIR -u SDL_VIDEODRIVER DISPLAY=:987 \
+  timeout 60 "$bin" gui --op allreduce --ranks 4 --count 8 2>&1 >"$work/steps.txt" </dev/null)
+rc=$?
+[ "$rc" = 0 ] && [ "$(lines)" = 1 ] &&
+  printf '%s' "$out" | grep -q "^collviz: no display (no X server takes a connection on DISPLAY=:987): showing the steps in the terminal instead$" ||
+  fail "collviz gui with an unanswered DISPLAY: exit $rc: $out"
 out=$(env -u DISPLAY -u WAYLAND_DISPLAY -u XDG_RUNTIME_DIR -u SDL_VIDEODRIVER \
   timeout 60 "$bin" show "$work/r.json" 2>&1 >"$work/table.txt" </dev/null)
 rc=$?

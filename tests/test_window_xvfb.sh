@@ -49,7 +49,11 @@ wait_window() {
   for _ in $(seq 100); do
     win=$(xdotool search --name collviz 2>/dev/null | head -1)
     [ -n "$win" ] && return
-    kill -0 "$app" 2>/dev/null || fail "collviz exited before its window appeared: $(cat "$1")"
+    if ! kill -0 "$app" 2>/dev/null; then
+      alive="Xvfb running"
+      kill -0 "$xvfb" 2>/dev/null || alive="Xvfb has exited: $(cat "$out/xvfb.log")"
+      fail "collviz exited before its window appeared ($alive): $(cat "$1")"
+    fi
     sleep 0.1
   done
   fail "no collviz window after 10 s"

@@ -756,9 +756,26 @@ int gui_video_init(char *err, size_t errlen)
      * still overrides these hints. */
     SDL_SetHint(SDL_HINT_RENDER_DRIVER, "software");
     SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");
-    if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0) {
-        snprintf(err, errlen, "no display (%s)", SDL_GetError());
-        return CV_EUNAVAIL;
+    /* Only an X display named: ask for X11 alone. Otherwise an X server
+     * that refuses the connection for a moment (busy, or resetting after
+     * its last client left) sends SDL on to Wayland, which prints its own
+     * line, and then to the window-less "offscreen" driver. Such a refusal
+     * passes, so the connection is tried four times over about 1.75 s. */
+    bool x11_only = !env_set("SDL_VIDEODRIVER") && !env_set("WAYLAND_DISPLAY");
+    if (x11_only)
+        SDL_SetHint(SDL_HINT_VIDEODRIVER, "x11");
+    for (int attempt = 0;; attempt++) {
+        if (SDL_InitSubSystem(SDL_INIT_VIDEO) == 0)
+            break;
+        if (!x11_only || attempt == 3) {
+            if (x11_only)
+                snprintf(err, errlen, "no display (no X server takes a connection on DISPLAY=%s)",
+                         getenv("DISPLAY"));
+            else
+                snprintf(err, errlen, "no display (%s)", SDL_GetError());
+            return CV_EUNAVAIL;
+        }
+        SDL_Delay(250u << attempt);
     }
     const char *drv = SDL_GetCurrentVideoDriver();
     if (drv && (strcmp(drv, "dummy") == 0 || strcmp(drv, "offscreen") == 0)) {
