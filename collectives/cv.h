@@ -483,24 +483,19 @@ typedef struct {
      * for plan, so cv_run can refuse a run that would not fit before it
      * starts (a device backend checks its own memory in open). */
     int64_t (*host_bytes)(const cv_plan *plan);
+    /* Optional (NULL: none). Rank's buffer buf where the backend keeps it
+     * in host memory, valid until close. A run that keeps no values
+     * (cv_run_opts.discard) fills the inputs into it and checks the
+     * results where they lie, instead of copying both in and out. */
+    void *(*view)(void *state, int rank, cv_buf buf);
 } cv_backend;
 
 const cv_backend *cv_cpu_backend(void);
 
-/* What a run takes in host memory, in bytes (cv_memory.c): the backend's
- * buffers, the inputs and results cv_run keeps, and the visual record. */
-typedef struct {
-    int64_t buffers, data, record, total;
-} cv_footprint;
-void cv_run_footprint(const cv_plan *plan, const cv_backend *be, bool visual, bool verify,
-                      cv_footprint *out);
 /* Bytes a run may take now: the least of MemAvailable, the cgroup's limit
  * less its usage and $COLLVIZ_MEMORY_LIMIT (physical memory where none can
  * be read); source names which one it was. */
 int64_t cv_memory_available(char *source, size_t sourcelen);
-/* CV_OK, or CV_ENOMEM with both figures in err: cv_run calls it first. */
-int cv_run_check_memory(const cv_plan *plan, const cv_backend *be, bool visual, bool verify,
-                        char *err, size_t errlen);
 /* Every buffer of every participant of plan, in bytes (the CPU backend's
  * host_bytes). */
 int64_t cv_plan_host_buffer_bytes(const cv_plan *plan);
@@ -560,6 +555,11 @@ typedef struct {
     int iterations;  /* timed executions of the whole plan (bench); >= 1 */
     int warmup;      /* untimed executions first */
     bool verify;     /* read results back and compare with cv_reference */
+    /* Keep no inputs or results in the trace (cv_trace_input and
+     * cv_trace_output give NULL): what a bench row wants, since only the
+     * check and the times matter. On a backend with a view, the inputs are
+     * then filled in place and checked there. */
+    bool discard;
     /* Optional progress callback, called after each iteration. */
     void (*progress)(void *user, int done, int total);
     void *progress_user;
@@ -570,6 +570,19 @@ typedef struct {
 } cv_run_opts;
 
 void cv_run_opts_init(cv_run_opts *opts);
+
+/* What a run with opts takes in host memory, in bytes (cv_memory.c): the
+ * backend's buffers, the inputs and results cv_run keeps, and the visual
+ * record. */
+typedef struct {
+    int64_t buffers, data, record, total;
+} cv_footprint;
+void cv_run_footprint(const cv_plan *plan, const cv_backend *be, const cv_run_opts *opts,
+                      cv_footprint *out);
+/* CV_OK, or CV_ENOMEM with both figures in err (cv_memory_available):
+ * cv_run calls it first. */
+int cv_run_check_memory(const cv_plan *plan, const cv_backend *be, const cv_run_opts *opts,
+                        char *err, size_t errlen);
 
 /* CV_OK if a visual run of plan (every step recorded) is affordable:
  * CV_MAX_VISUAL_RANKS ranks at most and a step record of 256 MiB at most;

@@ -355,6 +355,14 @@ static int cpu_read(void *state, int rank, cv_buf buf, int64_t off, int64_t coun
     return rc;
 }
 
+static void *cpu_view(void *state, int rank, cv_buf buf)
+{
+    cpu_state *s = state;
+    if (rank < 0 || rank >= cv_plan_parts(s->plan) || (unsigned)buf >= CV_BUF_COUNT)
+        return NULL;
+    return s->bufs[rank * CV_BUF_COUNT + buf];
+}
+
 static void run_piece(void *ctx, int64_t i)
 {
     cpu_state *s = ctx;
@@ -447,6 +455,7 @@ static const cv_backend cpu_backend = {
     .read = cpu_read,
     .close = cpu_close,
     .host_bytes = cv_plan_host_buffer_bytes,
+    .view = cpu_view,
 };
 
 const cv_backend *cv_cpu_backend(void) { return &cpu_backend; }

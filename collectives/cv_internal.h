@@ -17,11 +17,15 @@
 #define cv__xcalloc cv_xcalloc
 #define cv__xrealloc cv_xrealloc
 
+/* Bytes a visual trace and one state over it take (cv_trace.c). */
+int64_t cv__visual_bytes(const cv_plan *p);
+/* Whether cv_run with opts fills the inputs into the backend's own memory
+ * and checks the results there (a discarding run on a backend with a
+ * view), keeping no copy of either (cv_memory.c). */
+bool cv__run_in_place(const cv_plan *plan, const cv_backend *be, const cv_run_opts *opts);
 /* Runs fn(ctx, i) for every i in [0, n) on the CPU backend's worker
  * threads, the caller among them, and returns when all are done. One job
  * runs at a time: fn must not call it again. */
-/* Bytes a visual trace and one state over it take (cv_trace.c). */
-int64_t cv__visual_bytes(const cv_plan *p);
 void cv__parallel(void (*fn)(void *ctx, int64_t i), void *ctx, int64_t n);
 
 /* Writes a one-line reason into err (if given) and returns CV_EINVAL. */

@@ -94,9 +94,23 @@ int64_t cv_plan_host_buffer_bytes(const cv_plan *plan)
     return total;
 }
 
-void cv_run_footprint(const cv_plan *plan, const cv_backend *be, bool visual, bool verify,
+static bool avg_premultiplies(const cv_spec *s)
+{
+    return s->redop == CV_AVG && cv_dtype_is_float(s->dtype) && cv_op_reduces(s->op);
+}
+
+bool cv__run_in_place(const cv_plan *plan, const cv_backend *be, const cv_run_opts *o)
+{
+    /* No plan writes a send buffer (cv_plan_validate), so the backend's
+     * SEND still holds the inputs when the results are checked; the avg
+     * pre-multiply and the user's own inputs need a copy of their own. */
+    return o->discard && !o->visual && be->view && !avg_premultiplies(&plan->spec) && !o->inputs;
+}
+
+void cv_run_footprint(const cv_plan *plan, const cv_backend *be, const cv_run_opts *o,
                       cv_footprint *f)
 {
+    bool visual = o->visual, verify = o->verify;
     const cv_spec *s = &plan->spec;
     int64_t esz = (int64_t)cv_dtype_size(s->dtype), send = 0, recv = 0, most = 0;
     for (int r = 0; r < s->ranks; r++) {
@@ -107,20 +121,21 @@ void cv_run_footprint(const cv_plan *plan, const cv_backend *be, bool visual, bo
     }
     memset(f, 0, sizeof *f);
     f->buffers = be->host_bytes ? be->host_bytes(plan) : 0;
-    f->data = mul_sat(send, esz);
-    if (s->redop == CV_AVG && cv_dtype_is_float(s->dtype) && cv_op_reduces(s->op))
+    bool direct = cv__run_in_place(plan, be, o); /* no inputs or results of its own */
+    f->data = direct ? 0 : mul_sat(send, esz);
+    if (avg_premultiplies(s))
         f->data = add_sat(f->data, mul_sat(most, esz)); /* the pre-multiplied copy */
-    if (verify || visual)
+    if (!direct && (verify || visual))
         f->data = add_sat(f->data, mul_sat(recv, esz));
     f->record = visual ? cv__visual_bytes(plan) : 0;
     f->total = add_sat(add_sat(f->buffers, f->data), f->record);
 }
 
-int cv_run_check_memory(const cv_plan *plan, const cv_backend *be, bool visual, bool verify,
+int cv_run_check_memory(const cv_plan *plan, const cv_backend *be, const cv_run_opts *opts,
                         char *err, size_t errlen)
 {
     cv_footprint f;
-    cv_run_footprint(plan, be, visual, verify, &f);
+    cv_run_footprint(plan, be, opts, &f);
     char source[64];
     int64_t avail = cv_memory_available(source, sizeof source);
     if (f.total <= avail)

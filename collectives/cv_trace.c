@@ -111,7 +111,7 @@ int cv_run(const cv_plan *plan, const cv_backend *be, const cv_run_opts *opts, c
     int rc = be->probe(err, errlen);
     if (rc)
         return rc;
-    rc = cv_run_check_memory(plan, be, o.visual, o.verify, err, errlen);
+    rc = cv_run_check_memory(plan, be, &o, err, errlen);
     if (rc)
         return rc;
     void *st = NULL;
@@ -130,11 +130,16 @@ int cv_run(const cv_plan *plan, const cv_backend *be, const cv_run_opts *opts, c
     t->outputs = cv__xcalloc((size_t)n, sizeof *t->outputs);
 
     bool premul = s->redop == CV_AVG && cv_dtype_is_float(s->dtype) && cv_op_reduces(s->op);
+    bool direct = cv__run_in_place(plan, be, &o); /* inputs and results in the backend's memory */
     void *scaled = NULL;
     for (int r = 0; r < n && !rc; r++) {
         int64_t cnt = cv_spec_buf_count(s, CV_BUF_SEND, r);
         if (!cnt)
             continue;
+        if (direct) {
+            cv_fill_input(s, o.init, o.seed, r, be->view(st, r, CV_BUF_SEND));
+            continue;
+        }
         t->inputs[r] = cv__xmalloc_big((size_t)cnt * esz);
         if (o.inputs) /* the user's own values */
             memcpy(t->inputs[r], o.inputs[r], (size_t)cnt * esz);
@@ -205,7 +210,20 @@ int cv_run(const cv_plan *plan, const cv_backend *be, const cv_run_opts *opts, c
     }
     free(each);
 
-    if (!rc && (o.verify || o.visual)) {
+    if (!rc && o.verify && direct) {
+        if (o.on_step)
+            o.on_step(o.progress_user, -1, plan->nsteps);
+        const void **in = cv__xcalloc((size_t)n, sizeof *in);
+        const void **res = cv__xcalloc((size_t)n, sizeof *res);
+        for (int r = 0; r < n; r++) {
+            in[r] = cv_spec_buf_count(s, CV_BUF_SEND, r) ? be->view(st, r, CV_BUF_SEND) : NULL;
+            res[r] = cv_spec_buf_count(s, CV_BUF_RECV, r) ? be->view(st, r, CV_BUF_RECV) : NULL;
+        }
+        t->wrong = cv_verify(s, in, res);
+        free(in);
+        free(res);
+    }
+    if (!rc && !direct && (o.verify || o.visual)) {
         for (int r = 0; r < n && !rc; r++) {
             int64_t cnt = cv_spec_buf_count(s, CV_BUF_RECV, r);
             if (!cnt)
@@ -219,10 +237,16 @@ int cv_run(const cv_plan *plan, const cv_backend *be, const cv_run_opts *opts, c
         cv_trace_destroy(t);
         return rc < 0 ? rc : CV_EBACKEND;
     }
-    if (o.verify && o.on_step)
+    if (o.verify && !direct && o.on_step)
         o.on_step(o.progress_user, -1, plan->nsteps);
-    if (o.verify)
+    if (o.verify && !direct)
         t->wrong = cv_verify(s, (const void *const *)t->inputs, (const void *const *)t->outputs);
+    if (o.discard && !o.visual)
+        for (int r = 0; r < n; r++) {
+            free(t->inputs[r]);
+            free(t->outputs[r]);
+            t->inputs[r] = t->outputs[r] = NULL;
+        }
     *out = t;
     return CV_OK;
 }

@@ -63,6 +63,84 @@ static void check_run(const cv_spec *s, cv_init init)
     cv_plan_destroy(p);
 }
 
+/* A run that keeps nothing (bench's) fills and checks in the CPU
+ * backend's own buffers: right results pass, and it keeps no copies. */
+static void check_in_place(const cv_spec *s)
+{
+    char err[CV_ERR_LEN], what[160];
+    describe(s, what, sizeof what);
+    cv_plan *p = NULL;
+    if (cv_plan_build(s, &p, err, sizeof err))
+        return;
+    cv_run_opts o;
+    cv_run_opts_init(&o);
+    o.init = CV_INIT_RANDOM;
+    o.discard = true;
+    o.iterations = 2;
+    cv_trace *t = NULL;
+    int rc = cv_run(p, cv_cpu_backend(), &o, &t, err, sizeof err);
+    EXPECT(rc == CV_OK, "%s: in-place run: %s", what, err);
+    if (!rc) {
+        EXPECT(cv_trace_wrong(t) == 0, "%s: in place: %lld wrong", what,
+               (long long)cv_trace_wrong(t));
+        EXPECT(!cv_trace_input(t, 0) && !cv_trace_output(t, s->ranks - 1),
+               "%s: a discarding run kept its values", what);
+    }
+    cv_trace_destroy(t);
+    cv_plan_destroy(p);
+}
+
+/* The CPU backend with rank 0's first result spoiled after the last step:
+ * an in-place check must count it, so it cannot pass by checking nothing. */
+static int spoil_step = -1;
+static int spoiled_run_step(void *st, int step, double *sec, char *err, size_t errlen)
+{
+    const cv_backend *cpu = cv_cpu_backend();
+    int rc = cpu->run_step(st, step, sec, err, errlen);
+    if (!rc && step == spoil_step)
+        ((int32_t *)cpu->view(st, 0, CV_BUF_RECV))[0] += 1;
+    return rc;
+}
+
+static void check_in_place_catches(void)
+{
+    cv_backend spoiled = *cv_cpu_backend();
+    spoiled.run_step = spoiled_run_step;
+    spoiled.run_all = NULL;
+    static const cv_op ops[] = {CV_OP_ALLREDUCE, CV_OP_ALLGATHER, CV_OP_REDUCESCATTER,
+                                CV_OP_BROADCAST, CV_OP_ALLTOALL};
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        cv_spec s;
+        cv_spec_init(&s);
+        s.op = ops[i];
+        s.ranks = 5;
+        s.count = 11;
+        s.dtype = CV_INT32;
+        cv_algo algos[CV_ALGO_COUNT];
+        cv_op_algos(s.op, algos);
+        s.algo = algos[0];
+        cv_plan *p = NULL;
+        char err[CV_ERR_LEN];
+        EXPECT(cv_plan_build(&s, &p, err, sizeof err) == CV_OK, "plan: %s", err);
+        if (!p)
+            continue;
+        spoil_step = p->nsteps - 1;
+        for (int discard = 0; discard < 2; discard++) {
+            cv_run_opts o;
+            cv_run_opts_init(&o);
+            o.init = CV_INIT_RANDOM;
+            o.discard = discard;
+            cv_trace *t = NULL;
+            int rc = cv_run(p, &spoiled, &o, &t, err, sizeof err);
+            EXPECT(rc == CV_OK && cv_trace_wrong(t) == 1,
+                   "%s: a spoiled result (discard %d): run %d, %lld wrong", cv_op_name(s.op),
+                   discard, rc, t ? (long long)cv_trace_wrong(t) : -1LL);
+            cv_trace_destroy(t);
+        }
+        cv_plan_destroy(p);
+    }
+}
+
 /* A visual run ends in the backend's results, and seeking back restores. */
 static void check_visual(const cv_spec *s)
 {
@@ -374,6 +452,8 @@ int main(int argc, char **argv)
                             check_run(&s, CV_INIT_RANDOM);
                             if (d == CV_INT32 || d == CV_FLOAT64)
                                 check_run(&s, CV_INIT_INDEX);
+                            if ((d == CV_FLOAT32 || d == CV_INT32) && ci % 2 == 0)
+                                check_in_place(&s);
                         }
                     s.dtype = CV_FLOAT32;
                     s.redop = CV_SUM;
@@ -387,6 +467,7 @@ int main(int argc, char **argv)
         }
     }
     check_verify_reductions();
+    check_in_place_catches();
     printf("%d checks, %d failed\n", checks, failures);
     return failures ? 1 : 0;
 }

@@ -218,6 +218,7 @@ static int bench_measure(const bench_opts *o, bench_ctx *c, cv_spec *spec, int64
         ro.iterations = (int)o->iters;
         ro.warmup = (int)o->warmup;
         ro.verify = o->check;
+        ro.discard = true; /* checked where the results lie, nothing kept */
         ro.progress = on_progress;
         ro.progress_user = &ps;
         rc = cv_run(plan, c->be, &ro, &t, err, errlen);
@@ -293,7 +294,9 @@ static int bench_fits(const bench_opts *o, const bench_ctx *c, int64_t size, cha
     if (rc == CV_OK) {
         cv_run_opts ro;
         cv_run_opts_init(&ro); /* as bench_measure runs it */
-        rc = cv_run_check_memory(plan, c->be, ro.visual, o->check, err, errlen);
+        ro.verify = o->check;
+        ro.discard = true;
+        rc = cv_run_check_memory(plan, c->be, &ro, err, errlen);
     }
     cv_plan_destroy(plan);
     return rc;
