@@ -425,7 +425,7 @@ static int cpu_membw(int64_t bytes, int reps, cv_membw *bw, char *err, size_t er
     if (cv_stream_probe(bytes, reps, cv_cpu_threads(), bw) == CV_OK && bw->copy > 0 &&
         bw->reduce > 0)
         return CV_OK;
-    snprintf(err, errlen, "cannot measure memory bandwidth: no memory for 2 x %lld bytes",
+    snprintf(err, errlen, "cannot measure memory bandwidth: no memory for 3 x %lld bytes",
              (long long)bytes);
     return CV_ENOMEM;
 }

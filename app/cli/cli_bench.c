@@ -73,7 +73,7 @@ typedef struct {
 /* Each array of the bandwidth probe: far beyond any last-level cache. */
 #define PROBE_BYTES ((int64_t)128 << 20)
 /* Passes of the probe before the table and after each large row, the best
- * kept: a pass over 2 x 128 MiB takes about 10 ms, so a few passes can all
+ * kept: a pass over 2 or 3 x 128 MiB takes about 10 ms, so a few passes can all
  * land in a busy moment of a shared machine and put the bound below what
  * the backend then reaches (rows over 100%). */
 #define PROBE_PASSES_FIRST 12
@@ -185,11 +185,32 @@ static int bench_open(bench_opts *o, bench_ctx *c)
 
 static void on_progress(void *user, int done, int total);
 
+/* Probes the bandwidth again (passes of each kind), keeping the best seen:
+ * the machine may have been busier when it was measured before. */
+static void probe_again(bench_ctx *c, int passes)
+{
+    cv_membw again;
+    char why[CV_ERR_LEN];
+    if (c->be->membw(PROBE_BYTES, passes, &again, why, sizeof why) == CV_OK) {
+        c->bw.copy = again.copy > c->bw.copy ? again.copy : c->bw.copy;
+        c->bw.reduce = again.reduce > c->bw.reduce ? again.reduce : c->bw.reduce;
+    }
+}
+
 typedef struct {
     double start;
     int64_t size;
     bool shown;
+    /* A row with a bound also probes between its iterations, at most
+     * PROBE_SHARE of its time, so the bandwidth is measured in the same
+     * seconds as the row: a shared machine's moves by a quarter within a
+     * minute, and a probe only before and after could catch a slow moment
+     * and put a row above 100%. */
+    bench_ctx *probe;
+    double probe_sec;
 } progress_state;
+
+#define PROBE_SHARE 0.1
 
 /* One size: plan, run, check, and the row's figures. CV_OK, or the status
  * with err filled. */
@@ -203,7 +224,11 @@ static int bench_measure(const bench_opts *o, bench_ctx *c, cv_spec *spec, int64
     int rc = cv_plan_build(spec, &plan, err, errlen);
     if (rc)
         return rc;
-    progress_state ps = {cv_now_seconds(), size, false};
+    progress_state ps = {cv_now_seconds(), size, false, NULL, 0};
+    double traffic = 0;
+    if (c->bound && !c->nccl && c->be->plan_bound(plan, &c->bw, &traffic) > 0 &&
+        traffic >= BOUND_MIN_TRAFFIC)
+        ps.probe = c;
     cv_trace *t = NULL;
     if (c->nccl) {
         cv_nccl_result res;
@@ -236,15 +261,7 @@ static int bench_measure(const bench_opts *o, bench_ctx *c, cv_spec *spec, int64
         if (c->bound) {
             row->bound_sec = c->be->plan_bound(plan, &c->bw, &row->traffic);
             if (row->traffic >= BOUND_MIN_TRAFFIC && row->bound_sec > 0) {
-                /* The machine may have been busier when the bandwidth was
-                 * measured: measure again and keep the best seen. */
-                cv_membw again;
-                char why[CV_ERR_LEN];
-                if (c->be->membw(PROBE_BYTES, PROBE_PASSES_AGAIN, &again, why, sizeof why) ==
-                    CV_OK) {
-                    c->bw.copy = again.copy > c->bw.copy ? again.copy : c->bw.copy;
-                    c->bw.reduce = again.reduce > c->bw.reduce ? again.reduce : c->bw.reduce;
-                }
+                probe_again(c, PROBE_PASSES_AGAIN);
                 row->bound_sec = c->be->plan_bound(plan, &c->bw, &row->traffic);
             }
             row->bound_pct = row->sec > 0 ? 100.0 * row->bound_sec / row->sec : 0;
@@ -306,6 +323,11 @@ static int bench_fits(const bench_opts *o, const bench_ctx *c, int64_t size, cha
 static void on_progress(void *user, int done, int total)
 {
     progress_state *p = user;
+    double now = cv_now_seconds();
+    if (p->probe && done < total && p->probe_sec <= PROBE_SHARE * (now - p->start - p->probe_sec)) {
+        probe_again(p->probe, 1); /* between iterations: not in their time */
+        p->probe_sec += cv_now_seconds() - now;
+    }
     if (cv_now_seconds() - p->start < 1.0)
         return;
     if (isatty(STDERR_FILENO)) {
