@@ -73,11 +73,12 @@ typedef struct {
 /* Each array of the bandwidth probe: far beyond any last-level cache. */
 #define PROBE_BYTES ((int64_t)128 << 20)
 /* Passes of the probe before the table and after each large row, the best
- * kept: a pass over 2 or 3 x 128 MiB takes about 10 ms, so a few passes can all
- * land in a busy moment of a shared machine and put the bound below what
- * the backend then reaches (rows over 100%). */
+ * kept (a large row also probes between its iterations): a pass over 2 or
+ * 3 x 128 MiB takes about 10 ms, so a few passes can all land in a busy
+ * moment of a shared machine and put the bound below what the backend then
+ * reaches (rows over 100%). */
 #define PROBE_PASSES_FIRST 12
-#define PROBE_PASSES_AGAIN 6
+#define PROBE_PASSES_AGAIN 2
 
 /* --------------------------------------------------------------- parse */
 
