@@ -360,6 +360,17 @@ int main(void)
                "probe of %lld bytes gave copy %g reduce %g", (long long)probe_bytes[k], bw.copy,
                bw.reduce);
     }
+    /* pieces that do not divide the arrays, odd thread and pass counts (the
+     * reduce forms alternate across calls) */
+    const int64_t odd[][3] = {{(5 << 20) + 4096, 3, 3}, {1 << 20, 1, 1}, {(3 << 20) + 64, 1, 2}};
+    for (int k = 0; k < 3; k++) {
+        cv_membw bw;
+        EXPECT(cv_stream_probe(odd[k][0], (int)odd[k][1], (int)odd[k][2], &bw) == CV_OK &&
+                   bw.copy > 0 && bw.reduce > 0,
+               "probe of %lld bytes, %lld passes, %lld threads gave copy %g reduce %g",
+               (long long)odd[k][0], (long long)odd[k][1], (long long)odd[k][2], bw.copy,
+               bw.reduce);
+    }
     printf("%d checks, %d failures\n", checks, failures);
     return failures != 0;
 }
