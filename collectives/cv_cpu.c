@@ -446,8 +446,9 @@ static const cv_backend cpu_backend = {
     .plan_bound = cpu_plan_bound,
     .bound_about = "the bytes each transfer reads and writes (copy 2x, reduce 3x) over the "
                    "memory bandwidth a STREAM-like probe of its own (not the backend's kernels) "
-                   "reaches in this run: copy with non-temporal stores, and y[i] += x[i] over "
-                   "float32, before the table and after each large row (best seen)",
+                   "reaches in this run: copy with non-temporal stores, and float32 reduce "
+                   "(y[i] += x[i], or z[i] = x[i] + y[i] with non-temporal stores), before the "
+                   "table, between and after a large row's iterations (best seen)",
     .probe = cpu_probe,
     .open = cpu_open,
     .write = cpu_write,
