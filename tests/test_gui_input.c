@@ -151,11 +151,40 @@ static void check_given_inputs(void)
     gui_destroy(g);
 }
 
+/* Compare mode: every stop of the arrow keys is a step boundary of one
+ * side or both, and a side on its boundary shows what landed, its time
+ * exactly a whole step (t / ns * tmax rounds: 8-rank ring against tree
+ * stopped at 0.9999999 of the ring's step, its chunks parked on the cells
+ * they had just written). */
+static void check_compare_boundaries(void)
+{
+    cv_spec spec = tr_spec(CV_OP_ALLREDUCE, CV_ALGO_RING, 8, 8);
+    gui *g = tr_gui(&spec, 1280, 800, RD_THEME_DARK, CV_LANG_EN);
+    TR_CHECK(gui_set_compare(g, true, CV_ALGO_TREE) == CV_OK, "compare ring,tree");
+    int stops = 0;
+    while (gui_time(g) < gui_nsteps(g) && stops < 64) {
+        tr_key(g, SDLK_RIGHT, 0);
+        gui_tick(g, 10);
+        stops++;
+        rd_frame f;
+        gui__frame(g, &f);
+        int whole = 0;
+        for (int p = 0; p < 2; p++)
+            whole += f.panels[p].t == floor(f.panels[p].t);
+        TR_CHECK(whole >= 1 && !gui_playing(g),
+                 "stop %d at %g: ring at %.17g, tree at %.17g of their steps", stops,
+                 gui_time(g), f.panels[0].t, f.panels[1].t);
+    }
+    TR_CHECK(stops >= 14, "Right reached the end of compare mode in %d stops", stops);
+    gui_destroy(g);
+}
+
 int main(void)
 {
     tr_require_fonts();
     check_keymap();
     check_given_inputs();
+    check_compare_boundaries();
     cv_spec spec = tr_spec(CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 8);
     gui *g = tr_gui(&spec, 1024, 640, RD_THEME_DARK, CV_LANG_EN);
     TR_CHECK(gui_trace(g, 0) != NULL, "no trace");

@@ -450,11 +450,17 @@ static double axis_panel_t(const gui *g, int p, double t)
     int n = gp->plan->nsteps;
     if (tmax <= 0 || g->ns <= 0)
         return t < n ? t : n;
-    double tau = t / g->ns * tmax;
+    /* A position on one of this panel's step boundaries (where the arrow
+     * keys stop) is that boundary exactly: t / ns * tmax rounds, and
+     * 0.9999999 of a step would draw its chunks still arriving instead of
+     * what landed. */
+    double tau = t / g->ns * tmax, eps = 1e-9 * tmax;
     for (int k = 0; k < n; k++) {
         double d = gp->cum[k + 1] - gp->cum[k];
-        if (tau < gp->cum[k + 1] || (d <= 0 && tau <= gp->cum[k]))
-            return d > 0 ? k + (tau - gp->cum[k]) / d : k;
+        if (tau < gp->cum[k + 1] - eps || (d <= 0 && tau <= gp->cum[k] + eps)) {
+            double f = d > 0 ? (tau - gp->cum[k]) / d : 0;
+            return k + (f < 1e-9 ? 0 : f);
+        }
     }
     return n;
 }
