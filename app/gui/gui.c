@@ -432,7 +432,11 @@ void gui_play(gui *g, bool on)
 }
 
 /* Compare mode runs both sides on one model-time axis: the timeline's
- * position t (0..ns) is model time t/ns of the slower side's total. */
+ * position t (0..ns) is model time t/ns of the slower side's total. Two
+ * boundaries closer than AXIS_SAME (of a step) are one stop: a ring step
+ * of 4 B and a tree step of 32 B both cost about alpha, and the arrow keys
+ * would otherwise stop twice, 0.00003 of a step apart. */
+#define AXIS_SAME 1e-3
 static double axis_total(const gui *g)
 {
     double tmax = 0;
@@ -450,16 +454,16 @@ static double axis_panel_t(const gui *g, int p, double t)
     int n = gp->plan->nsteps;
     if (tmax <= 0 || g->ns <= 0)
         return t < n ? t : n;
-    /* A position on one of this panel's step boundaries (where the arrow
-     * keys stop) is that boundary exactly: t / ns * tmax rounds, and
-     * 0.9999999 of a step would draw its chunks still arriving instead of
-     * what landed. */
-    double tau = t / g->ns * tmax, eps = 1e-9 * tmax;
+    /* A position within AXIS_SAME of one of this panel's step boundaries
+     * is that boundary exactly: t / ns * tmax rounds, and 0.9999999 of a
+     * step would draw its chunks still arriving instead of what landed,
+     * 1.0000001 the next step's chunks parked on the cells just written. */
+    double tau = t / g->ns * tmax;
     for (int k = 0; k < n; k++) {
         double d = gp->cum[k + 1] - gp->cum[k];
-        if (tau < gp->cum[k + 1] - eps || (d <= 0 && tau <= gp->cum[k] + eps)) {
-            double f = d > 0 ? (tau - gp->cum[k]) / d : 0;
-            return k + (f < 1e-9 ? 0 : f);
+        if (tau < gp->cum[k + 1] || (d <= 0 && tau <= gp->cum[k])) {
+            double pt = d > 0 ? k + (tau - gp->cum[k]) / d : k;
+            return fabs(pt - round(pt)) < AXIS_SAME ? round(pt) : pt;
         }
     }
     return n;
@@ -475,9 +479,9 @@ static double axis_boundary(const gui *g, double t, int dir)
     for (int p = 0; p < 2; p++)
         for (int k = 0; k <= g->panels[p].plan->nsteps; k++) {
             double a = g->panels[p].cum[k] / tmax * g->ns;
-            if (dir > 0 && a > t + 1e-9 && a < best)
+            if (dir > 0 && a > t + AXIS_SAME && a < best)
                 best = a;
-            if (dir < 0 && a < t - 1e-9 && a > best)
+            if (dir < 0 && a < t - AXIS_SAME && a > best)
                 best = a;
         }
     return best;
