@@ -681,7 +681,9 @@ void gui__frame(gui *g, rd_frame *out)
             f.panels[p].t = axis_panel_t(g, p, g->t);
     f.speed = speeds[g->speed_i];
     f.playing = g->playing;
-    f.landed = g->landed && !g->playing && g->t == floor(g->t);
+    /* On a whole step; in compare mode the stop is one side's boundary,
+     * and the renderer shows the arithmetic of each side that is on one. */
+    f.landed = g->landed && !g->playing && (g->npanels == 2 || g->t == floor(g->t));
     f.help = g->help;
     f.narration = g->narration;
     f.controls = !g->clean;
