@@ -19,6 +19,9 @@
 
 /* Bytes a visual trace and one state over it take (cv_trace.c). */
 int64_t cv__visual_bytes(const cv_plan *p);
+/* Whether spec's avg is NCCL's pre-multiplied sum (a float dtype, an op
+ * that reduces): the inputs are scaled by 1/N before the run (cv_memory.c). */
+bool cv__avg_premultiplies(const cv_spec *s);
 /* Whether cv_run with opts fills the inputs into the backend's own memory
  * and checks the results there (a discarding run on a backend with a
  * view), keeping no copy of either (cv_memory.c). */

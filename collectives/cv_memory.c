@@ -94,7 +94,7 @@ int64_t cv_plan_host_buffer_bytes(const cv_plan *plan)
     return total;
 }
 
-static bool avg_premultiplies(const cv_spec *s)
+bool cv__avg_premultiplies(const cv_spec *s)
 {
     return s->redop == CV_AVG && cv_dtype_is_float(s->dtype) && cv_op_reduces(s->op);
 }
@@ -104,7 +104,8 @@ bool cv__run_in_place(const cv_plan *plan, const cv_backend *be, const cv_run_op
     /* No plan writes a send buffer (cv_plan_validate), so the backend's
      * SEND still holds the inputs when the results are checked; the avg
      * pre-multiply and the user's own inputs need a copy of their own. */
-    return o->discard && !o->visual && be->view && !avg_premultiplies(&plan->spec) && !o->inputs;
+    return o->discard && !o->visual && be->view && !cv__avg_premultiplies(&plan->spec) &&
+           !o->inputs;
 }
 
 void cv_run_footprint(const cv_plan *plan, const cv_backend *be, const cv_run_opts *o,
@@ -123,7 +124,7 @@ void cv_run_footprint(const cv_plan *plan, const cv_backend *be, const cv_run_op
     f->buffers = be->host_bytes ? be->host_bytes(plan) : 0;
     bool direct = cv__run_in_place(plan, be, o); /* no inputs or results of its own */
     f->data = direct ? 0 : mul_sat(send, esz);
-    if (avg_premultiplies(s))
+    if (cv__avg_premultiplies(s))
         f->data = add_sat(f->data, mul_sat(most, esz)); /* the pre-multiplied copy */
     if (!direct && (verify || visual))
         f->data = add_sat(f->data, mul_sat(recv, esz));

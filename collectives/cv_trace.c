@@ -129,7 +129,7 @@ int cv_run(const cv_plan *plan, const cv_backend *be, const cv_run_opts *opts, c
     t->inputs = cv__xcalloc((size_t)n, sizeof *t->inputs);
     t->outputs = cv__xcalloc((size_t)n, sizeof *t->outputs);
 
-    bool premul = s->redop == CV_AVG && cv_dtype_is_float(s->dtype) && cv_op_reduces(s->op);
+    bool premul = cv__avg_premultiplies(s);       /* NCCL's avg on floats */
     bool direct = cv__run_in_place(plan, be, &o); /* inputs and results in the backend's memory */
     void *scaled = NULL;
     for (int r = 0; r < n && !rc; r++) {

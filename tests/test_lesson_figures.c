@@ -111,6 +111,15 @@ static double quantity_bytes(lesson_cost_quantity q, bool *bw)
  * for the input x (in the written unit)? It must be x rounded to the digits
  * written, and within 10 % of it: "1.61 GB" and "1 GB" for 1.5 GiB and
  * 1 GiB, but not "2 GB" for 1.61 GB. */
+/* The priced problem of quiz i, or of figure i - nquizzes after them;
+ * NULL where it has none. */
+static const lesson_cost_ref *cost_ref(const lesson *l, int i)
+{
+    if (i < l->nquizzes)
+        return l->quizzes[i].has_cost ? &l->quizzes[i].cost : NULL;
+    return l->figures[i - l->nquizzes].has_cost ? &l->figures[i - l->nquizzes].cost : NULL;
+}
+
 static bool rounds(double v, int decimals, double x)
 {
     return fabs(x - v) <= 0.5 * pow(10, -decimals) + 1e-9 * fabs(x) && fabs(x - v) <= 0.1 * fabs(x);
@@ -140,11 +149,7 @@ static bool covered_bytes(const lesson *l, const char *unit, double v, int decim
     }
     /* inputs: the priced problems' sizes and links */
     for (int i = 0; i < l->nquizzes + l->nfigures; i++) {
-        const lesson_cost_ref *c = NULL;
-        if (i < l->nquizzes && l->quizzes[i].has_cost)
-            c = &l->quizzes[i].cost;
-        else if (i >= l->nquizzes && l->figures[i - l->nquizzes].has_cost)
-            c = &l->figures[i - l->nquizzes].cost;
+        const lesson_cost_ref *c = cost_ref(l, i);
         if (!c)
             continue;
         if (!bw && c->bytes > 0 && rounds(v, decimals, (double)c->bytes / scale))
@@ -187,11 +192,7 @@ static bool covered(const lesson *l, double v, double scale)
     }
     if (scale == 1) { /* a link's latency in microseconds: an input */
         for (int i = 0; i < l->nquizzes + l->nfigures; i++) {
-            const lesson_cost_ref *c = NULL;
-            if (i < l->nquizzes && l->quizzes[i].has_cost)
-                c = &l->quizzes[i].cost;
-            else if (i >= l->nquizzes && l->figures[i - l->nquizzes].has_cost)
-                c = &l->figures[i - l->nquizzes].cost;
+            const lesson_cost_ref *c = cost_ref(l, i);
             if (c && (v == c->alpha_us || (c->inter_bw_gbps > 0 && v == c->inter_alpha_us)))
                 return true;
         }
