@@ -68,6 +68,13 @@ if(CMAKE_CXX_COMPILER)
                ENV COLLVIZ_MOCK_CUDA=mem=629145600)
   collviz_test(test_cuda_nccl_mock SOURCES test_cuda_nccl.c LIBS cvcudamock TIMEOUT 600
                ENV COLLVIZ_MOCK_CUDA=ndev=4,peer=1)
+  # The property suite on the double: not a test of its own (test_cuda_mock
+  # covers that ground), the stand-in for test_cuda in the rehearsal of the
+  # GPU check below.
+  add_executable(test_cuda_suite_mock test_cuda.c)
+  target_link_libraries(test_cuda_suite_mock PRIVATE cvcudamock)
+  target_include_directories(test_cuda_suite_mock PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+  collviz_warnings(test_cuda_suite_mock)
 
   # NCCL bootstrapped through MPI on the doubles, under a real launcher:
   # one process's ncclCommInitRank failing must end every process's wait.
@@ -110,4 +117,12 @@ if(CMAKE_CXX_COMPILER)
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_cuda_mock_cli.sh
                    $<TARGET_FILE:collviz-mockgpu> ${CMAKE_BINARY_DIR}/cuda-mock-cli)
   set_tests_properties(test_cuda_mock_cli PROPERTIES TIMEOUT 300)
+
+  # scripts/gpu_check.sh --quick rehearsed on the doubles (--dry): the
+  # output folder's layout, the summaries, the per-part time limits and a
+  # spent budget, as a lent GPU machine would see them.
+  add_test(NAME test_gpu_check_dry
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test_gpu_check_dry.sh ${CMAKE_BINARY_DIR}
+                   ${CMAKE_BINARY_DIR}/gpu-check-dry)
+  set_tests_properties(test_gpu_check_dry PROPERTIES TIMEOUT 600)
 endif()
