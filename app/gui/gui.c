@@ -9,9 +9,10 @@
  * as it was and shows the reason in a banner; a new setup the device
  * backend cannot run (its memory, a fault) runs on the CPU backend instead.
  *
- * The event loop sleeps in SDL_WaitEventTimeout while paused, so an idle
- * window costs nothing (except under --frames N, which must count frames);
- * while playing it draws at the display's pace.
+ * The event loop (gui_frame, one pass of it, which the browser calls too)
+ * sleeps in SDL_WaitEventTimeout while paused, so an idle window costs
+ * nothing (except under --frames N, which must count frames); while
+ * playing it draws at the display's pace.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "gui.h"
@@ -361,9 +362,43 @@ void gui_destroy(gui *g)
     free(g);
 }
 
+int gui_draw_offscreen(gui *g, int w, int h, char *err, size_t errlen)
+{
+    rd_font_paths fonts;
+    int rc = gui_fonts(&fonts, err, errlen);
+    if (rc != CV_OK)
+        return rc;
+    /* The format the window and the renderer's textures use: SDL blends
+     * into it on its fast paths (into ABGR8888 it took four times as long). */
+    SDL_Surface *s = SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_ARGB8888);
+    SDL_Renderer *r = s ? SDL_CreateSoftwareRenderer(s) : NULL;
+    if (!r) {
+        snprintf(err, errlen, "cannot create a %dx%d software renderer: %s", w, h, SDL_GetError());
+        SDL_FreeSurface(s);
+        return CV_EUNAVAIL;
+    }
+    rd_ctx *rd = rd_create(r, &fonts, err, errlen);
+    if (!rd) {
+        SDL_DestroyRenderer(r);
+        SDL_FreeSurface(s);
+        return CV_EUNAVAIL;
+    }
+    rd_destroy(g->rd);
+    SDL_DestroyRenderer(g->ren);
+    if (g->surface)
+        SDL_FreeSurface(g->surface);
+    g->rd = rd;
+    g->ren = r;
+    g->surface = s;
+    return CV_OK;
+}
+
+SDL_Surface *gui_offscreen(gui *g) { return g->win ? g->surface : NULL; }
+
 SDL_Renderer *gui_renderer(gui *g) { return g->ren; }
 rd_ctx *gui_rd(gui *g) { return g->rd; }
 bool gui_quit_requested(const gui *g) { return g->quit; }
+int gui_frames(const gui *g) { return (int)g->frames; }
 const cv_spec *gui_spec(const gui *g) { return &g->spec; }
 bool gui_compare(const gui *g) { return g->compare; }
 rd_theme_id gui_theme(const gui *g) { return g->theme; }
@@ -812,56 +847,79 @@ void gui_fit_display(int *w, int *h)
 
 /* ------------------------------------------------------------ main loop */
 
+void gui_loop_init(gui_loop *l)
+{
+    l->last = cv_now_seconds();
+    l->dirty = true;
+    l->redraw = false;
+}
+
+bool gui_loop_busy(const gui *g)
+{
+    return g->playing || g->exit_after > 0;
+}
+
+bool gui_frame(gui *g, gui_loop *l, bool may_wait)
+{
+    SDL_Event e;
+    /* Paused and nothing changing: sleep until something happens. */
+    bool idle = !g->playing && !g->dragging && !(g->has_message && g->message_until > 0) &&
+                g->exit_after == 0;
+    if (may_wait && idle && !l->dirty && SDL_WaitEventTimeout(&e, 250)) {
+        gui_handle_event(g, &e);
+        l->dirty = true;
+    }
+    while (SDL_PollEvent(&e)) {
+        gui_handle_event(g, &e);
+        l->dirty = true;
+    }
+    double now = cv_now_seconds(), dt = now - l->last;
+    l->last = now;
+    if (dt > 0.25)
+        dt = 0.25; /* after a stall, don't jump a whole step */
+    bool was_playing = g->playing;
+    gui_tick(g, dt);
+    if (g->hooks.on_frame)
+        g->hooks.on_frame(g->hooks.user, g);
+    /* --frames N counts frames, so a window that must quit after N
+     * never idles: it draws at ~60 fps instead of waiting for events
+     * that may never come (a bare X server sends none). */
+    if (g->playing || was_playing || g->message_until > 0 || g->exit_after > 0 || l->redraw)
+        l->dirty = true;
+    l->redraw = false;
+    if (g->quit)
+        return false;
+    if (l->dirty) {
+        gui_render(g);
+        SDL_RenderPresent(g->ren);
+        g->frames++;
+        if (g->first_frame_cb)
+            g->first_frame_cb(g), g->first_frame_cb = NULL;
+        l->dirty = false;
+        if (g->exit_after > 0 && g->frames >= g->exit_after)
+            g->quit = true;
+    }
+    return !g->quit;
+}
+
+/* The browser's gui_run is app/web/web_loop.c's: it hands each frame
+ * back to the browser instead of looping here. */
+#ifndef __EMSCRIPTEN__
 int gui_run(gui *g)
 {
-    double last = cv_now_seconds();
-    bool dirty = true;
-    while (!g->quit) {
-        SDL_Event e;
-        /* Paused and nothing changing: sleep until something happens. */
-        bool idle = !g->playing && !g->dragging && !(g->has_message && g->message_until > 0) &&
-                    g->exit_after == 0;
-        if (idle && !dirty) {
-            if (SDL_WaitEventTimeout(&e, 250)) {
-                gui_handle_event(g, &e);
-                dirty = true;
-            }
-        }
-        while (SDL_PollEvent(&e)) {
-            gui_handle_event(g, &e);
-            dirty = true;
-        }
-        double now = cv_now_seconds(), dt = now - last;
-        last = now;
-        if (dt > 0.25)
-            dt = 0.25; /* after a stall, don't jump a whole step */
-        bool was_playing = g->playing;
-        gui_tick(g, dt);
-        if (g->hooks.on_frame)
-            g->hooks.on_frame(g->hooks.user, g);
-        /* --frames N counts frames, so a window that must quit after N
-         * never idles: it draws at ~60 fps instead of waiting for events
-         * that may never come (a bare X server sends none). */
-        if (g->playing || was_playing || g->message_until > 0 || g->exit_after > 0)
-            dirty = true;
-        if (g->quit)
+    gui_loop l;
+    gui_loop_init(&l);
+    for (;;) {
+        double start = cv_now_seconds();
+        if (!gui_frame(g, &l, true))
             break;
-        if (dirty) {
-            gui_render(g);
-            SDL_RenderPresent(g->ren);
-            g->frames++;
-            if (g->first_frame_cb)
-                g->first_frame_cb(g), g->first_frame_cb = NULL;
-            dirty = false;
-            if (g->exit_after > 0 && g->frames >= g->exit_after)
-                g->quit = true;
-        }
-        if (g->playing || g->exit_after > 0) {
+        if (gui_loop_busy(g)) {
             /* Vsync paces us where it exists; elsewhere cap at ~60 fps. */
-            double spent = cv_now_seconds() - now;
+            double spent = cv_now_seconds() - start;
             if (spent < 0.016)
                 SDL_Delay((Uint32)((0.016 - spent) * 1000) + 1);
         }
     }
     return 0;
 }
+#endif

@@ -77,8 +77,34 @@ int gui_fonts(rd_font_paths *fonts, char *err, size_t errlen);
 /* Sets the window's icon from assets/ (nothing when there are none). */
 void gui_set_icon(SDL_Window *win);
 
-/* The main loop: events, playback, drawing, until quit. Returns 0. */
+/* Draws into a w x h surface of its own from now on (ARGB8888, rows
+ * without padding) instead of the window, which stays for its events: the
+ * browser hands what changed to its canvas itself, faster than SDL's copy
+ * of the whole frame through the window (app/web/web_loop.c). Called again
+ * for a new size. CV_OK, or a status with err, the drawing left as it was. */
+int gui_draw_offscreen(gui *g, int w, int h, char *err, size_t errlen);
+/* That surface, or NULL when drawing into the window (or headless). */
+SDL_Surface *gui_offscreen(gui *g);
+
+/* The main loop: events, playback, drawing, until quit. Returns 0. It
+ * calls gui_frame until that says stop, pacing itself at about 60 frames
+ * a second while something moves; the browser calls the same gui_frame
+ * from its own loop (app/web/). */
 int gui_run(gui *g);
+/* What the loop keeps between frames: when the last began, and whether
+ * the stage must be drawn again. */
+typedef struct {
+    double last;
+    bool dirty;
+    bool redraw; /* set from outside (a resized canvas): draw the next frame */
+} gui_loop;
+void gui_loop_init(gui_loop *l);
+/* One pass of the loop: the events waiting (may_wait: first sleep up to a
+ * quarter of a second for one when nothing moves), playback, and a frame
+ * when anything changed. False once the window is to close. */
+bool gui_frame(gui *g, gui_loop *l, bool may_wait);
+/* Whether something moves, so the next frame is due at once. */
+bool gui_loop_busy(const gui *g);
 /* Pieces of the loop, for tests and lessons that run their own. */
 void gui_handle_event(gui *g, const SDL_Event *e);
 /* What a key or a button does (arg as the keymap's: -1 cycles back; the
@@ -87,6 +113,7 @@ void gui_do(gui *g, rd_action a, int arg);
 void gui_tick(gui *g, double seconds); /* advances playback */
 void gui_render(gui *g);               /* draws the frame (not presented) */
 bool gui_quit_requested(const gui *g);
+int gui_frames(const gui *g); /* frames drawn and presented so far */
 
 SDL_Renderer *gui_renderer(gui *g);
 rd_ctx *gui_rd(gui *g);
