@@ -180,6 +180,15 @@ bool app_unsafe_codepoint(uint32_t c);
 bool app_data_dir(const char *name, const char *const *env, char *out, size_t outlen, char *why,
                   size_t whylen);
 
+/* Files the program finishes writing, for a host that must hear of them:
+ * the browser offers a file the user asked for (a screenshot) for
+ * download and copies the program's own state (progress) into the page's
+ * lasting storage. app_file_written is NULL on the desktop; app_wrote_file
+ * calls it where set (cli_data.c). */
+typedef enum { APP_FILE_STATE, APP_FILE_USER } app_file_kind;
+extern void (*app_file_written)(const char *path, app_file_kind kind);
+void app_wrote_file(const char *path, app_file_kind kind);
+
 /* A run's progress on the terminal (cli_progress.c): begin sets o's
  * on_step where stderr is a terminal; after a second, the step or
  * "verifying" shows on one line, which end erases. */

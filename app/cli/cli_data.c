@@ -7,7 +7,8 @@
  * source tree's lessons/ and assets/ there), else PREFIX/share/collviz for
  * an executable in PREFIX/bin. The executable is found through
  * /proc/self/exe, so a prefix still works after it is moved, and the
- * current directory never matters.
+ * current directory never matters. And the other way: the hook through
+ * which a host (the browser) hears of each file the program writes.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "app.h"
@@ -67,4 +68,12 @@ bool app_data_dir(const char *name, const char *const *env, char *out, size_t ou
     snprintf(why, whylen, "no %s directory found, neither %s nor %s%s%s", name, cand[0], cand[1],
              env && *env ? "; set " : "", env && *env ? *env : "");
     return false;
+}
+
+void (*app_file_written)(const char *path, app_file_kind kind);
+
+void app_wrote_file(const char *path, app_file_kind kind)
+{
+    if (app_file_written)
+        app_file_written(path, kind);
 }

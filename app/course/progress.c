@@ -12,6 +12,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "progress.h"
 
+#include "app.h"
 #include "cv.h"
 
 #include <cjson/cJSON.h>
@@ -564,6 +565,7 @@ progress_status progress_save(const progress *p, const char *path, char *msg, si
         fsync(dfd);
         close(dfd);
     }
+    app_wrote_file(path, APP_FILE_STATE);
     return PROGRESS_OK;
 }
 

@@ -234,6 +234,8 @@ int gui__screenshot(gui *g, char *out, size_t outlen)
     SDL_FreeSurface(s);
     if (rc != CV_OK)
         snprintf(out, outlen, "%s", err);
+    else
+        app_wrote_file(out, APP_FILE_USER);
     return rc;
 }
 
