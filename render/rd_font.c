@@ -14,11 +14,16 @@
  *
  * Each string is drawn whole in one face (rd_font.h says which), so a
  * Chinese sentence with Latin words in it has one consistent look.
+ *
+ * The browser build has no fontconfig (COLLVIZ_HAVE_FONTCONFIG unset): the
+ * shipped faces are all there is, and a character they lack has no face.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "rd_font.h"
 
+#ifdef COLLVIZ_HAVE_FONTCONFIG
 #include <fontconfig/fontconfig.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -26,6 +31,8 @@
 #define PROBE_PX 14 /* the size whose font answers "is this glyph there" */
 
 /* ------------------------------------------------------------ finding */
+
+#ifdef COLLVIZ_HAVE_FONTCONFIG
 
 /* The file (and face index) of a fontconfig match. */
 static bool match_file(FcPattern *match, rd_font_file *out)
@@ -89,6 +96,13 @@ static bool fc_find_char(uint32_t cp, rd_font_file *out)
     FcFini(); /* rare (memoised by the caller): keep nothing alive between frames */
     return found;
 }
+#else
+static bool fc_find_char(uint32_t cp, rd_font_file *out)
+{
+    (void)cp, (void)out;
+    return false;
+}
+#endif
 
 static bool file_readable(const char *path)
 {
@@ -136,6 +150,15 @@ int rd_fonts_find(const char *assets, rd_font_paths *out, char *err, size_t errl
     from_assets(assets, "DejaVuSansMono.ttf", &out->mono);
     if (out->latin.path[0] && (out->cjk.path[0] || envc) && out->mono.path[0])
         return CV_OK; /* fontconfig not needed: it costs a cache read at start */
+#ifndef COLLVIZ_HAVE_FONTCONFIG
+    (void)latin, (void)cjk, (void)mono;
+    if (!out->latin.path[0]) {
+        snprintf(err, errlen, "no Latin font: %s/fonts/DejaVuSans.ttf cannot be read",
+                 assets && *assets ? assets : "(no assets directory)");
+        return CV_EUNAVAIL;
+    }
+    return CV_OK;
+#else
     if (!FcInit()) {
         if (!out->latin.path[0]) {
             snprintf(err, errlen,
@@ -158,6 +181,7 @@ int rd_fonts_find(const char *assets, rd_font_paths *out, char *err, size_t errl
         return CV_EUNAVAIL;
     }
     return CV_OK;
+#endif
 }
 
 /* ------------------------------------------------------------- faces */

@@ -130,6 +130,15 @@ void rd_text_destroy(rd_text *t)
 
 bool rd_text_has_cjk(const rd_text *t) { return t->fonts.face[RD__FACE_CJK].path[0] != '\0'; }
 
+int rd_text_missing(const rd_text *t, uint32_t *first)
+{
+    int n = 0;
+    for (int i = 0; i < t->fonts.nlooked; i++)
+        if (t->fonts.looked[i].face < 0 && n++ == 0 && first)
+            *first = t->fonts.looked[i].cp;
+    return n;
+}
+
 const char *rd_text_font(rd_text *t, const char *s, int px)
 {
     return rd__font_file_for(&t->fonts, px, s)->path;

@@ -127,6 +127,9 @@ typedef struct rd_text rd_text;
 rd_text *rd_text_create(SDL_Renderer *r, const rd_font_paths *fonts, char *err, size_t errlen);
 void rd_text_destroy(rd_text *t); /* accepts NULL */
 bool rd_text_has_cjk(const rd_text *t);
+/* Characters drawn so far that no face has (drawn as boxes): how many
+ * distinct ones, and the first in *first (when not NULL and any). */
+int rd_text_missing(const rd_text *t, uint32_t *first);
 /* Size in pixels of s at pixel size px (no truncation). */
 void rd_text_measure(rd_text *t, const char *s, int px, int *w, int *h);
 /* Draws s with its top-left corner at (x, y), cut with an ellipsis to
