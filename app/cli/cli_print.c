@@ -66,11 +66,11 @@ static void print_buffer(FILE *out, const cv_trace *t, const cv_state *st, int r
     int step = cv_state_step(st) - 1; /* the step just applied */
     int64_t shown = v.count < MAX_CELLS ? v.count : MAX_CELLS;
     for (int64_t base = 0; base < shown; base += CELLS_PER_LINE) {
-        char label[16];
-        if (rank >= s->ranks) /* an in-network plan's switch */
-            snprintf(label, sizeof label, base ? "" : "sw %s", "scr");
-        else
-            snprintf(label, sizeof label, base ? "" : "r%d %s", rank,
+        char label[16] = ""; /* on the first line of the buffer only */
+        if (base == 0 && rank >= s->ranks) /* an in-network plan's switch */
+            snprintf(label, sizeof label, "sw scr");
+        else if (base == 0)
+            snprintf(label, sizeof label, "r%d %s", rank,
                      buf == CV_BUF_SCRATCH ? "scr" : cv_buf_name(buf));
         fprintf(out, "%-8s", label);
         int64_t end = base + CELLS_PER_LINE < shown ? base + CELLS_PER_LINE : shown;
