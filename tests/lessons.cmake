@@ -37,6 +37,12 @@ if(TARGET collviz)
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_lesson_cli.sh $<TARGET_FILE:collviz>
                    ${PROJECT_SOURCE_DIR} ${CMAKE_BINARY_DIR}/lesson-cli)
   set_tests_properties(test_lesson_cli PROPERTIES TIMEOUT 300)
+  # The lessons' model answers remembered in a file (COLLVIZ_MODEL_CACHE, as
+  # the browser's page reads them) give every lesson the same text.
+  add_test(NAME test_model_cache
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_model_cache.sh $<TARGET_FILE:collviz>
+                   ${PROJECT_SOURCE_DIR} ${CMAKE_BINARY_DIR}/model-cache)
+  set_tests_properties(test_model_cache PROPERTIES TIMEOUT 300)
 endif()
 
 if(COLLVIZ_FUZZ)

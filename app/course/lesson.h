@@ -455,4 +455,9 @@ int lesson_ask_quiz(const lesson_quiz *q, lesson_lang lang, FILE *in, FILE *out)
 }
 #endif
 
+/* Writes the cost model's answers computed so far in this process (a
+ * loaded course's figures and quizzes) to path, for COLLVIZ_MODEL_CACHE
+ * (lesson_model.c); how many, or -1 with err. */
+int lesson_model_cache_write(const char *path, char *err, size_t errlen);
+
 #endif /* LESSON_H */

@@ -283,11 +283,15 @@ static int check(int npaths, const char *const *paths)
 
 static const char lessons_help[] =
     "usage: collviz lessons [--lang en|zh] [--dir DIR]\n"
-                 "       collviz lessons --check [PATH...]\n\n"
+                 "       collviz lessons --check [PATH...]\n"
+                 "       collviz lessons --model-cache FILE [--dir DIR]\n\n"
                  "Lists the course by track with completion marks ([x] done, > current) and\n"
                  "quiz scores. --check validates lesson files or directories (default: the\n"
                  "shipped lessons/) and prints every problem as file:line:column: message;\n"
-                 "exit status 2 when there is any. docs/LESSONS.md is the format.\n";
+                 "exit status 2 when there is any. docs/LESSONS.md is the format.\n"
+                 "--model-cache writes the cost model's answers the lessons state to FILE,\n"
+                 "which COLLVIZ_MODEL_CACHE=FILE then reads instead of recomputing them (the\n"
+                 "browser's page starts from one).\n";
 
 static void list(const lesson_course *c, const progress *p, lesson_lang lang)
 {
@@ -314,7 +318,7 @@ static void list(const lesson_course *c, const progress *p, lesson_lang lang)
 
 int app_cmd_lessons(int argc, char **argv)
 {
-    const char *dir = NULL;
+    const char *dir = NULL, *model_cache = NULL;
     bool check_files = false;
     lesson_lang lang = LESSON_EN;
     const char **paths = cv_xcalloc((size_t)argc, sizeof *paths);
@@ -322,6 +326,7 @@ int app_cmd_lessons(int argc, char **argv)
         APP_SWITCH("--check", &check_files),
         APP_ENUM("--lang", &lang, &app_langs),
         APP_TEXT("--dir", &dir),
+        APP_TEXT("--model-cache", &model_cache),
     };
     /* the files and directories --check reads */
     app_cmdline cl = APP_CMDLINE_ARGS("lessons", lessons_help, flags, paths, argc, "PATH");
@@ -347,6 +352,15 @@ int app_cmd_lessons(int argc, char **argv)
     char path[4096];
     if (lesson_cmd_load_course(&course, dir, false) < 0)
         return APP_EXIT_USAGE;
+    if (model_cache) {
+        char err[CV_ERR_LEN];
+        int n = lesson_model_cache_write(model_cache, err, sizeof err);
+        lesson_course_free(&course);
+        if (n < 0)
+            return app_usage_error("lessons: --model-cache: %s", err);
+        printf("%d answers of the cost model written to %s\n", n, model_cache);
+        return APP_EXIT_OK;
+    }
     lesson_cmd_load_progress(&prog, path, sizeof path);
     if (!app_flag_given(&cl, "--lang"))
         lang = lesson_default_lang(&prog);

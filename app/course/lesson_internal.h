@@ -37,6 +37,22 @@ void lesson__arena_destroy(lesson__arena *a); /* accepts NULL */
 void *lesson__alloc(lesson__arena *a, size_t n); /* zeroed, aligned for any type */
 char *lesson__strdup(lesson__arena *a, const char *s);
 
+/* ------------------------------------------------------------------ model */
+
+/* The model's cost of spec's plan on link (inter between nodes, or NULL),
+ * from the remembered answers when they hold it (lesson_model.c); else
+ * built and priced, and kept when `remember` (not for the probes of a
+ * crossover's search, whose answer is kept instead). False with err when
+ * the spec cannot be planned. */
+bool lesson__model_cost(const cv_spec *spec, const cv_link *link, const cv_link *inter,
+                        bool remember, cv_cost *out, char *err, size_t errlen);
+/* A crossover's size in bytes (spec's algorithm against versus), when
+ * remembered; and remembering one. */
+bool lesson__model_get_crossover(const cv_spec *spec, cv_algo versus, const cv_link *link,
+                                 const cv_link *inter, int64_t *bytes);
+void lesson__model_put_crossover(const cv_spec *spec, cv_algo versus, const cv_link *link,
+                                 const cv_link *inter, int64_t bytes);
+
 /* ---------------------------------------------------------------- scanner */
 
 typedef enum {

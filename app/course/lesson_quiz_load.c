@@ -139,14 +139,10 @@ static bool time_at(const cv_spec *base, cv_algo algo, int64_t count, const cv_l
     cv_spec s = *base;
     s.algo = algo;
     s.count = count;
-    cv_plan *plan = NULL;
-    if (cv_spec_check(&s, CV_MAX_RANKS, err, errlen) != CV_OK ||
-        cv_plan_build(&s, &plan, err, errlen) != CV_OK)
-        return false;
     cv_cost cost;
-    cv_cost_plan_nodes(plan, link, inter, &cost);
+    if (!lesson__model_cost(&s, link, inter, false, &cost, err, errlen))
+        return false;
     *sec = cost.seconds;
-    cv_plan_destroy(plan);
     return true;
 }
 
@@ -159,6 +155,8 @@ static bool crossover_bytes(const cv_spec *spec, cv_algo versus, int64_t unit, c
                             const cv_link *inter, int64_t *out, char *err, size_t errlen)
 {
     const int64_t limit = (int64_t)1 << 42; /* 4.4 TB: beyond any message */
+    if (lesson__model_get_crossover(spec, versus, link, inter, out))
+        return true;
     double a, b;
     if (!time_at(spec, spec->algo, 1, link, inter, &a, err, errlen) ||
         !time_at(spec, versus, 1, link, inter, &b, err, errlen))
@@ -194,6 +192,7 @@ static bool crossover_bytes(const cv_spec *spec, cv_algo versus, int64_t unit, c
             hi = mid;
     }
     *out = hi * unit;
+    lesson__model_put_crossover(spec, versus, link, inter, *out);
     return true;
 }
 
@@ -355,14 +354,11 @@ bool lesson__read_cost(lesson__ctx *c, lesson__val v, const char *where, lesson_
     }
     spec.count = bytes / unit;
     char err[CV_ERR_LEN];
-    cv_plan *plan = NULL;
-    if (cv_spec_check(&spec, CV_MAX_RANKS, err, sizeof err) != CV_OK ||
-        cv_plan_build(&spec, &plan, err, sizeof err) != CV_OK) {
+    cv_cost cost;
+    if (!lesson__model_cost(&spec, link, inter, true, &cost, err, sizeof err)) {
         lesson__err(c, lesson__off(c, v), "%s: %s", where, err);
         return false;
     }
-    cv_cost cost;
-    cv_cost_plan_nodes(plan, link, inter, &cost);
     double value;
     switch ((lesson_cost_quantity)quantity) {
     case LESSON_COST_TIME_S: value = cost.seconds; break;
@@ -413,7 +409,6 @@ bool lesson__read_cost(lesson__ctx *c, lesson__val v, const char *where, lesson_
         snprintf(about, aboutlen, "%s %s, %d ranks, %lld bytes of %s%s, %s%s", cv_op_name(spec.op),
                  cv_algo_name(spec.algo), spec.ranks, (long long)bytes, cv_dtype_name(spec.dtype),
                  sl, l1, nd);
-    cv_plan_destroy(plan);
     return true;
 }
 
