@@ -401,6 +401,10 @@ bool gui_quit_requested(const gui *g) { return g->quit; }
 int gui_frames(const gui *g) { return (int)g->frames; }
 const cv_spec *gui_spec(const gui *g) { return &g->spec; }
 bool gui_compare(const gui *g) { return g->compare; }
+cv_algo gui_compared_algo(const gui *g) { return compared_algo(g); }
+cv_init gui_init(const gui *g) { return g->init; }
+uint64_t gui_seed(const gui *g) { return g->seed; }
+bool gui_lesson_mode(const gui *g) { return g->lesson; }
 rd_theme_id gui_theme(const gui *g) { return g->theme; }
 float gui_dpi(const gui *g) { return g->dpi > 0 ? g->dpi : 1.0f; }
 const cv_backend *gui_backend(const gui *g) { return g->backend; }

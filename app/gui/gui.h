@@ -136,6 +136,10 @@ bool gui_target_reached(const gui *g);
 const cv_spec *gui_spec(const gui *g);
 const cv_trace *gui_trace(const gui *g, int panel); /* NULL if none */
 bool gui_compare(const gui *g);
+cv_algo gui_compared_algo(const gui *g); /* compare mode's second algorithm */
+cv_init gui_init(const gui *g);           /* how the inputs are filled, and the seed */
+uint64_t gui_seed(const gui *g);
+bool gui_lesson_mode(const gui *g);       /* a lesson drives the stage */
 /* Re-plans and re-runs for spec (and, in compare mode, the second
  * algorithm). On failure the previous trace stays and the reason is shown
  * in the window; returns the cv_status. */
