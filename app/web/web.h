@@ -1,0 +1,36 @@
+/*
+ * web.h: the browser build's glue (app/web/), shared by its entry point
+ * (web_main.c), its loop (web_loop.c) and the page's script (web.js),
+ * which must agree on these folders.
+ */
+#ifndef WEB_H
+#define WEB_H
+
+/* Where the page's data file puts lessons/ and assets/. */
+#define WEB_DATA_DIR "/collviz"
+/* The folder the page keeps in IndexedDB: progress, and dropped files. */
+#define WEB_PERSIST_DIR "/persist"
+#define WEB_DROPPED_DIR WEB_PERSIST_DIR "/dropped"
+
+/* For the page's tests and benchmark (web_loop.c): the median time of the
+ * last `last` drawn frames (all kept, if 0) in milliseconds, -1 when none
+ * was drawn; the frames drawn so far; the characters drawn so far that no
+ * shipped face has (boxes on the page: the cut-down Chinese face lacks
+ * them). */
+double web_frame_median_ms(int last);
+double web_draw_median_ms(int last); /* the drawing alone, before the canvas */
+int web_frames_drawn(void);
+int web_missing_glyphs(void);
+int web_missing_first(void); /* the first of them (a code point), 0 if none */
+
+/* The window the browser's loop runs (NULL before it starts), and a
+ * request to draw the next frame after changing it from outside. */
+struct gui;
+struct gui *web_gui(void);
+void web_redraw(void);
+/* The page's bar and gestures (web_export.c): the stage as a GIF download,
+ * 0 when made; a swipe, dir > 0 onwards, < 0 back. */
+int web_export_gif(void);
+void web_swipe(int dir);
+
+#endif /* WEB_H */

@@ -1,0 +1,201 @@
+/*
+ * web.js: the page's side of collviz in the browser, run before the
+ * program starts (emcc --pre-js). It keeps /persist (progress, dropped
+ * files) in the browser's IndexedDB, so a reload finds the learner where
+ * they were; shows the program's one-line messages on the page; offers a
+ * screenshot for download; takes a dropped, chosen or pasted NCCL log and
+ * opens it (by reloading the page on ?nccl-log=NAME); runs the bar's
+ * "export GIF" and turns a swipe into the next page or step; and tells the
+ * tests and the benchmark when the first stage is drawn.
+ *
+ * The folder names here are app/web/web.h's.
+ */
+var Module = typeof Module !== "undefined" ? Module : {};
+
+(function () {
+  "use strict";
+  var PERSIST = "/persist", DROPPED = "/persist/dropped";
+  var status = document.getElementById("status");
+
+  /* One line at the bottom of the page; stays until the next one. */
+  function say(line) {
+    if (!status)
+      return;
+    status.textContent = line;
+    status.style.display = line ? "block" : "none";
+  }
+  Module.collvizSay = say;
+  window.collvizErrors = [];
+
+  Module.print = function (text) {
+    console.log(text);
+  };
+  /* The program's own messages start with "collviz: ": those reach the
+   * page; the rest (SDL's chatter) only the console. */
+  Module.printErr = function (text) {
+    console.warn(text);
+    if (/^collviz: /.test(text))
+      say(text.slice(9));
+  };
+
+  /* ------------------------------------------------- lasting storage */
+
+  var syncing = false, again = false;
+  function persist() {
+    if (syncing) {
+      again = true;
+      return;
+    }
+    syncing = true;
+    FS.syncfs(false, function (err) {
+      syncing = false;
+      if (err)
+        say("progress could not be kept in this browser's storage (" + err + ")");
+      if (again) {
+        again = false;
+        persist();
+      }
+    });
+  }
+
+  Module.preRun = (Module.preRun || []).concat(function () {
+    FS.mkdir(PERSIST);
+    FS.mount(IDBFS, {}, PERSIST);
+    addRunDependency("collviz-persist");
+    FS.syncfs(true, function (err) {
+      if (err)
+        say("this browser keeps no storage for the page (" + err + "): progress lasts until " +
+            "the page is closed");
+      try {
+        FS.mkdir(DROPPED);
+      } catch (e) {
+        /* already there */
+      }
+      removeRunDependency("collviz-persist");
+    });
+  });
+
+  /* ----------------------------------------------- files written */
+
+  function download(path) {
+    var data = FS.readFile(path);
+    var name = path.split("/").pop();
+    var type = /\.gif$/.test(name) ? "image/gif" : "image/png";
+    var url = URL.createObjectURL(new Blob([data], {type: type}));
+    var a = document.createElement("a");
+    a.href = url;
+    a.download = name;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(function () { URL.revokeObjectURL(url); }, 10000);
+    FS.unlink(path); /* the download has it; memory is the page's */
+  }
+
+  Module.collvizFileWritten = function (path, user) {
+    if (user)
+      download(path);
+    else
+      persist();
+  };
+
+  /* ------------------------------------------------------- signals */
+
+  Module.collvizFirstFrame = function () {
+    window.collvizReady = performance.now();
+    var loading = document.getElementById("loading");
+    if (loading)
+      loading.style.display = "none";
+  };
+  Module.collvizStopped = function () {
+    say("collviz has stopped. Reload the page to start again.");
+  };
+  window.addEventListener("error", function (e) {
+    window.collvizErrors.push(String(e.message || e));
+  });
+
+  /* ------------------------------------------------ dropped files */
+
+  /* A file the page was given: an NCCL log is stored and opened on the
+   * stage; anything else is refused in one line. */
+  function take(name, text) {
+    if (!/NCCL INFO/.test(text)) {
+      say(name + " is not an NCCL log (no \"NCCL INFO\" line): the page opens NCCL_DEBUG=INFO " +
+          "logs; bench results (collviz show) open in the desktop app");
+      return;
+    }
+    var safe = name.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 100) || "dropped.log";
+    if (safe === "." || safe === "..")
+      safe = "dropped.log";
+    FS.writeFile(DROPPED + "/" + safe, text);
+    syncing = true;
+    FS.syncfs(false, function () {
+      syncing = false;
+      var q = new URLSearchParams(location.search);
+      ["lesson", "step", "nccl-log", "comm", "channel"].forEach(function (k) { q.delete(k); });
+      q.set("nccl-log", safe);
+      location.search = q.toString();
+    });
+  }
+
+  function readFile(file) {
+    if (file.size > 64 * 1024 * 1024) {
+      say(file.name + " is larger than 64 MiB: too large to open in the page");
+      return;
+    }
+    file.text().then(function (text) { take(file.name, text); });
+  }
+
+  document.addEventListener("dragover", function (e) {
+    e.preventDefault();
+  });
+  document.addEventListener("drop", function (e) {
+    e.preventDefault();
+    if (e.dataTransfer && e.dataTransfer.files.length)
+      readFile(e.dataTransfer.files[0]);
+  });
+  document.addEventListener("paste", function (e) {
+    var text = e.clipboardData ? e.clipboardData.getData("text") : "";
+    if (text)
+      take("pasted.log", text);
+  });
+  var chooser = document.getElementById("open");
+  if (chooser)
+    chooser.addEventListener("change", function () {
+      if (chooser.files.length)
+        readFile(chooser.files[0]);
+    });
+  Module.collvizTake = take; /* for the tests: as if dropped */
+
+  /* ----------------------------------------------- the bar, a finger */
+
+  var gif = document.getElementById("gif");
+  if (gif)
+    gif.addEventListener("click", function (e) {
+      e.preventDefault();
+      if (!Module._web_export_gif)
+        return;
+      say("making the GIF of this stage…");
+      setTimeout(function () { /* let the line show before the page is held */
+        var rc = Module._web_export_gif();
+        say(rc ? "the GIF could not be made (the console says why)" : "");
+        Module.canvas.focus();
+      }, 30);
+    });
+
+  /* A quick horizontal swipe: the next page of a lesson, or the next step. */
+  var touch = null;
+  var canvas = Module.canvas;
+  canvas.addEventListener("touchstart", function (e) {
+    if (e.touches.length === 1)
+      touch = {x: e.touches[0].clientX, y: e.touches[0].clientY, t: performance.now()};
+  }, {passive: true});
+  canvas.addEventListener("touchend", function (e) {
+    if (!touch || !e.changedTouches.length || !Module._web_swipe)
+      return;
+    var dx = e.changedTouches[0].clientX - touch.x, dy = e.changedTouches[0].clientY - touch.y;
+    if (Math.abs(dx) > 60 && Math.abs(dx) > 2 * Math.abs(dy) && performance.now() - touch.t < 800)
+      Module._web_swipe(dx < 0 ? 1 : -1);
+    touch = null;
+  }, {passive: true});
+})();
