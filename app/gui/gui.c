@@ -906,9 +906,15 @@ bool gui_frame(gui *g, gui_loop *l, bool may_wait)
     return !g->quit;
 }
 
-/* The browser's gui_run is app/web/web_loop.c's: it hands each frame
- * back to the browser instead of looping here. */
+/* The browser's gui_run and gui_run_loop are app/web/web_loop.c's: they
+ * hand each frame back to the browser instead of looping here. */
 #ifndef __EMSCRIPTEN__
+void gui_run_loop(bool (*frame)(void *state, bool may_wait), void *state)
+{
+    while (frame(state, true))
+        ;
+}
+
 int gui_run(gui *g)
 {
     gui_loop l;

@@ -91,6 +91,11 @@ SDL_Surface *gui_offscreen(gui *g);
  * a second while something moves; the browser calls the same gui_frame
  * from its own loop (app/web/). */
 int gui_run(gui *g);
+/* Another window's loop (show's chart): calls frame(state, may_wait)
+ * until it returns false, on the desktop waiting for events between
+ * frames as gui_run does; in the browser (web_loop.c), once per display
+ * frame, never returning. */
+void gui_run_loop(bool (*frame)(void *state, bool may_wait), void *state);
 /* What the loop keeps between frames: when the last began, and whether
  * the stage must be drawn again. */
 typedef struct {

@@ -136,19 +136,102 @@ static void save_shot(show_view *v, int w, int h)
         if (access(path, F_OK) != 0)
             break;
     }
-    if (draw_png(v, w, h, path, err, sizeof err) == CV_OK)
+    if (draw_png(v, w, h, path, err, sizeof err) == CV_OK) {
         snprintf(v->message, sizeof v->message, "saved %s", path);
+        app_wrote_file(path, APP_FILE_USER);
+    }
     else
         snprintf(v->message, sizeof v->message, "%s", err);
+}
+
+/* The window's state between frames. */
+typedef struct {
+    show_view *v;
+    SDL_Window *win;
+    SDL_Renderer *ren;
+    rd_chart *chart;
+    bool dirty;
+    int mx, my;
+    double message_until; /* cv_now_seconds() when the message goes */
+} show_window;
+
+/* One pass of the window's loop (gui_run_loop): the events waiting (after
+ * up to a quarter of a second's wait for one, where may_wait), and the
+ * chart drawn again when anything changed. False once it is to close. */
+static bool show_frame(void *state, bool may_wait)
+{
+    show_window *sw = state;
+    show_view *v = sw->v;
+    SDL_Event e;
+    bool got = may_wait ? SDL_WaitEventTimeout(&e, 250) : SDL_PollEvent(&e);
+    while (got) {
+        if (e.type == SDL_QUIT) {
+            return false;
+        } else if (e.type == SDL_KEYDOWN) {
+            SDL_Keycode k = e.key.keysym.sym;
+            if (k == SDLK_ESCAPE || k == SDLK_q) {
+                return false;
+            } else if (k == SDLK_s) {
+                int ow, oh;
+                SDL_GetRendererOutputSize(sw->ren, &ow, &oh);
+                save_shot(v, ow, oh);
+                sw->message_until = cv_now_seconds() + 4.0;
+            } else if (k == SDLK_t) {
+                v->theme = (rd_theme_id)((v->theme + 1) % RD_THEME_COUNT);
+            } else if (k == SDLK_y) {
+                rd_chart_data d;
+                view_data(v, &d, true);
+                v->scale = d.yscale == RD_SCALE_LOG ? RD_SCALE_LINEAR : RD_SCALE_LOG;
+                v->auto_scale = false;
+            }
+            sw->dirty = true;
+        } else if (e.type == SDL_MOUSEMOTION) {
+            sw->mx = e.motion.x;
+            sw->my = e.motion.y;
+            sw->dirty = true;
+        } else if (e.type == SDL_WINDOWEVENT) {
+            if (e.window.event == SDL_WINDOWEVENT_LEAVE)
+                sw->mx = sw->my = -1;
+            sw->dirty = true;
+        }
+        got = SDL_PollEvent(&e);
+    }
+    if (sw->message_until && cv_now_seconds() >= sw->message_until) {
+        v->message[0] = '\0';
+        sw->message_until = 0;
+        sw->dirty = true;
+    }
+    if (!sw->dirty)
+        return true;
+    int ow = 1, oh = 1, ww = 1, wh = 1;
+    SDL_GetRendererOutputSize(sw->ren, &ow, &oh);
+    SDL_GetWindowSize(sw->win, &ww, &wh);
+    float dpi = ww > 0 ? (float)ow / (float)ww : 1.0f;
+    rd_chart_data d;
+    view_data(v, &d, true);
+    d.dpi_scale = dpi;
+    /* Hit-test against the frame on screen, then draw with its tooltip. */
+    rd_series hover_s = RD_SERIES_BUSBW;
+    int hover = sw->mx < 0 ? -1
+                           : rd_chart_hit(sw->chart, (int)(sw->mx * dpi), (int)(sw->my * dpi),
+                                          &hover_s);
+    if (hover >= 0) {
+        row_tooltip(v, hover);
+        d.hover = hover;
+        d.hover_series = hover_s;
+        d.tooltip = v->tooltip;
+    }
+    rd_chart_draw(sw->chart, &d);
+    SDL_RenderPresent(sw->ren);
+    sw->dirty = false;
+    return true;
 }
 
 /* The window; CV_EUNAVAIL (err says why) when there is no display. */
 static int run_window(show_view *v, int w, int h, bool fit, char *err, size_t errlen)
 {
     int rc = CV_EUNAVAIL;
-    SDL_Window *win = NULL;
-    SDL_Renderer *ren = NULL;
-    rd_chart *chart = NULL;
+    show_window sw = {.v = v, .dirty = true, .mx = -1, .my = -1};
     rd_font_paths fonts;
     /* The window's renderer is SDL's software one, as the main window's
      * is (docs/GUI.md: the GL driver costs far more than a chart needs). */
@@ -162,96 +245,32 @@ static int run_window(show_view *v, int w, int h, bool fit, char *err, size_t er
         gui_fit_display(&w, &h);
     char name[1100];
     snprintf(name, sizeof name, "collviz show: %s", v->res->path);
-    win = SDL_CreateWindow(name, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, w, h,
-                           SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
-    if (!win) {
+    sw.win = SDL_CreateWindow(name, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, w, h,
+                              SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
+    if (!sw.win) {
         snprintf(err, errlen, "no display: cannot open a window (%s)", SDL_GetError());
         goto done;
     }
-    SDL_SetWindowMinimumSize(win, 320, 240);
-    gui_set_icon(win);
-    if (!(ren = SDL_CreateRenderer(win, -1, SDL_RENDERER_PRESENTVSYNC)))
-        ren = SDL_CreateRenderer(win, -1, SDL_RENDERER_SOFTWARE);
-    if (!ren) {
+    SDL_SetWindowMinimumSize(sw.win, 320, 240);
+    gui_set_icon(sw.win);
+    if (!(sw.ren = SDL_CreateRenderer(sw.win, -1, SDL_RENDERER_PRESENTVSYNC)))
+        sw.ren = SDL_CreateRenderer(sw.win, -1, SDL_RENDERER_SOFTWARE);
+    if (!sw.ren) {
         snprintf(err, errlen, "no display: cannot create a renderer (%s)", SDL_GetError());
         goto done;
     }
-    if (!(chart = rd_chart_create(ren, &fonts, err, errlen))) {
+    if (!(sw.chart = rd_chart_create(sw.ren, &fonts, err, errlen))) {
         rc = CV_EINVAL;
         goto done;
     }
     rc = CV_OK;
-    bool quit = false, dirty = true;
-    int hover = -1, mx = -1, my = -1;
-    rd_series hover_s = RD_SERIES_BUSBW;
-    double message_until = 0; /* cv_now_seconds() when the message goes */
-    while (!quit) {
-        SDL_Event e;
-        bool got = SDL_WaitEventTimeout(&e, 250);
-        while (got) {
-            if (e.type == SDL_QUIT) {
-                quit = true;
-            } else if (e.type == SDL_KEYDOWN) {
-                SDL_Keycode k = e.key.keysym.sym;
-                if (k == SDLK_ESCAPE || k == SDLK_q) {
-                    quit = true;
-                } else if (k == SDLK_s) {
-                    int ow, oh;
-                    SDL_GetRendererOutputSize(ren, &ow, &oh);
-                    save_shot(v, ow, oh);
-                    message_until = cv_now_seconds() + 4.0;
-                } else if (k == SDLK_t) {
-                    v->theme = (rd_theme_id)((v->theme + 1) % RD_THEME_COUNT);
-                } else if (k == SDLK_y) {
-                    rd_chart_data d;
-                    view_data(v, &d, true);
-                    v->scale = d.yscale == RD_SCALE_LOG ? RD_SCALE_LINEAR : RD_SCALE_LOG;
-                    v->auto_scale = false;
-                }
-                dirty = true;
-            } else if (e.type == SDL_MOUSEMOTION) {
-                mx = e.motion.x;
-                my = e.motion.y;
-                dirty = true;
-            } else if (e.type == SDL_WINDOWEVENT) {
-                if (e.window.event == SDL_WINDOWEVENT_LEAVE)
-                    mx = my = -1;
-                dirty = true;
-            }
-            got = SDL_PollEvent(&e);
-        }
-        if (message_until && cv_now_seconds() >= message_until) {
-            v->message[0] = '\0';
-            message_until = 0;
-            dirty = true;
-        }
-        if (!dirty)
-            continue;
-        int ow = 1, oh = 1, ww = 1, wh = 1;
-        SDL_GetRendererOutputSize(ren, &ow, &oh);
-        SDL_GetWindowSize(win, &ww, &wh);
-        float dpi = ww > 0 ? (float)ow / (float)ww : 1.0f;
-        rd_chart_data d;
-        view_data(v, &d, true);
-        d.dpi_scale = dpi;
-        /* Hit-test against the frame on screen, then draw with its tooltip. */
-        hover = mx < 0 ? -1 : rd_chart_hit(chart, (int)(mx * dpi), (int)(my * dpi), &hover_s);
-        if (hover >= 0) {
-            row_tooltip(v, hover);
-            d.hover = hover;
-            d.hover_series = hover_s;
-            d.tooltip = v->tooltip;
-        }
-        rd_chart_draw(chart, &d);
-        SDL_RenderPresent(ren);
-        dirty = false;
-    }
+    gui_run_loop(show_frame, &sw);
 done:
-    rd_chart_destroy(chart);
-    if (ren)
-        SDL_DestroyRenderer(ren);
-    if (win)
-        SDL_DestroyWindow(win);
+    rd_chart_destroy(sw.chart);
+    if (sw.ren)
+        SDL_DestroyRenderer(sw.ren);
+    if (sw.win)
+        SDL_DestroyWindow(sw.win);
     SDL_QuitSubSystem(SDL_INIT_VIDEO);
     return rc;
 }

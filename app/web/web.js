@@ -3,8 +3,9 @@
  * program starts (emcc --pre-js). It keeps /persist (progress, dropped
  * files) in the browser's IndexedDB, so a reload finds the learner where
  * they were; shows the program's one-line messages on the page; offers a
- * screenshot for download; takes a dropped, chosen or pasted NCCL log and
- * opens it (by reloading the page on ?nccl-log=NAME); runs the bar's
+ * screenshot for download; takes a dropped, chosen or pasted NCCL log or
+ * bench result and opens it (by reloading the page on ?nccl-log=NAME or
+ * ?show=NAME); runs the bar's
  * "export GIF" and turns a swipe into the next page or step; and tells the
  * tests and the benchmark when the first stage is drawn.
  *
@@ -117,11 +118,14 @@ var Module = typeof Module !== "undefined" ? Module : {};
   /* ------------------------------------------------ dropped files */
 
   /* A file the page was given: an NCCL log is stored and opened on the
-   * stage; anything else is refused in one line. */
+   * stage, a bench result (collviz bench --json) as show's chart; anything
+   * else is refused in one line. */
   function take(name, text) {
-    if (!/NCCL INFO/.test(text)) {
-      say(name + " is not an NCCL log (no \"NCCL INFO\" line): the page opens NCCL_DEBUG=INFO " +
-          "logs; bench results (collviz show) open in the desktop app");
+    var kind = /NCCL INFO/.test(text) ? "nccl-log"
+             : /^\s*\{/.test(text) && /"results"/.test(text) ? "show" : null;
+    if (!kind) {
+      say(name + " is neither an NCCL log (no \"NCCL INFO\" line) nor a `collviz bench " +
+          "--json` result: the page opens those two");
       return;
     }
     var safe = name.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 100) || "dropped.log";
@@ -132,8 +136,10 @@ var Module = typeof Module !== "undefined" ? Module : {};
     FS.syncfs(false, function () {
       syncing = false;
       var q = new URLSearchParams(location.search);
-      ["lesson", "step", "nccl-log", "comm", "channel"].forEach(function (k) { q.delete(k); });
-      q.set("nccl-log", safe);
+      ["lesson", "step", "nccl-log", "show", "comm", "channel"].forEach(function (k) {
+        q.delete(k);
+      });
+      q.set(kind, safe);
       location.search = q.toString();
     });
   }

@@ -208,6 +208,35 @@ int gui_run(gui *g)
     return 0; /* not reached: the browser runs the loop from here on */
 }
 
+/* Another window's loop (show's chart), drawn through SDL's window. */
+static struct {
+    bool (*frame)(void *state, bool may_wait);
+    void *state;
+    bool drawn;
+} other;
+
+static void other_frame(void *arg)
+{
+    (void)arg;
+    bool go = other.frame(other.state, false);
+    if (!other.drawn) {
+        other.drawn = true;
+        web_js_first_frame();
+    }
+    if (!go) {
+        emscripten_cancel_main_loop();
+        web_js_stopped();
+    }
+}
+
+void gui_run_loop(bool (*frame)(void *state, bool may_wait), void *state)
+{
+    other.frame = frame;
+    other.state = state;
+    other.drawn = false;
+    emscripten_set_main_loop_arg(other_frame, NULL, 0, 1);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;

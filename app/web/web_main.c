@@ -7,8 +7,10 @@
  * algo-ring-allreduce --step 3`, `?op=allreduce&algo=tree&ranks=8` is
  * `collviz gui --op allreduce --algo tree --ranks 8`, `&theme=projector`
  * and `&lang=zh` go with either, and no parameter opens the course where
- * the learner left it. A file dropped on the page (an NCCL log) arrives as
- * `?nccl-log=NAME`, NAME a file the page stored under /persist/dropped.
+ * the learner left it. A file dropped on the page arrives as
+ * `?nccl-log=NAME` (an NCCL log, set up on the stage) or `?show=NAME` (a
+ * `collviz bench --json` result, as show's chart), NAME a file the page
+ * stored under /persist/dropped.
  * A link the program refuses is one line on the page, and the course opens
  * instead: never a blank canvas.
  *
@@ -110,7 +112,7 @@ static bool plain_name(const char *s)
  * browser cannot open. */
 static bool link_to_args(char *lines, web_args *a, char *why, size_t whylen)
 {
-    char *lesson = NULL, *step = NULL, *ncclog = NULL;
+    char *lesson = NULL, *step = NULL, *ncclog = NULL, *show = NULL;
     char *keys[32], *vals[32];
     int n = 0;
     for (char *line = strtok(lines, "\n"); line && n < 32; line = strtok(NULL, "\n")) {
@@ -128,8 +130,10 @@ static bool link_to_args(char *lines, web_args *a, char *why, size_t whylen)
             step = vals[i];
         else if (strcmp(keys[i], "nccl-log") == 0)
             ncclog = vals[i];
+        else if (strcmp(keys[i], "show") == 0)
+            show = vals[i];
         else if (!listed(stage_keys, keys[i]) && strcmp(keys[i], "comm") != 0 &&
-                 strcmp(keys[i], "channel") != 0 && strcmp(keys[i], "bench") != 0) {
+                 strcmp(keys[i], "channel") != 0) {
             snprintf(why, whylen,
                      "the link's parameter '%s' is not one collviz knows; allowed: lesson, step, "
                      "op, algo, ranks, count, dtype, redop, root, slices, nodes, compare, link, "
@@ -139,6 +143,24 @@ static bool link_to_args(char *lines, web_args *a, char *why, size_t whylen)
         }
     }
     add(a, "collviz");
+    if (show) {
+        if (!plain_name(show)) {
+            snprintf(why, whylen, "the link's show=%s is not a file name", show);
+            return false;
+        }
+        char path[300];
+        snprintf(path, sizeof path, "%s/%s", WEB_DROPPED_DIR, show);
+        add(a, "show");
+        add(a, path);
+        for (int i = 0; i < n; i++)
+            if (strcmp(keys[i], "theme") == 0 || strcmp(keys[i], "link") == 0) {
+                char flag[64];
+                snprintf(flag, sizeof flag, "--%s", keys[i]);
+                add(a, flag);
+                add(a, vals[i]);
+            }
+        return true;
+    }
     if (lesson) {
         add(a, "lesson");
         add(a, lesson);
@@ -185,6 +207,8 @@ static int run(int argc, char **argv)
 {
     if (argc >= 2 && strcmp(argv[1], "lesson") == 0)
         return app_cmd_lesson(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "show") == 0)
+        return app_cmd_show(argc - 1, argv + 1);
     return app_cmd_gui(argc - 1, argv + 1);
 }
 

@@ -14,7 +14,8 @@ python3-selenium):
   character drawn has a face (no boxes);
 - a quiz answered on the page is still answered after a reload (progress in
   IndexedDB), and the page shows it so;
-- a dropped NCCL log opens its communicator's ranks on the stage;
+- a dropped NCCL log opens its communicator's ranks on the stage, a
+  dropped `collviz bench --json` result as show's chart;
 - S downloads a PNG of the canvas, the bar's "export GIF" an animation;
 - a swipe turns a lesson's page, as on a tablet;
 - a link with a bad value says so in one line and still draws;
@@ -295,8 +296,18 @@ def test_ncclog(base):
         if not re.search(r"16 ranks", text) or not re.search(r"GPU\s*15", text):
             fail("ncclog: the stage does not show the log's 16 ranks (read: %r)" % text[:300])
         p.js("Module.collvizTake('notes.txt', 'hello')")
-        if "not an NCCL log" not in p.status():
+        if "neither an NCCL log" not in p.status():
             fail("ncclog: a file that is not a log was not refused in a line (%r)" % p.status())
+        # A bench result opens as show's chart.
+        # (collviz bench --op allreduce --ranks 4 -b 1K -e 4M -f 4 -n 3 --json)
+        bench = open(os.path.join(HERE, "bench-allreduce.json")).read()
+        p.js("window.collvizReady = 0; Module.collvizTake('r.json', arguments[0]);", bench)
+        if not p.wait_ready("a dropped bench result"):
+            return
+        text = ocr(p.canvas())
+        if "show=r.json" not in p.d.current_url or not re.search(r"busbw", text):
+            fail("show: the dropped bench result is not charted (%s; read: %r)"
+                 % (p.d.current_url, text[:300]))
         p.collect_logs("ncclog")
     finally:
         p.close()
