@@ -108,82 +108,179 @@ static void print_clock(FILE *out, double deadline)
     fprintf(out, "  [%d:%02d]", (int)left / 60, (int)left % 60);
 }
 
+struct drill_session {
+    const drill_item *items;
+    int n, i;          /* questions, and the one on screen */
+    lesson_lang lang;
+    double deadline;   /* cv_now_seconds() when time is up; 0: no clock */
+    FILE *out;
+    void (*on_answer)(void *user, const lesson_quiz *q, bool correct);
+    void *user;
+    const lesson **seen; /* lessons a question came from: their first shows a mistake card */
+    int nseen;
+    bool over;
+    drill_result res;
+};
+
+/* Question i: its lesson, the clock, the state it asks about, the quiz. */
+static void ask(drill_session *s)
+{
+    const drill_item *it = &s->items[s->i];
+    fprintf(s->out, "\n== %d/%d  %s", s->i + 1, s->n, lesson_text_get(&it->l->title, s->lang));
+    print_clock(s->out, s->deadline);
+    fputs(" ==\n", s->out);
+    if (it->q->kind == LESSON_QUIZ_PREDICT_VALUE || it->q->kind == LESSON_QUIZ_PREDICT_CELLS)
+        lesson_print_state(it->l, it->q->beat, s->out);
+    lesson_print_quiz(it->q, s->lang, s->out);
+    fputs("  > ", s->out);
+    fflush(s->out);
+}
+
+drill_session *drill_begin(const drill_item *items, int n, lesson_lang lang, double seconds,
+                           FILE *out, void (*on_answer)(void *user, const lesson_quiz *q,
+                                                        bool correct),
+                           void *user)
+{
+    drill_session *s = lesson__xcalloc(1, sizeof *s);
+    *s = (drill_session){.items = items, .n = n, .lang = lang, .out = out,
+                         .on_answer = on_answer, .user = user};
+    s->deadline = seconds > 0 ? cv_now_seconds() + seconds : 0;
+    s->seen = lesson__xcalloc((size_t)(n ? n : 1), sizeof *s->seen);
+    s->over = n <= 0;
+    if (!s->over)
+        ask(s);
+    return s;
+}
+
+bool drill_take(drill_session *s, const char *line)
+{
+    if (s->over)
+        return false;
+    if (drill_time_up(s))
+        return false;
+    if (!strcmp(line, "q") || !strcmp(line, "quit")) {
+        s->over = true;
+        return false;
+    }
+    const drill_item *it = &s->items[s->i];
+    lesson_verdict v;
+    bool passed = false;
+    char err[256];
+    if (line[strspn(line, " \t\r")] == '\0') {
+        /* Enter alone passes: in an interview "I don't know" costs the
+         * point, and the card still teaches the answer. */
+        memset(&v, 0, sizeof v);
+        passed = true;
+        fprintf(s->out, "  (%s)\n", s->lang == LESSON_ZH ? "跳过" : "passed");
+    } else if (!lesson_check_typed(it->q, line, &v, err, sizeof err)) {
+        fprintf(s->out, "  (%s)\n  > ", err); /* not an answer: the same question again */
+        fflush(s->out);
+        return true;
+    }
+    s->res.asked++;
+    s->res.right += v.correct;
+    if (!passed)
+        lesson__print_verdict(it->q, &v, s->lang, s->out);
+    lesson_print_answer(it->q, s->lang, s->out);
+    if (s->on_answer)
+        s->on_answer(s->user, it->q, v.correct);
+    bool first = true;
+    for (int k = 0; k < s->nseen; k++)
+        first = first && s->seen[k] != it->l;
+    if (first) {
+        s->seen[s->nseen++] = it->l;
+        if (it->l->nmistakes > 0) {
+            const lesson_mistake *m = &it->l->mistakes[(size_t)s->i % (size_t)it->l->nmistakes];
+            fprintf(s->out, "  %s: %s\n", lesson__say(LESSON__SAY_MYTH, s->lang),
+                    lesson_text_get(&m->myth, s->lang));
+            fprintf(s->out, "  %s: %s\n", lesson__say(LESSON__SAY_TRUTH, s->lang),
+                    lesson_text_get(&m->truth, s->lang));
+        }
+    }
+    if (++s->i >= s->n) {
+        s->over = true;
+        fflush(s->out);
+        return false;
+    }
+    ask(s);
+    return true;
+}
+
+bool drill_time_up(drill_session *s)
+{
+    if (s->over || s->deadline <= 0 || cv_now_seconds() < s->deadline)
+        return s->over && s->res.timed_out;
+    s->over = true;
+    s->res.timed_out = true;
+    fprintf(s->out, "\n  %s\n", s->lang == LESSON_ZH ? "时间到。" : "Time is up.");
+    fflush(s->out);
+    return true;
+}
+
+double drill_seconds_left(const drill_session *s)
+{
+    if (s->deadline <= 0)
+        return -1;
+    double left = s->deadline - cv_now_seconds();
+    return left > 0 ? left : 0;
+}
+
+bool drill_over(const drill_session *s) { return s->over; }
+
+void drill_end(drill_session *s, drill_result *res)
+{
+    *res = s->res;
+    free(s->seen);
+    free(s);
+}
+
 void drill_run(const drill_item *items, int n, lesson_lang lang, double seconds, int in, FILE *out,
                void (*on_answer)(void *user, const lesson_quiz *q, bool correct), void *user,
                drill_result *res)
 {
-    memset(res, 0, sizeof *res);
     line_reader reader = {.fd = in};
-    double deadline = seconds > 0 ? cv_now_seconds() + seconds : 0;
-    const lesson **seen = lesson__xcalloc((size_t)(n ? n : 1), sizeof *seen);
-    int nseen = 0;
-    for (int i = 0; i < n; i++) {
-        const drill_item *it = &items[i];
-        fprintf(out, "\n== %d/%d  %s", i + 1, n, lesson_text_get(&it->l->title, lang));
-        print_clock(out, deadline);
-        fputs(" ==\n", out);
-        if (it->q->kind == LESSON_QUIZ_PREDICT_VALUE || it->q->kind == LESSON_QUIZ_PREDICT_CELLS)
-            lesson_print_state(it->l, it->q->beat, out);
-        lesson_print_quiz(it->q, lang, out);
-        lesson_verdict v;
-        bool passed = false;
-        for (;;) {
-            char line[512], err[256];
-            fputs("  > ", out);
-            fflush(out);
-            int r = read_line(&reader, line, sizeof line, deadline);
-            if (r < 0) {
-                res->timed_out = true;
-                fprintf(out, "\n  %s\n", lang == LESSON_ZH ? "时间到。" : "Time is up.");
-                goto done;
-            }
-            if (r == 0 || !strcmp(line, "q") || !strcmp(line, "quit"))
-                goto done;
-            if (line[strspn(line, " \t\r")] == '\0') {
-                /* Enter alone passes: in an interview "I don't know" costs
-                 * the point, and the card still teaches the answer. */
-                memset(&v, 0, sizeof v);
-                passed = true;
-                fprintf(out, "  (%s)\n", lang == LESSON_ZH ? "跳过" : "passed");
-                break;
-            }
-            if (lesson_check_typed(it->q, line, &v, err, sizeof err))
-                break;
-            fprintf(out, "  (%s)\n", err);
+    drill_session *s = drill_begin(items, n, lang, seconds, out, on_answer, user);
+    while (!drill_over(s)) {
+        char line[512];
+        int r = read_line(&reader, line, sizeof line, s->deadline);
+        if (r < 0) {
+            s->deadline = cv_now_seconds(); /* the wait ran out: say so now */
+            drill_time_up(s);
+            break;
         }
-        res->asked++;
-        res->right += v.correct;
-        if (!passed)
-            lesson__print_verdict(it->q, &v, lang, out);
-        lesson_print_answer(it->q, lang, out);
-        if (on_answer)
-            on_answer(user, it->q, v.correct);
-        bool first = true;
-        for (int k = 0; k < nseen; k++)
-            first = first && seen[k] != it->l;
-        if (first) {
-            seen[nseen++] = it->l;
-            if (it->l->nmistakes > 0) {
-                const lesson_mistake *m = &it->l->mistakes[(size_t)i % (size_t)it->l->nmistakes];
-                fprintf(out, "  %s: %s\n", lesson__say(LESSON__SAY_MYTH, lang),
-                        lesson_text_get(&m->myth, lang));
-                fprintf(out, "  %s: %s\n", lesson__say(LESSON__SAY_TRUTH, lang),
-                        lesson_text_get(&m->truth, lang));
-            }
-        }
+        if (r == 0)
+            break;
+        drill_take(s, line);
     }
-done:
-    free(seen);
+    drill_end(s, res);
 }
 
 /* ---------------------------------------------------------- the command */
 
-typedef struct {
-    progress *p;
-    const char *path;
-} drill_progress;
+void drill_say_start(FILE *out, lesson_lang lang, int n, long seconds, uint64_t seed)
+{
+    if (lang == LESSON_ZH)
+        fprintf(out, "面试练习：%d 道题，%ld 秒（seed %llu）。每题一次机会，输入 q 提前结束。\n", n,
+                seconds, (unsigned long long)seed);
+    else
+        fprintf(out, "Interview drill: %d questions, %ld seconds (seed %llu). One try each; q "
+                     "stops.\n", n, seconds, (unsigned long long)seed);
+}
 
-static void on_answer(void *user, const lesson_quiz *q, bool correct)
+void drill_finish(drill_progress *d, const drill_result *res, lesson_lang lang, FILE *out)
+{
+    lesson_record r = {.kind = LESSON_REC_DRILL, .right = res->right, .asked = res->asked,
+                       .when = (int64_t)time(NULL)};
+    lesson_cmd_record(d->p, d->path, &r);
+    if (lang == LESSON_ZH)
+        fprintf(out, "\n得分：%d / %d（历史最佳 %d）\n", res->right, res->asked, d->p->drill.best);
+    else
+        fprintf(out, "\nScore: %d of %d (best so far %d)\n", res->right, res->asked,
+                d->p->drill.best);
+    fflush(out);
+}
+
+void drill_record_answer(void *user, const lesson_quiz *q, bool correct)
 {
     drill_progress *d = user;
     /* Saved at once, under the lock: another drill or a window saving
@@ -244,22 +341,12 @@ int app_cmd_drill(int argc, char **argv)
         rc = APP_EXIT_USAGE;
         goto done;
     }
-    if (lang == LESSON_ZH)
-        printf("面试练习：%d 道题，%ld 秒（seed %llu）。每题一次机会，输入 q 提前结束。\n", n,
-               seconds, (unsigned long long)seed);
-    else
-        printf("Interview drill: %d questions, %ld seconds (seed %llu). One try each; q stops.\n", n,
-               seconds, (unsigned long long)seed);
+    drill_say_start(stdout, lang, n, seconds, seed);
     drill_progress dp = {&prog, path};
     drill_result res;
-    drill_run(items, n, lang, (double)seconds, STDIN_FILENO, stdout, on_answer, &dp, &res);
-    lesson_record r = {.kind = LESSON_REC_DRILL, .right = res.right, .asked = res.asked,
-                       .when = (int64_t)time(NULL)};
-    lesson_cmd_record(&prog, path, &r);
-    if (lang == LESSON_ZH)
-        printf("\n得分：%d / %d（历史最佳 %d）\n", res.right, res.asked, prog.drill.best);
-    else
-        printf("\nScore: %d of %d (best so far %d)\n", res.right, res.asked, prog.drill.best);
+    drill_run(items, n, lang, (double)seconds, STDIN_FILENO, stdout, drill_record_answer, &dp,
+              &res);
+    drill_finish(&dp, &res, lang, stdout);
 done:
     free(items);
     progress_free(&prog);
