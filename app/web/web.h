@@ -29,8 +29,19 @@ struct gui;
 struct gui *web_gui(void);
 void web_redraw(void);
 /* The page's bar and gestures (web_export.c): the stage as a GIF download,
- * 0 when made; a swipe, dir > 0 onwards, < 0 back. */
+ * 0 when made, 3 when the page shows no stage; a swipe, dir > 0 onwards,
+ * < 0 back. */
 int web_export_gif(void);
 void web_swipe(int dir);
+
+/* The drill in the page (web_drill.c): each returns what the drill
+ * printed since the last call. start: a new drill (zh: in Chinese;
+ * seconds 0: no clock; count 0: every quiz); answer: the line typed; tick:
+ * whether the clock ran out; left: seconds left, -1 with no clock, -2 when
+ * no drill runs. */
+const char *web_drill_start(int zh, int seconds, int count);
+const char *web_drill_answer(const char *line);
+const char *web_drill_tick(void);
+int web_drill_left(void);
 
 #endif /* WEB_H */

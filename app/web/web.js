@@ -173,6 +173,48 @@ var Module = typeof Module !== "undefined" ? Module : {};
     });
   Module.collvizTake = take; /* for the tests: as if dropped */
 
+  /* ------------------------------------------------------ the drill */
+
+  /* The drill's text panel: what the drill prints, a line to answer in,
+   * the clock (web_drill.c runs the drill itself). */
+  Module.collvizDrill = function (zh, seconds, count) {
+    var panel = document.getElementById("drill"), out = document.getElementById("drill-out");
+    var input = document.getElementById("drill-in"), clock = document.getElementById("drill-clock");
+    panel.style.display = "flex";
+    Module.canvas.style.display = "none";
+    var loading = document.getElementById("loading");
+    if (loading)
+      loading.style.display = "none";
+    function show(text) {
+      if (text) {
+        out.textContent += text;
+        out.scrollTop = out.scrollHeight;
+      }
+    }
+    show(Module.ccall("web_drill_start", "string", ["number", "number", "number"],
+                      [zh, seconds, count]));
+    window.collvizReady = performance.now();
+    input.focus();
+    input.addEventListener("keydown", function (e) {
+      if (e.key !== "Enter")
+        return;
+      var line = input.value;
+      input.value = "";
+      out.textContent += line + "\n";
+      show(Module.ccall("web_drill_answer", "string", ["string"], [line]));
+    });
+    var timer = setInterval(function () {
+      show(Module.ccall("web_drill_tick", "string", [], []));
+      var left = Module._web_drill_left();
+      clock.textContent = left >= 0 ? Math.floor(left / 60) + ":" + ("0" + left % 60).slice(-2)
+                                    : "";
+      if (left === -2) {
+        clearInterval(timer);
+        input.disabled = true;
+      }
+    }, 250);
+  };
+
   /* ----------------------------------------------- the bar, a finger */
 
   var gif = document.getElementById("gif");
@@ -184,7 +226,8 @@ var Module = typeof Module !== "undefined" ? Module : {};
       say("making the GIF of this stage…");
       setTimeout(function () { /* let the line show before the page is held */
         var rc = Module._web_export_gif();
-        say(rc ? "the GIF could not be made (the console says why)" : "");
+        say(rc === 3 ? "export GIF works on the stage and in the lessons"
+            : rc ? "the GIF could not be made (the console says why)" : "");
         Module.canvas.focus();
       }, 30);
     });

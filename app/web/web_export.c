@@ -55,7 +55,7 @@ EMSCRIPTEN_KEEPALIVE int web_export_gif(void)
 {
     gui *g = web_gui();
     if (!g)
-        return 2;
+        return 3; /* the drill or a chart: no stage to export */
     const cv_spec *s = gui_spec(g);
     static const char *const inits[] = {"rank", "index", "random"};
     char path[160], both[96];

@@ -11,6 +11,7 @@
  * `?nccl-log=NAME` (an NCCL log, set up on the stage) or `?show=NAME` (a
  * `collviz bench --json` result, as show's chart), NAME a file the page
  * stored under /persist/dropped.
+ * `?drill&time=600&count=10` is the interview drill, in a text panel.
  * A link the program refuses is one line on the page, and the course opens
  * instead: never a blank canvas.
  *
@@ -50,6 +51,11 @@ EM_JS(char *, web_query_lines, (void), {
 EM_JS(void, web_say, (const char *line), {
     if (Module.collvizSay)
         Module.collvizSay(UTF8ToString(line));
+});
+
+EM_JS(void, web_js_drill, (int zh, int seconds, int count), {
+    if (Module.collvizDrill)
+        Module.collvizDrill(zh, seconds, count);
 });
 
 EM_JS(void, web_js_file_written, (const char *path, int user), {
@@ -108,11 +114,55 @@ static bool plain_name(const char *s)
     return true;
 }
 
+static bool drill_key(const char *k)
+{
+    return strcmp(k, "time") == 0 || strcmp(k, "count") == 0;
+}
+
+/* `?drill[&time=S][&count=N][&lang=zh]`: `collviz drill`'s flags, checked
+ * as it checks them, for the page's drill panel (web_drill.c). */
+static bool drill_args(char **keys, char **vals, int n, web_args *a, char *why, size_t whylen)
+{
+    add(a, "drill");
+    for (int i = 0; i < n; i++) {
+        if (strcmp(keys[i], "drill") == 0)
+            continue;
+        if (!drill_key(keys[i]) && strcmp(keys[i], "lang") != 0) {
+            snprintf(why, whylen, "the drill's link takes time, count and lang, not '%s'",
+                     keys[i]);
+            return false;
+        }
+        char *end = NULL;
+        long v = strtol(vals[i], &end, 10);
+        bool number = end && end != vals[i] && *end == '\0';
+        if (strcmp(keys[i], "time") == 0 && (!number || v < 0 || v > 86400)) {
+            snprintf(why, whylen, "the link's time=%s is not seconds from 0 (no clock) to 86400",
+                     vals[i]);
+            return false;
+        }
+        if (strcmp(keys[i], "count") == 0 && (!number || v < 1 || v > 100000)) {
+            snprintf(why, whylen, "the link's count=%s is not a number of questions from 1",
+                     vals[i]);
+            return false;
+        }
+        if (strcmp(keys[i], "lang") == 0 && strcmp(vals[i], "en") && strcmp(vals[i], "zh")) {
+            snprintf(why, whylen, "the link's lang=%s is not one of en, zh", vals[i]);
+            return false;
+        }
+        char flag[32];
+        snprintf(flag, sizeof flag, "--%s", keys[i]);
+        add(a, flag);
+        add(a, vals[i]);
+    }
+    return true;
+}
+
 /* argv for the link, or false with why (one line) when it names what the
  * browser cannot open. */
 static bool link_to_args(char *lines, web_args *a, char *why, size_t whylen)
 {
     char *lesson = NULL, *step = NULL, *ncclog = NULL, *show = NULL;
+    bool drill = false;
     char *keys[32], *vals[32];
     int n = 0;
     for (char *line = strtok(lines, "\n"); line && n < 32; line = strtok(NULL, "\n")) {
@@ -123,6 +173,8 @@ static bool link_to_args(char *lines, web_args *a, char *why, size_t whylen)
         keys[n] = line;
         vals[n++] = tab + 1;
     }
+    for (int i = 0; i < n; i++)
+        drill = drill || strcmp(keys[i], "drill") == 0;
     for (int i = 0; i < n; i++) {
         if (strcmp(keys[i], "lesson") == 0)
             lesson = vals[i];
@@ -132,17 +184,21 @@ static bool link_to_args(char *lines, web_args *a, char *why, size_t whylen)
             ncclog = vals[i];
         else if (strcmp(keys[i], "show") == 0)
             show = vals[i];
+        else if (drill)
+            continue; /* drill_args checks its own */
         else if (!listed(stage_keys, keys[i]) && strcmp(keys[i], "comm") != 0 &&
                  strcmp(keys[i], "channel") != 0) {
             snprintf(why, whylen,
                      "the link's parameter '%s' is not one collviz knows; allowed: lesson, step, "
                      "op, algo, ranks, count, dtype, redop, root, slices, nodes, compare, link, "
-                     "init, seed, theme, lang",
+                     "init, seed, theme, lang; or drill, with time, count and lang",
                      keys[i]);
             return false;
         }
     }
     add(a, "collviz");
+    if (drill)
+        return drill_args(keys, vals, n, a, why, whylen);
     if (show) {
         if (!plain_name(show)) {
             snprintf(why, whylen, "the link's show=%s is not a file name", show);
@@ -203,8 +259,28 @@ static bool link_to_args(char *lines, web_args *a, char *why, size_t whylen)
     return true;
 }
 
+/* The drill is the page's text panel, not the window: it starts there
+ * (web.js), with the link's clock, count and language. */
+static int open_drill(int argc, char **argv)
+{
+    long seconds = 600, count = 0;
+    int zh = 0;
+    for (int i = 2; i + 1 < argc; i += 2) {
+        if (strcmp(argv[i], "--time") == 0)
+            seconds = strtol(argv[i + 1], NULL, 10);
+        else if (strcmp(argv[i], "--count") == 0)
+            count = strtol(argv[i + 1], NULL, 10);
+        else if (strcmp(argv[i], "--lang") == 0)
+            zh = strcmp(argv[i + 1], "zh") == 0;
+    }
+    web_js_drill(zh, (int)seconds, (int)count);
+    return 0;
+}
+
 static int run(int argc, char **argv)
 {
+    if (argc >= 2 && strcmp(argv[1], "drill") == 0)
+        return open_drill(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "lesson") == 0)
         return app_cmd_lesson(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "show") == 0)
@@ -234,10 +310,11 @@ int main(void)
         add(&a, "gui");
     }
     /* A command that opens the window never returns here (the browser
-     * runs its loop); one that returns refused the link, and said why on
-     * stderr, which the page shows: open the course instead. */
+     * runs its loop), and the drill returns 0 with its panel open; one
+     * that returns an error refused the link, and said why on stderr,
+     * which the page shows: open the course instead. */
     int rc = run(a.argc, a.argv);
-    if (a.argc > 2) {
+    if (rc != 0 && a.argc > 2) {
         web_args plain = {.argc = 0, .used = 0};
         add(&plain, "collviz");
         add(&plain, "gui");

@@ -18,6 +18,7 @@ python3-selenium):
   dropped `collviz bench --json` result as show's chart;
 - S downloads a PNG of the canvas, the bar's "export GIF" an animation;
 - a swipe turns a lesson's page, as on a tablet;
+- the interview drill runs in the page's text panel and keeps its score;
 - a link with a bad value says so in one line and still draws;
 - no JavaScript error, no failed request, in any of it.
 
@@ -392,6 +393,43 @@ def test_export_and_swipe(base):
         p.close()
 
 
+def test_drill(base):
+    """The interview drill in the page's text panel: questions, an answer
+    judged, the score kept in the progress file; a bad link refused."""
+    p = Page(base)
+    try:
+        if not p.open("?drill&count=3&time=0"):
+            return
+        out = lambda: p.js("return document.getElementById('drill-out').textContent")
+        if "Interview drill: 3 questions" not in out() or "== 1/3" not in out():
+            fail("drill: the first question is not shown (%r)" % out()[:300])
+        box = p.d.find_element("id", "drill-in")
+        box.send_keys("zzz" + Keys.ENTER)  # no answer: asked again
+        time.sleep(0.3)
+        if "== 2/3" in out():
+            fail("drill: a line that is no answer moved on")
+        box.send_keys(Keys.ENTER)  # Enter alone passes
+        time.sleep(0.3)
+        if "== 2/3" not in out() or "Standard answer" not in out():
+            fail("drill: passing did not show the card and the next question (%r)"
+                 % out()[-400:])
+        box.send_keys("q" + Keys.ENTER)
+        time.sleep(0.5)
+        if "Score: 0 of 1" not in out():
+            fail("drill: no score after q (%r)" % out()[-300:])
+        saved = p.js("try { return FS.readFile('/persist/collviz/progress.json', "
+                     "{encoding: 'utf8'}); } catch (e) { return ''; }")
+        if not re.search(r'"runs":\s*1', saved):
+            fail("drill: the run is not in the progress file (%r)" % saved[:300])
+        if not p.open("?drill&time=-4", "a bad drill link"):
+            return
+        if "time=-4" not in p.status():
+            fail("drill: a bad time is not said in a line (%r)" % p.status())
+        p.collect_logs("drill")
+    finally:
+        p.close()
+
+
 def main():
     if len(sys.argv) != 2 or not os.path.isfile(os.path.join(sys.argv[1], "index.html")):
         print("usage: test_web.py BUILD_WEB (the folder scripts/web.sh builds)")
@@ -403,7 +441,7 @@ def main():
     srv = serve(os.path.abspath(sys.argv[1]))
     base = "http://127.0.0.1:%d/" % srv.server_address[1]
     tests = [test_stage, test_hidpi, test_lessons, test_ncclog, test_shot_and_bad_link,
-             test_export_and_swipe]
+             test_export_and_swipe, test_drill]
     only = os.environ.get("COLLVIZ_WEB_TEST")
     for t in tests:
         if only and only not in t.__name__:
