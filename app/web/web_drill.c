@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cv.h"
 #include "drill.h"
 #include "lesson_cmd.h"
 #include "progress.h"
@@ -76,7 +77,7 @@ EMSCRIPTEN_KEEPALIVE const char *web_drill_start(int zh, int seconds, int count)
         d.loaded = true;
     }
     d.lang = zh ? LESSON_ZH : LESSON_EN;
-    uint64_t seed = ((uint64_t)time(NULL) ^ (uint64_t)(emscripten_get_now() * 1000)) & 0x7fffffff;
+    uint64_t seed = ((uint64_t)time(NULL) ^ (uint64_t)(cv_now_seconds() * 1e6)) & 0x7fffffff;
     free(d.items);
     int n = drill_items(&d.course, seed, &d.items);
     if (count > 0 && count < n)

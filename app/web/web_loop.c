@@ -172,7 +172,7 @@ static bool fit_canvas(void)
 static void frame(void *arg)
 {
     (void)arg;
-    double t0 = emscripten_get_now();
+    double t0 = cv_now_seconds() * 1e3;
     int before = gui_frames(web.g);
     if (!fit_canvas()) {
         emscripten_cancel_main_loop();
@@ -183,10 +183,10 @@ static void frame(void *arg)
     int after = gui_frames(web.g);
     if (after > before) {
         SDL_Surface *s = gui_offscreen(web.g);
-        web.draw[web.next] = emscripten_get_now() - t0;
+        web.draw[web.next] = cv_now_seconds() * 1e3 - t0;
         if (s)
             present(s);
-        web.ms[web.next] = emscripten_get_now() - t0;
+        web.ms[web.next] = cv_now_seconds() * 1e3 - t0;
         web.next = (web.next + 1) % WEB_FRAME_TIMES;
         if (web.n < WEB_FRAME_TIMES)
             web.n++;
