@@ -56,11 +56,16 @@ expect 2 "--comm 0x56 is ambiguous: it begins 3 communicators" -- "$collviz" ncc
 # bad input: one line, exit 2
 expect 2 "the log holds 3 communicators; pick one with --comm" -- "$collviz" nccl-log "$logs/multi-comm.log"
 expect 2 "bad-disagree.log:2: the rings disagree" -- "$collviz" nccl-log "$logs/bad-disagree.log"
-expect 2 "rank 3 is missing from channel 0" -- "$collviz" nccl-log "$logs/bad-missing-rank.log"
-expect 2 "no NCCL rings, trees or communicators in 0 lines" -- "$collviz" nccl-log /dev/null
+# a partial log: what it determines, marked partial, exit 0; --strict exits 2
+expect 0 "6 ranks on 1 node, 1 channel \(partial\)" -- "$collviz" nccl-log --text "$logs/partial-missing-rank.log"
+expect 0 "0 > 1 > 2 > 3 > 4 > 5 > 0" -- "$collviz" nccl-log --text "$logs/partial-missing-rank.log"
+expect 0 "missing: tree 0 not whole; no line from rank 4" -- "$collviz" nccl-log --text "$logs/partial-missing-rank.log"
+expect 2 "\(partial\)" -- "$collviz" nccl-log --text --strict "$logs/partial-missing-rank.log"
+expect 0 '"partial":	true' -- "$collviz" nccl-log --json "$logs/partial-cut-summary.log"
+expect 2 "no NCCL lines in 0 lines" -- "$collviz" nccl-log /dev/null
 expect 2 "nope.log: cannot open" -- "$collviz" nccl-log "$logs/nope.log"
 expect 2 "which log\\?" -- "$collviz" nccl-log
-expect 2 "unknown flag '--channel'; allowed: --comm, --json, --text, --help" -- "$collviz" nccl-log --channel 3 "$logs/dbtree-4.log"
+expect 2 "unknown flag '--channel'; allowed: --comm, --json, --text, --strict, --help" -- "$collviz" nccl-log --channel 3 "$logs/dbtree-4.log"
 expect 2 "--comm needs a value|--comm: " -- "$collviz" nccl-log "$logs/dbtree-4.log" --comm
 expect 2 "one log at a time" -- "$collviz" nccl-log "$logs/dbtree-4.log" "$logs/tree-lines.log"
 expect 2 "is a directory" -- "$collviz" nccl-log "$logs"

@@ -16,12 +16,33 @@
 
 /* ------------------------------------------------------------------ JSON */
 
+/* Text from the log (host names, versions, transports, NCCL's warnings)
+ * goes into JSON escaped as the text summary escapes it, so the document
+ * is valid UTF-8 with no control or bidi character from the log. */
+static cJSON *log_string(const char *s)
+{
+    char safe[4 * NCCLOG_ERR_LEN + 64];
+    app_escape(s, safe, sizeof safe);
+    return cJSON_CreateString(safe);
+}
+
+static void add_log_string(cJSON *o, const char *key, const char *s)
+{
+    cJSON_AddItemToObject(o, key, log_string(s));
+}
+
 static cJSON *int_array(const int *v, int n)
 {
     cJSON *a = cJSON_CreateArray();
     for (int i = 0; i < n; i++)
         cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
     return a;
+}
+
+static const char *state_name(int st)
+{
+    static const char *names[] = {"unknown", "partial", "whole", "broken"};
+    return st >= 0 && st < 4 ? names[st] : "unknown";
 }
 
 static cJSON *comm_json(const ncclog_comm *c)
@@ -33,14 +54,29 @@ static cJSON *comm_json(const ncclog_comm *c)
         cJSON_AddTrueToObject(o, "grouped_by_process_order");
     cJSON_AddNumberToObject(o, "first_line", (double)c->first_line);
     cJSON_AddNumberToObject(o, "ranks", c->nranks);
+    if (c->version[0])
+        add_log_string(o, "nccl_version", c->version);
     if (c->problem[0]) {
-        cJSON_AddStringToObject(o, "problem", c->problem);
+        add_log_string(o, "problem", c->problem);
         return o;
     }
+    cJSON_AddBoolToObject(o, "partial", c->partial);
+    if (c->partial) {
+        add_log_string(o, "missing", c->missing);
+        add_log_string(o, "ask", c->ask);
+    }
+    if (c->nnodes_said > 0)
+        cJSON_AddNumberToObject(o, "nodes_said", c->nnodes_said);
+    if (c->nchannels_said > 0)
+        cJSON_AddNumberToObject(o, "channels_said", c->nchannels_said);
+    cJSON *pr = cJSON_AddArrayToObject(o, "ranks_printed");
+    for (int r = 0; r < c->nranks; r++)
+        if (c->ranks[r].printed)
+            cJSON_AddItemToArray(pr, cJSON_CreateNumber(r));
     cJSON *nodes = cJSON_AddArrayToObject(o, "nodes");
     for (int k = 0; k < c->nnodes; k++) {
         cJSON *n = cJSON_CreateObject();
-        cJSON_AddStringToObject(n, "host", c->hosts[k]);
+        add_log_string(n, "host", c->hosts[k]);
         cJSON *rk = cJSON_AddArrayToObject(n, "ranks");
         for (int r = 0; r < c->nranks; r++)
             if (c->ranks[r].node == k)
@@ -51,10 +87,11 @@ static cJSON *comm_json(const ncclog_comm *c)
     static const struct {
         unsigned bit;
         const char *name;
-    } names[] = {{NCCLOG_SRC_SUMMARY, "summary"}, {NCCLOG_SRC_SUMMARY_CUT, "summary-cut"},
-                 {NCCLOG_SRC_RING, "ring-lines"}, {NCCLOG_SRC_CONN, "connection-lines"},
-                 {NCCLOG_SRC_TREES, "trees-lines"}, {NCCLOG_SRC_TREE, "tree-lines"},
-                 {NCCLOG_SRC_COMM, "comm-lines"}, {NCCLOG_SRC_VIA, "transports"}};
+    } names[] = {{NCCLOG_SRC_SUMMARY, "summary"},       {NCCLOG_SRC_SUMMARY_CUT, "summary-cut"},
+                 {NCCLOG_SRC_RING, "ring-lines"},        {NCCLOG_SRC_CONN, "connection-lines"},
+                 {NCCLOG_SRC_TREES, "trees-lines"},      {NCCLOG_SRC_TREE, "tree-lines"},
+                 {NCCLOG_SRC_COMM, "comm-lines"},        {NCCLOG_SRC_VIA, "transports"},
+                 {NCCLOG_SRC_ELIM, "elimination"}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (c->sources & names[i].bit)
             cJSON_AddItemToArray(src, cJSON_CreateString(names[i].name));
@@ -63,26 +100,41 @@ static cJSON *comm_json(const ncclog_comm *c)
         const ncclog_channel *x = &c->channels[ch];
         cJSON *j = cJSON_CreateObject();
         cJSON_AddNumberToObject(j, "channel", ch);
-        if (x->order[0] >= 0) {
+        cJSON_AddStringToObject(j, "ring_is", state_name(x->ring));
+        if (x->ring == NCCLOG_WHOLE)
             cJSON_AddItemToObject(j, "ring", int_array(x->order, c->nranks));
+        if (x->ring == NCCLOG_BROKEN) {
+            cJSON_AddItemToObject(j, "summary", int_array(x->order, x->broken_len));
+            cJSON_AddNumberToObject(j, "summary_line", (double)x->broken_line);
+        }
+        if (x->ring == NCCLOG_WHOLE || x->ring == NCCLOG_PARTIAL) {
             cJSON *hops = cJSON_AddArrayToObject(j, "hops");
             for (int i = 0; i < c->nranks; i++) {
-                int a = x->order[i];
+                int a = x->ring == NCCLOG_WHOLE ? x->order[i] : i;
+                if (x->next[a] < 0)
+                    continue;
                 cJSON *h = cJSON_CreateObject();
                 cJSON_AddNumberToObject(h, "from", a);
                 cJSON_AddNumberToObject(h, "to", x->next[a]);
                 if (x->via_text[a][0])
-                    cJSON_AddStringToObject(h, "via", x->via_text[a]);
+                    add_log_string(h, "via", x->via_text[a]);
                 else
                     cJSON_AddNullToObject(h, "via");
                 cJSON_AddItemToArray(hops, h);
             }
         }
-        if (x->has_tree) {
+        cJSON_AddStringToObject(j, "tree_is", state_name(x->tree));
+        if (x->tree == NCCLOG_WHOLE || x->tree == NCCLOG_PARTIAL) {
             cJSON *t = cJSON_AddObjectToObject(j, "tree");
-            cJSON_AddItemToObject(t, "parent", int_array(x->parent, c->nranks));
+            cJSON *par = cJSON_AddArrayToObject(t, "parent");
             cJSON *kids = cJSON_AddArrayToObject(t, "children");
             for (int r = 0; r < c->nranks; r++) {
+                if (!x->tree_known[r]) {
+                    cJSON_AddItemToArray(par, cJSON_CreateNull());
+                    cJSON_AddItemToArray(kids, cJSON_CreateNull());
+                    continue;
+                }
+                cJSON_AddItemToArray(par, cJSON_CreateNumber(x->parent[r]));
                 cJSON *k = cJSON_CreateArray();
                 for (int q = 0; q < 3; q++)
                     if (x->children[r][q] >= 0)
@@ -95,21 +147,252 @@ static cJSON *comm_json(const ncclog_comm *c)
     return o;
 }
 
+/* ---------------------------------------------------------- NCCL's choice */
+
+/* collviz's own cost model for NCCL's collective coll at bytes on c's ranks
+ * and nodes (NVLink 4 inside a node, NDR InfiniBand between), along the
+ * log's ring and trees where its channel is whole: seconds, < 0 where
+ * collviz cannot build that plan. */
+static double model_seconds(const ncclog_comm *c, int coll, cv_algo algo, int64_t bytes)
+{
+    static const cv_op ops[NCCLOG_COLLS] = {CV_OP_BROADCAST, CV_OP_REDUCE, CV_OP_ALLGATHER,
+                                            CV_OP_REDUCESCATTER, CV_OP_ALLREDUCE};
+    if (!c || c->nranks < 2 || c->nranks > CV_MAX_RANKS)
+        return -1;
+    static cv_topology topo;
+    int nodes = 1;
+    char note[256], err[CV_ERR_LEN];
+    int ch = ncclog_first_known(c);
+    if (ncclog_topology(c, ch < 0 ? 0 : ch, &topo, &nodes, note, sizeof note, err, sizeof err))
+        return -1;
+    cv_spec spec;
+    cv_spec_init(&spec);
+    spec.op = ops[coll];
+    spec.algo = algo;
+    spec.ranks = c->nranks;
+    spec.nodes = nodes;
+    spec.topo = &topo;
+    if (!cv_op_has_algo(spec.op, algo))
+        return -1;
+    int64_t unit = cv_spec_bench_unit(&spec);
+    if (bytes % unit)
+        return -1;
+    spec.count = bytes / unit;
+    cv_plan *plan = NULL;
+    if (cv_plan_build(&spec, &plan, err, sizeof err))
+        return -1;
+    cv_cost cost;
+    const cv_link *intra = cv_link_find("nvlink4"), *inter = cv_link_find("ib-ndr");
+    cv_cost_plan_nodes(plan, intra, nodes > 1 ? inter : intra, &cost);
+    cv_plan_destroy(plan);
+    return cost.seconds;
+}
+
+static void size_text(int64_t b, char *out, size_t len)
+{
+    static const char *units[] = {"B", "KiB", "MiB", "GiB"};
+    int u = 0;
+    while (u < 3 && b >= 1024 && b % 1024 == 0)
+        b /= 1024, u++;
+    snprintf(out, len, "%lld %s", (long long)b, units[u]);
+}
+
+/* The collectives whose rows the table has: AllReduce first. */
+static int choice_colls(const ncclog *log, int out[NCCLOG_COLLS])
+{
+    int n = 0;
+    for (int k = NCCLOG_COLLS - 1; k >= 0; k--)
+        if (log->tuning.row_seen[k])
+            out[n++] = k;
+    return n;
+}
+
+static void print_choice(FILE *out, const ncclog *log, const ncclog_comm *c)
+{
+    if (log->ncall_lines) {
+        fprintf(out, "\nNCCL's choices as it printed them (%ld line%s, %d distinct):\n",
+                log->ncall_lines, log->ncall_lines == 1 ? "" : "s", log->ncalls);
+        for (int i = 0; i < log->ncalls && i < 16; i++) {
+            const ncclog_call *k = &log->calls[i];
+            char sz[32];
+            size_text(k->bytes, sz, sizeof sz);
+            fprintf(out, "  line %ld: %s%s%s -> %s %s", k->line,
+                    k->coll >= 0 ? ncclog_coll_name(k->coll) : "", k->coll >= 0 ? " of " : "", sz,
+                    ncclog_algo_name(k->algo),
+                    ncclog_proto_name(k->proto));
+            if (k->time_us >= 0)
+                fprintf(out, ", %.1f us by its model", k->time_us);
+            if (k->count > 1)
+                fprintf(out, " (%ld times)", k->count);
+            fputc('\n', out);
+        }
+        if (log->ncalls > 16)
+            fprintf(out, "  ... and %d more\n", log->ncalls - 16);
+    }
+    int colls[NCCLOG_COLLS], nc = choice_colls(log, colls);
+    if (!log->tuning.have || !nc)
+        return;
+    int coll = colls[0];
+    ncclog_choice ch[NCCLOG_CHOICE_SIZES];
+    char note[512];
+    int n = ncclog_choices(log, c, coll, ch, note, sizeof note);
+    fprintf(out, "\nNCCL's choice for %s by size, from its tuning table (line %ld%s): the "
+                 "least latency + size / bandwidth\n",
+            ncclog_coll_name(coll), log->tuning.line,
+            log->tuning.others ? "; the log has more tables, of other communicators" : "");
+    if (note[0])
+        fprintf(out, "  (%s)\n", note);
+    fprintf(out, "  %10s  %-16s %12s   %12s %12s\n", "size", "NCCL picks", "NCCL model",
+            "collviz ring", "collviz tree");
+    int prev_a = -2, prev_p = -2;
+    for (int i = 0; i < n; i++) {
+        char sz[32], pick[40], t[32], ring[32], tree[32];
+        size_text(ch[i].bytes, sz, sizeof sz);
+        if (ch[i].algo < 0) {
+            snprintf(pick, sizeof pick, "(none enabled)");
+            snprintf(t, sizeof t, "-");
+        } else {
+            snprintf(pick, sizeof pick, "%s/%s", ncclog_algo_name(ch[i].algo),
+                     ncclog_proto_name(ch[i].proto));
+            snprintf(t, sizeof t, "%.1f us", ch[i].time_us);
+        }
+        double rs = model_seconds(c, coll, CV_ALGO_RING, ch[i].bytes);
+        double ts = model_seconds(c, coll, CV_ALGO_DOUBLE_TREE, ch[i].bytes);
+        snprintf(ring, sizeof ring, rs >= 0 ? "%.1f us" : "-", rs * 1e6);
+        snprintf(tree, sizeof tree, ts >= 0 ? "%.1f us" : "-", ts * 1e6);
+        bool change = ch[i].algo != prev_a || ch[i].proto != prev_p;
+        fprintf(out, "  %10s  %-16s %12s   %12s %12s%s\n", sz, pick, t, ring, tree,
+                change && i ? "   <- crossover" : "");
+        prev_a = ch[i].algo, prev_p = ch[i].proto;
+    }
+    if (!c || c->nranks < 2)
+        fputs("  (collviz's model needs the communicator's ranks: no \"comm\" or ring lines "
+              "name them)\n",
+              out);
+    else
+        fputs("  (collviz's model: `collviz cost`'s alpha-beta on this communicator's ranks and "
+              "nodes, NVLink 4 inside a node and NDR InfiniBand between)\n",
+              out);
+}
+
+static cJSON *choice_json(const ncclog *log, const ncclog_comm *c)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (log->tuning.have) {
+        cJSON_AddNumberToObject(o, "table_line", (double)log->tuning.line);
+        cJSON_AddNumberToObject(o, "other_tables", log->tuning.others);
+        cJSON *tab = cJSON_AddObjectToObject(o, "table");
+        for (int k = 0; k < NCCLOG_COLLS; k++) {
+            if (!log->tuning.row_seen[k])
+                continue;
+            cJSON *row = cJSON_AddObjectToObject(tab, ncclog_coll_name(k));
+            for (int a = 0; a < NCCLOG_ALGOS; a++) {
+                if (!log->tuning.algo_seen[a])
+                    continue;
+                for (int p = 0; p < NCCLOG_PROTOS; p++) {
+                    char key[40];
+                    snprintf(key, sizeof key, "%s/%s", ncclog_algo_name(a), ncclog_proto_name(p));
+                    cJSON *cell = cJSON_AddObjectToObject(row, key);
+                    cJSON_AddNumberToObject(cell, "latency_us", log->tuning.lat[k][a][p]);
+                    cJSON_AddNumberToObject(cell, "bandwidth_GBps", log->tuning.bw[k][a][p]);
+                }
+            }
+        }
+        cJSON *by = cJSON_AddObjectToObject(o, "choice");
+        for (int k = NCCLOG_COLLS - 1; k >= 0; k--) {
+            ncclog_choice ch[NCCLOG_CHOICE_SIZES];
+            char note[512];
+            int n = ncclog_choices(log, c, k, ch, note, sizeof note);
+            if (!n)
+                continue;
+            cJSON *arr = cJSON_AddArrayToObject(by, ncclog_coll_name(k));
+            for (int i = 0; i < n; i++) {
+                cJSON *e = cJSON_CreateObject();
+                cJSON_AddNumberToObject(e, "bytes", (double)ch[i].bytes);
+                if (ch[i].algo >= 0) {
+                    cJSON_AddStringToObject(e, "algo", ncclog_algo_name(ch[i].algo));
+                    cJSON_AddStringToObject(e, "proto", ncclog_proto_name(ch[i].proto));
+                    cJSON_AddNumberToObject(e, "nccl_us", ch[i].time_us);
+                } else {
+                    cJSON_AddNullToObject(e, "algo");
+                }
+                double rs = model_seconds(c, k, CV_ALGO_RING, ch[i].bytes);
+                double ts = model_seconds(c, k, CV_ALGO_DOUBLE_TREE, ch[i].bytes);
+                if (rs >= 0)
+                    cJSON_AddNumberToObject(e, "collviz_ring_us", rs * 1e6);
+                if (ts >= 0)
+                    cJSON_AddNumberToObject(e, "collviz_tree_us", ts * 1e6);
+                cJSON_AddItemToArray(arr, e);
+            }
+            if (note[0])
+                cJSON_AddStringToObject(o, "assumed", note);
+        }
+    }
+    cJSON *calls = cJSON_AddArrayToObject(o, "calls");
+    for (int i = 0; i < log->ncalls; i++) {
+        const ncclog_call *k = &log->calls[i];
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddNumberToObject(e, "line", (double)k->line);
+        if (k->coll >= 0)
+            cJSON_AddStringToObject(e, "coll", ncclog_coll_name(k->coll));
+        cJSON_AddNumberToObject(e, "bytes", (double)k->bytes);
+        cJSON_AddStringToObject(e, "algo", ncclog_algo_name(k->algo));
+        cJSON_AddStringToObject(e, "proto", ncclog_proto_name(k->proto));
+        if (k->time_us >= 0)
+            cJSON_AddNumberToObject(e, "nccl_us", k->time_us);
+        cJSON_AddNumberToObject(e, "count", (double)k->count);
+        cJSON_AddItemToArray(calls, e);
+    }
+    return o;
+}
+
+static bool log_partial(const ncclog *log, const ncclog_comm *only)
+{
+    if (log->ncomms == 0)
+        return true;
+    for (int i = 0; i < log->ncomms; i++)
+        if ((!only || only == &log->comms[i]) && log->comms[i].partial)
+            return true;
+    return false;
+}
+
 static int print_json(const ncclog *log, const ncclog_comm *only)
 {
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "file", log->name);
+    add_log_string(o, "file", log->name);
     if (log->version[0])
-        cJSON_AddStringToObject(o, "nccl_version", log->version);
+        add_log_string(o, "nccl_version", log->version);
     else
         cJSON_AddNullToObject(o, "nccl_version");
+    if (log->flavor[0])
+        cJSON_AddStringToObject(o, "library", log->flavor);
     cJSON_AddNumberToObject(o, "lines", (double)log->lines);
     cJSON_AddNumberToObject(o, "lines_cut", (double)log->cut_lines);
     cJSON_AddNumberToObject(o, "nul_bytes_dropped", (double)log->nul_bytes);
+    if (log->stopped_at) {
+        cJSON_AddNumberToObject(o, "stopped_at_line", (double)log->stopped_at);
+        cJSON_AddStringToObject(o, "stopped_because", log->stopped_why);
+    }
+    cJSON_AddBoolToObject(o, "partial", log_partial(log, only));
+    cJSON_AddNumberToObject(o, "warn_lines", (double)log->nwarn);
+    cJSON *warns = cJSON_AddArrayToObject(o, "warnings");
+    for (int i = 0; i < log->nwarns; i++) {
+        cJSON *w = cJSON_CreateObject();
+        cJSON_AddNumberToObject(w, "line", (double)log->warns[i].line);
+        cJSON_AddNumberToObject(w, "count", (double)log->warns[i].count);
+        add_log_string(w, "text", log->warns[i].text);
+        if (log->warns[i].where[0])
+            add_log_string(w, "where", log->warns[i].where);
+        cJSON_AddItemToArray(warns, w);
+    }
     cJSON *comms = cJSON_AddArrayToObject(o, "communicators");
     for (int i = 0; i < log->ncomms; i++)
         if (!only || only == &log->comms[i])
             cJSON_AddItemToArray(comms, comm_json(&log->comms[i]));
+    if (log->tuning.have || log->ncalls)
+        cJSON_AddItemToObject(o, "nccl_choice",
+                              choice_json(log, only ? only : log->ncomms == 1 ? &log->comms[0]
+                                                                             : NULL));
     char *s = cJSON_Print(o);
     cJSON_Delete(o);
     if (!s) {
@@ -165,32 +448,41 @@ static int app_ncclog_open(const char *path, const char *comm_id, ncclog *log, c
 }
 
 static const char ncclog_help[] =
-    "usage: collviz nccl-log FILE|- [--comm ID] [--json | --text]\n\n"
+    "usage: collviz nccl-log FILE|- [--comm ID] [--json | --text] [--strict]\n\n"
     "Reads a log NCCL printed with NCCL_DEBUG=INFO (NCCL_DEBUG_SUBSYS=INIT,GRAPH adds\n"
     "the per-rank ring lines) and prints what NCCL built: the nodes, each channel's\n"
     "ring in the order data travels (=NET=> marks a hop through the network), each\n"
     "channel's tree, and which lines said so. Lines from many processes may be\n"
     "interleaved, prefixed by a launcher (srun --label, mpirun --tag-output,\n"
     "torchrun) or a timestamp, coloured, or end in CRLF. `-` reads standard input.\n"
+    "A log pasted in part is read for what it determines: whole channels are drawn,\n"
+    "the known hops and tree entries of the rest are listed, and the summary ends\n"
+    "with what is missing and what to capture for this NCCL version (marked\n"
+    "\"partial\"; exit 0). NCCL's own WARN lines are reported first. With\n"
+    "NCCL_DEBUG_SUBSYS=TUNING, NCCL's tuning table gives its algorithm and protocol\n"
+    "for each size from 8 B to 16 GiB, beside collviz's cost model.\n"
     "Then, where there is a display, the window opens on that topology: cards\n"
-    "grouped by node, an AllReduce along channel 0's ring (K: the next channel,\n"
-    "A: another algorithm; double-tree follows the log's trees), executed for real\n"
-    "(the same as `collviz gui --nccl-log FILE`). `run`, `cost` and `export` take\n"
-    "--nccl-log FILE too, to run or price your own cluster's rings and trees.\n\n"
+    "grouped by node, an AllReduce along the first whole channel's ring (K: the next\n"
+    "channel, A: another algorithm; double-tree follows the log's trees), executed\n"
+    "for real (the same as `collviz gui --nccl-log FILE`); on a partial log, on the\n"
+    "communicator's ranks and nodes with collviz's own ring where no channel is\n"
+    "whole. `run`, `cost` and `export` take --nccl-log FILE too.\n\n"
     "  --comm ID  the communicator to show when the log holds several: its commId,\n"
     "             or the \"comm 0x...\" pointer any of its ranks printed (a prefix\n"
     "             that names one communicator is enough)\n"
     "  --json     the same as one JSON document (every communicator, unless --comm)\n"
-    "  --text     the summary only, no window\n";
+    "  --text     the summary only, no window\n"
+    "  --strict   a partial reading exits 2 (after printing it)\n";
 
 int app_nccl_log_cmd(int argc, char **argv, app_nccl_window_fn open_window)
 {
     const char *path = NULL, *comm_id = NULL;
-    bool json = false, text = false;
+    bool json = false, text = false, strict = false;
     app_flag flags[] = {
         APP_TEXT("--comm", &comm_id),
         APP_SWITCH("--json", &json),
         APP_SWITCH("--text", &text),
+        APP_SWITCH("--strict", &strict),
     };
     app_cmdline cl = APP_CMDLINE_ARGS("nccl-log", ncclog_help, flags, &path, 1, "log");
     int code;
@@ -201,24 +493,50 @@ int app_nccl_log_cmd(int argc, char **argv, app_nccl_window_fn open_window)
                                "(collviz nccl-log --help)");
     ncclog log;
     const ncclog_comm *c = NULL;
-    int rc = app_ncclog_open(path, comm_id, &log, json && !comm_id ? NULL : &c);
+    int rc = app_ncclog_open(path, NULL, &log, NULL);
     if (rc)
         return rc;
-    if (json)
+    bool all = json && !comm_id;
+    if (!all && log.ncomms == 0) {
+        ncclog_print_log(stdout, &log, app_escape);
+        print_choice(stdout, &log, NULL);
+        ncclog_free(&log);
+        return strict ? APP_EXIT_USAGE : APP_EXIT_OK;
+    }
+    if (!all) {
+        char err[NCCLOG_ERR_LEN + 600];
+        if (ncclog_pick(&log, comm_id, &c, err, sizeof err)) {
+            print_error(err);
+            ncclog_free(&log);
+            return APP_EXIT_USAGE;
+        }
+    }
+    bool partial = log_partial(&log, c);
+    if (json) {
         rc = print_json(&log, c);
-    else
+    } else {
         ncclog_print_summary(stdout, &log, c, app_escape);
+        print_choice(stdout, &log, c);
+    }
     char id[sizeof c->id];
     snprintf(id, sizeof id, "%s", c ? c->id : "");
     int nranks = c ? c->nranks : 0;
     ncclog_free(&log);
-    if (json || text || rc)
+    if (rc)
+        return rc;
+    if (partial && strict)
+        return APP_EXIT_USAGE;
+    if (json || text)
         return rc;
     if (nranks > CV_MAX_VISUAL_RANKS) {
         printf("\n(the window draws at most %d ranks and this communicator has %d: the "
                "summary above is all of it; `collviz run --nccl-log %s` runs it, `collviz cost "
                "--nccl-log %s` prices it)\n",
                CV_MAX_VISUAL_RANKS, nranks, app_esc(path), app_esc(path));
+        return APP_EXIT_OK;
+    }
+    if (nranks < 2) {
+        printf("\n(one rank: nothing moves between GPUs, so no window)\n");
         return APP_EXIT_OK;
     }
     if (!open_window) {
@@ -272,6 +590,9 @@ bool app__apply_nccl_log(const app_cmdline *cl, cv_spec *spec, int max_ranks)
         g_log.loaded = true;
     }
     const ncclog_comm *c = g_log.c;
+    if (!app_flag_given(cl, "--channel") && ncclog_first_known(c) > 0 &&
+        c->channels[g_log.channel].ring != NCCLOG_WHOLE)
+        g_log.channel = ncclog_first_known(c); /* the first channel the log gives whole */
     if (ranks_given && spec->ranks != c->nranks) {
         app_usage_error("--ranks: %d, but the NCCL log's communicator has %d ranks; leave "
                         "--ranks out",
@@ -291,6 +612,13 @@ bool app__apply_nccl_log(const app_cmdline *cl, cv_spec *spec, int max_ranks)
         app_usage_error("%s", err);
         return false;
     }
+    if (c->partial)
+        fprintf(stderr, "collviz: note: %s: a partial log (`collviz nccl-log` says what is "
+                        "missing); channel %ld %s\n",
+                app_esc(g_log.path), g_log.channel,
+                c->nchannels && c->channels[g_log.channel].ring == NCCLOG_WHOLE
+                    ? "is whole and on the stage"
+                    : "is not whole: the stage has the communicator's ranks and nodes");
     spec->ranks = c->nranks;
     if (!nodes_given)
         spec->nodes = nodes;

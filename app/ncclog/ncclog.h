@@ -43,10 +43,15 @@
 #define NCCLOG_MAX_RANKS 4096
 #define NCCLOG_MAX_CHANNELS 128
 #define NCCLOG_HOST_LEN 64
-#define NCCLOG_VIA_LEN 32
+#define NCCLOG_VIA_LEN 48        /* "NET/AWS Libfabric/1/GDRDMA/Shared" fits */
 #define NCCLOG_ERR_LEN 512
 #define NCCLOG_LINE_MAX 65536      /* a longer line is read this far, the rest skipped */
 #define NCCLOG_NUL_MAX (1L << 20)  /* NUL bytes in one line that make a file not text */
+#define NCCLOG_MAX_FACTS (1L << 21)    /* ring and tree entries kept: about 80 MB */
+#define NCCLOG_MAX_PRINTERS (1 << 17)  /* host:pid:tid [dev] prefixes kept */
+#define NCCLOG_MAX_POOL (1L << 22)     /* summary ranks kept */
+#define NCCLOG_WARN_KEEP 8             /* distinct NCCL WARN lines kept (all are counted) */
+#define NCCLOG_WARN_LEN 200
 
 /* What a connection goes over, from the "via ..." of a connection line. */
 typedef enum {
@@ -70,7 +75,8 @@ enum {
     NCCLOG_SRC_TREES = 1 << 4,       /* "Trees [c] ..." */
     NCCLOG_SRC_TREE = 1 << 5,        /* "Tree c : parent -> self -> children" */
     NCCLOG_SRC_COMM = 1 << 6,        /* "comm 0x... rank r nRanks n ..." */
-    NCCLOG_SRC_VIA = 1 << 7          /* connection lines (for the transports) */
+    NCCLOG_SRC_VIA = 1 << 7,         /* connection lines (for the transports) */
+    NCCLOG_SRC_ELIM = 1 << 8         /* hops or tree entries the known ones force */
 };
 
 typedef struct {
@@ -80,16 +86,34 @@ typedef struct {
     int cuda_dev;               /* -1 unknown */
     long line;                  /* a line that placed this rank on its host; 0 none */
     char ptr[24];               /* the "comm 0x..." its process printed, or "" */
+    bool printed;               /* some ring, tree or comm line of its own is in the log */
 } ncclog_rank;
 
+/* How much of a channel's ring or tree the log determines. */
+typedef enum {
+    NCCLOG_NONE,    /* no line describes it */
+    NCCLOG_PARTIAL, /* some hops (edges) are known, not all */
+    NCCLOG_WHOLE,   /* every rank's hop (parent and children) is known */
+    NCCLOG_BROKEN   /* NCCL's own summary repeats a rank: the ring it built does not close */
+} ncclog_state;
+
 typedef struct {
-    int *next;       /* [nranks]: the rank this one sends to on the ring */
-    int *order;      /* [nranks]: the ring from rank 0: order[i+1] = next[order[i]] */
+    uint8_t ring;    /* ncclog_state of the ring */
+    uint8_t tree;    /* ncclog_state of the tree */
+    long broken_line; /* NCCLOG_BROKEN: the summary line */
+    int broken_len;   /* NCCLOG_BROKEN: the summary's ranks, in order[] */
+    bool conn_mixed;  /* its connection lines cannot all be ring hops: none was taken */
+    int *next;       /* [nranks]: the rank this one sends to on the ring, -1 unknown */
+    int *order;      /* [nranks]: the ring from rank 0: order[i+1] = next[order[i]]; order[0]
+                        is -1 unless the ring is whole */
     ncclog_via *via; /* [nranks]: the hop rank -> next[rank] */
     char (*via_text)[NCCLOG_VIA_LEN]; /* [nranks]: "P2P/CUMEM/read", "NET/IB/0/GDRDMA", "" */
-    bool has_tree;
+    bool has_tree;   /* the tree is whole */
     int *parent;     /* [nranks]: tree parent, -1 for the root */
     int (*children)[3]; /* [nranks]: up to three children, -1 = none */
+    uint8_t *tree_known; /* [nranks]: 1 where the rank's own entry is known (its line, or
+                            inferred from its neighbours' lines); 0 where parent and
+                            children are only what other lines say */
 } ncclog_channel;
 
 typedef struct {
@@ -111,7 +135,51 @@ typedef struct {
     int summary_len;                /* ranks rank 0's summary line showed (cut: < nranks) */
     int nconn;                      /* connection lines read */
     char problem[NCCLOG_ERR_LEN];   /* why it could not be rebuilt; "" when it could */
+    /* A partial reading: what the log does not determine and how to get it. */
+    bool partial;                   /* some channel's ring or tree is not whole */
+    int nchannels_said;             /* the "/NN" of NCCL's lines, 0 where none said */
+    int nnodes_said;                /* nNodes of the comm lines, -1 none */
+    bool nranks_said;               /* nranks came from a comm line */
+    char version[32];               /* the version printed before its lines, or "" */
+    char missing[NCCLOG_ERR_LEN];   /* what is missing, "" when whole */
+    char ask[NCCLOG_ERR_LEN];       /* what to capture, in the log's version's terms */
 } ncclog_comm;
+
+/* One NCCL WARN line (NCCL's own words about what failed). */
+typedef struct {
+    long line;
+    long count;                     /* lines with the same text after the prefix */
+    char text[NCCLOG_WARN_LEN];     /* what follows "NCCL WARN ", raw */
+    char where[NCCLOG_HOST_LEN + 16]; /* "host [dev]" of its printer, raw, or "" */
+} ncclog_warn;
+
+/* NCCL's tuning table (NCCL_DEBUG_SUBSYS=TUNING, rank 0): latency in us and
+ * bandwidth in GB/s for each collective x algorithm x protocol. */
+#define NCCLOG_COLLS 5  /* Broadcast, Reduce, AllGather, ReduceScatter, AllReduce */
+#define NCCLOG_ALGOS 7  /* Tree, Ring, CollNetDirect, CollNetChain, NVLS, NVLSTree, PAT */
+#define NCCLOG_PROTOS 3 /* LL, LL128, Simple */
+typedef struct {
+    bool have;
+    long line;                      /* its first line */
+    int format;                     /* 25: 2.5-2.6's, 27: 2.7-2.17's, 218: 2.18's blocks */
+    bool algo_seen[NCCLOG_ALGOS];   /* columns the table had */
+    bool row_seen[NCCLOG_COLLS];
+    float lat[NCCLOG_COLLS][NCCLOG_ALGOS][NCCLOG_PROTOS];
+    float bw[NCCLOG_COLLS][NCCLOG_ALGOS][NCCLOG_PROTOS];
+    int others;                     /* further tables in the log (other communicators) */
+} ncclog_tuning;
+
+/* A per-call line naming NCCL's choice ("AllReduce: 1048576 Bytes -> Algo
+ * RING proto SIMPLE ..." and its older forms), distinct ones kept. */
+#define NCCLOG_CALLS_KEEP 64
+typedef struct {
+    long line;
+    int coll;                       /* 0..4 as in ncclog_tuning, -1 not named */
+    int64_t bytes;
+    int algo, proto;                /* indices, -1 unknown */
+    double time_us;                 /* NCCL's own estimate, < 0 where not printed */
+    long count;
+} ncclog_call;
 
 typedef struct {
     char name[256];    /* the file as the user named it */
@@ -122,6 +190,18 @@ typedef struct {
     long first_cut;    /* the first of them, 0 none */
     long nul_bytes;    /* NUL bytes dropped from lines */
     long first_nul;    /* the first line that held one, 0 none */
+    char flavor[8];    /* "NCCL", or "RCCL" where its version line said so */
+    long info_lines;   /* lines with "NCCL INFO" */
+    long stopped_at;   /* a bound was reached here: later lines were not read; 0 none */
+    char stopped_why[160];
+    bool old_formats;  /* lines in formats NCCL printed before 2.10 */
+    long nwarn;        /* NCCL WARN lines */
+    int nwarns;
+    ncclog_warn warns[NCCLOG_WARN_KEEP];
+    ncclog_tuning tuning;
+    long ncall_lines;
+    int ncalls;
+    ncclog_call calls[NCCLOG_CALLS_KEEP];
     int ncomms;
     ncclog_comm *comms;
 } ncclog;
@@ -168,5 +248,55 @@ void ncclog_print_summary(FILE *out, const ncclog *log, const ncclog_comm *c,
  * consecutive ranks; note says so). 0, or -1 with err. */
 int ncclog_topology(const ncclog_comm *c, int ch, cv_topology *t, int *nodes, char *note,
                     size_t notelen, char *err, size_t errlen);
+
+/* ------------------------------------------------------------ partial logs */
+
+/* "2.21.5+cuda12.4" as 22105; 0 where it is not a version. */
+int ncclog_version_num(const char *version);
+
+/* Whether the log is from an NCCL before 2.10, which printed no per-rank
+ * "Ring NN : prev -> rank -> next" lines: its version says so, or (none
+ * printed) its lines are in the older formats. */
+bool ncclog_is_old(const ncclog *log, const ncclog_comm *c);
+
+/* The first channel whose ring is whole (else whose tree is), -1 none. */
+int ncclog_first_known(const ncclog_comm *c);
+
+/* What a log without any communicator holds: its version, NCCL's WARN
+ * lines, and what to capture. */
+void ncclog_print_log(FILE *out, const ncclog *log, ncclog_escape_fn esc);
+
+/* NCCL's own WARN lines, as the summaries print them ("" when none). */
+void ncclog_print_warns(FILE *out, const ncclog *log, ncclog_escape_fn esc);
+
+/* ----------------------------------------------------------------- tuning */
+
+const char *ncclog_coll_name(int coll);   /* "AllReduce", ... */
+const char *ncclog_algo_name(int algo);   /* "Tree", "Ring", ... */
+const char *ncclog_proto_name(int proto); /* "LL", "LL128", "Simple" */
+/* A collective's index from its name as NCCL prints it, -1 none. */
+int ncclog_coll_index(const char *name, size_t len);
+
+/* NCCL's choice for one message size, from its tuning table. */
+typedef struct {
+    int64_t bytes;
+    int algo, proto;  /* -1 where no algorithm is enabled for this collective */
+    double time_us;   /* NCCL's model time of that choice */
+    double ring_us;   /* the best Ring protocol's time, < 0 where Ring is off */
+    double tree_us;   /* the best Tree protocol's time, < 0 where Tree is off */
+} ncclog_choice;
+
+#define NCCLOG_CHOICE_SIZES 32 /* 8 B, 16 B, ..., 16 GiB */
+
+/* For collective coll, NCCL's choice at each power of two from 8 B to 16
+ * GiB into out[NCCLOG_CHOICE_SIZES], as ncclTopoGetAlgoTime computes it:
+ * time = latency + bytes / (1000 * bandwidth) (us, with GB/s), AllReduce's
+ * Tree bandwidth scaled by NCCL's correction factor for the size, and Ring
+ * Simple's latency raised by its plateau factor across nodes. c (may be
+ * NULL) gives the ranks, nodes and channels those factors need; note says
+ * what was assumed. Returns the sizes written, 0 where the log has no
+ * table or the table has no row for coll. */
+int ncclog_choices(const ncclog *log, const ncclog_comm *c, int coll, ncclog_choice *out,
+                   char *note, size_t notelen);
 
 #endif /* NCCLOG_H */

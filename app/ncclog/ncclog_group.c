@@ -19,6 +19,13 @@
  * communicators in different orders are merged where their ranks are
  * disjoint. Every lookup goes through a hash, so a log of 100,000
  * communicators is read in linear time.
+ *
+ * Lines no "comm" line covers (a paste of the rings alone) are split into
+ * runs: where a rank's lines come again from another process after a new
+ * version banner, in another NCCL version, or with another channel count,
+ * that is the next run pasted after the first, a communicator of its own.
+ * Without such a sign the second process stays in the run, and the
+ * communicator reports the contradiction (ncclog_build.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +84,12 @@ static void map_free(strmap *m)
 }
 
 /* --------------------------------------------------------------- handles */
+
+/* A run of lines no "comm" line names: the communicator they make, and the
+ * banner, version and channel count it started with. */
+typedef struct {
+    int comm, banner, version, total;
+} run;
 
 typedef struct {
     int printer; /* the first printer that showed it: its process */
@@ -343,7 +356,6 @@ int *ncclog__group(ncclog__reader *r)
     group_pointers(r, hs, nh, (int)procs.n, &cs);
     merge_partial(hs, nh, &cs, c0);
     map_free(&procs);
-    free(proc_of);
     for (int i = 0; i < nh; i++) {
         int ci = hs[i].comm;
         if (!cs.v[ci].by_commid && hs[i].rank >= 0 && hs[i].rank < cs.low[ci]) {
@@ -354,19 +366,45 @@ int *ncclog__group(ncclog__reader *r)
     /* Epochs: their pointer's communicator; lines after a printer's last
      * "comm" line go with its previous epoch; lines no pointer covers go
      * with the only communicator when there is one, else an unnamed one. */
-    int unnamed = -1, named = (int)cs.n;
+    int named = (int)cs.n;
+    run cur = {.comm = -1};
+    int *owner = NULL;
     for (int e = 0; e < r->nepochs; e++) {
         const ncclog__epoch *ep = &r->epochs[e];
         ep_comm[e] = ep_handle[e] >= 0 ? hs[ep_handle[e]].comm
                      : ep->prev >= 0   ? ep_comm[ep->prev]
                                        : -1;
         if (ep_comm[e] < 0 && ep->has_facts) {
-            if (named == 1)
+            if (named == 1) {
                 ep_comm[e] = 0;
-            else {
-                if (unnamed < 0)
-                    unnamed = new_comm(&cs, "", ep->first_line);
-                ep_comm[e] = unnamed;
+            } else {
+                int proc = proc_of[ep->printer];
+                bool conflict = cur.comm >= 0 && ep->self >= 0 && owner[ep->self] >= 0 &&
+                                owner[ep->self] != proc;
+                bool other = cur.comm >= 0 &&
+                             (ep->banner != cur.banner ||
+                              (ep->version >= 0 && cur.version >= 0 &&
+                               ep->version != cur.version) ||
+                              (ep->total && cur.total && ep->total != cur.total));
+                bool other_version = cur.comm >= 0 && ep->version >= 0 && cur.version >= 0 &&
+                                     ep->version != cur.version;
+                if (cur.comm < 0 || (conflict && other) || other_version) {
+                    cur.comm = new_comm(&cs, "", ep->first_line);
+                    cur.banner = ep->banner;
+                    cur.version = ep->version;
+                    cur.total = ep->total;
+                    if (!owner)
+                        owner = cv_xmalloc(NCCLOG_MAX_RANKS * sizeof *owner);
+                    for (int k = 0; k < NCCLOG_MAX_RANKS; k++)
+                        owner[k] = -1;
+                }
+                if (ep->self >= 0 && owner[ep->self] < 0)
+                    owner[ep->self] = proc;
+                if (!cur.total)
+                    cur.total = ep->total;
+                if (cur.version < 0)
+                    cur.version = ep->version;
+                ep_comm[e] = cur.comm;
             }
         }
         if (ep_comm[e] >= 0 && ep->first_line < cs.v[ep_comm[e]].first_line)
@@ -374,6 +412,8 @@ int *ncclog__group(ncclog__reader *r)
     }
     free(hs);
     free(ep_handle);
+    free(owner);
+    free(proc_of);
     /* In the order they first appear. */
     int n = (int)cs.n, *perm = cv_xmalloc((size_t)n * sizeof *perm + 1),
         *rank_of = cv_xmalloc((size_t)n * sizeof *rank_of + 1);

@@ -28,16 +28,21 @@ typedef enum {
     NCCLOG__TREE_OLD /* the same, from "Tree c : parent -> self -> children" */
 } ncclog__kind;
 
+/* A fact is kept once (a repeated line adds nothing), and the log's facts
+ * are bounded (NCCLOG_MAX_FACTS): a transport's text is kept once in the
+ * reader's table of them and named by its index. */
 typedef struct {
     uint8_t kind;
     uint8_t after_rings; /* CONN: a tree's (or a later) connection, not a ring's */
     int16_t channel;
+    int16_t via;         /* CONN: index into the reader's vias, -1 none */
     int32_t epoch;
-    long line;
+    int64_t line;
     int32_t a, b, c;
     int32_t down[3];
-    char via[NCCLOG_VIA_LEN];
 } ncclog__fact;
+
+#define NCCLOG__VIAS 256 /* distinct transport texts kept */
 
 /* One printer's stretch of lines for one communicator. */
 typedef struct {
@@ -50,6 +55,13 @@ typedef struct {
     int local_rank, cuda_dev;
     long first_line;
     bool has_facts;
+    int self;             /* the rank its ring and tree lines are about (rank 0 for a
+                             summary), -1 none, -2 several */
+    int total;            /* the channel count its summary lines said, 0 none */
+    int banner;           /* version lines read before it opened */
+    int version;          /* index into the reader's versions, -1 none */
+    bool conn_unsure;     /* "Connected all trees" came with no "Connected all rings": its
+                             connection lines may be the trees' */
 } ncclog__epoch;
 
 typedef struct {
@@ -75,10 +87,25 @@ typedef struct {
     int nprinters, capprinters;
     int *printer_hash; /* open addressing: index + 1, 0 = empty */
     int hashcap;
+    uint32_t *fact_hash; /* open addressing over facts: index + 1, 0 = empty */
+    size_t facthashcap;
+    char (*vias)[NCCLOG_VIA_LEN];
+    int nvias;
+    char versions[16][32]; /* distinct versions printed, in order */
+    int nversions, banners, cur_version;
+    int last_coll[2];      /* the collective of the last "Coll: opCount" line, and its printer */
+    int tuning_block;      /* 1: reading a table, 0: skipping another's, -1: none seen */
+    int cols_algo[27], cols_proto[27]; /* the block's columns */
+    int tuning_ncols;
     long line;
     char *err;
     size_t errlen;
 } ncclog__reader;
+
+/* The reading stops at the current line for a reason (a bound reached): 1. */
+int ncclog__stop(ncclog__reader *r, const char *why);
+/* Tuning table and per-call lines (ncclog_tune.c): 1 where the line was one. */
+int ncclog__tuning_line(ncclog__reader *r, int printer, const char *msg);
 
 /* Reads one line (without its end); -1 with reader->err set on a line that
  * is wrong beyond repair (a rank out of range). */

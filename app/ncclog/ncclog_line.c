@@ -143,6 +143,13 @@ static int printer_for(ncclog__reader *r, const char *key, const char *host, siz
             return i;
         h = (h + 1) & mask;
     }
+    if (r->nprinters >= NCCLOG_MAX_PRINTERS) {
+        char why[128];
+        snprintf(why, sizeof why, "more than %d processes' prefixes (host:pid:tid [dev])",
+                 NCCLOG_MAX_PRINTERS);
+        ncclog__stop(r, why);
+        return -1;
+    }
     size_t cap = (size_t)r->capprinters;
     r->printers = ncclog__grow(r->printers, &cap, (size_t)r->nprinters + 1, sizeof *r->printers);
     r->capprinters = (int)cap;
@@ -158,11 +165,18 @@ static int printer_for(ncclog__reader *r, const char *key, const char *host, siz
     return r->nprinters - 1;
 }
 
+#define MAX_EPOCHS (1 << 18)
+
 static int open_epoch(ncclog__reader *r, int printer)
 {
     ncclog__printer *p = &r->printers[printer];
     if (p->epoch >= 0)
         return p->epoch;
+    if (r->nepochs >= MAX_EPOCHS && !r->log->stopped_at) {
+        char why[128];
+        snprintf(why, sizeof why, "more than %d communicator initialisations", MAX_EPOCHS);
+        ncclog__stop(r, why);
+    }
     size_t cap = (size_t)r->capepochs;
     r->epochs = ncclog__grow(r->epochs, &cap, (size_t)r->nepochs + 1, sizeof *r->epochs);
     r->capepochs = (int)cap;
@@ -173,6 +187,9 @@ static int open_epoch(ncclog__reader *r, int printer)
     e->cuda_dev = p->cuda_dev;
     e->first_line = r->line;
     e->prev = p->last_epoch;
+    e->self = -1;
+    e->banner = r->banners;
+    e->version = r->cur_version;
     p->rings_connected = false;
     p->epoch = r->nepochs++;
     return p->epoch;
@@ -256,18 +273,117 @@ static int printer_of(ncclog__reader *r, const char *line, const char *info)
 
 /* ----------------------------------------------------------------- facts */
 
-static ncclog__fact *add_fact(ncclog__reader *r, int printer, ncclog__kind kind, int channel)
+int ncclog__stop(ncclog__reader *r, const char *why)
 {
-    r->facts = ncclog__grow(r->facts, &r->capfacts, r->nfacts + 1, sizeof *r->facts);
-    ncclog__fact *f = &r->facts[r->nfacts++];
-    memset(f, 0, sizeof *f);
-    f->kind = (uint8_t)kind;
-    f->channel = (int16_t)channel;
+    if (!r->log->stopped_at) {
+        r->log->stopped_at = r->line;
+        snprintf(r->log->stopped_why, sizeof r->log->stopped_why, "%s", why);
+    }
+    return 1;
+}
+
+static uint64_t fact_key(const ncclog__reader *r, const ncclog__fact *f)
+{
+    uint64_t h = 1469598103934665603ull;
+    int32_t v[10] = {f->kind | f->after_rings << 8, f->channel, f->via, f->epoch,
+                     f->a,    f->b,                f->c,      f->down[0],
+                     f->down[1], f->down[2]};
+    int n = f->kind == NCCLOG__SUMMARY ? 4 : 10;
+    for (int i = 0; i < n; i++)
+        h = (h ^ (uint32_t)v[i]) * 1099511628211ull;
+    if (f->kind == NCCLOG__SUMMARY)
+        for (int i = 0; i < f->b; i++)
+            h = (h ^ (uint32_t)r->pool[f->a + i]) * 1099511628211ull;
+    return h;
+}
+
+static bool same_fact(const ncclog__reader *r, const ncclog__fact *x, const ncclog__fact *y)
+{
+    if (x->kind != y->kind || x->after_rings != y->after_rings || x->channel != y->channel ||
+        x->via != y->via || x->epoch != y->epoch)
+        return false;
+    if (x->kind == NCCLOG__SUMMARY)
+        return x->b == y->b && x->c == y->c &&
+               !memcmp(r->pool + x->a, r->pool + y->a, (size_t)x->b * sizeof *r->pool);
+    return x->a == y->a && x->b == y->b && x->c == y->c &&
+           !memcmp(x->down, y->down, sizeof x->down);
+}
+
+static void fact_rehash(ncclog__reader *r)
+{
+    size_t cap = r->facthashcap ? r->facthashcap * 2 : 1024;
+    uint32_t *t = cv_xcalloc(cap, sizeof *t);
+    for (size_t i = 0; i < r->nfacts; i++) {
+        size_t h = fact_key(r, &r->facts[i]) & (cap - 1);
+        while (t[h])
+            h = (h + 1) & (cap - 1);
+        t[h] = (uint32_t)i + 1;
+    }
+    free(r->fact_hash);
+    r->fact_hash = t;
+    r->facthashcap = cap;
+}
+
+/* Keeps fact f of printer's epoch unless the same fact is kept already;
+ * 1 where the bound on facts stops the reading. */
+static int put_fact(ncclog__reader *r, int printer, ncclog__fact *f)
+{
     f->line = r->line;
     f->epoch = open_epoch(r, printer);
-    f->down[0] = f->down[1] = f->down[2] = -1;
-    r->epochs[f->epoch].has_facts = true;
+    ncclog__epoch *e = &r->epochs[f->epoch];
+    e->has_facts = true;
+    int self = f->kind == NCCLOG__SUMMARY ? 0
+               : f->kind == NCCLOG__CONN  ? -1
+                                          : f->b;
+    if (self >= 0)
+        e->self = e->self == -1 || e->self == self ? self : -2;
+    if (f->kind == NCCLOG__SUMMARY && f->c > 0)
+        e->total = f->c;
+    if ((r->nfacts + 1) * 2 > r->facthashcap)
+        fact_rehash(r);
+    size_t mask = r->facthashcap - 1, h = fact_key(r, f) & mask;
+    while (r->fact_hash[h]) {
+        if (same_fact(r, &r->facts[r->fact_hash[h] - 1], f))
+            return 0;
+        h = (h + 1) & mask;
+    }
+    if (r->nfacts >= NCCLOG_MAX_FACTS) {
+        char why[128];
+        snprintf(why, sizeof why, "more than %ld distinct ring and tree entries", NCCLOG_MAX_FACTS);
+        return ncclog__stop(r, why);
+    }
+    r->facts = ncclog__grow(r->facts, &r->capfacts, r->nfacts + 1, sizeof *r->facts);
+    r->facts[r->nfacts++] = *f;
+    r->fact_hash[h] = (uint32_t)r->nfacts;
+    return 0;
+}
+
+static ncclog__fact new_fact(ncclog__kind kind, int channel)
+{
+    ncclog__fact f;
+    memset(&f, 0, sizeof f);
+    f.kind = (uint8_t)kind;
+    f.channel = (int16_t)channel;
+    f.via = -1;
+    f.down[0] = f.down[1] = f.down[2] = -1;
     return f;
+}
+
+/* The index of transport text via[n] in the reader's table, -1 where the
+ * table is full. */
+static int intern_via(ncclog__reader *r, const char *via, size_t n)
+{
+    char t[NCCLOG_VIA_LEN];
+    copy_text(t, sizeof t, via, n);
+    for (int i = 0; i < r->nvias; i++)
+        if (!strcmp(r->vias[i], t))
+            return i;
+    if (r->nvias >= NCCLOG__VIAS)
+        return -1;
+    if (!r->vias)
+        r->vias = cv_xcalloc(NCCLOG__VIAS, sizeof *r->vias);
+    memcpy(r->vias[r->nvias], t, sizeof t);
+    return r->nvias++;
 }
 
 static int bad(ncclog__reader *r, const char *what)
@@ -372,10 +488,12 @@ static int comm_line(ncclog__reader *r, int printer, const char *msg)
     return 0;
 }
 
-/* "Channel 00/08 :    0   7   6 ..." */
-static int summary_line(ncclog__reader *r, int printer, const char *msg)
+/* "Channel 00/08 :    0   7   6 ..." (and NCCL 2.3's "Ring 00 :    0   1
+ * ..."): rank 0's summary of a ring. From NCCL 2.23 a summary NCCL cut
+ * short ends in "...". */
+static int summary_line(ncclog__reader *r, int printer, const char *msg, int skip)
 {
-    const char *q = msg + 8;
+    const char *q = msg + skip;
     int ch, total = -1;
     if (!read_channel(&q, &ch))
         return 0;
@@ -393,37 +511,54 @@ static int summary_line(ncclog__reader *r, int printer, const char *msg)
     while (read_int(&q, &v)) {
         if (check_rank(r, v, false))
             return -1;
+        if (r->npool >= NCCLOG_MAX_POOL) {
+            r->npool = start;
+            char why[128];
+            snprintf(why, sizeof why, "more than %ld ranks in summary lines", NCCLOG_MAX_POOL);
+            return ncclog__stop(r, why);
+        }
         r->pool = ncclog__grow(r->pool, &r->cappool, r->npool + 1, sizeof *r->pool);
         r->pool[r->npool++] = v;
     }
+    bool dots = take(&q, "...");
     skip_spaces(&q);
     if (*q || r->npool == start) {
         r->npool = start; /* not a summary after all */
         return 0;
     }
-    ncclog__fact *f = add_fact(r, printer, NCCLOG__SUMMARY, ch);
-    f->a = (int32_t)start;
-    f->b = (int32_t)(r->npool - start);
-    f->c = total;
-    return 0;
+    if (skip == 5)
+        r->log->old_formats = true; /* NCCL 2.3's "Ring 00 :" summary */
+    ncclog__fact f = new_fact(NCCLOG__SUMMARY, ch);
+    f.a = (int32_t)start;
+    f.b = (int32_t)(r->npool - start);
+    f.c = total;
+    f.after_rings = dots; /* for a summary: NCCL marked it cut */
+    size_t kept = r->nfacts;
+    int rc = put_fact(r, printer, &f);
+    if (r->nfacts == kept)
+        r->npool = start; /* the same summary again */
+    return rc;
 }
 
 /* "Ring 00 : 6 -> 7 -> 0", or a connection "Ring 00 : 12[41000] -> 11[2d000]
- * via P2P/IPC" / "Channel 00/0 : 0[18000] -> 1[2a000] [send] via NET/IB/0". */
+ * via P2P/IPC" / "Channel 00/0 : 0[18000] -> 1[2a000] [send] via NET/IB/0".
+ * A connection's "/1" is its connection index: 1 is a send/recv (p2p)
+ * connection, not a ring's. The transport is the rest of the line, spaces
+ * and all ("P2P/direct pointer", "NET/AWS Libfabric/0/GDRDMA"). */
 static int ring_or_conn_line(ncclog__reader *r, int printer, const char *msg, int skip)
 {
     const char *q = msg + skip;
-    int ch, a, b, c;
+    int ch, a, b, c, conn = 0;
     if (!read_channel(&q, &ch))
         return 0;
     if (*q == '/') {
         q++;
-        int ignored;
-        if (!read_int(&q, &ignored))
+        if (!read_int(&q, &conn))
             return 0;
     }
     if (!take(&q, ":") || !read_int(&q, &a))
         return 0;
+    bool bus = *q == '[';
     skip_bracket(&q);
     if (!take(&q, "->") || !read_int(&q, &b))
         return 0;
@@ -432,24 +567,29 @@ static int ring_or_conn_line(ncclog__reader *r, int printer, const char *msg, in
         if (!read_int(&q, &c) || check_rank(r, a, false) || check_rank(r, b, false) ||
             check_rank(r, c, false))
             return r->err[0] ? -1 : 0;
-        ncclog__fact *f = add_fact(r, printer, NCCLOG__RING, ch);
-        f->a = a, f->b = b, f->c = c;
-        return 0;
+        ncclog__fact f = new_fact(NCCLOG__RING, ch);
+        f.a = a, f.b = b, f.c = c;
+        return put_fact(r, printer, &f);
     }
     const char *via = strstr(q, "via ");
     if (!via)
         return 0;
     if (check_rank(r, a, false) || check_rank(r, b, false))
         return -1;
+    if (conn != 0)
+        return 0; /* a send/recv connection */
+    if (skip == 5 && bus)
+        r->log->old_formats = true; /* "Ring 00 : a[bus] -> b[bus] via ...": before 2.7 */
     via += 4;
-    size_t n = 0;
-    while (via[n] && via[n] != ' ')
-        n++;
-    ncclog__fact *f = add_fact(r, printer, NCCLOG__CONN, ch);
-    f->a = a, f->b = b;
-    f->after_rings = r->printers[printer].rings_connected;
-    copy_text(f->via, sizeof f->via, via, n);
-    return 0;
+    size_t n = strlen(via);
+    while (n > 0 && (via[n - 1] == ' ' || via[n - 1] == '\t'))
+        n--;
+    ncclog__fact f = new_fact(NCCLOG__CONN, ch);
+    f.a = a, f.b = b;
+    f.after_rings = r->printers[printer].rings_connected;
+    f.c = strstr(q, "[receive]") != NULL && strstr(q, "[receive]") < via; /* its receiver's line */
+    f.via = (int16_t)intern_via(r, via, n);
+    return put_fact(r, printer, &f);
 }
 
 /* One " [c] X->Y->Z" (or "X->Y->Z|U->Y->W") of a "Trees" line: the part
@@ -472,6 +612,7 @@ static int tree_item(ncclog__reader *r, int printer, int ch, const char **p)
         }
     }
     if (*q == '|') { /* the down tree of NCCL 2.4's pair: the up tree is enough */
+        r->log->old_formats = true;
         while (*q && *q != ' ')
             q++;
     }
@@ -481,20 +622,21 @@ static int tree_item(ncclog__reader *r, int printer, int ch, const char **p)
     int self = parts[1][0], parent, nd, *down;
     if (nparts[0] > 1 && nparts[2] == 1)
         down = parts[0], nd = nparts[0], parent = parts[2][0];
-    else if (nparts[2] > 1 && nparts[0] == 1)
+    else if (nparts[2] > 1 && nparts[0] == 1) {
         down = parts[2], nd = nparts[2], parent = parts[0][0];
-    else
+        r->log->old_formats = true; /* NCCL 2.4's parent->rank->children */
+    } else
         return -2;
     if (check_rank(r, self, false) || check_rank(r, parent, true))
         return -1;
-    ncclog__fact *f = add_fact(r, printer, NCCLOG__TREE, ch);
-    f->a = parent, f->b = self;
+    ncclog__fact f = new_fact(NCCLOG__TREE, ch);
+    f.a = parent, f.b = self;
     for (int j = 0; j < nd; j++) {
         if (check_rank(r, down[j], true))
             return -1;
-        f->down[j] = down[j];
+        f.down[j] = down[j];
     }
-    return 0;
+    return put_fact(r, printer, &f) ? 1 : 0;
 }
 
 static int trees_line(ncclog__reader *r, int printer, const char *msg)
@@ -507,8 +649,8 @@ static int trees_line(ncclog__reader *r, int printer, const char *msg)
         q++;
         skip_spaces(&q);
         int rc = tree_item(r, printer, ch, &q);
-        if (rc == -1)
-            return -1;
+        if (rc == -1 || rc == 1)
+            return rc;
         if (rc < 0)
             return bad(r, "a \"Trees\" entry collviz cannot read (expected [channel] "
                           "children->rank->parent)");
@@ -533,21 +675,91 @@ static int tree_line(ncclog__reader *r, int printer, const char *msg)
         check_rank(r, down[0], true) || check_rank(r, down[1], true) ||
         check_rank(r, down[2], true))
         return -1;
-    ncclog__fact *f = add_fact(r, printer, NCCLOG__TREE_OLD, ch);
-    f->a = parent, f->b = self;
-    memcpy(f->down, down, sizeof down);
-    return 0;
+    ncclog__fact f = new_fact(NCCLOG__TREE_OLD, ch);
+    f.a = parent, f.b = self;
+    memcpy(f.down, down, sizeof down);
+    return put_fact(r, printer, &f);
 }
 
-static void version_line(ncclog__reader *r, const char *v)
+/* "NCCL version 2.21.5+cuda12.4", "RCCL version 2.6.4+hip3.5", ROCm's
+ * "RCCL version : 2.21.5-HEAD:9a0e6a1". Each marks a run's start. */
+static void version_line(ncclog__reader *r, const char *v, bool rccl)
 {
-    if (r->log->version[0])
-        return;
+    while (*v == ' ' || *v == ':')
+        v++;
     size_t n = 0;
     while (v[n] && v[n] != ' ')
         n++;
-    copy_text(r->log->version, sizeof r->log->version, v, n);
+    if (!n)
+        return;
+    char t[32];
+    copy_text(t, sizeof t, v, n);
+    r->banners++;
+    int k = 0;
+    while (k < r->nversions && strcmp(r->versions[k], t))
+        k++;
+    if (k == r->nversions && k < 16)
+        memcpy(r->versions[r->nversions++], t, sizeof t);
+    r->cur_version = k < 16 ? k : r->cur_version;
+    if (r->log->version[0])
+        return;
+    memcpy(r->log->version, t, sizeof t);
     r->log->version_line = r->line;
+    snprintf(r->log->flavor, sizeof r->log->flavor, "%s", rccl ? "RCCL" : "NCCL");
+}
+
+/* "host:pid:tid [dev] file.cc:NN NCCL WARN text": counted, the distinct
+ * ones kept with their first line. */
+static void warn_line(ncclog__reader *r, char *text, const char *warn)
+{
+    ncclog *log = r->log;
+    log->nwarn++;
+    const char *t = warn + 9;
+    skip_spaces(&t);
+    size_t n = strlen(t);
+    while (n > 0 && (t[n - 1] == ' ' || t[n - 1] == '\t'))
+        n--;
+    char body[NCCLOG_WARN_LEN];
+    copy_text(body, sizeof body, t, n);
+    for (int i = 0; i < log->nwarns; i++)
+        if (!strcmp(log->warns[i].text, body)) {
+            log->warns[i].count++;
+            return;
+        }
+    if (log->nwarns >= NCCLOG_WARN_KEEP)
+        return;
+    ncclog_warn *w = &log->warns[log->nwarns++];
+    memset(w, 0, sizeof *w);
+    w->line = r->line;
+    w->count = 1;
+    memcpy(w->text, body, sizeof body);
+    /* Where: the word holding NCCL's host:pid:tid before the device. */
+    const char *end = warn;
+    (void)text;
+    const char *dev = NULL;
+    for (const char *q = end; q > text; q--)
+        if (q[-1] == ']') {
+            dev = q - 1;
+            break;
+        }
+    if (dev) {
+        const char *open = dev;
+        while (open > text && *open != '[')
+            open--;
+        const char *we = open;
+        while (we > text && we[-1] == ' ')
+            we--;
+        const char *ws = we;
+        while (ws > text && ws[-1] != ' ' && ws[-1] != '\t')
+            ws--;
+        const char *colon = memchr(ws, ':', (size_t)(we - ws));
+        size_t hl = colon ? (size_t)(colon - ws) : (size_t)(we - ws);
+        char host[NCCLOG_HOST_LEN];
+        copy_text(host, sizeof host, ws, hl);
+        char devs[12];
+        copy_text(devs, sizeof devs, open, (size_t)(dev - open + 1));
+        snprintf(w->where, sizeof w->where, "%s%s%s", host, host[0] ? " " : "", devs);
+    }
 }
 
 int ncclog__line(ncclog__reader *r, char *text)
@@ -556,34 +768,59 @@ int ncclog__line(ncclog__reader *r, char *text)
         strip_ansi(text);
     const char *info = strstr(text, "NCCL INFO");
     if (!info) {
+        const char *w = strstr(text, "NCCL WARN");
+        if (w) {
+            warn_line(r, text, w);
+            return 0;
+        }
         const char *v = strstr(text, "NCCL version ");
         if (v)
-            version_line(r, v + 13);
+            version_line(r, v + 13, false);
+        else if ((v = strstr(text, "RCCL version")) != NULL)
+            version_line(r, v + 12, true);
         return 0;
     }
+    r->log->info_lines++;
     const char *msg = info + 9;
     skip_spaces(&msg);
     int printer = printer_of(r, text, info);
+    if (printer < 0)
+        return 1;
     if (!strncmp(msg, "NCCL version ", 13)) {
-        version_line(r, msg + 13);
+        version_line(r, msg + 13, false);
+        return 0;
+    }
+    if (!strncmp(msg, "RCCL version", 12)) {
+        version_line(r, msg + 12, true);
         return 0;
     }
     if (!strncmp(msg, "Channel ", 8)) {
         if (strstr(msg, "->"))
             return ring_or_conn_line(r, printer, msg, 8);
-        return summary_line(r, printer, msg);
+        return summary_line(r, printer, msg, 8);
     }
-    if (!strncmp(msg, "Ring ", 5))
-        return ring_or_conn_line(r, printer, msg, 5);
+    if (!strncmp(msg, "Ring ", 5)) {
+        if (strstr(msg, "->"))
+            return ring_or_conn_line(r, printer, msg, 5);
+        return summary_line(r, printer, msg, 5);
+    }
     if (!strncmp(msg, "Trees", 5))
         return trees_line(r, printer, msg);
     if (!strncmp(msg, "Tree ", 5))
         return tree_line(r, printer, msg);
+    if (!strncmp(msg, "Connected all trees", 19)) {
+        int e = open_epoch(r, printer);
+        if (!r->printers[printer].rings_connected)
+            r->epochs[e].conn_unsure = true;
+        return 0;
+    }
     if (!strncmp(msg, "Connected all rings", 19)) {
         open_epoch(r, printer);
         r->printers[printer].rings_connected = true;
         return 0;
     }
+    if (ncclog__tuning_line(r, printer, msg))
+        return 0;
     if (strstr(msg, "comm 0x"))
         return comm_line(r, printer, msg);
     return 0;

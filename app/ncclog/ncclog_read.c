@@ -9,7 +9,11 @@
  * crashed writer left) are dropped; both are counted for a note. A line of
  * more than NCCLOG_NUL_MAX NUL bytes with no end is no text at all
  * (/dev/zero, a disk image), and ends the read with an error instead of
- * reading forever.
+ * reading forever; so does a block of the input in which more than one
+ * byte in fifty is a control character no text log holds (/dev/urandom,
+ * a core file: binary data with line ends in it), at its first block.
+ * What the reader keeps is bounded too (ncclog.h's NCCLOG_MAX_*): where a
+ * bound is reached it stops there and says at which line.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +46,22 @@ static int next_line(blocks *b, ncclog *log, long lineno, char *line, size_t *ou
                     return -1;
                 }
                 break;
+            }
+        }
+        if (b->pos == 0 && b->len >= 256) {
+            size_t ctl = 0;
+            for (size_t i = 0; i < b->len; i++) {
+                unsigned char ch = (unsigned char)b->blk[i];
+                ctl += (ch < 0x20 && ch && ch != '\t' && ch != '\n' && ch != '\r' &&
+                        ch != 0x1b && ch != '\f' && ch != '\b' && ch != '\a') ||
+                       ch == 0x7f;
+            }
+            if (ctl * 50 > b->len) {
+                snprintf(err, errlen,
+                         "%s:%ld: binary data (%zu of %zu bytes here are control characters): "
+                         "this is not a text log",
+                         log->name, lineno, ctl, b->len);
+                return -1;
             }
         }
         any = true;
@@ -103,15 +123,22 @@ void ncclog_read_note(const ncclog *log, char *note, size_t len)
                      log->cut_lines, log->cut_lines == 1 ? "" : "s", NCCLOG_LINE_MAX / 1024,
                      log->cut_lines == 1 ? "was" : "were", log->first_cut);
     if (log->nul_bytes && w >= 0 && (size_t)w < len)
-        snprintf(note + w, len - (size_t)w, "%s%ld NUL byte%s dropped (the first on line %ld)",
-                 w ? "; " : "", log->nul_bytes, log->nul_bytes == 1 ? "" : "s", log->first_nul);
+        w += snprintf(note + w, len - (size_t)w,
+                      "%s%ld NUL byte%s dropped (the first on line %ld)", w ? "; " : "",
+                      log->nul_bytes, log->nul_bytes == 1 ? "" : "s", log->first_nul);
+    if (log->stopped_at && w >= 0 && (size_t)w < len)
+        snprintf(note + w, len - (size_t)w,
+                 "%sstopped reading at line %ld: %s (collviz keeps that much at most); what "
+                 "follows is read from lines 1-%ld",
+                 w ? "; " : "", log->stopped_at, log->stopped_why, log->stopped_at);
 }
 
 int ncclog_read(FILE *in, const char *name, ncclog *log, char *err, size_t errlen)
 {
     memset(log, 0, sizeof *log);
     snprintf(log->name, sizeof log->name, "%s", name);
-    ncclog__reader r = {.log = log, .err = err, .errlen = errlen};
+    ncclog__reader r = {.log = log, .err = err, .errlen = errlen, .tuning_block = -1,
+                        .cur_version = -1, .last_coll = {-1, -1}};
     err[0] = 0;
     blocks b = {.in = in, .blk = cv_xmalloc(BLOCK)};
     char *line = cv_xmalloc(NCCLOG_LINE_MAX + 1);
@@ -124,6 +151,10 @@ int ncclog_read(FILE *in, const char *name, ncclog *log, char *err, size_t errle
         }
         r.line = ++log->lines;
         rc = ncclog__line(&r, line);
+        if (rc == 1) { /* a bound reached: what was read is kept */
+            rc = 0;
+            break;
+        }
     }
     free(b.blk);
     free(line);
@@ -134,6 +165,8 @@ int ncclog_read(FILE *in, const char *name, ncclog *log, char *err, size_t errle
     free(r.epochs);
     free(r.printers);
     free(r.printer_hash);
+    free(r.fact_hash);
+    free(r.vias);
     if (rc)
         ncclog_free(log);
     return rc;

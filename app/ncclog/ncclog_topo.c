@@ -5,7 +5,10 @@
  * NCCL doubles its channels for the double binary tree: channel c of the
  * first half reduces along tree 0 and channel c + n/2 along tree 1 (both
  * halves keep the same rings), so channel c's pair of trees is its own and
- * that of the channel half the count away.
+ * that of the channel half the count away. A channel whose ring the log
+ * does not determine whole leaves the plan its own ring (t->has_ring
+ * false): the stage then shows the communicator's ranks and nodes, and says
+ * so in the note.
  */
 #include <string.h>
 
@@ -20,7 +23,7 @@ int ncclog_topology(const ncclog_comm *c, int ch, cv_topology *t, int *nodes, ch
                  c->nranks, CV_MAX_RANKS);
         return -1;
     }
-    if (ch < 0 || ch >= c->nchannels) {
+    if (ch < 0 || (ch >= c->nchannels && !(ch == 0 && c->nchannels == 0))) {
         snprintf(err, errlen, "--channel: %d is out of range; this communicator has channels 0 "
                               "to %d",
                  ch, c->nchannels - 1);
@@ -28,20 +31,30 @@ int ncclog_topology(const ncclog_comm *c, int ch, cv_topology *t, int *nodes, ch
     }
     memset(t, 0, sizeof *t);
     t->ranks = c->nranks;
-    const ncclog_channel *x = &c->channels[ch];
-    t->has_ring = x->order[0] >= 0;
-    for (int i = 0; t->has_ring && i < c->nranks; i++)
-        t->ring[i] = x->order[i];
-    int other = (ch + c->nchannels / 2) % c->nchannels;
-    const ncclog_channel *y = &c->channels[other];
-    t->has_trees = x->has_tree && y->has_tree;
-    for (int r = 0; t->has_trees && r < c->nranks; r++) {
-        t->parent[0][r] = x->parent[r];
-        t->parent[1][r] = y->parent[r];
+    if (c->nchannels == 0) {
+        snprintf(note, notelen, "the log gives no channel's ring or tree: the stage has the "
+                                "communicator's ranks with collviz's own ring and trees");
+    } else {
+        const ncclog_channel *x = &c->channels[ch];
+        t->has_ring = x->ring == NCCLOG_WHOLE;
+        for (int i = 0; t->has_ring && i < c->nranks; i++)
+            t->ring[i] = x->order[i];
+        int other = (ch + c->nchannels / 2) % c->nchannels;
+        const ncclog_channel *y = &c->channels[other];
+        t->has_trees = x->has_tree && y->has_tree;
+        for (int r = 0; t->has_trees && r < c->nranks; r++) {
+            t->parent[0][r] = x->parent[r];
+            t->parent[1][r] = y->parent[r];
+        }
+        if (!t->has_ring)
+            snprintf(note, notelen, "channel %d's ring is not whole in the log: the stage "
+                                    "follows collviz's own ring order",
+                     ch);
+        else if (x->has_tree && !y->has_tree)
+            snprintf(note, notelen,
+                     "channel %d has a tree but channel %d does not: no double tree", ch,
+                     other);
     }
-    if (x->has_tree && !y->has_tree)
-        snprintf(note, notelen, "channel %d has a tree but channel %d does not: no double tree",
-                 ch, other);
     /* Nodes as equal runs of consecutive ranks, as cv_spec's nodes are. */
     *nodes = 1;
     if (c->nnodes > 1) {
