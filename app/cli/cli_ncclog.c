@@ -49,7 +49,10 @@ static cJSON *comm_json(const ncclog_comm *c)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "id", c->id);
-    cJSON_AddStringToObject(o, "id_is", c->by_commid ? "commId" : c->id[0] ? "pointer" : "none");
+    cJSON_AddStringToObject(o, "id_is", c->by_commid ? "commId"
+                                        : c->is_run  ? "run"
+                                        : c->id[0]   ? "pointer"
+                                                     : "none");
     if (c->grouped_by_order)
         cJSON_AddTrueToObject(o, "grouped_by_process_order");
     cJSON_AddNumberToObject(o, "first_line", (double)c->first_line);

@@ -121,6 +121,8 @@ typedef struct {
                         "comm 0x..." pointer of its lowest rank, or "" when the log
                         names no communicator */
     bool by_commid;  /* id is the shared commId; else ranks were grouped by pointer */
+    bool is_run;     /* id is "runN": lines no "comm" line names, split into the runs
+                        pasted one after another */
     bool grouped_by_order; /* no commId, and other communicators of as many ranks
                               were initialised alongside: ranks dealt out in
                               process order */
@@ -138,6 +140,7 @@ typedef struct {
     /* A partial reading: what the log does not determine and how to get it. */
     bool partial;                   /* some channel's ring or tree is not whole */
     int nchannels_said;             /* the "/NN" of NCCL's lines, 0 where none said */
+    bool conn_unsure;               /* its connection lines may all be the trees' */
     int nnodes_said;                /* nNodes of the comm lines, -1 none */
     bool nranks_said;               /* nranks came from a comm line */
     char version[32];               /* the version printed before its lines, or "" */

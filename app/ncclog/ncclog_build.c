@@ -188,7 +188,7 @@ static int build_ring(ncclog__reader *r, ncclog_comm *c, slice facts, int ch, ho
         const ncclog__fact *f = &r->facts[facts.k[i]];
         if (f->kind != NCCLOG__CONN || f->after_rings || h->next[f->a] >= 0)
             continue;
-        if (r->epochs[f->epoch].conn_unsure)
+        if (r->epochs[f->epoch].conn_unsure || c->conn_unsure)
             continue;
         if (conn_next[f->a] >= 0 && conn_next[f->a] != f->b)
             rc = -1; /* two successors: the trees' connections are mixed in */
@@ -487,6 +487,10 @@ static void say_missing(const ncclog *log, ncclog_comm *c, bool rings, bool tree
     char *out = c->missing;
     if (c->nchannels == 0)
         PUT(c->missing, w, "no ring or tree line");
+    if (c->conn_unsure)
+        PUT(c->missing, w, "%sthe connection lines come with \"Connected all trees\" and no "
+                           "\"Connected all rings\", so they may be the trees' and none is "
+                           "taken for a ring", w ? "; " : "");
     for (int pass = 0; pass < 3 && rings; pass++) {
         m = 0;
         for (int ch = 0; ch < c->nchannels; ch++) {
@@ -582,7 +586,7 @@ static void build_comm(ncclog__reader *r, ncclog_comm *c, const int *eps, int ne
     ncclog *log = r->log;
     int maxrank = -1, maxch = -1;
     long maxrank_line = 0;
-    bool any_ring = false, any_tree = false;
+    bool any_ring = false, any_tree = false, trees_unsure = false, rings_said = false;
     c->nnodes_said = -1;
     for (int i = 0; i < neps; i++) {
         const ncclog__epoch *ep = &r->epochs[eps[i]];
@@ -598,7 +602,13 @@ static void build_comm(ncclog__reader *r, ncclog_comm *c, const int *eps, int ne
             maxrank = ep->rank, maxrank_line = ep->first_line;
         if (!c->version[0] && ep->version >= 0)
             snprintf(c->version, sizeof c->version, "%s", r->versions[ep->version]);
+        trees_unsure |= ep->conn_unsure;
+        rings_said |= ep->rings_said;
     }
+    /* "Connected all trees" with no "Connected all rings" anywhere: the
+     * paste begins after the rings were connected, so its connection lines
+     * may all be the trees'. */
+    c->conn_unsure = trees_unsure && !rings_said;
     for (size_t k = 0; k < nf; k++) {
         const ncclog__fact *f = &r->facts[fk[k]];
         int hi = f->a > f->b ? f->a : f->b;
@@ -616,7 +626,7 @@ static void build_comm(ncclog__reader *r, ncclog_comm *c, const int *eps, int ne
             maxrank = hi, maxrank_line = f->line;
         if (f->kind == NCCLOG__CONN) {
             c->nconn++;
-            if (f->after_rings)
+            if (f->after_rings || c->conn_unsure || r->epochs[f->epoch].conn_unsure)
                 continue;
             any_ring = true;
         } else if (f->kind == NCCLOG__TREE || f->kind == NCCLOG__TREE_OLD) {
@@ -905,8 +915,9 @@ static void list_comms(const ncclog *log, const char *id, bool prefix, char *err
         const ncclog_comm *c = &log->comms[i];
         if (id && !names_comm(c, id, prefix))
             continue;
-        int w = snprintf(err + n, errlen - n, "%s %s (%d ranks, line %ld)", k++ ? "," : "",
-                         c->id[0] ? c->id : "(unnamed)", c->nranks, c->first_line);
+        int w = snprintf(err + n, errlen - n, "%s %s (%d ranks, line %ld%s%.31s)", k++ ? "," : "",
+                         c->id[0] ? c->id : "(unnamed)", c->nranks, c->first_line,
+                         c->version[0] ? ", NCCL " : "", c->version);
         n += w > 0 ? (size_t)w : 0;
     }
 }

@@ -410,6 +410,15 @@ int *ncclog__group(ncclog__reader *r)
         if (ep_comm[e] >= 0 && ep->first_line < cs.v[ep_comm[e]].first_line)
             cs.v[ep_comm[e]].first_line = ep->first_line;
     }
+    /* Runs pasted one after another are named by their order ("run1"). */
+    int runs = 0;
+    for (size_t i = 0; i < cs.n; i++)
+        runs += !cs.v[i].id[0];
+    for (size_t i = 0, k = 0; runs > 1 && i < cs.n; i++)
+        if (!cs.v[i].id[0]) {
+            snprintf(cs.v[i].id, sizeof cs.v[i].id, "run%zu", ++k);
+            cs.v[i].is_run = true;
+        }
     free(hs);
     free(ep_handle);
     free(owner);

@@ -62,6 +62,7 @@ typedef struct {
     int version;          /* index into the reader's versions, -1 none */
     bool conn_unsure;     /* "Connected all trees" came with no "Connected all rings": its
                              connection lines may be the trees' */
+    bool rings_said;      /* it printed "Connected all rings" */
 } ncclog__epoch;
 
 typedef struct {

@@ -694,6 +694,8 @@ static void version_line(ncclog__reader *r, const char *v, bool rccl)
         return;
     char t[32];
     copy_text(t, sizeof t, v, n);
+    if (!ncclog_version_num(t))
+        return; /* "NCCL version 21.1.4" in PyTorch's error text is no banner */
     r->banners++;
     int k = 0;
     while (k < r->nversions && strcmp(r->versions[k], t))
@@ -815,7 +817,8 @@ int ncclog__line(ncclog__reader *r, char *text)
         return 0;
     }
     if (!strncmp(msg, "Connected all rings", 19)) {
-        open_epoch(r, printer);
+        int e = open_epoch(r, printer); /* may move r->epochs: index first */
+        r->epochs[e].rings_said = true;
         r->printers[printer].rings_connected = true;
         return 0;
     }

@@ -420,9 +420,9 @@ static void print_version(FILE *out, const ncclog *log, const char *version,
 void ncclog_print_log(FILE *out, const ncclog *log, ncclog_escape_fn esc)
 {
     print_version(out, log, log->version, esc);
-    fprintf(out, "partial: no communicator in %ld lines (%ld NCCL INFO lines, none with a "
-                 "ring, a tree or a \"comm\" line)\n",
-            log->lines, log->info_lines);
+    fprintf(out, "partial: no communicator in %ld line%s (%ld NCCL INFO, none with a ring, a "
+                 "tree or a \"comm\" line)\n",
+            log->lines, log->lines == 1 ? "" : "s", log->info_lines);
     ncclog_print_warns(out, log, esc);
     int v = ncclog_version_num(log->version);
     char version_safe[4 * 32 + 8];

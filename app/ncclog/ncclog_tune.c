@@ -316,7 +316,7 @@ int ncclog_choices(const ncclog *log, const ncclog_comm *c, int coll, ncclog_cho
             w += k_ > 0 ? (size_t)k_ : 0;                                                  \
         }                                                                                  \
     } while (0)
-    if (!ver)
+    if (!ver && coll == 4)
         NOTE("no NCCL version in the log: NCCL 2.23's rules assumed");
     if (coll == 4 && (nnodes <= 0 || nranks <= 0))
         NOTE("%snodes or ranks unknown: Ring Simple's plateau factor not applied",
