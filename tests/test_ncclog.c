@@ -6,13 +6,14 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <cjson/cJSON.h>
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
 #include "ncclog.h"
 
-#define DIR COLLVIZ_SOURCE_DIR "/tests/ncclog/"
+#define LOGDIR COLLVIZ_SOURCE_DIR "/tests/ncclog/"
 #define CHECK(cond) EXPECT(cond, "in %s", __func__)
 /* A check whose failure leaves nothing sensible to test after it. */
 #define REQUIRE(cond)                                                                      \
@@ -26,7 +27,7 @@
 static cJSON *load_expect(const char *name)
 {
     char path[512];
-    snprintf(path, sizeof path, DIR "%s.expect", name);
+    snprintf(path, sizeof path, LOGDIR "%s.expect", name);
     FILE *f = fopen(path, "rb");
     REQUIRE(f != NULL);
     static char buf[1 << 20];
@@ -41,7 +42,7 @@ static cJSON *load_expect(const char *name)
 static int read_log(const char *name, ncclog *log, char *err, size_t errlen)
 {
     char path[512];
-    snprintf(path, sizeof path, DIR "%s.log", name);
+    snprintf(path, sizeof path, LOGDIR "%s.log", name);
     FILE *f = fopen(path, "rb");
     REQUIRE(f != NULL);
     char shown[64];
@@ -182,6 +183,179 @@ static void check_partial(const char *name)
         CHECK(strstr(said, w) != NULL);
     }
     ncclog_free(&log);
+}
+
+/* The pasted logs of tests/ncclog/real (from public issue threads; their
+ * README names each one's source) and tests/ncclog/synth (the classes the
+ * public record lacks): each NAME.log against NAME.expect, which says what
+ * a reader checked by hand the paste determines: the communicators, the
+ * picked one's ranks, which of its ranks printed lines, each channel's ring
+ * and tree state, the whole rings, the transports' text, NCCL's WARN lines,
+ * the per-call choice lines, the tuning table's crossovers, a contradiction
+ * where the paste holds one, and words the printed summary must hold. */
+static size_t copy_escape(const char *s, char *out, size_t len)
+{
+    snprintf(out, len, "%s", s);
+    return strlen(out);
+}
+
+static int int_at(cJSON *o, const char *key, int dflt)
+{
+    cJSON *v = cJSON_GetObjectItem(o, key);
+    return v ? v->valueint : dflt;
+}
+
+static void check_paste(const char *dir, const char *name)
+{
+    char path[600], shown[600];
+    snprintf(path, sizeof path, LOGDIR "%s/%s.expect", dir, name);
+    FILE *f = fopen(path, "rb");
+    REQUIRE(f != NULL);
+    static char buf[1 << 20];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    cJSON *e = cJSON_Parse(buf);
+    REQUIRE(e != NULL);
+    snprintf(path, sizeof path, LOGDIR "%s/%s.log", dir, name);
+    snprintf(shown, sizeof shown, "tests/ncclog/%s/%s.log", dir, name);
+    f = fopen(path, "rb");
+    REQUIRE(f != NULL);
+    ncclog log;
+    char err[2048];
+    int rc = ncclog_read(f, shown, &log, err, sizeof err);
+    fclose(f);
+    if (rc)
+        fprintf(stderr, "%s: %s\n", name, err);
+    REQUIRE(rc == 0);
+    EXPECT(log.ncomms == int_at(e, "comms", -1), "%s: %d communicators", name, log.ncomms);
+    EXPECT(log.nwarn == int_at(e, "warn_lines", 0), "%s: %ld WARN lines", name, log.nwarn);
+    if (log.nwarn)
+        EXPECT(log.warns[0].line == int_at(e, "first_warn_line", 0), "%s: first WARN", name);
+    cJSON *v = cJSON_GetObjectItem(e, "version");
+    EXPECT(!strcmp(log.version, v ? v->valuestring : ""), "%s: version '%s'", name, log.version);
+    EXPECT(log.ncalls == int_at(e, "calls", 0), "%s: %d per-call lines", name, log.ncalls);
+    const ncclog_comm *c = NULL;
+    cJSON *pick = cJSON_GetObjectItem(e, "comm");
+    if (pick) {
+        rc = ncclog_pick(&log, pick->valuestring, &c, err, sizeof err);
+        c = rc ? NULL : c;
+    } else if (log.ncomms) {
+        c = &log.comms[0];
+    }
+    cJSON *problem = cJSON_GetObjectItem(e, "problem");
+    if (problem && c) {
+        EXPECT(!strcmp(c->problem, problem->valuestring), "%s: problem '%s'", name, c->problem);
+        rc = ncclog_pick(&log, pick ? pick->valuestring : NULL, &c, err, sizeof err);
+        CHECK(rc != 0 && strchr(err, '\n') == NULL);
+    } else if (c) {
+        EXPECT(!c->problem[0], "%s: problem '%s'", name, c->problem);
+        CHECK(c->nranks == int_at(e, "ranks", -1));
+        CHECK(c->partial == cJSON_IsTrue(cJSON_GetObjectItem(e, "partial")));
+        cJSON *printed = cJSON_GetObjectItem(e, "ranks_printed");
+        int np = 0;
+        for (int r = 0; r < c->nranks; r++)
+            np += c->ranks[r].printed;
+        CHECK(np == cJSON_GetArraySize(printed));
+        for (int i = 0; i < cJSON_GetArraySize(printed); i++)
+            CHECK(c->ranks[cJSON_GetArrayItem(printed, i)->valueint].printed);
+        cJSON *ring_is = cJSON_GetObjectItem(e, "ring_is");
+        cJSON *tree_is = cJSON_GetObjectItem(e, "tree_is");
+        EXPECT(c->nchannels == cJSON_GetArraySize(ring_is), "%s: %d channels", name, c->nchannels);
+        for (int ch = 0; ch < c->nchannels && ch < cJSON_GetArraySize(ring_is); ch++) {
+            const char *want = cJSON_GetArrayItem(ring_is, ch)->valuestring;
+            EXPECT(!strcmp(state_name(c->channels[ch].ring), want), "%s: channel %d's ring %s",
+                   name, ch, state_name(c->channels[ch].ring));
+            want = cJSON_GetArrayItem(tree_is, ch)->valuestring;
+            EXPECT(!strcmp(state_name(c->channels[ch].tree), want), "%s: channel %d's tree %s",
+                   name, ch, state_name(c->channels[ch].tree));
+        }
+        cJSON *ring;
+        cJSON_ArrayForEach(ring, cJSON_GetObjectItem(e, "rings"))
+        {
+            int ch = atoi(ring->string);
+            REQUIRE(ch < c->nchannels && c->channels[ch].ring == NCCLOG_WHOLE);
+            for (int i = 0; i < c->nranks; i++)
+                EXPECT(c->channels[ch].order[i] == cJSON_GetArrayItem(ring, i)->valueint,
+                       "%s: channel %d position %d", name, ch, i);
+        }
+        cJSON *via;
+        cJSON_ArrayForEach(via, cJSON_GetObjectItem(e, "vias"))
+        {
+            bool found = false;
+            for (int ch = 0; ch < c->nchannels && !found; ch++)
+                for (int r = 0; r < c->nranks && !found; r++)
+                    found = !strcmp(c->channels[ch].via_text[r], via->valuestring);
+            EXPECT(found, "%s: no hop via '%s'", name, via->valuestring);
+        }
+    }
+    cJSON *coll;
+    cJSON_ArrayForEach(coll, cJSON_GetObjectItem(e, "choice"))
+    {
+        int k = ncclog_coll_index(coll->string, strlen(coll->string));
+        ncclog_choice ch[NCCLOG_CHOICE_SIZES];
+        char note[512];
+        REQUIRE(ncclog_choices(&log, log.ncomms == 1 ? &log.comms[0] : NULL, k, ch, note,
+                               sizeof note) == NCCLOG_CHOICE_SIZES);
+        int i = 0, prev_a = -2, prev_p = -2;
+        cJSON *x;
+        cJSON_ArrayForEach(x, coll)
+        {
+            while (i < NCCLOG_CHOICE_SIZES && ch[i].algo == prev_a && ch[i].proto == prev_p)
+                i++;
+            REQUIRE(i < NCCLOG_CHOICE_SIZES);
+            char pick_s[64];
+            snprintf(pick_s, sizeof pick_s, "%s/%s", ncclog_algo_name(ch[i].algo),
+                     ncclog_proto_name(ch[i].proto));
+            EXPECT(ch[i].bytes == (int64_t)cJSON_GetArrayItem(x, 0)->valuedouble &&
+                       !strcmp(pick_s, cJSON_GetArrayItem(x, 1)->valuestring),
+                   "%s: %s's choice changes at %lld to %s", name, coll->string,
+                   (long long)ch[i].bytes, pick_s);
+            prev_a = ch[i].algo, prev_p = ch[i].proto;
+        }
+    }
+    /* What the summary says. */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    REQUIRE(mem != NULL);
+    if (c && !c->problem[0])
+        ncclog_print_summary(mem, &log, c, copy_escape);
+    else if (!log.ncomms)
+        ncclog_print_log(mem, &log, copy_escape);
+    fclose(mem);
+    cJSON *w;
+    cJSON_ArrayForEach(w, cJSON_GetObjectItem(e, "words"))
+    {
+        if (!strstr(text, w->valuestring))
+            fprintf(stderr, "%s: the summary lacks '%s':\n%s\n", name, w->valuestring, text);
+        CHECK(strstr(text, w->valuestring) != NULL);
+    }
+    free(text);
+    ncclog_free(&log);
+    cJSON_Delete(e);
+}
+
+/* Every NAME.log of a directory, at least min of them. */
+static void check_pastes(const char *dir, int min)
+{
+    char path[512];
+    snprintf(path, sizeof path, LOGDIR "%s", dir);
+    DIR *d = opendir(path);
+    REQUIRE(d != NULL);
+    int n = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        size_t k = strlen(de->d_name);
+        if (k < 5 || strcmp(de->d_name + k - 4, ".log"))
+            continue;
+        char name[256];
+        snprintf(name, sizeof name, "%.*s", (int)(k - 4), de->d_name);
+        check_paste(dir, name);
+        n++;
+    }
+    closedir(d);
+    EXPECT(n >= min, "%s: %d logs, want at least %d", dir, n, min);
 }
 
 /* Three communicators, each process with its own pointer for each: listed
@@ -345,7 +519,7 @@ static void check_many_comms(void)
 static void check_buried(void)
 {
     char path[512];
-    snprintf(path, sizeof path, DIR "two-nodes-16.log");
+    snprintf(path, sizeof path, LOGDIR "two-nodes-16.log");
     FILE *src = fopen(path, "rb");
     REQUIRE(src != NULL);
     FILE *tmp = tmpfile();
@@ -377,7 +551,7 @@ static void check_buried(void)
  * no line end is refused as not text once a bounded amount is read. */
 static void check_bounds(void)
 {
-    FILE *src = fopen(DIR "two-nodes-16.log", "rb");
+    FILE *src = fopen(LOGDIR "two-nodes-16.log", "rb");
     REQUIRE(src != NULL);
     FILE *tmp = tmpfile();
     REQUIRE(tmp != NULL);
@@ -503,6 +677,8 @@ int main(void)
                                     "partial-missing-tree-rank", "partial-cut-summary"};
     for (size_t i = 0; i < sizeof partial / sizeof partial[0]; i++)
         check_partial(partial[i]);
+    check_pastes("real", 25);
+    check_pastes("synth", 8);
     check_multi("multi-comm");
     check_multi("multi-comm-old");
     check_pointer_only();
