@@ -107,6 +107,71 @@ expect 0 "note: .*: 1 line longer than 64 KiB was read only that far \(the first
 expect 0 '"lines_cut":	1' -- "$collviz" nccl-log --json "$long"
 rm -f "$long"
 
+# /dev/urandom: binary data with line ends in it is refused at its first
+# block, within a second (it once read forever)
+t0=$(date +%s%N)
+expect 2 "/dev/urandom:1: binary data \(.* control characters\): this is not a text log" -- \
+    timeout 20 "$collviz" nccl-log /dev/urandom
+t1=$(date +%s%N)
+[ $(((t1 - t0) / 1000000)) -lt 1000 ] || fail "/dev/urandom took $(((t1 - t0) / 1000000)) ms"
+
+# a log dense in tree entries: what is kept is bounded (about 80 MB of
+# entries), not the file; the reading stops there and says where
+dense=${TMPDIR:-/tmp}/collviz-ncclog-dense.$$.log
+awk 'BEGIN { for (i = 0; i < 16500; i++) { r = i % 4096; s = "";
+    for (c = 0; c < 128; c++) s = s sprintf(" [%d] %d/-1/-1->%d->%d", c, (r + 1) % 4096, r, r ? r - 1 : -1);
+    printf "host%d:%d:%d [%d] NCCL INFO Trees%s\n", int(i / 4096), 1000 + i, 1000 + i, r % 8, s } }' >"$dense"
+# (its ranks print from thousands of hosts, which the reader then reports)
+expect 2 "note: .*stopped reading at line 16385: more than 2097152 distinct ring and tree entries" -- \
+    "$collviz" nccl-log --text "$dense"
+if [ -z "${ASAN_OPTIONS:-}" ] && /usr/bin/time -f %M true 2>/dev/null; then
+    /usr/bin/time -o "$dense.rss" -f %M "$collviz" nccl-log --text "$dense" >/dev/null 2>&1
+    rss=$(tail -1 "$dense.rss")
+    rm -f "$dense.rss"
+    [ "$rss" -lt 300000 ] || fail "a $(($(wc -c <"$dense") / 1048576)) MB log took $rss KB"
+fi
+rm -f "$dense"
+
+# --json carries text from the log escaped as the summary does, so the
+# document is valid UTF-8 with no bidi or C1 control from the log: a
+# version, a host and a transport with U+202E, U+2066, U+009B and bytes
+# that are no UTF-8
+evil=${TMPDIR:-/tmp}/collviz-ncclog-evil-json.$$.log
+printf 'h:1:1 [0] NCCL INFO NCCL version 2.21.5\342\200\256\342\201\246\302\233\377\376\nh\342\200\256ost\377:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via NET/\342\201\246Lib fab\302\233\377\nh:1:1 [0] NCCL INFO Ring 00 : 1 -> 0 -> 1\n' >"$evil"
+out=$("$collviz" nccl-log --json "$evil" 2>&1) || fail "--json of the evil log: exit $?"
+printf '%s' "$out" | iconv -f UTF-8 -t UTF-8 >/dev/null 2>&1 || fail "--json is not valid UTF-8: $out"
+printf '%s' "$out" | grep -q "$(printf '\342\200\256')" && fail "U+202E reached the JSON: $out"
+printf '%s' "$out" | grep -q "$(printf '\342\201\246')" && fail "U+2066 reached the JSON: $out"
+printf '%s' "$out" | grep -q "$(printf '\302\233')" && fail "U+009B reached the JSON: $out"
+printf '%s\n' "$out" | grep -q '"via":	"NET/\\\\u2066Lib fab\\\\x9b\\\\xff"' || fail "transport not kept, spaces and all, escaped: $out"
+rm -f "$evil"
+
+# real pastes: partial readings exit 0 and say so; NCCL's WARN first; the
+# window's stage falls back to the communicator's ranks where no channel is whole
+expect 0 "NCCL WARN: 3 lines, the first at line 1" -- "$collviz" nccl-log "$logs/real/nccl-520-ring-warn-only.log"
+expect 0 "NCCL said \(line 3\): Error : ring 0 does not loop back" -- \
+    "$collviz" nccl-log --text "$logs/real/nccl-879-summary-repeats-ranks.log"
+expect 2 "partial: no communicator" -- "$collviz" nccl-log --strict "$logs/real/nccl-1020-one-warn-line.log"
+expect 0 '"warn_lines":	3' -- "$collviz" nccl-log --json "$logs/real/nccl-520-ring-warn-only.log"
+expect 0 "channel 0 is whole and on the stage" -- \
+    "$collviz" run --op allreduce --count 8 --nccl-log "$logs/real/nccl-1609-channels-12-15.log"
+expect 0 "channel 0 is not whole: the stage has the communicator's ranks and nodes" -- \
+    "$collviz" run --op allreduce --count 16 --nccl-log "$logs/real/nccl-tests-213-trees-only.log"
+expect 2 "the log holds 2 communicators; pick one with --comm: run1 \(4 ranks, line 2, NCCL 2.18.5" -- \
+    "$collviz" nccl-log "$logs/synth/two-runs-pasted.log"
+expect 2 "rank-from-two-hosts.log:7: rank 3's lines come from two processes" -- \
+    "$collviz" nccl-log "$logs/synth/rank-from-two-hosts.log"
+expect 2 "rank-beyond-nranks.log:3: this line names rank 8, but communicator 0x7f0001 has 8 ranks" -- \
+    "$collviz" nccl-log "$logs/synth/rank-beyond-nranks.log"
+# NCCL's choice from its tuning table, beside collviz's model
+expect 0 "NCCL's choice for AllReduce by size, from its tuning table \(line 4\)" -- \
+    "$collviz" nccl-log --text "$logs/synth/tuning-2.18-blocks.log"
+expect 0 "64 KiB  Tree/LL128 .*<- crossover" -- "$collviz" nccl-log --text "$logs/synth/tuning-2.18-blocks.log"
+expect 0 "16 KiB  Ring/Simple .*<- crossover" -- "$collviz" nccl-log --text "$logs/real/nccl-754-tuning-table.log"
+expect 0 '"collviz_ring_us":' -- "$collviz" nccl-log --json "$logs/synth/tuning-2.18-blocks.log"
+expect 0 "line 16: 512 MiB -> Ring Simple, 5679.1 us by its model" -- \
+    "$collviz" nccl-log --text "$logs/real/nccl-1453-cut-summaries-24-ranks.log"
+
 # more ranks than the window draws: the summary, a note, exit 0
 big=${TMPDIR:-/tmp}/collviz-ncclog-big.$$.log
 r=0

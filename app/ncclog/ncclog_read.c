@@ -129,8 +129,8 @@ void ncclog_read_note(const ncclog *log, char *note, size_t len)
     if (log->stopped_at && w >= 0 && (size_t)w < len)
         snprintf(note + w, len - (size_t)w,
                  "%sstopped reading at line %ld: %s (collviz keeps that much at most); what "
-                 "follows is read from lines 1-%ld",
-                 w ? "; " : "", log->stopped_at, log->stopped_why, log->stopped_at);
+                 "follows is what lines 1-%ld say",
+                 w ? "; " : "", log->stopped_at, log->stopped_why, log->stopped_at - 1);
 }
 
 int ncclog_read(FILE *in, const char *name, ncclog *log, char *err, size_t errlen)
