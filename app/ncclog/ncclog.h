@@ -143,6 +143,7 @@ typedef struct {
     bool conn_unsure;               /* its connection lines may all be the trees' */
     int nnodes_said;                /* nNodes of the comm lines, -1 none */
     bool nranks_said;               /* nranks came from a comm line */
+    bool nranks_unsure;             /* a summary of exactly 20 ranks may have been cut */
     char version[32];               /* the version printed before its lines, or "" */
     char missing[NCCLOG_ERR_LEN];   /* what is missing, "" when whole */
     char ask[NCCLOG_ERR_LEN];       /* what to capture, in the log's version's terms */

@@ -487,6 +487,10 @@ static void say_missing(const ncclog *log, ncclog_comm *c, bool rings, bool tree
     char *out = c->missing;
     if (c->nchannels == 0)
         PUT(c->missing, w, "no ring or tree line");
+    if (c->nranks_unsure)
+        PUT(c->missing, w, "%srank 0's summaries list exactly 20 ranks, where NCCL before 2.23 "
+                           "cut them, and no \"comm\" line gives the count: more ranks may follow",
+            w ? "; " : "");
     if (c->conn_unsure)
         PUT(c->missing, w, "%sthe connection lines come with \"Connected all trees\" and no "
                            "\"Connected all rings\", so they may be the trees' and none is "
@@ -640,8 +644,17 @@ static void build_comm(ncclog__reader *r, ncclog_comm *c, const int *eps, int ne
     }
     if (c->nchannels_said > maxch + 1)
         maxch = c->nchannels_said - 1;
-    if (c->nranks < 0)
+    if (c->nranks < 0) {
         c->nranks = maxrank + 1;
+        /* NCCL before 2.23 printed at most 20 ranks of a summary: one of
+         * exactly 20, with no line naming a higher rank or the count, may
+         * be the start of a larger ring. */
+        int v = ncclog_version_num(c->version[0] ? c->version : log->version);
+        for (size_t k = 0; k < nf && c->nranks == 20 && (!v || v < 22300); k++) {
+            const ncclog__fact *f = &r->facts[fk[k]];
+            c->nranks_unsure |= f->kind == NCCLOG__SUMMARY && f->b == 20;
+        }
+    }
     if (c->nranks <= 0) {
         snprintf(c->problem, sizeof c->problem,
                  "%s:%ld: communicator %s names no rank", log->name, c->first_line,
@@ -787,7 +800,7 @@ static void build_comm(ncclog__reader *r, ncclog_comm *c, const int *eps, int ne
     for (int i = 0; i < n; i++)
         unprinted |= !c->ranks[i].printed;
     c->partial = rings_partial || trees_partial || c->nchannels == 0 ||
-                 (!any_ring && !any_tree);
+                 (!any_ring && !any_tree) || c->nranks_unsure;
     if (c->partial)
         say_missing(log, c, any_ring || !any_tree, any_tree);
     (void)unprinted;

@@ -448,7 +448,7 @@ void ncclog_print_summary(FILE *out, const ncclog *log, const ncclog_comm *c,
     for (int r = 0; r < c->nranks; r++)
         all_placed &= c->ranks[r].node >= 0;
     bool sure = c->nranks_said; /* else a whole ring, or a tree, counts them */
-    for (int ch = 0; ch < c->nchannels && !sure; ch++)
+    for (int ch = 0; ch < c->nchannels && !sure && !c->nranks_unsure; ch++)
         sure = c->channels[ch].ring == NCCLOG_WHOLE || c->channels[ch].has_tree;
     fprintf(out, "communicator %s: %s%d rank%s", c->id[0] ? c->id : "(unnamed)",
             sure ? "" : "at least ", c->nranks, c->nranks == 1 ? "" : "s");
