@@ -145,7 +145,7 @@ static const char *state_name(int st)
 
 static void check_partial(const char *name)
 {
-    cJSON *e = cJSON_GetObjectItem(load_expect(name), "partial");
+    cJSON *root = load_expect(name), *e = cJSON_GetObjectItem(root, "partial");
     REQUIRE(e != NULL);
     ncclog log;
     char err[2048];
@@ -183,6 +183,7 @@ static void check_partial(const char *name)
         CHECK(strstr(said, w) != NULL);
     }
     ncclog_free(&log);
+    cJSON_Delete(root);
 }
 
 /* The pasted logs of tests/ncclog/real (from public issue threads; their
