@@ -500,11 +500,15 @@ int app_nccl_log_cmd(int argc, char **argv, app_nccl_window_fn open_window)
     if (rc)
         return rc;
     bool all = json && !comm_id;
-    if (!all && log.ncomms == 0) {
-        ncclog_print_log(stdout, &log, app_escape);
-        print_choice(stdout, &log, NULL);
+    if (log.ncomms == 0) { /* WARN lines, the version, NCCL's choices: what there is */
+        if (json) {
+            rc = print_json(&log, NULL);
+        } else {
+            ncclog_print_log(stdout, &log, app_escape);
+            print_choice(stdout, &log, NULL);
+        }
         ncclog_free(&log);
-        return strict ? APP_EXIT_USAGE : APP_EXIT_OK;
+        return rc ? rc : strict ? APP_EXIT_USAGE : APP_EXIT_OK;
     }
     if (!all) {
         char err[NCCLOG_ERR_LEN + 600];

@@ -27,8 +27,12 @@
  * by the disk.
  *
  * Every fact remembers its line, so a contradiction (two ranks that
- * disagree on a ring, a rank no line describes) is reported with the line
- * numbers a user can open.
+ * disagree on a ring, a rank printed from two processes) is reported with
+ * the line numbers a user can open. What a pasted log leaves open is not an
+ * error: a channel's ring or tree may be partial or unknown, the
+ * communicator says what is missing and what to capture for its NCCL
+ * version, and NCCL's own WARN lines, its tuning table and its per-call
+ * choices are read too (docs/ARCHITECTURE.md lists every form).
  */
 #ifndef NCCLOG_H
 #define NCCLOG_H
@@ -239,10 +243,13 @@ int ncclog_pick(const ncclog *log, const char *id, const ncclog_comm **out, char
  * written as escapes), returning the length: the CLI's app_escape. */
 typedef size_t (*ncclog_escape_fn)(const char *s, char *out, size_t len);
 
-/* Prints what `collviz nccl-log` shows of communicator c: its nodes, the
+/* Prints what `collviz nccl-log` shows of communicator c: NCCL's WARN
+ * lines, its nodes, which ranks printed lines (on a partial reading), the
  * lines it was read from, each distinct ring with its hops' transports and
- * each distinct tree, with the channels that share it. Text from the log
- * (host names, the version, transports) goes through esc. */
+ * each distinct tree, with the channels that share it (of a partial
+ * channel its known hops or tree entries), and what is missing and what to
+ * capture. Text from the log (host names, the version, transports, WARN
+ * text) goes through esc. */
 void ncclog_print_summary(FILE *out, const ncclog *log, const ncclog_comm *c,
                           ncclog_escape_fn esc);
 

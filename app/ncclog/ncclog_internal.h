@@ -109,7 +109,8 @@ int ncclog__stop(ncclog__reader *r, const char *why);
 int ncclog__tuning_line(ncclog__reader *r, int printer, const char *msg);
 
 /* Reads one line (without its end); -1 with reader->err set on a line that
- * is wrong beyond repair (a rank out of range). */
+ * is wrong beyond repair (a rank out of range), 1 where a bound on what is
+ * kept stops the reading here (ncclog__stop). */
 int ncclog__line(ncclog__reader *r, char *text);
 /* Creates log->comms (empty, in the order they first appear) and returns
  * each epoch's communicator, -1 for none (ncclog_group.c; to be freed). */
