@@ -172,8 +172,8 @@ typedef struct {
     int format;                     /* 25: 2.5-2.6's, 27: 2.7-2.17's, 218: 2.18's blocks */
     bool algo_seen[NCCLOG_ALGOS];   /* columns the table had */
     bool row_seen[NCCLOG_COLLS];
-    float lat[NCCLOG_COLLS][NCCLOG_ALGOS][NCCLOG_PROTOS];
-    float bw[NCCLOG_COLLS][NCCLOG_ALGOS][NCCLOG_PROTOS];
+    double lat[NCCLOG_COLLS][NCCLOG_ALGOS][NCCLOG_PROTOS]; /* as printed (one decimal) */
+    double bw[NCCLOG_COLLS][NCCLOG_ALGOS][NCCLOG_PROTOS];
     int others;                     /* further tables in the log (other communicators) */
 } ncclog_tuning;
 

@@ -184,8 +184,8 @@ static int tuning_table_line(ncclog__reader *r, const char *msg)
         double bw = strtod(end + 1, &end);
         int a = r->cols_algo[k], p = r->cols_proto[k];
         if (a >= 0 && p >= 0 && isfinite(lat) && isfinite(bw)) {
-            t->lat[coll][a][p] = (float)lat;
-            t->bw[coll][a][p] = (float)bw;
+            t->lat[coll][a][p] = lat;
+            t->bw[coll][a][p] = bw;
             t->algo_seen[a] = true;
         }
         while (*end == ' ')
