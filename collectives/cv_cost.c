@@ -251,35 +251,3 @@ void cv_cost_plan(const cv_plan *p, const cv_link *l, cv_cost *out)
 {
     cv_cost_plan_nodes(p, l, l, out);
 }
-
-int cv_parse_size(const char *s, int64_t *bytes)
-{
-    if (!s || !*s)
-        return CV_EINVAL;
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || !isfinite(v) || v < 0)
-        return CV_EINVAL;
-    static const struct {
-        const char *suffix;
-        double mult;
-    } units[] = {
-        {"", 1},         {"b", 1},           {"k", 1024.0},      {"m", 1048576.0},
-        {"g", 1073741824.0}, {"t", 1099511627776.0}, {"kib", 1024.0}, {"mib", 1048576.0},
-        {"gib", 1073741824.0}, {"tib", 1099511627776.0}, {"kb", 1e3}, {"mb", 1e6},
-        {"gb", 1e9},     {"tb", 1e12},
-    };
-    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
-        if (strcasecmp(end, units[i].suffix) != 0)
-            continue;
-        /* "kb" is 1000 but "k" is 1024 (nccl-tests' convention); case
-         * decides nothing, so "KB" and "kB" agree. */
-        double b = v * units[i].mult, whole = nearbyint(b);
-        /* No fractional bytes: 1.6GB is whole, 1e-30 is not 0. */
-        if (b > 9.0e18 || fabs(b - whole) > 1e-9 * b || (whole == 0 && b != 0))
-            return CV_EINVAL;
-        *bytes = (int64_t)whole;
-        return CV_OK;
-    }
-    return CV_EINVAL;
-}
