@@ -106,19 +106,34 @@ typedef void (*cv__plan_fn)(cv_plan *p);
  * writes the formula it evaluates ("2(N-1)"). */
 typedef int (*cv__rounds_fn)(const cv_spec *s, char *formula, size_t len);
 
+/* The textbook's bytes through the busiest port at the spec's rank count
+ * (>= 2) for an op of D > 0 bytes (cv_spec_bench_bytes); writes the
+ * formula ("2(N-1)/N·D"), or returns 0 and writes nothing where it quotes
+ * none. */
+typedef int64_t (*cv__bytes_fn)(const cv_spec *s, int64_t D, char *formula, size_t len);
+
 enum {
     CV__USES_ROOT = 1,   /* reads spec->root */
     CV__USES_SLICES = 2, /* reads spec->slices */
     CV__STAGES = 4,      /* has local sub-phases */
-    CV__USES_NODES = 8   /* reads spec->nodes */
+    CV__USES_NODES = 8,  /* reads spec->nodes */
+    CV__FOLLOWS_TOPO = 16 /* follows spec->topo's ring or trees */
 };
 
+/* One algorithm of one op: every fact the program knows about it. Each
+ * field is required (test_algos fails on a row that leaves one out): a
+ * formula the textbook does not give is a function saying so, never a
+ * NULL. */
 typedef struct {
     cv_op op;
     cv_algo algo;
+    const char *name;       /* "recursive-doubling", the same in each row of the algorithm */
     cv__plan_fn generate;
     cv__rounds_fn rounds;
-    unsigned flags; /* CV__USES_ROOT, CV__USES_SLICES, CV__STAGES */
+    cv__bytes_fn bytes;
+    cv_stage_shape shape;   /* how the stage arranges its ranks */
+    unsigned flags;         /* CV__USES_ROOT, CV__USES_SLICES, ... */
+    const char *narration[CV_LANG_COUNT]; /* the window's paragraph, by cv_lang */
 } cv__algo_entry;
 
 /* The registry's rows (cv_algos.c), rows of one op together, default

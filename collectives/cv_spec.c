@@ -1,7 +1,7 @@
 /*
- * cv_spec.c: the vocabulary (ops, algorithms, dtypes, redops, inits), their
+ * cv_spec.c: the vocabulary (ops, dtypes, redops, inits, languages), their
  * names and aliases, a spec's defaults and nodes, and NCCL's buffer sizes
- * for each op. Which algorithms each op offers is the registry's
+ * for each op. The algorithms, their names included, are the registry's
  * (cv_algos.c), and what a valid spec is the checker's (cv_check.c): both
  * sit above this file in the order of docs/ARCHITECTURE.md.
  */
@@ -21,11 +21,6 @@ static const char *const op_titles[CV_OP_COUNT] = {
     "Broadcast", "Scatter", "Gather", "Reduce", "AllGather",
     "ReduceScatter", "AllReduce", "AllToAll", "Send/Recv",
 };
-static const char *const algo_names[CV_ALGO_COUNT] = {
-    "direct", "ring", "tree", "recursive-doubling",
-    "recursive-halving", "rabenseifner", "bruck", "pairwise", "double-tree",
-    "scatter-allgather", "hierarchical", "multi-ring", "in-network",
-};
 static const char *const dtype_names[CV_DTYPE_COUNT] = {
     "int8", "int32", "int64", "float16", "bfloat16", "float32", "float64",
 };
@@ -43,7 +38,6 @@ static const char *const prim_names[CV_PRIM_COUNT] = {
 
 const char *cv_op_name(cv_op op) { return (unsigned)op < CV_OP_COUNT ? op_names[op] : "?"; }
 const char *cv_op_title(cv_op op) { return (unsigned)op < CV_OP_COUNT ? op_titles[op] : "?"; }
-const char *cv_algo_name(cv_algo a) { return (unsigned)a < CV_ALGO_COUNT ? algo_names[a] : "?"; }
 const char *cv_dtype_name(cv_dtype d) { return (unsigned)d < CV_DTYPE_COUNT ? dtype_names[d] : "?"; }
 const char *cv_redop_name(cv_redop r) { return (unsigned)r < CV_REDOP_COUNT ? redop_names[r] : "?"; }
 const char *cv_buf_name(cv_buf b) { return (unsigned)b < CV_BUF_COUNT ? buf_names[b] : "?"; }
@@ -85,21 +79,6 @@ int cv_op_parse(const char *s)
         {NULL, 0},
     };
     int v = find_name(s, op_names, CV_OP_COUNT);
-    return v >= 0 || !s ? v : find_alias(s, aliases);
-}
-
-int cv_algo_parse(const char *s)
-{
-    static const alias aliases[] = {
-        {"rd", CV_ALGO_RECURSIVE_DOUBLING}, {"recursive_doubling", CV_ALGO_RECURSIVE_DOUBLING},
-        {"rh", CV_ALGO_RECURSIVE_HALVING}, {"recursive_halving", CV_ALGO_RECURSIVE_HALVING},
-        {"chain", CV_ALGO_RING}, {"binomial", CV_ALGO_TREE}, {"naive", CV_ALGO_DIRECT},
-        {"dtree", CV_ALGO_DOUBLE_TREE}, {"double_tree", CV_ALGO_DOUBLE_TREE},
-        {"van-de-geijn", CV_ALGO_SCATTER_ALLGATHER}, {"hier", CV_ALGO_HIERARCHICAL},
-        {"nvls", CV_ALGO_IN_NETWORK}, {"sharp", CV_ALGO_IN_NETWORK}, {"multiring", CV_ALGO_MULTIRING},
-        {NULL, 0},
-    };
-    int v = find_name(s, algo_names, CV_ALGO_COUNT);
     return v >= 0 || !s ? v : find_alias(s, aliases);
 }
 
