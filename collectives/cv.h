@@ -450,8 +450,13 @@ typedef struct {
     const char *about; /* one line: what the preset stands for */
 } cv_link;
 
+/* The link presets, one row each (cv_cost.c): the only list of them. Help
+ * texts, messages, `collviz list` and the README's list are made from it. */
 int cv_link_presets(const cv_link **out); /* returns how many */
 const cv_link *cv_link_find(const char *name);
+/* The presets' names in the table's order joined by sep ("nvlink3|nvlink4|
+ * ..."); returns the length the whole list needs, as snprintf does. */
+int cv_link_names(const char *sep, char *out, size_t len);
 
 typedef struct {
     double seconds;        /* model time of the whole plan */

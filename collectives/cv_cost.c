@@ -28,7 +28,12 @@
 
 #include "cv_internal.h"
 
-/* One-way bandwidth of one GPU's links, and an assumed latency per step. */
+/* The link presets, one row each: one-way bandwidth of one GPU's links, an
+ * assumed latency per step, and what the preset stands for. This table is
+ * the only list of them: `collviz cost --help`, `collviz show --help`,
+ * the flags' error messages, `collviz list` and a lesson's check read it,
+ * and test_docs_lists checks the README's list against it. A new preset
+ * is a row here. */
 static const cv_link presets[] = {
     {"nvlink3", 300e9, 2e-6, 0, "NVLink 3 (A100): 12 links x 25 GB/s each way = 300 GB/s; "
                                 "the 600 GB/s often quoted counts both directions"},
@@ -53,6 +58,20 @@ const cv_link *cv_link_find(const char *name)
         if (strcasecmp(name, presets[i].name) == 0)
             return &presets[i];
     return NULL;
+}
+
+int cv_link_names(const char *sep, char *out, size_t len)
+{
+    size_t used = 0;
+    if (len)
+        out[0] = '\0';
+    for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++) {
+        const char *before = i ? sep : "";
+        int n = used < len ? snprintf(out + used, len - used, "%s%s", before, presets[i].name)
+                           : snprintf(NULL, 0, "%s%s", before, presets[i].name);
+        used += (size_t)(n > 0 ? n : 0);
+    }
+    return (int)used;
 }
 
 /* Each rank has two ports: one into its node (NVLink, PCIe; index 0) and

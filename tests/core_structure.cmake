@@ -5,3 +5,9 @@ add_test(NAME test_core_layers
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_core_layers.sh ${PROJECT_SOURCE_DIR}
                  $<TARGET_FILE:cvcore>)
 set_tests_properties(test_core_layers PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77)
+# The link presets' table is the only list of them: the README's list is
+# checked against what `collviz list` prints from it.
+add_test(NAME test_readme_links
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_readme_links.sh ${PROJECT_SOURCE_DIR}
+                 $<TARGET_FILE:collviz>)
+set_tests_properties(test_readme_links PROPERTIES TIMEOUT 120)
