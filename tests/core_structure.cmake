@@ -5,9 +5,9 @@ add_test(NAME test_core_layers
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_core_layers.sh ${PROJECT_SOURCE_DIR}
                  $<TARGET_FILE:cvcore>)
 set_tests_properties(test_core_layers PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77)
-# The link presets' table is the only list of them: the README's list is
-# checked against what `collviz list` prints from it.
-add_test(NAME test_readme_links
-         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_readme_links.sh ${PROJECT_SOURCE_DIR}
+# The link presets' table is the only list of them: the README's list and
+# the help texts are checked against what `collviz list` prints from it.
+add_test(NAME test_link_lists
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_link_lists.sh ${PROJECT_SOURCE_DIR}
                  $<TARGET_FILE:collviz>)
-set_tests_properties(test_readme_links PROPERTIES TIMEOUT 120)
+set_tests_properties(test_link_lists PROPERTIES TIMEOUT 120)
