@@ -32,7 +32,7 @@
  * assumed latency per step, and what the preset stands for. This table is
  * the only list of them: `collviz cost --help`, `collviz show --help`,
  * the flags' error messages, `collviz list` and a lesson's check read it,
- * and test_docs_lists checks the README's list against it. A new preset
+ * and test_link_lists checks the README's list against it. A new preset
  * is a row here. */
 static const cv_link presets[] = {
     {"nvlink3", 300e9, 2e-6, 0, "NVLink 3 (A100): 12 links x 25 GB/s each way = 300 GB/s; "
