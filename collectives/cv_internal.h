@@ -113,10 +113,10 @@ typedef int (*cv__rounds_fn)(const cv_spec *s, char *formula, size_t len);
 typedef int64_t (*cv__bytes_fn)(const cv_spec *s, int64_t D, char *formula, size_t len);
 
 enum {
-    CV__USES_ROOT = 1,   /* reads spec->root */
-    CV__USES_SLICES = 2, /* reads spec->slices */
-    CV__STAGES = 4,      /* has local sub-phases */
-    CV__USES_NODES = 8,  /* reads spec->nodes */
+    CV__USES_ROOT = 1,    /* reads spec->root */
+    CV__USES_SLICES = 2,  /* reads spec->slices */
+    CV__STAGES = 4,       /* has local sub-phases */
+    CV__USES_NODES = 8,   /* reads spec->nodes */
     CV__FOLLOWS_TOPO = 16 /* follows spec->topo's ring or trees */
 };
 
@@ -127,12 +127,12 @@ enum {
 typedef struct {
     cv_op op;
     cv_algo algo;
-    const char *name;       /* "recursive-doubling", the same in each row of the algorithm */
+    const char *name; /* "recursive-doubling", the same in each row of the algorithm */
     cv__plan_fn generate;
     cv__rounds_fn rounds;
     cv__bytes_fn bytes;
-    cv_stage_shape shape;   /* how the stage arranges its ranks */
-    unsigned flags;         /* CV__USES_ROOT, CV__USES_SLICES, ... */
+    cv_stage_shape shape;                 /* how the stage arranges its ranks */
+    unsigned flags;                       /* CV__USES_ROOT, CV__USES_SLICES, ... */
     const char *narration[CV_LANG_COUNT]; /* the window's paragraph, by cv_lang */
 } cv__algo_entry;
 

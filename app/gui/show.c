@@ -56,7 +56,7 @@ static void link_help(char *out, size_t len)
     for (char *w = strtok(words, " "); w && used < len; w = strtok(NULL, " ")) {
         size_t wl = strlen(w);
         int n = col + 1 + wl > 80 ? snprintf(out + used, len - used, "\n%17s%s", "", w)
-                                   : snprintf(out + used, len - used, " %s", w);
+                                  : snprintf(out + used, len - used, " %s", w);
         col = col + 1 + wl > 80 ? 17 + wl : col + 1 + wl;
         used += n > 0 ? (size_t)n : 0;
     }
