@@ -147,6 +147,14 @@ size_t cv_dtype_size(cv_dtype dtype);
 bool cv_dtype_is_float(cv_dtype dtype);
 bool cv_redop_is_bitwise(cv_redop redop);
 
+/* ------------------------------------------------------------ algorithms */
+
+/* Everything about an algorithm is one row of the registry
+ * (collectives/cv_algos.c): its name, which op offers it, its plan
+ * generator, its textbook round and byte formulas, the shape the stage
+ * draws it in and the narration that explains it. The functions below read
+ * that row; nothing else in the program decides by algorithm. */
+
 /* The algorithms an op offers, default first; returns how many. */
 int cv_op_algos(cv_op op, cv_algo out[CV_ALGO_COUNT]);
 bool cv_op_has_algo(cv_op op, cv_algo algo);
@@ -157,8 +165,35 @@ bool cv_algo_uses_slices(cv_op op, cv_algo algo);
 /* Whether its plan depends on spec->nodes (hierarchical, multi-ring);
  * every plan's cost does. */
 bool cv_algo_uses_nodes(cv_op op, cv_algo algo);
+/* Whether its plan follows a ring or trees given with the spec (spec.topo,
+ * an NCCL log's channel): ring and double-tree do; the others build their
+ * own pattern over the same ranks. */
+bool cv_algo_follows_topology(cv_op op, cv_algo algo);
 bool cv_op_reduces(cv_op op); /* takes a redop: reduce, allreduce, reducescatter */
 bool cv_op_has_root(cv_op op); /* broadcast, scatter, gather, reduce */
+
+/* The shape of an algorithm's traffic, as the stage arranges its ranks:
+ * a renderer switches on the shape, never on the algorithm. */
+typedef enum {
+    CV_STAGE_NONE,        /* not an algorithm the op offers */
+    CV_STAGE_RING,        /* each rank sends to its neighbour round a ring */
+    CV_STAGE_CHAIN,       /* a pipeline from the root down a chain of ranks */
+    CV_STAGE_TREE,        /* a binomial tree: levels under the root */
+    CV_STAGE_DOUBLE_TREE, /* two complementary binary trees (NCCL) */
+    CV_STAGE_HYPERCUBE,   /* partners 2^k apart (recursive doubling, halving, Bruck) */
+    CV_STAGE_STAR,        /* one rank (the root, a server) with every other */
+    CV_STAGE_ALL_PAIRS,   /* every rank with every other */
+    CV_STAGE_SWITCH,      /* a star through a switch (in-network reduction) */
+    CV_STAGE_NODES,       /* rings inside nodes and between them */
+    CV_STAGE_COUNT
+} cv_stage_shape;
+
+cv_stage_shape cv_algo_stage_shape(cv_op op, cv_algo algo); /* CV_STAGE_NONE if not offered */
+const char *cv_stage_shape_name(cv_stage_shape shape);      /* "double-tree" */
+/* What the algorithm does for the op, in a paragraph: what moves in a
+ * step, how many steps, what a link carries; "" where the op does not
+ * offer it. The window's narration panel shows it. */
+const char *cv_algo_narration(cv_op op, cv_algo algo, cv_lang lang);
 
 /* ------------------------------------------------------------------ spec */
 
@@ -377,6 +412,15 @@ int cv_plan_comm_steps(const cv_plan *plan);
  * many rounds; with fewer elements than chunks, rounds that would move
  * nothing are left out. One rank communicates in no round: 0, "0". */
 int cv_plan_textbook_rounds(const cv_plan *plan, char *formula, size_t len);
+/* The bytes the textbook's beta term counts for the spec's algorithm
+ * (through the busiest port, summed over the rounds), and its formula in D,
+ * the op's size in nccl-tests' convention (cv_spec_bench_bytes): such as
+ * "2(N-1)/N·D" for ring allreduce (UTF-8). 0 and "" where the textbook
+ * quotes no such figure: one rank, no data, a count the formula's chunks do
+ * not divide, a rank count the algorithm pads, or an algorithm whose row
+ * says it has none. The window's caption shows it beside the measured
+ * figure where the two agree. */
+int64_t cv_spec_textbook_bytes(const cv_spec *spec, char *formula, size_t len);
 /* "14 steps = 2(N-1)", or where empty chunks left rounds out "3 steps
  * (2(N-1) = 14 with every chunk non-empty)"; returns the length. The step
  * count a learner sees is always the round count. */
@@ -406,8 +450,13 @@ typedef struct {
     const char *about; /* one line: what the preset stands for */
 } cv_link;
 
+/* The link presets, one row each (cv_cost.c): the only list of them. Help
+ * texts, messages, `collviz list` and the README's list are made from it. */
 int cv_link_presets(const cv_link **out); /* returns how many */
 const cv_link *cv_link_find(const char *name);
+/* The presets' names in the table's order joined by sep ("nvlink3|nvlink4|
+ * ..."); returns the length the whole list needs, as snprintf does. */
+int cv_link_names(const char *sep, char *out, size_t len);
 
 typedef struct {
     double seconds;        /* model time of the whole plan */

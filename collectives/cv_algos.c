@@ -1,15 +1,24 @@
 /*
- * cv_algos.c: the algorithm registry, one row per (op, algorithm) with the
- * function that generates its plan. Everything that asks which algorithms
- * an op offers (cv_op_algos, cv_op_has_algo, the spec check, `collviz
- * list`, the GUI's algorithm key) reads this table, and cv_plan_build calls
- * the row's generator, so an algorithm exists exactly when it has a row
- * with a generator: there is no switch whose `default:` could quietly run
- * another algorithm.
+ * cv_algos.c: the algorithm registry, one row per algorithm of an op, and
+ * every fact the program knows about it: its name, the function that
+ * generates its plan, the textbook's round count and the bytes the
+ * textbook's beta term counts (with the formulas a learner reads), the
+ * shape the stage draws it in, what it reads of a spec, and the paragraph
+ * that explains it in English and Chinese. Everything that asks about an
+ * algorithm reads this table through cv.h (cv_op_algos, cv_algo_name,
+ * cv_algo_parse, the spec check, cv_plan_build, cv_plan_textbook_rounds,
+ * cv_spec_textbook_bytes, cv_algo_stage_shape, cv_algo_narration), so an
+ * algorithm exists exactly when it has a row: there is no switch whose
+ * `default:` could quietly run another algorithm, or show 0 for one it
+ * does not know. A new algorithm is a CV_ALGO_* value in cv.h, a row here
+ * and its generator; test_algos fails on a row with a field left out.
  *
- * Rows of one op are listed together, default first.
+ * Rows of one op are listed together, default first. The formulas follow
+ * Thakur, Rabenseifner & Gropp (2005) and NCCL; tests/test_algos_textbook.c
+ * checks them against those sources, written out again independently.
  */
 #include <string.h>
+#include <strings.h>
 
 #include "cv_internal.h"
 
@@ -128,54 +137,418 @@ static int rounds_2fold(const cv_spec *s, char *f, size_t len)
     return 2 * log2_floor(s->ranks) + (pow2(s->ranks) ? 0 : 2);
 }
 
+/* ------------------------------------------------- textbook byte counts */
+
+/* Each returns the bytes through the busiest port, summed over the rounds,
+ * as the textbook's beta term counts them for an op of D bytes (the
+ * message, or the N blocks of a gathered or scattered buffer) at N >= 2
+ * ranks, and writes the formula; or returns 0 and writes nothing where the
+ * textbook quotes no figure (a count its chunks do not divide, a rank count
+ * it pads). */
+
+#define DOT "\xC2\xB7" /* the middle dot of "2(N-1)/N·D", in UTF-8 */
+
+static int64_t quote(char *f, size_t len, const char *formula, int64_t bytes)
+{
+    snprintf(f, len, "%s", formula);
+    return bytes;
+}
+
+/* No figure to quote: the algorithm's traffic has no one textbook formula
+ * (NCCL's double tree, the hierarchical and in-network allreduce, Bruck's
+ * alltoall, van de Geijn's broadcast). */
+static int64_t bytes_none(const cv_spec *s, int64_t D, char *f, size_t len)
+{
+    (void)s, (void)D, (void)f, (void)len;
+    return 0;
+}
+
+/* Point to point: the buffer once. */
+static int64_t bytes_whole(const cv_spec *s, int64_t D, char *f, size_t len)
+{
+    (void)s;
+    return quote(f, len, "D", D);
+}
+
+/* Every rank's share but its own: the gathering and scattering ops. */
+static int64_t bytes_share(const cv_spec *s, int64_t D, char *f, size_t len)
+{
+    int64_t N = s->ranks;
+    return quote(f, len, "(N-1)/N" DOT "D", (N - 1) * D / N);
+}
+
+/* The root's port, one rank after another. */
+static int64_t bytes_linear(const cv_spec *s, int64_t D, char *f, size_t len)
+{
+    int64_t N = s->ranks;
+    return quote(f, len, "(N-1)" DOT "D", (N - 1) * D);
+}
+
+/* A pipelined chain: S slices of D/S over S+N-2 rounds. */
+static int64_t bytes_chain(const cv_spec *s, int64_t D, char *f, size_t len)
+{
+    int64_t N = s->ranks, S = s->slices > 0 ? s->slices : 1;
+    if (S == 1)
+        return quote(f, len, "(N-1)" DOT "D", (N - 1) * D);
+    return s->count % S == 0 ? quote(f, len, "(S+N-2)/S" DOT "D", (S + N - 2) * D / S) : 0;
+}
+
+/* A binomial tree: the whole buffer in each of ceil(log2 N) rounds. */
+static int64_t bytes_tree(const cv_spec *s, int64_t D, char *f, size_t len)
+{
+    return quote(f, len, "ceil(log2 N)" DOT "D", cv__log2_ceil(s->ranks) * D);
+}
+
+/* Reduce up a binomial tree, broadcast back down. */
+static int64_t bytes_2tree(const cv_spec *s, int64_t D, char *f, size_t len)
+{
+    return quote(f, len, "2 ceil(log2 N)" DOT "D", 2 * cv__log2_ceil(s->ranks) * D);
+}
+
+/* A ring reduce-scatter and all-gather: D/N in each of 2(N-1) rounds. */
+static int64_t bytes_ring(const cv_spec *s, int64_t D, char *f, size_t len)
+{
+    int64_t N = s->ranks;
+    return s->count % N == 0 ? quote(f, len, "2(N-1)/N" DOT "D", 2 * (N - 1) * D / N) : 0;
+}
+
+/* Recursive halving then doubling moves what the ring moves, at a power
+ * of two. */
+static int64_t bytes_rabenseifner(const cv_spec *s, int64_t D, char *f, size_t len)
+{
+    return (s->ranks & (s->ranks - 1)) == 0 ? bytes_ring(s, D, f, len) : 0;
+}
+
+/* Recursive doubling: the whole buffer in each of log2 N rounds, at a
+ * power of two. */
+static int64_t bytes_doubling(const cv_spec *s, int64_t D, char *f, size_t len)
+{
+    if (s->ranks & (s->ranks - 1))
+        return 0;
+    return quote(f, len, "log2 N" DOT "D", cv__log2_ceil(s->ranks) * D);
+}
+
+/* The parameter server: N-1 buffers in, then N-1 out. */
+static int64_t bytes_server(const cv_spec *s, int64_t D, char *f, size_t len)
+{
+    int64_t N = s->ranks;
+    return quote(f, len, "2(N-1)" DOT "D", 2 * (N - 1) * D);
+}
+
 /* ---------------------------------------------------------------- registry */
 
 /* What an algorithm reads besides ranks and count: the root (the direct
- * allreduce's parameter server is one), the pipeline's slices; and whether
- * it stages data with local sub-phases (MPICH, Bruck, a tree rank with two
- * children). */
+ * allreduce's parameter server is one), the pipeline's slices, the nodes,
+ * a ring or trees given with the spec; and whether it stages data with
+ * local sub-phases (MPICH, Bruck, a tree rank with two children, the
+ * switch's additions). */
 enum {
     USES_ROOT = CV__USES_ROOT,
     USES_SLICES = CV__USES_SLICES,
     STAGES = CV__STAGES,
-    USES_NODES = CV__USES_NODES
+    USES_NODES = CV__USES_NODES,
+    FOLLOWS_TOPO = CV__FOLLOWS_TOPO
 };
+
+/* MPICH's fold for a rank count that is not a power of two, which
+ * recursive doubling, halving and Rabenseifner share. */
+#define FOLD_EN                                                                                    \
+    " With N not a power of two, the extra ranks first fold their data into a partner and get "    \
+    "the result back at the end (2 more steps)."
+#define FOLD_ZH "N 不是 2 的幂时，多出的进程先把数据并入一个伙伴，最后再取回结果（多 2 步）。"
 
 /* clang-format off */
 static const cv__algo_entry registry[] = {
-    {CV_OP_BROADCAST, CV_ALGO_RING, cv__plan_broadcast_ring, rounds_chain, USES_ROOT | USES_SLICES},
-    {CV_OP_BROADCAST, CV_ALGO_TREE, cv__plan_broadcast_tree, rounds_log, USES_ROOT},
-    {CV_OP_BROADCAST, CV_ALGO_DIRECT, cv__plan_broadcast_direct, rounds_n1, USES_ROOT},
-    {CV_OP_BROADCAST, CV_ALGO_SCATTER_ALLGATHER, cv__plan_broadcast_scatter_allgather,
-     rounds_scatter_ring, USES_ROOT},
-    {CV_OP_SCATTER, CV_ALGO_DIRECT, cv__plan_scatter_direct, rounds_one, USES_ROOT},
-    {CV_OP_SCATTER, CV_ALGO_TREE, cv__plan_scatter_tree, rounds_log, USES_ROOT},
-    {CV_OP_GATHER, CV_ALGO_DIRECT, cv__plan_gather_direct, rounds_one, USES_ROOT},
-    {CV_OP_GATHER, CV_ALGO_TREE, cv__plan_gather_tree, rounds_log, USES_ROOT},
-    {CV_OP_REDUCE, CV_ALGO_RING, cv__plan_reduce_ring, rounds_chain, USES_ROOT | USES_SLICES},
-    {CV_OP_REDUCE, CV_ALGO_TREE, cv__plan_reduce_tree, rounds_log, USES_ROOT},
-    {CV_OP_REDUCE, CV_ALGO_DIRECT, cv__plan_reduce_direct, rounds_n1, USES_ROOT},
-    {CV_OP_ALLGATHER, CV_ALGO_RING, cv__plan_allgather_ring, rounds_n1, 0},
-    {CV_OP_ALLGATHER, CV_ALGO_RECURSIVE_DOUBLING, cv__plan_allgather_rd, rounds_fold, 0},
-    {CV_OP_ALLGATHER, CV_ALGO_BRUCK, cv__plan_allgather_bruck, rounds_log, 0},
-    {CV_OP_ALLGATHER, CV_ALGO_DIRECT, cv__plan_allgather_direct, rounds_one, 0},
-    {CV_OP_REDUCESCATTER, CV_ALGO_RING, cv__plan_reducescatter_ring, rounds_n1, 0},
-    {CV_OP_REDUCESCATTER, CV_ALGO_RECURSIVE_HALVING, cv__plan_reducescatter_rh, rounds_fold, 0},
-    {CV_OP_REDUCESCATTER, CV_ALGO_DIRECT, cv__plan_reducescatter_direct, rounds_n1, 0},
-    {CV_OP_ALLREDUCE, CV_ALGO_RING, cv__plan_allreduce_ring, rounds_2n1, 0},
-    {CV_OP_ALLREDUCE, CV_ALGO_TREE, cv__plan_allreduce_tree, rounds_2log, 0},
-    {CV_OP_ALLREDUCE, CV_ALGO_RECURSIVE_DOUBLING, cv__plan_allreduce_rd, rounds_fold, STAGES},
-    {CV_OP_ALLREDUCE, CV_ALGO_RABENSEIFNER, cv__plan_allreduce_rabenseifner, rounds_2fold, 0},
-    {CV_OP_ALLREDUCE, CV_ALGO_DIRECT, cv__plan_allreduce_direct, rounds_server, USES_ROOT},
-    {CV_OP_ALLREDUCE, CV_ALGO_DOUBLE_TREE, cv__plan_allreduce_double_tree, rounds_dtree, USES_SLICES | STAGES},
-    {CV_OP_ALLREDUCE, CV_ALGO_MULTIRING, cv__plan_allreduce_multiring, rounds_2n1, USES_NODES},
-    {CV_OP_ALLREDUCE, CV_ALGO_HIERARCHICAL, cv__plan_allreduce_hierarchical, rounds_hier,
-     USES_NODES},
-    {CV_OP_ALLREDUCE, CV_ALGO_IN_NETWORK, cv__plan_allreduce_in_network, rounds_switch,
-     USES_SLICES | STAGES},
-    {CV_OP_ALLTOALL, CV_ALGO_PAIRWISE, cv__plan_alltoall_pairwise, rounds_n1, 0},
-    {CV_OP_ALLTOALL, CV_ALGO_BRUCK, cv__plan_alltoall_bruck, rounds_log, STAGES},
-    {CV_OP_SENDRECV, CV_ALGO_DIRECT, cv__plan_sendrecv_direct, rounds_one, 0},
+    {.op = CV_OP_BROADCAST, .algo = CV_ALGO_RING, .name = "ring",
+     .generate = cv__plan_broadcast_ring, .rounds = rounds_chain, .bytes = bytes_chain,
+     .shape = CV_STAGE_CHAIN, .flags = USES_ROOT | USES_SLICES | FOLLOWS_TOPO,
+     .narration[CV_LANG_EN] =
+         "Ring (a chain): the root sends the whole buffer to its neighbour, which passes it on: "
+         "N-1 steps, each moving the whole buffer over one link. With --slices S the buffer goes "
+         "in S pieces that follow each other down the chain, so the links work at the same time "
+         "(S+N-2 steps of 1/S of the buffer).",
+     .narration[CV_LANG_ZH] =
+         "环（链）：根进程把整个缓冲区发给邻居，邻居再往下传：共 N-1 步，"
+         "每步在一条链路上传整个缓冲区。用 --slices S 时缓冲区分成 S 片依次沿链流动，"
+         "各链路同时工作（S+N-2 步，每步 1/S 的缓冲区）。"},
+    {.op = CV_OP_BROADCAST, .algo = CV_ALGO_TREE, .name = "tree",
+     .generate = cv__plan_broadcast_tree, .rounds = rounds_log, .bytes = bytes_tree,
+     .shape = CV_STAGE_TREE, .flags = USES_ROOT,
+     .narration[CV_LANG_EN] =
+         "Binomial tree: in each step every rank that has the buffer sends it to one rank that "
+         "has not, so the holders double: ceil(log2 N) steps, each link carrying the whole buffer.",
+     .narration[CV_LANG_ZH] =
+         "二项树：每一步，已有数据的每个进程把整个缓冲区发给一个还没有的进程，持有者数量翻倍："
+         "共 ceil(log2 N) 步，每条链路传整个缓冲区。"},
+    {.op = CV_OP_BROADCAST, .algo = CV_ALGO_DIRECT, .name = "direct",
+     .generate = cv__plan_broadcast_direct, .rounds = rounds_n1, .bytes = bytes_linear,
+     .shape = CV_STAGE_STAR, .flags = USES_ROOT,
+     .narration[CV_LANG_EN] =
+         "Direct: the root sends the whole buffer to one rank after another: N-1 steps, all "
+         "through the root's port.",
+     .narration[CV_LANG_ZH] =
+         "直接法：根进程依次把整个缓冲区发给每个进程：共 N-1 步，全部经过根进程的端口。"},
+    {.op = CV_OP_BROADCAST, .algo = CV_ALGO_SCATTER_ALLGATHER, .name = "scatter-allgather",
+     .generate = cv__plan_broadcast_scatter_allgather, .rounds = rounds_scatter_ring,
+     .bytes = bytes_none, .shape = CV_STAGE_RING, .flags = USES_ROOT,
+     .narration[CV_LANG_EN] =
+         "Scatter, then all-gather (van de Geijn): the root first scatters one block to each rank "
+         "down a binomial tree (ceil(log2 N) steps), then a ring all-gather gives every rank all "
+         "blocks (N-1 steps). More steps than a tree, but each link carries about 2/N of the "
+         "buffer per step: better for long messages.",
+     .narration[CV_LANG_ZH] =
+         "先分发再全收集（van de Geijn）：根进程先沿二项树把每块发给对应进程（ceil(log2 N) 步），"
+         "再用环形 all-gather 让每个进程拿到全部数据块（N-1 步）。步数比树多，"
+         "但每步每条链路只传约 2/N 的数据：适合长消息。"},
+    {.op = CV_OP_SCATTER, .algo = CV_ALGO_DIRECT, .name = "direct",
+     .generate = cv__plan_scatter_direct, .rounds = rounds_one, .bytes = bytes_share,
+     .shape = CV_STAGE_STAR, .flags = USES_ROOT,
+     .narration[CV_LANG_EN] =
+         "Direct: in one step the root sends each rank its own block; its port carries N-1 blocks.",
+     .narration[CV_LANG_ZH] =
+         "直接法：一步之内根进程把各自的数据块发给每个进程；根进程的端口要传 N-1 块。"},
+    {.op = CV_OP_SCATTER, .algo = CV_ALGO_TREE, .name = "tree", .generate = cv__plan_scatter_tree,
+     .rounds = rounds_log, .bytes = bytes_share, .shape = CV_STAGE_TREE, .flags = USES_ROOT,
+     .narration[CV_LANG_EN] =
+         "Binomial tree: the root sends half of the blocks to the rank halfway round, each holder "
+         "splits what it holds again, and so on: ceil(log2 N) steps, the amount sent halving each "
+         "step.",
+     .narration[CV_LANG_ZH] =
+         "二项树：根进程把一半数据块发给相隔一半的进程，每个持有者再把手上的数据对半分，依此类推："
+         "共 ceil(log2 N) 步，每步发送量减半。"},
+    {.op = CV_OP_GATHER, .algo = CV_ALGO_DIRECT, .name = "direct",
+     .generate = cv__plan_gather_direct, .rounds = rounds_one, .bytes = bytes_share,
+     .shape = CV_STAGE_STAR, .flags = USES_ROOT,
+     .narration[CV_LANG_EN] =
+         "Direct: in one step every rank sends its block to the root; the root's port receives "
+         "N-1 blocks.",
+     .narration[CV_LANG_ZH] =
+         "直接法：一步之内每个进程把数据块发给根进程；根进程的端口要收 N-1 块。"},
+    {.op = CV_OP_GATHER, .algo = CV_ALGO_TREE, .name = "tree", .generate = cv__plan_gather_tree,
+     .rounds = rounds_log, .bytes = bytes_share, .shape = CV_STAGE_TREE, .flags = USES_ROOT,
+     .narration[CV_LANG_EN] =
+         "Binomial tree: ranks pass their blocks to a partner, which passes on everything it has: "
+         "ceil(log2 N) steps, the amount sent doubling each step.",
+     .narration[CV_LANG_ZH] =
+         "二项树：进程把数据块交给伙伴，伙伴再把手上所有的数据往上传：共 ceil(log2 N) 步，"
+         "每步发送量翻倍。"},
+    {.op = CV_OP_REDUCE, .algo = CV_ALGO_RING, .name = "ring", .generate = cv__plan_reduce_ring,
+     .rounds = rounds_chain, .bytes = bytes_chain, .shape = CV_STAGE_CHAIN,
+     .flags = USES_ROOT | USES_SLICES | FOLLOWS_TOPO,
+     .narration[CV_LANG_EN] =
+         "Ring (a chain): each rank adds its buffer to the partial result arriving from its "
+         "neighbour and passes it on; the last hop lands at the root: N-1 steps of the whole "
+         "buffer. With --slices S, S pieces follow each other (S+N-2 steps).",
+     .narration[CV_LANG_ZH] =
+         "环（链）：每个进程把自己的缓冲区加到邻居传来的部分结果上再往下传，最后一跳到达根进程："
+         "共 N-1 步，每步传整个缓冲区。用 --slices S 时 S 片依次流动（S+N-2 步）。"},
+    {.op = CV_OP_REDUCE, .algo = CV_ALGO_TREE, .name = "tree", .generate = cv__plan_reduce_tree,
+     .rounds = rounds_log, .bytes = bytes_tree, .shape = CV_STAGE_TREE, .flags = USES_ROOT,
+     .narration[CV_LANG_EN] =
+         "Binomial tree: in each step half of the ranks still holding data send it to a partner, "
+         "which adds it: ceil(log2 N) steps of the whole buffer, ending at the root.",
+     .narration[CV_LANG_ZH] =
+         "二项树：每一步仍持有数据的进程中有一半把数据发给伙伴，伙伴把它加上：共 ceil(log2 N) 步，"
+         "每步传整个缓冲区，最后到达根进程。"},
+    {.op = CV_OP_REDUCE, .algo = CV_ALGO_DIRECT, .name = "direct",
+     .generate = cv__plan_reduce_direct, .rounds = rounds_n1, .bytes = bytes_linear,
+     .shape = CV_STAGE_STAR, .flags = USES_ROOT,
+     .narration[CV_LANG_EN] =
+         "Direct: the root receives one rank's buffer after another and adds it: N-1 steps, all "
+         "through the root's port.",
+     .narration[CV_LANG_ZH] =
+         "直接法：根进程依次接收每个进程的缓冲区并加上：共 N-1 步，全部经过根进程的端口。"},
+    {.op = CV_OP_ALLGATHER, .algo = CV_ALGO_RING, .name = "ring",
+     .generate = cv__plan_allgather_ring, .rounds = rounds_n1, .bytes = bytes_share,
+     .shape = CV_STAGE_RING, .flags = FOLLOWS_TOPO,
+     .narration[CV_LANG_EN] =
+         "Ring: in each step every rank passes the block it received last to its right neighbour: "
+         "N-1 steps, each link carrying one block (1/N of the result) per step, which is the "
+         "least any algorithm can send.",
+     .narration[CV_LANG_ZH] =
+         "环形：每一步每个进程把上一步收到的数据块传给右邻居：共 N-1 步，"
+         "每步每条链路只传一块（结果的 1/N），总发送量是所有算法中最少的。"},
+    {.op = CV_OP_ALLGATHER, .algo = CV_ALGO_RECURSIVE_DOUBLING, .name = "recursive-doubling",
+     .generate = cv__plan_allgather_rd, .rounds = rounds_fold, .bytes = bytes_share,
+     .shape = CV_STAGE_HYPERCUBE, .flags = 0,
+     .narration[CV_LANG_EN] =
+         "Recursive doubling: in step k each rank swaps everything it has with the partner whose "
+         "number differs in bit k, so what each holds doubles: log2 N steps."
+         FOLD_EN,
+     .narration[CV_LANG_ZH] =
+         "递归倍增：第 k 步每个进程与编号只在第 k 位不同的伙伴交换手上所有数据，持有量翻倍："
+         "共 log2 N 步。"
+         FOLD_ZH},
+    {.op = CV_OP_ALLGATHER, .algo = CV_ALGO_BRUCK, .name = "bruck",
+     .generate = cv__plan_allgather_bruck, .rounds = rounds_log, .bytes = bytes_share,
+     .shape = CV_STAGE_HYPERCUBE, .flags = 0,
+     .narration[CV_LANG_EN] =
+         "Bruck: in step k every rank sends all it has gathered to the rank 2^k places before it: "
+         "ceil(log2 N) steps for any N, then a local rotation puts the blocks in rank order.",
+     .narration[CV_LANG_ZH] =
+         "Bruck 算法：第 k 步每个进程把已收集的全部数据发给前方第 2^k 个进程："
+         "任意 N 都只要 ceil(log2 N) 步，最后本地旋转把数据块排成编号顺序。"},
+    {.op = CV_OP_ALLGATHER, .algo = CV_ALGO_DIRECT, .name = "direct",
+     .generate = cv__plan_allgather_direct, .rounds = rounds_one, .bytes = bytes_share,
+     .shape = CV_STAGE_ALL_PAIRS, .flags = 0,
+     .narration[CV_LANG_EN] =
+         "Direct: in one step every rank sends its block to every other rank; each port carries "
+         "N-1 messages.",
+     .narration[CV_LANG_ZH] =
+         "直接法：一步之内每个进程把数据块发给其他所有进程；每个端口要承载 N-1 条消息。"},
+    {.op = CV_OP_REDUCESCATTER, .algo = CV_ALGO_RING, .name = "ring",
+     .generate = cv__plan_reducescatter_ring, .rounds = rounds_n1, .bytes = bytes_share,
+     .shape = CV_STAGE_RING, .flags = FOLLOWS_TOPO,
+     .narration[CV_LANG_EN] =
+         "Ring: in each step every rank adds its own piece of one block to the partial sum "
+         "arriving from its left and passes it on; after N-1 steps rank i holds block i summed "
+         "over all ranks. Each link carries one block per step.",
+     .narration[CV_LANG_ZH] =
+         "环形：每一步每个进程把自己那份数据加到左邻居传来的部分和上再传下去；"
+         "N-1 步后进程 i 持有全部进程求和后的第 i 块。每步每条链路传一块。"},
+    {.op = CV_OP_REDUCESCATTER, .algo = CV_ALGO_RECURSIVE_HALVING, .name = "recursive-halving",
+     .generate = cv__plan_reducescatter_rh, .rounds = rounds_fold, .bytes = bytes_share,
+     .shape = CV_STAGE_HYPERCUBE, .flags = 0,
+     .narration[CV_LANG_EN] =
+         "Recursive halving: in each step partners swap half of what is left to reduce, and each "
+         "adds the half it keeps: log2 N steps, the amount sent halving each step."
+         FOLD_EN,
+     .narration[CV_LANG_ZH] =
+         "递归减半：每一步伙伴之间交换剩余待规约数据的一半，各自把留下的一半加上：共 log2 N 步，"
+         "每步发送量减半。"
+         FOLD_ZH},
+    {.op = CV_OP_REDUCESCATTER, .algo = CV_ALGO_DIRECT, .name = "direct",
+     .generate = cv__plan_reducescatter_direct, .rounds = rounds_n1, .bytes = bytes_share,
+     .shape = CV_STAGE_ALL_PAIRS, .flags = 0,
+     .narration[CV_LANG_EN] =
+         "Pairwise: in step k rank r sends block r+k to rank r+k, which adds it to its own: N-1 "
+         "steps, one partner at a time, so every port carries one block per step.",
+     .narration[CV_LANG_ZH] =
+         "成对交换：第 k 步进程 r 把第 r+k 块发给进程 r+k，对方把它加到自己的数据上：共 N-1 步，"
+         "每步只与一个伙伴通信，每个端口每步传一块。"},
+    {.op = CV_OP_ALLREDUCE, .algo = CV_ALGO_RING, .name = "ring",
+     .generate = cv__plan_allreduce_ring, .rounds = rounds_2n1, .bytes = bytes_ring,
+     .shape = CV_STAGE_RING, .flags = FOLLOWS_TOPO,
+     .narration[CV_LANG_EN] =
+         "Ring: a ring reduce-scatter (N-1 steps: each rank ends with one block summed over all "
+         "ranks) then a ring all-gather (N-1 steps: the summed blocks go round): 2(N-1) steps, "
+         "each link carrying one block, 1/N of the buffer, per step: the least data any algorithm "
+         "sends, at the price of many steps.",
+     .narration[CV_LANG_ZH] =
+         "环形：先做环形 reduce-scatter（N-1 步：每个进程得到一块全部求和后的数据），"
+         "再做环形 all-gather（N-1 步：求和后的数据块转一圈）：共 2(N-1) 步，"
+         "每步每条链路只传一块（缓冲区的 1/N）：发送的数据最少，代价是步数多。"},
+    {.op = CV_OP_ALLREDUCE, .algo = CV_ALGO_TREE, .name = "tree",
+     .generate = cv__plan_allreduce_tree, .rounds = rounds_2log, .bytes = bytes_2tree,
+     .shape = CV_STAGE_TREE, .flags = 0,
+     .narration[CV_LANG_EN] =
+         "Tree: a binomial reduce to rank 0 (ceil(log2 N) steps), then a binomial broadcast back "
+         "(ceil(log2 N) steps): few steps, but inner ranks send and receive the whole buffer.",
+     .narration[CV_LANG_ZH] =
+         "树形：先沿二项树规约到进程 0（ceil(log2 N) 步），再沿二项树广播回去（ceil(log2 N) 步）："
+         "步数少，但中间节点要收发整个缓冲区。"},
+    {.op = CV_OP_ALLREDUCE, .algo = CV_ALGO_RECURSIVE_DOUBLING, .name = "recursive-doubling",
+     .generate = cv__plan_allreduce_rd, .rounds = rounds_fold, .bytes = bytes_doubling,
+     .shape = CV_STAGE_HYPERCUBE, .flags = STAGES,
+     .narration[CV_LANG_EN] =
+         "Recursive doubling: in step k each rank swaps its whole buffer with the partner whose "
+         "number differs in bit k and adds what it received: log2 N steps of the whole buffer."
+         FOLD_EN,
+     .narration[CV_LANG_ZH] =
+         "递归倍增：第 k 步每个进程与编号只在第 k 位不同的伙伴交换整个缓冲区并加上收到的数据："
+         "共 log2 N 步，每步传整个缓冲区。"
+         FOLD_ZH},
+    {.op = CV_OP_ALLREDUCE, .algo = CV_ALGO_RABENSEIFNER, .name = "rabenseifner",
+     .generate = cv__plan_allreduce_rabenseifner, .rounds = rounds_2fold,
+     .bytes = bytes_rabenseifner, .shape = CV_STAGE_HYPERCUBE, .flags = 0,
+     .narration[CV_LANG_EN] =
+         "Rabenseifner: a reduce-scatter by recursive halving, then an all-gather by recursive "
+         "doubling: 2 log2 N steps and only 2(N-1)/N of the buffer sent per rank, as little as "
+         "the ring."
+         FOLD_EN,
+     .narration[CV_LANG_ZH] =
+         "Rabenseifner 算法：先用递归减半做 reduce-scatter，再用递归倍增做 all-gather："
+         "共 2 log2 N 步，每个进程只发送缓冲区的 2(N-1)/N，与环形一样少。"
+         FOLD_ZH},
+    {.op = CV_OP_ALLREDUCE, .algo = CV_ALGO_DIRECT, .name = "direct",
+     .generate = cv__plan_allreduce_direct, .rounds = rounds_server, .bytes = bytes_server,
+     .shape = CV_STAGE_STAR, .flags = USES_ROOT,
+     .narration[CV_LANG_EN] =
+         "Direct (a parameter server): rank 0 receives and adds one rank's buffer after another "
+         "(N-1 steps), then sends the result to every rank at once (1 step); all of it goes "
+         "through rank 0's port.",
+     .narration[CV_LANG_ZH] =
+         "直接法（参数服务器）：进程 0 依次接收并加上每个进程的缓冲区（N-1 步），"
+         "再一次把结果发给所有进程（1 步）；全部数据都经过进程 0 的端口。"},
+    {.op = CV_OP_ALLREDUCE, .algo = CV_ALGO_DOUBLE_TREE, .name = "double-tree",
+     .generate = cv__plan_allreduce_double_tree, .rounds = rounds_dtree, .bytes = bytes_none,
+     .shape = CV_STAGE_DOUBLE_TREE, .flags = USES_SLICES | STAGES | FOLLOWS_TOPO,
+     .narration[CV_LANG_EN] =
+         "Double binary tree (NCCL): two binary trees, each reducing up and broadcasting down "
+         "half of the buffer; a rank that is an inner node of one tree is a leaf of the other, so "
+         "every rank's links stay busy: 2 ceil(log2 N) steps of half the buffer.",
+     .narration[CV_LANG_ZH] =
+         "双二叉树（NCCL）：两棵二叉树各负责一半数据，先向上规约再向下广播；"
+         "在一棵树里是中间节点的进程在另一棵树里是叶子，所以每个进程的链路都在工作："
+         "共 2 ceil(log2 N) 步，每步半个缓冲区。"},
+    {.op = CV_OP_ALLREDUCE, .algo = CV_ALGO_MULTIRING, .name = "multi-ring",
+     .generate = cv__plan_allreduce_multiring, .rounds = rounds_2n1, .bytes = bytes_ring,
+     .shape = CV_STAGE_RING, .flags = USES_NODES,
+     .narration[CV_LANG_EN] =
+         "Multi-ring (NCCL's channels): the buffer is split over several rings that each run a "
+         "ring reduce-scatter and all-gather on their share at the same time, so more links work "
+         "at once: 2(N-1) steps.",
+     .narration[CV_LANG_ZH] =
+         "多环（NCCL 的通道）：缓冲区分给几个环，每个环同时对自己那份做环形 reduce-scatter 和 all-"
+         "gather，更多链路同时工作：共 2(N-1) 步。"},
+    {.op = CV_OP_ALLREDUCE, .algo = CV_ALGO_HIERARCHICAL, .name = "hierarchical",
+     .generate = cv__plan_allreduce_hierarchical, .rounds = rounds_hier, .bytes = bytes_none,
+     .shape = CV_STAGE_NODES, .flags = USES_NODES,
+     .narration[CV_LANG_EN] =
+         "Hierarchical: a ring reduce-scatter inside each node, an allreduce of the pieces "
+         "between nodes, then a ring all-gather inside each node: only 1/L of the data crosses "
+         "the slower links between nodes.",
+     .narration[CV_LANG_ZH] =
+         "分层：先在每个节点内做环形 reduce-scatter，再在节点之间对各自那份做 allreduce，"
+         "最后在节点内做环形 all-gather：只有 1/L 的数据经过节点之间较慢的链路。"},
+    {.op = CV_OP_ALLREDUCE, .algo = CV_ALGO_IN_NETWORK, .name = "in-network",
+     .generate = cv__plan_allreduce_in_network, .rounds = rounds_switch, .bytes = bytes_none,
+     .shape = CV_STAGE_SWITCH, .flags = USES_SLICES | STAGES,
+     .narration[CV_LANG_EN] =
+         "In-network (NVLS, SHARP): every GPU sends its buffer to the switch, the switch adds "
+         "them, and multicasts the result back: 2 steps whatever N, each GPU sending and "
+         "receiving the buffer once.",
+     .narration[CV_LANG_ZH] =
+         "网内规约（NVLS、SHARP）：每个 GPU 把缓冲区发给交换机，交换机求和，再把结果组播回去："
+         "无论 N 多大都只有 2 步，每个 GPU 只收发一次缓冲区。"},
+    {.op = CV_OP_ALLTOALL, .algo = CV_ALGO_PAIRWISE, .name = "pairwise",
+     .generate = cv__plan_alltoall_pairwise, .rounds = rounds_n1, .bytes = bytes_share,
+     .shape = CV_STAGE_ALL_PAIRS, .flags = 0,
+     .narration[CV_LANG_EN] =
+         "Pairwise: in step k rank r sends its block for rank r+k and receives from rank r-k: N-1 "
+         "steps, every link used once per step.",
+     .narration[CV_LANG_ZH] =
+         "成对交换：第 k 步进程 r 把给进程 r+k 的数据块发出，并从进程 r-k 接收：共 N-1 步，"
+         "每步每条链路用一次。"},
+    {.op = CV_OP_ALLTOALL, .algo = CV_ALGO_BRUCK, .name = "bruck",
+     .generate = cv__plan_alltoall_bruck, .rounds = rounds_log, .bytes = bytes_none,
+     .shape = CV_STAGE_HYPERCUBE, .flags = STAGES,
+     .narration[CV_LANG_EN] =
+         "Bruck: after a local rotation, in step k every rank sends the rank 2^k ahead all the "
+         "blocks whose distance has bit k set, then rotates back: ceil(log2 N) steps, but each "
+         "step sends about half of the buffer.",
+     .narration[CV_LANG_ZH] =
+         "Bruck 算法：先本地旋转，第 k 步每个进程把距离第 k 位为 1 的所有数据块发给前方第 2^k 个进"
+         "程，最后再旋转回来：只要 ceil(log2 N) 步，但每步要发约一半的缓冲区。"},
+    {.op = CV_OP_SENDRECV, .algo = CV_ALGO_DIRECT, .name = "direct",
+     .generate = cv__plan_sendrecv_direct, .rounds = rounds_one, .bytes = bytes_whole,
+     .shape = CV_STAGE_RING, .flags = 0,
+     .narration[CV_LANG_EN] =
+         "Direct: in one step every rank sends its buffer to the next rank and receives from the "
+         "previous one.",
+     .narration[CV_LANG_ZH] =
+         "直接法：一步之内每个进程把缓冲区发给下一个进程，并从上一个进程接收。"},
+
 };
 /* clang-format on */
 
@@ -206,22 +579,19 @@ int cv_op_algos(cv_op op, cv_algo out[CV_ALGO_COUNT])
 
 bool cv_op_has_algo(cv_op op, cv_algo algo) { return cv__algo_find(op, algo) != NULL; }
 
-bool cv_algo_uses_root(cv_op op, cv_algo algo)
+static bool has_flag(cv_op op, cv_algo algo, unsigned flag)
 {
     const cv__algo_entry *e = cv__algo_find(op, algo);
-    return e && (e->flags & CV__USES_ROOT);
+    return e && (e->flags & flag);
 }
 
-bool cv_algo_uses_slices(cv_op op, cv_algo algo)
-{
-    const cv__algo_entry *e = cv__algo_find(op, algo);
-    return e && (e->flags & CV__USES_SLICES);
-}
+bool cv_algo_uses_root(cv_op op, cv_algo algo) { return has_flag(op, algo, CV__USES_ROOT); }
+bool cv_algo_uses_slices(cv_op op, cv_algo algo) { return has_flag(op, algo, CV__USES_SLICES); }
+bool cv_algo_uses_nodes(cv_op op, cv_algo algo) { return has_flag(op, algo, CV__USES_NODES); }
 
-bool cv_algo_uses_nodes(cv_op op, cv_algo algo)
+bool cv_algo_follows_topology(cv_op op, cv_algo algo)
 {
-    const cv__algo_entry *e = cv__algo_find(op, algo);
-    return e && (e->flags & CV__USES_NODES);
+    return has_flag(op, algo, CV__FOLLOWS_TOPO);
 }
 
 void cv__algo_list(cv_op op, char *out, size_t outlen)
@@ -233,6 +603,91 @@ void cv__algo_list(cv_op op, char *out, size_t outlen)
         size_t used = strlen(out);
         snprintf(out + used, outlen - used, "%s%s", i ? ", " : "", cv_algo_name(a[i]));
     }
+}
+
+/* ------------------------------------------------------------------ names */
+
+/* An algorithm's name is its rows' (the first one's: test_algos checks
+ * that every row of an algorithm spells it the same). */
+const char *cv_algo_name(cv_algo a)
+{
+    for (int i = 0; i < NENTRIES; i++)
+        if (registry[i].algo == a)
+            return registry[i].name;
+    return "?";
+}
+
+int cv_algo_parse(const char *s)
+{
+    /* Other spellings a user may type. */
+    static const struct {
+        const char *alias;
+        cv_algo algo;
+    } aliases[] = {
+        {"rd", CV_ALGO_RECURSIVE_DOUBLING}, {"recursive_doubling", CV_ALGO_RECURSIVE_DOUBLING},
+        {"rh", CV_ALGO_RECURSIVE_HALVING}, {"recursive_halving", CV_ALGO_RECURSIVE_HALVING},
+        {"chain", CV_ALGO_RING}, {"binomial", CV_ALGO_TREE}, {"naive", CV_ALGO_DIRECT},
+        {"dtree", CV_ALGO_DOUBLE_TREE}, {"double_tree", CV_ALGO_DOUBLE_TREE},
+        {"van-de-geijn", CV_ALGO_SCATTER_ALLGATHER}, {"hier", CV_ALGO_HIERARCHICAL},
+        {"nvls", CV_ALGO_IN_NETWORK}, {"sharp", CV_ALGO_IN_NETWORK},
+        {"multiring", CV_ALGO_MULTIRING},
+    };
+    if (!s)
+        return -1;
+    for (int i = 0; i < NENTRIES; i++)
+        if (strcasecmp(s, registry[i].name) == 0)
+            return registry[i].algo;
+    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+        if (strcasecmp(s, aliases[i].alias) == 0)
+            return aliases[i].algo;
+    return -1;
+}
+
+static const char *const shape_names[CV_STAGE_COUNT] = {
+    [CV_STAGE_NONE] = "none",
+    [CV_STAGE_RING] = "ring",
+    [CV_STAGE_CHAIN] = "chain",
+    [CV_STAGE_TREE] = "tree",
+    [CV_STAGE_DOUBLE_TREE] = "double-tree",
+    [CV_STAGE_HYPERCUBE] = "hypercube",
+    [CV_STAGE_STAR] = "star",
+    [CV_STAGE_ALL_PAIRS] = "all-pairs",
+    [CV_STAGE_SWITCH] = "switch",
+    [CV_STAGE_NODES] = "nodes",
+};
+
+const char *cv_stage_shape_name(cv_stage_shape s)
+{
+    return (unsigned)s < CV_STAGE_COUNT && shape_names[s] ? shape_names[s] : "?";
+}
+
+/* -------------------------------------------------------- what a row says */
+
+cv_stage_shape cv_algo_stage_shape(cv_op op, cv_algo algo)
+{
+    const cv__algo_entry *e = cv__algo_find(op, algo);
+    return e ? e->shape : CV_STAGE_NONE;
+}
+
+const char *cv_algo_narration(cv_op op, cv_algo algo, cv_lang lang)
+{
+    const cv__algo_entry *e = cv__algo_find(op, algo);
+    if (!e || (unsigned)lang >= CV_LANG_COUNT || !e->narration[lang])
+        return "";
+    return e->narration[lang];
+}
+
+int64_t cv_spec_textbook_bytes(const cv_spec *s, char *formula, size_t len)
+{
+    const cv__algo_entry *e = cv__algo_find(s->op, s->algo);
+    int64_t D = cv_spec_bench_bytes(s);
+    char f[64] = "";
+    int64_t bytes = 0;
+    if (e && e->bytes && s->ranks >= 2 && D > 0)
+        bytes = e->bytes(s, D, f, sizeof f);
+    if (formula && len)
+        snprintf(formula, len, "%s", bytes ? f : "");
+    return bytes;
 }
 
 int cv_plan_textbook_rounds(const cv_plan *p, char *formula, size_t len)

@@ -28,7 +28,12 @@
 
 #include "cv_internal.h"
 
-/* One-way bandwidth of one GPU's links, and an assumed latency per step. */
+/* The link presets, one row each: one-way bandwidth of one GPU's links, an
+ * assumed latency per step, and what the preset stands for. This table is
+ * the only list of them: `collviz cost --help`, `collviz show --help`,
+ * the flags' error messages, `collviz list` and a lesson's check read it,
+ * and test_link_lists checks the README's list against it. A new preset
+ * is a row here. */
 static const cv_link presets[] = {
     {"nvlink3", 300e9, 2e-6, 0, "NVLink 3 (A100): 12 links x 25 GB/s each way = 300 GB/s; "
                                 "the 600 GB/s often quoted counts both directions"},
@@ -53,6 +58,20 @@ const cv_link *cv_link_find(const char *name)
         if (strcasecmp(name, presets[i].name) == 0)
             return &presets[i];
     return NULL;
+}
+
+int cv_link_names(const char *sep, char *out, size_t len)
+{
+    size_t used = 0;
+    if (len)
+        out[0] = '\0';
+    for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++) {
+        const char *before = i ? sep : "";
+        int n = used < len ? snprintf(out + used, len - used, "%s%s", before, presets[i].name)
+                           : snprintf(NULL, 0, "%s%s", before, presets[i].name);
+        used += (size_t)(n > 0 ? n : 0);
+    }
+    return (int)used;
 }
 
 /* Each rank has two ports: one into its node (NVLink, PCIe; index 0) and
@@ -250,36 +269,4 @@ void cv_cost_plan_nodes(const cv_plan *p, const cv_link *intra, const cv_link *i
 void cv_cost_plan(const cv_plan *p, const cv_link *l, cv_cost *out)
 {
     cv_cost_plan_nodes(p, l, l, out);
-}
-
-int cv_parse_size(const char *s, int64_t *bytes)
-{
-    if (!s || !*s)
-        return CV_EINVAL;
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || !isfinite(v) || v < 0)
-        return CV_EINVAL;
-    static const struct {
-        const char *suffix;
-        double mult;
-    } units[] = {
-        {"", 1},         {"b", 1},           {"k", 1024.0},      {"m", 1048576.0},
-        {"g", 1073741824.0}, {"t", 1099511627776.0}, {"kib", 1024.0}, {"mib", 1048576.0},
-        {"gib", 1073741824.0}, {"tib", 1099511627776.0}, {"kb", 1e3}, {"mb", 1e6},
-        {"gb", 1e9},     {"tb", 1e12},
-    };
-    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
-        if (strcasecmp(end, units[i].suffix) != 0)
-            continue;
-        /* "kb" is 1000 but "k" is 1024 (nccl-tests' convention); case
-         * decides nothing, so "KB" and "kB" agree. */
-        double b = v * units[i].mult, whole = nearbyint(b);
-        /* No fractional bytes: 1.6GB is whole, 1e-30 is not 0. */
-        if (b > 9.0e18 || fabs(b - whole) > 1e-9 * b || (whole == 0 && b != 0))
-            return CV_EINVAL;
-        *bytes = (int64_t)whole;
-        return CV_OK;
-    }
-    return CV_EINVAL;
 }

@@ -17,7 +17,7 @@
 #define cv__xcalloc cv_xcalloc
 #define cv__xrealloc cv_xrealloc
 
-/* Bytes a visual trace and one state over it take (cv_trace.c). */
+/* Bytes a visual trace and one state over it take (cv_memory.c). */
 int64_t cv__visual_bytes(const cv_plan *p);
 /* Whether spec's avg is NCCL's pre-multiplied sum (a float dtype, an op
  * that reduces): the inputs are scaled by 1/N before the run (cv_memory.c). */
@@ -26,15 +26,16 @@ bool cv__avg_premultiplies(const cv_spec *s);
  * and checks the results there (a discarding run on a backend with a
  * view), keeping no copy of either (cv_memory.c). */
 bool cv__run_in_place(const cv_plan *plan, const cv_backend *be, const cv_run_opts *opts);
-/* Runs fn(ctx, i) for every i in [0, n) on the CPU backend's worker
- * threads, the caller among them, and returns when all are done. One job
- * runs at a time: fn must not call it again. */
+/* Runs fn(ctx, i) for every i in [0, n) on the engine's worker threads
+ * (cv_pool.c), the caller among them, and returns when all are done. One
+ * job runs at a time: fn must not call it again. */
 void cv__parallel(void (*fn)(void *ctx, int64_t i), void *ctx, int64_t n);
 
-/* Writes a one-line reason into err (if given) and returns CV_EINVAL. */
+/* Writes a one-line reason into err (if given) and returns CV_EINVAL
+ * (cv_base.c). */
 int cv__fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* ------------------------------------------------------------ plan builder */
+/* ------------------------------------------------- plan builder (cv_builder.c) */
 
 void cv__plan_begin(cv_plan *p, const char *phase);
 /* Adds a transfer to the open step; a count of 0 adds nothing. */
@@ -90,7 +91,7 @@ static inline int cv__ring_at(const cv_plan *p, int k)
 }
 /* The position of rank on that ring. */
 int cv__ring_pos(const cv_plan *p, int rank);
-/* Largest power of two <= n (n >= 1). */
+/* Largest power of two <= n (n >= 1) (cv_base.c). */
 int cv__pow2_floor(int n);
 /* ceil(log2(n)) for n >= 1. */
 int cv__log2_ceil(int n);
@@ -105,19 +106,34 @@ typedef void (*cv__plan_fn)(cv_plan *p);
  * writes the formula it evaluates ("2(N-1)"). */
 typedef int (*cv__rounds_fn)(const cv_spec *s, char *formula, size_t len);
 
+/* The textbook's bytes through the busiest port at the spec's rank count
+ * (>= 2) for an op of D > 0 bytes (cv_spec_bench_bytes); writes the
+ * formula ("2(N-1)/N·D"), or returns 0 and writes nothing where it quotes
+ * none. */
+typedef int64_t (*cv__bytes_fn)(const cv_spec *s, int64_t D, char *formula, size_t len);
+
 enum {
-    CV__USES_ROOT = 1,   /* reads spec->root */
-    CV__USES_SLICES = 2, /* reads spec->slices */
-    CV__STAGES = 4,      /* has local sub-phases */
-    CV__USES_NODES = 8   /* reads spec->nodes */
+    CV__USES_ROOT = 1,    /* reads spec->root */
+    CV__USES_SLICES = 2,  /* reads spec->slices */
+    CV__STAGES = 4,       /* has local sub-phases */
+    CV__USES_NODES = 8,   /* reads spec->nodes */
+    CV__FOLLOWS_TOPO = 16 /* follows spec->topo's ring or trees */
 };
 
+/* One algorithm of one op: every fact the program knows about it. Each
+ * field is required (test_algos fails on a row that leaves one out): a
+ * formula the textbook does not give is a function saying so, never a
+ * NULL. */
 typedef struct {
     cv_op op;
     cv_algo algo;
+    const char *name; /* "recursive-doubling", the same in each row of the algorithm */
     cv__plan_fn generate;
     cv__rounds_fn rounds;
-    unsigned flags; /* CV__USES_ROOT, CV__USES_SLICES, CV__STAGES */
+    cv__bytes_fn bytes;
+    cv_stage_shape shape;                 /* how the stage arranges its ranks */
+    unsigned flags;                       /* CV__USES_ROOT, CV__USES_SLICES, ... */
+    const char *narration[CV_LANG_COUNT]; /* the window's paragraph, by cv_lang */
 } cv__algo_entry;
 
 /* The registry's rows (cv_algos.c), rows of one op together, default

@@ -94,6 +94,21 @@ int64_t cv_plan_host_buffer_bytes(const cv_plan *plan)
     return total;
 }
 
+/* Bytes a visual trace and one state over it take: the trace keeps every
+ * buffer's initial values and the values each transfer wrote; the state
+ * holds each element's value, provenance mask (8 bytes) and the step that
+ * last wrote it (4). */
+int64_t cv__visual_bytes(const cv_plan *p)
+{
+    int64_t esz = (int64_t)cv_dtype_size(p->spec.dtype), elems = 0, moved = 0;
+    for (int r = 0; r < cv_plan_parts(p); r++)
+        for (int b = 0; b < CV_BUF_COUNT; b++)
+            elems += cv_plan_buf_count(p, (cv_buf)b, r);
+    for (int64_t x = 0; x < p->ntransfers; x++)
+        moved += p->transfers[x].count;
+    return elems * (2 * esz + 12) + moved * esz;
+}
+
 bool cv__avg_premultiplies(const cv_spec *s)
 {
     return s->redop == CV_AVG && cv_dtype_is_float(s->dtype) && cv_op_reduces(s->op);

@@ -1,13 +1,10 @@
 /*
- * cv_spec.c: the vocabulary (ops, algorithms, dtypes, redops, inits), their
- * names and aliases, and the rules of a spec: what a valid spec is, and
- * NCCL's buffer sizes for each op. Which algorithms each op offers is the
- * registry's (cv_algos.c).
- *
- * Every error message names the field and what is allowed, because these
- * messages reach users unchanged through the command line and the GUI.
+ * cv_spec.c: the vocabulary (ops, dtypes, redops, inits, languages), their
+ * names and aliases, a spec's defaults and nodes, and NCCL's buffer sizes
+ * for each op. The algorithms, their names included, are the registry's
+ * (cv_algos.c), and what a valid spec is the checker's (cv_check.c): both
+ * sit above this file in the order of docs/ARCHITECTURE.md.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -23,11 +20,6 @@ static const char *const op_names[CV_OP_COUNT] = {
 static const char *const op_titles[CV_OP_COUNT] = {
     "Broadcast", "Scatter", "Gather", "Reduce", "AllGather",
     "ReduceScatter", "AllReduce", "AllToAll", "Send/Recv",
-};
-static const char *const algo_names[CV_ALGO_COUNT] = {
-    "direct", "ring", "tree", "recursive-doubling",
-    "recursive-halving", "rabenseifner", "bruck", "pairwise", "double-tree",
-    "scatter-allgather", "hierarchical", "multi-ring", "in-network",
 };
 static const char *const dtype_names[CV_DTYPE_COUNT] = {
     "int8", "int32", "int64", "float16", "bfloat16", "float32", "float64",
@@ -46,7 +38,6 @@ static const char *const prim_names[CV_PRIM_COUNT] = {
 
 const char *cv_op_name(cv_op op) { return (unsigned)op < CV_OP_COUNT ? op_names[op] : "?"; }
 const char *cv_op_title(cv_op op) { return (unsigned)op < CV_OP_COUNT ? op_titles[op] : "?"; }
-const char *cv_algo_name(cv_algo a) { return (unsigned)a < CV_ALGO_COUNT ? algo_names[a] : "?"; }
 const char *cv_dtype_name(cv_dtype d) { return (unsigned)d < CV_DTYPE_COUNT ? dtype_names[d] : "?"; }
 const char *cv_redop_name(cv_redop r) { return (unsigned)r < CV_REDOP_COUNT ? redop_names[r] : "?"; }
 const char *cv_buf_name(cv_buf b) { return (unsigned)b < CV_BUF_COUNT ? buf_names[b] : "?"; }
@@ -88,21 +79,6 @@ int cv_op_parse(const char *s)
         {NULL, 0},
     };
     int v = find_name(s, op_names, CV_OP_COUNT);
-    return v >= 0 || !s ? v : find_alias(s, aliases);
-}
-
-int cv_algo_parse(const char *s)
-{
-    static const alias aliases[] = {
-        {"rd", CV_ALGO_RECURSIVE_DOUBLING}, {"recursive_doubling", CV_ALGO_RECURSIVE_DOUBLING},
-        {"rh", CV_ALGO_RECURSIVE_HALVING}, {"recursive_halving", CV_ALGO_RECURSIVE_HALVING},
-        {"chain", CV_ALGO_RING}, {"binomial", CV_ALGO_TREE}, {"naive", CV_ALGO_DIRECT},
-        {"dtree", CV_ALGO_DOUBLE_TREE}, {"double_tree", CV_ALGO_DOUBLE_TREE},
-        {"van-de-geijn", CV_ALGO_SCATTER_ALLGATHER}, {"hier", CV_ALGO_HIERARCHICAL},
-        {"nvls", CV_ALGO_IN_NETWORK}, {"sharp", CV_ALGO_IN_NETWORK}, {"multiring", CV_ALGO_MULTIRING},
-        {NULL, 0},
-    };
-    int v = find_name(s, algo_names, CV_ALGO_COUNT);
     return v >= 0 || !s ? v : find_alias(s, aliases);
 }
 
@@ -171,110 +147,6 @@ void cv_spec_init(cv_spec *s)
 int cv_spec_nodes(const cv_spec *s) { return s->nodes > 1 ? s->nodes : 1; }
 int cv_spec_ranks_per_node(const cv_spec *s) { return s->ranks / cv_spec_nodes(s); }
 int cv_spec_node_of(const cv_spec *s, int rank) { return rank / cv_spec_ranks_per_node(s); }
-
-int cv__fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return CV_EINVAL;
-}
-
-int cv_spec_check(const cv_spec *s, int max_ranks, char *err, size_t errlen)
-{
-    char list[160];
-    if ((unsigned)s->op >= CV_OP_COUNT)
-        return cv__fail(err, errlen, "--op: unknown op; allowed: broadcast, scatter, gather, reduce, "
-                                 "allgather, reducescatter, allreduce, alltoall, sendrecv");
-    if (!cv_op_has_algo(s->op, s->algo)) {
-        cv__algo_list(s->op, list, sizeof list);
-        return cv__fail(err, errlen, "--algo: %s has no algorithm '%s'; allowed: %s", op_names[s->op],
-                    cv_algo_name(s->algo), list);
-    }
-    if (s->ranks < 1 || s->ranks > max_ranks)
-        return cv__fail(err, errlen, "--ranks: %d is out of range; allowed: 1 to %d%s", s->ranks,
-                    max_ranks, max_ranks == CV_MAX_VISUAL_RANKS ? " in visual mode" : "");
-    if (s->count < 0)
-        return cv__fail(err, errlen, "--count: %lld is negative; allowed: 0 or more elements",
-                    (long long)s->count);
-    if ((unsigned)s->dtype >= CV_DTYPE_COUNT)
-        return cv__fail(err, errlen, "--dtype: unknown dtype; allowed: int8, int32, int64, float16, "
-                                 "bfloat16, float32, float64");
-    if ((unsigned)s->redop >= CV_REDOP_COUNT)
-        return cv__fail(err, errlen, "--redop: unknown redop; allowed: sum, prod, min, max, avg, "
-                                 "band, bor, bxor");
-    if (cv_redop_is_bitwise(s->redop) && cv_dtype_is_float(s->dtype))
-        return cv__fail(err, errlen, "--redop: %s works on integer types only (int8, int32, int64), "
-                                 "not %s", redop_names[s->redop], dtype_names[s->dtype]);
-    if (s->root < 0 || s->root >= s->ranks)
-        return cv__fail(err, errlen, "--root: %d is out of range; allowed: 0 to %d (ranks - 1)",
-                    s->root, s->ranks - 1);
-    if (s->nodes < 0 || s->nodes > s->ranks || (s->nodes > 1 && s->ranks % s->nodes != 0))
-        return cv__fail(err, errlen, "--nodes: %d does not split %d ranks evenly; allowed: a "
-                                  "divisor of --ranks (1 = a single node)", s->nodes, s->ranks);
-    if (s->slices < 1 || s->slices > CV_MAX_SLICES)
-        return cv__fail(err, errlen, "--slices: %d is out of range; allowed: 1 to %d", s->slices,
-                    CV_MAX_SLICES);
-    if (s->topo) {
-        int rc = cv_topology_check(s->topo, err, errlen);
-        if (rc)
-            return rc;
-        if (s->topo->ranks != s->ranks)
-            return cv__fail(err, errlen, "--ranks: %d, but the given ring and trees have %d ranks",
-                            s->ranks, s->topo->ranks);
-    }
-    /* Buffers must be addressable: the largest one holds ranks * count
-     * elements, and offsets are int64. */
-    if (s->count > INT64_MAX / 16 / s->ranks)
-        return cv__fail(err, errlen, "--count: %lld elements x %d ranks is too large to address",
-                    (long long)s->count, s->ranks);
-    return CV_OK;
-}
-
-int cv_topology_check(const cv_topology *t, char *err, size_t errlen)
-{
-    int n = t->ranks;
-    if (n < 1 || n > CV_MAX_RANKS)
-        return cv__fail(err, errlen, "a topology of %d ranks; allowed: 1 to %d", n, CV_MAX_RANKS);
-    if (t->has_ring) {
-        uint8_t seen[CV_MAX_RANKS] = {0};
-        for (int i = 0; i < n; i++) {
-            int r = t->ring[i];
-            if (r < 0 || r >= n || seen[r])
-                return cv__fail(err, errlen, "the ring is not a permutation of ranks 0 to %d: "
-                                             "position %d holds %d",
-                                n - 1, i, r);
-            seen[r] = 1;
-        }
-    }
-    for (int k = 0; t->has_trees && k < 2; k++) {
-        const int32_t *up = t->parent[k];
-        int roots = 0, kids[CV_MAX_RANKS] = {0};
-        for (int r = 0; r < n; r++) {
-            if (up[r] < -1 || up[r] >= n || up[r] == r)
-                return cv__fail(err, errlen, "tree %d: rank %d has parent %d; allowed: -1 (the "
-                                             "root) or another rank below %d",
-                                k, r, up[r], n);
-            roots += up[r] < 0;
-            if (up[r] >= 0 && ++kids[up[r]] > 3)
-                return cv__fail(err, errlen, "tree %d: rank %d has more than three children",
-                                k, up[r]);
-        }
-        if (roots != 1)
-            return cv__fail(err, errlen, "tree %d has %d roots; allowed: one", k, roots);
-        for (int r = 0; r < n; r++) { /* every rank reaches the root */
-            int at = r, hops = 0;
-            while (up[at] >= 0 && hops++ < n)
-                at = up[at];
-            if (hops >= n && up[at] >= 0)
-                return cv__fail(err, errlen, "tree %d has a cycle through rank %d", k, r);
-        }
-    }
-    return CV_OK;
-}
 
 int64_t cv_spec_buf_count(const cv_spec *s, cv_buf buf, int rank)
 {

@@ -57,17 +57,6 @@ static int64_t buf_len(const cv_plan *p, int rank, int buf)
     return cv_plan_buf_count(p, (cv_buf)buf, rank);
 }
 
-int64_t cv__visual_bytes(const cv_plan *p)
-{
-    int64_t esz = (int64_t)cv_dtype_size(p->spec.dtype), elems = 0, moved = 0;
-    for (int r = 0; r < cv_plan_parts(p); r++)
-        for (int b = 0; b < CV_BUF_COUNT; b++)
-            elems += buf_len(p, r, b);
-    for (int64_t x = 0; x < p->ntransfers; x++)
-        moved += p->transfers[x].count;
-    return elems * (2 * esz + 12) + moved * esz;
-}
-
 int cv_visual_check(const cv_plan *plan, char *err, size_t errlen)
 {
     const cv_spec *s = &plan->spec;

@@ -1,6 +1,5 @@
 /*
- * cv_values.c: element values (and the engine's two small services every
- * part of the program shares: the fatal allocator and the clock). Half-precision conversions (float16 and
+ * cv_values.c: element values. Half-precision conversions (float16 and
  * bfloat16 are stored as 16-bit patterns and computed in float, so they
  * work with any C compiler), reading, writing and formatting elements, the
  * inputs each init produces, and the element kernels the CPU backend runs.
@@ -9,79 +8,10 @@
  * type of the same width, which makes every reduction order give the same
  * bits and keeps signed overflow (undefined in C) out of the picture.
  */
-#define _POSIX_C_SOURCE 200809L /* posix_memalign */
 #include <math.h>
 #include <string.h>
-#include <time.h>
 
 #include "cv_internal.h"
-
-/* One line, what is on stdout so far, and exit 2: a worker thread may
- * call this, so no atexit handler runs (_Exit). */
-static _Noreturn void out_of_memory(size_t n, size_t size)
-{
-    if (size > 1)
-        fprintf(stderr, "collviz: out of memory (%zu x %zu bytes)\n", n, size);
-    else
-        fprintf(stderr, "collviz: out of memory (%zu bytes)\n", n);
-    fflush(stdout);
-    _Exit(2);
-}
-
-void *cv_xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (!p)
-        out_of_memory(n, 1);
-    return p;
-}
-
-/* Buffers of data: line-aligned, so the CPU backend's streaming stores
- * write whole lines from the first byte. (Advising them into transparent
- * huge pages was tried: on a busy machine the kernel's compaction for
- * them cost more system time than the page faults it saves.) */
-void *cv__alloc_big(size_t n)
-{
-    void *p = NULL;
-    return posix_memalign(&p, 64, n ? n : 1) ? NULL : p;
-}
-
-void *cv__xmalloc_big(size_t n)
-{
-    void *p = cv__alloc_big(n);
-    if (!p)
-        out_of_memory(n, 1);
-    return p;
-}
-
-void *cv_xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size ? size : 1);
-    if (!p)
-        out_of_memory(n, size);
-    return p;
-}
-
-void *cv_xrealloc(void *p, size_t n)
-{
-    void *q = realloc(p, n ? n : 1);
-    if (!q)
-        out_of_memory(n, 1);
-    return q;
-}
-
-double cv_now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-char *cv_xstrdup(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    return memcpy(cv_xmalloc(n), s, n);
-}
 
 /* ------------------------------------------------------ half precision */
 

@@ -1,16 +1,21 @@
 /*
- * test_algos.c: the algorithm registry. Every row has a generator, no row
- * is listed twice, an op's rows sit together, cv_op_algos and
- * cv_op_has_algo say exactly what the rows say, an algorithm an op does not
- * offer is refused, and every algorithm of an op builds a plan different
- * from each of its siblings', so no algorithm can quietly run another.
+ * test_algos.c: the algorithm registry. Every row has every field (a name,
+ * a generator, round and byte formulas, a stage shape, its narration in
+ * each language), no row is listed twice, an op's rows sit together, each
+ * algorithm has one name that parses back, cv_op_algos and cv_op_has_algo
+ * say exactly what the rows say, an algorithm an op does not offer is
+ * refused, and every algorithm of an op builds a plan different from each
+ * of its siblings', so no algorithm can quietly run another.
  *
- * And the round counts: for every rank count 1 to 64, every algorithm's
- * plan has exactly the textbook's number of communication rounds (Thakur,
- * Rabenseifner & Gropp 2005; NCCL for the ring), written out again here
- * from the sources rather than read from the registry, and every step is a
- * round except the local sub-phases of the two algorithms that stage.
- * And an op that does not reduce fills the same inputs whatever the redop.
+ * What a row says of its plan is checked on the plan: for every rank count
+ * 1 to 64 the plan has exactly the number of communication rounds its
+ * row's formula gives, every step is a round unless the row says the
+ * algorithm stages, and the root, the slices, the nodes and a given ring or
+ * trees change the plan exactly where the row says the algorithm reads
+ * them. Nothing here names an algorithm to decide what to expect: a new
+ * row is checked as it stands. (test_algos_textbook checks the formulas
+ * themselves against the textbook.) And an op that does not reduce fills
+ * the same inputs whatever the redop.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,8 +48,26 @@ static void check_rows(void)
     int n = cv__algo_entries(&rows);
     int seen_ops[CV_OP_COUNT] = {0};
     for (int i = 0; i < n; i++) {
-        EXPECT(rows[i].generate != NULL, "row %d (%s %s) has no generator", i,
-               cv_op_name(rows[i].op), cv_algo_name(rows[i].algo));
+        const char *on = cv_op_name(rows[i].op), *an = rows[i].name ? rows[i].name : "?";
+        EXPECT(rows[i].name && rows[i].name[0], "row %d (%s) has no name", i, on);
+        EXPECT(rows[i].generate != NULL, "row %d (%s %s) has no generator", i, on, an);
+        EXPECT(rows[i].rounds != NULL, "%s %s has no round formula", on, an);
+        EXPECT(rows[i].bytes != NULL, "%s %s has no textbook bytes formula (bytes_none says "
+               "it has none)", on, an);
+        EXPECT(rows[i].shape > CV_STAGE_NONE && rows[i].shape < CV_STAGE_COUNT,
+               "%s %s has no stage shape", on, an);
+        for (int l = 0; l < CV_LANG_COUNT; l++)
+            EXPECT(rows[i].narration[l] && rows[i].narration[l][0], "%s %s has no %s narration",
+                   on, an, cv_lang_name((cv_lang)l));
+        EXPECT(cv_algo_stage_shape(rows[i].op, rows[i].algo) == rows[i].shape &&
+                   !strcmp(cv_algo_narration(rows[i].op, rows[i].algo, CV_LANG_EN),
+                           rows[i].narration[CV_LANG_EN] ? rows[i].narration[CV_LANG_EN] : ""),
+               "%s %s: the accessors disagree with the row", on, an);
+        /* one algorithm, one name, in every row and back through the parser */
+        EXPECT(!strcmp(cv_algo_name(rows[i].algo), an), "%s %s: its rows name it %s and %s", on,
+               an, cv_algo_name(rows[i].algo), an);
+        EXPECT(cv_algo_parse(an) == (int)rows[i].algo, "\"%s\" parses to %d, not its row's %d",
+               an, cv_algo_parse(an), (int)rows[i].algo);
         EXPECT((unsigned)rows[i].op < CV_OP_COUNT && (unsigned)rows[i].algo < CV_ALGO_COUNT,
                "row %d: op or algo out of range", i);
         for (int j = 0; j < i; j++)
@@ -54,6 +77,25 @@ static void check_rows(void)
             EXPECT(!seen_ops[rows[i].op], "%s's rows are not together", cv_op_name(rows[i].op));
         seen_ops[rows[i].op] = 1;
     }
+    /* every algorithm of cv.h has a row, so a name; no two share one */
+    for (int al = 0; al < CV_ALGO_COUNT; al++) {
+        bool rowed = false;
+        for (int i = 0; i < n; i++)
+            rowed |= rows[i].algo == (cv_algo)al;
+        EXPECT(rowed, "algorithm %d of cv.h has no row in the registry, so no name", al);
+        for (int b = 0; b < al; b++)
+            EXPECT(strcmp(cv_algo_name(al), cv_algo_name(b)) != 0, "algorithms %d and %d are "
+                   "both \"%s\"", b, al, cv_algo_name(al));
+    }
+    EXPECT(cv_algo_parse("no-such-algorithm") == -1 && cv_algo_parse(NULL) == -1 &&
+               !strcmp(cv_algo_name(CV_ALGO_COUNT), "?"),
+           "unknown algorithms are refused");
+    EXPECT(cv_algo_stage_shape(CV_OP_SENDRECV, CV_ALGO_RING) == CV_STAGE_NONE &&
+               cv_algo_narration(CV_OP_SENDRECV, CV_ALGO_RING, CV_LANG_EN)[0] == '\0',
+           "a pair the registry lacks has no shape and no narration");
+    for (int sh = 0; sh < CV_STAGE_COUNT; sh++)
+        EXPECT(strcmp(cv_stage_shape_name((cv_stage_shape)sh), "?") != 0, "shape %d has no name",
+               sh);
     for (int op = 0; op < CV_OP_COUNT; op++) {
         cv_algo a[CV_ALGO_COUNT];
         int na = cv_op_algos(op, a), want = 0;
@@ -122,101 +164,27 @@ static void check_distinct(void)
     }
 }
 
-static int ceil_log2(int n)
+static bool row_says(cv_op op, cv_algo algo, unsigned flag)
 {
-    int k = 0;
-    while ((1 << k) < n)
-        k++;
-    return k;
+    const cv__algo_entry *e = cv__algo_find(op, algo);
+    return e && (e->flags & flag);
 }
 
-static int floor_log2(int n)
-{
-    int k = 0;
-    while ((2 << k) <= n)
-        k++;
-    return k;
-}
-
-/* The textbook's rounds at n >= 2 ranks in K nodes and S slices. MPICH's recursive
- * doubling and halving fold the ranks beyond the largest power of two p
- * into their neighbours first and hand the result back last: log2 p + 2. */
-static int textbook(cv_op op, cv_algo algo, int n, int K, int S)
-{
-    bool pow2 = (n & (n - 1)) == 0;
-    int fold = pow2 ? 0 : 2;
-    switch (algo) {
-    case CV_ALGO_RING:
-        if (op == CV_OP_ALLREDUCE)
-            return 2 * (n - 1);
-        if (op == CV_OP_BROADCAST || op == CV_OP_REDUCE)
-            return S + n - 2; /* a pipelined chain */
-        return n - 1;
-    case CV_ALGO_TREE: return op == CV_OP_ALLREDUCE ? 2 * ceil_log2(n) : ceil_log2(n);
-    case CV_ALGO_RECURSIVE_DOUBLING:
-    case CV_ALGO_RECURSIVE_HALVING: return floor_log2(n) + fold;
-    case CV_ALGO_RABENSEIFNER: return 2 * floor_log2(n) + fold;
-    case CV_ALGO_BRUCK: return ceil_log2(n);
-    /* NCCL's double binary tree: both trees are ceil(log2 N) deep; S chunks
-     * stream up and back down behind each other */
-    case CV_ALGO_DOUBLE_TREE: return 2 * ceil_log2(n) + S - 1;
-    /* van de Geijn: binomial scatter, then ring allgather */
-    case CV_ALGO_SCATTER_ALLGATHER: return ceil_log2(n) + n - 1;
-    /* NCCL's channels are each a ring through all ranks */
-    case CV_ALGO_MULTIRING: return 2 * (n - 1);
-    /* ring reduce-scatter and allgather inside the K nodes of L ranks, ring
-     * allreduce between them */
-    case CV_ALGO_HIERARCHICAL: return 2 * (n / K - 1) + 2 * (K - 1);
-    /* in-network: every piece to the switch, and back one round later */
-    case CV_ALGO_IN_NETWORK: return S + 1;
-    case CV_ALGO_PAIRWISE: return n - 1;
-    case CV_ALGO_DIRECT:
-        switch (op) {
-        case CV_OP_BROADCAST:     /* the root sends to one rank at a time */
-        case CV_OP_REDUCE:        /* the root takes one rank's input at a time */
-        case CV_OP_REDUCESCATTER: /* pairwise */
-            return n - 1;
-        case CV_OP_ALLREDUCE: return n; /* the parameter server: N-1 in, one broadcast */
-        default: return 1;              /* everything at once */
-        }
-    default: return -1;
-    }
-}
-
-/* Algorithms that stage data and do local work between receiving and
- * sending on: that work is a sub-phase of its round. (The double tree's
- * ranks with two children add the second child's chunk locally.) */
-static bool stages(cv_op op, cv_algo algo)
-{
-    return (op == CV_OP_ALLREDUCE && algo == CV_ALGO_RECURSIVE_DOUBLING) ||
-           (op == CV_OP_ALLREDUCE && algo == CV_ALGO_DOUBLE_TREE) ||
-           (op == CV_OP_ALLREDUCE && algo == CV_ALGO_IN_NETWORK) ||
-           (op == CV_OP_ALLTOALL && algo == CV_ALGO_BRUCK);
-}
-
+/* Every plan has exactly the rounds its row's formula gives (chunks all
+ * non-empty), and every step is a round unless the row says it stages. */
 static void check_rounds(void)
 {
     for (int op = 0; op < CV_OP_COUNT; op++) {
         cv_algo a[CV_ALGO_COUNT];
         int na = cv_op_algos(op, a), before = failures;
-        for (int i = 0; i < na; i++)
+        for (int i = 0; i < na; i++) {
+            bool noded = cv_algo_uses_nodes(op, a[i]), sliced = cv_algo_uses_slices(op, a[i]);
+            bool stages = row_says(op, a[i], CV__STAGES), staged = false;
             for (int n = 1; n <= 64; n++)
                 for (int v = 0; v < 2 * n; v++) {
                     /* variants: S = 1 or 3 slices, K = every divisor of n nodes */
                     int S = v % 2 ? 3 : 1, K = v / 2 + 1;
-                    bool noded = op == CV_OP_ALLREDUCE &&
-                                 (a[i] == CV_ALGO_HIERARCHICAL || a[i] == CV_ALGO_MULTIRING);
-                    EXPECT(noded == cv_algo_uses_nodes(op, a[i]), "%s %s: nodes", cv_op_name(op),
-                           cv_algo_name(a[i]));
-                    if (n % K || (K > 1 && !noded))
-                        continue;
-                    bool sliced = ((op == CV_OP_BROADCAST || op == CV_OP_REDUCE) &&
-                                   a[i] == CV_ALGO_RING) ||
-                                  (op == CV_OP_ALLREDUCE && (a[i] == CV_ALGO_DOUBLE_TREE ||
-                                                             a[i] == CV_ALGO_IN_NETWORK));
-                    EXPECT(sliced == cv_algo_uses_slices(op, a[i]), "%s %s: slices",
-                           cv_op_name(op), cv_algo_name(a[i]));
-                    if (S > 1 && !sliced)
+                    if (n % K || (K > 1 && !noded) || (S > 1 && !sliced))
                         continue;
                     cv_spec s;
                     cv_spec_init(&s);
@@ -233,17 +201,18 @@ static void check_rounds(void)
                         EXPECT(0, "%s %s N=%d: %s", cv_op_name(op), cv_algo_name(a[i]), n, err);
                         continue;
                     }
-                    int want = n == 1 ? 0 : textbook(op, a[i], n, K, S);
-                    int said = cv_plan_textbook_rounds(p, f, sizeof f);
+                    int want = cv_plan_textbook_rounds(p, f, sizeof f);
                     EXPECT(p->nrounds == want && cv_plan_comm_steps(p) == want,
-                           "%s %s N=%d K=%d S=%d: %d rounds, the textbook says %d",
-                           cv_op_name(op), cv_algo_name(a[i]), n, K, S, p->nrounds, want);
-                    EXPECT(said == want, "%s %s N=%d S=%d: the formula says %s = %d, not %d",
-                           cv_op_name(op), cv_algo_name(a[i]), n, S, f, said, want);
-                    if (n > 1 && !stages(op, a[i]))
+                           "%s %s N=%d K=%d S=%d: %d rounds, its formula %s says %d",
+                           cv_op_name(op), cv_algo_name(a[i]), n, K, S, p->nrounds, f, want);
+                    EXPECT(n > 1 || (want == 0 && !strcmp(f, "0")),
+                           "%s %s: one rank, formula %s = %d", cv_op_name(op),
+                           cv_algo_name(a[i]), f, want);
+                    if (n > 1 && !stages)
                         EXPECT(p->nsteps == p->nrounds, "%s %s N=%d: %d steps for %d rounds: a "
                                "step that only copies locally", cv_op_name(op),
                                cv_algo_name(a[i]), n, p->nsteps, p->nrounds);
+                    staged |= p->nsteps > p->nrounds;
                     /* a local step belongs to the round before it, or to round 1 */
                     for (int k = 0, seen = 0; k < p->nsteps; k++) {
                         const cv_step *st = &p->steps[k];
@@ -258,8 +227,91 @@ static void check_rounds(void)
                     }
                     cv_plan_destroy(p);
                 }
+            EXPECT(!stages || staged, "%s %s: its row says it stages, but no plan of 2 to 64 "
+                   "ranks has a local step", cv_op_name(op), cv_algo_name(a[i]));
+        }
         printf("%-14s rounds %s\n", cv_op_name(op), failures == before ? "ok" : "FAILED");
     }
+}
+
+/* The plan of (op, algo) at n ranks with one thing of the spec changed. */
+static cv_plan *variant(cv_op op, cv_algo algo, int n, int root, int slices, int nodes,
+                        const cv_topology *topo)
+{
+    cv_spec s;
+    cv_spec_init(&s);
+    s.op = op;
+    s.algo = algo;
+    s.ranks = n;
+    s.count = 7 * (int64_t)n + 3;
+    s.root = root;
+    s.slices = slices;
+    s.nodes = nodes;
+    s.topo = topo;
+    cv_plan *p = NULL;
+    char err[CV_ERR_LEN];
+    if (cv_plan_build(&s, &p, err, sizeof err))
+        EXPECT(0, "%s %s N=%d: %s", cv_op_name(op), cv_algo_name(algo), n, err);
+    return p;
+}
+
+/* Whether changing one thing changes the plan, at any of a few rank
+ * counts; NULL plans count as changed (and as a failure already). */
+static bool changes(cv_op op, cv_algo algo, int what)
+{
+    static const int ranks[] = {4, 6, 8, 12};
+    bool changed = false;
+    for (size_t i = 0; i < sizeof ranks / sizeof ranks[0]; i++) {
+        int n = ranks[i];
+        static cv_topology t; /* a ring backwards, two chains for trees */
+        memset(&t, 0, sizeof t);
+        t.ranks = n;
+        t.has_ring = t.has_trees = true;
+        for (int r = 0; r < n; r++) {
+            t.ring[r] = n - 1 - r;
+            t.parent[0][r] = r - 1;
+            t.parent[1][r] = r == n - 1 ? -1 : r + 1;
+        }
+        cv_plan *a = variant(op, algo, n, 0, 1, 1, NULL);
+        cv_plan *b = what == 0   ? variant(op, algo, n, n / 2, 1, 1, NULL)
+                     : what == 1 ? variant(op, algo, n, 0, 3, 1, NULL)
+                     : what == 2 ? variant(op, algo, n, 0, 1, 2, NULL)
+                                 : variant(op, algo, n, 0, 1, 1, &t);
+        changed |= !a || !b || !same_plan(a, b);
+        cv_plan_destroy(a);
+        cv_plan_destroy(b);
+    }
+    return changed;
+}
+
+/* The root, the slices, the nodes and a given ring or trees change an
+ * algorithm's plan exactly where its row says it reads them. */
+static void check_flags(void)
+{
+    static const struct {
+        const char *what;
+        unsigned flag;
+    } reads[] = {{"the root", CV__USES_ROOT},
+                 {"the slices", CV__USES_SLICES},
+                 {"the nodes", CV__USES_NODES},
+                 {"a given ring or trees", CV__FOLLOWS_TOPO}};
+    const cv__algo_entry *rows;
+    int n = cv__algo_entries(&rows), before = failures;
+    for (int i = 0; i < n; i++)
+        for (int w = 0; w < 4; w++) {
+            bool says = rows[i].flags & reads[w].flag;
+            EXPECT(changes(rows[i].op, rows[i].algo, w) == says,
+                   "%s %s: its row says it %s %s, but the plan %s", cv_op_name(rows[i].op),
+                   rows[i].name, says ? "reads" : "ignores", reads[w].what,
+                   says ? "never changes with it" : "changes with it");
+        }
+    EXPECT(cv_algo_uses_root(CV_OP_BROADCAST, CV_ALGO_RING) &&
+               cv_algo_uses_slices(CV_OP_BROADCAST, CV_ALGO_RING) &&
+               cv_algo_follows_topology(CV_OP_BROADCAST, CV_ALGO_RING) &&
+               !cv_algo_uses_nodes(CV_OP_BROADCAST, CV_ALGO_RING) &&
+               !cv_algo_follows_topology(CV_OP_SENDRECV, CV_ALGO_RING),
+           "the flags' accessors read the row");
+    printf("%-14s %s\n", "flags", failures == before ? "ok" : "FAILED");
 }
 
 /* What run and the captions print. */
@@ -496,6 +548,7 @@ int main(void)
     check_rows();
     check_nccl_prims();
     check_distinct();
+    check_flags();
     check_rounds();
     check_rounds_text();
     printf("%d checks, %d failed\n", checks, failures);

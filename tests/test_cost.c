@@ -5,6 +5,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cv.h"
 #include "check.h"
@@ -205,6 +206,24 @@ int main(void)
     const cv_link *nv = cv_link_find("nvlink4");
     EXPECT(nv && near(nv->bw, 450e9), "nvlink4 preset");
     EXPECT(!cv_link_find("nvlink9"), "unknown preset");
+    /* The presets' names, joined from the table for help texts and messages:
+     * every row once, in order; a short buffer is cut and the length told. */
+    {
+        const cv_link *links;
+        int n = cv_link_presets(&links);
+        char all[512] = "", want[512] = "", cut[8];
+        for (int i = 0; i < n; i++) {
+            size_t used = strlen(want);
+            snprintf(want + used, sizeof want - used, "%s%s", i ? "|" : "", links[i].name);
+            EXPECT(cv_link_find(links[i].name) == &links[i], "%s found", links[i].name);
+        }
+        int len = cv_link_names("|", all, sizeof all);
+        EXPECT(!strcmp(all, want) && len == (int)strlen(want), "cv_link_names: %s", all);
+        EXPECT(cv_link_names("|", cut, sizeof cut) == len && strlen(cut) == sizeof cut - 1 &&
+                   !strncmp(cut, want, sizeof cut - 1),
+               "cv_link_names into a short buffer: %s", cut);
+        EXPECT(cv_link_names(", ", NULL, 0) == len + n - 1, "the length with a longer separator");
+    }
 
     printf("%d checks, %d failed\n", checks, failures);
     return failures ? 1 : 0;

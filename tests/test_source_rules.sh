@@ -2,9 +2,9 @@
 # test_source_rules.sh: the rules of docs/ARCHITECTURE.md that a reader of
 # the code can check but a compiler cannot, checked over the program's
 # sources (app/, render/, collectives/, cuda_backend/):
-#  - one fatal allocator: only cv_values.c ends the program when memory runs
+#  - one fatal allocator: only cv_base.c ends the program when memory runs
 #    out (everything else calls cv_xmalloc and friends, or returns an error);
-#  - one clock: only cv_values.c reads a clock (cv_now_seconds);
+#  - one clock: only cv_base.c reads a clock (cv_now_seconds);
 #  - no weak symbols: a missing part is a stub file, as cuda_stub.c is.
 #
 #   sh tests/test_source_rules.sh SOURCE_DIR
@@ -18,7 +18,7 @@ fail=0
 oom=$(awk 'FNR == 1 { armed = 0 }
            /out of memory/ { armed = 4; at = FNR }
            armed > 0 && /(abort|_Exit|exit) *\(/ { print FILENAME ":" at; armed = 0 }
-           armed > 0 { armed-- }' $files | grep -v '^collectives/cv_values\.c:')
+           armed > 0 { armed-- }' $files | grep -v '^collectives/cv_base\.c:')
 if [ -n "$oom" ]; then
   echo "test_source_rules: a second fatal allocator (use cv_xmalloc, cv_xcalloc, cv_xrealloc, cv_xstrdup):"
   echo "$oom"
@@ -26,7 +26,7 @@ if [ -n "$oom" ]; then
 fi
 
 clock=$(grep -n 'clock_gettime\|gettimeofday\|SDL_GetPerformanceCounter\|SDL_GetTicks' $files |
-        grep -v '^collectives/cv_values\.c:')
+        grep -v '^collectives/cv_base\.c:')
 if [ -n "$clock" ]; then
   echo "test_source_rules: a second clock (use cv_now_seconds):"
   echo "$clock"

@@ -10,9 +10,10 @@
 
 #include "app.h"
 
+/* %s: the link presets, from their table (cv_link_names). */
 static const char cost_help[] =
     "usage: collviz cost --op OP [--algo A] --ranks N --bytes SIZE\n"
-    "                    [--link nvlink3|nvlink4|pcie4|pcie5|ib-hdr|ib-ndr|eth100 | --bw GBps]\n"
+    "                    [--link %s | --bw GBps]\n"
     "                    [--alpha us] [--gamma GBps] [--slices S] [--dtype T]\n"
     "                    [--redop R] [--root R]\n"
     "                    [--nodes K [--inter-link ib-ndr|...]] [--json]\n"
@@ -83,7 +84,10 @@ int app_cmd_cost(int argc, char **argv)
         APP_NUMBER("--gamma", &gamma, 1e-3, 1e6, "GB/s"),
         APP_SWITCH("--json", &json),
     };
-    app_cmdline cl = APP_CMDLINE("cost", cost_help, flags);
+    char links[512], help[sizeof cost_help + sizeof links];
+    cv_link_names("|", links, sizeof links);
+    snprintf(help, sizeof help, cost_help, links);
+    app_cmdline cl = APP_CMDLINE("cost", help, flags);
     int code;
     if (!app_flags_parse(&cl, argc, argv, &code))
         return code;

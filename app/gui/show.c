@@ -30,11 +30,7 @@ static const char show_help[] =
     "lines with points, and the cost model's predicted busbw dashed beside them\n"
     "(each size's plan rebuilt from the file's op, algo, ranks and dtype and priced\n"
     "as `collviz cost` prices it).\n"
-    "  --link P, --bw G  the link the model prices on: a preset (nvlink3, nvlink4,\n"
-    "                 pcie4, pcie5, ib-hdr, ib-ndr, eth100) or G GB/s one way with no\n"
-    "                 latency unless --alpha (microseconds per step) is given.\n"
-    "                 Default: nvlink4 for cuda and nccl results; none for cpu\n"
-    "                 results, whose limit is memory, which no link models.\n"
+    "%s" /* --link, with the presets from their table: link_help */
     "  --out F.png    write the chart as PNG (1280x800, or --size) without a window\n"
     "  --scale S      the GB/s axis: linear, log, or auto (log when one line peaks\n"
     "                 more than 20x above another; the default)\n"
@@ -43,6 +39,30 @@ static const char show_help[] =
     "In the window: hover a point for its row, S saves a PNG in the current\n"
     "directory, T changes the theme, Y toggles linear/log, Esc or Q quits.\n"
     "Without a display and without --out, the table is printed instead.\n";
+
+/* The help's --link entry, the presets listed from their table
+ * (cv_link_names) and the words wrapped at 80 columns under the options'
+ * indent. */
+static void link_help(char *out, size_t len)
+{
+    char names[512], words[1024];
+    cv_link_names(", ", names, sizeof names);
+    snprintf(words, sizeof words,
+             "the link the model prices on: a preset (%s) or G GB/s one way with no latency "
+             "unless --alpha (microseconds per step) is given. Default: nvlink4 for cuda and "
+             "nccl results; none for cpu results, whose limit is memory, which no link models.",
+             names);
+    size_t used = (size_t)snprintf(out, len, "  --link P, --bw G "), col = used;
+    for (char *w = strtok(words, " "); w && used < len; w = strtok(NULL, " ")) {
+        size_t wl = strlen(w);
+        int n = col + 1 + wl > 80 ? snprintf(out + used, len - used, "\n%17s%s", "", w)
+                                  : snprintf(out + used, len - used, " %s", w);
+        col = col + 1 + wl > 80 ? 17 + wl : col + 1 + wl;
+        used += n > 0 ? (size_t)n : 0;
+    }
+    if (used < len)
+        snprintf(out + used, len - used, "\n");
+}
 
 typedef struct {
     const show_result *res;
@@ -309,7 +329,10 @@ int app_cmd_show(int argc, char **argv)
         APP_PICK("--scale", &scale, scales),
         APP_SWITCH("--table", &table),
     };
-    app_cmdline cl = APP_CMDLINE_ARGS("show", show_help, flags, &file, 1, "FILE");
+    char links[1200], help[sizeof show_help + sizeof links];
+    link_help(links, sizeof links);
+    snprintf(help, sizeof help, show_help, links);
+    app_cmdline cl = APP_CMDLINE_ARGS("show", help, flags, &file, 1, "FILE");
     int code;
     if (!app_flags_parse(&cl, argc, argv, &code))
         return code;

@@ -1,0 +1,109 @@
+/*
+ * cv_builder.c: the small builder every plan generator (cv_plan_*.c) writes
+ * its plan through: open a step, add copies and reductions to it, name the
+ * NCCL primitives they stand for, close it. Steps and transfers grow in
+ * place; a step left without transfers is dropped. Generators sit above
+ * this file and below the registry (cv_algos.c) in the order of
+ * docs/ARCHITECTURE.md, so they never reach the plan builder's caller.
+ */
+#include <string.h>
+
+#include "cv_internal.h"
+
+void cv__plan_begin(cv_plan *p, const char *phase)
+{
+    if (p->nsteps == p->cap_steps_) {
+        p->cap_steps_ = p->cap_steps_ ? p->cap_steps_ * 2 : 16;
+        p->steps = cv__xrealloc(p->steps, (size_t)p->cap_steps_ * sizeof *p->steps);
+    }
+    p->steps[p->nsteps].first = p->ntransfers;
+    p->steps[p->nsteps].count = 0;
+    p->steps[p->nsteps].phase = phase;
+}
+
+/* Appends a zeroed transfer to the open step. */
+static cv_transfer *add_transfer(cv_plan *p)
+{
+    if (p->ntransfers == p->cap_transfers_) {
+        p->cap_transfers_ = p->cap_transfers_ ? p->cap_transfers_ * 2 : 64;
+        p->transfers = cv__xrealloc(p->transfers,
+                                    (size_t)p->cap_transfers_ * sizeof *p->transfers);
+    }
+    cv_transfer *t = &p->transfers[p->ntransfers++];
+    memset(t, 0, sizeof *t);
+    p->steps[p->nsteps].count++;
+    return t;
+}
+
+void cv__xfer(cv_plan *p, int src, cv_buf sbuf, int64_t soff, int dst, cv_buf dbuf, int64_t doff,
+              int64_t count, cv_xfer_kind kind)
+{
+    if (count <= 0)
+        return;
+    cv_transfer *t = add_transfer(p);
+    t->src = src;
+    t->dst = dst;
+    t->src_buf = (uint8_t)sbuf;
+    t->dst_buf = (uint8_t)dbuf;
+    t->kind = (uint8_t)kind;
+    t->src_off = soff;
+    t->dst_off = doff;
+    t->count = count;
+}
+
+void cv__recv_reduce(cv_plan *p, cv__at src, cv__at local, cv__at dst, int64_t count,
+                     unsigned flags)
+{
+    if (count <= 0)
+        return;
+    bool in_place = local.buf == dst.buf && local.off == dst.off;
+    cv__xfer(p, src.rank, src.buf, src.off, dst.rank, dst.buf, dst.off, count,
+             in_place ? CV_XFER_REDUCE : CV_XFER_REDUCE_COPY);
+    cv_transfer *t = &p->transfers[p->ntransfers - 1];
+    if (!in_place) {
+        t->local_buf = (uint8_t)local.buf;
+        t->local_off = local.off;
+    }
+    t->flags = (uint8_t)flags;
+}
+
+void cv__prims(cv_plan *p, int64_t first, cv_prim send, cv_prim recv)
+{
+    for (int64_t i = first; i < p->ntransfers; i++) {
+        p->transfers[i].prim_send = (uint8_t)send;
+        p->transfers[i].prim_recv = (uint8_t)(p->transfers[i].src == p->transfers[i].dst
+                                                  ? CV_PRIM_NONE
+                                                  : recv);
+    }
+}
+
+void cv__plan_end(cv_plan *p)
+{
+    if (p->steps[p->nsteps].count > 0)
+        p->nsteps++;
+}
+
+void cv__copy_blocks(cv_plan *p, int root, int64_t a, int64_t cnt, int64_t c, int src, cv_buf sb,
+                     bool src_abs, int64_t src_off, int dst, cv_buf db, bool dst_abs,
+                     int64_t dst_off)
+{
+    int n = p->spec.ranks;
+    for (int64_t done = 0; done < cnt;) {
+        int64_t blk = (a + done + root) % n, run = cnt - done;
+        if (run > n - blk)
+            run = n - blk;
+        cv__copy(p, src, sb, src_abs ? blk * c : src_off + done * c, dst, db,
+                 dst_abs ? blk * c : dst_off + done * c, run * c);
+        done += run;
+    }
+}
+
+int cv__ring_pos(const cv_plan *p, int rank)
+{
+    if (!p->spec.topo || !p->spec.topo->has_ring)
+        return rank;
+    for (int k = 0; k < p->spec.ranks; k++)
+        if (p->spec.topo->ring[k] == rank)
+            return k;
+    return rank; /* unreachable for a checked topology */
+}

@@ -1,0 +1,20 @@
+# How the engine is put together, checked on the build itself: the files of
+# collectives/ call each other down one documented order, never in a loop
+# (test_core_layers.sh, nm on the library).
+add_test(NAME test_core_layers
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_core_layers.sh ${PROJECT_SOURCE_DIR}
+                 $<TARGET_FILE:cvcore>)
+set_tests_properties(test_core_layers PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77)
+# The link presets' table is the only list of them: the README's list and
+# the help texts are checked against what `collviz list` prints from it.
+add_test(NAME test_link_lists
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_link_lists.sh ${PROJECT_SOURCE_DIR}
+                 $<TARGET_FILE:collviz>)
+set_tests_properties(test_link_lists PROPERTIES TIMEOUT 120)
+# An algorithm is one row (and its generator), a link preset one row: added
+# so in a scratch copy of the sources, which builds only the engine and the
+# program (about two minutes on two cores), and they work everywhere.
+add_test(NAME test_add_algorithm
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_add_algorithm.sh ${PROJECT_SOURCE_DIR}
+                 ${CMAKE_C_COMPILER})
+set_tests_properties(test_add_algorithm PROPERTIES TIMEOUT 1800 SKIP_RETURN_CODE 77)
