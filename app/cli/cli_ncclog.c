@@ -632,11 +632,20 @@ bool app__apply_nccl_log(const app_cmdline *cl, cv_spec *spec, int max_ranks)
     spec->topo = &g_log.topo;
     if (note[0])
         fprintf(stderr, "collviz: note: %s\n", note);
-    bool follows = spec->algo == CV_ALGO_RING || spec->algo == CV_ALGO_DOUBLE_TREE;
-    if (!follows)
+    if (!cv_algo_follows_topology(spec->op, spec->algo)) {
+        /* the algorithms that follow a log's rings and trees, from their rows */
+        char which[256] = "";
+        cv_algo algos[CV_ALGO_COUNT];
+        int na = cv_op_algos(spec->op, algos);
+        for (int i = 0; i < na; i++)
+            if (cv_algo_follows_topology(spec->op, algos[i]))
+                snprintf(which + strlen(which), sizeof which - strlen(which), "%s%s",
+                         which[0] ? " and " : "", cv_algo_name(algos[i]));
         fprintf(stderr, "collviz: note: %s %s builds its own pattern; only the log's ranks and "
-                        "nodes apply (ring and double-tree follow the log's channel)\n",
-                cv_op_name(spec->op), cv_algo_name(spec->algo));
+                        "nodes apply (%s follow%s the log's channel)\n",
+                cv_op_name(spec->op), cv_algo_name(spec->algo), which[0] ? which : "none",
+                strchr(which, ' ') ? "" : "s");
+    }
     return true;
 }
 
