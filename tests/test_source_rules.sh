@@ -1,7 +1,7 @@
 #!/bin/sh
 # test_source_rules.sh: the rules of docs/ARCHITECTURE.md that a reader of
 # the code can check but a compiler cannot, checked over the program's
-# sources (app/, render/, collectives/, cuda_backend/):
+# sources (app/, render/, collectives/, jsonread/, cuda_backend/):
 #  - one fatal allocator: only cv_values.c ends the program when memory runs
 #    out (everything else calls cv_xmalloc and friends, or returns an error);
 #  - one clock: only cv_values.c reads a clock (cv_now_seconds);
@@ -11,7 +11,7 @@
 set -u
 src=${1:?usage: test_source_rules.sh SOURCE_DIR}
 cd "$src" || exit 2
-files=$(find app render collectives cuda_backend -name '*.c' -o -name '*.cu' -o -name '*.h' | sort)
+files=$(find app render collectives jsonread cuda_backend -name '*.c' -o -name '*.cu' -o -name '*.h' | sort)
 fail=0
 
 # "out of memory" with abort()/exit/_Exit within the next three lines.
