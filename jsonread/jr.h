@@ -59,6 +59,7 @@ typedef struct {
     char msg[320];
     char key[128];    /* JR_EDUP: the key, shortened and escaped */
     char where[200];  /* JR_EDUP: the object's path ("setup", "beats[2].quiz"), or root_name */
+    bool empty;       /* JR_ESYNTAX: the text holds nothing but white space */
 } jr_error;
 
 typedef struct {

@@ -291,6 +291,10 @@ jr_status jr_read_text(const char *name, const char *text, size_t len, const jr_
     }
     if (e->status == JR_OK)
         return JR_OK;
+    size_t ws = d->start;
+    while (ws < len && strchr(" \t\r\n", text[ws]) && text[ws])
+        ws++;
+    e->empty = e->status == JR_ESYNTAX && ws == len;
     jr_position(d, e->off, &e->line, &e->col);
     jr_free(d);
     return e->status;

@@ -135,6 +135,12 @@ static void refusals(void)
     refused("[1] x", 5, NULL, JR_ESYNTAX, 1, 5, "unexpected text after the end of the JSON value");
     refused("{} {}", 5, NULL, JR_ESYNTAX, 1, 4, "unexpected text after");
     refused("", 0, NULL, JR_ESYNTAX, 1, 1, "unexpected end of file");
+    jr_doc d;
+    jr_error e;
+    EXPECT(jr_read_text("t.json", " \n\t", 3, NULL, &d, &e) == JR_ESYNTAX && e.empty,
+           "white space only is said to be empty");
+    EXPECT(jr_read_text("t.json", " [ ", 3, NULL, &d, &e) == JR_ESYNTAX && !e.empty,
+           "an open array is not empty");
     refused("[1,]", 4, NULL, JR_ESYNTAX, 1, 4, "no trailing comma");
     refused("{\"a\": 01}", 9, NULL, JR_ESYNTAX, 1, 7, "leading zeros");
 
@@ -156,8 +162,6 @@ static void refusals(void)
     for (int i = 0; i < 2000; i++)
         n += (size_t)snprintf(big + n, sizeof big - n, "\"k%d\": %d, ", i, i);
     n += (size_t)snprintf(big + n, sizeof big - n, "\"k1999\": 0}");
-    jr_doc d;
-    jr_error e;
     EXPECT(jr_read_text("big.json", big, n, NULL, &d, &e) == JR_EDUP &&
                !strcmp(e.key, "k1999") && !strcmp(e.where, "the top level"),
            "2000 members: %s", e.msg);
