@@ -148,7 +148,7 @@ bool app_read_inputs(const char *path, const cv_spec *s, void ***inputs)
     for (int r = 0; r < s->ranks; r++)
         total += cv_spec_buf_count(s, CV_BUF_SEND, r);
     char why[160];
-    snprintf(why, sizeof why, "the op's send buffers hold %lld values in all (--ranks %d)",
+    snprintf(why, sizeof why, "the op's send buffers take %lld in all (--ranks %d)",
              (long long)total, s->ranks);
     int64_t most = 2 * (1 + s->ranks + total) + 1024;
     jr_opts o = {.max_bytes = INPUT_MAX_BYTES, .max_depth = 8,
