@@ -11,3 +11,19 @@ if(TARGET collviz)
                    ${PROJECT_SOURCE_DIR} ${CMAKE_BINARY_DIR}/json-files ${COLLVIZ_GUI})
   set_tests_properties(test_json_files PROPERTIES TIMEOUT 300)
 endif()
+
+# libFuzzer (-DCOLLVIZ_FUZZ=ON, clang): the reader itself and run --input's
+# reader on top of it, both instrumented for coverage; scripts/fuzz.sh runs
+# it for a bounded time, this test replays the seeds once.
+if(COLLVIZ_FUZZ)
+  target_compile_options(cvjsonread PRIVATE -fsanitize=fuzzer-no-link,address,undefined -g)
+  target_compile_options(cvcli PRIVATE -fsanitize=fuzzer-no-link,address,undefined -g)
+  add_executable(fuzz_jsonread ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_jsonread.c)
+  target_link_libraries(fuzz_jsonread PRIVATE cvcli cvjsonread)
+  target_compile_options(fuzz_jsonread PRIVATE -fsanitize=fuzzer,address,undefined -g)
+  target_link_options(fuzz_jsonread PRIVATE -fsanitize=fuzzer,address,undefined)
+  collviz_warnings(fuzz_jsonread)
+  add_test(NAME fuzz_jsonread_corpus
+           COMMAND fuzz_jsonread -runs=0 ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/jsonread)
+  set_tests_properties(fuzz_jsonread_corpus PROPERTIES TIMEOUT 300)
+endif()

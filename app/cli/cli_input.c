@@ -28,24 +28,31 @@
  * cJSON holds in about a gigabyte. */
 #define INPUT_MAX_BYTES ((size_t)64 << 20)
 
-static bool fail(const jr_doc *d, size_t off, const char *fmt, ...)
+/* A file being read, and where its first problem is said. */
+typedef struct {
+    const jr_doc *doc;
+    char *err;
+    size_t errlen;
+} input_reader;
+
+static bool fail(input_reader *in, size_t off, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-static bool fail(const jr_doc *d, size_t off, const char *fmt, ...)
+static bool fail(input_reader *in, size_t off, const char *fmt, ...)
 {
-    char msg[600], line[1400];
+    char msg[600];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    app_usage_error("%s", jr_say(d, off, line, sizeof line, "%s", msg));
+    jr_say(in->doc, off, in->err, in->errlen, "%s", msg);
     return false;
 }
 
 /* One value into element i of out, as dtype d. */
-static bool read_value(const jr_doc *doc, jr_val v, cv_dtype d, void *out, int64_t i)
+static bool read_value(input_reader *in, jr_val v, cv_dtype d, void *out, int64_t i)
 {
-    size_t at = jr_off(doc, v); /* errors point at the value's start */
+    size_t at = jr_off(in->doc, v); /* errors point at the value's start */
     bool fl = cv_dtype_is_float(d);
     if (cJSON_IsString(v.j)) {
         const char *s = v.j->valuestring;
@@ -53,7 +60,7 @@ static bool read_value(const jr_doc *doc, jr_val v, cv_dtype d, void *out, int64
                    : !strcmp(s, "-inf") ? -INFINITY : 0;
         if (!fl || (x == 0 && !isnan(x))) {
             char shown[64];
-            return fail(doc, at, "\"%s\" is not a number; allowed: numbers%s",
+            return fail(in, at, "\"%s\" is not a number; allowed: numbers%s",
                         jr_clip(shown, sizeof shown, s), fl ? ", \"nan\", \"inf\", \"-inf\"" : "");
         }
         cv_value_set(d, out, i, x);
@@ -61,10 +68,10 @@ static bool read_value(const jr_doc *doc, jr_val v, cv_dtype d, void *out, int64
     }
     char tok[64];
     if (!cJSON_IsNumber(v.j))
-        return fail(doc, at, "expected a number%s, not %s",
+        return fail(in, at, "expected a number%s, not %s",
                     fl ? " (or \"nan\", \"inf\", \"-inf\")" : "",
-                    jr_found(doc, v, tok, sizeof tok));
-    jr_number_text(doc, v, tok, sizeof tok); /* as written: int64 stays exact */
+                    jr_found(in->doc, v, tok, sizeof tok));
+    jr_number_text(in->doc, v, tok, sizeof tok); /* as written: int64 stays exact */
     char *end;
     errno = 0;
     if (!fl) {
@@ -76,16 +83,16 @@ static bool read_value(const jr_doc *doc, jr_val v, cv_dtype d, void *out, int64
              * or does not like any other */
             double f = strtod(tok, &end);
             if (*end || end == tok || !isfinite(f) || f != floor(f))
-                return fail(doc, at, "%s is not a whole number, as %s needs", tok,
+                return fail(in, at, "%s is not a whole number, as %s needs", tok,
                             cv_dtype_name(d));
             if (f < (double)lo || f >= -(double)lo)
-                return fail(doc, at, "%s does not fit %s (%lld to %lld)", tok, cv_dtype_name(d),
+                return fail(in, at, "%s does not fit %s (%lld to %lld)", tok, cv_dtype_name(d),
                             lo, hi);
             x = (long long)f;
             errno = 0;
         }
         if (errno == ERANGE || x < lo || x > hi)
-            return fail(doc, at, "%s does not fit %s (%lld to %lld)", tok, cv_dtype_name(d), lo,
+            return fail(in, at, "%s does not fit %s (%lld to %lld)", tok, cv_dtype_name(d), lo,
                         hi);
         if (d == CV_INT64)
             ((int64_t *)out)[i] = x;
@@ -95,103 +102,141 @@ static bool read_value(const jr_doc *doc, jr_val v, cv_dtype d, void *out, int64
     }
     double x = strtod(tok, &end);
     if (*end || end == tok)
-        return fail(doc, at, "%s is not a number", tok);
+        return fail(in, at, "%s is not a number", tok);
     cv_value_set(d, out, i, x);
     if (isinf(cv_value_get(d, out, i)))
-        return fail(doc, at, "%s overflows %s", tok, cv_dtype_name(d));
+        return fail(in, at, "%s overflows %s", tok, cv_dtype_name(d));
     return true;
 }
 
 /* Rank r's entry e: null, or an array of exactly cv_spec_buf_count(SEND)
  * values. */
-static bool read_rank(const jr_doc *doc, jr_val e, const cv_spec *s, int r, void **out)
+static bool read_rank(input_reader *in, jr_val e, const cv_spec *s, int r, void **out)
 {
     int64_t want = cv_spec_buf_count(s, CV_BUF_SEND, r), got = 0;
     bool used = cv_spec_buf_used(s, CV_BUF_SEND, r);
     char found[64];
     if (cJSON_IsNull(e.j)) {
         if (want > 0)
-            return fail(doc, jr_off(doc, e),
+            return fail(in, jr_off(in->doc, e),
                         "rank %d's send buffer is null, but %s's holds %lld elements there", r,
                         cv_op_name(s->op), (long long)want);
         return true;
     }
     if (!cJSON_IsArray(e.j))
-        return fail(doc, jr_off(doc, e), "expected '[' opening rank %d's values, or null; not %s",
-                    r, jr_found(doc, e, found, sizeof found));
+        return fail(in, jr_off(in->doc, e), "expected '[' opening rank %d's values, or null; not %s",
+                    r, jr_found(in->doc, e, found, sizeof found));
     *out = calloc((size_t)want + 1, cv_dtype_size(s->dtype));
     if (!*out)
-        return fail(doc, jr_off(doc, e), "out of memory");
-    for (jr_val v = jr_child(doc, e); v.j; v = jr_next(doc, v)) {
+        return fail(in, jr_off(in->doc, e), "out of memory");
+    for (jr_val v = jr_child(in->doc, e); v.j; v = jr_next(in->doc, v)) {
         if (got == want)
-            return fail(doc, jr_off(doc, v), "rank %d has more than %lld values; %s", r,
+            return fail(in, jr_off(in->doc, v), "rank %d has more than %lld values; %s", r,
                         (long long)want,
                         !used ? "NCCL leaves this rank's send buffer unused: give null or []"
                               : "the op's send buffer holds that many");
-        if (!read_value(doc, v, s->dtype, *out, got++))
+        if (!read_value(in, v, s->dtype, *out, got++))
             return false;
     }
     if (got < want)
-        return fail(doc, jr_end(doc, e) - 1,
+        return fail(in, jr_end(in->doc, e) - 1,
                     "rank %d has %lld values; %s's send buffer holds %lld on this rank "
                     "(--count %lld)", r, (long long)got, cv_op_name(s->op), (long long)want,
                     (long long)s->count);
     return true;
 }
 
-bool app_read_inputs(const char *path, const cv_spec *s, void ***inputs)
+/* How a file of inputs is read: capped, and values past what the op
+ * takes (with room for a precise message about a few too many) refused as
+ * they are met. */
+static jr_opts input_opts(const cv_spec *s, char *why, size_t whylen)
 {
-    *inputs = NULL;
-    /* Values past what the op takes (with room for a precise message
-     * about a few too many) are refused as the file is read. */
     int64_t total = 0;
     for (int r = 0; r < s->ranks; r++)
         total += cv_spec_buf_count(s, CV_BUF_SEND, r);
-    char why[160];
-    snprintf(why, sizeof why, "the op's send buffers take %lld in all (--ranks %d)",
-             (long long)total, s->ranks);
+    snprintf(why, whylen, "the op's send buffers take %lld in all (--ranks %d)", (long long)total,
+             s->ranks);
     int64_t most = 2 * (1 + s->ranks + total) + 1024;
-    jr_opts o = {.max_bytes = INPUT_MAX_BYTES, .max_depth = 8,
-                 .max_values = most < INT32_MAX ? most : INT32_MAX, .too_many = why};
-    jr_doc doc;
-    jr_error e;
-    if (jr_read_file(path, &o, &doc, &e) != JR_OK) {
-        char line[1400];
-        jr_error_text(&e, path, line, sizeof line);
-        app_usage_error("%s%s", e.line > 0 ? "" : "--input: ", line);
-        return false;
-    }
-    jr_val root = jr_root(&doc);
-    void **in = calloc((size_t)s->ranks, sizeof *in);
-    bool ok = in != NULL;
+    return (jr_opts){.max_bytes = INPUT_MAX_BYTES, .max_depth = 8,
+                     .max_values = most < INT32_MAX ? most : INT32_MAX, .too_many = why};
+}
+
+/* The document read: one entry per rank. */
+static bool from_doc(input_reader *in, const cv_spec *s, void ***inputs)
+{
+    const jr_doc *doc = in->doc;
+    jr_val root = jr_root(doc);
+    void **got = calloc((size_t)s->ranks, sizeof *got);
+    bool ok = got != NULL;
     if (!ok) {
-        fail(&doc, 0, "out of memory");
+        fail(in, 0, "out of memory");
     } else if (!cJSON_IsArray(root.j)) {
         char found[64];
-        ok = fail(&doc, jr_off(&doc, root),
+        ok = fail(in, jr_off(doc, root),
                   "expected '[' opening one entry per rank (--ranks %d); not %s", s->ranks,
-                  jr_found(&doc, root, found, sizeof found));
+                  jr_found(doc, root, found, sizeof found));
     }
     int r = 0;
-    for (jr_val v = ok ? jr_child(&doc, root) : (jr_val){NULL, -1}; ok && v.j;
-         v = jr_next(&doc, v), r++) {
+    for (jr_val v = ok ? jr_child(doc, root) : (jr_val){NULL, -1}; ok && v.j;
+         v = jr_next(doc, v), r++) {
         if (r == s->ranks) {
-            ok = fail(&doc, jr_off(&doc, v), "more than %d entries; give one per rank (--ranks %d)",
+            ok = fail(in, jr_off(doc, v), "more than %d entries; give one per rank (--ranks %d)",
                       s->ranks, s->ranks);
             break;
         }
-        ok = read_rank(&doc, v, s, r, &in[r]);
+        ok = read_rank(in, v, s, r, &got[r]);
     }
     if (ok && r < s->ranks)
-        ok = fail(&doc, jr_end(&doc, root) - 1, "%d entries; give one per rank (--ranks %d)", r,
+        ok = fail(in, jr_end(doc, root) - 1, "%d entries; give one per rank (--ranks %d)", r,
                   s->ranks);
-    jr_free(&doc);
     if (!ok) {
-        app_free_inputs(in, s->ranks);
+        app_free_inputs(got, s->ranks);
         return false;
     }
-    *inputs = in;
+    *inputs = got;
     return true;
+}
+
+/* Reads what jr_read_* gave: the inputs, or one line in err. */
+static bool from_read(jr_status st, const jr_doc *doc, const jr_error *e, const char *name,
+                      const cv_spec *s, void ***inputs, char *err, size_t errlen)
+{
+    *inputs = NULL;
+    if (st != JR_OK) {
+        char line[1400];
+        jr_error_text(e, name, line, sizeof line);
+        snprintf(err, errlen, "%s%s", e->line > 0 ? "" : "--input: ", line);
+        return false;
+    }
+    input_reader in = {doc, err, errlen};
+    return from_doc(&in, s, inputs);
+}
+
+bool app_read_inputs(const char *path, const cv_spec *s, void ***inputs)
+{
+    char why[160], err[1500];
+    jr_opts o = input_opts(s, why, sizeof why);
+    jr_doc doc;
+    jr_error e;
+    bool ok = from_read(jr_read_file(path, &o, &doc, &e), &doc, &e, path, s, inputs, err,
+                        sizeof err);
+    jr_free(&doc);
+    if (!ok)
+        app_usage_error("%s", err);
+    return ok;
+}
+
+bool app_parse_inputs(const char *name, const char *text, size_t len, const cv_spec *s,
+                      void ***inputs, char *err, size_t errlen)
+{
+    char why[160];
+    jr_opts o = input_opts(s, why, sizeof why);
+    jr_doc doc;
+    jr_error e;
+    bool ok = from_read(jr_read_text(name, text, len, &o, &doc, &e), &doc, &e, name, s, inputs,
+                        err, errlen);
+    jr_free(&doc);
+    return ok;
 }
 
 void app_free_inputs(void **inputs, int ranks)
