@@ -138,9 +138,11 @@ static const cJSON *find_duplicate(const jr_doc *d, const cJSON *j, int32_t n, i
         count++;
     if (count < 2)
         return NULL;
+    /* cn walks the scanner's children beside cJSON's; where the two
+     * disagree, walk() says so, and here the walk stops. */
     if (count <= 16) {
         int32_t cn = d->nodes[n].first;
-        for (const cJSON *c = j->child; c; c = c->next, cn = d->nodes[cn].next)
+        for (const cJSON *c = j->child; c && cn >= 0; c = c->next, cn = d->nodes[cn].next)
             for (const cJSON *p = j->child; p != c; p = p->next)
                 if (!strcmp(p->string, c->string)) {
                     *at = cn;
@@ -156,7 +158,7 @@ static const cJSON *find_duplicate(const jr_doc *d, const cJSON *j, int32_t n, i
         return NULL;
     const cJSON *found = NULL;
     int32_t cn = d->nodes[n].first;
-    for (const cJSON *c = j->child; c && !found; c = c->next, cn = d->nodes[cn].next) {
+    for (const cJSON *c = j->child; c && cn >= 0 && !found; c = c->next, cn = d->nodes[cn].next) {
         for (size_t i = hash_key(c->string) & (cap - 1);; i = (i + 1) & (cap - 1)) {
             if (!slot[i]) {
                 slot[i] = c;
