@@ -379,7 +379,8 @@ static int own_theme_files(const char *dir, char ***out, char *err, size_t errle
         files[n++] = cv_xstrdup(f);
     }
     closedir(d);
-    qsort(files, (size_t)n, sizeof *files, by_name);
+    if (n > 1)
+        qsort(files, (size_t)n, sizeof *files, by_name);
     *out = files;
     return n;
 }
