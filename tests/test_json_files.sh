@@ -60,12 +60,14 @@ bad '^collviz: --input: x\\x1b\[2J.json: cannot open: No such file or directory$
 # far more values than the op takes: refused as they are met
 awk 'BEGIN { printf "[["; for (i = 0; i < 5000; i++) printf "%s1", i ? "," : ""; print "]]" }' \
   >many.json
-bad "^collviz: many.json:1:2059: more than 1030 values; the op's send buffers take 1 in all \(--ranks 1\)$" \
+want="^collviz: many.json:1:2059: more than 1030 values; "
+bad "${want}the op's send buffers take 1 in all \(--ranks 1\)$" \
   run --op allreduce --ranks 1 --count 1 --input many.json
 # cJSON's tree of a big file is asked of the memory first
 awk 'BEGIN { printf "[["; for (i = 0; i < 800000; i++) printf "%s0", i ? "," : ""; print "]]" }' \
   >big.json
-COLLVIZ_MEMORY_LIMIT=1M bad "^collviz: big.json:1:1: its [0-9]+ values would take [0-9.]+ MiB of memory to read; COLLVIZ_MEMORY_LIMIT is 1\.0 MiB$" \
+want="^collviz: big.json:1:1: its [0-9]+ values would take [0-9.]+ MiB of memory to read; "
+COLLVIZ_MEMORY_LIMIT=1M bad "${want}COLLVIZ_MEMORY_LIMIT is 1\.0 MiB$" \
   run --op allreduce --ranks 1 --count 800000 --input big.json
 run_cli $run --input good.json --json
 [ "$rc" = 0 ] || fail "a good --input: exit $rc: $out"
@@ -84,8 +86,8 @@ if [ "$gui" = ON ]; then
   bad "^collviz: twice.json:[0-9]+:[0-9]+: duplicate key \"ranks\" in the top level$" \
     show twice.json --out x.png
   { cat r.json; echo '{}'; } >after.json
-  bad "^collviz: after.json:[0-9]+:1: not JSON: unexpected text after the end of the JSON value; expected the output of collviz bench --json$" \
-    show after.json --out x.png
+  want="^collviz: after.json:[0-9]+:1: not JSON: unexpected text after the end of the JSON "
+  bad "${want}value; expected the output of collviz bench --json$" show after.json --out x.png
   { printf '\0'; cat r.json; } >nulr.json
   bad "^collviz: nulr.json:1:1: a NUL byte" show nulr.json --out x.png
   bad "^collviz: dir.json: cannot read: it is a directory, not a file$" show dir.json --out x.png
@@ -98,13 +100,13 @@ sed -e 's/"order": [0-9]*/"order": -70/' -e '0,/"ranks": [0-9]*/s//"ranks": 20/'
   "$src/lessons/algo-bruck.json" >L/algo-bruck.json
 run_cli lessons --check L
 [ "$rc" = 2 ] || fail "lessons --check with order -70: exit $rc"
-printf '%s' "$out" | grep -q "algo-bruck.json:[0-9]*:[0-9]*: order must be an integer from 1 to 100000, not -70$" ||
-  fail "order -70 not quoted as written: $out"
+want="algo-bruck.json:[0-9]*:[0-9]*: order must be an integer from 1 to 100000, not -70$"
+printf '%s' "$out" | grep -q "$want" || fail "order -70 not quoted as written: $out"
 printf '%s' "$out" | grep -q "setup.ranks must be an integer from 1 to 16, not 20$" ||
   fail "ranks 20 not quoted as written: $out"
 printf '%s' "$out" | grep -q "e+0" && fail "a number rewritten: $out"
-sed 's/"format": 1,/"format": 1, "figures-draft": {"a": 1, "a": 2},/' "$src/lessons/algo-bruck.json" \
-  >L/algo-bruck.json
+sed 's/"format": 1,/"format": 1, "figures-draft": {"a": 1, "a": 2},/' \
+  "$src/lessons/algo-bruck.json" >L/algo-bruck.json
 run_cli lessons --check L
 printf '%s' "$out" | grep -q 'algo-bruck.json:2:42: duplicate key "a" in figures-draft$' ||
   fail "a key twice inside an unknown member: $out"
@@ -117,12 +119,13 @@ printf '%s' "$out" | grep -q "algo-bruck.json:1:14: a NUL byte" || fail "a NUL i
 mkdir -p "$work/data/collviz"
 printf '{"format": 1,\0 "done": ["algo-bruck"]}' >"$work/data/collviz/progress.json"
 run_cli lessons
-printf '%s' "$out" | grep -q "was not valid JSON; it was moved to .*progress.json.corrupt-.* and progress starts afresh (.*progress.json:1:14: a NUL byte" ||
+want="was not valid JSON; it was moved to .*progress.json.corrupt-.* and progress starts afresh"
+printf '%s' "$out" | grep -q "$want (.*progress.json:1:14: a NUL byte" ||
   fail "a NUL in progress.json: $out"
 printf '{"format": 1} {"format": 1}' >"$work/data/collviz/progress.json"
 run_cli lessons
-printf '%s' "$out" | grep -q "(.*progress.json:1:15: not JSON: unexpected text after the end of the JSON value)" ||
-  fail "text after progress.json's object: $out"
+want="(.*progress.json:1:15: not JSON: unexpected text after the end of the JSON value)"
+printf '%s' "$out" | grep -q "$want" || fail "text after progress.json's object: $out"
 rm -f "$work/data/collviz/progress.json"*
 
 # 5. The model cache: plain fopen waited on a FIFO for ever.

@@ -218,8 +218,8 @@ static void escaping(void)
     jr_escape("abcdefghijk", small, sizeof small);
     EXPECT(!strcmp(small, "abcd..."), "cut: %s", small);
     const char *three = "\xe4\xb8\xad\xe6\x96\x87\xe5\xad\x97";
-    EXPECT(!strcmp(jr_clip(out, 8, three), "\xe4\xb8\xad\xe2\x80\xa6"), "clip between characters: %s",
-           out);
+    EXPECT(!strcmp(jr_clip(out, 8, three), "\xe4\xb8\xad\xe2\x80\xa6"),
+           "clip between characters: %s", out);
     EXPECT(!strcmp(jr_clip(out, 8, "short"), "short"), "fits: %s", out);
 }
 

@@ -124,8 +124,9 @@ static bool read_rank(input_reader *in, jr_val e, const cv_spec *s, int r, void 
         return true;
     }
     if (!cJSON_IsArray(e.j))
-        return fail(in, jr_off(in->doc, e), "expected '[' opening rank %d's values, or null; not %s",
-                    r, jr_found(in->doc, e, found, sizeof found));
+        return fail(in, jr_off(in->doc, e),
+                    "expected '[' opening rank %d's values, or null; not %s", r,
+                    jr_found(in->doc, e, found, sizeof found));
     *out = calloc((size_t)want + 1, cv_dtype_size(s->dtype));
     if (!*out)
         return fail(in, jr_off(in->doc, e), "out of memory");
