@@ -150,8 +150,8 @@ const char *rd__link_words(const rd_panel *p, const cv_plan *plan, char *out, si
 SDL_Color rd__node_shade(const rd_theme *th, int node);
 bool rd__crosses_nodes(const cv_plan *plan, int s, int d);
 
-/* The palettes as compiled in, and replacing one (rd_theme.c), for the
- * palette files' loader (rd_theme_load.c). */
+/* The palettes as compiled in (rd_theme.c), and replacing one of the
+ * themes the program has (rd_theme_load.c, the palette files' loader). */
 const rd_theme *rd__theme_builtin(rd_theme_id id);
 void rd__theme_set(rd_theme_id id, const rd_theme *th);
 

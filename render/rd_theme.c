@@ -9,15 +9,15 @@
  * angle.
  *
  * The palettes below are the built-in copies of assets/themes/NAME.json, which
- * replace them when the program finds its assets (rd_theme_load.c): they
- * keep a program without its assets, or with a broken palette file,
- * readable.
+ * replace them when the program finds its assets (rd_theme_load.c, which
+ * also holds the themes as the program has them, these and the files'
+ * own): they keep a program without its assets, or with a broken palette
+ * file, readable.
  */
 #include "rd_internal.h"
 
 #include <math.h>
 #include <string.h>
-#include <strings.h>
 
 /* clang-format off */
 /* Twenty colours picked to stay apart (after Trubetskoy's list of
@@ -53,7 +53,7 @@
 /* Chart lines: measured ones cool (blue, green), the prediction warm (the
  * theme's accent), so "measured versus model" reads at a glance; on light
  * paper the colours are darker to keep their contrast. */
-static rd_theme themes[RD_THEME_COUNT] = {
+static const rd_theme themes[RD_THEME_COUNT] = {
     [RD_THEME_DARK] = {
         .name = "dark",
         .bg = {22, 24, 30, 255},
@@ -118,25 +118,6 @@ static rd_theme themes[RD_THEME_COUNT] = {
 
 /* clang-format on */
 
-/* The palettes above as built, kept before the first file replaces one. */
-static rd_theme builtin[RD_THEME_COUNT];
-static bool builtin_saved;
-
-const rd_theme *rd_theme_get(rd_theme_id id)
-{
-    if ((unsigned)id >= RD_THEME_COUNT)
-        id = RD_THEME_DARK;
-    return &themes[id];
-}
-
-int rd_theme_parse(const char *s)
-{
-    for (int i = 0; i < RD_THEME_COUNT; i++)
-        if (strcasecmp(s, themes[i].name) == 0)
-            return i;
-    return -1;
-}
-
 static SDL_Color hsv(double h, double s, double v)
 {
     h = fmod(h, 360.0);
@@ -168,21 +149,14 @@ SDL_Color rd_theme_rank_color(const rd_theme *th, int rank)
     return hsv(20.0 + 137.50776 * rank, 0.62, v);
 }
 
-SDL_Color rd_rank_color(int rank) { return rd_theme_rank_color(&themes[RD_THEME_DARK], rank); }
+SDL_Color rd_rank_color(int rank)
+{
+    return rd_theme_rank_color(rd_theme_get(RD_THEME_DARK), rank);
+}
 
 const rd_theme *rd__theme_builtin(rd_theme_id id)
 {
-    if (!builtin_saved) {
-        memcpy(builtin, themes, sizeof builtin);
-        builtin_saved = true;
-    }
-    return &builtin[id];
-}
-
-void rd__theme_set(rd_theme_id id, const rd_theme *th)
-{
-    rd__theme_builtin(id);
-    themes[id] = *th;
+    return &themes[(unsigned)id < RD_THEME_COUNT ? id : RD_THEME_DARK];
 }
 
 void rd_chunk_name(int chunk, char *out, size_t outlen)

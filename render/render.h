@@ -45,7 +45,8 @@ typedef enum { RD_THEME_DARK, RD_THEME_LIGHT, RD_THEME_PROJECTOR, RD_THEME_COUNT
 #define RD_THEME_SERIES 3
 
 /* A theme's palette. The built-in ones (rd_theme.c) are replaced by
- * assets/themes/NAME.json where those files exist (rd_themes_load). */
+ * assets/themes/NAME.json where those files exist, and every other such
+ * file is a theme of its own, numbered after them (rd_themes_load). */
 typedef struct {
     const char *name;
     SDL_Color bg, panel, card, edge, text, dim, accent, link, empty, flash, warn, band_a, band_b;
@@ -58,14 +59,17 @@ typedef struct {
 
 const rd_theme *rd_theme_get(rd_theme_id id);
 int rd_theme_parse(const char *s); /* -1 when unknown */
-/* Reads ASSETS/themes/NAME.json over each theme's palette (the format:
- * assets/README.md). A missing file leaves its theme built in; so
- * does a bad one, and then err says "FILE:LINE:COLUMN: what is wrong" for
- * the first bad file and CV_EINVAL is returned. assets NULL: back to the
- * built-in palettes. Call it before drawing, from one thread. */
+int rd_theme_count(void); /* the built-in themes and the files' own: ids 0 to count - 1 */
+/* Reads ASSETS/themes/NAME.json, each a complete theme (the format:
+ * assets/README.md): dark, light and projector replace the built-in
+ * palettes, any other NAME is added. A missing file leaves its theme built
+ * in; so does a bad one (a file's own theme is left out), and then err
+ * says "FILE:LINE:COLUMN: what is wrong" for the first bad file and
+ * CV_EINVAL is returned. assets NULL: back to the built-in themes alone.
+ * Call it before drawing, from one thread. */
 int rd_themes_load(const char *assets, char *err, size_t errlen);
-/* One palette file over theme id, all or nothing (what rd_themes_load does
- * for each file). */
+/* One palette file over theme id as it is now, all or nothing: members it
+ * leaves out keep their values (a file of assets/themes must give all). */
 int rd_theme_load_file(rd_theme_id id, const char *path, char *err, size_t errlen);
 /* One colour per rank, distinct for neighbours; stable for a given rank. */
 SDL_Color rd_theme_rank_color(const rd_theme *th, int rank);

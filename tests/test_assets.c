@@ -276,8 +276,9 @@ static void palette_error(const char *name, const char *text, const char *want)
 /* Palette files with a mistake: name, text, where and what the error says. */
 static const char *const bad_palettes[][3] = {
     {"syntax", "{\n  \"colors\": {\n    \"bg\": \"#000000\",\n  }\n}\n",
-     "4:4: not valid JSON here"},
-    {"empty", "", "1:1: not valid JSON here"},
+     "4:3: not JSON: expected a key in double quotes after ',' (JSON allows no trailing comma)"},
+    {"empty", "", "1:1: not JSON: unexpected end of file; expected a value (object, array, "
+                  "string, number, true, false or null)"},
     {"array", "\n [1, 2]", "2:2: a palette file is one JSON object"},
     {"colour", "{\n  \"colors\": {\n    \"bg\": \"#12345\"\n  }\n}\n",
      "3:11: \"bg\": a colour is written \"#rrggbb\" or \"#rrggbbaa\""},

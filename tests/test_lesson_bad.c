@@ -327,6 +327,11 @@ static void test_syntax(void)
         {"{\"a\": \"x\\u2028y\"}", 1, 9, "U+2028 in a string: control, bidirectional, separator and zero-width no-break characters are not allowed in lesson text (a terminal would act on them)"},
         {"{\"a\":\n \"xy\xe2\x80\xa9\"}", 2, 5, "U+2029 in a string: control, bidirectional, separator and zero-width no-break characters are not allowed in lesson text (a terminal would act on them)"},
         {"{\"a\":\n  \"\xe4\xb8\xad\xe6\x96\x87\", \"b\": [1,,2]}", 2, 17, "not JSON: expected a value (object, array, string, number, true, false or null)"},
+        /* the shared reader's: a key given twice anywhere, named with its
+         * object's path (the walker used to see only the objects it
+         * walked), and a NUL byte (the text does not end there) */
+        {"{\"beats\": [{\"quiz\": {\"id\": 1,\n \"id\": 2}}]}", 2, 2, "duplicate key \"id\" in beats[0].quiz"},
+        {"{\"format\": 1,\n \"x\": {\"a\": 1, \"a\": 2}}", 2, 16, "duplicate key \"a\" in x"},
     };
     for (size_t i = 0; i < sizeof cases2 / sizeof cases2[0]; i++) {
         lesson_diags d;
@@ -345,13 +350,20 @@ static void test_syntax(void)
         lesson_diags_free(&d);
     }
 
+    lesson_diags d;
+    lesson *l = NULL;
+    lesson_diags_init(&d);
+    lesson_load_buffer("nul.json", "{\"format\": 1,\n\0 \"id\": 2}", 24, 0, &l, &d);
+    EXPECT(l == NULL && d.count == 1 && d.items[0].line == 2 && d.items[0].col == 1 &&
+               strstr(d.items[0].message, "a NUL byte"),
+           "NUL: %s", d.count ? d.items[0].message : "");
+    lesson_diags_free(&d);
+
     /* nesting is capped before it can hurt */
     char deep[256] = "{\"a\": ";
     for (int i = 0; i < 40; i++)
         strcat(deep, "[");
-    lesson_diags d;
     lesson_diags_init(&d);
-    lesson *l = NULL;
     lesson_load_buffer("deep.json", deep, strlen(deep), 0, &l, &d);
     EXPECT(d.count == 1 && strstr(d.items[0].message, "nesting deeper than 32 levels"), "depth");
     lesson_diags_free(&d);
@@ -363,6 +375,30 @@ static void test_syntax(void)
     EXPECT(d.count >= 1 && d.items[0].line == 1 && d.items[0].col == 1 &&
               strstr(d.items[0].message, "missing required key"),
           "bom: %s", d.count ? d.items[0].message : "");
+    lesson_diags_free(&d);
+}
+
+/* A number is quoted as the file writes it: "ranks": 20 is "not 20", where
+ * it was "not 2e+01", and "order": -70 "not -70". */
+static void test_number_text(void)
+{
+    const char *text = "{\"format\": 1, \"id\": \"n\", \"track\": \"primitives\", "
+                       "\"order\": -70,\n \"setup\": {\"op\": \"allreduce\", \"ranks\": 20, "
+                       "\"count\": 1.5e1}}";
+    lesson_diags d;
+    lesson_diags_init(&d);
+    lesson *l = NULL;
+    lesson_load_buffer("n.json", text, strlen(text), LESSON_LOAD_NO_TRACE, &l, &d);
+    bool order = false, ranks = false, exp = false;
+    for (int i = 0; i < d.count; i++) {
+        const char *m = d.items[i].message;
+        order = order || (d.items[i].line == 1 && d.items[i].col == 58 &&
+                          !strcmp(m, "order must be an integer from 1 to 100000, not -70"));
+        ranks = ranks || (d.items[i].line == 2 && d.items[i].col == 40 &&
+                          !strcmp(m, "setup.ranks must be an integer from 1 to 16, not 20"));
+        exp = exp || strstr(m, "e+0") != NULL;
+    }
+    EXPECT(order && ranks && !exp, "numbers as written: %d %d %d", order, ranks, exp);
     lesson_diags_free(&d);
 }
 
@@ -460,6 +496,7 @@ int main(void)
     test_directory();
     test_huge_file();
     test_syntax();
+    test_number_text();
     test_message_cap();
     test_utf8_cuts();
     if (failures) {

@@ -11,7 +11,8 @@
 set -u
 src=${1:?usage: test_source_rules.sh SOURCE_DIR}
 cd "$src" || exit 2
-files=$(find app render collectives cuda_backend -name '*.c' -o -name '*.cu' -o -name '*.h' | sort)
+files=$(find app render collectives cuda_backend \
+          -name '*.c' -o -name '*.cu' -o -name '*.h' | sort)
 fail=0
 
 # "out of memory" with abort()/exit/_Exit within the next three lines.

@@ -261,11 +261,17 @@ int app_exit_for(int rc, const cv_backend *be);
  * device backend: where `auto` chose the device, the CPU takes over. */
 bool app_device_refused(int rc, const cv_backend *be);
 
-/* run --input FILE: one JSON array of values per rank, checked against the
- * op's layout and the dtype; every error printed as FILE:LINE:COL. On
- * success *inputs holds spec->ranks arrays (NULL where a rank's send buffer
- * is unused); free with app_free_inputs. */
+/* run --input FILE: one JSON array of values per rank, read by the shared
+ * JSON reader (collectives/json/jr.h), checked against the op's layout and the
+ * dtype; every error printed as FILE:LINE:COL. On success *inputs holds
+ * spec->ranks arrays (NULL where a rank's send buffer is unused); free
+ * with app_free_inputs. */
 bool app_read_inputs(const char *path, const cv_spec *spec, void ***inputs);
+/* The same from text already in memory (name stands for the file in
+ * messages), the one line said into err instead of printed: the fuzzer's
+ * way in. */
+bool app_parse_inputs(const char *name, const char *text, size_t len, const cv_spec *spec,
+                      void ***inputs, char *err, size_t errlen);
 void app_free_inputs(void **inputs, int ranks);
 
 /* The terminal step-through of a visual trace: each step's phase and

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "jr.h"
 
 /* APP_FLAG_ENUM writes an int where the table points at an enum. */
 _Static_assert(sizeof(cv_op) == sizeof(int) && sizeof(cv_algo) == sizeof(int) &&
@@ -298,68 +299,11 @@ const char *app_flag_first(const app_cmdline *c, const char *const *names)
 
 /* ---------------------------------------------------------------- escape */
 
-/* The length of the UTF-8 sequence at s, 0 when it is not one. */
-static int utf8_len(const unsigned char *s, uint32_t *cp)
-{
-    int n = s[0] < 0x80 ? 1 : (s[0] & 0xE0) == 0xC0 ? 2 : (s[0] & 0xF0) == 0xE0 ? 3
-          : (s[0] & 0xF8) == 0xF0 ? 4 : 0;
-    if (n == 0)
-        return 0;
-    uint32_t c = n == 1 ? s[0] : s[0] & (0x3F >> (n - 1));
-    for (int k = 1; k < n; k++) {
-        if ((s[k] & 0xC0) != 0x80)
-            return 0;
-        c = c << 6 | (s[k] & 0x3F);
-    }
-    static const uint32_t least[5] = {0, 0, 0x80, 0x800, 0x10000};
-    if (c < least[n] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
-        return 0; /* overlong, beyond Unicode, a surrogate */
-    *cp = c;
-    return n;
-}
+/* The escaper is the JSON reader's (jr_escape.c), so the renderer, which
+ * cannot reach app/, escapes a theme file's name the same way. */
+bool app_unsafe_codepoint(uint32_t c) { return jr_unsafe_codepoint(c); }
 
-bool app_unsafe_codepoint(uint32_t c)
-{
-    return c < 0x20 || c == 0x7F || (c >= 0x80 && c < 0xA0) || /* C0, DEL, C1 */
-           c == 0x061C || c == 0x200E || c == 0x200F ||               /* bidi marks */
-           (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069) || /* overrides, isolates */
-           c == 0x2028 || c == 0x2029 || /* line and paragraph separators: a line break unseen */
-           c == 0xFEFF;                  /* zero-width no-break space (a BOM mid-text) */
-}
-
-size_t app_escape(const char *s, char *out, size_t len)
-{
-    size_t o = 0;
-    if (len == 0)
-        return 0;
-    for (const unsigned char *p = (const unsigned char *)s; *p;) {
-        uint32_t cp = 0;
-        int n = utf8_len(p, &cp);
-        char piece[16];
-        if (n == 0) {
-            snprintf(piece, sizeof piece, "\\x%02x", *p);
-            n = 1;
-        } else if (app_unsafe_codepoint(cp)) {
-            if (cp < 0x100)
-                snprintf(piece, sizeof piece, "\\x%02x", (unsigned)cp);
-            else
-                snprintf(piece, sizeof piece, "\\u%04X", (unsigned)cp);
-        } else {
-            memcpy(piece, p, (size_t)n);
-            piece[n] = 0;
-        }
-        size_t k = strlen(piece);
-        if (o + k + 4 > len) { /* room for "..." and the end */
-            snprintf(out + o, len - o, "...");
-            return o;
-        }
-        memcpy(out + o, piece, k);
-        o += k;
-        p += n;
-    }
-    out[o] = 0;
-    return o;
-}
+size_t app_escape(const char *s, char *out, size_t len) { return jr_escape(s, out, len); }
 
 const char *app_esc(const char *s)
 {

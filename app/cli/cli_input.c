@@ -6,11 +6,14 @@
  * `run --json` prints its "inputs". Floats may also be the strings "nan",
  * "inf" and "-inf", as run --json writes them.
  *
- * The file is read with a scanner of its own rather than cJSON, for two
- * reasons: every error names the line and column it is at, and int64
- * values stay exact (cJSON keeps numbers as doubles). Each entry is checked
- * against the op's layout, and each value against the dtype: integers must
- * be whole and in range, floats must not overflow the dtype.
+ * The file is read by the JSON reader every file of collviz goes through
+ * (collectives/json/jr.h): a FIFO, a directory or a device is refused, not read; a
+ * NUL byte, text after the array and a key given twice are refused at
+ * their place. Each value is then read from the number as the file writes
+ * it, so int64 values stay exact (cJSON keeps numbers as doubles), and
+ * checked against the dtype: integers must be whole and in range, floats
+ * must not overflow the dtype. Each entry is checked against the op's
+ * layout. Every error names the file, line and column.
  */
 #include <errno.h>
 #include <math.h>
@@ -19,221 +22,222 @@
 #include <string.h>
 
 #include "app.h"
+#include "jr.h"
 
-#define INPUT_MAX_BYTES ((long)256 << 20)
+/* A file of inputs is at most this big: some 10 million values, which
+ * cJSON holds in about a gigabyte. */
+#define INPUT_MAX_BYTES ((size_t)64 << 20)
 
+/* A file being read, and where its first problem is said. */
 typedef struct {
-    const char *path, *text;
-    size_t len, pos;
-    int line, col;
-} scanner;
+    const jr_doc *doc;
+    char *err;
+    size_t errlen;
+} input_reader;
 
-static bool fail(const scanner *sc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static bool fail(input_reader *in, size_t off, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
-static bool fail(const scanner *sc, const char *fmt, ...)
+static bool fail(input_reader *in, size_t off, const char *fmt, ...)
 {
+    char msg[600];
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "collviz: %s:%d:%d: ", sc->path, sc->line, sc->col);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    jr_say(in->doc, off, in->err, in->errlen, "%s", msg);
     return false;
 }
 
-static void advance(scanner *sc)
-{
-    if (sc->text[sc->pos] == '\n') {
-        sc->line++;
-        sc->col = 1;
-    } else if (((unsigned char)sc->text[sc->pos] & 0xc0) != 0x80) {
-        sc->col++; /* columns count characters, not UTF-8 bytes */
-    }
-    sc->pos++;
-}
-
-static void skip_ws(scanner *sc)
-{
-    while (sc->pos < sc->len && strchr(" \t\r\n", sc->text[sc->pos]))
-        advance(sc);
-}
-
-static bool expect(scanner *sc, char c, const char *what)
-{
-    skip_ws(sc);
-    if (sc->pos >= sc->len || sc->text[sc->pos] != c)
-        return fail(sc, "expected %s", what);
-    advance(sc);
-    return true;
-}
-
-static bool peek(scanner *sc, char c)
-{
-    skip_ws(sc);
-    return sc->pos < sc->len && sc->text[sc->pos] == c;
-}
-
 /* One value into element i of out, as dtype d. */
-static bool read_value(scanner *sc, cv_dtype d, void *out, int64_t i)
+static bool read_value(input_reader *in, jr_val v, cv_dtype d, void *out, int64_t i)
 {
-    skip_ws(sc);
-    scanner at = *sc; /* errors point at the value's start */
-    char tok[64];
-    size_t n = 0;
-    bool quoted = sc->pos < sc->len && sc->text[sc->pos] == '"';
-    if (quoted)
-        advance(sc);
-    while (sc->pos < sc->len && n + 1 < sizeof tok) {
-        char c = sc->text[sc->pos];
-        if (quoted ? c == '"' : !(strchr("+-.eE", c) || (c >= '0' && c <= '9')))
-            break;
-        tok[n++] = c;
-        advance(sc);
-    }
-    tok[n] = 0;
-    if (quoted && !expect(sc, '"', "a closing '\"'"))
-        return false;
-    if (n == 0)
-        return fail(&at, "expected a number%s", cv_dtype_is_float(d) ? " (or \"nan\", \"inf\", \"-inf\")" : "");
-    if (quoted) {
-        double v = !strcmp(tok, "nan") ? NAN : !strcmp(tok, "inf") ? INFINITY
-                   : !strcmp(tok, "-inf") ? -INFINITY : 0;
-        if (!cv_dtype_is_float(d) || (v == 0 && !isnan(v)))
-            return fail(&at, "\"%s\" is not a number; allowed: numbers%s", tok,
-                        cv_dtype_is_float(d) ? ", \"nan\", \"inf\", \"-inf\"" : "");
-        cv_value_set(d, out, i, v);
+    size_t at = jr_off(in->doc, v); /* errors point at the value's start */
+    bool fl = cv_dtype_is_float(d);
+    if (cJSON_IsString(v.j)) {
+        const char *s = v.j->valuestring;
+        double x = !strcmp(s, "nan") ? NAN : !strcmp(s, "inf") ? INFINITY
+                   : !strcmp(s, "-inf") ? -INFINITY : 0;
+        if (!fl || (x == 0 && !isnan(x))) {
+            char shown[64];
+            return fail(in, at, "\"%s\" is not a number; allowed: numbers%s",
+                        jr_clip(shown, sizeof shown, s), fl ? ", \"nan\", \"inf\", \"-inf\"" : "");
+        }
+        cv_value_set(d, out, i, x);
         return true;
     }
+    char tok[64];
+    if (!cJSON_IsNumber(v.j))
+        return fail(in, at, "expected a number%s, not %s",
+                    fl ? " (or \"nan\", \"inf\", \"-inf\")" : "",
+                    jr_found(in->doc, v, tok, sizeof tok));
+    jr_number_text(in->doc, v, tok, sizeof tok); /* as written: int64 stays exact */
     char *end;
     errno = 0;
-    if (!cv_dtype_is_float(d)) {
-        long long v = strtoll(tok, &end, 10);
+    if (!fl) {
+        long long x = strtoll(tok, &end, 10);
         long long lo = d == CV_INT8 ? -128 : d == CV_INT32 ? INT32_MIN : INT64_MIN;
         long long hi = d == CV_INT8 ? 127 : d == CV_INT32 ? INT32_MAX : INT64_MAX;
         if (*end || end == tok) {
             /* 1e9 or 3.0: a whole number written as a float, which fits
              * or does not like any other */
-            double x = strtod(tok, &end);
-            if (*end || end == tok || !isfinite(x) || x != floor(x))
-                return fail(&at, "%s is not a whole number, as %s needs", tok, cv_dtype_name(d));
-            if (x < (double)lo || x >= -(double)lo)
-                return fail(&at, "%s does not fit %s (%lld to %lld)", tok, cv_dtype_name(d), lo,
-                            hi);
-            v = (long long)x;
+            double f = strtod(tok, &end);
+            if (*end || end == tok || !isfinite(f) || f != floor(f))
+                return fail(in, at, "%s is not a whole number, as %s needs", tok,
+                            cv_dtype_name(d));
+            if (f < (double)lo || f >= -(double)lo)
+                return fail(in, at, "%s does not fit %s (%lld to %lld)", tok, cv_dtype_name(d),
+                            lo, hi);
+            x = (long long)f;
             errno = 0;
         }
-        if (errno == ERANGE || v < lo || v > hi)
-            return fail(&at, "%s does not fit %s (%lld to %lld)", tok, cv_dtype_name(d), lo, hi);
+        if (errno == ERANGE || x < lo || x > hi)
+            return fail(in, at, "%s does not fit %s (%lld to %lld)", tok, cv_dtype_name(d), lo,
+                        hi);
         if (d == CV_INT64)
-            ((int64_t *)out)[i] = v;
+            ((int64_t *)out)[i] = x;
         else
-            cv_value_set(d, out, i, (double)v);
+            cv_value_set(d, out, i, (double)x);
         return true;
     }
-    double v = strtod(tok, &end);
+    double x = strtod(tok, &end);
     if (*end || end == tok)
-        return fail(&at, "%s is not a number", tok);
-    cv_value_set(d, out, i, v);
+        return fail(in, at, "%s is not a number", tok);
+    cv_value_set(d, out, i, x);
     if (isinf(cv_value_get(d, out, i)))
-        return fail(&at, "%s overflows %s", tok, cv_dtype_name(d));
+        return fail(in, at, "%s overflows %s", tok, cv_dtype_name(d));
     return true;
 }
 
-/* Rank r's entry: null, or an array of exactly cv_spec_buf_count(SEND)
+/* Rank r's entry e: null, or an array of exactly cv_spec_buf_count(SEND)
  * values. */
-static bool read_rank(scanner *sc, const cv_spec *s, int r, void **out)
+static bool read_rank(input_reader *in, jr_val e, const cv_spec *s, int r, void **out)
 {
     int64_t want = cv_spec_buf_count(s, CV_BUF_SEND, r), got = 0;
     bool used = cv_spec_buf_used(s, CV_BUF_SEND, r);
-    skip_ws(sc);
-    scanner at = *sc;
-    if (sc->len - sc->pos >= 4 && !strncmp(sc->text + sc->pos, "null", 4)) {
-        for (int k = 0; k < 4; k++)
-            advance(sc);
+    char found[64];
+    if (cJSON_IsNull(e.j)) {
         if (want > 0)
-            return fail(&at, "rank %d's send buffer is null, but %s's holds %lld elements there",
-                        r, cv_op_name(s->op), (long long)want);
+            return fail(in, jr_off(in->doc, e),
+                        "rank %d's send buffer is null, but %s's holds %lld elements there", r,
+                        cv_op_name(s->op), (long long)want);
         return true;
     }
-    if (!expect(sc, '[', "'[' opening a rank's values, or null"))
-        return false;
+    if (!cJSON_IsArray(e.j))
+        return fail(in, jr_off(in->doc, e),
+                    "expected '[' opening rank %d's values, or null; not %s", r,
+                    jr_found(in->doc, e, found, sizeof found));
     *out = calloc((size_t)want + 1, cv_dtype_size(s->dtype));
     if (!*out)
-        return fail(sc, "out of memory");
-    while (!peek(sc, ']')) {
-        if (got > 0 && !expect(sc, ',', "',' or ']'"))
-            return false;
-        if (got == want) {
-            skip_ws(sc);
-            return fail(sc, "rank %d has more than %lld values; %s", r, (long long)want,
+        return fail(in, jr_off(in->doc, e), "out of memory");
+    for (jr_val v = jr_child(in->doc, e); v.j; v = jr_next(in->doc, v)) {
+        if (got == want)
+            return fail(in, jr_off(in->doc, v), "rank %d has more than %lld values; %s", r,
+                        (long long)want,
                         !used ? "NCCL leaves this rank's send buffer unused: give null or []"
                               : "the op's send buffer holds that many");
-        }
-        if (!read_value(sc, s->dtype, *out, got++))
+        if (!read_value(in, v, s->dtype, *out, got++))
             return false;
     }
     if (got < want)
-        return fail(sc, "rank %d has %lld values; %s's send buffer holds %lld on this rank "
-                        "(--count %lld)", r, (long long)got, cv_op_name(s->op), (long long)want,
+        return fail(in, jr_end(in->doc, e) - 1,
+                    "rank %d has %lld values; %s's send buffer holds %lld on this rank "
+                    "(--count %lld)", r, (long long)got, cv_op_name(s->op), (long long)want,
                     (long long)s->count);
-    return expect(sc, ']', "']'");
+    return true;
+}
+
+/* How a file of inputs is read: capped, and values past what the op
+ * takes (with room for a precise message about a few too many) refused as
+ * they are met. */
+static jr_opts input_opts(const cv_spec *s, char *why, size_t whylen)
+{
+    int64_t total = 0;
+    for (int r = 0; r < s->ranks; r++)
+        total += cv_spec_buf_count(s, CV_BUF_SEND, r);
+    snprintf(why, whylen, "the op's send buffers take %lld in all (--ranks %d)", (long long)total,
+             s->ranks);
+    int64_t most = 2 * (1 + s->ranks + total) + 1024;
+    return (jr_opts){.max_bytes = INPUT_MAX_BYTES, .max_depth = 8,
+                     .max_values = most < INT32_MAX ? most : INT32_MAX, .too_many = why};
+}
+
+/* The document read: one entry per rank. */
+static bool from_doc(input_reader *in, const cv_spec *s, void ***inputs)
+{
+    const jr_doc *doc = in->doc;
+    jr_val root = jr_root(doc);
+    void **got = calloc((size_t)s->ranks, sizeof *got);
+    bool ok = got != NULL;
+    if (!ok) {
+        fail(in, 0, "out of memory");
+    } else if (!cJSON_IsArray(root.j)) {
+        char found[64];
+        ok = fail(in, jr_off(doc, root),
+                  "expected '[' opening one entry per rank (--ranks %d); not %s", s->ranks,
+                  jr_found(doc, root, found, sizeof found));
+    }
+    int r = 0;
+    for (jr_val v = ok ? jr_child(doc, root) : (jr_val){NULL, -1}; ok && v.j;
+         v = jr_next(doc, v), r++) {
+        if (r == s->ranks) {
+            ok = fail(in, jr_off(doc, v), "more than %d entries; give one per rank (--ranks %d)",
+                      s->ranks, s->ranks);
+            break;
+        }
+        ok = read_rank(in, v, s, r, &got[r]);
+    }
+    if (ok && r < s->ranks)
+        ok = fail(in, jr_end(doc, root) - 1, "%d entries; give one per rank (--ranks %d)", r,
+                  s->ranks);
+    if (!ok) {
+        app_free_inputs(got, s->ranks);
+        return false;
+    }
+    *inputs = got;
+    return true;
+}
+
+/* Reads what jr_read_* gave: the inputs, or one line in err. */
+static bool from_read(jr_status st, const jr_doc *doc, const jr_error *e, const char *name,
+                      const cv_spec *s, void ***inputs, char *err, size_t errlen)
+{
+    *inputs = NULL;
+    if (st != JR_OK) {
+        char line[1400];
+        jr_error_text(e, name, line, sizeof line);
+        snprintf(err, errlen, "%s%s", e->line > 0 ? "" : "--input: ", line);
+        return false;
+    }
+    input_reader in = {doc, err, errlen};
+    return from_doc(&in, s, inputs);
 }
 
 bool app_read_inputs(const char *path, const cv_spec *s, void ***inputs)
 {
-    *inputs = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        app_usage_error("--input: cannot open %s: %s", path, strerror(errno));
-        return false;
-    }
-    char *text = NULL;
-    long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-    if (size < 0 || size > INPUT_MAX_BYTES || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        app_usage_error("--input: %s is not a readable file of at most %ld MiB", path,
-                        INPUT_MAX_BYTES >> 20);
-        return false;
-    }
-    text = malloc((size_t)size + 1);
-    size_t got = text ? fread(text, 1, (size_t)size, f) : 0;
-    fclose(f);
-    if (!text || got != (size_t)size) {
-        free(text);
-        app_usage_error("--input: cannot read %s", path);
-        return false;
-    }
-    text[size] = 0;
-    scanner sc = {path, text, (size_t)size, 0, 1, 1};
-    void **in = calloc((size_t)s->ranks, sizeof *in);
-    bool ok = in && expect(&sc, '[', "'[' opening one entry per rank");
-    int r = 0;
-    while (ok && !peek(&sc, ']')) {
-        if (r > 0 && !(ok = expect(&sc, ',', "',' or ']'")))
-            break;
-        if (r == s->ranks) {
-            skip_ws(&sc);
-            ok = fail(&sc, "more than %d entries; give one per rank (--ranks %d)", s->ranks,
-                      s->ranks);
-            break;
-        }
-        ok = read_rank(&sc, s, r, &in[r]);
-        r++;
-    }
-    if (ok && r < s->ranks)
-        ok = fail(&sc, "%d entries; give one per rank (--ranks %d)", r, s->ranks);
-    if (ok && (ok = expect(&sc, ']', "']'"))) {
-        skip_ws(&sc);
-        if (sc.pos < sc.len)
-            ok = fail(&sc, "text after the closing ']'");
-    }
-    free(text);
-    if (!ok) {
-        app_free_inputs(in, s->ranks);
-        return false;
-    }
-    *inputs = in;
-    return true;
+    char why[160], err[1500];
+    jr_opts o = input_opts(s, why, sizeof why);
+    jr_doc doc;
+    jr_error e;
+    bool ok = from_read(jr_read_file(path, &o, &doc, &e), &doc, &e, path, s, inputs, err,
+                        sizeof err);
+    jr_free(&doc);
+    if (!ok)
+        app_usage_error("%s", err);
+    return ok;
+}
+
+bool app_parse_inputs(const char *name, const char *text, size_t len, const cv_spec *s,
+                      void ***inputs, char *err, size_t errlen)
+{
+    char why[160];
+    jr_opts o = input_opts(s, why, sizeof why);
+    jr_doc doc;
+    jr_error e;
+    bool ok = from_read(jr_read_text(name, text, len, &o, &doc, &e), &doc, &e, name, s, inputs,
+                        err, errlen);
+    jr_free(&doc);
+    return ok;
 }
 
 void app_free_inputs(void **inputs, int ranks)

@@ -1,14 +1,12 @@
 /*
  * lesson_internal.h: what the lesson_*.c files share and nothing else sees
  * (prefix lesson__): the arena every lesson's strings and arrays live in,
- * and the position scanner.
+ * the model's remembered answers and the players' short strings.
  *
- * cJSON gives no positions, so before cJSON parses a file a small scanner
- * walks the same text, checks its syntax with messages that say what was
- * expected, and records for every value its byte offset (and, for an object
- * member, the offset of its key). Its nodes come in the same order as
- * cJSON's children, so the loader walks both trees in lockstep and can name
- * the line and column of anything it complains about.
+ * The text of a lesson is read by collviz's one JSON reader
+ * (collectives/json/jr.h): its strict scanner checks the syntax and refuses what a
+ * terminal would act on, and gives every value its line and column, which
+ * the loader (lesson_walk.h) names in each complaint.
  */
 #ifndef LESSON_INTERNAL_H
 #define LESSON_INTERNAL_H
@@ -52,41 +50,6 @@ bool lesson__model_get_crossover(const cv_spec *spec, cv_algo versus, const cv_l
                                  const cv_link *inter, int64_t *bytes);
 void lesson__model_put_crossover(const cv_spec *spec, cv_algo versus, const cv_link *link,
                                  const cv_link *inter, int64_t bytes);
-
-/* ---------------------------------------------------------------- scanner */
-
-typedef enum {
-    LESSON__J_NULL,
-    LESSON__J_FALSE,
-    LESSON__J_TRUE,
-    LESSON__J_NUMBER,
-    LESSON__J_STRING,
-    LESSON__J_ARRAY,
-    LESSON__J_OBJECT
-} lesson__jtype;
-
-typedef struct {
-    uint8_t type;    /* lesson__jtype */
-    uint32_t off;    /* byte offset of the value's first character */
-    uint32_t key_off; /* object member: byte offset of its key's '"' */
-    int32_t first;   /* first child, -1 if none */
-    int32_t next;    /* next sibling, -1 if none */
-} lesson__jnode;
-
-typedef struct {
-    lesson__jnode *nodes;
-    int32_t n, cap;
-} lesson__jdoc;
-
-/* Scans text[start, len). Returns 0 with doc filled (node 0 is the root), or
- * -1 with *err_off and a message saying what was expected. */
-int lesson__jscan(const char *text, size_t len, size_t start, lesson__jdoc *doc, size_t *err_off,
-                  char *err, size_t errlen);
-void lesson__jdoc_free(lesson__jdoc *doc);
-
-/* 1-based line and column (in characters) of byte off; start skips a BOM. */
-void lesson__position(const char *text, size_t len, size_t start, size_t off, int *line,
-                      int *col);
 
 /* Levenshtein distance, capped (returns cap when larger). */
 int lesson__distance(const char *a, const char *b, int cap);

@@ -1,23 +1,20 @@
 /*
  * lesson_load.c: reads one lesson file into a lesson (docs/LESSONS.md is the
- * format). Loading is validating: the file is refused unread above the size
- * cap, scanned for syntax and positions, parsed with cJSON, then walked key
- * by key. The walk never stops at the first problem: each reader reports
+ * format). Loading is validating: the shared JSON reader (collectives/json/jr.h)
+ * refuses a file that is not a regular file or is above the size cap
+ * unread, checks its syntax, the text a terminal would act on and keys
+ * given twice, and gives every value its place; then the lesson is walked
+ * key by key. The walk never stops at the first problem: each reader reports
  * and the walk carries on, so a writer sees every problem of a file at once.
  *
  * Setups are turned into plans as they are met, so each beat's step and
  * highlight is checked against the real plan; quizzes are checked in
  * lesson_quiz_load.c and, against a trace, in lesson_verify.c.
  */
-#define _POSIX_C_SOURCE 200809L
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "lesson_walk.h"
 
@@ -318,8 +315,10 @@ static bool read_highlight(lesson__ctx *c, lesson__val v, const char *where, int
             }
             double sv = s.j->valuedouble, dv = d.j->valuedouble;
             if (sv < 0 || sv > maxrank || dv < 0 || dv > maxrank) {
-                lesson__err(c, lesson__off(c, e), "%s: [%g, %g] names a rank outside 0 to %d", ep,
-                            sv, dv, maxrank);
+                char st[64], dt[64];
+                lesson__err(c, lesson__off(c, e), "%s: [%s, %s] names a rank outside 0 to %d", ep,
+                            lesson__found(c, s, st, sizeof st),
+                            lesson__found(c, d, dt, sizeof dt), maxrank);
                 ok = false;
                 continue;
             }
@@ -450,8 +449,7 @@ static void read_beats(lesson__ctx *c, lesson__val root)
                 }
                 b->quiz = q;
                 l->nquizzes++;
-                lesson__position(c->text, c->len, c->start, quiz_id_off[l->nquizzes - 1],
-                                 &q->line, &q->col);
+                lesson__position(c, quiz_id_off[l->nquizzes - 1], &q->line, &q->col);
                 lesson__check_giveaway(c, lesson__off(c, lesson__member(c, bv, "text")),
                                        &b->text, q);
                 if (i > 0) {
@@ -536,8 +534,7 @@ static void read_lesson(lesson__ctx *c, lesson__val root)
     lesson__val idv = lesson__member(c, root, "id");
     if (lesson__want_id(c, root, "id", "", true, &id) > 0) {
         l->id = id;
-        lesson__position(c->text, c->len, c->start, lesson__off(c, idv), &pos->id_line,
-                         &pos->id_col);
+        lesson__position(c, lesson__off(c, idv), &pos->id_line, &pos->id_col);
         if (c->name && c->l->path) {
             char want[LESSON_MAX_ID + 8];
             snprintf(want, sizeof want, "%s.json", id);
@@ -557,8 +554,8 @@ static void read_lesson(lesson__ctx *c, lesson__val root)
     l->track = (lesson_track)track;
     long long order = 0;
     if (lesson__want_int(c, root, "order", "", true, 1, 100000, &order) > 0)
-        lesson__position(c->text, c->len, c->start, lesson__off(c, lesson__member(c, root, "order")),
-                         &pos->order_line, &pos->order_col);
+        lesson__position(c, lesson__off(c, lesson__member(c, root, "order")), &pos->order_line,
+                         &pos->order_col);
     l->order = (int)order;
     lesson__want_text(c, root, "title", "", true, &l->title);
     lesson__want_text(c, root, "summary", "", false, &l->summary);
@@ -614,65 +611,48 @@ static void sort_diags(lesson_diags *d, int first)
     }
 }
 
-int lesson_load_buffer(const char *name, const char *data, size_t len, unsigned flags,
-                       lesson **out, lesson_diags *diags)
+/* The reader's refusal as the loader's message: where the reader could
+ * place it, at its line and column (a file too big at 1:1), with "not
+ * JSON: " before a syntax error. */
+static void reader_diag(lesson_diags *diags, const char *shown, const jr_error *e)
 {
-    *out = NULL;
+    int line = e->line, col = e->col;
+    if (e->status == JR_EBIG)
+        line = col = 1;
+    lesson_diags_add(diags, shown, line, col, "%s%s", e->status == JR_ESYNTAX ? "not JSON: " : "",
+                     e->msg);
+}
+
+/* How every lesson is read: the course's limits, and lesson text that no
+ * terminal would act on (the reader's text check). */
+static const jr_opts lesson_read = {.max_bytes = LESSON_MAX_FILE_BYTES,
+                                    .max_depth = LESSON_MAX_DEPTH,
+                                    .text_name = "lesson text",
+                                    .root_name = "the lesson"};
+
+/* Walks a document the reader accepted; name NULL: a buffer. */
+static int load_doc(const char *name, const jr_doc *doc, unsigned flags, lesson **out,
+                    lesson_diags *diags)
+{
     const char *shown = name ? name : "<buffer>";
-    if (len > LESSON_MAX_FILE_BYTES) {
-        lesson_diags_add(diags, shown, 1, 1, "file is %zu bytes; the limit is %d (1 MiB)", len,
-                         LESSON_MAX_FILE_BYTES);
-        return -1;
-    }
-    size_t start = 0;
-    if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0)
-        start = 3; /* a UTF-8 byte order mark: harmless, skip it */
-
-    lesson__jdoc doc = {0};
-    size_t err_off = 0;
-    char err[256];
-    if (lesson__jscan(data, len, start, &doc, &err_off, err, sizeof err) < 0) {
-        int line, col;
-        lesson__position(data, len, start, err_off, &line, &col);
-        /* The scanner also refuses characters a terminal acts on: JSON, but
-         * not lesson text (its messages start "U+"). */
-        lesson_diags_add(diags, shown, line, col, "%s%s", strncmp(err, "U+", 2) ? "not JSON: " : "",
-                         err);
-        lesson__jdoc_free(&doc);
-        return -1;
-    }
-    const char *end = NULL;
-    cJSON *json = cJSON_ParseWithLengthOpts(data + start, len - start, &end, 0);
-    if (!json) {
-        int line, col;
-        size_t off = end && end >= data ? (size_t)(end - data) : start;
-        lesson__position(data, len, start, off, &line, &col);
-        lesson_diags_add(diags, shown, line, col, "not JSON: cJSON could not parse the text here");
-        lesson__jdoc_free(&doc);
-        return -1;
-    }
-
     int first_diag = diags->count;
-    lesson__ctx c = {.name = shown, .text = data, .len = len, .start = start, .doc = &doc,
-                     .diags = diags, .flags = flags};
+    lesson__ctx c = {.name = shown, .doc = doc, .diags = diags, .flags = flags};
     c.arena = lesson__arena_create();
     lesson *l = lesson__alloc(c.arena, sizeof(lesson));
     l->arena_ = c.arena;
     l->path = name ? lesson__strdup(c.arena, name) : NULL;
     l->id = "?";
     c.l = l;
-    lesson__val root = {json, 0};
-    if (!cJSON_IsObject(json)) {
+    lesson__val root = jr_root(doc);
+    if (!cJSON_IsObject(root.j)) {
         char found[64];
-        lesson__found(json, found, sizeof found);
+        lesson__found(&c, root, found, sizeof found);
         lesson__err(&c, lesson__off(&c, root), "the lesson must be a JSON object, not %s", found);
     } else {
         read_lesson(&c, root);
         if (!(flags & LESSON_LOAD_NO_TRACE))
             lesson__check_traces(&c);
     }
-    cJSON_Delete(json);
-    lesson__jdoc_free(&doc);
     sort_diags(diags, first_diag);
 
     if (c.errors > 0) {
@@ -692,68 +672,36 @@ int lesson_load_buffer(const char *name, const char *data, size_t len, unsigned 
     return 0;
 }
 
+int lesson_load_buffer(const char *name, const char *data, size_t len, unsigned flags,
+                       lesson **out, lesson_diags *diags)
+{
+    *out = NULL;
+    const char *shown = name ? name : "<buffer>";
+    jr_doc doc;
+    jr_error e;
+    if (jr_read_text(shown, data, len, &lesson_read, &doc, &e) != JR_OK) {
+        reader_diag(diags, shown, &e);
+        return -1;
+    }
+    int rc = load_doc(name, &doc, flags, out, diags);
+    jr_free(&doc);
+    return rc;
+}
+
 int lesson_load_file(const char *path, unsigned flags, lesson **out, lesson_diags *diags)
 {
     *out = NULL;
-    /* O_NONBLOCK: opening a FIFO with no writer would wait for one forever
-     * (and hang `lessons --check` on a stray pipe in the directory). */
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) {
-        lesson_diags_add(diags, path, 0, 0, "cannot open: %s", strerror(errno));
+    /* The reader opens without blocking and reads only a regular file: a
+     * stray pipe in the lessons directory is refused, not waited on; a
+     * huge file is refused from its size, before a byte is read. */
+    jr_doc doc;
+    jr_error e;
+    if (jr_read_file(path, &lesson_read, &doc, &e) != JR_OK) {
+        reader_diag(diags, path, &e);
         return -1;
     }
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        lesson_diags_add(diags, path, 0, 0, "cannot read: %s", strerror(errno));
-        close(fd);
-        return -1;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        lesson_diags_add(diags, path, 0, 0, "cannot read: it is %s, not a regular file",
-                         S_ISDIR(st.st_mode)    ? "a directory"
-                         : S_ISFIFO(st.st_mode) ? "a FIFO (named pipe)"
-                         : S_ISSOCK(st.st_mode) ? "a socket"
-                         : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
-                                                                      : "not a file");
-        close(fd);
-        return -1;
-    }
-    /* A regular file reads the same either way; blocking reads are simpler. */
-    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-    /* Refuse a huge file from its size alone, before reading a byte. */
-    if (st.st_size > LESSON_MAX_FILE_BYTES) {
-        lesson_diags_add(diags, path, 1, 1, "file is %lld bytes; the limit is %d (1 MiB)",
-                         (long long)st.st_size, LESSON_MAX_FILE_BYTES);
-        close(fd);
-        return -1;
-    }
-    /* Read at most one byte past the cap, in case the size lied (a pipe, a
-     * file still growing). */
-    size_t cap = LESSON_MAX_FILE_BYTES + 1, len = 0;
-    char *data = lesson__xmalloc(cap);
-    while (len < cap) {
-        ssize_t n = read(fd, data + len, cap - len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            lesson_diags_add(diags, path, 0, 0, "cannot read: %s", strerror(errno));
-            free(data);
-            close(fd);
-            return -1;
-        }
-        if (n == 0)
-            break;
-        len += (size_t)n;
-    }
-    close(fd);
-    if (len > LESSON_MAX_FILE_BYTES) {
-        lesson_diags_add(diags, path, 1, 1, "file is more than %d bytes; the limit is %d (1 MiB)",
-                         LESSON_MAX_FILE_BYTES, LESSON_MAX_FILE_BYTES);
-        free(data);
-        return -1;
-    }
-    int rc = lesson_load_buffer(path, data, len, flags, out, diags);
-    free(data);
+    int rc = load_doc(path, &doc, flags, out, diags);
+    jr_free(&doc);
     return rc;
 }
 

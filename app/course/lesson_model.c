@@ -13,7 +13,8 @@
  * (COLLVIZ_MODEL_CACHE): the browser's page packs one, made by the same
  * code compiled the same way, so it starts without recomputing. An entry
  * that is not in the file is computed as always; a file that cannot be
- * read is ignored with one line on stderr.
+ * read (the shared JSON reader's refusals: collectives/json/jr.h) is ignored with
+ * one line on stderr.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <cjson/cJSON.h>
@@ -22,9 +23,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jr.h"
 #include "lesson_internal.h"
 
 #define MODEL_FORMAT 1
+#define MODEL_MAX_BYTES (16 << 20) /* the course's answers take some 100 KiB */
 #define NVALUES 10 /* cv_cost's fields, or a crossover's bytes in [0] */
 
 typedef struct {
@@ -104,30 +107,33 @@ static void load_file(void)
     const char *path = getenv("COLLVIZ_MODEL_CACHE");
     if (!path || !*path)
         return;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "collviz: COLLVIZ_MODEL_CACHE=%s cannot be read (%s); computing the "
-                        "lessons' figures instead\n", path, strerror(errno));
+    /* The shared reader: a FIFO or a directory is refused, not waited on;
+     * a syntax error is named with its line and column. */
+    jr_opts o = {.max_bytes = MODEL_MAX_BYTES};
+    jr_doc d;
+    jr_error e;
+    char safe[1024], line[1400];
+    if (jr_read_file(path, &o, &d, &e) != JR_OK) {
+        const char *why = e.status == JR_EOPEN ? strerror(e.sys_errno) : e.msg;
+        if (!strncmp(why, "cannot read: ", 13))
+            why += 13;
+        jr_escape(path, safe, sizeof safe);
+        if (e.line > 0)
+            fprintf(stderr, "collviz: COLLVIZ_MODEL_CACHE=%s; computing the lessons' figures "
+                            "instead\n", jr_error_text(&e, path, line, sizeof line));
+        else
+            fprintf(stderr, "collviz: COLLVIZ_MODEL_CACHE=%s cannot be read (%s); computing the "
+                            "lessons' figures instead\n", safe, why);
         return;
     }
-    char *text = NULL;
-    size_t len = 0, cap = 0, got;
-    do {
-        if (len + 65536 > cap)
-            text = lesson__xrealloc(text, cap = 2 * cap + 65536);
-        got = fread(text + len, 1, cap - len - 1, f);
-        len += got;
-    } while (got > 0);
-    fclose(f);
-    text[len] = '\0';
-    cJSON *doc = cJSON_Parse(text);
-    free(text);
+    const cJSON *doc = d.root;
     cJSON *fmt = cJSON_GetObjectItemCaseSensitive(doc, "format");
     cJSON *entries = cJSON_GetObjectItemCaseSensitive(doc, "entries");
     if (!cJSON_IsNumber(fmt) || fmt->valueint != MODEL_FORMAT || !cJSON_IsArray(entries)) {
+        jr_escape(path, safe, sizeof safe);
         fprintf(stderr, "collviz: COLLVIZ_MODEL_CACHE=%s is not a model cache of format %d; "
-                        "computing the lessons' figures instead\n", path, MODEL_FORMAT);
-        cJSON_Delete(doc);
+                        "computing the lessons' figures instead\n", safe, MODEL_FORMAT);
+        jr_free(&d);
         return;
     }
     const cJSON *row;
@@ -145,7 +151,7 @@ static void load_file(void)
         if (ok)
             put(key->valuestring, v);
     }
-    cJSON_Delete(doc);
+    jr_free(&d);
 }
 
 /* Everything a plan's cost depends on, exactly (%a: no rounding). */

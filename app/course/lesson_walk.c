@@ -19,7 +19,7 @@ void lesson__err(lesson__ctx *c, size_t off, const char *fmt, ...)
     if (c->errors > LESSON__MAX_DIAGS_PER_FILE)
         return;
     int line, col;
-    lesson__position(c->text, c->len, c->start, off, &line, &col);
+    lesson__position(c, off, &line, &col);
     if (c->errors == LESSON__MAX_DIAGS_PER_FILE) {
         lesson_diags_add(c->diags, c->name, line, col,
                          "too many problems (%d); fix these and check again",
@@ -38,12 +38,17 @@ void lesson__err(lesson__ctx *c, size_t off, const char *fmt, ...)
 
 size_t lesson__off(const lesson__ctx *c, lesson__val v)
 {
-    return v.n >= 0 && v.n < c->doc->n ? c->doc->nodes[v.n].off : 0;
+    return jr_off(c->doc, v);
 }
 
 size_t lesson__key_off(const lesson__ctx *c, lesson__val v)
 {
-    return v.n >= 0 && v.n < c->doc->n ? c->doc->nodes[v.n].key_off : 0;
+    return jr_key_off(c->doc, v);
+}
+
+void lesson__position(const lesson__ctx *c, size_t off, int *line, int *col)
+{
+    jr_position(c->doc, off, line, col);
 }
 
 const char *lesson__clip(char *out, size_t n, const char *s)
@@ -64,83 +69,34 @@ void lesson__path(char *out, size_t n, const char *where, const char *key)
         snprintf(out, n, "%s", key);
 }
 
-void lesson__found(const cJSON *j, char *out, size_t n)
+const char *lesson__found(const lesson__ctx *c, lesson__val v, char *out, size_t n)
 {
-    if (cJSON_IsObject(j))
-        snprintf(out, n, "an object");
-    else if (cJSON_IsArray(j))
-        snprintf(out, n, "an array");
-    else if (cJSON_IsString(j))
-        snprintf(out, n, "a string");
-    else if (cJSON_IsNumber(j))
-        snprintf(out, n, "%.17g", j->valuedouble);
-    else if (cJSON_IsTrue(j))
-        snprintf(out, n, "true");
-    else if (cJSON_IsFalse(j))
-        snprintf(out, n, "false");
-    else
-        snprintf(out, n, "null");
-    if (cJSON_IsNumber(j)) {
-        /* %.17g is exact but ugly; prefer the shortest form that round-trips */
-        for (int prec = 1; prec <= 17; prec++) {
-            char tmp[64];
-            snprintf(tmp, sizeof tmp, "%.*g", prec, j->valuedouble);
-            if (strtod(tmp, NULL) == j->valuedouble) {
-                snprintf(out, n, "%s", tmp);
-                break;
-            }
-        }
-    }
+    return jr_found(c->doc, v, out, n);
 }
 
 lesson__val lesson__member(const lesson__ctx *c, lesson__val obj, const char *key)
 {
-    lesson__val none = {NULL, -1};
-    if (!obj.j || !cJSON_IsObject(obj.j))
-        return none;
-    const cJSON *ch = obj.j->child;
-    int32_t n = c->doc->nodes[obj.n].first;
-    while (ch && n >= 0) {
-        if (ch->string && strcmp(ch->string, key) == 0)
-            return (lesson__val){ch, n};
-        ch = ch->next;
-        n = c->doc->nodes[n].next;
-    }
-    return none;
+    return jr_member(c->doc, obj, key);
 }
 
 int lesson__count(lesson__val arr)
 {
-    return arr.j && cJSON_IsArray(arr.j) ? cJSON_GetArraySize(arr.j) : 0;
+    return cJSON_IsArray(arr.j) ? jr_count(arr) : 0;
 }
 
 lesson__val lesson__item(const lesson__ctx *c, lesson__val arr, int i)
 {
-    lesson__val none = {NULL, -1};
-    if (!arr.j)
-        return none;
-    const cJSON *ch = arr.j->child;
-    int32_t n = c->doc->nodes[arr.n].first;
-    for (int k = 0; ch && n >= 0; k++) {
-        if (k == i)
-            return (lesson__val){ch, n};
-        ch = ch->next;
-        n = c->doc->nodes[n].next;
-    }
-    return none;
+    return jr_item(c->doc, arr, i);
 }
 
 bool lesson__keys(lesson__ctx *c, lesson__val obj, const char *where,
                   const char *const *allowed)
 {
     bool ok = true;
-    const cJSON *ch = obj.j->child;
-    int32_t n = c->doc->nodes[obj.n].first;
-    for (; ch && n >= 0; ch = ch->next, n = c->doc->nodes[n].next) {
-        lesson__val v = {ch, n};
+    for (lesson__val v = jr_child(c->doc, obj); v.j; v = jr_next(c->doc, v)) {
         bool known = false;
         for (int i = 0; allowed[i]; i++)
-            known = known || strcmp(allowed[i], ch->string) == 0;
+            known = known || strcmp(allowed[i], v.j->string) == 0;
         if (!known) {
             char list[512] = "";
             for (int i = 0; allowed[i]; i++) {
@@ -150,20 +106,9 @@ bool lesson__keys(lesson__ctx *c, lesson__val obj, const char *where,
             }
             char key[LESSON__CLIP];
             lesson__err(c, lesson__key_off(c, v), "unknown key \"%s\" in %s; expected one of: %s",
-                        lesson__clip(key, sizeof key, ch->string), *where ? where : "the lesson",
+                        lesson__clip(key, sizeof key, v.j->string), *where ? where : "the lesson",
                         list);
             ok = false;
-            continue;
-        }
-        for (const cJSON *prev = obj.j->child; prev != ch; prev = prev->next) {
-            if (strcmp(prev->string, ch->string) == 0) {
-                char key[LESSON__CLIP];
-                lesson__err(c, lesson__key_off(c, v), "duplicate key \"%s\" in %s",
-                            lesson__clip(key, sizeof key, ch->string),
-                            *where ? where : "the lesson");
-                ok = false;
-                break;
-            }
         }
     }
     return ok;
@@ -172,7 +117,7 @@ bool lesson__keys(lesson__ctx *c, lesson__val obj, const char *where,
 void lesson__type_err(lesson__ctx *c, lesson__val v, const char *where, const char *what)
 {
     char found[64];
-    lesson__found(v.j, found, sizeof found);
+    lesson__found(c, v, found, sizeof found);
     lesson__err(c, lesson__off(c, v), "%s must be %s, not %s", where, what, found);
 }
 

@@ -2,27 +2,25 @@
  * lesson_walk.h: the loader's private toolkit (prefix lesson__), shared by
  * lesson_load.c (the lesson, its setups and beats), lesson_quiz_load.c
  * (quizzes, cost references), lesson_diagram.c, lesson_verify.c and
- * lesson_walk.c, and nothing else: this is the only header that mentions
- * cJSON, which must not leak past the loader.
+ * lesson_walk.c, and nothing else: with collectives/json/jr.h, the only header of
+ * the course that mentions cJSON, which must not leak past the loader.
  *
- * A lesson__val pairs a cJSON node with the scanner node for the same
- * value, so every complaint can name a line and column. The lesson__want_*
- * readers check one member's presence, type and range and report what was
- * expected; they return 1 when a value was read, 0 when an optional member
- * is absent, and -1 after reporting a problem, so callers can carry on and
- * find the next problem too.
+ * A lesson__val is the shared reader's jr_val: a cJSON node with the
+ * scanner's node for the same value, so every complaint can name a line
+ * and column. The lesson__want_* readers check one member's presence, type
+ * and range and report what was expected; they return 1 when a value was
+ * read, 0 when an optional member is absent, and -1 after reporting a
+ * problem, so callers can carry on and find the next problem too.
  */
 #ifndef LESSON_WALK_H
 #define LESSON_WALK_H
 
 #include <cjson/cJSON.h>
 
+#include "jr.h"
 #include "lesson_internal.h"
 
-typedef struct {
-    const cJSON *j; /* NULL: absent */
-    int32_t n;      /* scanner node */
-} lesson__val;
+typedef jr_val lesson__val; /* j NULL: absent */
 
 /* A predict-value quiz waiting for the trace check. */
 typedef struct {
@@ -34,9 +32,7 @@ typedef struct {
 
 typedef struct {
     const char *name; /* file name in messages */
-    const char *text;
-    size_t len, start;
-    const lesson__jdoc *doc;
+    const jr_doc *doc; /* the text, its positions and cJSON's tree */
     lesson_diags *diags;
     int errors;
     unsigned flags;
@@ -65,15 +61,18 @@ const char *lesson__clip(char *out, size_t n, const char *s);
 
 /* "where.key", or "key" when where is empty. */
 void lesson__path(char *out, size_t n, const char *where, const char *key);
-/* How a found value is named in messages: "a string", "1.5", "null". */
-void lesson__found(const cJSON *j, char *out, size_t n);
+/* How a found value is named in messages: "a string", "null", or a number
+ * as the file writes it ("20", not "2e+01"). */
+const char *lesson__found(const lesson__ctx *c, lesson__val v, char *out, size_t n);
+/* Line and column of byte off of the lesson's text. */
+void lesson__position(const lesson__ctx *c, size_t off, int *line, int *col);
 
 lesson__val lesson__member(const lesson__ctx *c, lesson__val obj, const char *key);
 int lesson__count(lesson__val arr);
 lesson__val lesson__item(const lesson__ctx *c, lesson__val arr, int i);
 
-/* Reports unknown and duplicate keys of obj; allowed is NULL-terminated.
- * Returns false if any were found. */
+/* Reports unknown keys of obj (the reader refused a key given twice);
+ * allowed is NULL-terminated. Returns false if any were found. */
 bool lesson__keys(lesson__ctx *c, lesson__val obj, const char *where,
                   const char *const *allowed);
 /* Reports "where must be <what>, not <found>" at v. */

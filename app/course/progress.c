@@ -14,6 +14,7 @@
 
 #include "app.h"
 #include "cv.h"
+#include "jr.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -155,25 +156,42 @@ void progress_record_drill(progress *p, int right, int asked, int64_t when)
 
 /* ------------------------------------------------------------- reading */
 
-static bool get_int(const cJSON *obj, const char *key, long long min, long long max, long long *out)
+/* Where a file that is not progress goes wrong: the value, and what was
+ * expected there. */
+typedef struct {
+    const jr_doc *doc;
+    jr_val at;
+    const char *what;
+} reading;
+
+static bool wrong(reading *r, jr_val v, const char *what)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!v)
+    r->at = v;
+    r->what = what;
+    return false;
+}
+
+static bool get_int(reading *r, jr_val obj, const char *key, long long min, long long max,
+                    const char *what, long long *out)
+{
+    jr_val v = jr_member(r->doc, obj, key);
+    if (!v.j)
         return true; /* absent: keep the default */
-    if (!cJSON_IsNumber(v) || v->valuedouble < (double)min || v->valuedouble > (double)max)
-        return false;
-    *out = (long long)v->valuedouble;
+    if (!cJSON_IsNumber(v.j) || v.j->valuedouble < (double)min || v.j->valuedouble > (double)max)
+        return wrong(r, v, what);
+    *out = (long long)v.j->valuedouble;
     return true;
 }
 
-static bool get_str(const cJSON *obj, const char *key, char *out, size_t n)
+static bool get_str(reading *r, jr_val obj, const char *key, char *out, size_t n,
+                    const char *what)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!v)
+    jr_val v = jr_member(r->doc, obj, key);
+    if (!v.j)
         return true;
-    if (!cJSON_IsString(v) || strlen(v->valuestring) >= n)
-        return false;
-    snprintf(out, n, "%s", v->valuestring);
+    if (!cJSON_IsString(v.j) || strlen(v.j->valuestring) >= n)
+        return wrong(r, v, what);
+    snprintf(out, n, "%s", v.j->valuestring);
     return true;
 }
 
@@ -231,94 +249,111 @@ static int seen_add(seen_set *t, const char *key, const void *base, size_t strid
     }
 }
 
-/* Fills p from the parsed document; false when it is not progress. */
-static bool from_json(progress *p, const cJSON *root)
+/* Fills p from the document; false, r saying where, when it is not
+ * progress. */
+static bool from_json(progress *p, reading *r)
 {
+    const jr_doc *d = r->doc;
+    jr_val root = jr_root(d);
     long long v = 0;
-    if (!cJSON_IsObject(root) || !get_int(root, "format", 1, PROGRESS_FORMAT, &v))
+    if (!cJSON_IsObject(root.j))
+        return wrong(r, root, "an object");
+    if (!get_int(r, root, "format", 1, PROGRESS_FORMAT, "\"format\": 1", &v) ||
+        !get_str(r, root, "lang", p->lang, sizeof p->lang, "\"lang\": \"en\" or \"zh\"") ||
+        !get_str(r, root, "theme", p->theme, sizeof p->theme, "\"theme\": a theme's name"))
         return false;
-    if (!get_str(root, "lang", p->lang, sizeof p->lang) ||
-        !get_str(root, "theme", p->theme, sizeof p->theme))
-        return false;
-    const cJSON *cur = cJSON_GetObjectItemCaseSensitive(root, "current");
-    if (cur) {
+    jr_val cur = jr_member(d, root, "current");
+    if (cur.j) {
         char id[128] = "";
         long long beat = 0;
-        if (!cJSON_IsObject(cur) || !get_str(cur, "lesson", id, sizeof id) ||
-            !get_int(cur, "beat", 0, 1 << 20, &beat))
+        if (!cJSON_IsObject(cur.j))
+            return wrong(r, cur, "\"current\": {\"lesson\": ID, \"beat\": N}");
+        if (!get_str(r, cur, "lesson", id, sizeof id, "a lesson id") ||
+            !get_int(r, cur, "beat", 0, 1 << 20, "a beat from 0", &beat))
             return false;
         if (id[0])
             progress_set_current(p, id, (int)beat);
     }
-    const cJSON *done = cJSON_GetObjectItemCaseSensitive(root, "done");
-    if (done) {
-        if (!cJSON_IsArray(done))
-            return false;
+    jr_val done = jr_member(d, root, "done");
+    if (done.j) {
+        if (!cJSON_IsArray(done.j))
+            return wrong(r, done, "\"done\": an array of lesson ids");
         seen_set seen;
-        seen_init(&seen, cJSON_GetArraySize(done));
-        const cJSON *e;
+        seen_init(&seen, jr_count(done));
         bool ok = true;
-        cJSON_ArrayForEach(e, done)
-        {
-            if (!(ok = cJSON_IsString(e)))
+        for (jr_val e = jr_child(d, done); e.j; e = jr_next(d, e)) {
+            if (!(ok = cJSON_IsString(e.j) || wrong(r, e, "a lesson id (a string)")))
                 break;
-            if (seen_add(&seen, e->valuestring, p->done, sizeof *p->done, 0, p->ndone) < 0)
-                append_done(p, e->valuestring);
+            if (seen_add(&seen, e.j->valuestring, p->done, sizeof *p->done, 0, p->ndone) < 0)
+                append_done(p, e.j->valuestring);
         }
         seen_free(&seen);
         if (!ok)
             return false;
     }
-    const cJSON *quizzes = cJSON_GetObjectItemCaseSensitive(root, "quizzes");
-    if (quizzes) {
-        if (!cJSON_IsObject(quizzes))
-            return false;
+    jr_val quizzes = jr_member(d, root, "quizzes");
+    if (quizzes.j) {
+        if (!cJSON_IsObject(quizzes.j))
+            return wrong(r, quizzes, "\"quizzes\": an object of quiz scores");
         seen_set seen;
-        seen_init(&seen, cJSON_GetArraySize(quizzes));
-        const cJSON *e;
+        seen_init(&seen, jr_count(quizzes));
         bool ok = true;
-        cJSON_ArrayForEach(e, quizzes)
-        {
+        for (jr_val e = jr_child(d, quizzes); e.j; e = jr_next(d, e)) {
             long long tries = 0, right = 0;
-            const cJSON *last = cJSON_GetObjectItemCaseSensitive(e, "last");
-            if (!(ok = cJSON_IsObject(e) && get_int(e, "tries", 0, 1 << 30, &tries) &&
-                       get_int(e, "right", 0, tries, &right) && (!last || cJSON_IsBool(last))))
+            jr_val last = jr_member(d, e, "last");
+            if (!(ok = cJSON_IsObject(e.j) ||
+                       wrong(r, e, "a quiz's score {\"tries\", \"right\", \"last\"}")))
+                break;
+            if (!(ok = get_int(r, e, "tries", 0, 1 << 30, "\"tries\": a count", &tries) &&
+                       get_int(r, e, "right", 0, tries, "\"right\": a count up to \"tries\"",
+                               &right)))
+                break;
+            if (!(ok = !last.j || cJSON_IsBool(last.j) || wrong(r, last, "true or false")))
                 break;
             /* A key given twice: the later one counts, as a search would. */
-            int at = seen_add(&seen, e->string, p->quizzes, sizeof *p->quizzes,
+            int at = seen_add(&seen, e.j->string, p->quizzes, sizeof *p->quizzes,
                               offsetof(progress_quiz, key), p->nquizzes);
-            progress_quiz *q = at >= 0 ? &p->quizzes[at] : append_quiz(p, e->string);
+            progress_quiz *q = at >= 0 ? &p->quizzes[at] : append_quiz(p, e.j->string);
             q->tries = (int)tries;
             q->right = (int)right;
-            q->last = cJSON_IsTrue(last);
+            q->last = cJSON_IsTrue(last.j);
         }
         seen_free(&seen);
         if (!ok)
             return false;
     }
-    const cJSON *drill = cJSON_GetObjectItemCaseSensitive(root, "drill");
-    if (drill) {
+    jr_val drill = jr_member(d, root, "drill");
+    if (drill.j) {
         long long runs = 0, best = 0, lr = 0, la = 0, lt = 0;
-        if (!cJSON_IsObject(drill) || !get_int(drill, "runs", 0, 1 << 30, &runs) ||
-            !get_int(drill, "best", 0, 1 << 30, &best) ||
-            !get_int(drill, "last_right", 0, 1 << 30, &lr) ||
-            !get_int(drill, "last_asked", 0, 1 << 30, &la) ||
-            !get_int(drill, "last_time", 0, (long long)1 << 50, &lt))
+        if (!cJSON_IsObject(drill.j))
+            return wrong(r, drill, "\"drill\": an object of drill scores");
+        if (!get_int(r, drill, "runs", 0, 1 << 30, "a count", &runs) ||
+            !get_int(r, drill, "best", 0, 1 << 30, "a count", &best) ||
+            !get_int(r, drill, "last_right", 0, 1 << 30, "a count", &lr) ||
+            !get_int(r, drill, "last_asked", 0, 1 << 30, "a count", &la) ||
+            !get_int(r, drill, "last_time", 0, (long long)1 << 50, "seconds since 1970", &lt))
             return false;
         p->drill = (progress_drill){(int)runs, (int)best, (int)lr, (int)la, lt};
     }
     return true;
 }
 
-/* p (initialised) from the text; false, p left empty, when it is not
- * progress (*parsed: whether it was JSON at all). */
-static bool parse(progress *p, const char *data, size_t len, bool *parsed)
+/* How the progress file is read. collviz writes each key once; a key given
+ * twice (by hand) has always been read as the later one counting, and a
+ * file is not set aside for it. */
+static const jr_opts progress_read = {.max_bytes = PROGRESS_MAX_BYTES, .max_depth = 8,
+                                      .allow_duplicates = true};
+
+/* p (initialised) from a document the reader accepted; false, p left
+ * empty and why saying where, when it is not progress. */
+static bool from_doc(progress *p, const jr_doc *d, char *why, size_t whylen)
 {
-    cJSON *root = cJSON_ParseWithLength(data, len);
-    *parsed = root != NULL;
-    bool ok = root && from_json(p, root);
-    cJSON_Delete(root);
+    reading r = {.doc = d};
+    bool ok = from_json(p, &r);
     if (!ok) {
+        char found[64];
+        jr_say(d, jr_off(d, r.at), why, whylen, "expected %s, not %s", r.what,
+               jr_found(d, r.at, found, sizeof found));
         progress_free(p);
         progress_init(p);
     }
@@ -327,13 +362,20 @@ static bool parse(progress *p, const char *data, size_t len, bool *parsed)
 
 bool progress_parse(progress *p, const char *data, size_t len)
 {
-    bool parsed;
     progress_init(p);
-    return parse(p, data, len, &parsed);
+    jr_doc d;
+    jr_error e;
+    if (jr_read_text("progress.json", data, len, &progress_read, &d, &e) != JR_OK)
+        return false;
+    char why[512];
+    bool ok = from_doc(p, &d, why, sizeof why);
+    jr_free(&d);
+    return ok;
 }
 
 /* Renames a bad file aside so nothing is lost, and says so. */
-static progress_status set_aside(const char *path, const char *why, char *msg, size_t msglen)
+static progress_status set_aside(const char *path, const char *why, const char *detail,
+                                 char *msg, size_t msglen)
 {
     char aside[4096], stamp[32];
     time_t now = time(NULL);
@@ -349,8 +391,11 @@ static progress_status set_aside(const char *path, const char *why, char *msg, s
                  strerror(errno));
         return PROGRESS_EIO;
     }
-    snprintf(msg, msglen, "progress file %s was %s; it was moved to %s and progress starts afresh",
-             path, why, aside);
+    /* Where it went wrong last: the file's name and place, for whoever
+     * wants to mend the copy. */
+    snprintf(msg, msglen,
+             "progress file %s was %s; it was moved to %s and progress starts afresh%s%s%s", path,
+             why, aside, detail ? " (" : "", detail ? detail : "", detail ? ")" : "");
     return PROGRESS_RECOVERED;
 }
 
@@ -359,51 +404,35 @@ progress_status progress_load(progress *p, const char *path, char *msg, size_t m
     progress_init(p);
     if (msglen)
         msg[0] = '\0';
-    /* O_NONBLOCK: a FIFO in its place must not hang the program. */
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) {
-        if (errno == ENOENT)
+    /* The shared reader opens without blocking and reads only a regular
+     * file: a FIFO in its place must not hang the program. */
+    jr_doc d;
+    jr_error e;
+    char detail[1400];
+    switch (jr_read_file(path, &progress_read, &d, &e)) {
+    case JR_OK:
+        break;
+    case JR_EOPEN:
+        if (e.sys_errno == ENOENT)
             return PROGRESS_EMPTY;
-        snprintf(msg, msglen, "cannot read progress file %s: %s", path, strerror(errno));
+        snprintf(msg, msglen, "cannot read progress file %s: %s", path, strerror(e.sys_errno));
         return PROGRESS_EIO;
-    }
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    case JR_ENOTFILE:
+    case JR_EREAD:
+    case JR_EMEMORY: /* not the file's fault: it is kept, and not written over */
         snprintf(msg, msglen, "cannot read progress file %s: %s", path,
-                 S_ISDIR(st.st_mode) ? "it is a directory, not a file"
-                                     : "it is not a regular file");
-        close(fd);
+                 strncmp(e.msg, "cannot read: ", 13) ? e.msg : e.msg + 13);
         return PROGRESS_EIO;
+    case JR_EBIG:
+        return set_aside(path, "too large to be progress", NULL, msg, msglen);
+    default:
+        return set_aside(path, "not valid JSON", jr_error_text(&e, path, detail, sizeof detail),
+                         msg, msglen);
     }
-    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-    char *data = cv_xrealloc(NULL, PROGRESS_MAX_BYTES + 1);
-    size_t len = 0;
-    int read_errno = 0;
-    while (len < PROGRESS_MAX_BYTES + 1) {
-        ssize_t n = read(fd, data + len, PROGRESS_MAX_BYTES + 1 - len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            read_errno = errno;
-        if (n <= 0)
-            break;
-        len += (size_t)n;
-    }
-    close(fd);
-    if (read_errno) {
-        free(data);
-        snprintf(msg, msglen, "cannot read progress file %s: %s", path, strerror(read_errno));
-        return PROGRESS_EIO;
-    }
-    if (len > PROGRESS_MAX_BYTES) {
-        free(data);
-        return set_aside(path, "too large to be progress", msg, msglen);
-    }
-    bool parsed = false;
-    bool ok = parse(p, data, len, &parsed);
-    free(data);
+    bool ok = from_doc(p, &d, detail, sizeof detail);
+    jr_free(&d);
     if (!ok)
-        return set_aside(path, parsed ? "not a valid progress file" : "not valid JSON", msg, msglen);
+        return set_aside(path, "not a valid progress file", detail, msg, msglen);
     return PROGRESS_OK;
 }
 

@@ -76,6 +76,10 @@ void gui_destroy(gui *g); /* accepts NULL */
 int gui_fonts(rd_font_paths *fonts, char *err, size_t errlen);
 /* Sets the window's icon from assets/ (nothing when there are none). */
 void gui_set_icon(SDL_Window *win);
+/* Reads the theme files of assets/ now, if not yet (what gui_fonts does
+ * first): a theme that exists only as a file is then a word --theme takes
+ * and one the T key reaches. */
+void gui_load_themes(void);
 
 /* Draws into a w x h surface of its own from now on (ARGB8888, rows
  * without padding) instead of the window, which stays for its events: the

@@ -7,7 +7,8 @@
  * are read then too, so every window, export and chart of the process draws
  * the same. Without assets the program still runs, on the fonts fontconfig
  * finds and the palettes compiled in, after one line saying so; a bad
- * palette file is named as FILE:LINE:COLUMN and its theme stays built in.
+ * theme file is named as FILE:LINE:COLUMN, and its theme stays built in
+ * (or, a theme of the files alone, is not offered).
  */
 #include <SDL_image.h>
 #include <stdio.h>
@@ -39,7 +40,7 @@ static bool assets_dir(const char **dir, char *err, size_t errlen)
                     "palettes\n",
                     assets.why);
         else if (assets.found && rd_themes_load(assets.dir, perr, sizeof perr) != CV_OK)
-            fprintf(stderr, "collviz: %s; that theme keeps its built-in palette\n", perr);
+            fprintf(stderr, "collviz: %s; that file is not used\n", perr);
     }
     if (assets.bad_env) {
         snprintf(err, errlen, "%s", assets.why);
@@ -55,6 +56,13 @@ int gui_fonts(rd_font_paths *fonts, char *err, size_t errlen)
     if (!assets_dir(&dir, err, errlen))
         return CV_EINVAL;
     return rd_fonts_find(dir, fonts, err, errlen);
+}
+
+void gui_load_themes(void)
+{
+    const char *dir = NULL;
+    char err[1024];
+    assets_dir(&dir, err, sizeof err); /* a bad $COLLVIZ_ASSETS_DIR: said when fonts are sought */
 }
 
 void gui_set_icon(SDL_Window *win)

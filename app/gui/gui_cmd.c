@@ -30,8 +30,16 @@ static void first_frame(gui *g)
         fprintf(stderr, "collviz: first frame after %.1f ms\n", (cv_now_seconds() - g_start) * 1e3);
 }
 
+/* --theme's words: the built-in themes and any that assets/themes adds, so
+ * the files are read before the first word is looked up. */
 static const char *theme_word(int i) { return rd_theme_get((rd_theme_id)i)->name; }
-const app_enum gui_themes = {rd_theme_parse, theme_word, RD_THEME_COUNT};
+static int theme_parse(const char *s)
+{
+    gui_load_themes();
+    gui_themes.count = rd_theme_count();
+    return rd_theme_parse(s);
+}
+app_enum gui_themes = {theme_parse, theme_word, RD_THEME_COUNT};
 
 static const char gui_help[] =
     "usage: collviz gui [--op OP] [--algo ALGO] [--ranks N] [--count N] [--dtype T]\n"

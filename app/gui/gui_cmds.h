@@ -19,8 +19,10 @@ int app_cmd_show(int argc, char **argv);   /* replay a bench --json result */
 int app_cmd_lesson(int argc, char **argv); /* open a lesson at a beat */
 int app_cmd_nccl_log(int argc, char **argv); /* an NCCL log's rings and trees, then the window */
 
-/* --theme's words (dark, light, projector) for the window's commands'
- * flag tables; defined only in a build with the window. */
-extern const app_enum gui_themes;
+/* --theme's words (dark, light, projector and the themes assets/themes
+ * adds, counted once the files are read: the first word looked up reads
+ * them) for the window's commands' flag tables; defined only in a build
+ * with the window. */
+extern app_enum gui_themes;
 
 #endif /* GUI_CMDS_H */

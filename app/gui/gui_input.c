@@ -300,7 +300,7 @@ void gui_do(gui *g, rd_action a, int arg)
         gui_set_compare(g, !g->compare, g->second);
         break;
     case RD_ACT_THEME:
-        g->theme = (rd_theme_id)((g->theme + 1) % RD_THEME_COUNT);
+        g->theme = (rd_theme_id)((g->theme + 1) % rd_theme_count()); /* the files' themes too */
         break;
     case RD_ACT_LANG:
         gui_set_lang(g, g->lang == CV_LANG_EN ? CV_LANG_ZH : CV_LANG_EN);

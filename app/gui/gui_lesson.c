@@ -682,11 +682,12 @@ int gui_open_lesson(const lesson_course *course, int lesson_index, int beat, les
     bool saved_theme = true;
     if (win) {
         if (win->theme) {
-            int t = rd_theme_parse(win->theme);
+            int t = gui_themes.parse(win->theme); /* the files' themes are words too */
             if (t < 0) {
-                fprintf(stderr, "collviz: --theme: unknown theme '%s'; allowed: dark, light, "
-                                "projector\n",
-                        win->theme);
+                char list[512];
+                app_enum_list(&gui_themes, list, sizeof list);
+                fprintf(stderr, "collviz: --theme: unknown theme '%s'; allowed: %s\n",
+                        app_esc(win->theme), list);
                 return APP_EXIT_USAGE;
             }
             o.theme = (rd_theme_id)t;

@@ -3,10 +3,11 @@
  * (prefix show_): loading and checking the file, pricing every size with
  * the cost model, and the table printed where no chart can be drawn.
  *
- * Loading never trusts the file: every key the chart needs is checked for
- * presence, type and range, and an error is one line, "FILE: what is
- * wrong", naming the key (results[3].size) so a hand-edited or truncated
- * file is easy to fix.
+ * Loading never trusts the file: it is read by the shared JSON reader
+ * (collectives/json/jr.h), every key the chart needs is checked for presence, type
+ * and range, and an error is one line, "FILE:LINE:COL: what is wrong",
+ * naming the key (results[3].size) and quoting a number as written, so a
+ * hand-edited or truncated file is easy to fix.
  */
 #ifndef SHOW_H
 #define SHOW_H
@@ -39,8 +40,9 @@ typedef struct {
     show_row *rows;     /* in increasing size */
 } show_result;
 
-/* Reads and checks path. CV_OK, or CV_EINVAL with "path: reason" in err;
- * *out is then empty (show_result_free is still safe). */
+/* Reads and checks path. CV_OK, or CV_EINVAL with "path:line:col: reason"
+ * ("path: reason" where it has no place) in err; *out is then empty
+ * (show_result_free is still safe). */
 int show_load(const char *path, show_result *out, char *err, size_t errlen);
 /* The same from text already in memory (path only names it in errors). */
 int show_parse(const char *path, const char *text, size_t len, show_result *out, char *err,

@@ -2,37 +2,38 @@
  * show_data.c: reading a `collviz bench --json` result back (show.h).
  *
  * The file is whatever the user hands us, possibly truncated, edited or
- * from another program, so each key is looked up by name and checked for
- * type and range before anything is drawn; the first problem found is the
- * one reported, as "FILE: KEY is ..., expected ...". Keys the chart does
- * not need (avg_busbw_GBps, the memory bandwidths) are ignored, and keys a
- * newer bench may add do no harm.
+ * from another program. It is read by the shared JSON reader
+ * (collectives/json/jr.h), which refuses a FIFO, a directory or a device without
+ * waiting, a NUL byte, text after the object and a key given twice (a
+ * lookup would quietly take the first), each at its place. Then each key
+ * is looked up by name and checked for type and range before anything is
+ * drawn; the first problem found is the one reported, as "FILE:LINE:COL:
+ * KEY is ..., expected ...", a number quoted as the file writes it. Keys the
+ * chart does not need (avg_busbw_GBps, the memory bandwidths) are ignored,
+ * and keys a newer bench may add do no harm.
  */
-#include <cjson/cJSON.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "app.h"
+#include "jr.h"
 #include "show.h"
 
-#define SHOW_MAX_FILE (64L << 20) /* far above any bench result; refuses /dev/zero */
+#define SHOW_MAX_FILE ((size_t)64 << 20) /* far above any bench result */
 
 typedef struct {
     const char *path;
+    const jr_doc *doc; /* NULL until the text is read */
     char *err;
     size_t errlen;
 } checker;
 
+/* The message quotes the file: escaped whole, so no byte of it reaches
+ * the terminal raw (an ESC sequence in "op" could clear the screen). */
 __attribute__((format(printf, 2, 3))) static int fail(checker *c, const char *fmt, ...)
 {
-    /* The message quotes the file: escaped whole, so no byte of it reaches
-     * the terminal raw (an ESC sequence in "op" could clear the screen). */
     char raw[1024];
     int n = snprintf(raw, sizeof raw, "%s: ", c->path);
     va_list ap;
@@ -44,6 +45,19 @@ __attribute__((format(printf, 2, 3))) static int fail(checker *c, const char *fm
     return CV_EINVAL;
 }
 
+/* The same at value v's line and column. */
+__attribute__((format(printf, 3, 4))) static int fail_at(checker *c, jr_val v, const char *fmt,
+                                                         ...)
+{
+    char raw[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(raw, sizeof raw, fmt, ap);
+    va_end(ap);
+    jr_say(c->doc, jr_off(c->doc, v), c->err, c->errlen, "%s", raw);
+    return CV_EINVAL;
+}
+
 static const char *type_name(const cJSON *v)
 {
     return cJSON_IsString(v) ? "a string" : cJSON_IsNumber(v) ? "a number"
@@ -52,40 +66,45 @@ static const char *type_name(const cJSON *v)
 }
 
 /* A string member; `example` says what is expected, for the message. */
-static int get_string(checker *c, const cJSON *obj, const char *key, const char *example,
-                      const char **out)
+static int get_string(checker *c, jr_val obj, const char *key, const char *example,
+                      const char **out, jr_val *at)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!v)
-        return fail(c, "missing key \"%s\" (a string such as %s)", key, example);
-    if (!cJSON_IsString(v) || !v->valuestring)
-        return fail(c, "\"%s\" is %s, expected a string such as %s", key, type_name(v), example);
-    *out = v->valuestring;
+    jr_val v = jr_member(c->doc, obj, key);
+    if (!v.j)
+        return fail_at(c, obj, "missing key \"%s\" (a string such as %s)", key, example);
+    if (!cJSON_IsString(v.j) || !v.j->valuestring)
+        return fail_at(c, v, "\"%s\" is %s, expected a string such as %s", key, type_name(v.j),
+                       example);
+    *out = v.j->valuestring;
+    if (at)
+        *at = v;
     return CV_OK;
 }
 
 /* A number member of `where` ("" or "results[3]."), within [min, max];
  * absent is fine when *out holds a default and required is false. */
-static int get_number(checker *c, const cJSON *obj, const char *where, const char *key,
-                      bool required, bool integer, double min, double max, const char *what,
-                      double *out)
+static int get_number(checker *c, jr_val obj, const char *where, const char *key, bool required,
+                      bool integer, double min, double max, const char *what, double *out)
 {
     /* Top-level keys quoted as in the file ("ranks"), row keys as a path
      * (results[3].size). */
     char name[64];
     snprintf(name, sizeof name, *where ? "%s%s" : "\"%s%s\"", where, key);
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!v)
-        return required ? fail(c, "missing key %s (%s)", name, what) : CV_OK;
-    if (!cJSON_IsNumber(v)) {
-        if (cJSON_IsString(v) && v->valuestring)
-            return fail(c, "%s is a string (\"%.40s\"), expected %s", name, v->valuestring,
-                        what);
-        return fail(c, "%s is %s, expected %s", name, type_name(v), what);
+    jr_val v = jr_member(c->doc, obj, key);
+    if (!v.j)
+        return required ? fail_at(c, obj, "missing key %s (%s)", name, what) : CV_OK;
+    if (!cJSON_IsNumber(v.j)) {
+        if (cJSON_IsString(v.j) && v.j->valuestring)
+            return fail_at(c, v, "%s is a string (\"%.40s\"), expected %s", name,
+                           v.j->valuestring, what);
+        return fail_at(c, v, "%s is %s, expected %s", name, type_name(v.j), what);
     }
-    double x = v->valuedouble;
-    if (!isfinite(x) || x < min || x > max || (integer && x != floor(x)))
-        return fail(c, "%s is %g, expected %s", name, x, what);
+    double x = v.j->valuedouble;
+    if (!isfinite(x) || x < min || x > max || (integer && x != floor(x))) {
+        char text[64];
+        return fail_at(c, v, "%s is %s, expected %s", name,
+                       jr_number_text(c->doc, v, text, sizeof text), what);
+    }
     *out = x;
     return CV_OK;
 }
@@ -96,31 +115,31 @@ static int cmp_size(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static int parse_rows(checker *c, const cJSON *doc, show_result *r)
+static int parse_rows(checker *c, jr_val doc, show_result *r)
 {
-    const cJSON *rows = cJSON_GetObjectItemCaseSensitive(doc, "results");
-    if (!rows)
-        return fail(c, "missing key \"results\" (the array of rows that collviz bench --json "
-                       "writes)");
-    if (!cJSON_IsArray(rows))
-        return fail(c, "\"results\" is %s, expected an array of rows", type_name(rows));
-    int n = cJSON_GetArraySize(rows);
+    jr_val rows = jr_member(c->doc, doc, "results");
+    if (!rows.j)
+        return fail_at(c, doc, "missing key \"results\" (the array of rows that collviz bench "
+                               "--json writes)");
+    if (!cJSON_IsArray(rows.j))
+        return fail_at(c, rows, "\"results\" is %s, expected an array of rows",
+                       type_name(rows.j));
+    int n = jr_count(rows);
     if (n == 0)
-        return fail(c, "\"results\" is empty: no sizes to draw");
+        return fail_at(c, rows, "\"results\" is empty: no sizes to draw");
     if (n > SHOW_MAX_ROWS)
-        return fail(c, "\"results\" has %d rows; at most %d are allowed", n, SHOW_MAX_ROWS);
+        return fail_at(c, rows, "\"results\" has %d rows; at most %d are allowed", n,
+                       SHOW_MAX_ROWS);
     r->rows = calloc((size_t)n, sizeof *r->rows);
     if (!r->rows)
         return fail(c, "out of memory");
     int i = 0;
-    const cJSON *row;
-    cJSON_ArrayForEach(row, rows)
-    {
+    for (jr_val row = jr_child(c->doc, rows); row.j; row = jr_next(c->doc, row), i++) {
         char where[32];
         snprintf(where, sizeof where, "results[%d].", i);
-        if (!cJSON_IsObject(row))
-            return fail(c, "results[%d] is %s, expected an object with size, time_us, "
-                           "algbw_GBps and busbw_GBps", i, type_name(row));
+        if (!cJSON_IsObject(row.j))
+            return fail_at(c, row, "results[%d] is %s, expected an object with size, time_us, "
+                                   "algbw_GBps and busbw_GBps", i, type_name(row.j));
         show_row *w = &r->rows[i];
         *w = (show_row){.count = -1, .wrong = -1, .bound_pct = -1, .model_us = -1,
                         .model_busbw = -1};
@@ -140,37 +159,41 @@ static int parse_rows(checker *c, const cJSON *doc, show_result *r)
             (rc = get_number(c, row, where, "bound_pct", false, false, 0, 1e12,
                              "a percentage", &w->bound_pct)))
             return rc;
-        i++;
     }
     r->nrows = n;
     qsort(r->rows, (size_t)n, sizeof *r->rows, cmp_size); /* the chart draws left to right */
     return CV_OK;
 }
 
-static int parse_doc(checker *c, const cJSON *doc, show_result *r)
+static int parse_doc(checker *c, show_result *r)
 {
-    if (!cJSON_IsObject(doc))
-        return fail(c, "the top level is %s, expected an object (the output of collviz bench "
-                       "--json)", type_name(doc));
+    jr_val doc = jr_root(c->doc);
+    if (!cJSON_IsObject(doc.j))
+        return fail_at(c, doc, "the top level is %s, expected an object (the output of collviz "
+                               "bench --json)", type_name(doc.j));
     const char *op, *algo, *dtype, *backend, *redop = NULL;
+    jr_val opv, algov, dtypev, redopv = {NULL, -1};
     int rc;
-    if ((rc = get_string(c, doc, "op", "\"allreduce\"", &op)) ||
-        (rc = get_string(c, doc, "algo", "\"ring\"", &algo)) ||
-        (rc = get_string(c, doc, "backend", "\"cpu\"", &backend)) ||
-        (rc = get_string(c, doc, "dtype", "\"float32\"", &dtype)))
+    if ((rc = get_string(c, doc, "op", "\"allreduce\"", &op, &opv)) ||
+        (rc = get_string(c, doc, "algo", "\"ring\"", &algo, &algov)) ||
+        (rc = get_string(c, doc, "backend", "\"cpu\"", &backend, NULL)) ||
+        (rc = get_string(c, doc, "dtype", "\"float32\"", &dtype, &dtypev)))
         return rc;
     cv_spec_init(&r->spec);
     int e = cv_op_parse(op);
     if (e < 0)
-        return fail(c, "\"op\" is \"%.40s\", not an op collviz knows (see collviz list)", op);
+        return fail_at(c, opv, "\"op\" is \"%.40s\", not an op collviz knows (see collviz list)",
+                       op);
     r->spec.op = (cv_op)e;
     if ((e = cv_algo_parse(algo)) < 0 || !cv_op_has_algo(r->spec.op, (cv_algo)e))
-        return fail(c, "\"algo\" is \"%.40s\", not an algorithm of %s (see collviz list)", algo,
-                    op);
+        return fail_at(c, algov,
+                       "\"algo\" is \"%.40s\", not an algorithm of %s (see collviz list)", algo,
+                       op);
     r->spec.algo = (cv_algo)e;
     if ((e = cv_dtype_parse(dtype)) < 0)
-        return fail(c, "\"dtype\" is \"%.40s\", not a dtype collviz knows (see collviz list)",
-                    dtype);
+        return fail_at(c, dtypev,
+                       "\"dtype\" is \"%.40s\", not a dtype collviz knows (see collviz list)",
+                       dtype);
     r->spec.dtype = (cv_dtype)e;
     app_escape(backend, r->backend, sizeof r->backend); /* drawn and printed */
     double ranks = 0, root = 0, slices = 1, iters = -1, warmup = -1;
@@ -185,19 +208,44 @@ static int parse_doc(checker *c, const cJSON *doc, show_result *r)
     r->spec.ranks = (int)ranks;
     r->spec.root = root >= 0 && cv_op_has_root(r->spec.op) ? (int)root : 0;
     if (r->spec.root >= r->spec.ranks)
-        return fail(c, "\"root\" is %d but there are only %d ranks", r->spec.root, r->spec.ranks);
+        return fail_at(c, jr_member(c->doc, doc, "root"),
+                       "\"root\" is %d but there are only %d ranks", r->spec.root,
+                       r->spec.ranks);
     r->spec.slices = (int)slices;
     r->iters = (long)iters;
     r->warmup = (long)warmup;
-    if (cJSON_GetObjectItemCaseSensitive(doc, "redop") &&
-        (rc = get_string(c, doc, "redop", "\"sum\"", &redop)))
+    if (jr_member(c->doc, doc, "redop").j &&
+        (rc = get_string(c, doc, "redop", "\"sum\"", &redop, &redopv)))
         return rc;
     if (redop && cv_op_reduces(r->spec.op)) {
         if ((e = cv_redop_parse(redop)) < 0)
-            return fail(c, "\"redop\" is \"%.40s\", not a redop collviz knows", redop);
+            return fail_at(c, redopv, "\"redop\" is \"%.40s\", not a redop collviz knows",
+                           redop);
         r->spec.redop = (cv_redop)e;
     }
     return parse_rows(c, doc, r);
+}
+
+static const jr_opts show_read = {.max_bytes = SHOW_MAX_FILE, .max_depth = 8};
+
+/* The text read: checked and drawn from, or the reader's refusal said. */
+static int from_read(checker *c, jr_status st, const jr_doc *doc, const jr_error *e,
+                     show_result *out)
+{
+    if (st != JR_OK && e->empty)
+        return fail(c, "empty file, expected the JSON that collviz bench --json writes");
+    if (st != JR_OK) {
+        char line[1200];
+        jr_error_text(e, c->path, line, sizeof line);
+        snprintf(c->err, c->errlen, "%s%s", line,
+                 e->status == JR_ESYNTAX ? "; expected the output of collviz bench --json" : "");
+        return CV_EINVAL;
+    }
+    c->doc = doc;
+    int rc = parse_doc(c, out);
+    if (rc != CV_OK)
+        show_result_free(out);
+    return rc;
 }
 
 int show_parse(const char *path, const char *text, size_t len, show_result *out, char *err,
@@ -205,77 +253,23 @@ int show_parse(const char *path, const char *text, size_t len, show_result *out,
 {
     memset(out, 0, sizeof *out);
     snprintf(out->path, sizeof out->path, "%s", path);
-    checker c = {path, err, errlen};
-    size_t skip = 0;
-    while (skip < len && strchr(" \t\r\n", text[skip]))
-        skip++;
-    if (skip == len)
-        return fail(&c, "empty file, expected the JSON that collviz bench --json writes");
-    const char *end = NULL;
-    cJSON *doc = cJSON_ParseWithLengthOpts(text, len, &end, false);
-    if (!doc) {
-        /* Name the line and column, as an editor would. */
-        int line = 1, col = 1;
-        for (const char *p = text; end && p < end && p < text + len; p++, col++)
-            if (*p == '\n')
-                line++, col = 0;
-        return fail(&c, "not JSON (parse error at line %d, column %d); expected the output of "
-                        "collviz bench --json", line, col);
-    }
-    int rc = parse_doc(&c, doc, out);
-    cJSON_Delete(doc);
-    if (rc != CV_OK)
-        show_result_free(out);
+    checker c = {path, NULL, err, errlen};
+    jr_doc doc;
+    jr_error e;
+    int rc = from_read(&c, jr_read_text(path, text, len, &show_read, &doc, &e), &doc, &e, out);
+    jr_free(&doc);
     return rc;
 }
 
 int show_load(const char *path, show_result *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
-    checker c = {path, err, errlen};
-    /* O_NONBLOCK and a regular file only: a FIFO would wait for a writer. */
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0)
-        return fail(&c, "cannot open: %s", strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return fail(&c, "cannot read: %s", S_ISDIR(st.st_mode) ? "it is a directory"
-                                                               : "it is not a regular file");
-    }
-    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-    FILE *f = fdopen(fd, "rb");
-    if (!f) {
-        close(fd);
-        return fail(&c, "cannot open: %s", strerror(errno));
-    }
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    int rc = CV_OK;
-    for (;;) {
-        if (len == cap) {
-            cap = cap ? cap * 2 : 65536;
-            char *nb = (long)cap <= SHOW_MAX_FILE + 1 ? realloc(buf, cap + 1) : NULL;
-            if (!nb) {
-                rc = fail(&c, "larger than %ld MiB; not a bench result", SHOW_MAX_FILE >> 20);
-                goto done;
-            }
-            buf = nb;
-        }
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(f)) {
-        rc = fail(&c, "cannot read: %s", strerror(errno));
-        goto done;
-    }
-    buf[len] = '\0';
-    rc = show_parse(path, buf, len, out, err, errlen);
-done:
-    free(buf);
-    fclose(f);
+    snprintf(out->path, sizeof out->path, "%s", path);
+    checker c = {path, NULL, err, errlen};
+    jr_doc doc;
+    jr_error e;
+    int rc = from_read(&c, jr_read_file(path, &show_read, &doc, &e), &doc, &e, out);
+    jr_free(&doc);
     return rc;
 }
 

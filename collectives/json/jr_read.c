@@ -1,0 +1,511 @@
+/*
+ * jr_read.c: reading a JSON file the one way collviz reads them all (jr.h):
+ * the file opened without blocking and read only when it is a regular file
+ * within the reader's cap, a NUL byte refused, the text scanned (jr_scan.c),
+ * its values parsed by cJSON when they fit in memory, and both trees
+ * walked together once: to check that they agree, and to refuse a key given
+ * twice in one object, which cJSON keeps and a lookup would quietly take
+ * the first of. Then the accessors that pair a cJSON node with its place.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cv.h"
+#include "jr_internal.h"
+
+/* Bytes a value takes once cJSON holds it (its node and the allocator's
+ * own), besides its string; and the estimate above which the memory
+ * available is asked first. */
+#define JR_BYTES_PER_VALUE (sizeof(cJSON) + 32)
+#define JR_ASK_MEMORY_ABOVE ((int64_t)64 << 20)
+
+static void set_error(jr_error *e, jr_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void set_error(jr_error *e, jr_status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+    va_end(ap);
+    e->status = st;
+}
+
+static const jr_opts *opts_or_default(const jr_opts *o)
+{
+    static const jr_opts none;
+    return o ? o : &none;
+}
+
+static size_t max_bytes(const jr_opts *o)
+{
+    return o->max_bytes ? o->max_bytes : JR_MAX_BYTES;
+}
+
+/* "1 MiB", "256 KiB", or "1000 bytes": a cap as people say it. */
+static const char *size_words(size_t n, char *out, size_t len)
+{
+    if (n >= (1 << 20) && n % (1 << 20) == 0)
+        snprintf(out, len, "%zu MiB", n >> 20);
+    else if (n >= 1024 && n % 1024 == 0)
+        snprintf(out, len, "%zu KiB", n >> 10);
+    else
+        snprintf(out, len, "%zu bytes", n);
+    return out;
+}
+
+void jr_free(jr_doc *d)
+{
+    cJSON_Delete(d->root);
+    free(d->nodes);
+    free(d->owned);
+    memset(d, 0, sizeof *d);
+}
+
+void jr_position(const jr_doc *d, size_t off, int *line, int *col)
+{
+    int l = 1, c = 1;
+    if (off > d->len)
+        off = d->len;
+    for (size_t i = d->start < off ? d->start : off; i < off; i++) {
+        unsigned char ch = (unsigned char)d->text[i];
+        if (ch == '\n') {
+            l++;
+            c = 1;
+        } else if ((ch & 0xC0) != 0x80) {
+            c++; /* a character starts here; continuation bytes do not count */
+        }
+    }
+    *line = l;
+    *col = c;
+}
+
+/* ----------------------------------------------------- the trees together */
+
+typedef struct {
+    const jr_doc *d;
+    const jr_opts *o;
+    jr_error *e;
+    /* the earliest key given twice, and the path of its object */
+    size_t dup_off;
+    bool dup;
+    bool disagree;
+    size_t disagree_off;
+    char path[200];
+} walker;
+
+static bool same_type(const cJSON *j, int type)
+{
+    switch (type) {
+    case JR__NULL:
+        return cJSON_IsNull(j);
+    case JR__FALSE:
+        return cJSON_IsFalse(j);
+    case JR__TRUE:
+        return cJSON_IsTrue(j);
+    case JR__NUMBER:
+        return cJSON_IsNumber(j);
+    case JR__STRING:
+        return cJSON_IsString(j);
+    case JR__ARRAY:
+        return cJSON_IsArray(j);
+    default:
+        return cJSON_IsObject(j);
+    }
+}
+
+static uint64_t hash_key(const char *s)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+/* The key given a second time in object j (scanner node n), or NULL:
+ * pairwise for a few members, by hash for many. */
+static const cJSON *find_duplicate(const jr_doc *d, const cJSON *j, int32_t n, int32_t *at)
+{
+    int count = 0;
+    for (const cJSON *c = j->child; c; c = c->next)
+        count++;
+    if (count < 2)
+        return NULL;
+    /* cn walks the scanner's children beside cJSON's; where the two
+     * disagree, walk() says so, and here the walk stops. */
+    if (count <= 16) {
+        int32_t cn = d->nodes[n].first;
+        for (const cJSON *c = j->child; c && cn >= 0; c = c->next, cn = d->nodes[cn].next)
+            for (const cJSON *p = j->child; p != c; p = p->next)
+                if (!strcmp(p->string, c->string)) {
+                    *at = cn;
+                    return c;
+                }
+        return NULL;
+    }
+    size_t cap = 32;
+    while (cap < (size_t)count * 2)
+        cap *= 2;
+    const cJSON **slot = calloc(cap, sizeof *slot);
+    if (!slot) /* a check that cannot run is skipped, not fatal */
+        return NULL;
+    const cJSON *found = NULL;
+    int32_t cn = d->nodes[n].first;
+    for (const cJSON *c = j->child; c && cn >= 0 && !found; c = c->next, cn = d->nodes[cn].next) {
+        for (size_t i = hash_key(c->string) & (cap - 1);; i = (i + 1) & (cap - 1)) {
+            if (!slot[i]) {
+                slot[i] = c;
+                break;
+            }
+            if (!strcmp(slot[i]->string, c->string)) {
+                found = c;
+                *at = cn;
+                break;
+            }
+        }
+    }
+    free(slot);
+    return found;
+}
+
+static void walk(walker *w, const cJSON *j, int32_t n, size_t pathlen)
+{
+    const jr__node *nodes = w->d->nodes;
+    if (w->disagree)
+        return;
+    if (n < 0 || n >= w->d->n || !j || !same_type(j, nodes[n].type)) {
+        w->disagree = true;
+        w->disagree_off = n >= 0 && n < w->d->n ? nodes[n].off : w->d->start;
+        return;
+    }
+    if (!cJSON_IsArray(j) && !cJSON_IsObject(j))
+        return;
+    if (cJSON_IsObject(j) && !w->o->allow_duplicates) {
+        int32_t at = -1;
+        const cJSON *c = find_duplicate(w->d, j, n, &at);
+        if (c && (!w->dup || nodes[at].key_off < w->dup_off)) {
+            w->dup = true;
+            w->dup_off = nodes[at].key_off;
+            char clipped[68];
+            jr_escape(jr_clip(clipped, sizeof clipped, c->string), w->e->key, sizeof w->e->key);
+            if (pathlen == 0)
+                snprintf(w->e->where, sizeof w->e->where, "%s",
+                         w->o->root_name ? w->o->root_name : "the top level");
+            else
+                jr_escape(w->path, w->e->where, sizeof w->e->where);
+        }
+    }
+    int32_t cn = nodes[n].first;
+    int i = 0;
+    for (const cJSON *c = j->child; c; c = c->next, i++) {
+        if (cn < 0) {
+            w->disagree = true;
+            w->disagree_off = nodes[n].off;
+            return;
+        }
+        /* the path of what is below: "beats[2].quiz" */
+        char piece[96];
+        if (cJSON_IsObject(j)) {
+            char key[64];
+            snprintf(piece, sizeof piece, "%s%s", pathlen ? "." : "",
+                     jr_clip(key, sizeof key, c->string));
+        } else {
+            snprintf(piece, sizeof piece, "[%d]", i);
+        }
+        size_t plen = strlen(piece), len = pathlen;
+        if (len + plen < sizeof w->path) {
+            memcpy(w->path + len, piece, plen + 1);
+            len += plen;
+        }
+        walk(w, c, cn, len);
+        w->path[pathlen] = '\0';
+        cn = nodes[cn].next;
+    }
+    if (cn >= 0 && !w->disagree) {
+        w->disagree = true;
+        w->disagree_off = nodes[cn].off;
+    }
+}
+
+/* --------------------------------------------------------------- reading */
+
+jr_status jr_read_text(const char *name, const char *text, size_t len, const jr_opts *o,
+                       jr_doc *d, jr_error *e)
+{
+    o = opts_or_default(o);
+    memset(d, 0, sizeof *d);
+    memset(e, 0, sizeof *e);
+    d->name = name ? name : "<buffer>";
+    d->text = text;
+    d->len = len;
+    char words[32];
+    size_t cap = max_bytes(o);
+    if (len > cap) {
+        set_error(e, JR_EBIG, "file is %zu bytes; the limit is %zu (%s)", len, cap,
+                  size_words(cap, words, sizeof words));
+        return e->status;
+    }
+    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
+        d->start = 3; /* a UTF-8 byte order mark: harmless, skip it */
+    const char *nul = memchr(text, '\0', len);
+    if (nul) {
+        set_error(e, JR_ENUL, "a NUL byte: a JSON file is text and has none");
+        e->off = (size_t)(nul - text);
+    } else if (jr__scan(d, o, e) == JR_OK) {
+        /* cJSON's tree takes some 100 bytes a value: a text of small values
+         * near the cap would take gigabytes, so ask first. */
+        int64_t need = (int64_t)d->n * (int64_t)JR_BYTES_PER_VALUE + (int64_t)len;
+        char source[64];
+        int64_t have = need > JR_ASK_MEMORY_ABOVE ? cv_memory_available(source, sizeof source)
+                                                  : need;
+        if (need > have) {
+            set_error(e, JR_EMEMORY,
+                      "its %lld values would take %.1f MiB of memory to read; %s is %.1f MiB",
+                      (long long)d->n, (double)need / (1 << 20), source,
+                      (double)have / (1 << 20));
+            e->off = d->start;
+        } else {
+            const char *end = NULL;
+            d->root = cJSON_ParseWithLengthOpts(text + d->start, len - d->start, &end, 0);
+            if (!d->root) {
+                set_error(e, JR_EMEMORY, "cJSON could not hold the values (out of memory?)");
+                e->off = end && end >= text && end <= text + len ? (size_t)(end - text)
+                                                                 : d->start;
+            } else {
+                walker w = {.d = d, .o = o, .e = e};
+                walk(&w, d->root, 0, 0);
+                if (w.disagree) {
+                    set_error(e, JR_ESYNTAX, "cJSON reads this value differently");
+                    e->off = w.disagree_off;
+                } else if (w.dup) {
+                    set_error(e, JR_EDUP, "duplicate key \"%s\" in %s", e->key, e->where);
+                    e->off = w.dup_off;
+                }
+            }
+        }
+    }
+    if (e->status == JR_OK)
+        return JR_OK;
+    size_t ws = d->start;
+    while (ws < len && strchr(" \t\r\n", text[ws]) && text[ws])
+        ws++;
+    e->empty = e->status == JR_ESYNTAX && ws == len;
+    jr_position(d, e->off, &e->line, &e->col);
+    jr_free(d);
+    return e->status;
+}
+
+jr_status jr_read_file(const char *path, const jr_opts *o, jr_doc *d, jr_error *e)
+{
+    o = opts_or_default(o);
+    memset(d, 0, sizeof *d);
+    memset(e, 0, sizeof *e);
+    /* O_NONBLOCK: opening a FIFO with no writer would wait for one forever. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        e->sys_errno = errno;
+        set_error(e, JR_EOPEN, "cannot open: %s", strerror(e->sys_errno));
+        return e->status;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        e->sys_errno = errno;
+        set_error(e, JR_EREAD, "cannot read: %s", strerror(e->sys_errno));
+        close(fd);
+        return e->status;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        set_error(e, JR_ENOTFILE, "cannot read: it is %s",
+                  S_ISDIR(st.st_mode)    ? "a directory, not a file"
+                  : S_ISFIFO(st.st_mode) ? "a FIFO (named pipe), not a regular file"
+                  : S_ISSOCK(st.st_mode) ? "a socket, not a regular file"
+                  : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)
+                      ? "a device, not a regular file"
+                      : "not a regular file");
+        close(fd);
+        return e->status;
+    }
+    /* A regular file reads the same either way; blocking reads are simpler. */
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    size_t cap = max_bytes(o);
+    char words[32];
+    /* Refused from its size alone, before a byte is read. */
+    if (st.st_size < 0 || (uint64_t)st.st_size > cap) {
+        set_error(e, JR_EBIG, "file is %lld bytes; the limit is %zu (%s)",
+                  (long long)st.st_size, cap, size_words(cap, words, sizeof words));
+        close(fd);
+        return e->status;
+    }
+    /* Read at most one byte past the cap, in case the size lied (a file
+     * still growing). Sized by the file: no memory is an error. */
+    size_t room = (size_t)st.st_size + 1, len = 0;
+    char *text = malloc(room + 1);
+    if (!text) {
+        set_error(e, JR_EMEMORY, "out of memory reading %zu bytes", room);
+        close(fd);
+        return e->status;
+    }
+    for (;;) {
+        if (len == room && room <= cap) {
+            size_t more = room * 2 < cap + 1 ? room * 2 : cap + 1;
+            char *t = realloc(text, more + 1);
+            if (!t) {
+                set_error(e, JR_EMEMORY, "out of memory reading %zu bytes", more);
+                break;
+            }
+            text = t;
+            room = more;
+        }
+        if (len == room)
+            break;
+        ssize_t got = read(fd, text + len, room - len);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            e->sys_errno = errno;
+            set_error(e, JR_EREAD, "cannot read: %s", strerror(e->sys_errno));
+            break;
+        }
+        if (got == 0)
+            break;
+        len += (size_t)got;
+    }
+    close(fd);
+    if (e->status == JR_OK && len > cap)
+        set_error(e, JR_EBIG, "file is more than %zu bytes; the limit is %zu (%s)", cap, cap,
+                  size_words(cap, words, sizeof words));
+    if (e->status != JR_OK) {
+        free(text);
+        return e->status;
+    }
+    text[len] = '\0';
+    if (jr_read_text(path, text, len, o, d, e) != JR_OK) {
+        free(text);
+        return e->status;
+    }
+    d->owned = text;
+    return JR_OK;
+}
+
+/* ------------------------------------------------------------- accessors */
+
+jr_val jr_root(const jr_doc *d)
+{
+    return (jr_val){d->root, d->root ? 0 : -1};
+}
+
+jr_val jr_child(const jr_doc *d, jr_val v)
+{
+    if (!v.j || !v.j->child || v.n < 0 || v.n >= d->n)
+        return (jr_val){NULL, -1};
+    return (jr_val){v.j->child, d->nodes[v.n].first};
+}
+
+jr_val jr_next(const jr_doc *d, jr_val v)
+{
+    if (!v.j || !v.j->next || v.n < 0 || v.n >= d->n)
+        return (jr_val){NULL, -1};
+    return (jr_val){v.j->next, d->nodes[v.n].next};
+}
+
+jr_val jr_member(const jr_doc *d, jr_val obj, const char *key)
+{
+    if (!cJSON_IsObject(obj.j))
+        return (jr_val){NULL, -1};
+    for (jr_val c = jr_child(d, obj); c.j; c = jr_next(d, c))
+        if (c.j->string && strcmp(c.j->string, key) == 0)
+            return c;
+    return (jr_val){NULL, -1};
+}
+
+jr_val jr_item(const jr_doc *d, jr_val arr, int i)
+{
+    jr_val c = jr_child(d, arr);
+    for (int k = 0; c.j && k < i; k++)
+        c = jr_next(d, c);
+    return i >= 0 ? c : (jr_val){NULL, -1};
+}
+
+int jr_count(jr_val v)
+{
+    return cJSON_IsArray(v.j) || cJSON_IsObject(v.j) ? cJSON_GetArraySize(v.j) : 0;
+}
+
+size_t jr_off(const jr_doc *d, jr_val v)
+{
+    return v.n >= 0 && v.n < d->n ? d->nodes[v.n].off : d->start;
+}
+
+size_t jr_end(const jr_doc *d, jr_val v)
+{
+    return v.n >= 0 && v.n < d->n ? d->nodes[v.n].end : d->start;
+}
+
+size_t jr_key_off(const jr_doc *d, jr_val v)
+{
+    return v.n >= 0 && v.n < d->n && d->nodes[v.n].key_off ? d->nodes[v.n].key_off
+                                                             : jr_off(d, v);
+}
+
+const char *jr_number_text(const jr_doc *d, jr_val v, char *out, size_t n)
+{
+    out[0] = '\0';
+    if (!cJSON_IsNumber(v.j) || v.n < 0 || v.n >= d->n || n == 0)
+        return out;
+    const jr__node *node = &d->nodes[v.n];
+    size_t len = node->end - node->off; /* at most 63: the scanner's limit */
+    if (len >= n)
+        len = n - 1;
+    memcpy(out, d->text + node->off, len);
+    out[len] = '\0';
+    return out;
+}
+
+const char *jr_found(const jr_doc *d, jr_val v, char *out, size_t n)
+{
+    const cJSON *j = v.j;
+    if (cJSON_IsNumber(j))
+        return jr_number_text(d, v, out, n);
+    snprintf(out, n, "%s",
+             cJSON_IsObject(j)   ? "an object"
+             : cJSON_IsArray(j)  ? "an array"
+             : cJSON_IsString(j) ? "a string"
+             : cJSON_IsTrue(j)   ? "true"
+             : cJSON_IsFalse(j)  ? "false"
+                                 : "null");
+    return out;
+}
+
+const char *jr_say(const jr_doc *d, size_t off, char *out, size_t n, const char *fmt, ...)
+{
+    char raw[1200];
+    int line, col;
+    jr_position(d, off, &line, &col);
+    int k = snprintf(raw, sizeof raw, "%s:%d:%d: ", d->name, line, col);
+    va_list ap;
+    va_start(ap, fmt);
+    if (k >= 0 && (size_t)k < sizeof raw)
+        vsnprintf(raw + k, sizeof raw - (size_t)k, fmt, ap);
+    va_end(ap);
+    jr_escape(raw, out, n);
+    return out;
+}
+
+const char *jr_error_text(const jr_error *e, const char *path, char *out, size_t n)
+{
+    char file[1024];
+    jr_escape(path ? path : "<buffer>", file, sizeof file);
+    const char *not_json = e->status == JR_ESYNTAX ? "not JSON: " : "";
+    if (e->line > 0)
+        snprintf(out, n, "%s:%d:%d: %s%s", file, e->line, e->col, not_json, e->msg);
+    else
+        snprintf(out, n, "%s: %s", file, e->msg);
+    return out;
+}
