@@ -197,7 +197,7 @@ static bool show_frame(void *state, bool may_wait)
                 save_shot(v, ow, oh);
                 sw->message_until = cv_now_seconds() + 4.0;
             } else if (k == SDLK_t) {
-                v->theme = (rd_theme_id)((v->theme + 1) % RD_THEME_COUNT);
+                v->theme = (rd_theme_id)((v->theme + 1) % rd_theme_count());
             } else if (k == SDLK_y) {
                 rd_chart_data d;
                 view_data(v, &d, true);
