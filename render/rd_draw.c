@@ -73,31 +73,6 @@ int rd_boxes(const rd_ctx *c, const rd_box **out)
     return c->nboxes;
 }
 
-void rd__box(rd_ctx *c, SDL_Rect r, int kind, int layer, const char *label)
-{
-    if (!c->debug || c->nboxes >= RD_MAX_BOXES || r.w <= 0 || r.h <= 0)
-        return;
-    rd_box *b = &c->boxes[c->nboxes++];
-    b->cut = false;
-    b->r = r;
-    b->kind = kind;
-    b->layer = layer;
-    snprintf(b->text, sizeof b->text, "%s", label ? label : "");
-}
-
-SDL_Rect rd__text(rd_ctx *c, const char *s, int px, SDL_Color col, SDL_Rect box, int align,
-                  int layer)
-{
-    SDL_Rect r = rd_text_draw_in(c->text, s, px, col, box, align);
-    rd__box(c, r, 0, layer, s);
-    if (c->debug && c->nboxes > 0 && r.w > 0 && !(align & RD_ALIGN_FIT)) {
-        int w = 0;
-        rd_text_measure(c->text, s, px, &w, NULL);
-        c->boxes[c->nboxes - 1].cut = w > box.w;
-    }
-    return r;
-}
-
 const cv_link *rd__link(const rd_panel *p)
 {
     if (p->link)
@@ -161,11 +136,6 @@ int rd_shown_step(const cv_plan *plan, double t, int *step, double *frac)
     if (frac)
         *frac = fr;
     return fr >= RD_ARRIVE ? k + 1 : k;
-}
-
-SDL_Color rd__node_shade(const rd_theme *th, int node)
-{
-    return node % 2 ? rd__mix(th->bg, th->accent, 0.14f) : rd__mix(th->bg, th->link, 0.30f);
 }
 
 bool rd__crosses_nodes(const cv_plan *plan, int s, int d)
