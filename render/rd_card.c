@@ -2,72 +2,14 @@
  * rd_card.c: one GPU card of the stage: its rows of cells with values,
  * chunk labels and the stripes of the ranks each element holds, chunk
  * blocks where single cells would not be legible, stripes only where even
- * those would not; the cache of cell states that the card reads; and how a
- * value is written (whole numbers in full, an unwritten cell as a dot).
+ * those would not; and the cache of cell states that the card reads (an
+ * unwritten cell shows a dot).
  */
 #include "rd_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ------------------------------------------------------------ values */
-
-void rd_value_text(cv_dtype dtype, const void *values, int64_t i, char *out, size_t outlen)
-{
-    if (cv_dtype_is_float(dtype)) {
-        double v = cv_value_get(dtype, values, i);
-        if (v == floor(v) && fabs(v) < 1e7) {
-            snprintf(out, outlen, "%.0f", v == 0 ? 0.0 : v); /* 12240, not 1.224e+04 */
-            return;
-        }
-    }
-    cv_value_format(dtype, values, i, out, outlen);
-}
-
-void rd_trace_widest(const cv_trace *t, cv_state *view, char *out, size_t outlen)
-{
-    const cv_plan *plan = cv_trace_plan(t);
-    int n = plan->spec.ranks;
-    char val[48];
-    size_t best = 0;
-    snprintf(out, outlen, "0");
-    /* Every element at the start, then what each step writes. */
-    for (int k = 0; k <= plan->nsteps; k++) {
-        cv_state_seek(view, k);
-        if (k == 0) {
-            for (int r = 0; r < n; r++)
-                for (int b = 0; b < CV_BUF_COUNT; b++) {
-                    cv_bufview v = cv_state_buf(view, r, (cv_buf)b);
-                    for (int64_t i = 0; v.values && i < v.count; i++) {
-                        rd_value_text(plan->spec.dtype, v.values, i, val, sizeof val);
-                        if (strlen(val) > best) {
-                            best = strlen(val);
-                            snprintf(out, outlen, "%s", val);
-                        }
-                    }
-                }
-            continue;
-        }
-        const cv_step *st = &plan->steps[k - 1];
-        for (int64_t x = st->first; x < st->first + st->count; x++) {
-            const cv_transfer *tr = &plan->transfers[x];
-            cv_bufview v = cv_state_buf(view, tr->dst, (cv_buf)tr->dst_buf);
-            for (int64_t i = tr->dst_off; v.values && i < tr->dst_off + tr->count && i < v.count; i++) {
-                rd_value_text(plan->spec.dtype, v.values, i, val, sizeof val);
-                if (strlen(val) > best) {
-                    best = strlen(val);
-                    snprintf(out, outlen, "%s", val);
-                }
-            }
-        }
-    }
-    /* Digits are what differ: a string of the widest digit as long. */
-    for (size_t i = 0; out[i]; i++)
-        if (out[i] >= '0' && out[i] <= '9')
-            out[i] = '0';
-    cv_state_seek(view, 0);
-}
 
 /* ------------------------------------------------------------ cell cache */
 
@@ -160,54 +102,6 @@ void rd__region_centre(const rd_card_layout *cl, int b, int64_t off, int64_t cou
         z = a;
     *x = (a.x + z.x + z.w) / 2.0f;
     *y = a.y + a.h / 2.0f;
-}
-
-/* Ranks as a learner reads them: "0+2+3", runs of three or more as
- * "0-3", so a ring's partial sum "c14-15+0-1" stays short. */
-static size_t rank_list(uint64_t mask, char *out, size_t outlen)
-{
-    size_t len = 0;
-    out[0] = '\0';
-    for (int r = 0; r < 64 && len + 8 < outlen;) {
-        if (!(mask >> r & 1)) {
-            r++;
-            continue;
-        }
-        int e = r;
-        while (e + 1 < 64 && (mask >> (e + 1) & 1))
-            e++;
-        const char *sep = len ? "+" : "";
-        if (e - r >= 2)
-            len += (size_t)snprintf(out + len, outlen - len, "%s%d-%d", sep, r, e);
-        else if (e == r + 1)
-            len += (size_t)snprintf(out + len, outlen - len, "%s%d+%d", sep, r, e);
-        else
-            len += (size_t)snprintf(out + len, outlen - len, "%s%d", sep, r);
-        r = e + 1;
-    }
-    return len;
-}
-
-void rd_chunk_label(const cv_spec *spec, cv_buf b, int rank, int64_t i, uint64_t mask, char *out,
-                     size_t outlen)
-{
-    out[0] = '\0';
-    if (!mask || outlen < 4)
-        return;
-    int chunk = rd__chunk_of(spec, b, rank, i);
-    if (chunk < 0) {
-        /* Scratch layouts are the algorithm's own: no chunk letter, just
-         * the set of ranks. */
-        char ranks[192];
-        rank_list(mask, ranks, sizeof ranks);
-        snprintf(out, outlen, "{%s}", ranks);
-        return;
-    }
-    char letter[16];
-    rd_chunk_prefix(chunk, letter, sizeof letter);
-    size_t len = (size_t)snprintf(out, outlen, "%s", letter);
-    if (len < outlen)
-        rank_list(mask, out + len, outlen - len);
 }
 
 static void draw_stripes(SDL_Renderer *r, const rd_theme *th, SDL_Rect s, uint64_t mask)

@@ -73,76 +73,6 @@ int rd_boxes(const rd_ctx *c, const rd_box **out)
     return c->nboxes;
 }
 
-const cv_link *rd__link(const rd_panel *p)
-{
-    if (p->link)
-        return p->link;
-    /* The same default as `collviz cost`: NVLink 4 (H100). */
-    const cv_link *nv = cv_link_find("nvlink4");
-    if (nv)
-        return nv;
-    const cv_link *presets = NULL;
-    int n = cv_link_presets(&presets);
-    return n > 0 ? &presets[0] : NULL;
-}
-
-/* The second link applies only where the plan has nodes to cross. */
-static const cv_link *inter_of(const rd_panel *p, const cv_plan *plan)
-{
-    return p->inter && cv_spec_nodes(&plan->spec) > 1 ? p->inter : NULL;
-}
-
-void rd__cost_plan(const rd_panel *p, const cv_plan *plan, cv_cost *out)
-{
-    memset(out, 0, sizeof *out);
-    const cv_link *link = rd__link(p);
-    if (link)
-        cv_cost_plan_nodes(plan, link, inter_of(p, plan), out);
-}
-
-double rd__cost_step(const rd_panel *p, const cv_plan *plan, int step, int64_t *bytes)
-{
-    const cv_link *link = rd__link(p);
-    *bytes = 0;
-    return link ? cv_cost_step_nodes(plan, step, link, inter_of(p, plan), bytes) : 0;
-}
-
-const char *rd__link_words(const rd_panel *p, const cv_plan *plan, char *out, size_t outlen)
-{
-    const cv_link *link = rd__link(p), *inter = inter_of(p, plan);
-    const char *a = link && link->name ? link->name : "-";
-    if (inter)
-        snprintf(out, outlen, "%s + %s", a, inter->name ? inter->name : "-");
-    else
-        snprintf(out, outlen, "%s", a);
-    return out;
-}
-
-int rd_shown_step(const cv_plan *plan, double t, int *step, double *frac)
-{
-    int n = plan ? plan->nsteps : 0;
-    if (!(t > 0))
-        t = 0;
-    if (t > n)
-        t = n;
-    int k = (int)floor(t);
-    double fr = t - k;
-    if (k >= n) {
-        k = n;
-        fr = 0;
-    }
-    if (step)
-        *step = k;
-    if (frac)
-        *frac = fr;
-    return fr >= RD_ARRIVE ? k + 1 : k;
-}
-
-bool rd__crosses_nodes(const cv_plan *plan, int s, int d)
-{
-    return cv_spec_nodes(&plan->spec) > 1 && cv_plan_node_of(plan, s) != cv_plan_node_of(plan, d);
-}
-
 /* Behind the cards of each node, a band in the node's shade: the cards of
  * one node side by side in a row share one band, so a learner sees which
  * GPUs share a machine (the legend names the shades). */
@@ -246,15 +176,7 @@ static void draw_links(rd_ctx *c, const rd_frame *f, int p, int step)
     const rd__links *ln = panel_links(c, f, p);
     /* Links used by the step in progress are drawn on top, in the accent. */
     rd__links active;
-    memset(&active, 0, sizeof active);
-    if (step < plan->nsteps) {
-        const cv_step *st = &plan->steps[step];
-        for (int64_t i = st->first; i < st->first + st->count; i++) {
-            const cv_transfer *x = &plan->transfers[i];
-            if (x->src != x->dst && x->src < 64 && x->dst < 64)
-                active.m[x->src] |= 1ull << x->dst;
-        }
-    }
+    rd__step_links(plan, step, &active);
     for (int h = 0; p == 0 && h < f->nhl_links && h < RD_MAX_HL_LINKS; h++) {
         int s = f->hl_links[h][0], d = f->hl_links[h][1];
         if (s >= 0 && s < pl->nranks && d >= 0 && d < pl->nranks)

@@ -1,31 +1,23 @@
 /*
  * rd_internal.h: names shared between the renderer's files (prefix rd__).
  * Not part of the public interface in render.h.
+ *
+ * The renderer is built in layers, each calling only the layers below it
+ * (tests/test_render_layers.sh checks it):
+ *   1. primitives: fonts, cached text, themes, strings, keys, shapes
+ *   2. plan: what a plan's links, steps, chunks and prices are, and words
+ *   3. layout: where everything goes (rectangles only, no drawing)
+ *   4. drawing: walks the layout and draws it
+ * This header is in the same order.
  */
 #ifndef RD_INTERNAL_H
 #define RD_INTERNAL_H
 
 #include "render.h"
 
-/* Links a plan uses: bit d of m[s] when some transfer goes from s to d. */
-typedef struct {
-    int n;
-    uint64_t m[RD_LAYOUT_MAX_RANKS];
-} rd__links;
+/* ============================================================ primitives */
 
-void rd__plan_links(const cv_plan *plan, rd__links *out);
-/* Ranks in ring order (following the plan's links from rank 0) when the
- * links form one cycle; otherwise 0..n-1. */
-void rd__ring_order(const rd__links *l, int *order);
-/* Tree depth of each rank from root along the plan's links (-1 when
- * unreachable). Returns the number of levels. */
-int rd__levels(const rd__links *l, int root, int *depth);
-
-/* The chunk (letter) an element belongs to, by the op's natural partition:
- * one chunk per rank, as the source notes draw them. -1 = no letter. */
-int rd__chunk_of(const cv_spec *spec, cv_buf buf, int rank, int64_t i);
-
-/* Thick lines and filled shapes with SDL_RenderGeometry. */
+/* Thick lines and filled shapes with SDL_RenderGeometry (rd_prims.c). */
 void rd__line(SDL_Renderer *r, float x0, float y0, float x1, float y1, float width, SDL_Color c);
 void rd__disc(SDL_Renderer *r, float cx, float cy, float radius, SDL_Color c);
 void rd__arrowhead(SDL_Renderer *r, float x0, float y0, float x1, float y1, float size,
@@ -33,10 +25,74 @@ void rd__arrowhead(SDL_Renderer *r, float x0, float y0, float x1, float y1, floa
 void rd__fill(SDL_Renderer *r, SDL_Rect rc, SDL_Color c);
 void rd__frame(SDL_Renderer *r, SDL_Rect rc, int width, SDL_Color c);
 SDL_Color rd__mix(SDL_Color a, SDL_Color b, float t);
+/* The shade behind the cards of node k (two alternating). */
+SDL_Color rd__node_shade(const rd_theme *th, int node);
+
+/* Text that records its box for the layout tests (rd_debug_boxes). */
+SDL_Rect rd__text(rd_ctx *c, const char *s, int px, SDL_Color col, SDL_Rect box, int align,
+                  int layer);
+void rd__box(rd_ctx *c, SDL_Rect r, int kind, int layer, const char *label);
 
 /* Human-readable byte counts ("192 B", "1.5 KiB") and times ("12.3 us"). */
 void rd__fmt_bytes(double bytes, char *out, size_t outlen);
 void rd__fmt_seconds(double s, char *out, size_t outlen);
+
+/* A rectangle with negative sizes clamped to 0. */
+static inline SDL_Rect rd__rect(int x, int y, int w, int h)
+{
+    return (SDL_Rect){x, y, w > 0 ? w : 0, h > 0 ? h : 0};
+}
+
+/* The palettes as compiled in, and replacing one (rd_theme.c), for the
+ * palette files' loader (rd_theme_load.c). */
+const rd_theme *rd__theme_builtin(rd_theme_id id);
+void rd__theme_set(rd_theme_id id, const rd_theme *th);
+
+/* ================================================================== plan */
+
+/* Links a plan uses: bit d of m[s] when some transfer goes from s to d. */
+typedef struct {
+    int n;
+    uint64_t m[RD_LAYOUT_MAX_RANKS];
+} rd__links;
+
+/* rd_plan.c: the links of the whole plan, and of one step (none past the
+ * last); whether a link from participant s to d crosses between nodes
+ * (drawn dashed). */
+void rd__plan_links(const cv_plan *plan, rd__links *out);
+void rd__step_links(const cv_plan *plan, int step, rd__links *out);
+bool rd__crosses_nodes(const cv_plan *plan, int s, int d);
+/* Ranks in ring order (following the plan's links from rank 0) when the
+ * links form one cycle; otherwise 0..n-1. */
+void rd__ring_order(const rd__links *l, int *order);
+/* Tree depth of each rank from root along the plan's links (-1 when
+ * unreachable). Returns the number of levels. */
+int rd__levels(const rd__links *l, int root, int *depth);
+
+/* A panel's time: its own in compare mode, else the frame's. */
+static inline double rd__panel_t(const rd_frame *f, const rd_panel *p)
+{
+    return p->t >= 0 ? p->t : f->t;
+}
+
+/* The panel's link for model times: its own, else the first preset
+ * (rd_plan.c). */
+const cv_link *rd__link(const rd_panel *p);
+/* The model a panel is priced on: its link, and between nodes its inter
+ * link (cv_cost_plan_nodes); "nvlink4" or "nvlink4 + ib-ndr" into where. */
+void rd__cost_plan(const rd_panel *p, const cv_plan *plan, cv_cost *out);
+double rd__cost_step(const rd_panel *p, const cv_plan *plan, int step, int64_t *bytes);
+const char *rd__link_words(const rd_panel *p, const cv_plan *plan, char *out, size_t outlen);
+
+/* rd_chunks.c: the chunk (letter) an element belongs to, by the op's
+ * natural partition: one chunk per rank, as the source notes draw them.
+ * -1 = no letter. */
+int rd__chunk_of(const cv_spec *spec, cv_buf buf, int rank, int64_t i);
+/* How a buffer of cnt elements splits into chunk blocks: n chunks of the
+ * op's default partition (part = the count), count/c chunks of c for the
+ * per-rank layouts (group = c), or none worth drawing as blocks. */
+void rd__chunk_blocks(const cv_spec *spec, cv_buf b, int64_t cnt, int *nchunks, int64_t *part,
+                      int64_t *group);
 
 /* Aggregated cell contents of one panel at one displayed step. */
 typedef struct {
@@ -76,25 +132,8 @@ struct rd_ctx {
     int nboxes;
 };
 
-/* A panel's time: its own in compare mode, else the frame's. */
-static inline double rd__panel_t(const rd_frame *f, const rd_panel *p)
-{
-    return p->t >= 0 ? p->t : f->t;
-}
-
 /* The height of a cell's stripes for values of px. */
 static inline int rd__stripe_h(int px) { return px * 3 / 10 > 3 ? px * 3 / 10 : 3; }
-
-/* A rectangle with negative sizes clamped to 0. */
-static inline SDL_Rect rd__rect(int x, int y, int w, int h)
-{
-    return (SDL_Rect){x, y, w > 0 ? w : 0, h > 0 ? h : 0};
-}
-
-/* Text that records its box for the layout tests. */
-SDL_Rect rd__text(rd_ctx *c, const char *s, int px, SDL_Color col, SDL_Rect box, int align,
-                  int layer);
-void rd__box(rd_ctx *c, SDL_Rect r, int kind, int layer, const char *label);
 
 
 /* The stage of one panel (rd_stage.c): its cards and what fits in them. */
@@ -136,23 +175,5 @@ void rd__draw_side_diagram(rd_ctx *c, const rd_frame *f); /* lesson mode */
 void rd__draw_help(rd_ctx *c, const rd_frame *f);
 void rd__draw_tooltip(rd_ctx *c, const rd_frame *f);
 void rd__draw_message(rd_ctx *c, const rd_frame *f);
-
-/* The panel's link for model times: its own, else the first preset
- * (rd_draw.c). */
-const cv_link *rd__link(const rd_panel *p);
-/* The model a panel is priced on: its link, and between nodes its inter
- * link (cv_cost_plan_nodes); "nvlink4" or "nvlink4 + ib-ndr" into where. */
-void rd__cost_plan(const rd_panel *p, const cv_plan *plan, cv_cost *out);
-double rd__cost_step(const rd_panel *p, const cv_plan *plan, int step, int64_t *bytes);
-const char *rd__link_words(const rd_panel *p, const cv_plan *plan, char *out, size_t outlen);
-/* The shade behind the cards of node k (two alternating), and whether a
- * link from participant s to d crosses between nodes (drawn dashed). */
-SDL_Color rd__node_shade(const rd_theme *th, int node);
-bool rd__crosses_nodes(const cv_plan *plan, int s, int d);
-
-/* The palettes as compiled in, and replacing one (rd_theme.c), for the
- * palette files' loader (rd_theme_load.c). */
-const rd_theme *rd__theme_builtin(rd_theme_id id);
-void rd__theme_set(rd_theme_id id, const rd_theme *th);
 
 #endif /* RD_INTERNAL_H */

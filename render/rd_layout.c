@@ -6,125 +6,12 @@
  * narration panel on the right, and the timeline and button bar at the
  * bottom; the stage's cards are placed by rd_stage.c and the narration's
  * lines by rd_narration.c, so one call places everything a frame draws.
- * Also here: what the plan's shape is (its links, a ring's order, a tree's
- * levels) and which chunk an element belongs to.
  */
 #include "rd_internal.h"
 
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
-
-#ifndef M_PI
-#define M_PI 3.14159265358979323846
-#endif
-
-/* ------------------------------------------------------------ plan shape */
-
-void rd__plan_links(const cv_plan *plan, rd__links *out)
-{
-    memset(out, 0, sizeof *out);
-    if (!plan)
-        return;
-    out->n = plan->spec.ranks < RD_LAYOUT_MAX_RANKS ? plan->spec.ranks : RD_LAYOUT_MAX_RANKS;
-    for (int64_t i = 0; i < plan->ntransfers; i++) {
-        const cv_transfer *x = &plan->transfers[i];
-        if (x->src != x->dst && x->src >= 0 && x->src < out->n && x->dst >= 0 && x->dst < out->n)
-            out->m[x->src] |= 1ull << x->dst;
-    }
-}
-
-void rd__ring_order(const rd__links *l, int *order)
-{
-    int n = l->n;
-    for (int i = 0; i < n; i++)
-        order[i] = i;
-    if (n < 3)
-        return;
-    /* Follow the single outgoing link of each rank from 0; accept only a
-     * Hamiltonian cycle (every rank has exactly one successor). */
-    uint64_t seen = 1;
-    int cur = 0;
-    int tmp[RD_LAYOUT_MAX_RANKS];
-    tmp[0] = 0;
-    for (int k = 1; k < n; k++) {
-        uint64_t m = l->m[cur];
-        if (__builtin_popcountll(m) != 1)
-            return;
-        int next = __builtin_ctzll(m);
-        if (seen & (1ull << next))
-            return;
-        seen |= 1ull << next;
-        tmp[k] = next;
-        cur = next;
-    }
-    memcpy(order, tmp, sizeof(int) * (size_t)n);
-}
-
-int rd__levels(const rd__links *l, int root, int *depth)
-{
-    int n = l->n;
-    for (int i = 0; i < n; i++)
-        depth[i] = -1;
-    if (n == 0)
-        return 0;
-    if (root < 0 || root >= n)
-        root = 0;
-    int queue[RD_LAYOUT_MAX_RANKS], head = 0, tail = 0, levels = 1;
-    depth[root] = 0;
-    queue[tail++] = root;
-    while (head < tail) {
-        int u = queue[head++];
-        for (int v = 0; v < n; v++) {
-            bool linked = (l->m[u] >> v & 1) || (l->m[v] >> u & 1);
-            if (linked && depth[v] < 0) {
-                depth[v] = depth[u] + 1;
-                if (depth[v] + 1 > levels)
-                    levels = depth[v] + 1;
-                queue[tail++] = v;
-            }
-        }
-    }
-    /* Unreachable ranks go on the last level rather than vanish. */
-    for (int i = 0; i < n; i++)
-        if (depth[i] < 0)
-            depth[i] = levels - 1;
-    return levels;
-}
-
-int rd__chunk_of(const cv_spec *spec, cv_buf buf, int rank, int64_t i)
-{
-    int64_t n = spec->ranks, c = spec->count > 0 ? spec->count : 1;
-    if (buf == CV_BUF_SCRATCH)
-        return -1;
-    switch (spec->op) {
-    case CV_OP_ALLGATHER:
-    case CV_OP_GATHER:
-        return buf == CV_BUF_SEND ? rank : (int)(i / c);
-    case CV_OP_REDUCESCATTER:
-    case CV_OP_ALLTOALL:
-    case CV_OP_SCATTER:
-        return buf == CV_BUF_SEND ? (int)(i / c) : rank;
-    default:
-        return (int)(i * n / c);
-    }
-}
-
-void rd_chunk_range(const cv_spec *spec, cv_buf b, int rank, int64_t e, int64_t *first,
-                    int64_t *count)
-{
-    int64_t n = cv_spec_buf_count(spec, b, rank);
-    int c = rd__chunk_of(spec, b, rank, e);
-    int64_t lo = e, hi = e;
-    while (c >= 0 && lo > 0 && rd__chunk_of(spec, b, rank, lo - 1) == c)
-        lo--;
-    while (c >= 0 && hi + 1 < n && rd__chunk_of(spec, b, rank, hi + 1) == c)
-        hi++;
-    *first = lo;
-    *count = hi - lo + 1;
-}
-
-/* ---------------------------------------------------------------- layout */
 
 /* The bar's buttons, in the keymap's order, each with a share of the bar
  * in proportion to its label (so "backend" gets the room "<" does not

@@ -413,42 +413,6 @@ static void place_insides(const stage *s, int rank, SDL_Rect c, const card_fit *
 
 /* ------------------------------------------------------------ a panel */
 
-/* How a buffer splits into chunk blocks: n chunks of the op's default
- * partition (part = the count), count/c chunks of c for the per-rank
- * layouts (group = c), or none worth drawing as blocks. */
-static void chunking(const cv_spec *spec, cv_buf b, int64_t cnt, int *nchunks, int64_t *part,
-                     int64_t *group)
-{
-    int n = spec->ranks;
-    int64_t c = spec->count > 0 ? spec->count : 1;
-    *nchunks = 0, *part = 0, *group = 1;
-    if (b == CV_BUF_SCRATCH || cnt <= 1)
-        return;
-    int first = rd__chunk_of(spec, b, 0, 0), last = rd__chunk_of(spec, b, 0, cnt - 1);
-    if (first == last) {
-        *nchunks = 1; /* one chunk: one block */
-        *group = cnt;
-        return;
-    }
-    switch (spec->op) {
-    case CV_OP_ALLGATHER:
-    case CV_OP_GATHER:
-    case CV_OP_REDUCESCATTER:
-    case CV_OP_ALLTOALL:
-    case CV_OP_SCATTER:
-        *nchunks = (int)((cnt + c - 1) / c);
-        *group = c;
-        return;
-    default:
-        if (cnt < n)
-            return; /* every element a chunk of its own: cells already */
-        *nchunks = n;
-        *part = cnt;
-        *group = (cnt + n - 1) / n;
-        return;
-    }
-}
-
 static void measure_stage(stage *s, const rd_panel *p)
 {
     static const rd_string names[CV_BUF_COUNT] = {RD_S_IN, RD_S_OUT, RD_S_TMP};
@@ -634,7 +598,7 @@ void rd__layout_panel(const rd_frame *f, const rd_panel *p, SDL_Rect area, rd_la
             if (sw ? b != CV_BUF_SCRATCH : b == CV_BUF_SCRATCH && cnt <= 0)
                 cnt = -1;
             s.count[r][b] = cnt;
-            chunking(&plan->spec, (cv_buf)b, cnt, &s.chunks[r][b], &s.part[r][b], &s.cgroup[r][b]);
+            rd__chunk_blocks(&plan->spec, (cv_buf)b, cnt, &s.chunks[r][b], &s.part[r][b], &s.cgroup[r][b]);
         }
     measure_stage(&s, p);
     pl->nranks = s.n;
