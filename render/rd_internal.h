@@ -94,6 +94,20 @@ int rd__chunk_of(const cv_spec *spec, cv_buf buf, int rank, int64_t i);
 void rd__chunk_blocks(const cv_spec *spec, cv_buf b, int64_t cnt, int *nchunks, int64_t *part,
                       int64_t *group);
 
+/* rd_words.c: the header's first line (op, algorithm, ranks, count, ...)
+ * fitted to w pixels at px; compare mode's second line ("ring: step 3 of
+ * 6 · tree: ..."); the shown step's numbers (phase, step, the busiest
+ * port, measured and modelled time; compact for a caption, whose first
+ * lines give bytes and the model). */
+void rd__spec_words(rd_text *t, const rd_frame *f, int px, int w, char *out, size_t outlen);
+void rd__compare_words(const rd_frame *f, char *out, size_t outlen);
+void rd__step_numbers(rd_text *tx, int px, int maxw, const rd_frame *f, const rd_panel *p,
+                      bool compact, char *out, size_t outlen);
+/* A compare caption's first lines (steps, bytes, model time with the
+ * textbook's formulas), wrapped to w pixels; returns how many. */
+int rd__caption_lines(rd_text *t, const rd_frame *f, const rd_panel *panel, int px, int w,
+                      char (*lines)[320], int maxlines);
+
 /* Aggregated cell contents of one panel at one displayed step. */
 typedef struct {
     uint64_t mask;    /* OR of the elements' provenance */
@@ -158,10 +172,6 @@ void rd__draw_timeline(rd_ctx *c, const rd_frame *f, bool cursor);
 void rd__draw_buttons(rd_ctx *c, const rd_frame *f);
 void rd__draw_legend(rd_ctx *c, const rd_frame *f, int p);
 void rd__draw_caption(rd_ctx *c, const rd_frame *f, int p);
-/* A compare caption's first lines (steps, bytes, model time with the
- * textbook's formulas), wrapped to w pixels; returns how many. */
-int rd__caption_lines(rd_text *t, const rd_frame *f, const rd_panel *panel, int px, int w,
-                      char (*lines)[320], int maxlines);
 
 /* The narration panel (rd_narration.c): its lines, answers, buttons and
  * field, laid out for rd_layout_compute, then drawn; and a lesson's
