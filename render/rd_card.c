@@ -85,25 +85,6 @@ void rd__update_cells(rd_ctx *c, int p, const rd_panel *panel, int shown)
 
 /* ---------------------------------------------------------------- stage */
 
-/* Centre of the cells holding elements [off, off + count) of a row: where
- * a chunk leaves from and lands. On one line, the middle of its cells; on
- * several, the first cell's. */
-void rd__region_centre(const rd_card_layout *cl, int b, int64_t off, int64_t count,
-                       float *x, float *y)
-{
-    if (cl->count[b] <= 0 || cl->row[b].w <= 0 || cl->cells[b] <= 0) {
-        *x = cl->card.x + cl->card.w / 2.0f;
-        *y = cl->card.y + cl->card.h / 2.0f;
-        return;
-    }
-    int j0 = rd_cell_of(cl, b, off), j1 = rd_cell_of(cl, b, off + (count > 0 ? count - 1 : 0));
-    SDL_Rect a = rd_cell_rect(cl, b, j0), z = rd_cell_rect(cl, b, j1);
-    if (a.y != z.y)
-        z = a;
-    *x = (a.x + z.x + z.w) / 2.0f;
-    *y = a.y + a.h / 2.0f;
-}
-
 static void draw_stripes(SDL_Renderer *r, const rd_theme *th, SDL_Rect s, uint64_t mask)
 {
     int pop = __builtin_popcountll(mask);
@@ -152,49 +133,6 @@ static void fit_values(rd_ctx *c, cv_dtype dtype, cv_bufview v, const rd__cell *
     }
 }
 
-/* A card's title ("GPU 3 (root)", or its number alone where the card is
- * small) and the box it is drawn in, left of which is the colour square
- * (*square false: no room for it, the number takes its place); *tpx is
- * the title's size, smaller where even the number did not fit. The
- * landing's sum goes right of the title's text (rd_draw.c). */
-SDL_Rect rd__card_title(rd_ctx *c, const rd_frame *f, int p, int k, char *title, size_t len,
-                        int *tpx, bool *square)
-{
-    const rd_panel_layout *pl = &c->L.panels[p];
-    const rd_card_layout *cl = &pl->cards[k];
-    const cv_spec *spec = &cv_trace_plan(f->panels[p].trace)->spec;
-    bool lens = k == RD_LENS_CARD;
-    int rank = lens ? pl->lens_rank : k;
-    int px = lens ? pl->lens_px : pl->cell_px;
-    int sq = cl->title.h / 2;
-    if (rank >= pl->nranks) /* an in-network plan's switch */
-        snprintf(title, len, "%s", rd_str(f->lang, RD_S_SWITCH));
-    else
-        rd_strf(f->lang, RD_S_GPU, title, len, rank, 0);
-    if (cv_op_has_root(spec->op) && rank == spec->root) {
-        size_t l = strlen(title);
-        snprintf(title + l, len - l, " (%s)", rd_str(f->lang, RD_S_ROOT));
-    }
-    SDL_Rect tb = {cl->title.x + sq + px / 2, cl->title.y, cl->title.w - sq - px / 2, cl->title.h};
-    int tw = 0;
-    rd_text_measure(c->text, title, px, &tw, NULL);
-    *tpx = px;
-    *square = true;
-    if (tw > tb.w && rank < pl->nranks) { /* a small card: its number says which GPU */
-        snprintf(title, len, "%d", rank);
-        rd_text_measure(c->text, title, px, &tw, NULL);
-        if (tw > tb.w) { /* every card shows its rank: over the square, then smaller */
-            *square = false;
-            tb = cl->title;
-            while (tw > tb.w && *tpx > 7) {
-                (*tpx)--;
-                rd_text_measure(c->text, title, *tpx, &tw, NULL);
-            }
-        }
-    }
-    return tb;
-}
-
 void rd__draw_card(rd_ctx *c, const rd_frame *f, int p, int k)
 {
     const rd_theme *th = rd_theme_get(f->theme);
@@ -219,7 +157,7 @@ void rd__draw_card(rd_ctx *c, const rd_frame *f, int p, int k)
         char title[64];
         int tpx;
         bool square;
-        SDL_Rect tb = rd__card_title(c, f, p, k, title, sizeof title, &tpx, &square);
+        SDL_Rect tb = rd__card_title(c->text, &c->L, f, p, k, title, sizeof title, &tpx, &square);
         if (square)
             rd__fill(R, sw, rc);
         rd__text(c, title, tpx, th->text, tb, RD_ALIGN_LEFT, 0);

@@ -126,18 +126,6 @@ static void dashed_line(SDL_Renderer *r, float x0, float y0, float x1, float y1,
     }
 }
 
-/* Where a link leaves the rectangle a towards b. */
-static void edge_point(SDL_Rect a, float tx, float ty, float *x, float *y)
-{
-    float cx = a.x + a.w / 2.0f, cy = a.y + a.h / 2.0f;
-    float dx = tx - cx, dy = ty - cy;
-    float sx = dx != 0 ? (a.w / 2.0f) / fabsf(dx) : 1e9f;
-    float sy = dy != 0 ? (a.h / 2.0f) / fabsf(dy) : 1e9f;
-    float s = fminf(fminf(sx, sy), 1.0f);
-    *x = cx + dx * s;
-    *y = cy + dy * s;
-}
-
 static const rd__links *panel_links(rd_ctx *c, const rd_frame *f, int p)
 {
     const cv_plan *plan = cv_trace_plan(f->panels[p].trace);
@@ -146,26 +134,6 @@ static const rd__links *panel_links(rd_ctx *c, const rd_frame *f, int p)
         c->links_plan[p] = plan;
     }
     return &c->links[p];
-}
-
-/* Where the link from card s to card d leaves s and enters d, as drawn:
- * the two directions of a two-way link a little apart, so both arrows
- * show and chunks going each way stay on their own line. */
-static void link_ends(rd_ctx *c, int p, int s, int d, bool both, float *x0, float *y0, float *x1,
-                      float *y1)
-{
-    const rd_panel_layout *pl = &c->L.panels[p];
-    SDL_Rect a = pl->cards[s].card, b = pl->cards[d].card;
-    edge_point(a, b.x + b.w / 2.0f, b.y + b.h / 2.0f, x0, y0);
-    edge_point(b, a.x + a.w / 2.0f, a.y + a.h / 2.0f, x1, y1);
-    if (both && pl->nranks <= 16) {
-        float dx = *x1 - *x0, dy = *y1 - *y0, len = sqrtf(dx * dx + dy * dy);
-        if (len > 1) {
-            float o = 3 * c->L.ui;
-            *x0 += -dy / len * o, *y0 += dx / len * o;
-            *x1 += -dy / len * o, *y1 += dx / len * o;
-        }
-    }
 }
 
 static void draw_links(rd_ctx *c, const rd_frame *f, int p, int step)
@@ -199,7 +167,7 @@ static void draw_links(rd_ctx *c, const rd_frame *f, int p, int step)
                 if (both && !act && s > d)
                     continue; /* one line for a two-way link */
                 float x0, y0, x1, y1;
-                link_ends(c, p, s, d, both, &x0, &y0, &x1, &y1);
+                rd__link_ends(&c->L, p, s, d, both, &x0, &y0, &x1, &y1);
                 SDL_Color col = act ? th->accent : th->link;
                 if (dense && !act)
                     col = rd__mix(th->bg, th->link, 0.5f);
@@ -274,7 +242,8 @@ static void flight_point(rd_ctx *c, int p, const cv_transfer *x, bool both, doub
     rd__region_centre(sc, x->src_buf, x->src_off, x->count, &pts[0][0], &pts[0][1]);
     n = 1;
     if (x->src != x->dst) {
-        link_ends(c, p, x->src, x->dst, both, &pts[1][0], &pts[1][1], &pts[2][0], &pts[2][1]);
+        rd__link_ends(&c->L, p, x->src, x->dst, both, &pts[1][0], &pts[1][1], &pts[2][0],
+                      &pts[2][1]);
         n = 3;
     }
     rd__region_centre(dc, x->dst_buf, x->dst_off, x->count, &pts[n][0], &pts[n][1]);
@@ -479,7 +448,8 @@ static void draw_landing(rd_ctx *c, const rd_frame *f, int p, int step, float fl
             char title[64];
             int ttpx;
             bool square;
-            SDL_Rect tb = rd__card_title(c, f, p, kc, title, sizeof title, &ttpx, &square);
+            SDL_Rect tb = rd__card_title(c->text, &c->L, f, p, kc, title, sizeof title, &ttpx,
+                                         &square);
             (void)square;
             int tw = 0;
             rd_text_measure(c->text, title, ttpx, &tw, NULL);
@@ -738,85 +708,3 @@ void rd_draw(rd_ctx *c, const rd_frame *f)
     draw_dynamic(c, f);
 }
 
-/* ------------------------------------------------------------------ hits */
-
-rd_hit rd_hit_test(const rd_layout *L, int x, int y)
-{
-    rd_hit h;
-    memset(&h, 0, sizeof h);
-    SDL_Point pt = {x, y};
-    for (int i = 1; i < RD_ACT_COUNT_; i++)
-        if (L->button[i].w > 0 && SDL_PointInRect(&pt, &L->button[i])) {
-            h.kind = RD_HIT_BUTTON;
-            h.action = (rd_action)i;
-            return h;
-        }
-    for (int i = 0; i < RD_MAX_CHOICES; i++)
-        if (L->choice[i].w > 0 && SDL_PointInRect(&pt, &L->choice[i])) {
-            h.kind = RD_HIT_CHOICE;
-            h.choice = i;
-            return h;
-        }
-    for (int i = 0; i < L->nnav && i < RD_MAX_NAV; i++)
-        if (L->nav[i].w > 0 && SDL_PointInRect(&pt, &L->nav[i])) {
-            h.kind = RD_HIT_BUTTON;
-            h.action = L->nav_action[i];
-            return h;
-        }
-    if (L->timeline.w > 0) {
-        SDL_Rect tl = L->timeline;
-        tl.y -= tl.h / 3;
-        tl.h += tl.h * 2 / 3; /* forgiving for the mouse */
-        if (SDL_PointInRect(&pt, &tl)) {
-            double u = (double)(x - L->timeline.x) / (L->timeline.w > 0 ? L->timeline.w : 1);
-            h.kind = RD_HIT_TIMELINE;
-            h.t = fmin(fmax(u, 0), 1) * L->nsteps;
-            return h;
-        }
-    }
-    for (int p = 0; p < L->npanels; p++) {
-        const rd_panel_layout *pl = &L->panels[p];
-        for (int k = 0; k <= RD_LENS_CARD; k++) {
-            if (k >= pl->nparts && (k < RD_LENS_CARD || pl->lens_rank < 0))
-                continue;
-            int r = k == RD_LENS_CARD ? pl->lens_rank : k;
-            const rd_card_layout *cl = &pl->cards[k];
-            if (!SDL_PointInRect(&pt, &cl->card))
-                continue;
-            h.kind = RD_HIT_CARD;
-            h.panel = p;
-            h.rank = r;
-            for (int b = 0; b < CV_BUF_COUNT; b++)
-                if (cl->label[b].w > 0 && cl->count[b] > 0 && SDL_PointInRect(&pt, &cl->label[b]) &&
-                    !SDL_PointInRect(&pt, &cl->row[b])) {
-                    h.kind = RD_HIT_ROW; /* a row's name: the whole row */
-                    h.buf = (cv_buf)b;
-                    h.first = 0;
-                    h.count = cl->count[b];
-                    h.pick = RD_PICK_ROW;
-                    return h;
-                }
-            for (int b = 0; b < CV_BUF_COUNT; b++) {
-                if (cl->cells[b] == 0 || !SDL_PointInRect(&pt, &cl->row[b]))
-                    continue;
-                int per = cl->per_line[b] > 0 ? cl->per_line[b] : 1;
-                int lines = (cl->cells[b] + per - 1) / per;
-                int line = (int)((int64_t)(y - cl->row[b].y) * lines / cl->row[b].h);
-                int col = (int)((int64_t)(x - cl->row[b].x) * per / cl->row[b].w);
-                int j = line * per + col;
-                if (col < 0 || col >= per || j < 0 || j >= cl->cells[b])
-                    continue;
-                h.kind = RD_HIT_CELL;
-                h.panel = p;
-                h.rank = r;
-                h.buf = (cv_buf)b;
-                rd_cell_span(cl, b, j, &h.first, &h.count);
-                return h;
-            }
-            return h;
-        }
-    }
-    if (L->narration.w > 0 && SDL_PointInRect(&pt, &L->narration))
-        h.kind = RD_HIT_NARRATION;
-    return h;
-}

@@ -108,6 +108,22 @@ void rd__step_numbers(rd_text *tx, int px, int maxw, const rd_frame *f, const rd
 int rd__caption_lines(rd_text *t, const rd_frame *f, const rd_panel *panel, int px, int w,
                       char (*lines)[320], int maxlines);
 
+/* ================================================================ layout */
+
+/* rd_cells.c: the centre of the cells holding elements [off, off + count)
+ * of a row, where chunks fly from and land. */
+void rd__region_centre(const rd_card_layout *cl, int b, int64_t off, int64_t count, float *x,
+                       float *y);
+/* Where the link from card s to card d of panel p leaves s and enters d,
+ * the two directions of a two-way link (both) a little apart. */
+void rd__link_ends(const rd_layout *L, int p, int s, int d, bool both, float *x0, float *y0,
+                   float *x1, float *y1);
+/* Card k's title ("GPU 3 (root)", or its number alone on a small card)
+ * and the box it is drawn in; *tpx its size, *square whether the colour
+ * square fits left of it. */
+SDL_Rect rd__card_title(rd_text *t, const rd_layout *L, const rd_frame *f, int p, int k,
+                        char *title, size_t len, int *tpx, bool *square);
+
 /* Aggregated cell contents of one panel at one displayed step. */
 typedef struct {
     uint64_t mask;    /* OR of the elements' provenance */
@@ -155,15 +171,10 @@ void rd__layout_panel(const rd_frame *f, const rd_panel *p, SDL_Rect area, rd_la
                       rd_text *text, bool caption, rd_panel_layout *pl);
 
 /* The stage's cards (rd_card.c): the cell cache of panel p for the shown
- * step (call before drawing its cards), one card, and the centre of the
- * cells holding elements [off, off + count) of a row, where chunks fly. */
+ * step (call before drawing its cards), and one card. */
 void rd__update_cells(rd_ctx *c, int p, const rd_panel *panel, int shown);
 /* Card k of panel p: a rank's card, a switch's (nranks), or RD_LENS_CARD. */
 void rd__draw_card(rd_ctx *c, const rd_frame *f, int p, int k);
-SDL_Rect rd__card_title(rd_ctx *c, const rd_frame *f, int p, int k, char *title, size_t len,
-                        int *tpx, bool *square);
-void rd__region_centre(const rd_card_layout *cl, int b, int64_t off, int64_t count, float *x,
-                       float *y);
 
 /* Around the stage (rd_chrome.c): the header, the timeline, the button
  * bar, and each panel's legend and compare caption. */
