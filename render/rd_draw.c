@@ -662,7 +662,7 @@ void rd_draw(rd_ctx *c, const rd_frame *f)
 {
     int w = 0, h = 0;
     SDL_GetRendererOutputSize(c->r, &w, &h);
-    rd_layout_compute(f, w, h, c->text, &c->L);
+    rd__layout_frame(&c->scratch, f, w, h, c->text, &c->L);
     c->nboxes = 0;
     bool cache = !c->debug && !c->no_targets;
     if (cache && (!c->layer || c->layer_w != w || c->layer_h != h)) {

@@ -124,6 +124,89 @@ void rd__link_ends(const rd_layout *L, int p, int s, int d, bool both, float *x0
 SDL_Rect rd__card_title(rd_text *t, const rd_layout *L, const rd_frame *f, int p, int k,
                         char *title, size_t len, int *tpx, bool *square);
 
+/* The height of a cell's stripes for values of px. */
+static inline int rd__stripe_h(int px) { return px * 3 / 10 > 3 ? px * 3 / 10 : 3; }
+
+/* rd_fit.c: what one panel's cards must hold, and the measures that
+ * decide it, taken once a panel (rd__stage_init). */
+typedef struct {
+    const cv_plan *plan;
+    const rd_layout *L;
+    rd_text *t;
+    cv_lang lang;
+    int n, nrows;
+    int nparts; /* the ranks' cards, and an in-network plan's switch (card n) */
+    bool projector;
+    int px_min, px_max;
+    int64_t count[RD_LAYOUT_MAX_RANKS + 1][CV_BUF_COUNT]; /* -1: no such row */
+    int chunks[RD_LAYOUT_MAX_RANKS + 1][CV_BUF_COUNT];    /* chunk blocks a row would have */
+    int64_t part[RD_LAYOUT_MAX_RANKS + 1][CV_BUF_COUNT];
+    int64_t cgroup[RD_LAYOUT_MAX_RANKS + 1][CV_BUF_COUNT];
+    /* measured at each text size */
+    int value_w[64], label_w[64], rowlab_w[64], dots_w[64];
+} rd__stage;
+
+/* One card's insides at a text size: each row's mode and lines. */
+typedef struct {
+    int px;
+    bool labels;
+    bool label_top; /* the row's name on a line above it, not in a column beside it */
+    int title_h, rowlab_w, rowlab_h, ipad, gap;
+    int mode[CV_BUF_COUNT], per_line[CV_BUF_COUNT], lines[CV_BUF_COUNT], cells[CV_BUF_COUNT];
+    int line_h[CV_BUF_COUNT];
+    int need_h;
+} rd__card_fit;
+
+/* The best text size and quality every card of a size can share. */
+typedef struct {
+    int quality; /* as rd__fit_card's, the worst card's */
+    int px;
+    bool labels;
+} rd__panel_fit;
+
+void rd__stage_init(rd__stage *s, const rd_frame *f, const rd_panel *p, const rd_layout *L,
+                    rd_text *text);
+/* Card rank's insides in w x h at px: 3 every row legible cells with
+ * labels, 2 cells without labels, 1 some chunk blocks, 0 stripes
+ * somewhere, -1 nothing fits at all. */
+int rd__fit_card(const rd__stage *s, int rank, int w, int h, int px, bool labels, rd__card_fit *f);
+rd__panel_fit rd__fit_panel(const rd__stage *s, int w, int h);
+/* Better: legible before illegible, then larger type, then more room. */
+double rd__fit_score(rd__panel_fit f, int w, int h);
+/* Fills one card's rectangles for a fit. */
+void rd__place_insides(const rd__stage *s, int rank, SDL_Rect c, const rd__card_fit *f,
+                       rd_card_layout *cl);
+/* The size of chunk labels under values of px. */
+int rd__label_px(int px);
+
+/* The widest cards on an ellipse for an area, kept for the next frames
+ * (rd_stage.c). */
+#define RD__CIRCLE_MEMO 8
+typedef struct {
+    int w, h, n, gap;
+    double aspect, width;
+    bool centre;
+} rd__circle_memo;
+
+/* Scratch for laying out a frame: too large for the stack (the browser's
+ * is small), and kept out of statics so that the renderer can be entered
+ * again. rd_draw's lives in rd_ctx; rd_layout_compute takes one of its own. */
+typedef struct {
+    rd__stage stage;
+    rd__circle_memo circles[RD__CIRCLE_MEMO];
+    int next_circle;
+} rd__scratch;
+
+/* The stage of one panel (rd_stage.c): its cards and what fits in them. */
+void rd__layout_panel(rd__scratch *sc, const rd_frame *f, const rd_panel *p, SDL_Rect area,
+                      rd_layout *L, rd_text *text, bool caption, rd_panel_layout *pl);
+
+/* rd_layout.c: rd_layout_compute with the caller's scratch. */
+void rd__layout_frame(rd__scratch *sc, const rd_frame *f, int w, int h, rd_text *text,
+                      rd_layout *L);
+
+/* ================================================================ drawing */
+
 /* Aggregated cell contents of one panel at one displayed step. */
 typedef struct {
     uint64_t mask;    /* OR of the elements' provenance */
@@ -160,15 +243,8 @@ struct rd_ctx {
     bool debug;
     rd_box boxes[RD_MAX_BOXES];
     int nboxes;
+    rd__scratch scratch; /* the layout's */
 };
-
-/* The height of a cell's stripes for values of px. */
-static inline int rd__stripe_h(int px) { return px * 3 / 10 > 3 ? px * 3 / 10 : 3; }
-
-
-/* The stage of one panel (rd_stage.c): its cards and what fits in them. */
-void rd__layout_panel(const rd_frame *f, const rd_panel *p, SDL_Rect area, rd_layout *L,
-                      rd_text *text, bool caption, rd_panel_layout *pl);
 
 /* The stage's cards (rd_card.c): the cell cache of panel p for the shown
  * step (call before drawing its cards), and one card. */
