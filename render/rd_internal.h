@@ -188,6 +188,17 @@ typedef struct {
     bool centre;
 } rd__circle_memo;
 
+/* A line of the narration being laid out (rd_narration_layout.c): what
+ * the panel will draw, plus its height and the space above it. */
+typedef struct {
+    rd_line l;
+    int h, gap;
+} rd__staged;
+#define RD__STAGED_LINES 224
+#define RD__WRAP_LINES 96
+#define RD__WRAP_LEN 256 /* as rd_line's text */
+#define RD__CHOICE_LINES 5
+
 /* Scratch for laying out a frame: too large for the stack (the browser's
  * is small), and kept out of statics so that the renderer can be entered
  * again. rd_draw's lives in rd_ctx; rd_layout_compute takes one of its own. */
@@ -195,11 +206,29 @@ typedef struct {
     rd__stage stage;
     rd__circle_memo circles[RD__CIRCLE_MEMO];
     int next_circle;
+    rd__staged staged[RD__STAGED_LINES];                 /* the narration's text column */
+    char wrap[RD__WRAP_LINES][RD__WRAP_LEN];             /* one block of it, wrapped */
+    char choices[RD_MAX_CHOICES][RD__CHOICE_LINES][256]; /* the answers' lines */
 } rd__scratch;
 
 /* The stage of one panel (rd_stage.c): its cards and what fits in them. */
 void rd__layout_panel(rd__scratch *sc, const rd_frame *f, const rd_panel *p, SDL_Rect area,
                       rd_layout *L, rd_text *text, bool caption, rd_panel_layout *pl);
+
+/* rd_narration_layout.c: the narration panel's lines, answers, buttons and
+ * field, into L (its rectangle L->narration already placed). */
+void rd__layout_narration(rd__scratch *sc, rd_text *t, const rd_frame *f, rd_layout *L);
+/* Where a diagram's boxes, arrows (clipped to the boxes) and arrow labels
+ * go in area, for the drawing. */
+typedef struct {
+    int nboxes, narrows;
+    SDL_Rect box[RD_DIAGRAM_MAX_BOXES];
+    bool arrow[RD_DIAGRAM_MAX_ARROWS];     /* drawn: it joins two boxes */
+    float ends[RD_DIAGRAM_MAX_ARROWS][4];  /* x0, y0, x1, y1 */
+    SDL_Rect label[RD_DIAGRAM_MAX_ARROWS]; /* w == 0: no label */
+} rd__diagram_geom;
+void rd__diagram_place(rd_text *t, const rd_diagram *d, SDL_Rect area, float ui, int px,
+                       rd__diagram_geom *g);
 
 /* rd_layout.c: rd_layout_compute with the caller's scratch. */
 void rd__layout_frame(rd__scratch *sc, const rd_frame *f, int w, int h, rd_text *text,
@@ -244,6 +273,7 @@ struct rd_ctx {
     rd_box boxes[RD_MAX_BOXES];
     int nboxes;
     rd__scratch scratch; /* the layout's */
+    rd__diagram_geom diagram; /* the diagram being drawn */
 };
 
 /* The stage's cards (rd_card.c): the cell cache of panel p for the shown
@@ -260,12 +290,12 @@ void rd__draw_buttons(rd_ctx *c, const rd_frame *f);
 void rd__draw_legend(rd_ctx *c, const rd_frame *f, int p);
 void rd__draw_caption(rd_ctx *c, const rd_frame *f, int p);
 
-/* The narration panel (rd_narration.c): its lines, answers, buttons and
- * field, laid out for rd_layout_compute, then drawn; and a lesson's
- * diagram beside the stage. */
-void rd__layout_narration(rd_text *t, const rd_frame *f, rd_layout *L);
+/* A beat's diagram in area, and a lesson's beside the stage
+ * (rd_diagram.c). */
+void rd__draw_diagram(rd_ctx *c, const rd_frame *f, const rd_diagram *d, SDL_Rect area);
+void rd__draw_side_diagram(rd_ctx *c, const rd_frame *f);
+/* The narration panel as laid out (rd_narration.c). */
 void rd__draw_narration(rd_ctx *c, const rd_frame *f);
-void rd__draw_side_diagram(rd_ctx *c, const rd_frame *f); /* lesson mode */
 
 /* Drawn over everything (rd_overlay.c): the help, the cell tooltip, the
  * banner. */

@@ -184,7 +184,7 @@ void rd__layout_frame(rd__scratch *sc, const rd_frame *f, int w, int h, rd_text 
     L->message = rd__rect(L->stage.x + L->stage.w / 8, L->stage.y + pad, L->stage.w * 3 / 4,
                           (int)(L->px_text * 2.2));
     layout_panels(sc, f, text, pad, L);
-    rd__layout_narration(text, f, L);
+    rd__layout_narration(sc, text, f, L);
 }
 
 void rd_layout_compute(const rd_frame *f, int w, int h, rd_text *text, rd_layout *out)
