@@ -276,11 +276,22 @@ struct rd_ctx {
     rd__diagram_geom diagram; /* the diagram being drawn */
 };
 
+/* Behind the cards (rd_links.c): the nodes' bands and the links, the step
+ * in progress's on top; the plan's links, kept per panel. */
+void rd__draw_nodes(rd_ctx *c, const rd_frame *f, int p);
+void rd__draw_links(rd_ctx *c, const rd_frame *f, int p, int step);
+const rd__links *rd__panel_links(rd_ctx *c, const rd_frame *f, int p);
+
 /* The stage's cards (rd_card.c): the cell cache of panel p for the shown
  * step (call before drawing its cards), and one card. */
 void rd__update_cells(rd_ctx *c, int p, const rd_panel *panel, int shown);
 /* Card k of panel p: a rank's card, a switch's (nranks), or RD_LENS_CARD. */
 void rd__draw_card(rd_ctx *c, const rd_frame *f, int p, int k);
+
+/* What moves (rd_flight.c): step's chunks in flight at frac (< RD_ARRIVE),
+ * and its landing: the cells it wrote flashed at flash, its sums. */
+void rd__draw_flight(rd_ctx *c, const rd_frame *f, int p, int step, double frac);
+void rd__draw_landing(rd_ctx *c, const rd_frame *f, int p, int step, float flash);
 
 /* Around the stage (rd_chrome.c): the header, the timeline, the button
  * bar, and each panel's legend and compare caption. */
