@@ -78,17 +78,15 @@ void rd__draw_caption(rd_ctx *c, const rd_frame *f, int p)
 
 /* Under a panel: every rank's colour (swatches with numbers where they
  * all fit, else one strip of all the colours: never some ranks only), then
- * what the cells' words mean, as much as fits, most needed first. */
-void rd__draw_legend(rd_ctx *c, const rd_frame *f, int p)
+ * the nodes' shades, then what the cells' words mean, as much as fits,
+ * most needed first (rd__draw_legend). Each part returns the x it ends
+ * at. */
+static int legend_ranks(rd_ctx *c, const rd_frame *f, int p, int x)
 {
     const rd_theme *th = rd_theme_get(f->theme);
     const rd_panel_layout *pl = &c->L.panels[p];
     SDL_Rect lg = pl->legend;
-    if (lg.h <= 0 || pl->nranks == 0)
-        return;
-    int px = c->L.px_small;
-    int x = lg.x, right = lg.x + lg.w;
-    int sw = (int)(px * 0.8);
+    int px = c->L.px_small, right = lg.x + lg.w, sw = (int)(px * 0.8);
     int need = 0;
     for (int r = 0; r < pl->nranks; r++) {
         char num[16];
@@ -106,34 +104,40 @@ void rd__draw_legend(rd_ctx *c, const rd_frame *f, int p)
                                   RD_ALIGN_LEFT, 0);
             x = t.x + t.w + px / 2;
         }
-    } else {
-        /* A strip of all the colours, from rank 0 to the last. */
-        int w = (int)fminf(lg.w / 4.0f, fmaxf(pl->nranks * 3.0f, 120 * c->L.ui));
-        char ends[32];
-        snprintf(ends, sizeof ends, "0");
-        SDL_Rect t = rd__text(c, ends, px, th->dim, rd__rect(x, lg.y, px * 2, lg.h), RD_ALIGN_LEFT, 0);
-        x = t.x + t.w + 3;
-        for (int r = 0; r < pl->nranks; r++)
-            rd__fill(c->r, rd__rect(x + w * r / pl->nranks, lg.y + (lg.h - sw) / 2,
-                                    w * (r + 1) / pl->nranks - w * r / pl->nranks, sw),
-                     rd_theme_rank_color(th, r));
-        x += w + 3;
-        snprintf(ends, sizeof ends, "%d", pl->nranks - 1);
-        t = rd__text(c, ends, px, th->dim, rd__rect(x, lg.y, px * 3, lg.h), RD_ALIGN_LEFT, 0);
-        x = t.x + t.w + px / 2;
+        return x;
     }
-    const cv_plan *lplan = f->panels[p].trace ? cv_trace_plan(f->panels[p].trace) : NULL;
-    int nodes = lplan ? cv_spec_nodes(&lplan->spec) : 1;
+    /* A strip of all the colours, from rank 0 to the last. */
+    int w = (int)fminf(lg.w / 4.0f, fmaxf(pl->nranks * 3.0f, 120 * c->L.ui));
+    char ends[32];
+    snprintf(ends, sizeof ends, "0");
+    SDL_Rect t = rd__text(c, ends, px, th->dim, rd__rect(x, lg.y, px * 2, lg.h), RD_ALIGN_LEFT, 0);
+    x = t.x + t.w + 3;
+    for (int r = 0; r < pl->nranks; r++)
+        rd__fill(c->r,
+                 rd__rect(x + w * r / pl->nranks, lg.y + (lg.h - sw) / 2,
+                          w * (r + 1) / pl->nranks - w * r / pl->nranks, sw),
+                 rd_theme_rank_color(th, r));
+    x += w + 3;
+    snprintf(ends, sizeof ends, "%d", pl->nranks - 1);
+    t = rd__text(c, ends, px, th->dim, rd__rect(x, lg.y, px * 3, lg.h), RD_ALIGN_LEFT, 0);
+    return t.x + t.w + px / 2;
+}
+
+/* The node shades, as behind the cards: "node 0", then the numbers alone,
+ * as the rank colours are; "node 0 (host-a)" while they fit. */
+static int legend_nodes(rd_ctx *c, const rd_frame *f, int p, int nodes, int x)
+{
+    const rd_theme *th = rd_theme_get(f->theme);
+    SDL_Rect lg = c->L.panels[p].legend;
+    int px = c->L.px_small, right = lg.x + lg.w, sw = (int)(px * 0.8);
     for (int k = 0; nodes > 1 && k < nodes; k++) {
-        /* The node shades, as behind the cards: "node 0", then the
-         * numbers alone, as the rank colours are. */
         char name[96];
         const char *host = k < RD_MAX_NODE_HOSTS ? f->node_host[k] : NULL;
         if (k == 0 || nodes == 2)
             rd_strf(f->lang, RD_S_NODE, name, sizeof name, k, 0);
         else
             snprintf(name, sizeof name, "%d", k);
-        if (host && host[0] && nodes <= 4) { /* "node 0 (host-a)" while they fit */
+        if (host && host[0] && nodes <= 4) {
             size_t used = strlen(name);
             snprintf(name + used, sizeof name - used, " (%.40s)", host);
         }
@@ -149,8 +153,18 @@ void rd__draw_legend(rd_ctx *c, const rd_frame *f, int p)
                               RD_ALIGN_LEFT, 0);
         x = t.x + t.w + px / 2;
     }
-    if (nodes > 1)
-        x += px;
+    return x;
+}
+
+/* What the cells' words mean: cells that stand for several elements,
+ * dashed links, chunk blocks, then the chunk letters and the dot; drawn
+ * left to right as far as they fit. */
+static void legend_words(rd_ctx *c, const rd_frame *f, int p, int nodes, int x)
+{
+    const rd_theme *th = rd_theme_get(f->theme);
+    const rd_panel_layout *pl = &c->L.panels[p];
+    SDL_Rect lg = pl->legend;
+    int px = c->L.px_small, right = lg.x + lg.w;
     int64_t group = 1;
     bool blocks = false;
     for (int r = 0; r < pl->nranks; r++)
@@ -159,7 +173,6 @@ void rd__draw_legend(rd_ctx *c, const rd_frame *f, int p)
                 group = pl->cards[r].group[b];
             blocks |= pl->cards[r].mode[b] == RD_ROW_CHUNKS && pl->cards[r].cells[b] > 0;
         }
-    /* The parts, most needed first; drawn left to right as far as they fit. */
     char agg[96] = "", parts[5][160];
     int np = 0;
     if (group > 1) {
@@ -184,6 +197,20 @@ void rd__draw_legend(rd_ctx *c, const rd_frame *f, int p)
                  rd__rect(x, lg.y, tw + 1, lg.h), RD_ALIGN_LEFT, 0);
         x += tw + dw;
     }
+}
+
+void rd__draw_legend(rd_ctx *c, const rd_frame *f, int p)
+{
+    const rd_panel_layout *pl = &c->L.panels[p];
+    if (pl->legend.h <= 0 || pl->nranks == 0)
+        return;
+    int x = legend_ranks(c, f, p, pl->legend.x);
+    const cv_plan *lplan = f->panels[p].trace ? cv_trace_plan(f->panels[p].trace) : NULL;
+    int nodes = lplan ? cv_spec_nodes(&lplan->spec) : 1;
+    x = legend_nodes(c, f, p, nodes, x);
+    if (nodes > 1)
+        x += c->L.px_small;
+    legend_words(c, f, p, nodes, x);
 }
 
 /* Where step boundary k of panel p is on the timeline: by step, or in
@@ -235,8 +262,8 @@ void rd__draw_timeline(rd_ctx *c, const rd_frame *f, bool cursor)
         const cv_plan *plan = cv_trace_plan(f->panels[p].trace);
         SDL_Rect lane = rd__rect(tl.x, tl.y + tl.h * p / lanes, tl.w, tl.h / lanes);
         /* The lane's boundaries: step k at xs[k]. */
-        static int xs[4096 + 1];
-        int ns = plan->nsteps < 4096 ? plan->nsteps : 4096;
+        int *xs = c->lane_x;
+        int ns = plan->nsteps < RD__LANE_STEPS ? plan->nsteps : RD__LANE_STEPS;
         double acc = 0;
         for (int k = 0; k <= ns; k++) {
             xs[k] = model ? tl.x + (int)lround(tl.w * acc / tmax) : tl.x + (int)((int64_t)tl.w * k / n);

@@ -255,6 +255,7 @@ typedef struct {
 } rd__cellcache;
 
 #define RD_MAX_BOXES 4096
+#define RD__LANE_STEPS 4096 /* step marks drawn on a timeline lane */
 
 struct rd_ctx {
     SDL_Renderer *r;
@@ -274,6 +275,7 @@ struct rd_ctx {
     int nboxes;
     rd__scratch scratch; /* the layout's */
     rd__diagram_geom diagram; /* the diagram being drawn */
+    int lane_x[RD__LANE_STEPS + 1]; /* the timeline lane being drawn: step k at lane_x[k] */
 };
 
 /* Behind the cards (rd_links.c): the nodes' bands and the links, the step
