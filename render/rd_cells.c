@@ -51,15 +51,16 @@ int rd_cell_of(const rd_card_layout *cl, int b, int64_t e)
 {
     if (cl->cells[b] <= 0)
         return -1;
-    int64_t j = cl->part[b] > 0 ? e * cl->cells[b] / cl->part[b] : e / (cl->group[b] > 0 ? cl->group[b] : 1);
+    int64_t j = cl->part[b] > 0 ? e * cl->cells[b] / cl->part[b]
+                                : e / (cl->group[b] > 0 ? cl->group[b] : 1);
     return j < 0 ? 0 : j >= cl->cells[b] ? cl->cells[b] - 1 : (int)j;
 }
 
 /* Centre of the cells holding elements [off, off + count) of a row: where
  * a chunk leaves from and lands. On one line, the middle of its cells; on
  * several, the first cell's. */
-void rd__region_centre(const rd_card_layout *cl, int b, int64_t off, int64_t count,
-                       float *x, float *y)
+void rd__region_centre(const rd_card_layout *cl, int b, int64_t off, int64_t count, float *x,
+                       float *y)
 {
     if (cl->count[b] <= 0 || cl->row[b].w <= 0 || cl->cells[b] <= 0) {
         *x = cl->card.x + cl->card.w / 2.0f;

@@ -21,14 +21,11 @@ int rd__chunk_of(const cv_spec *spec, cv_buf buf, int rank, int64_t i)
         return -1;
     switch (spec->op) {
     case CV_OP_ALLGATHER:
-    case CV_OP_GATHER:
-        return buf == CV_BUF_SEND ? rank : (int)(i / c);
+    case CV_OP_GATHER: return buf == CV_BUF_SEND ? rank : (int)(i / c);
     case CV_OP_REDUCESCATTER:
     case CV_OP_ALLTOALL:
-    case CV_OP_SCATTER:
-        return buf == CV_BUF_SEND ? (int)(i / c) : rank;
-    default:
-        return (int)(i * n / c);
+    case CV_OP_SCATTER: return buf == CV_BUF_SEND ? (int)(i / c) : rank;
+    default: return (int)(i * n / c);
     }
 }
 
@@ -132,7 +129,7 @@ static size_t rank_list(uint64_t mask, char *out, size_t outlen)
 }
 
 void rd_chunk_label(const cv_spec *spec, cv_buf b, int rank, int64_t i, uint64_t mask, char *out,
-                     size_t outlen)
+                    size_t outlen)
 {
     out[0] = '\0';
     if (!mask || outlen < 4)
@@ -195,7 +192,8 @@ void rd_trace_widest(const cv_trace *t, cv_state *view, char *out, size_t outlen
         for (int64_t x = st->first; x < st->first + st->count; x++) {
             const cv_transfer *tr = &plan->transfers[x];
             cv_bufview v = cv_state_buf(view, tr->dst, (cv_buf)tr->dst_buf);
-            for (int64_t i = tr->dst_off; v.values && i < tr->dst_off + tr->count && i < v.count; i++) {
+            for (int64_t i = tr->dst_off; v.values && i < tr->dst_off + tr->count && i < v.count;
+                 i++) {
                 rd_value_text(plan->spec.dtype, v.values, i, val, sizeof val);
                 if (strlen(val) > best) {
                     best = strlen(val);

@@ -278,4 +278,3 @@ void rd_draw(rd_ctx *c, const rd_frame *f)
     }
     draw_dynamic(c, f);
 }
-

@@ -273,8 +273,8 @@ struct rd_ctx {
     bool debug;
     rd_box boxes[RD_MAX_BOXES];
     int nboxes;
-    rd__scratch scratch; /* the layout's */
-    rd__diagram_geom diagram; /* the diagram being drawn */
+    rd__scratch scratch;            /* the layout's */
+    rd__diagram_geom diagram;       /* the diagram being drawn */
     int lane_x[RD__LANE_STEPS + 1]; /* the timeline lane being drawn: step k at lane_x[k] */
 };
 

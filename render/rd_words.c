@@ -40,7 +40,8 @@ static int shown_round(const cv_plan *plan, double t)
 static void step_words(const rd_frame *f, const rd_panel *p, char *out, size_t outlen)
 {
     const cv_plan *plan = cv_trace_plan(p->trace);
-    rd_strf(f->lang, RD_S_STEP_OF, out, outlen, shown_round(plan, rd__panel_t(f, p)), plan->nrounds);
+    rd_strf(f->lang, RD_S_STEP_OF, out, outlen, shown_round(plan, rd__panel_t(f, p)),
+            plan->nrounds);
 }
 
 /* A line of pieces joined by dots that must fit w pixels without being
@@ -95,20 +96,27 @@ void rd__spec_words(rd_text *t, const rd_frame *f, int px, int w, char *out, siz
                  cv_algo_name(cv_trace_plan(f->panels[1].trace)->spec.algo));
     else
         snprintf(algo, sizeof algo, "%s", cv_algo_name(s->algo));
-    snprintf(ranks, sizeof ranks, "%d %s", s->ranks, rd_str(f->lang, s->ranks == 1 ? RD_S_RANK1 : RD_S_RANKS));
+    snprintf(ranks, sizeof ranks, "%d %s", s->ranks,
+             rd_str(f->lang, s->ranks == 1 ? RD_S_RANK1 : RD_S_RANKS));
     if (cv_spec_nodes(s) > 1) { /* "16 ranks, 2 nodes x 8" */
         char nodes[48];
-        rd_strf(f->lang, RD_S_NODES_OF, nodes, sizeof nodes, cv_spec_nodes(s), cv_spec_ranks_per_node(s));
+        rd_strf(f->lang, RD_S_NODES_OF, nodes, sizeof nodes, cv_spec_nodes(s),
+                cv_spec_ranks_per_node(s));
         size_t used = strlen(ranks);
-        snprintf(ranks + used, sizeof ranks - used, "%s%s", f->lang == CV_LANG_ZH ? "，" : ", ", nodes);
+        snprintf(ranks + used, sizeof ranks - used, "%s%s", f->lang == CV_LANG_ZH ? "，" : ", ",
+                 nodes);
     }
     snprintf(cnt, sizeof cnt, "%lld \xC3\x97 %s", (long long)s->count, cv_dtype_name(s->dtype));
     snprintf(root, sizeof root, "root %d", s->root);
     const char *bname = p0->backend ? p0->backend : cv_trace_backend(p0->trace);
     snprintf(be, sizeof be, "%s %s", rd_str(f->lang, RD_S_BACKEND), bname);
-    piece pc[7] = {{cv_op_title(s->op), NULL, 10}, {algo, NULL, 10}, {ranks, NULL, 9}, {cnt, NULL, 8},
+    piece pc[7] = {{cv_op_title(s->op), NULL, 10},
+                   {algo, NULL, 10},
+                   {ranks, NULL, 9},
+                   {cnt, NULL, 8},
                    {cv_op_reduces(s->op) ? cv_redop_name(s->redop) : "", NULL, 7},
-                   {cv_op_has_root(s->op) ? root : "", NULL, 6}, {be, bname, 5}};
+                   {cv_op_has_root(s->op) ? root : "", NULL, 6},
+                   {be, bname, 5}};
     fit_pieces(t, px, w, pc, 7, out, outlen);
 }
 
@@ -122,7 +130,8 @@ void rd__compare_words(const rd_frame *f, char *out, size_t outlen)
     else
         b[0] = '\0';
     snprintf(out, outlen, "%s: %s  \xC2\xB7  %s: %s", cv_algo_name(s->algo), a,
-             f->panels[1].trace ? cv_algo_name(cv_trace_plan(f->panels[1].trace)->spec.algo) : "-", b);
+             f->panels[1].trace ? cv_algo_name(cv_trace_plan(f->panels[1].trace)->spec.algo) : "-",
+             b);
 }
 
 /* The shown step's numbers: phase, step, the busiest port, measured and
@@ -149,7 +158,8 @@ void rd__step_numbers(rd_text *tx, int px, int maxw, const rd_frame *f, const rd
         int64_t bytes = 0;
         double secs = rd__cost_step(p, plan, step, &bytes);
         rd__fmt_bytes((double)bytes, busy, sizeof busy);
-        rd__fmt_seconds(f->hide_measured ? 0 : cv_trace_step_seconds(p->trace, step), meas, sizeof meas);
+        rd__fmt_seconds(f->hide_measured ? 0 : cv_trace_step_seconds(p->trace, step), meas,
+                        sizeof meas);
         rd__fmt_seconds(secs, model, sizeof model);
         /* A step that stays on each GPU costs nothing on a link: say so
          * rather than leaving a bare "-". */
@@ -161,13 +171,17 @@ void rd__step_numbers(rd_text *tx, int px, int maxw, const rd_frame *f, const rd
         const char *phase = plan->steps[step].phase ? plan->steps[step].phase : "-";
         char ph[96], bs[96], bs2[64], ms[64], md[160], md2[64];
         snprintf(ph, sizeof ph, "%s %s", rd_str(L, RD_S_PHASE), phase);
-        snprintf(bs, sizeof bs, "%s %s, %s %s", rd_str(L, RD_S_BUSIEST), busy, rd_str(L, RD_S_TOTAL), total);
+        snprintf(bs, sizeof bs, "%s %s, %s %s", rd_str(L, RD_S_BUSIEST), busy,
+                 rd_str(L, RD_S_TOTAL), total);
         snprintf(bs2, sizeof bs2, "%s %s", rd_str(L, RD_S_BUSIEST), busy);
         snprintf(ms, sizeof ms, "%s %s", rd_str(L, RD_S_MEASURED), meas);
         snprintf(md, sizeof md, "%s %s (%s)", rd_str(L, RD_S_MODEL), model, where);
         snprintf(md2, sizeof md2, "%s %s", rd_str(L, RD_S_MODEL), model);
-        piece pc[5] = {{ph, phase, 7}, {words, NULL, 9}, {bs, bs2, compact ? 1 : 5},
-                       {ms, NULL, compact ? 8 : 4}, {md, md2, compact ? 2 : 6}};
+        piece pc[5] = {{ph, phase, 7},
+                       {words, NULL, 9},
+                       {bs, bs2, compact ? 1 : 5},
+                       {ms, NULL, compact ? 8 : 4},
+                       {md, md2, compact ? 2 : 6}};
         fit_pieces(tx, px, maxw, pc, 5, out, outlen);
     } else {
         rd__fmt_seconds(f->hide_measured ? 0 : cv_trace_total_seconds(p->trace), meas, sizeof meas);
@@ -177,7 +191,9 @@ void rd__step_numbers(rd_text *tx, int px, int maxw, const rd_frame *f, const rd
         snprintf(ms, sizeof ms, "%s %s", rd_str(L, RD_S_MEASURED), meas);
         snprintf(md, sizeof md, "%s %s (%s)", rd_str(L, RD_S_MODEL), model, links);
         snprintf(md2, sizeof md2, "%s %s", rd_str(L, RD_S_MODEL), model);
-        piece pc[4] = {{words, NULL, 9}, {bs, NULL, compact ? 1 : 5}, {ms, NULL, compact ? 8 : 4},
+        piece pc[4] = {{words, NULL, 9},
+                       {bs, NULL, compact ? 1 : 5},
+                       {ms, NULL, compact ? 8 : 4},
                        {md, md2, compact ? 2 : 6}};
         fit_pieces(tx, px, maxw, pc, 4, out, outlen);
     }
@@ -209,13 +225,22 @@ static int64_t textbook_bytes(const cv_plan *plan, char *formula, size_t n)
     case CV_OP_ALLREDUCE:
         if (s->algo == CV_ALGO_RING || s->algo == CV_ALGO_MULTIRING ||
             (s->algo == CV_ALGO_RABENSEIFNER && pow2))
-            return c % N == 0 ? F("2(N-1)/N\xC2\xB7" "D", 2 * (N - 1) * D / N) : 0;
+            return c % N == 0 ? F("2(N-1)/N\xC2\xB7"
+                                  "D",
+                                  2 * (N - 1) * D / N)
+                              : 0;
         if (s->algo == CV_ALGO_RECURSIVE_DOUBLING && pow2)
-            return F("log2 N\xC2\xB7" "D", lg * D);
+            return F("log2 N\xC2\xB7"
+                     "D",
+                     lg * D);
         if (s->algo == CV_ALGO_TREE)
-            return F("2 ceil(log2 N)\xC2\xB7" "D", 2 * lg * D);
+            return F("2 ceil(log2 N)\xC2\xB7"
+                     "D",
+                     2 * lg * D);
         if (s->algo == CV_ALGO_DIRECT)
-            return F("2(N-1)\xC2\xB7" "D", 2 * (N - 1) * D);
+            return F("2(N-1)\xC2\xB7"
+                     "D",
+                     2 * (N - 1) * D);
         return 0;
     case CV_OP_ALLGATHER:
     case CV_OP_REDUCESCATTER:
@@ -224,21 +249,30 @@ static int64_t textbook_bytes(const cv_plan *plan, char *formula, size_t n)
     case CV_OP_ALLTOALL:
         if (s->op == CV_OP_ALLTOALL && s->algo == CV_ALGO_BRUCK)
             return 0;
-        return F("(N-1)/N\xC2\xB7" "D", (N - 1) * D / N);
+        return F("(N-1)/N\xC2\xB7"
+                 "D",
+                 (N - 1) * D / N);
     case CV_OP_BROADCAST:
     case CV_OP_REDUCE:
         if (s->algo == CV_ALGO_RING)
-            return S == 1 ? F("(N-1)\xC2\xB7" "D", (N - 1) * D)
-                          : (c % S == 0 ? F("(S+N-2)/S\xC2\xB7" "D", (S + N - 2) * D / S) : 0);
+            return S == 1 ? F("(N-1)\xC2\xB7"
+                              "D",
+                              (N - 1) * D)
+                          : (c % S == 0 ? F("(S+N-2)/S\xC2\xB7"
+                                            "D",
+                                            (S + N - 2) * D / S)
+                                        : 0);
         if (s->algo == CV_ALGO_TREE)
-            return F("ceil(log2 N)\xC2\xB7" "D", lg * D);
+            return F("ceil(log2 N)\xC2\xB7"
+                     "D",
+                     lg * D);
         if (s->algo == CV_ALGO_DIRECT)
-            return F("(N-1)\xC2\xB7" "D", (N - 1) * D);
+            return F("(N-1)\xC2\xB7"
+                     "D",
+                     (N - 1) * D);
         return 0;
-    case CV_OP_SENDRECV:
-        return F("D", D);
-    default:
-        return 0;
+    case CV_OP_SENDRECV: return F("D", D);
+    default: return 0;
     }
 #undef F
 }
@@ -281,7 +315,8 @@ int rd__caption_lines(rd_text *t, const rd_frame *f, const rd_panel *panel, int 
     bool zh = f->lang == CV_LANG_ZH;
     char pieces[3][160], formula[64], bf[64], busy[32], model[32];
     /* What was counted, beside the textbook's formula where they agree. */
-    if (cv_plan_textbook_rounds(plan, formula, sizeof formula) == plan->nrounds && plan->spec.ranks > 1)
+    if (cv_plan_textbook_rounds(plan, formula, sizeof formula) == plan->nrounds &&
+        plan->spec.ranks > 1)
         snprintf(pieces[0], sizeof pieces[0], zh ? "%s：%d 步 = %s" : "%s: %d steps = %s",
                  cv_algo_name(plan->spec.algo), plan->nrounds, formula);
     else
@@ -291,15 +326,15 @@ int rd__caption_lines(rd_text *t, const rd_frame *f, const rd_panel *panel, int 
     int64_t tb = textbook_bytes(plan, bf, sizeof bf);
     bool match = tb > 0 && tb == cost.busiest_total;
     if (match)
-        snprintf(pieces[1], sizeof pieces[1], zh ? "最忙端口 %s = %s" : "%s on the busiest port = %s",
-                 busy, bf);
+        snprintf(pieces[1], sizeof pieces[1],
+                 zh ? "最忙端口 %s = %s" : "%s on the busiest port = %s", busy, bf);
     else
         snprintf(pieces[1], sizeof pieces[1], zh ? "最忙端口 %s" : "%s on the busiest port", busy);
     int pw = 0;
     rd_text_measure(t, pieces[1], px, &pw, NULL);
     if (pw > w) /* a narrow panel: the numbers without the words */
-        snprintf(pieces[1], sizeof pieces[1], match ? (zh ? "端口 %s = %s" : "port %s = %s")
-                                                    : (zh ? "端口 %s" : "port %s"),
+        snprintf(pieces[1], sizeof pieces[1],
+                 match ? (zh ? "端口 %s = %s" : "port %s = %s") : (zh ? "端口 %s" : "port %s"),
                  busy, bf);
     rd__fmt_seconds(cost.seconds, model, sizeof model);
     snprintf(pieces[2], sizeof pieces[2], zh ? "模型 %s" : "model %s", model);
