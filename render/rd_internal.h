@@ -2,13 +2,23 @@
  * rd_internal.h: names shared between the renderer's files (prefix rd__).
  * Not part of the public interface in render.h.
  *
- * The renderer is built in layers, each calling only the layers below it
- * (tests/test_render_layers.sh checks it):
- *   1. primitives: fonts, cached text, themes, strings, keys, shapes
- *   2. plan: what a plan's links, steps, chunks and prices are, and words
- *   3. layout: where everything goes (rectangles only, no drawing)
- *   4. drawing: walks the layout and draws it
- * This header is in the same order.
+ * The renderer is built in four layers, and a file calls only files below
+ * it: a lower layer, or one before it in its own layer, in this order
+ * (tests/test_render_layers.sh checks it on the object files):
+ *   1. primitives: faces, cached text, palettes, strings, keys, shapes,
+ *      images: rd_font.c, rd_text.c, rd_theme.c, rd_theme_load.c,
+ *      rd_strings.c, rd_keys.c, rd_prims.c, rd_image.c
+ *   2. plan: what a plan's links, steps, chunks and prices are, and the
+ *      words for them: rd_plan.c, rd_chunks.c, rd_words.c
+ *   3. layout: where everything goes, rectangles and lines only, nothing
+ *      drawn; the hit test reads it: rd_cells.c, rd_fit.c, rd_stage.c,
+ *      rd_narration_layout.c, rd_layout.c, rd_hit.c
+ *   4. drawing: walks the layout and draws it: rd_links.c, rd_card.c,
+ *      rd_flight.c, rd_chrome.c, rd_diagram.c, rd_narration.c,
+ *      rd_overlay.c, rd_draw.c (the frame), and show's chart,
+ *      rd_chart_axes.c, rd_chart.c (rd_chart_internal.h)
+ * This header is in the same order. Per-frame scratch lives in rd_ctx
+ * (the layout's in its rd__scratch), never in statics.
  */
 #ifndef RD_INTERNAL_H
 #define RD_INTERNAL_H
