@@ -221,7 +221,7 @@ typedef struct {
     char choices[RD_MAX_CHOICES][RD__CHOICE_LINES][256]; /* the answers' lines */
 } rd__scratch;
 
-/* The stage of one panel (rd_stage.c): its cards and what fits in them. */
+/* The stage of one panel (rd_stage.c): where its cards go and their insides. */
 void rd__layout_panel(rd__scratch *sc, const rd_frame *f, const rd_panel *p, SDL_Rect area,
                       rd_layout *L, rd_text *text, bool caption, rd_panel_layout *pl);
 

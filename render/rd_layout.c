@@ -5,9 +5,9 @@
  * The window is cut into a header (two lines), the stage, an optional
  * narration panel on the right, and the timeline and button bar at the
  * bottom; the stage's cards are placed by rd_stage.c and the narration's
- * lines by rd_narration.c, so one call places everything a frame draws.
- * Only rectangles and the narration's lines come out: nothing is drawn
- * here, and what the frame draws and what the hit test reads is this.
+ * lines by rd_narration_layout.c, so one call places everything a frame
+ * draws. Only rectangles and the narration's lines come out: nothing is
+ * drawn here, and what the frame draws and what the hit test reads is this.
  */
 #include "rd_internal.h"
 
