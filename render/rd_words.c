@@ -205,6 +205,7 @@ void rd__step_numbers(rd_text *tx, int px, int maxw, const rd_frame *f, const rd
  * summed over the steps) for the plan's algorithm, and its formula in D
  * (the op's buffer: the message, or the N blocks of a gathered or
  * scattered buffer); 0 where there is none to quote. */
+/* clang-format off */
 static int64_t textbook_bytes(const cv_plan *plan, char *formula, size_t n)
 {
     const cv_spec *s = &plan->spec;
@@ -225,22 +226,13 @@ static int64_t textbook_bytes(const cv_plan *plan, char *formula, size_t n)
     case CV_OP_ALLREDUCE:
         if (s->algo == CV_ALGO_RING || s->algo == CV_ALGO_MULTIRING ||
             (s->algo == CV_ALGO_RABENSEIFNER && pow2))
-            return c % N == 0 ? F("2(N-1)/N\xC2\xB7"
-                                  "D",
-                                  2 * (N - 1) * D / N)
-                              : 0;
+            return c % N == 0 ? F("2(N-1)/N\xC2\xB7" "D", 2 * (N - 1) * D / N) : 0;
         if (s->algo == CV_ALGO_RECURSIVE_DOUBLING && pow2)
-            return F("log2 N\xC2\xB7"
-                     "D",
-                     lg * D);
+            return F("log2 N\xC2\xB7" "D", lg * D);
         if (s->algo == CV_ALGO_TREE)
-            return F("2 ceil(log2 N)\xC2\xB7"
-                     "D",
-                     2 * lg * D);
+            return F("2 ceil(log2 N)\xC2\xB7" "D", 2 * lg * D);
         if (s->algo == CV_ALGO_DIRECT)
-            return F("2(N-1)\xC2\xB7"
-                     "D",
-                     2 * (N - 1) * D);
+            return F("2(N-1)\xC2\xB7" "D", 2 * (N - 1) * D);
         return 0;
     case CV_OP_ALLGATHER:
     case CV_OP_REDUCESCATTER:
@@ -249,33 +241,25 @@ static int64_t textbook_bytes(const cv_plan *plan, char *formula, size_t n)
     case CV_OP_ALLTOALL:
         if (s->op == CV_OP_ALLTOALL && s->algo == CV_ALGO_BRUCK)
             return 0;
-        return F("(N-1)/N\xC2\xB7"
-                 "D",
-                 (N - 1) * D / N);
+        return F("(N-1)/N\xC2\xB7" "D", (N - 1) * D / N);
     case CV_OP_BROADCAST:
     case CV_OP_REDUCE:
         if (s->algo == CV_ALGO_RING)
-            return S == 1 ? F("(N-1)\xC2\xB7"
-                              "D",
-                              (N - 1) * D)
-                          : (c % S == 0 ? F("(S+N-2)/S\xC2\xB7"
-                                            "D",
-                                            (S + N - 2) * D / S)
-                                        : 0);
+            return S == 1 ? F("(N-1)\xC2\xB7" "D", (N - 1) * D)
+                          : (c % S == 0 ? F("(S+N-2)/S\xC2\xB7" "D", (S + N - 2) * D / S) : 0);
         if (s->algo == CV_ALGO_TREE)
-            return F("ceil(log2 N)\xC2\xB7"
-                     "D",
-                     lg * D);
+            return F("ceil(log2 N)\xC2\xB7" "D", lg * D);
         if (s->algo == CV_ALGO_DIRECT)
-            return F("(N-1)\xC2\xB7"
-                     "D",
-                     (N - 1) * D);
+            return F("(N-1)\xC2\xB7" "D", (N - 1) * D);
         return 0;
-    case CV_OP_SENDRECV: return F("D", D);
-    default: return 0;
+    case CV_OP_SENDRECV:
+        return F("D", D);
+    default:
+        return 0;
     }
 #undef F
 }
+/* clang-format on */
 
 /* Words laid out on lines of at most w pixels, whole pieces only, joined
  * by " \xC2\xB7 "; a piece wider than a line gets a line of its own (cut
