@@ -2,72 +2,14 @@
  * rd_card.c: one GPU card of the stage: its rows of cells with values,
  * chunk labels and the stripes of the ranks each element holds, chunk
  * blocks where single cells would not be legible, stripes only where even
- * those would not; the cache of cell states that the card reads; and how a
- * value is written (whole numbers in full, an unwritten cell as a dot).
+ * those would not; and the cache of cell states that the card reads (an
+ * unwritten cell shows a dot).
  */
 #include "rd_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ------------------------------------------------------------ values */
-
-void rd_value_text(cv_dtype dtype, const void *values, int64_t i, char *out, size_t outlen)
-{
-    if (cv_dtype_is_float(dtype)) {
-        double v = cv_value_get(dtype, values, i);
-        if (v == floor(v) && fabs(v) < 1e7) {
-            snprintf(out, outlen, "%.0f", v == 0 ? 0.0 : v); /* 12240, not 1.224e+04 */
-            return;
-        }
-    }
-    cv_value_format(dtype, values, i, out, outlen);
-}
-
-void rd_trace_widest(const cv_trace *t, cv_state *view, char *out, size_t outlen)
-{
-    const cv_plan *plan = cv_trace_plan(t);
-    int n = plan->spec.ranks;
-    char val[48];
-    size_t best = 0;
-    snprintf(out, outlen, "0");
-    /* Every element at the start, then what each step writes. */
-    for (int k = 0; k <= plan->nsteps; k++) {
-        cv_state_seek(view, k);
-        if (k == 0) {
-            for (int r = 0; r < n; r++)
-                for (int b = 0; b < CV_BUF_COUNT; b++) {
-                    cv_bufview v = cv_state_buf(view, r, (cv_buf)b);
-                    for (int64_t i = 0; v.values && i < v.count; i++) {
-                        rd_value_text(plan->spec.dtype, v.values, i, val, sizeof val);
-                        if (strlen(val) > best) {
-                            best = strlen(val);
-                            snprintf(out, outlen, "%s", val);
-                        }
-                    }
-                }
-            continue;
-        }
-        const cv_step *st = &plan->steps[k - 1];
-        for (int64_t x = st->first; x < st->first + st->count; x++) {
-            const cv_transfer *tr = &plan->transfers[x];
-            cv_bufview v = cv_state_buf(view, tr->dst, (cv_buf)tr->dst_buf);
-            for (int64_t i = tr->dst_off; v.values && i < tr->dst_off + tr->count && i < v.count; i++) {
-                rd_value_text(plan->spec.dtype, v.values, i, val, sizeof val);
-                if (strlen(val) > best) {
-                    best = strlen(val);
-                    snprintf(out, outlen, "%s", val);
-                }
-            }
-        }
-    }
-    /* Digits are what differ: a string of the widest digit as long. */
-    for (size_t i = 0; out[i]; i++)
-        if (out[i] >= '0' && out[i] <= '9')
-            out[i] = '0';
-    cv_state_seek(view, 0);
-}
 
 /* ------------------------------------------------------------ cell cache */
 
@@ -143,73 +85,6 @@ void rd__update_cells(rd_ctx *c, int p, const rd_panel *panel, int shown)
 
 /* ---------------------------------------------------------------- stage */
 
-/* Centre of the cells holding elements [off, off + count) of a row: where
- * a chunk leaves from and lands. On one line, the middle of its cells; on
- * several, the first cell's. */
-void rd__region_centre(const rd_card_layout *cl, int b, int64_t off, int64_t count,
-                       float *x, float *y)
-{
-    if (cl->count[b] <= 0 || cl->row[b].w <= 0 || cl->cells[b] <= 0) {
-        *x = cl->card.x + cl->card.w / 2.0f;
-        *y = cl->card.y + cl->card.h / 2.0f;
-        return;
-    }
-    int j0 = rd_cell_of(cl, b, off), j1 = rd_cell_of(cl, b, off + (count > 0 ? count - 1 : 0));
-    SDL_Rect a = rd_cell_rect(cl, b, j0), z = rd_cell_rect(cl, b, j1);
-    if (a.y != z.y)
-        z = a;
-    *x = (a.x + z.x + z.w) / 2.0f;
-    *y = a.y + a.h / 2.0f;
-}
-
-/* Ranks as a learner reads them: "0+2+3", runs of three or more as
- * "0-3", so a ring's partial sum "c14-15+0-1" stays short. */
-static size_t rank_list(uint64_t mask, char *out, size_t outlen)
-{
-    size_t len = 0;
-    out[0] = '\0';
-    for (int r = 0; r < 64 && len + 8 < outlen;) {
-        if (!(mask >> r & 1)) {
-            r++;
-            continue;
-        }
-        int e = r;
-        while (e + 1 < 64 && (mask >> (e + 1) & 1))
-            e++;
-        const char *sep = len ? "+" : "";
-        if (e - r >= 2)
-            len += (size_t)snprintf(out + len, outlen - len, "%s%d-%d", sep, r, e);
-        else if (e == r + 1)
-            len += (size_t)snprintf(out + len, outlen - len, "%s%d+%d", sep, r, e);
-        else
-            len += (size_t)snprintf(out + len, outlen - len, "%s%d", sep, r);
-        r = e + 1;
-    }
-    return len;
-}
-
-void rd_chunk_label(const cv_spec *spec, cv_buf b, int rank, int64_t i, uint64_t mask, char *out,
-                     size_t outlen)
-{
-    out[0] = '\0';
-    if (!mask || outlen < 4)
-        return;
-    int chunk = rd__chunk_of(spec, b, rank, i);
-    if (chunk < 0) {
-        /* Scratch layouts are the algorithm's own: no chunk letter, just
-         * the set of ranks. */
-        char ranks[192];
-        rank_list(mask, ranks, sizeof ranks);
-        snprintf(out, outlen, "{%s}", ranks);
-        return;
-    }
-    char letter[16];
-    rd_chunk_prefix(chunk, letter, sizeof letter);
-    size_t len = (size_t)snprintf(out, outlen, "%s", letter);
-    if (len < outlen)
-        rank_list(mask, out + len, outlen - len);
-}
-
 static void draw_stripes(SDL_Renderer *r, const rd_theme *th, SDL_Rect s, uint64_t mask)
 {
     int pop = __builtin_popcountll(mask);
@@ -258,186 +133,208 @@ static void fit_values(rd_ctx *c, cv_dtype dtype, cv_bufview v, const rd__cell *
     }
 }
 
-/* A card's title ("GPU 3 (root)", or its number alone where the card is
- * small) and the box it is drawn in, left of which is the colour square
- * (*square false: no room for it, the number takes its place); *tpx is
- * the title's size, smaller where even the number did not fit. The
- * landing's sum goes right of the title's text (rd_draw.c). */
-SDL_Rect rd__card_title(rd_ctx *c, const rd_frame *f, int p, int k, char *title, size_t len,
-                        int *tpx, bool *square)
+/* One card being drawn: where it is and what it shows. */
+typedef struct {
+    rd_ctx *c;
+    const rd_frame *f;
+    const rd_theme *th;
+    const cv_spec *spec;
+    const rd_card_layout *cl;
+    const rd__cellcache *cc;
+    int p, k, rank;
+    int px, lpx; /* values' and labels' sizes */
+    int lw, sh;  /* line width, stripes' height */
+} card;
+
+/* The card, its frame (thicker where highlighted or in the lens) and its
+ * title beside the rank's colour. */
+static void draw_frame_title(const card *d)
 {
-    const rd_panel_layout *pl = &c->L.panels[p];
-    const rd_card_layout *cl = &pl->cards[k];
-    const cv_spec *spec = &cv_trace_plan(f->panels[p].trace)->spec;
-    bool lens = k == RD_LENS_CARD;
-    int rank = lens ? pl->lens_rank : k;
-    int px = lens ? pl->lens_px : pl->cell_px;
-    int sq = cl->title.h / 2;
-    if (rank >= pl->nranks) /* an in-network plan's switch */
-        snprintf(title, len, "%s", rd_str(f->lang, RD_S_SWITCH));
+    rd_ctx *c = d->c;
+    const rd_theme *th = d->th;
+    const rd_card_layout *cl = d->cl;
+    const rd_panel_layout *pl = &c->L.panels[d->p];
+    bool lens = d->k == RD_LENS_CARD;
+    bool hl = (d->rank < 64 && (d->f->hl_ranks >> d->rank & 1)) ||
+              (!lens && d->rank == pl->lens_rank);
+    rd__fill(c->r, cl->card, th->card);
+    rd__frame(c->r, cl->card, hl ? d->lw * 2 : d->lw, hl ? th->accent : th->edge);
+    rd__box(c, cl->card, 1, 0, NULL);
+    if (cl->title.w <= 0)
+        return;
+    SDL_Rect sw = {cl->title.x, cl->title.y + cl->title.h / 4, cl->title.h / 2, cl->title.h / 2};
+    char title[64];
+    int tpx;
+    bool square;
+    SDL_Rect tb = rd__card_title(c->text, &c->L, d->f, d->p, d->k, title, sizeof title, &tpx,
+                                 &square);
+    if (square)
+        rd__fill(c->r, sw, rd_theme_rank_color(th, d->rank));
+    rd__text(c, title, tpx, th->text, tb, RD_ALIGN_LEFT, 0);
+}
+
+/* Row b's name beside its first line, or above the row; a row without
+ * cells says "unused" (a dash where the word does not fit). */
+static void draw_row_name(const card *d, int b)
+{
+    static const rd_string labels[CV_BUF_COUNT] = {RD_S_IN, RD_S_OUT, RD_S_TMP};
+    rd_ctx *c = d->c;
+    const rd_card_layout *cl = d->cl;
+    int px = d->px;
+    SDL_Color dim = d->th->dim;
+    if (cl->label[b].w > 0) {
+        SDL_Rect lb = cl->label[b];
+        int first_line = cl->cells[b] > 0 ? rd_cell_rect(cl, b, 0).h : lb.h;
+        if (lb.x + lb.w <= cl->row[b].x && first_line > 0)
+            lb.h = first_line;
+        if (lb.h >= px * 9 / 10) /* a very short or narrow row goes unnamed */
+            rd__text(c, rd_str(d->f->lang, labels[b]), px * 9 / 10, dim, lb,
+                     RD_ALIGN_LEFT | RD_ALIGN_FIT, 0);
+    }
+    if (cl->cells[b] > 0 || cl->row[b].w <= 0)
+        return;
+    SDL_Rect done = rd__text(c, rd_str(d->f->lang, RD_S_UNUSED), px * 9 / 10, dim, cl->row[b],
+                             RD_ALIGN_LEFT | RD_ALIGN_FIT, 0);
+    if (done.w == 0) /* a dash where the word does not fit */
+        rd__text(c, "\xE2\x80\x93", px * 9 / 10, dim, cl->row[b], RD_ALIGN_LEFT | RD_ALIGN_FIT, 0);
+}
+
+/* A chunk block's words in `in`: its label, then as many values as fit. */
+static void draw_block(const card *d, cv_bufview v, const rd__cell *cell, SDL_Rect in,
+                       const char *lab)
+{
+    rd_ctx *c = d->c;
+    int px = d->px;
+    int bpx = px * 4 / 5 > 7 ? px * 4 / 5 : 7;
+    int lh = (int)(bpx * 1.25f), vh = (int)(px * 1.3f);
+    int top = in.y + (in.h - lh - vh) / 2;
+    rd__text(c, lab[0] ? lab : "\xC2\xB7", bpx, d->th->dim, rd__rect(in.x, top, in.w, lh),
+             RD_ALIGN_CENTER, 0);
+    char vals[256];
+    if (cell->mask && v.values)
+        fit_values(c, d->spec->dtype, v, cell, px, in.w - 4, vals, sizeof vals);
     else
-        rd_strf(f->lang, RD_S_GPU, title, len, rank, 0);
-    if (cv_op_has_root(spec->op) && rank == spec->root) {
-        size_t l = strlen(title);
-        snprintf(title + l, len - l, " (%s)", rd_str(f->lang, RD_S_ROOT));
+        snprintf(vals, sizeof vals, "\xC2\xB7");
+    rd__text(c, vals, px, cell->mask ? d->th->text : d->th->dim, rd__rect(in.x, top + lh, in.w, vh),
+             RD_ALIGN_CENTER, 0);
+}
+
+/* A cell's words in `in`: its value (a dot while nothing has written it,
+ * not a dim 0 that reads like a real zero), its label under it. A partial
+ * sum keeps its ranks ("c0+2+3"): smaller type down to a legible size
+ * (larger on a projector) before the letter alone, and a gap so
+ * neighbours do not touch. */
+static void draw_value(const card *d, cv_bufview v, const rd__cell *cell, SDL_Rect in, char *lab)
+{
+    rd_ctx *c = d->c;
+    const rd_theme *th = d->th;
+    int px = d->px, lpx = d->lpx;
+    char val[48];
+    if (cell->n == 1 && cell->mask && v.values)
+        rd_value_text(d->spec->dtype, v.values, cell->first, val, sizeof val);
+    else
+        snprintf(val, sizeof val, "\xC2\xB7");
+    bool two = lpx > 0 && in.h >= px * 1.25f + lpx * 1.2f;
+    int vh = two ? (int)(in.h - lpx * 1.25f) : in.h;
+    rd__text(c, val, px, cell->mask ? th->text : th->dim, rd__rect(in.x, in.y, in.w, vh),
+             RD_ALIGN_CENTER, 0);
+    if (!two || !lab[0])
+        return;
+    int gap = (int)fmaxf(2, 2 * c->L.ui);
+    SDL_Rect lb = {in.x + gap, in.y + vh - lpx / 5, in.w - 2 * gap, in.h - vh + lpx / 5};
+    int lmin = d->f->theme == RD_THEME_PROJECTOR ? 11 : 8, fpx = lpx, tw = 0;
+    rd_text_measure(c->text, lab, fpx, &tw, NULL);
+    while (tw > lb.w && fpx > lmin) {
+        fpx--;
+        rd_text_measure(c->text, lab, fpx, &tw, NULL);
     }
-    SDL_Rect tb = {cl->title.x + sq + px / 2, cl->title.y, cl->title.w - sq - px / 2, cl->title.h};
-    int tw = 0;
-    rd_text_measure(c->text, title, px, &tw, NULL);
-    *tpx = px;
-    *square = true;
-    if (tw > tb.w && rank < pl->nranks) { /* a small card: its number says which GPU */
-        snprintf(title, len, "%d", rank);
-        rd_text_measure(c->text, title, px, &tw, NULL);
-        if (tw > tb.w) { /* every card shows its rank: over the square, then smaller */
-            *square = false;
-            tb = cl->title;
-            while (tw > tb.w && *tpx > 7) {
-                (*tpx)--;
-                rd_text_measure(c->text, title, *tpx, &tw, NULL);
-            }
-        }
+    SDL_Rect done = {0, 0, 0, 0};
+    if (tw <= lb.w)
+        done = rd__text(c, lab, fpx, th->dim, lb, RD_ALIGN_CENTER | RD_ALIGN_FIT, 0);
+    if (done.w == 0) {
+        /* Too long: the letter alone still says which chunk. */
+        lab[lab[0] == '{' ? 0 : 1] = '\0';
+        if (lab[0])
+            rd__text(c, lab, lpx, th->dim, lb, RD_ALIGN_CENTER | RD_ALIGN_FIT, 0);
     }
-    return tb;
+}
+
+/* Cell j of row b: its background (the rank it holds, a highlight), the
+ * stripes of the ranks it holds, the arrival's outline, a pick's frame or
+ * strike, and its words; stripes alone in a row too small for words. */
+static void draw_cell(const card *d, int b, int j, cv_bufview v)
+{
+    rd_ctx *c = d->c;
+    const rd_theme *th = d->th;
+    const rd_frame *f = d->f;
+    const rd__cell *cell = &d->cc->cells[d->cc->off[d->k][b] + (size_t)j];
+    SDL_Rect cr = rd_cell_rect(d->cl, b, j);
+    if (cr.w <= 0 || cr.h <= 0)
+        return;
+    int pop = __builtin_popcountll(cell->mask), sh = d->sh, lw = d->lw, rank = d->rank;
+    SDL_Color bg = th->empty;
+    if (pop == 1)
+        bg = rd__mix(th->card, rd_theme_rank_color(th, __builtin_ctzll(cell->mask)), 0.30f);
+    else if (pop > 1)
+        bg = rd__mix(th->card, th->text, 0.10f);
+    bool chunk_hl = d->p == 0 && in_regions(f->hl_regions, f->nhl_regions, rank, b, cell);
+    bool picked = d->p == 0 && in_regions(f->picks, f->npicks, rank, b, cell);
+    bool wrong = d->p == 0 && in_regions(f->wrong, f->nwrong, rank, b, cell);
+    if (chunk_hl)
+        bg = rd__mix(bg, th->accent, 0.35f);
+    if (d->cl->mode[b] == RD_ROW_STRIPES || cr.h < sh + 4) {
+        rd__fill(c->r, cr, chunk_hl || picked ? th->accent : th->empty);
+        draw_stripes(c->r, th, cr, cell->mask);
+        return;
+    }
+    rd__fill(c->r, cr, bg);
+    draw_stripes(c->r, th, (SDL_Rect){cr.x, cr.y + cr.h - sh, cr.w, sh}, cell->mask);
+    /* Cells the step just wrote get an outline: the arrival. */
+    if (cell->last >= 0 && cell->last == d->cc->step - 1)
+        rd__frame(c->r, cr, (int)fmaxf(1, lw * 0.7f), th->accent);
+    if (picked)
+        rd__frame(c->r, cr, (int)fmaxf(2, lw * 1.5f), wrong ? th->warn : th->text);
+    if (wrong) /* a pick the step does not write: struck through */
+        rd__line(c->r, (float)cr.x + 2, (float)(cr.y + cr.h - sh) - 2, (float)(cr.x + cr.w) - 2,
+                 (float)cr.y + 2, fmaxf(2, lw * 1.2f), th->warn);
+    SDL_Rect in = {cr.x, cr.y, cr.w, cr.h - sh};
+    char lab[96];
+    rd_chunk_label(d->spec, (cv_buf)b, rank, cell->first, cell->mask, lab, sizeof lab);
+    if (d->cl->mode[b] == RD_ROW_CHUNKS)
+        draw_block(d, v, cell, in, lab);
+    else
+        draw_value(d, v, cell, in, lab);
 }
 
 void rd__draw_card(rd_ctx *c, const rd_frame *f, int p, int k)
 {
-    const rd_theme *th = rd_theme_get(f->theme);
     const rd_panel *panel = &f->panels[p];
-    const cv_plan *plan = cv_trace_plan(panel->trace);
-    const cv_spec *spec = &plan->spec;
     const rd_panel_layout *pl = &c->L.panels[p];
-    const rd_card_layout *cl = &pl->cards[k];
     bool lens = k == RD_LENS_CARD;
-    int rank = lens ? pl->lens_rank : k;
-    rd__cellcache *cc = &c->cache[p];
-    SDL_Renderer *R = c->r;
-    int lw = (int)fmaxf(1, th->line * c->L.ui);
-    bool hl = (rank < 64 && (f->hl_ranks >> rank & 1)) || (!lens && rank == pl->lens_rank);
-    rd__fill(R, cl->card, th->card);
-    rd__frame(R, cl->card, hl ? lw * 2 : lw, hl ? th->accent : th->edge);
-    rd__box(c, cl->card, 1, 0, NULL);
-    int px = lens ? pl->lens_px : pl->cell_px, lpx = lens ? pl->lens_label_px : pl->label_px;
-    SDL_Color rc = rd_theme_rank_color(th, rank);
-    if (cl->title.w > 0) {
-        SDL_Rect sw = {cl->title.x, cl->title.y + cl->title.h / 4, cl->title.h / 2, cl->title.h / 2};
-        char title[64];
-        int tpx;
-        bool square;
-        SDL_Rect tb = rd__card_title(c, f, p, k, title, sizeof title, &tpx, &square);
-        if (square)
-            rd__fill(R, sw, rc);
-        rd__text(c, title, tpx, th->text, tb, RD_ALIGN_LEFT, 0);
-    }
-    static const rd_string labels[CV_BUF_COUNT] = {RD_S_IN, RD_S_OUT, RD_S_TMP};
-    int sh = rd__stripe_h(px);
+    card d = {c,
+              f,
+              rd_theme_get(f->theme),
+              &cv_trace_plan(panel->trace)->spec,
+              &pl->cards[k],
+              &c->cache[p],
+              p,
+              k,
+              lens ? pl->lens_rank : k,
+              lens ? pl->lens_px : pl->cell_px,
+              lens ? pl->lens_label_px : pl->label_px,
+              0,
+              0};
+    d.lw = (int)fmaxf(1, d.th->line * c->L.ui);
+    d.sh = rd__stripe_h(d.px);
+    draw_frame_title(&d);
     for (int b = 0; b < CV_BUF_COUNT; b++) {
-        if (cl->row[b].w <= 0 && cl->label[b].w <= 0)
+        if (d.cl->row[b].w <= 0 && d.cl->label[b].w <= 0)
             continue;
-        if (cl->label[b].w > 0) {
-            /* The row's name beside its first line, or above the row. */
-            SDL_Rect lb = cl->label[b];
-            int first_line = cl->cells[b] > 0 ? rd_cell_rect(cl, b, 0).h : lb.h;
-            if (lb.x + lb.w <= cl->row[b].x && first_line > 0)
-                lb.h = first_line;
-            if (lb.h >= px * 9 / 10) /* a very short or narrow row goes unnamed */
-                rd__text(c, rd_str(f->lang, labels[b]), px * 9 / 10, th->dim, lb,
-                         RD_ALIGN_LEFT | RD_ALIGN_FIT, 0);
-        }
-        if (cl->cells[b] == 0) {
-            if (cl->row[b].w > 0 &&
-                rd__text(c, rd_str(f->lang, RD_S_UNUSED), px * 9 / 10, th->dim, cl->row[b],
-                         RD_ALIGN_LEFT | RD_ALIGN_FIT, 0).w == 0)
-                rd__text(c, "\xE2\x80\x93", px * 9 / 10, th->dim, cl->row[b], RD_ALIGN_LEFT | RD_ALIGN_FIT,
-                         0); /* a dash where the word does not fit */
+        draw_row_name(&d, b);
+        if (d.cl->cells[b] == 0)
             continue;
-        }
-        cv_bufview v = cv_state_buf(panel->state, rank, (cv_buf)b);
-        int mode = cl->mode[b];
-        for (int j = 0; j < cl->cells[b]; j++) {
-            const rd__cell *cell = &cc->cells[cc->off[k][b] + (size_t)j];
-            SDL_Rect cr = rd_cell_rect(cl, b, j);
-            if (cr.w <= 0 || cr.h <= 0)
-                continue;
-            int pop = __builtin_popcountll(cell->mask);
-            SDL_Color bg = th->empty;
-            if (pop == 1)
-                bg = rd__mix(th->card, rd_theme_rank_color(th, __builtin_ctzll(cell->mask)), 0.30f);
-            else if (pop > 1)
-                bg = rd__mix(th->card, th->text, 0.10f);
-            bool chunk_hl = p == 0 && in_regions(f->hl_regions, f->nhl_regions, rank, b, cell);
-            bool picked = p == 0 && in_regions(f->picks, f->npicks, rank, b, cell);
-            bool wrong = p == 0 && in_regions(f->wrong, f->nwrong, rank, b, cell);
-            if (chunk_hl)
-                bg = rd__mix(bg, th->accent, 0.35f);
-            if (mode == RD_ROW_STRIPES || cr.h < sh + 4) {
-                rd__fill(R, cr, chunk_hl || picked ? th->accent : th->empty);
-                draw_stripes(R, th, cr, cell->mask);
-                continue;
-            }
-            rd__fill(R, cr, bg);
-            draw_stripes(R, th, (SDL_Rect){cr.x, cr.y + cr.h - sh, cr.w, sh}, cell->mask);
-            /* Cells the step just wrote get an outline: the arrival. */
-            if (cell->last >= 0 && cell->last == cc->step - 1)
-                rd__frame(R, cr, (int)fmaxf(1, lw * 0.7f), th->accent);
-            if (picked)
-                rd__frame(R, cr, (int)fmaxf(2, lw * 1.5f), wrong ? th->warn : th->text);
-            if (wrong) /* a pick the step does not write: struck through */
-                rd__line(R, (float)cr.x + 2, (float)(cr.y + cr.h - sh) - 2, (float)(cr.x + cr.w) - 2,
-                         (float)cr.y + 2, fmaxf(2, lw * 1.2f), th->warn);
-            SDL_Rect in = {cr.x, cr.y, cr.w, cr.h - sh};
-            char lab[96];
-            rd_chunk_label(spec, (cv_buf)b, rank, cell->first, cell->mask, lab, sizeof lab);
-            if (mode == RD_ROW_CHUNKS) {
-                /* A block: its label, then as many values as fit. */
-                int bpx = px * 4 / 5 > 7 ? px * 4 / 5 : 7;
-                int lh = (int)(bpx * 1.25f), vh = (int)(px * 1.3f);
-                int top = in.y + (in.h - lh - vh) / 2;
-                rd__text(c, lab[0] ? lab : "\xC2\xB7", bpx, th->dim, rd__rect(in.x, top, in.w, lh),
-                         RD_ALIGN_CENTER, 0);
-                char vals[256];
-                if (cell->mask && v.values)
-                    fit_values(c, spec->dtype, v, cell, px, in.w - 4, vals, sizeof vals);
-                else
-                    snprintf(vals, sizeof vals, "\xC2\xB7");
-                rd__text(c, vals, px, cell->mask ? th->text : th->dim,
-                         rd__rect(in.x, top + lh, in.w, vh), RD_ALIGN_CENTER, 0);
-                continue;
-            }
-            /* A cell: its value (a dot while nothing has written it, not
-             * a dim 0 that reads like a real zero), its label under it. */
-            char val[48];
-            if (cell->n == 1 && cell->mask && v.values)
-                rd_value_text(spec->dtype, v.values, cell->first, val, sizeof val);
-            else
-                snprintf(val, sizeof val, "\xC2\xB7");
-            bool two = lpx > 0 && in.h >= px * 1.25f + lpx * 1.2f;
-            int vh = two ? (int)(in.h - lpx * 1.25f) : in.h;
-            rd__text(c, val, px, cell->mask ? th->text : th->dim, rd__rect(in.x, in.y, in.w, vh),
-                     RD_ALIGN_CENTER, 0);
-            if (two && lab[0]) {
-                /* A partial sum keeps its ranks ("c0+2+3"): smaller type
-                 * down to a legible size (larger on a projector) before
-                 * the letter alone, and a gap so neighbours do not touch. */
-                int gap = (int)fmaxf(2, 2 * c->L.ui);
-                SDL_Rect lb = {in.x + gap, in.y + vh - lpx / 5, in.w - 2 * gap, in.h - vh + lpx / 5};
-                int lmin = f->theme == RD_THEME_PROJECTOR ? 11 : 8, fpx = lpx, tw = 0;
-                rd_text_measure(c->text, lab, fpx, &tw, NULL);
-                while (tw > lb.w && fpx > lmin) {
-                    fpx--;
-                    rd_text_measure(c->text, lab, fpx, &tw, NULL);
-                }
-                SDL_Rect done = {0, 0, 0, 0};
-                if (tw <= lb.w)
-                    done = rd__text(c, lab, fpx, th->dim, lb, RD_ALIGN_CENTER | RD_ALIGN_FIT, 0);
-                if (done.w == 0) {
-                    /* Too long: the letter alone still says which chunk. */
-                    lab[lab[0] == '{' ? 0 : 1] = '\0';
-                    if (lab[0])
-                        rd__text(c, lab, lpx, th->dim, lb, RD_ALIGN_CENTER | RD_ALIGN_FIT, 0);
-                }
-            }
-        }
+        cv_bufview v = cv_state_buf(panel->state, d.rank, (cv_buf)b);
+        for (int j = 0; j < d.cl->cells[b]; j++)
+            draw_cell(&d, b, j, v);
     }
 }

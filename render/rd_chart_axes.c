@@ -153,11 +153,10 @@ static void drop_minor(rd_chart_axes *ax, double e)
     ax->nminor = k;
 }
 
-void rd__chart_axes(rd_chart *c, const rd_chart_data *d, const rd_chart_metrics *m, int w, int h,
-                    int top, rd_chart_axes *ax)
+/* The x range: the powers of two around the smallest and the largest
+ * size (a little room either side of one size). */
+static void x_range(const rd_chart_data *d, rd_chart_axes *ax)
 {
-    memset(ax, 0, sizeof *ax);
-    ax->ylog = d->yscale == RD_SCALE_LOG;
     double smin = INFINITY, smax = 0;
     for (int i = 0; i < d->npoints; i++) {
         smin = d->points[i].size < smin ? d->points[i].size : smin;
@@ -173,6 +172,26 @@ void rd__chart_axes(rd_chart *c, const rd_chart_data *d, const rd_chart_metrics 
         ax->x1 = ax->x0 + 2;
     }
     ax->x1 = fmin(ax->x1, ax->x0 + RD_CHART_MAX_TICKS - 1);
+}
+
+/* The width of the widest label of a size on the x axis. */
+static int x_label_w(rd_chart *c, const rd_chart_axes *ax, int px)
+{
+    char s[48];
+    int xw = 0;
+    for (double e = ax->x0; e <= ax->x1; e++) {
+        int tw = 0;
+        rd_chart_fmt_size(pow(2, e), s, sizeof s);
+        rd_text_measure(c->text, s, px, &tw, NULL);
+        xw = tw > xw ? tw : xw;
+    }
+    return xw;
+}
+
+/* The plot below top, its left edge right of the widest y label. */
+static void plot_rect(rd_chart *c, const rd_chart_data *d, const rd_chart_metrics *m, int w, int h,
+                      int top, int xw, rd_chart_axes *ax)
+{
     int tick = m->pad / 2, label_h = (int)(m->px_small * 1.4f);
     int bottom = h - m->pad - (d->footer || d->message ? (int)(m->px_small * 1.6f) : 0) -
                  label_h - label_h - tick;
@@ -183,7 +202,7 @@ void rd__chart_axes(rd_chart *c, const rd_chart_data *d, const rd_chart_metrics 
     if (ax->plot.h < 20)
         ax->plot.h = 20;
     y_ticks(d, ax, ax->plot.h, m->px_small);
-    int yw = 0, xw = 0;
+    int yw = 0;
     char s[48];
     for (int k = 0; k < ax->ny; k++) {
         int tw = 0;
@@ -191,16 +210,52 @@ void rd__chart_axes(rd_chart *c, const rd_chart_data *d, const rd_chart_metrics 
         rd_text_measure(c->text, s, m->px_small, &tw, NULL);
         yw = tw > yw ? tw : yw;
     }
-    for (double e = ax->x0; e <= ax->x1; e++) {
-        int tw = 0;
-        rd_chart_fmt_size(pow(2, e), s, sizeof s);
-        rd_text_measure(c->text, s, m->px_small, &tw, NULL);
-        xw = tw > xw ? tw : xw;
-    }
     ax->plot.x = m->pad + yw + m->pad / 2 + tick;
     ax->plot.w = w - ax->plot.x - (m->pad > xw / 2 ? m->pad : xw / 2 + 2);
     if (ax->plot.w < 20)
         ax->plot.w = 20;
+}
+
+/* Whether a label at the range's end e clears the labelled tick next to
+ * it at `next`, per pixels a doubling. */
+static bool end_clears(rd_chart *c, int px, double per, double e, double next)
+{
+    char s[48];
+    int wa, wb;
+    rd_chart_fmt_size(pow(2, e), s, sizeof s);
+    rd_text_measure(c->text, s, px, &wa, NULL);
+    rd_chart_fmt_size(pow(2, next), s, sizeof s);
+    rd_text_measure(c->text, s, px, &wb, NULL);
+    return per * fabs(e - next) >= (wa + wb) / 2.0 + 2 * px;
+}
+
+/* The range's ends get a label too where it clears its neighbour, so the
+ * axis says where it starts and stops (8 B .. 1 GiB). */
+static void end_labels(rd_chart *c, const rd_chart_metrics *m, double per, rd_chart_axes *ax)
+{
+    if (ax->xt[0] > ax->x0 && end_clears(c, m->px_small, per, ax->x0, ax->xt[0]) &&
+        ax->nx < RD_CHART_MAX_TICKS) {
+        memmove(ax->xt + 1, ax->xt, (size_t)ax->nx * sizeof *ax->xt);
+        ax->xt[0] = ax->x0;
+        ax->nx++;
+        drop_minor(ax, ax->x0);
+    }
+    double last = ax->xt[ax->nx - 1];
+    if (last < ax->x1 && ax->nx < RD_CHART_MAX_TICKS &&
+        end_clears(c, m->px_small, per, ax->x1, last)) {
+        ax->xt[ax->nx++] = ax->x1;
+        drop_minor(ax, ax->x1);
+    }
+}
+
+void rd__chart_axes(rd_chart *c, const rd_chart_data *d, const rd_chart_metrics *m, int w, int h,
+                    int top, rd_chart_axes *ax)
+{
+    memset(ax, 0, sizeof *ax);
+    ax->ylog = d->yscale == RD_SCALE_LOG;
+    x_range(d, ax);
+    int xw = x_label_w(c, ax, m->px_small);
+    plot_rect(c, d, m, w, h, top, xw, ax);
     ax->inset = (int)(m->marker * 2 + 2);
     double per = (ax->plot.w - 2 * ax->inset) / (ax->x1 - ax->x0); /* pixels per doubling */
     static const int strides[] = {1, 2, 5, 10};
@@ -221,33 +276,7 @@ void rd__chart_axes(rd_chart *c, const rd_chart_data *d, const rd_chart_metrics 
         ax->xt[ax->nx++] = ax->x1;
         return;
     }
-    /* The range's ends get a label too where it clears its neighbour, so
-     * the axis says where it starts and stops (8 B .. 1 GiB). */
-    int wa, wb;
-    if (ax->xt[0] > ax->x0) {
-        rd_chart_fmt_size(pow(2, ax->x0), s, sizeof s);
-        rd_text_measure(c->text, s, m->px_small, &wa, NULL);
-        rd_chart_fmt_size(pow(2, ax->xt[0]), s, sizeof s);
-        rd_text_measure(c->text, s, m->px_small, &wb, NULL);
-        if (per * (ax->xt[0] - ax->x0) >= (wa + wb) / 2.0 + 2 * m->px_small &&
-            ax->nx < RD_CHART_MAX_TICKS) {
-            memmove(ax->xt + 1, ax->xt, (size_t)ax->nx * sizeof *ax->xt);
-            ax->xt[0] = ax->x0;
-            ax->nx++;
-            drop_minor(ax, ax->x0);
-        }
-    }
-    double last = ax->xt[ax->nx - 1];
-    if (last < ax->x1 && ax->nx < RD_CHART_MAX_TICKS) {
-        rd_chart_fmt_size(pow(2, ax->x1), s, sizeof s);
-        rd_text_measure(c->text, s, m->px_small, &wa, NULL);
-        rd_chart_fmt_size(pow(2, last), s, sizeof s);
-        rd_text_measure(c->text, s, m->px_small, &wb, NULL);
-        if (per * (ax->x1 - last) >= (wa + wb) / 2.0 + 2 * m->px_small) {
-            ax->xt[ax->nx++] = ax->x1;
-            drop_minor(ax, ax->x1);
-        }
-    }
+    end_labels(c, m, per, ax);
 }
 
 void rd__chart_draw_axes(rd_chart *c, const rd_chart_data *d, const rd_chart_axes *ax,

@@ -4,149 +4,13 @@
  * bands, and the button bar (every key has a button). The narration panel
  * is in rd_narration.c, the message, tooltip and help in rd_overlay.c.
  *
- * Numbers come straight from the core: cv_cost_step_nodes/cv_cost_plan_nodes
- * (through rd__cost_step/rd__cost_plan, one link or two levels) for bytes
- * and model time, cv_trace_step_seconds for the measured time; nothing here
- * re-derives an algorithm's behaviour.
+ * What the header and the captions say is rd_words.c's, the rectangles
+ * they go in the layout's; this file draws them.
  */
 #include "rd_internal.h"
 
 #include <math.h>
 #include <string.h>
-
-static int max_steps(const rd_frame *f)
-{
-    int n = 0;
-    for (int p = 0; p < f->npanels && p < 2; p++)
-        if (f->panels[p].trace && cv_trace_plan(f->panels[p].trace)->nsteps > n)
-            n = cv_trace_plan(f->panels[p].trace)->nsteps;
-    return n;
-}
-
-/* The round a frame at time t shows: the one in flight, or, paused on a
- * state, the last one done (0 before the first). */
-static int shown_round(const cv_plan *plan, double t)
-{
-    int step;
-    double frac;
-    rd_shown_step(plan, t, &step, &frac);
-    if (step >= plan->nsteps)
-        return plan->nrounds;
-    if (frac > 0)
-        return plan->steps[step].round;
-    return step > 0 ? plan->steps[step - 1].round : 0;
-}
-
-/* "step 3 of 6", the one wording for every moment: in flight, paused after
- * a step (the state it made), at the start (step 0) and at the end. A step
- * a learner counts is a communication round (plan->nrounds); a local
- * sub-phase of a round shows its round's number. */
-static void step_words(const rd_frame *f, const rd_panel *p, char *out, size_t outlen)
-{
-    const cv_plan *plan = cv_trace_plan(p->trace);
-    rd_strf(f->lang, RD_S_STEP_OF, out, outlen, shown_round(plan, rd__panel_t(f, p)), plan->nrounds);
-}
-
-/* A line of pieces joined by dots that must fit w pixels without being
- * cut: all of them in their long form if that fits, else closer together
- * and in their short forms, else the least needed pieces left out. */
-typedef struct {
-    const char *lng, *shrt; /* shrt NULL: as lng */
-    int keep;               /* higher: left out later */
-} piece;
-
-static void fit_pieces(rd_text *t, int px, int w, const piece *pc, int n, char *out, size_t outlen)
-{
-    bool on[16];
-    for (int i = 0; i < n && i < 16; i++)
-        on[i] = pc[i].lng && pc[i].lng[0];
-    for (int pass = 0;; pass++) {
-        bool shrt = pass >= 2;
-        const char *sep = pass == 0 ? "  \xC2\xB7  " : " \xC2\xB7 ";
-        size_t len = 0;
-        out[0] = '\0';
-        for (int i = 0; i < n && i < 16 && len < outlen; i++)
-            if (on[i])
-                len += (size_t)snprintf(out + len, outlen - len, "%s%s", len ? sep : "",
-                                        shrt && pc[i].shrt ? pc[i].shrt : pc[i].lng);
-        int tw = 0;
-        rd_text_measure(t, out, px, &tw, NULL);
-        if (tw <= w || pass > 2 + n)
-            return;
-        if (pass >= 2) {
-            /* Leave out the least needed piece still shown. */
-            int worst = -1;
-            for (int i = 0; i < n && i < 16; i++)
-                if (on[i] && (worst < 0 || pc[i].keep < pc[worst].keep))
-                    worst = i;
-            int shown = 0;
-            for (int i = 0; i < n && i < 16; i++)
-                shown += on[i];
-            if (worst < 0 || shown <= 1)
-                return;
-            on[worst] = false;
-        }
-    }
-}
-
-/* Phase, bytes and times of the step in progress. */
-/* The shown step's numbers: phase, step, the busiest port, measured and
- * modelled time. compact keeps phase, step and measured time only, for a
- * compare caption whose first line already gives bytes and the model. */
-static void step_numbers(rd_text *tx, int px, int maxw, const rd_frame *f, const rd_panel *p,
-                         bool compact, char *out, size_t outlen)
-{
-    const cv_plan *plan = cv_trace_plan(p->trace);
-    const cv_link *link = rd__link(p);
-    double t = rd__panel_t(f, p);
-    int step;
-    rd_shown_step(plan, t, &step, NULL);
-    char words[64], busy[32], total[32], meas[32], model[32];
-    step_words(f, p, words, sizeof words);
-    cv_cost cost;
-    rd__cost_plan(p, plan, &cost);
-    char links[64];
-    rd__link_words(p, plan, links, sizeof links);
-    rd__fmt_bytes((double)cost.busiest_total, total, sizeof total);
-    cv_lang L = f->lang;
-    if (step < plan->nsteps) {
-        step = rd_ref_step(plan->nsteps, t, NULL);
-        int64_t bytes = 0;
-        double secs = rd__cost_step(p, plan, step, &bytes);
-        rd__fmt_bytes((double)bytes, busy, sizeof busy);
-        rd__fmt_seconds(f->hide_measured ? 0 : cv_trace_step_seconds(p->trace, step), meas, sizeof meas);
-        rd__fmt_seconds(secs, model, sizeof model);
-        /* A step that stays on each GPU costs nothing on a link: say so
-         * rather than leaving a bare "-". */
-        const char *where = links;
-        if (link && bytes == 0) {
-            snprintf(model, sizeof model, "0");
-            where = rd_str(f->lang, RD_S_LOCAL);
-        }
-        const char *phase = plan->steps[step].phase ? plan->steps[step].phase : "-";
-        char ph[96], bs[96], bs2[64], ms[64], md[160], md2[64];
-        snprintf(ph, sizeof ph, "%s %s", rd_str(L, RD_S_PHASE), phase);
-        snprintf(bs, sizeof bs, "%s %s, %s %s", rd_str(L, RD_S_BUSIEST), busy, rd_str(L, RD_S_TOTAL), total);
-        snprintf(bs2, sizeof bs2, "%s %s", rd_str(L, RD_S_BUSIEST), busy);
-        snprintf(ms, sizeof ms, "%s %s", rd_str(L, RD_S_MEASURED), meas);
-        snprintf(md, sizeof md, "%s %s (%s)", rd_str(L, RD_S_MODEL), model, where);
-        snprintf(md2, sizeof md2, "%s %s", rd_str(L, RD_S_MODEL), model);
-        piece pc[5] = {{ph, phase, 7}, {words, NULL, 9}, {bs, bs2, compact ? 1 : 5},
-                       {ms, NULL, compact ? 8 : 4}, {md, md2, compact ? 2 : 6}};
-        fit_pieces(tx, px, maxw, pc, 5, out, outlen);
-    } else {
-        rd__fmt_seconds(f->hide_measured ? 0 : cv_trace_total_seconds(p->trace), meas, sizeof meas);
-        rd__fmt_seconds(cost.seconds, model, sizeof model);
-        char bs[96], ms[64], md[160], md2[64];
-        snprintf(bs, sizeof bs, "%s %s", rd_str(L, RD_S_BUSIEST), total);
-        snprintf(ms, sizeof ms, "%s %s", rd_str(L, RD_S_MEASURED), meas);
-        snprintf(md, sizeof md, "%s %s (%s)", rd_str(L, RD_S_MODEL), model, links);
-        snprintf(md2, sizeof md2, "%s %s", rd_str(L, RD_S_MODEL), model);
-        piece pc[4] = {{words, NULL, 9}, {bs, NULL, compact ? 1 : 5}, {ms, NULL, compact ? 8 : 4},
-                       {md, md2, compact ? 2 : 6}};
-        fit_pieces(tx, px, maxw, pc, 4, out, outlen);
-    }
-}
 
 void rd__draw_header(rd_ctx *c, const rd_frame *f)
 {
@@ -176,166 +40,18 @@ void rd__draw_header(rd_ctx *c, const rd_frame *f)
         rd__text(c, "collviz", L->px_big, th->text, line1, RD_ALIGN_LEFT, 0);
         return;
     }
-    const cv_spec *s = &cv_trace_plan(p0->trace)->spec;
     char buf[512];
-    char algo[96], ranks[112], cnt[64], root[32], be[64];
-    if (f->npanels >= 2 && f->panels[1].trace)
-        snprintf(algo, sizeof algo, "%s vs %s", cv_algo_name(s->algo),
-                 cv_algo_name(cv_trace_plan(f->panels[1].trace)->spec.algo));
-    else
-        snprintf(algo, sizeof algo, "%s", cv_algo_name(s->algo));
-    snprintf(ranks, sizeof ranks, "%d %s", s->ranks, rd_str(f->lang, s->ranks == 1 ? RD_S_RANK1 : RD_S_RANKS));
-    if (cv_spec_nodes(s) > 1) { /* "16 ranks, 2 nodes x 8" */
-        char nodes[48];
-        rd_strf(f->lang, RD_S_NODES_OF, nodes, sizeof nodes, cv_spec_nodes(s), cv_spec_ranks_per_node(s));
-        size_t used = strlen(ranks);
-        snprintf(ranks + used, sizeof ranks - used, "%s%s", f->lang == CV_LANG_ZH ? "，" : ", ", nodes);
-    }
-    snprintf(cnt, sizeof cnt, "%lld \xC3\x97 %s", (long long)s->count, cv_dtype_name(s->dtype));
-    snprintf(root, sizeof root, "root %d", s->root);
-    const char *bname = p0->backend ? p0->backend : cv_trace_backend(p0->trace);
-    snprintf(be, sizeof be, "%s %s", rd_str(f->lang, RD_S_BACKEND), bname);
-    piece pc[7] = {{cv_op_title(s->op), NULL, 10}, {algo, NULL, 10}, {ranks, NULL, 9}, {cnt, NULL, 8},
-                   {cv_op_reduces(s->op) ? cv_redop_name(s->redop) : "", NULL, 7},
-                   {cv_op_has_root(s->op) ? root : "", NULL, 6}, {be, bname, 5}};
-    fit_pieces(c->text, L->px_big, line1.w, pc, 7, buf, sizeof buf);
+    rd__spec_words(c->text, f, L->px_big, line1.w, buf, sizeof buf);
     rd__text(c, buf, L->px_big, th->text, line1, RD_ALIGN_LEFT, 0);
     if (f->npanels >= 2) {
         /* Each side's step is in its caption; the header says which. */
-        char w0[160], a[64], b[64];
-        step_words(f, &f->panels[0], a, sizeof a);
-        if (f->panels[1].trace)
-            step_words(f, &f->panels[1], b, sizeof b);
-        else
-            b[0] = '\0';
-        snprintf(w0, sizeof w0, "%s: %s  \xC2\xB7  %s: %s", cv_algo_name(s->algo), a,
-                 f->panels[1].trace ? cv_algo_name(cv_trace_plan(f->panels[1].trace)->spec.algo) : "-", b);
+        char w0[160];
+        rd__compare_words(f, w0, sizeof w0);
         rd__text(c, w0, L->px_text, th->dim, line2, RD_ALIGN_LEFT, 0);
     } else {
-        step_numbers(c->text, L->px_text, line2.w, f, p0, false, buf, sizeof buf);
+        rd__step_numbers(c->text, L->px_text, line2.w, f, p0, false, buf, sizeof buf);
         rd__text(c, buf, L->px_text, th->dim, line2, RD_ALIGN_LEFT, 0);
     }
-}
-
-/* The bytes the textbook's beta term counts (through the busiest port,
- * summed over the steps) for the plan's algorithm, and its formula in D
- * (the op's buffer: the message, or the N blocks of a gathered or
- * scattered buffer); 0 where there is none to quote. */
-static int64_t textbook_bytes(const cv_plan *plan, char *formula, size_t n)
-{
-    const cv_spec *s = &plan->spec;
-    int64_t N = s->ranks, es = (int64_t)cv_dtype_size(s->dtype), c = s->count;
-    int S = s->slices > 0 ? s->slices : 1;
-    bool per_rank = s->op == CV_OP_ALLGATHER || s->op == CV_OP_GATHER || s->op == CV_OP_SCATTER ||
-                    s->op == CV_OP_REDUCESCATTER || s->op == CV_OP_ALLTOALL;
-    int64_t D = (per_rank ? N * c : c) * es;
-    int lg = 0;
-    while ((1ll << lg) < N)
-        lg++;
-    bool pow2 = (1ll << lg) == N;
-    formula[0] = '\0';
-    if (N < 2 || D <= 0)
-        return 0;
-#define F(str, val) (snprintf(formula, n, "%s", str), (int64_t)(val))
-    switch (s->op) {
-    case CV_OP_ALLREDUCE:
-        if (s->algo == CV_ALGO_RING || s->algo == CV_ALGO_MULTIRING ||
-            (s->algo == CV_ALGO_RABENSEIFNER && pow2))
-            return c % N == 0 ? F("2(N-1)/N\xC2\xB7" "D", 2 * (N - 1) * D / N) : 0;
-        if (s->algo == CV_ALGO_RECURSIVE_DOUBLING && pow2)
-            return F("log2 N\xC2\xB7" "D", lg * D);
-        if (s->algo == CV_ALGO_TREE)
-            return F("2 ceil(log2 N)\xC2\xB7" "D", 2 * lg * D);
-        if (s->algo == CV_ALGO_DIRECT)
-            return F("2(N-1)\xC2\xB7" "D", 2 * (N - 1) * D);
-        return 0;
-    case CV_OP_ALLGATHER:
-    case CV_OP_REDUCESCATTER:
-    case CV_OP_SCATTER:
-    case CV_OP_GATHER:
-    case CV_OP_ALLTOALL:
-        if (s->op == CV_OP_ALLTOALL && s->algo == CV_ALGO_BRUCK)
-            return 0;
-        return F("(N-1)/N\xC2\xB7" "D", (N - 1) * D / N);
-    case CV_OP_BROADCAST:
-    case CV_OP_REDUCE:
-        if (s->algo == CV_ALGO_RING)
-            return S == 1 ? F("(N-1)\xC2\xB7" "D", (N - 1) * D)
-                          : (c % S == 0 ? F("(S+N-2)/S\xC2\xB7" "D", (S + N - 2) * D / S) : 0);
-        if (s->algo == CV_ALGO_TREE)
-            return F("ceil(log2 N)\xC2\xB7" "D", lg * D);
-        if (s->algo == CV_ALGO_DIRECT)
-            return F("(N-1)\xC2\xB7" "D", (N - 1) * D);
-        return 0;
-    case CV_OP_SENDRECV:
-        return F("D", D);
-    default:
-        return 0;
-    }
-#undef F
-}
-
-/* Words laid out on lines of at most w pixels, whole pieces only, joined
- * by " \xC2\xB7 "; a piece wider than a line gets a line of its own (cut
- * there). Returns the number of lines. */
-static int wrap_pieces(rd_text *t, char pieces[][160], int np, int px, int w, char (*lines)[320],
-                       int maxlines)
-{
-    int n = 0;
-    lines[0][0] = '\0';
-    for (int i = 0; i < np && n < maxlines; i++) {
-        if (!pieces[i][0])
-            continue;
-        char next[512];
-        snprintf(next, sizeof next, "%s%s%s", lines[n], lines[n][0] ? " \xC2\xB7 " : "", pieces[i]);
-        int tw = 0;
-        rd_text_measure(t, next, px, &tw, NULL);
-        if (tw <= w || !lines[n][0]) {
-            snprintf(lines[n], sizeof lines[0], "%.300s", next);
-        } else if (n + 1 < maxlines) {
-            n++;
-            snprintf(lines[n], sizeof lines[0], "%.159s", pieces[i]);
-        } else {
-            break;
-        }
-    }
-    return lines[0][0] ? n + 1 : 0;
-}
-
-int rd__caption_lines(rd_text *t, const rd_frame *f, const rd_panel *panel, int px, int w,
-                      char (*lines)[320], int maxlines)
-{
-    if (!panel->trace)
-        return 0;
-    const cv_plan *plan = cv_trace_plan(panel->trace);
-    cv_cost cost;
-    rd__cost_plan(panel, plan, &cost);
-    bool zh = f->lang == CV_LANG_ZH;
-    char pieces[3][160], formula[64], bf[64], busy[32], model[32];
-    /* What was counted, beside the textbook's formula where they agree. */
-    if (cv_plan_textbook_rounds(plan, formula, sizeof formula) == plan->nrounds && plan->spec.ranks > 1)
-        snprintf(pieces[0], sizeof pieces[0], zh ? "%s：%d 步 = %s" : "%s: %d steps = %s",
-                 cv_algo_name(plan->spec.algo), plan->nrounds, formula);
-    else
-        snprintf(pieces[0], sizeof pieces[0], zh ? "%s：%d 步" : "%s: %d steps",
-                 cv_algo_name(plan->spec.algo), plan->nrounds);
-    rd__fmt_bytes((double)cost.busiest_total, busy, sizeof busy);
-    int64_t tb = textbook_bytes(plan, bf, sizeof bf);
-    bool match = tb > 0 && tb == cost.busiest_total;
-    if (match)
-        snprintf(pieces[1], sizeof pieces[1], zh ? "最忙端口 %s = %s" : "%s on the busiest port = %s",
-                 busy, bf);
-    else
-        snprintf(pieces[1], sizeof pieces[1], zh ? "最忙端口 %s" : "%s on the busiest port", busy);
-    int pw = 0;
-    rd_text_measure(t, pieces[1], px, &pw, NULL);
-    if (pw > w) /* a narrow panel: the numbers without the words */
-        snprintf(pieces[1], sizeof pieces[1], match ? (zh ? "端口 %s = %s" : "port %s = %s")
-                                                    : (zh ? "端口 %s" : "port %s"),
-                 busy, bf);
-    rd__fmt_seconds(cost.seconds, model, sizeof model);
-    snprintf(pieces[2], sizeof pieces[2], zh ? "模型 %s" : "model %s", model);
-    return wrap_pieces(t, pieces, 3, px, w, lines, maxlines);
 }
 
 void rd__draw_caption(rd_ctx *c, const rd_frame *f, int p)
@@ -355,24 +71,22 @@ void rd__draw_caption(rd_ctx *c, const rd_frame *f, int p)
                  RD_ALIGN_LEFT, 0);
     /* The moment's numbers, as many as fit. */
     char buf[512];
-    step_numbers(c->text, c->L.px_small, pl->caption.w - 8, f, panel, true, buf, sizeof buf);
+    rd__step_numbers(c->text, c->L.px_small, pl->caption.w - 8, f, panel, true, buf, sizeof buf);
     rd__text(c, buf, c->L.px_small, th->dim,
              rd__rect(pl->caption.x + 4, pl->caption.y + n * lh, pl->caption.w - 8, sh), RD_ALIGN_LEFT, 0);
 }
 
 /* Under a panel: every rank's colour (swatches with numbers where they
  * all fit, else one strip of all the colours: never some ranks only), then
- * what the cells' words mean, as much as fits, most needed first. */
-void rd__draw_legend(rd_ctx *c, const rd_frame *f, int p)
+ * the nodes' shades, then what the cells' words mean, as much as fits,
+ * most needed first (rd__draw_legend). Each part returns the x it ends
+ * at. */
+static int legend_ranks(rd_ctx *c, const rd_frame *f, int p, int x)
 {
     const rd_theme *th = rd_theme_get(f->theme);
     const rd_panel_layout *pl = &c->L.panels[p];
     SDL_Rect lg = pl->legend;
-    if (lg.h <= 0 || pl->nranks == 0)
-        return;
-    int px = c->L.px_small;
-    int x = lg.x, right = lg.x + lg.w;
-    int sw = (int)(px * 0.8);
+    int px = c->L.px_small, right = lg.x + lg.w, sw = (int)(px * 0.8);
     int need = 0;
     for (int r = 0; r < pl->nranks; r++) {
         char num[16];
@@ -390,34 +104,40 @@ void rd__draw_legend(rd_ctx *c, const rd_frame *f, int p)
                                   RD_ALIGN_LEFT, 0);
             x = t.x + t.w + px / 2;
         }
-    } else {
-        /* A strip of all the colours, from rank 0 to the last. */
-        int w = (int)fminf(lg.w / 4.0f, fmaxf(pl->nranks * 3.0f, 120 * c->L.ui));
-        char ends[32];
-        snprintf(ends, sizeof ends, "0");
-        SDL_Rect t = rd__text(c, ends, px, th->dim, rd__rect(x, lg.y, px * 2, lg.h), RD_ALIGN_LEFT, 0);
-        x = t.x + t.w + 3;
-        for (int r = 0; r < pl->nranks; r++)
-            rd__fill(c->r, rd__rect(x + w * r / pl->nranks, lg.y + (lg.h - sw) / 2,
-                                    w * (r + 1) / pl->nranks - w * r / pl->nranks, sw),
-                     rd_theme_rank_color(th, r));
-        x += w + 3;
-        snprintf(ends, sizeof ends, "%d", pl->nranks - 1);
-        t = rd__text(c, ends, px, th->dim, rd__rect(x, lg.y, px * 3, lg.h), RD_ALIGN_LEFT, 0);
-        x = t.x + t.w + px / 2;
+        return x;
     }
-    const cv_plan *lplan = f->panels[p].trace ? cv_trace_plan(f->panels[p].trace) : NULL;
-    int nodes = lplan ? cv_spec_nodes(&lplan->spec) : 1;
+    /* A strip of all the colours, from rank 0 to the last. */
+    int w = (int)fminf(lg.w / 4.0f, fmaxf(pl->nranks * 3.0f, 120 * c->L.ui));
+    char ends[32];
+    snprintf(ends, sizeof ends, "0");
+    SDL_Rect t = rd__text(c, ends, px, th->dim, rd__rect(x, lg.y, px * 2, lg.h), RD_ALIGN_LEFT, 0);
+    x = t.x + t.w + 3;
+    for (int r = 0; r < pl->nranks; r++)
+        rd__fill(c->r,
+                 rd__rect(x + w * r / pl->nranks, lg.y + (lg.h - sw) / 2,
+                          w * (r + 1) / pl->nranks - w * r / pl->nranks, sw),
+                 rd_theme_rank_color(th, r));
+    x += w + 3;
+    snprintf(ends, sizeof ends, "%d", pl->nranks - 1);
+    t = rd__text(c, ends, px, th->dim, rd__rect(x, lg.y, px * 3, lg.h), RD_ALIGN_LEFT, 0);
+    return t.x + t.w + px / 2;
+}
+
+/* The node shades, as behind the cards: "node 0", then the numbers alone,
+ * as the rank colours are; "node 0 (host-a)" while they fit. */
+static int legend_nodes(rd_ctx *c, const rd_frame *f, int p, int nodes, int x)
+{
+    const rd_theme *th = rd_theme_get(f->theme);
+    SDL_Rect lg = c->L.panels[p].legend;
+    int px = c->L.px_small, right = lg.x + lg.w, sw = (int)(px * 0.8);
     for (int k = 0; nodes > 1 && k < nodes; k++) {
-        /* The node shades, as behind the cards: "node 0", then the
-         * numbers alone, as the rank colours are. */
         char name[96];
         const char *host = k < RD_MAX_NODE_HOSTS ? f->node_host[k] : NULL;
         if (k == 0 || nodes == 2)
             rd_strf(f->lang, RD_S_NODE, name, sizeof name, k, 0);
         else
             snprintf(name, sizeof name, "%d", k);
-        if (host && host[0] && nodes <= 4) { /* "node 0 (host-a)" while they fit */
+        if (host && host[0] && nodes <= 4) {
             size_t used = strlen(name);
             snprintf(name + used, sizeof name - used, " (%.40s)", host);
         }
@@ -433,8 +153,18 @@ void rd__draw_legend(rd_ctx *c, const rd_frame *f, int p)
                               RD_ALIGN_LEFT, 0);
         x = t.x + t.w + px / 2;
     }
-    if (nodes > 1)
-        x += px;
+    return x;
+}
+
+/* What the cells' words mean: cells that stand for several elements,
+ * dashed links, chunk blocks, then the chunk letters and the dot; drawn
+ * left to right as far as they fit. */
+static void legend_words(rd_ctx *c, const rd_frame *f, int p, int nodes, int x)
+{
+    const rd_theme *th = rd_theme_get(f->theme);
+    const rd_panel_layout *pl = &c->L.panels[p];
+    SDL_Rect lg = pl->legend;
+    int px = c->L.px_small, right = lg.x + lg.w;
     int64_t group = 1;
     bool blocks = false;
     for (int r = 0; r < pl->nranks; r++)
@@ -443,7 +173,6 @@ void rd__draw_legend(rd_ctx *c, const rd_frame *f, int p)
                 group = pl->cards[r].group[b];
             blocks |= pl->cards[r].mode[b] == RD_ROW_CHUNKS && pl->cards[r].cells[b] > 0;
         }
-    /* The parts, most needed first; drawn left to right as far as they fit. */
     char agg[96] = "", parts[5][160];
     int np = 0;
     if (group > 1) {
@@ -470,6 +199,20 @@ void rd__draw_legend(rd_ctx *c, const rd_frame *f, int p)
     }
 }
 
+void rd__draw_legend(rd_ctx *c, const rd_frame *f, int p)
+{
+    const rd_panel_layout *pl = &c->L.panels[p];
+    if (pl->legend.h <= 0 || pl->nranks == 0)
+        return;
+    int x = legend_ranks(c, f, p, pl->legend.x);
+    const cv_plan *lplan = f->panels[p].trace ? cv_trace_plan(f->panels[p].trace) : NULL;
+    int nodes = lplan ? cv_spec_nodes(&lplan->spec) : 1;
+    x = legend_nodes(c, f, p, nodes, x);
+    if (nodes > 1)
+        x += c->L.px_small;
+    legend_words(c, f, p, nodes, x);
+}
+
 /* Where step boundary k of panel p is on the timeline: by step, or in
  * compare mode by the model time spent up to it, on one axis for both
  * sides (so the learner sees which finishes first). */
@@ -490,7 +233,7 @@ void rd__draw_timeline(rd_ctx *c, const rd_frame *f, bool cursor)
 {
     const rd_theme *th = rd_theme_get(f->theme);
     SDL_Rect tl = c->L.timeline;
-    int n = max_steps(f);
+    int n = c->L.nsteps;
     if (n <= 0 || tl.w <= 0)
         return;
     if (cursor) {
@@ -519,8 +262,8 @@ void rd__draw_timeline(rd_ctx *c, const rd_frame *f, bool cursor)
         const cv_plan *plan = cv_trace_plan(f->panels[p].trace);
         SDL_Rect lane = rd__rect(tl.x, tl.y + tl.h * p / lanes, tl.w, tl.h / lanes);
         /* The lane's boundaries: step k at xs[k]. */
-        static int xs[4096 + 1];
-        int ns = plan->nsteps < 4096 ? plan->nsteps : 4096;
+        int *xs = c->lane_x;
+        int ns = plan->nsteps < RD__LANE_STEPS ? plan->nsteps : RD__LANE_STEPS;
         double acc = 0;
         for (int k = 0; k <= ns; k++) {
             xs[k] = model ? tl.x + (int)lround(tl.w * acc / tmax) : tl.x + (int)((int64_t)tl.w * k / n);

@@ -5,126 +5,16 @@
  * The window is cut into a header (two lines), the stage, an optional
  * narration panel on the right, and the timeline and button bar at the
  * bottom; the stage's cards are placed by rd_stage.c and the narration's
- * lines by rd_narration.c, so one call places everything a frame draws.
- * Also here: what the plan's shape is (its links, a ring's order, a tree's
- * levels) and which chunk an element belongs to.
+ * lines by rd_narration_layout.c, so one call places everything a frame
+ * draws. Only rectangles and the narration's lines come out: nothing is
+ * drawn here, and what the frame draws and what the hit test reads is this.
  */
 #include "rd_internal.h"
 
 #include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
-
-#ifndef M_PI
-#define M_PI 3.14159265358979323846
-#endif
-
-/* ------------------------------------------------------------ plan shape */
-
-void rd__plan_links(const cv_plan *plan, rd__links *out)
-{
-    memset(out, 0, sizeof *out);
-    if (!plan)
-        return;
-    out->n = plan->spec.ranks < RD_LAYOUT_MAX_RANKS ? plan->spec.ranks : RD_LAYOUT_MAX_RANKS;
-    for (int64_t i = 0; i < plan->ntransfers; i++) {
-        const cv_transfer *x = &plan->transfers[i];
-        if (x->src != x->dst && x->src >= 0 && x->src < out->n && x->dst >= 0 && x->dst < out->n)
-            out->m[x->src] |= 1ull << x->dst;
-    }
-}
-
-void rd__ring_order(const rd__links *l, int *order)
-{
-    int n = l->n;
-    for (int i = 0; i < n; i++)
-        order[i] = i;
-    if (n < 3)
-        return;
-    /* Follow the single outgoing link of each rank from 0; accept only a
-     * Hamiltonian cycle (every rank has exactly one successor). */
-    uint64_t seen = 1;
-    int cur = 0;
-    int tmp[RD_LAYOUT_MAX_RANKS];
-    tmp[0] = 0;
-    for (int k = 1; k < n; k++) {
-        uint64_t m = l->m[cur];
-        if (__builtin_popcountll(m) != 1)
-            return;
-        int next = __builtin_ctzll(m);
-        if (seen & (1ull << next))
-            return;
-        seen |= 1ull << next;
-        tmp[k] = next;
-        cur = next;
-    }
-    memcpy(order, tmp, sizeof(int) * (size_t)n);
-}
-
-int rd__levels(const rd__links *l, int root, int *depth)
-{
-    int n = l->n;
-    for (int i = 0; i < n; i++)
-        depth[i] = -1;
-    if (n == 0)
-        return 0;
-    if (root < 0 || root >= n)
-        root = 0;
-    int queue[RD_LAYOUT_MAX_RANKS], head = 0, tail = 0, levels = 1;
-    depth[root] = 0;
-    queue[tail++] = root;
-    while (head < tail) {
-        int u = queue[head++];
-        for (int v = 0; v < n; v++) {
-            bool linked = (l->m[u] >> v & 1) || (l->m[v] >> u & 1);
-            if (linked && depth[v] < 0) {
-                depth[v] = depth[u] + 1;
-                if (depth[v] + 1 > levels)
-                    levels = depth[v] + 1;
-                queue[tail++] = v;
-            }
-        }
-    }
-    /* Unreachable ranks go on the last level rather than vanish. */
-    for (int i = 0; i < n; i++)
-        if (depth[i] < 0)
-            depth[i] = levels - 1;
-    return levels;
-}
-
-int rd__chunk_of(const cv_spec *spec, cv_buf buf, int rank, int64_t i)
-{
-    int64_t n = spec->ranks, c = spec->count > 0 ? spec->count : 1;
-    if (buf == CV_BUF_SCRATCH)
-        return -1;
-    switch (spec->op) {
-    case CV_OP_ALLGATHER:
-    case CV_OP_GATHER:
-        return buf == CV_BUF_SEND ? rank : (int)(i / c);
-    case CV_OP_REDUCESCATTER:
-    case CV_OP_ALLTOALL:
-    case CV_OP_SCATTER:
-        return buf == CV_BUF_SEND ? (int)(i / c) : rank;
-    default:
-        return (int)(i * n / c);
-    }
-}
-
-void rd_chunk_range(const cv_spec *spec, cv_buf b, int rank, int64_t e, int64_t *first,
-                    int64_t *count)
-{
-    int64_t n = cv_spec_buf_count(spec, b, rank);
-    int c = rd__chunk_of(spec, b, rank, e);
-    int64_t lo = e, hi = e;
-    while (c >= 0 && lo > 0 && rd__chunk_of(spec, b, rank, lo - 1) == c)
-        lo--;
-    while (c >= 0 && hi + 1 < n && rd__chunk_of(spec, b, rank, hi + 1) == c)
-        hi++;
-    *first = lo;
-    *count = hi - lo + 1;
-}
-
-/* ---------------------------------------------------------------- layout */
 
 /* The bar's buttons, in the keymap's order, each with a share of the bar
  * in proportion to its label (so "backend" gets the room "<" does not
@@ -158,20 +48,9 @@ static void layout_buttons(rd_text *t, const rd_frame *f, rd_layout *L, SDL_Rect
     }
 }
 
-void rd_layout_compute(const rd_frame *f, int w, int h, rd_text *text, rd_layout *L)
+/* The output's size, the UI scale and the three text sizes. */
+static void layout_scale(const rd_frame *f, int w, int h, rd_layout *L)
 {
-    /* Only the fixed part is cleared: the narration's lines are filled
-     * as far as they are used. */
-    memset(L, 0, offsetof(rd_layout, lines));
-    memset(&L->panels, 0, sizeof L->panels);
-    L->npanels = 0;
-    for (int p = 0; p < f->npanels && p < 2; p++)
-        if (f->panels[p].trace && cv_trace_plan(f->panels[p].trace)->nsteps > L->nsteps)
-            L->nsteps = cv_trace_plan(f->panels[p].trace)->nsteps;
-    if (w < 1)
-        w = 1;
-    if (h < 1)
-        h = 1;
     L->w = w;
     L->h = h;
     const rd_theme *th = rd_theme_get(f->theme);
@@ -190,27 +69,40 @@ void rd_layout_compute(const rd_frame *f, int w, int h, rd_text *text, rd_layout
         L->px_text = (int)fmaxf(8, L->px_text * k);
         L->px_big = (int)fmaxf(9, L->px_big * k);
     }
-    int pad = (int)fmaxf(2, 8 * L->ui);
-    int header_h = pad + (int)(L->px_big * 1.4) + (int)(L->px_text * 1.4) + pad / 2;
-    L->header = rd__rect(0, 0, w, header_h);
-    int bottom = h;
-    if (f->controls) {
-        int bh = (int)(L->px_text * 1.9);
-        int th_ = (int)fmaxf(L->px_small * 2.4f, 22 * L->ui);
-        if (f->npanels >= 2)
-            th_ = th_ * 3 / 2; /* two lanes, each with its labels */
-        bool room = h - header_h - bh - th_ - 3 * pad > 80;
-        if (room && (w - 2 * pad) >= L->px_small * 26 && text) {
-            L->buttons = rd__rect(pad, h - pad - bh, w - 2 * pad, bh);
-            layout_buttons(text, f, L, L->buttons, w > 600 ? 2 : 0);
-            bottom = L->buttons.y - pad / 2;
-        }
-        if (h - header_h - th_ - 2 * pad > 60) {
-            L->timeline = rd__rect(pad, bottom - th_, w - 2 * pad, th_);
-            bottom = L->timeline.y - pad / 2;
-        }
+}
+
+/* The button bar and the timeline at the bottom, where there is room;
+ * returns the y the stage ends above. */
+static int layout_controls(const rd_frame *f, rd_text *text, int header_h, int pad, rd_layout *L)
+{
+    int w = L->w, h = L->h, bottom = h;
+    if (!f->controls)
+        return bottom;
+    int bh = (int)(L->px_text * 1.9);
+    int th_ = (int)fmaxf(L->px_small * 2.4f, 22 * L->ui);
+    if (f->npanels >= 2)
+        th_ = th_ * 3 / 2; /* two lanes, each with its labels */
+    bool room = h - header_h - bh - th_ - 3 * pad > 80;
+    if (room && (w - 2 * pad) >= L->px_small * 26 && text) {
+        L->buttons = rd__rect(pad, h - pad - bh, w - 2 * pad, bh);
+        layout_buttons(text, f, L, L->buttons, w > 600 ? 2 : 0);
+        bottom = L->buttons.y - pad / 2;
     }
-    int right = w - pad;
+    if (h - header_h - th_ - 2 * pad > 60) {
+        L->timeline = rd__rect(pad, bottom - th_, w - 2 * pad, th_);
+        bottom = L->timeline.y - pad / 2;
+    }
+    return bottom;
+}
+
+/* The narration panel on the right, where it is wanted and fits; returns
+ * the x the stage ends left of. */
+static int layout_narration_panel(const rd_frame *f, int header_h, int bottom, int pad,
+                                  rd_layout *L)
+{
+    int w = L->w, h = L->h, right = w - pad;
+    float dpi = f->dpi_scale > 0.25f ? f->dpi_scale : 1.0f;
+    float ts = rd_theme_get(f->theme)->text_scale;
     if (f->lesson && w / dpi >= 560 && h / dpi >= 360) {
         /* A lesson is read more than watched: the text gets a third of the
          * window (more in small windows, where it would not fit), and the
@@ -228,41 +120,80 @@ void rd_layout_compute(const rd_frame *f, int w, int h, rd_text *text, rd_layout
         L->narration = rd__rect(w - pad - nw, header_h + pad / 2, nw, bottom - header_h - pad);
         right = L->narration.x - pad;
     }
-    L->stage = rd__rect(pad, header_h + pad / 2, right - pad, bottom - header_h - pad);
+    return right;
+}
+
+/* A lesson's diagram beside the stage: a tall diagram (the usual "where in
+ * the model") takes a column on the stage's right, a wide one a band along
+ * its bottom; the cards share what is left. */
+static void layout_side_diagram(const rd_frame *f, int pad, rd_layout *L)
+{
     const rd_diagram *dg = f->narr.diagram;
-    if (f->lesson && dg && dg->nboxes > 0 && L->narration.w > 0) {
-        /* Beside the stage: a tall diagram (the usual "where in the model")
-         * takes a column on the stage's right, a wide one a band along its
-         * bottom; the cards share what is left. */
-        int cols = dg->cols > 0 ? dg->cols : 1, rows = dg->rows > 0 ? dg->rows : 1;
-        if (cols <= rows) {
-            int dw = (int)fminf(fmaxf(L->stage.w * 0.36f, 200 * L->ui), 120 * L->ui * cols + 120 * L->ui);
-            if (dw > L->stage.w / 2)
-                dw = L->stage.w / 2;
-            L->diagram = rd__rect(L->stage.x + L->stage.w - dw, L->stage.y, dw, L->stage.h);
-            L->stage.w -= dw + pad;
-        } else {
-            int dh = (int)fminf(fmaxf(L->stage.h * 0.12f, rows * L->px_small * 3.2f +
-                                                              L->px_small * 1.6f + 12 * L->ui),
-                                L->stage.h * 0.4f);
-            L->diagram = rd__rect(L->stage.x, L->stage.y + L->stage.h - dh, L->stage.w, dh);
-            L->stage.h -= dh + pad;
-        }
+    if (!f->lesson || !dg || dg->nboxes <= 0 || L->narration.w <= 0)
+        return;
+    int cols = dg->cols > 0 ? dg->cols : 1, rows = dg->rows > 0 ? dg->rows : 1;
+    if (cols <= rows) {
+        int dw = (int)fminf(fmaxf(L->stage.w * 0.36f, 200 * L->ui),
+                            120 * L->ui * cols + 120 * L->ui);
+        if (dw > L->stage.w / 2)
+            dw = L->stage.w / 2;
+        L->diagram = rd__rect(L->stage.x + L->stage.w - dw, L->stage.y, dw, L->stage.h);
+        L->stage.w -= dw + pad;
+    } else {
+        int dh = (int)fminf(fmaxf(L->stage.h * 0.12f,
+                                  rows * L->px_small * 3.2f + L->px_small * 1.6f + 12 * L->ui),
+                            L->stage.h * 0.4f);
+        L->diagram = rd__rect(L->stage.x, L->stage.y + L->stage.h - dh, L->stage.w, dh);
+        L->stage.h -= dh + pad;
     }
-    L->message = rd__rect(L->stage.x + L->stage.w / 8, L->stage.y + pad, L->stage.w * 3 / 4,
-                      (int)(L->px_text * 2.2));
+}
+
+/* The stage's panels: one, or two side by side in compare mode. */
+static void layout_panels(rd__scratch *sc, const rd_frame *f, rd_text *text, int pad, rd_layout *L)
+{
     L->npanels = f->npanels >= 2 ? 2 : 1;
     if (L->npanels == 1) {
-        rd__layout_panel(f, &f->panels[0], L->stage, L, text, false, &L->panels[0]);
-    } else {
-        int half = (L->stage.w - pad) / 2;
-        SDL_Rect a = rd__rect(L->stage.x, L->stage.y, half, L->stage.h);
-        SDL_Rect b = rd__rect(L->stage.x + half + pad, L->stage.y, L->stage.w - half - pad,
-                          L->stage.h);
-        rd__layout_panel(f, &f->panels[0], a, L, text, true, &L->panels[0]);
-        rd__layout_panel(f, &f->panels[1], b, L, text, true, &L->panels[1]);
+        rd__layout_panel(sc, f, &f->panels[0], L->stage, L, text, false, &L->panels[0]);
+        return;
     }
-    rd__layout_narration(text, f, L);
+    int half = (L->stage.w - pad) / 2;
+    SDL_Rect a = rd__rect(L->stage.x, L->stage.y, half, L->stage.h);
+    SDL_Rect b = rd__rect(L->stage.x + half + pad, L->stage.y, L->stage.w - half - pad, L->stage.h);
+    rd__layout_panel(sc, f, &f->panels[0], a, L, text, true, &L->panels[0]);
+    rd__layout_panel(sc, f, &f->panels[1], b, L, text, true, &L->panels[1]);
+}
+
+void rd__layout_frame(rd__scratch *sc, const rd_frame *f, int w, int h, rd_text *text, rd_layout *L)
+{
+    /* Only the fixed part is cleared: the narration's lines are filled
+     * as far as they are used. */
+    memset(L, 0, offsetof(rd_layout, lines));
+    memset(&L->panels, 0, sizeof L->panels);
+    L->npanels = 0;
+    for (int p = 0; p < f->npanels && p < 2; p++)
+        if (f->panels[p].trace && cv_trace_plan(f->panels[p].trace)->nsteps > L->nsteps)
+            L->nsteps = cv_trace_plan(f->panels[p].trace)->nsteps;
+    layout_scale(f, w < 1 ? 1 : w, h < 1 ? 1 : h, L);
+    int pad = (int)fmaxf(2, 8 * L->ui);
+    int header_h = pad + (int)(L->px_big * 1.4) + (int)(L->px_text * 1.4) + pad / 2;
+    L->header = rd__rect(0, 0, L->w, header_h);
+    int bottom = layout_controls(f, text, header_h, pad, L);
+    int right = layout_narration_panel(f, header_h, bottom, pad, L);
+    L->stage = rd__rect(pad, header_h + pad / 2, right - pad, bottom - header_h - pad);
+    layout_side_diagram(f, pad, L);
+    L->message = rd__rect(L->stage.x + L->stage.w / 8, L->stage.y + pad, L->stage.w * 3 / 4,
+                          (int)(L->px_text * 2.2));
+    layout_panels(sc, f, text, pad, L);
+    rd__layout_narration(sc, text, f, L);
+}
+
+void rd_layout_compute(const rd_frame *f, int w, int h, rd_text *text, rd_layout *out)
+{
+    /* A caller without a context (a click tested before it is drawn):
+     * scratch of its own, for this call. */
+    rd__scratch *sc = cv_xcalloc(1, sizeof *sc);
+    rd__layout_frame(sc, f, w, h, text, out);
+    free(sc);
 }
 
 void rd_frame_init(rd_frame *f)

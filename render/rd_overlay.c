@@ -64,6 +64,72 @@ void rd__draw_message(rd_ctx *c, const rd_frame *f)
                  1);
 }
 
+/* The tooltip's lines for the cell h: where it is, its value (one
+ * element), whose inputs it holds, and the step that last wrote it with
+ * the NCCL primitives that did. Returns how many. */
+static int tooltip_lines(const rd_frame *f, const rd_hit *h, cv_bufview v, char (*lines)[160])
+{
+    static const rd_string names[CV_BUF_COUNT] = {RD_S_IN, RD_S_OUT, RD_S_TMP};
+    const cv_plan *plan = cv_trace_plan(f->panels[h->panel].trace);
+    const cv_spec *spec = &plan->spec;
+    size_t ll = sizeof lines[0];
+    int n = 0;
+    char gpu[32];
+    if (h->rank >= spec->ranks) /* an in-network plan's switch */
+        snprintf(gpu, sizeof gpu, "%s", rd_str(f->lang, RD_S_SWITCH));
+    else
+        rd_strf(f->lang, RD_S_GPU, gpu, sizeof gpu, h->rank, 0);
+    uint64_t mask = 0;
+    int32_t last = -1;
+    for (int64_t i = h->first; i < h->first + h->count && i < v.count; i++) {
+        mask |= v.masks ? v.masks[i] : 0;
+        if (v.last_changed && v.last_changed[i] > last)
+            last = v.last_changed[i];
+    }
+    if (h->count == 1) {
+        snprintf(lines[n++], ll, "%s  \xC2\xB7  %s[%lld]", gpu, rd_str(f->lang, names[h->buf]),
+                 (long long)h->first);
+        char val[48];
+        if (!mask && last < 0 && v.masks) /* as the cell shows it: no real zero yet */
+            snprintf(val, sizeof val, "\xC2\xB7");
+        else
+            cv_value_format(spec->dtype, v.values, h->first, val, sizeof val);
+        snprintf(lines[n++], ll, "%s %s", rd_str(f->lang, RD_S_VALUE), val);
+    } else {
+        snprintf(lines[n++], ll, "%s  \xC2\xB7  %s[%lld..%lld]", gpu,
+                 rd_str(f->lang, names[h->buf]), (long long)h->first,
+                 (long long)(h->first + h->count - 1));
+    }
+    int chunk = rd__chunk_of(spec, h->buf, h->rank, h->first);
+    char letter[16];
+    rd_chunk_prefix(chunk, letter, sizeof letter);
+    size_t len = (size_t)snprintf(lines[n], ll, "%s:", rd_str(f->lang, RD_S_FROM));
+    int listed = 0;
+    for (int r = 0; r < 64 && len + 12 < ll; r++)
+        if (mask >> r & 1) {
+            if (listed == 12) {
+                len += (size_t)snprintf(lines[n] + len, ll - len, " ... (%d)",
+                                        __builtin_popcountll(mask));
+                break;
+            }
+            len += (size_t)snprintf(lines[n] + len, ll - len, " %s%d", chunk >= 0 ? letter : "", r);
+            listed++;
+        }
+    if (!mask)
+        snprintf(lines[n] + len, ll - len, " -");
+    n++;
+    if (last >= 0) { /* the step a learner counts: the round */
+        rd_strf(f->lang, RD_S_LAST_CHANGED, lines[n++], ll, plan->steps[last].round, 0);
+        /* the NCCL primitives that wrote it, to find in NCCL's source */
+        const cv_transfer *w = cv_plan_writer(plan, last, h->rank, h->buf, h->first);
+        char prims[64];
+        if (w && cv_transfer_prims_text(w, prims, sizeof prims) > 0)
+            snprintf(lines[n++], ll, "NCCL: %s", prims);
+    } else
+        snprintf(lines[n++], ll, "%s", rd_str(f->lang, mask ? RD_S_INITIAL : RD_S_NEVER));
+    return n;
+}
+
 void rd__draw_tooltip(rd_ctx *c, const rd_frame *f)
 {
     if (f->mouse_x < 0 || f->mouse_y < 0 || f->help)
@@ -75,69 +141,11 @@ void rd__draw_tooltip(rd_ctx *c, const rd_frame *f)
     if (!panel->trace || !panel->state)
         return;
     const rd_theme *th = rd_theme_get(f->theme);
-    const cv_spec *spec = &cv_trace_plan(panel->trace)->spec;
     cv_bufview v = cv_state_buf(panel->state, h.rank, h.buf);
     if (h.first >= v.count || h.count <= 0)
         return;
-    static const rd_string names[CV_BUF_COUNT] = {RD_S_IN, RD_S_OUT, RD_S_TMP};
     char lines[5][160];
-    int n = 0;
-    char gpu[32];
-    if (h.rank >= spec->ranks) /* an in-network plan's switch */
-        snprintf(gpu, sizeof gpu, "%s", rd_str(f->lang, RD_S_SWITCH));
-    else
-        rd_strf(f->lang, RD_S_GPU, gpu, sizeof gpu, h.rank, 0);
-    uint64_t mask = 0;
-    int32_t last = -1;
-    for (int64_t i = h.first; i < h.first + h.count && i < v.count; i++) {
-        mask |= v.masks ? v.masks[i] : 0;
-        if (v.last_changed && v.last_changed[i] > last)
-            last = v.last_changed[i];
-    }
-    if (h.count == 1) {
-        snprintf(lines[n++], sizeof lines[0], "%s  \xC2\xB7  %s[%lld]", gpu, rd_str(f->lang, names[h.buf]),
-                 (long long)h.first);
-        char val[48];
-        if (!mask && last < 0 && v.masks) /* as the cell shows it: no real zero yet */
-            snprintf(val, sizeof val, "\xC2\xB7");
-        else
-            cv_value_format(spec->dtype, v.values, h.first, val, sizeof val);
-        snprintf(lines[n++], sizeof lines[0], "%s %s", rd_str(f->lang, RD_S_VALUE), val);
-    } else {
-        snprintf(lines[n++], sizeof lines[0], "%s  \xC2\xB7  %s[%lld..%lld]", gpu,
-                 rd_str(f->lang, names[h.buf]), (long long)h.first, (long long)(h.first + h.count - 1));
-    }
-    int chunk = rd__chunk_of(spec, h.buf, h.rank, h.first);
-    char letter[16];
-    rd_chunk_prefix(chunk, letter, sizeof letter);
-    size_t len = (size_t)snprintf(lines[n], sizeof lines[0], "%s:", rd_str(f->lang, RD_S_FROM));
-    int listed = 0;
-    for (int r = 0; r < 64 && len + 12 < sizeof lines[0]; r++)
-        if (mask >> r & 1) {
-            if (listed == 12) {
-                len += (size_t)snprintf(lines[n] + len, sizeof lines[0] - len, " ... (%d)",
-                                        __builtin_popcountll(mask));
-                break;
-            }
-            len += (size_t)snprintf(lines[n] + len, sizeof lines[0] - len, " %s%d",
-                                    chunk >= 0 ? letter : "", r);
-            listed++;
-        }
-    if (!mask)
-        snprintf(lines[n] + len, sizeof lines[0] - len, " -");
-    n++;
-    const cv_plan *plan = cv_trace_plan(panel->trace);
-    if (last >= 0) { /* the step a learner counts: the round */
-        rd_strf(f->lang, RD_S_LAST_CHANGED, lines[n++], sizeof lines[0],
-                plan->steps[last].round, 0);
-        /* the NCCL primitives that wrote it, to find in NCCL's source */
-        const cv_transfer *w = cv_plan_writer(plan, last, h.rank, h.buf, h.first);
-        char prims[64];
-        if (w && cv_transfer_prims_text(w, prims, sizeof prims) > 0)
-            snprintf(lines[n++], sizeof lines[0], "NCCL: %s", prims);
-    } else
-        snprintf(lines[n++], sizeof lines[0], "%s",
-                 rd_str(f->lang, mask ? RD_S_INITIAL : RD_S_NEVER));
+    int n = tooltip_lines(f, &h, v, lines);
     int px = c->L.px_text, lh = (int)(px * 1.4), w = 0;
     for (int i = 0; i < n; i++) {
         int lw = 0;

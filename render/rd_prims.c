@@ -1,7 +1,10 @@
 /*
  * rd_prims.c: drawing primitives SDL2 lacks (thick lines, discs, arrow
  * heads) built on SDL_RenderGeometry, which every SDL2 renderer including
- * the software one implements, plus number formatting for the header.
+ * the software one implements; text drawn in a box that records the box for
+ * the layout tests; colours mixed from the theme's; and number formatting
+ * for the header. The bottom of the drawing: everything else draws
+ * through these.
  */
 #include "rd_internal.h"
 
@@ -98,6 +101,36 @@ SDL_Color rd__mix(SDL_Color a, SDL_Color b, float t)
         t = 1;
     return (SDL_Color){(Uint8)(a.r + (b.r - a.r) * t), (Uint8)(a.g + (b.g - a.g) * t),
                        (Uint8)(a.b + (b.b - a.b) * t), 255};
+}
+
+SDL_Color rd__node_shade(const rd_theme *th, int node)
+{
+    return node % 2 ? rd__mix(th->bg, th->accent, 0.14f) : rd__mix(th->bg, th->link, 0.30f);
+}
+
+void rd__box(rd_ctx *c, SDL_Rect r, int kind, int layer, const char *label)
+{
+    if (!c->debug || c->nboxes >= RD_MAX_BOXES || r.w <= 0 || r.h <= 0)
+        return;
+    rd_box *b = &c->boxes[c->nboxes++];
+    b->cut = false;
+    b->r = r;
+    b->kind = kind;
+    b->layer = layer;
+    snprintf(b->text, sizeof b->text, "%s", label ? label : "");
+}
+
+SDL_Rect rd__text(rd_ctx *c, const char *s, int px, SDL_Color col, SDL_Rect box, int align,
+                  int layer)
+{
+    SDL_Rect r = rd_text_draw_in(c->text, s, px, col, box, align);
+    rd__box(c, r, 0, layer, s);
+    if (c->debug && c->nboxes > 0 && r.w > 0 && !(align & RD_ALIGN_FIT)) {
+        int w = 0;
+        rd_text_measure(c->text, s, px, &w, NULL);
+        c->boxes[c->nboxes - 1].cut = w > box.w;
+    }
+    return r;
 }
 
 void rd__fmt_bytes(double b, char *out, size_t outlen)

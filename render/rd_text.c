@@ -49,6 +49,7 @@ struct rd_text {
     uint64_t clock;
     bool ttf_inited;
     wrap_entry wraps[WRAP_CACHE_SIZE];
+    uint64_t trim_used[TEXT_CACHE_SIZE]; /* trim's scratch: the live entries' clocks */
 };
 
 rd_text *rd_text_create(SDL_Renderer *r, const rd_font_paths *fonts, char *err, size_t errlen)
@@ -99,7 +100,7 @@ static int cmp_u64(const void *a, const void *b)
  * of MB of new text. */
 static void trim(rd_text *t, const text_entry *keep)
 {
-    static uint64_t used[TEXT_CACHE_SIZE];
+    uint64_t *used = t->trim_used;
     int n = 0;
     for (int i = 0; i < TEXT_CACHE_SIZE; i++)
         if (t->cache[i].tex)

@@ -1,5 +1,5 @@
 /*
- * rd_theme.c: the three themes, rank colours and chunk names.
+ * rd_theme.c: the three themes and the rank colours.
  *
  * Dark is for the desk, light for printed slides, projector for a washed-out
  * classroom beamer: pure black and white (the timeline's bands in greys:
@@ -157,38 +157,4 @@ SDL_Color rd_rank_color(int rank)
 const rd_theme *rd__theme_builtin(rd_theme_id id)
 {
     return &themes[(unsigned)id < RD_THEME_COUNT ? id : RD_THEME_DARK];
-}
-
-void rd_chunk_name(int chunk, char *out, size_t outlen)
-{
-    if (chunk < 0)
-        snprintf(out, outlen, "?");
-    else if (chunk < 26)
-        snprintf(out, outlen, "%c", 'a' + chunk);
-    else if (chunk < 52)
-        snprintf(out, outlen, "%c", 'A' + chunk - 26);
-    else
-        snprintf(out, outlen, "#%d", chunk);
-}
-
-void rd_chunk_prefix(int chunk, char *out, size_t outlen)
-{
-    rd_chunk_name(chunk, out, outlen);
-    if (chunk >= 52) {
-        size_t len = strlen(out);
-        snprintf(out + len, outlen - len, ":");
-    }
-}
-
-int rd_ref_step(int nsteps, double t, bool *after)
-{
-    if (!(t > 0))
-        t = 0;
-    int k = (int)floor(t);
-    bool whole = t == k;
-    if (after)
-        *after = whole && k > 0;
-    if (k >= nsteps)
-        return nsteps > 0 ? nsteps - 1 : 0;
-    return whole && k > 0 ? k - 1 : k;
 }

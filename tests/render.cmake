@@ -13,6 +13,14 @@ collviz_test(test_render_ocr SOURCES test_render_ocr.c test_render_util.c LIBS c
 collviz_test(test_render_export SOURCES test_render_export.c LIBS cvrender cvcore TIMEOUT 300)
 add_dependencies(test_render_export collviz)
 
+# The renderer's layers (render/rd_internal.h): which render/ file uses which,
+# read off libcvrender.a with nm, only ever downward and never round a loop;
+# and no function in render/ over 80 lines.
+add_test(NAME test_render_layers
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_render_layers.sh ${PROJECT_SOURCE_DIR}
+                 $<TARGET_FILE:cvrender> ${CMAKE_NM})
+set_tests_properties(test_render_layers PROPERTIES TIMEOUT 60)
+
 # The real window under Xvfb, driven by xdotool key presses (skipped where
 # either is missing; scripts/test.sh installs both).
 add_test(NAME test_window_xvfb
