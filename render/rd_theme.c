@@ -149,11 +149,6 @@ SDL_Color rd_theme_rank_color(const rd_theme *th, int rank)
     return hsv(20.0 + 137.50776 * rank, 0.62, v);
 }
 
-SDL_Color rd_rank_color(int rank)
-{
-    return rd_theme_rank_color(rd_theme_get(RD_THEME_DARK), rank);
-}
-
 const rd_theme *rd__theme_builtin(rd_theme_id id)
 {
     return &themes[(unsigned)id < RD_THEME_COUNT ? id : RD_THEME_DARK];

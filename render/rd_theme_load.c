@@ -56,6 +56,11 @@ const rd_theme *rd_theme_get(rd_theme_id id)
     return &live[id];
 }
 
+SDL_Color rd_rank_color(int rank)
+{
+    return rd_theme_rank_color(rd_theme_get(RD_THEME_DARK), rank);
+}
+
 int rd_theme_parse(const char *s)
 {
     set_up();
