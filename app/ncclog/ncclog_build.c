@@ -139,7 +139,7 @@ static int build_ring(ncclog__reader *r, ncclog_comm *c, slice facts, int ch, ho
                 snprintf(c->problem, sizeof c->problem,
                          "%s:%ld: channel %d's summary names %d ranks, but the communicator "
                          "has %d",
-                         log->name, f->line, ch, len, n);
+                         log->name, (long)f->line, ch, len, n);
                 goto fail;
             }
             /* A rank twice: NCCL's ring does not close (it warns next). */
@@ -328,7 +328,7 @@ static int build_tree(ncclog__reader *r, ncclog_comm *c, slice facts, int ch)
         if (f->a >= n || f->down[0] >= n || f->down[1] >= n || f->down[2] >= n || f->b >= n) {
             snprintf(c->problem, sizeof c->problem,
                      "%s:%ld: this tree names a rank beyond the communicator's %d", log->name,
-                     f->line, n);
+                     (long)f->line, n);
             rc = -1;
             break;
         }
@@ -337,7 +337,7 @@ static int build_tree(ncclog__reader *r, ncclog_comm *c, slice facts, int ch)
                            memcmp(chan->children[self], f->down, sizeof f->down) != 0)) {
             snprintf(c->problem, sizeof c->problem,
                      "%s:%ld: rank %d's tree %d differs from line %ld (parent %d here, %d there)",
-                     log->name, f->line, self, ch, line[self], f->a, chan->parent[self]);
+                     log->name, (long)f->line, self, ch, line[self], f->a, chan->parent[self]);
             rc = -1;
             break;
         }
@@ -734,7 +734,7 @@ static void build_comm(ncclog__reader *r, ncclog_comm *c, const int *eps, int ne
             snprintf(c->problem, sizeof c->problem,
                      "%s:%ld: rank %d's lines come from two processes: %.40s here, %.40s on "
                      "line %ld; the log contradicts itself (two runs pasted together?)",
-                     log->name, f->line, self, p->proc, o->proc, owner_line[self]);
+                     log->name, (long)f->line, self, p->proc, o->proc, owner_line[self]);
         }
         if (owner[self] < 0 && f->kind != NCCLOG__SUMMARY)
             owner[self] = pr, owner_line[self] = f->line;
