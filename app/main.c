@@ -96,5 +96,13 @@ static int close_stdout(int rc)
 
 int main(int argc, char **argv)
 {
+    /* Checked once for every command: an unreadable limit would otherwise
+     * be ignored, and no limit would apply. */
+    char err[CV_ERR_LEN];
+    int64_t limit;
+    if (cv_memory_limit_env(&limit, err, sizeof err) != CV_OK) {
+        fprintf(stderr, "collviz: %s\n", err);
+        return close_stdout(APP_EXIT_USAGE);
+    }
     return close_stdout(dispatch(argc, argv));
 }

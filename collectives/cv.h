@@ -545,6 +545,11 @@ const cv_backend *cv_cpu_backend(void);
  * less its usage and $COLLVIZ_MEMORY_LIMIT (physical memory where none can
  * be read); source names which one it was. */
 int64_t cv_memory_available(char *source, size_t sourcelen);
+/* COLLVIZ_MEMORY_LIMIT read: CV_OK with *bytes its value, or -1 when it is
+ * not set; CV_EINVAL with a line saying what is allowed when it is set to
+ * anything but a size above 0 (the program refuses to start then: a limit
+ * that silently does not apply is worse than none). */
+int cv_memory_limit_env(int64_t *bytes, char *err, size_t errlen);
 /* Every buffer of every participant of plan, in bytes (the CPU backend's
  * host_bytes). */
 int64_t cv_plan_host_buffer_bytes(const cv_plan *plan);

@@ -43,13 +43,39 @@ static int64_t read_number(const char *path, const char *key, int64_t scale)
     return v;
 }
 
+int cv_memory_limit_env(int64_t *bytes, char *err, size_t errlen)
+{
+    *bytes = -1;
+    const char *lim = getenv("COLLVIZ_MEMORY_LIMIT");
+    if (!lim || !*lim)
+        return CV_OK;
+    int64_t v = 0;
+    if (cv_parse_size(lim, &v) != CV_OK || v <= 0) {
+        /* the value as the user wrote it, but nothing a terminal would act on */
+        char shown[48];
+        size_t n = 0;
+        for (const unsigned char *p = (const unsigned char *)lim; *p && n + 5 < sizeof shown; p++)
+            n += (size_t)(*p >= 0x20 && *p < 0x7f
+                              ? snprintf(shown + n, sizeof shown - n, "%c", *p)
+                              : snprintf(shown + n, sizeof shown - n, "\\x%02x", *p));
+        snprintf(err, errlen,
+                 "COLLVIZ_MEMORY_LIMIT=%s%s is not a size above 0: give bytes such as 8G, "
+                 "512MiB or 2000000000 (k, M, G, T and KiB, MiB, GiB, TiB: powers of 1024; kB, "
+                 "MB, GB, TB: of 1000), or unset it",
+                 shown, strlen(lim) > 40 ? "..." : "");
+        return CV_EINVAL;
+    }
+    *bytes = v;
+    return CV_OK;
+}
+
 int64_t cv_memory_available(char *source, size_t sourcelen)
 {
     int64_t best = -1;
     const char *why = "physical memory";
-    const char *lim = getenv("COLLVIZ_MEMORY_LIMIT");
     int64_t bytes;
-    if (lim && *lim && cv_parse_size(lim, &bytes) == CV_OK && bytes > 0) {
+    char ignored[8];
+    if (cv_memory_limit_env(&bytes, ignored, sizeof ignored) == CV_OK && bytes > 0) {
         best = bytes;
         why = "COLLVIZ_MEMORY_LIMIT";
     }
@@ -156,13 +182,25 @@ int cv_run_check_memory(const cv_plan *plan, const cv_backend *be, const cv_run_
     int64_t avail = cv_memory_available(source, sizeof source);
     if (f.total <= avail)
         return CV_OK;
+    /* GiB, or MiB when both are under one; as many decimals (up to three)
+     * as it takes for the need and the limit to read differently. */
     const double gib = 1073741824.0;
+    double unit = (double)(f.total > avail ? f.total : avail) >= gib ? gib : 1048576.0;
+    const char *uname = unit == gib ? "GiB" : "MiB";
+    int d = 1;
+    for (char a[40], b[40]; d < 3; d++) {
+        snprintf(a, sizeof a, "%.*f", d, (double)f.total / unit);
+        snprintf(b, sizeof b, "%.*f", d, (double)avail / unit);
+        if (strcmp(a, b) != 0)
+            break;
+    }
     const cv_spec *s = &plan->spec;
     snprintf(err, errlen,
-             "%s %s with %d ranks x %lld %s would need %.1f GiB of memory (buffers %.1f, inputs "
-             "and results %.1f, step record %.1f) but %s is %.1f GiB; lower --count or --ranks",
+             "%s %s with %d ranks x %lld %s would need %.*f %s of memory (buffers %.*f, inputs "
+             "and results %.*f, step record %.*f) but %s is %.*f %s; lower --count or --ranks",
              cv_op_name(s->op), cv_algo_name(s->algo), s->ranks, (long long)s->count,
-             cv_dtype_name(s->dtype), (double)f.total / gib, (double)f.buffers / gib,
-             (double)f.data / gib, (double)f.record / gib, source, (double)avail / gib);
+             cv_dtype_name(s->dtype), d, (double)f.total / unit, uname, d,
+             (double)f.buffers / unit, d, (double)f.data / unit, d, (double)f.record / unit,
+             source, d, (double)avail / unit, uname);
     return CV_ENOMEM;
 }

@@ -273,5 +273,16 @@ unset COLLVIZ_MEMORY_LIMIT
 out=$(timeout 60 "$bin" bench --ranks 2 -e 4K 2>&1)
 printf '%s\n' "$out" | grep -Eq "^ +4096 " || fail "bench -e 4K alone: $out"
 
+# 11. The third round. A limit that cannot be read is refused, whatever the
+# command (it was ignored, so no limit applied); a need and a limit under
+# a GiB read in MiB, with the decimals that tell them apart.
+for v in garbage "512 MB" "100 M" -5G 1Mi 1_000 nan 0; do
+  COLLVIZ_MEMORY_LIMIT=$v bad 10 "^collviz: COLLVIZ_MEMORY_LIMIT=$v is not a size above 0: give bytes such as 8G" list
+done
+esc=$(printf '\033[31mred')
+COLLVIZ_MEMORY_LIMIT=$esc bad 10 'LIMIT=\\x1b\[31mred is not' run --op allreduce --ranks 2 --count 2
+COLLVIZ_MEMORY_LIMIT=100M bad 20 "would need 488\.3 MiB .*COLLVIZ_MEMORY_LIMIT is 100\.0 MiB" \
+  run --op allreduce --ranks 8 --count 4000000
+
 [ "$fails" = 0 ] && echo "test_reliability_cli: all passed" && rm -rf "$work"
 [ "$fails" = 0 ]
