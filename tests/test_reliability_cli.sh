@@ -284,5 +284,21 @@ COLLVIZ_MEMORY_LIMIT=$esc bad 10 'LIMIT=\\x1b\[31mred is not' run --op allreduce
 COLLVIZ_MEMORY_LIMIT=100M bad 20 "would need 488\.3 MiB .*COLLVIZ_MEMORY_LIMIT is 100\.0 MiB" \
   run --op allreduce --ranks 8 --count 4000000
 
+# A course that does not load is exit 2 and one line, for every command that
+# needs it (lessons exited 0 after "cannot open"; drill printed a line per
+# bad file and one more, lesson two), with the path escaped.
+mkdir -p "$work/nolessons" "$work/badlessons"
+for i in 1 2 3 4 5 6; do echo '{' > "$work/badlessons/b$i.json"; done
+for cmd in lessons drill "lesson algo-ring-allreduce"; do
+  # shellcheck disable=SC2086
+  bad 20 "^collviz: /nonexistent: cannot open: No such file or directory$" $cmd --dir /nonexistent
+  # shellcheck disable=SC2086
+  bad 20 "nolessons holds no lesson files" $cmd --dir "$work/nolessons"
+  # shellcheck disable=SC2086
+  bad 20 "no lesson in .*badlessons loads: 6 files with problems, the first .*b1\.json:2:1: " \
+    $cmd --dir "$work/badlessons"
+done
+bad 20 '^collviz: /tmp/\\x1b\[31mnone: cannot open' lessons --dir "$(printf '/tmp/\033[31mnone')"
+
 [ "$fails" = 0 ] && echo "test_reliability_cli: all passed" && rm -rf "$work"
 [ "$fails" = 0 ]

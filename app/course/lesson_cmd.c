@@ -74,20 +74,32 @@ int lesson_cmd_load_course(lesson_course *course, const char *dir, bool quiet)
     lesson_diags_init(&diags);
     const char *paths[1] = {dir ? dir : found};
     int bad = lesson_course_load(course, paths, 1, 0, &diags);
-    if (bad > 0 && !quiet && course->nlessons == 0) {
-        /* nothing loaded at all: say why instead of pointing elsewhere */
-        for (int i = 0; i < diags.count && i < 5; i++) {
-            const lesson_diag *g = &diags.items[i];
-            if (g->line > 0)
-                fprintf(stderr, "collviz: %s:%d:%d: %s\n", g->file, g->line, g->col, g->message);
-            else
-                fprintf(stderr, "collviz: %s: %s\n", g->file, g->message);
-        }
-    } else if (bad > 0 && !quiet)
+    if (course->nlessons == 0) {
+        /* Nothing loaded: one line, the first reason, and a failure, so
+         * every command that needs the course stops with exit 2. */
+        const lesson_diag *g = diags.count ? &diags.items[0] : NULL;
+        if (!g)
+            fprintf(stderr, "collviz: %s holds no lesson files (*.json)\n", app_esc(paths[0]));
+        else if (bad <= 1 && g->line <= 0)
+            fprintf(stderr, "collviz: %s: %s\n", app_esc(g->file), g->message);
+        else if (g->line > 0)
+            fprintf(stderr, "collviz: no lesson in %s loads: %d file%s with problems, the first "
+                            "%s:%d:%d: %s\n",
+                    app_esc(paths[0]), bad, bad == 1 ? "" : "s", app_esc(g->file), g->line,
+                    g->col, g->message);
+        else
+            fprintf(stderr, "collviz: no lesson in %s loads: %d file%s with problems, the first "
+                            "%s: %s\n",
+                    app_esc(paths[0]), bad, bad == 1 ? "" : "s", app_esc(g->file), g->message);
+        lesson_diags_free(&diags);
+        lesson_course_free(course);
+        return -1;
+    }
+    if (bad > 0 && !quiet)
         fprintf(stderr,
                 "collviz: %d lesson file%s in %s %s problems and %s left out; `collviz lessons "
                 "--check` lists them\n",
-                bad, bad == 1 ? "" : "s", paths[0], bad == 1 ? "has" : "have",
+                bad, bad == 1 ? "" : "s", app_esc(paths[0]), bad == 1 ? "has" : "have",
                 bad == 1 ? "is" : "are");
     lesson_diags_free(&diags);
     return bad;

@@ -13,8 +13,10 @@
 #include "progress.h"
 
 /* Loads dir (NULL: the shipped lessons), telling stderr how many files
- * were left out unless quiet. Returns that number, or -1 (said on stderr,
- * the course left empty) when dir is NULL and no course is found. */
+ * were left out unless quiet. Returns that number, or -1 (said on stderr
+ * in one line, the course left empty) when no lesson loads at all: no
+ * course found, a directory that cannot be read or holds no lesson, or
+ * every file bad. */
 int lesson_cmd_load_course(lesson_course *course, const char *dir, bool quiet);
 /* Loads the progress file (path filled; "" when there is no home, or when
  * the file cannot be read: then nothing is saved this run, and stderr says
