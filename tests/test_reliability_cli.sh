@@ -300,5 +300,15 @@ for cmd in lessons drill "lesson algo-ring-allreduce"; do
 done
 bad 20 '^collviz: /tmp/\\x1b\[31mnone: cannot open' lessons --dir "$(printf '/tmp/\033[31mnone')"
 
+# A short and a long form are one flag, checked once (bench -r 3 ran where
+# --root 3 was refused); a bench size of 0 is no size (it wrote a row of 0
+# bytes, skipped -e, and show refused the result); --nodes against an NCCL
+# log's own count is refused as --ranks is (both were printed).
+bad 20 "^collviz: -r: allreduce ring has no root" bench -r 3 --op allreduce -b 8 -e 8
+bad 20 "^collviz: -o: allgather does not reduce" bench -o max --op allgather -b 64 -e 64
+bad 20 "^collviz: -b: '0' is out of range; give 1 to" bench -b 0 -e 64 --json
+bad 20 "^collviz: --nodes: 4, but the NCCL log's communicator is on 2 nodes" \
+  cost --op allreduce --nccl-log "$src/assets/ncclog/two-nodes-16.log" --nodes 4 --bytes 1M
+
 [ "$fails" = 0 ] && echo "test_reliability_cli: all passed" && rm -rf "$work"
 [ "$fails" = 0 ]

@@ -157,7 +157,11 @@ typedef struct {
  * ends the flags; "-" alone is an argument (standard input). */
 bool app_flags_parse(app_cmdline *c, int argc, char **argv, int *exit_code);
 const app_flag *app_flag_get(const app_cmdline *c, const char *name);
+/* Whether the flag was given, under its own name or another that sets the
+ * same thing (bench's -r and --root); _as gives the name it was given as,
+ * for messages, or NULL. */
 bool app_flag_given(const app_cmdline *c, const char *name);
+const char *app_flag_given_as(const app_cmdline *c, const char *name);
 /* Of the NULL-terminated names, the one given first on the line, or NULL. */
 const char *app_flag_first(const app_cmdline *c, const char *const *names);
 

@@ -69,21 +69,22 @@ bool app_finish_spec(const app_cmdline *c, cv_spec *spec, bool algo_given, int m
         spec->algo = algos[0];
     }
     char err[CV_ERR_LEN], list[256];
-    if (app_flag_given(c, "--root") && !cv_algo_uses_root(spec->op, spec->algo)) {
+    /* Each check once, whichever name the flag was given as (-r, --root). */
+    const char *root = app_flag_given_as(c, "--root");
+    if (root && !cv_algo_uses_root(spec->op, spec->algo)) {
         users_of(cv_algo_uses_root, list, sizeof list);
-        app_usage_error("--root: %s %s has no root; allowed with %s", cv_op_name(spec->op),
+        app_usage_error("%s: %s %s has no root; allowed with %s", root, cv_op_name(spec->op),
                         cv_algo_name(spec->algo), list);
         return false;
     }
-    if (app_flag_given(c, "--slices") && !cv_algo_uses_slices(spec->op, spec->algo)) {
+    const char *slices = app_flag_given_as(c, "--slices");
+    if (slices && !cv_algo_uses_slices(spec->op, spec->algo)) {
         users_of(cv_algo_uses_slices, list, sizeof list);
-        app_usage_error("--slices: %s %s is not pipelined; allowed with %s",
+        app_usage_error("%s: %s %s is not pipelined; allowed with %s", slices,
                         cv_op_name(spec->op), cv_algo_name(spec->algo), list);
         return false;
     }
-    const char *redop = app_flag_given(c, "--redop") ? "--redop"
-                        : app_flag_given(c, "-o")    ? "-o"
-                                                     : NULL;
+    const char *redop = app_flag_given_as(c, "--redop");
     if (redop && !cv_op_reduces(spec->op)) {
         list[0] = 0;
         for (int o = 0; o < CV_OP_COUNT; o++)

@@ -277,10 +277,24 @@ const app_flag *app_flag_get(const app_cmdline *c, const char *name)
     return NULL;
 }
 
-bool app_flag_given(const app_cmdline *c, const char *name)
+const char *app_flag_given_as(const app_cmdline *c, const char *name)
 {
     const app_flag *f = app_flag_get(c, name);
-    return f && f->seen > 0;
+    if (!f)
+        return NULL;
+    if (f->seen > 0)
+        return f->name;
+    /* Another name for the same setting (bench's -r for --root, -o for
+     * --redop): the flags that write the same place are one flag. */
+    for (int i = 0; f->dst && i < c->nflags; i++)
+        if (c->flags[i].dst == f->dst && c->flags[i].seen > 0)
+            return c->flags[i].name;
+    return NULL;
+}
+
+bool app_flag_given(const app_cmdline *c, const char *name)
+{
+    return app_flag_given_as(c, name) != NULL;
 }
 
 const char *app_flag_first(const app_cmdline *c, const char *const *names)

@@ -626,9 +626,16 @@ bool app__apply_nccl_log(const app_cmdline *cl, cv_spec *spec, int max_ranks)
                 c->nchannels && c->channels[g_log.channel].ring == NCCLOG_WHOLE
                     ? "is whole and on the stage"
                     : "is not whole: the stage has the communicator's ranks and nodes");
+    /* The log says how many nodes there are, as it says how many ranks: a
+     * different --nodes would give a second, contradicting cluster. */
+    if (nodes_given && (spec->nodes > 1 ? spec->nodes : 1) != (nodes > 1 ? nodes : 1)) {
+        app_usage_error("--nodes: %d, but the NCCL log's communicator is on %d node%s; leave "
+                        "--nodes out",
+                        spec->nodes, nodes > 1 ? nodes : 1, nodes > 1 ? "s" : "");
+        return false;
+    }
     spec->ranks = c->nranks;
-    if (!nodes_given)
-        spec->nodes = nodes;
+    spec->nodes = nodes;
     spec->topo = &g_log.topo;
     if (note[0])
         fprintf(stderr, "collviz: note: %s\n", note);
