@@ -61,6 +61,9 @@ expect 2 "unknown flag '--colour'; allowed: .*--theme" -- "$collviz" lesson prim
 expect 0 "usage: collviz lesson ID" -- "$collviz" lesson --help
 expect 0 "答案" -- "$collviz" lesson prim-sendrecv --text --lang zh --step 2
 expect 0 "Standard answer" -- "$collviz" lesson algo-ring-allreduce --text --lang en
+# Ranges print half-open, as `collviz run` prints them, explained once.
+expect 0 "r0.send\[0..4\) -> r1.recv\[0..4\)" -- "$collviz" lesson prim-sendrecv --text --lang en
+expect 0 "half-open" -- "$collviz" lesson prim-sendrecv --text --lang en
 expect 0 "Primitives" -- "$collviz" lessons --lang en
 expect 0 "算法" -- "$collviz" lessons --lang zh
 
@@ -76,6 +79,7 @@ rc=$?
 [ $rc = 0 ] || fail "drill exit $rc"
 printf '%s\n' "$out" | grep -q "Score: 0 of 4" || fail "drill score: $out"
 printf '%s\n' "$out" | grep -q "Standard answer" || fail "drill shows cards"
+printf '%s\n' "$out" | grep -q "half-open" || fail "the drill says how ranges read"
 [ -f "$XDG_DATA_HOME/collviz/progress.json" ] || fail "drill saved no progress"
 grep -q '"runs":[[:space:]]*1' "$XDG_DATA_HOME/collviz/progress.json" || fail "drill run recorded"
 

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "drill.h"
 #include "lesson.h"
 #include "check.h"
 
@@ -26,7 +27,7 @@ static const char fixture[] =
     "     \"choices\": [{\"text\": {\"en\": \"x\", \"zh\": \"x\"}, \"why\": {\"en\": \"why x\", \"zh\": \"x因\"}},\n"
     "                 {\"text\": {\"en\": \"y\", \"zh\": \"y\"}},\n"
     "                 {\"text\": {\"en\": \"z\", \"zh\": \"z\"}}],\n"
-    "     \"answer\": 1, \"explain\": {\"en\": \"general\", \"zh\": \"总\"},\n"
+    "     \"answer\": 1, \"explain\": {\"en\": \"general\", \"zh\": \"总\"}, \"mistake\": 1,\n"
     "     \"card\": {\"en\": \"c\", \"zh\": \"卡\"}}},\n"
     "  {\"step\": 0, \"text\": {\"en\": \"b\", \"zh\": \"乙\"},\n"
     "   \"quiz\": {\"id\": \"value\", \"kind\": \"predict-value\", \"prompt\": {\"en\": \"p\", \"zh\": \"问\"},\n"
@@ -68,7 +69,10 @@ static const char fixture[] =
     "                   \"bw_gbps\": 100, \"quantity\": \"steps\"},\n"
     "     \"explain\": {\"en\": \"e\", \"zh\": \"释\"}, \"card\": {\"en\": \"c\", \"zh\": \"卡\"}}}\n"
     " ],\n"
-    " \"mistakes\": [{\"myth\": {\"en\": \"m\", \"zh\": \"误\"}, \"truth\": {\"en\": \"t\", \"zh\": \"真\"}}]\n"
+    " \"mistakes\": [{\"myth\": {\"en\": \"m\", \"zh\": \"误\"},\n"
+    "               \"truth\": {\"en\": \"t\", \"zh\": \"真\"}},\n"
+    "               {\"myth\": {\"en\": \"myth of pick\", \"zh\": \"误二\"},\n"
+    "                \"truth\": {\"en\": \"truth of pick\", \"zh\": \"真二\"}}]\n"
     "}\n";
 
 static lesson *load_fixture(void)
@@ -180,6 +184,75 @@ static void test_cells(const lesson_quiz *q)
           "unknown buffer: %s", err);
     EXPECT(!lesson_check_typed(q, "0 recv 3-1", &v, err, sizeof err), "backwards range");
     EXPECT(!lesson_check_typed(q, "0 recv 1 junk", &v, err, sizeof err), "trailing junk");
+    /* The half-open notation the stage prints, with or without brackets. */
+    EXPECT(lesson_check_typed(q, "0 recv[0..4), 1 recv [0..4); 2 recv 0..4, 3 recv[0..4)", &v, err,
+                              sizeof err) &&
+              v.correct,
+          "typed half-open ranges: %s", err);
+    EXPECT(lesson_check_typed(q, "0 recv[0..4), 1 recv[0..4), 2 recv[0..4), 3 recv[0..3)", &v, err,
+                              sizeof err) &&
+              !v.correct && v.missing == 1,
+          "[0..3) stops before element 3");
+    EXPECT(lesson_check_typed(q, "0 recv[0..4), 1 recv[0..4), 2 recv[0..4), 3 recv[0..3), "
+                                 "3 recv[3]",
+                              &v, err, sizeof err) &&
+              v.correct,
+          "one cell in brackets");
+    EXPECT(!lesson_check_typed(q, "0 recv[0..3]", &v, err, sizeof err) && strstr(err, "half-open"),
+           "a closed bracket is refused, and the message says why: %s", err);
+    EXPECT(!lesson_check_typed(q, "0 recv[2..2)", &v, err, sizeof err), "an empty range");
+}
+
+/* The answer to a predict-cells quiz prints in the notation it is typed
+ * in: half-open ranges. */
+static void test_cells_printed(const lesson_quiz *q)
+{
+    char buf[4096];
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    lesson_print_answer(q, LESSON_EN, f);
+    fclose(f);
+    EXPECT(strstr(buf, "0 recv[0..4), 1 recv[0..4), 2 recv[0..4), 3 recv[0..4)") != NULL,
+           "cells printed half-open: %s", buf);
+}
+
+/* The drill shows a mistake card only after the quiz that names it: the
+ * choice quiz names card 1, no other quiz names one, and card 0 never
+ * shows. The stage's transfers print half-open, as `collviz run` does. */
+static void test_drill_cards(const lesson *l)
+{
+    drill_item items[8];
+    for (int i = 0; i < l->nquizzes && i < 8; i++)
+        items[i] = (drill_item){l, &l->quizzes[i]};
+    /* the predict-value quiz, then the choice quiz, then the cells */
+    drill_item order[3] = {items[1], items[0], items[2]};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    drill_say_start(out, LESSON_EN, 3, 0, 1);
+    drill_session *s = drill_begin(order, 3, LESSON_EN, 0, out, NULL, NULL);
+    size_t before_choice = 0;
+    EXPECT(drill_take(s, ""), "passes the first");
+    fflush(out);
+    before_choice = len;
+    EXPECT(drill_take(s, ""), "passes the second");
+    drill_take(s, "");
+    drill_result res;
+    drill_end(s, &res);
+    fclose(out);
+    EXPECT(res.asked == 3, "asked %d", res.asked);
+    const char *card = strstr(buf, "myth of pick");
+    EXPECT(card && (size_t)(card - buf) > before_choice, "the named card follows its quiz");
+    EXPECT(card && strstr(card + 1, "myth of pick") == NULL, "shown once");
+    EXPECT(strstr(buf, "Common mistake: m\n") == NULL, "a card no quiz names is not shown");
+    EXPECT(strstr(buf, "half-open") != NULL, "the notation is explained");
+    free(buf);
+
+    /* a predict quiz after step 1 shows the last step's transfers */
+    out = open_memstream(&buf, &len);
+    lesson_print_state(l, l->quizzes[3].beat, out);
+    fclose(out);
+    EXPECT(strstr(buf, "r0.send[0..4) -> r1.recv[0..4)") != NULL, "transfers half-open: %s", buf);
+    free(buf);
 }
 
 static void test_number(const lesson_quiz *q, const lesson_quiz *abs_q)
@@ -381,6 +454,8 @@ int main(void)
     test_cells(&l->quizzes[2]);
     test_number(&l->quizzes[3], &l->quizzes[4]);
     test_cost_counts(&l->quizzes[5], &l->quizzes[6], &l->quizzes[7]);
+    test_cells_printed(&l->quizzes[2]);
+    test_drill_cards(l);
     test_text_player(l);
     EXPECT(strcmp(l->quizzes[2].key, "quiz-fixture/cells") == 0, "key %s", l->quizzes[2].key);
     lesson_destroy(l);

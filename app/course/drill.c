@@ -4,8 +4,11 @@
  * seeded random order; the clock is real (input is read with poll on the
  * file descriptor, so a learner who stops typing still runs out of time);
  * each answer gets one try, then the verdict, the explanation and the
- * standard-answer card, and the first question from a lesson is followed by
- * one of that lesson's mistake cards. The score goes into progress.
+ * standard-answer card, and, when the quiz names one of its lesson's
+ * mistake cards (the quiz's "mistake" in the file), that card: a myth
+ * about another point of the lesson would only distract, so a quiz that
+ * names none is followed by none. A card named by two quizzes is shown
+ * once. The score goes into progress.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "drill.h"
@@ -116,8 +119,8 @@ struct drill_session {
     FILE *out;
     void (*on_answer)(void *user, const lesson_quiz *q, bool correct);
     void *user;
-    const lesson **seen; /* lessons a question came from: their first shows a mistake card */
-    int nseen;
+    const lesson_mistake **shown; /* mistake cards shown so far: each is shown once */
+    int nshown;
     bool over;
     drill_result res;
 };
@@ -145,7 +148,7 @@ drill_session *drill_begin(const drill_item *items, int n, lesson_lang lang, dou
     *s = (drill_session){.items = items, .n = n, .lang = lang, .out = out,
                          .on_answer = on_answer, .user = user};
     s->deadline = seconds > 0 ? cv_now_seconds() + seconds : 0;
-    s->seen = lesson__xcalloc((size_t)(n ? n : 1), sizeof *s->seen);
+    s->shown = lesson__xcalloc((size_t)(n ? n : 1), sizeof *s->shown);
     s->over = n <= 0;
     if (!s->over)
         ask(s);
@@ -184,18 +187,18 @@ bool drill_take(drill_session *s, const char *line)
     lesson_print_answer(it->q, s->lang, s->out);
     if (s->on_answer)
         s->on_answer(s->user, it->q, v.correct);
-    bool first = true;
-    for (int k = 0; k < s->nseen; k++)
-        first = first && s->seen[k] != it->l;
-    if (first) {
-        s->seen[s->nseen++] = it->l;
-        if (it->l->nmistakes > 0) {
-            const lesson_mistake *m = &it->l->mistakes[(size_t)s->i % (size_t)it->l->nmistakes];
-            fprintf(s->out, "  %s: %s\n", lesson__say(LESSON__SAY_MYTH, s->lang),
-                    lesson_text_get(&m->myth, s->lang));
-            fprintf(s->out, "  %s: %s\n", lesson__say(LESSON__SAY_TRUTH, s->lang),
-                    lesson_text_get(&m->truth, s->lang));
-        }
+    const lesson_mistake *m = NULL;
+    if (it->q->mistake >= 0 && it->q->mistake < it->l->nmistakes)
+        m = &it->l->mistakes[it->q->mistake];
+    for (int k = 0; m && k < s->nshown; k++)
+        if (s->shown[k] == m)
+            m = NULL;
+    if (m) {
+        s->shown[s->nshown++] = m;
+        fprintf(s->out, "  %s: %s\n", lesson__say(LESSON__SAY_MYTH, s->lang),
+                lesson_text_get(&m->myth, s->lang));
+        fprintf(s->out, "  %s: %s\n", lesson__say(LESSON__SAY_TRUTH, s->lang),
+                lesson_text_get(&m->truth, s->lang));
     }
     if (++s->i >= s->n) {
         s->over = true;
@@ -230,7 +233,7 @@ bool drill_over(const drill_session *s) { return s->over; }
 void drill_end(drill_session *s, drill_result *res)
 {
     *res = s->res;
-    free(s->seen);
+    free(s->shown);
     free(s);
 }
 
@@ -265,6 +268,8 @@ void drill_say_start(FILE *out, lesson_lang lang, int n, long seconds, uint64_t 
     else
         fprintf(out, "Interview drill: %d questions, %ld seconds (seed %llu). One try each; q "
                      "stops.\n", n, seconds, (unsigned long long)seed);
+    /* said once, here: the stages and answers below print ranges this way */
+    fprintf(out, "%s\n", lesson__say(LESSON__SAY_RANGES, lang));
 }
 
 void drill_finish(drill_progress *d, const drill_result *res, lesson_lang lang, FILE *out)
@@ -294,8 +299,8 @@ static const char drill_help[] =
                  "[--dir DIR]\n\n"
                  "Interview drill in the terminal: the quizzes of every lesson in random order\n"
                  "against a clock, one try each, then the standard answer an interviewer wants\n"
-                 "to hear and the lesson's common-mistake cards. Enter alone passes a\n"
-                 "question; q stops early.\n"
+                 "to hear and, where the quiz is about one, the lesson's common-mistake card.\n"
+                 "Enter alone passes a question; q stops early.\n"
                  "  --time   seconds on the clock (default 600; 0 = no clock)\n"
                  "  --seed   question order (default: from the time; printed, to repeat a run)\n"
                  "  --count  ask at most N questions (default: all)\n"

@@ -1,7 +1,8 @@
 /*
  * drill.h: the interview drill (prefix drill_): every quiz of every lesson
  * in a random order against a clock, in the terminal, with the standard
- * answer card after each and the lessons' mistake cards along the way.
+ * answer card after each and, after a quiz that names one, the mistake
+ * card it is about.
  */
 #ifndef DRILL_H
 #define DRILL_H

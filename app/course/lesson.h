@@ -41,6 +41,7 @@ extern "C" {
 #define LESSON_MAX_TEXT 4000  /* bytes per language */
 #define LESSON_MAX_ID 48
 #define LESSON_MIN_QUIZZES 2
+#define LESSON_MAX_MISTAKES 50 /* mistake cards per lesson */
 /* Diagram labels, bytes per language: the renderer draws a label on one
  * line from a fixed field (render.h: rd_diagram_box.label[64],
  * rd_diagram_arrow.label[48], each with its terminating NUL), so the
@@ -213,6 +214,7 @@ typedef struct {
     lesson_quiz_kind kind;
     int beat; /* index of the beat that asks it */
     lesson_text prompt, card, explain; /* explain may be absent for choice */
+    int mistake; /* index into the lesson's mistakes of the card this quiz is about; -1: none */
 
     /* choice and predict-value: the right index */
     int answer;

@@ -86,6 +86,7 @@ typedef enum {
     LESSON__SAY_EXTRA,
     LESSON__SAY_TOLERANCE,
     LESSON__SAY_DONE,
+    LESSON__SAY_RANGES,
     LESSON__SAY_COUNT
 } lesson__say_id;
 const char *lesson__say(lesson__say_id id, lesson_lang lang);

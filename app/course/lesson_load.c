@@ -479,7 +479,7 @@ static void read_mistakes_and_sources(lesson__ctx *c, lesson__val root)
     static const char *const keys[] = {"myth", "truth", NULL};
     lesson *l = c->l;
     lesson__val m = lesson__member(c, root, "mistakes");
-    if (m.j && lesson__want_array(c, m, "mistakes", 0, 50)) {
+    if (m.j && lesson__want_array(c, m, "mistakes", 0, LESSON_MAX_MISTAKES)) {
         l->nmistakes = lesson__count(m);
         l->mistakes = lesson__alloc(c->arena, (size_t)l->nmistakes * sizeof(lesson_mistake));
         for (int i = 0; i < l->nmistakes; i++) {
@@ -507,6 +507,30 @@ static void read_mistakes_and_sources(lesson__ctx *c, lesson__val root)
             }
             l->sources[i] = lesson__strdup(c->arena, v.j->valuestring);
         }
+    }
+}
+
+/* A quiz that names a mistake card must name one the lesson has: the
+ * drill shows that card, and only that one, after the quiz. */
+static void check_mistake_links(lesson__ctx *c, lesson__val root)
+{
+    lesson *l = c->l;
+    lesson__val beats = lesson__member(c, root, "beats");
+    for (int i = 0; i < l->nbeats; i++) {
+        const lesson_quiz *q = l->beats[i].quiz;
+        if (!q || q->mistake < l->nmistakes)
+            continue;
+        lesson__val quiz = lesson__member(c, lesson__item(c, beats, i), "quiz");
+        lesson__val v = lesson__member(c, quiz, "mistake");
+        if (l->nmistakes == 0)
+            lesson__err(c, lesson__off(c, v),
+                        "beats[%d].quiz.mistake %d names a mistake card, but the lesson has none",
+                        i, q->mistake);
+        else
+            lesson__err(c, lesson__off(c, v),
+                        "beats[%d].quiz.mistake %d names no mistake card: the lesson has %d "
+                        "(0 to %d)",
+                        i, q->mistake, l->nmistakes, l->nmistakes - 1);
     }
 }
 
@@ -575,6 +599,7 @@ static void read_lesson(lesson__ctx *c, lesson__val root)
     }
     read_beats(c, root);
     read_mistakes_and_sources(c, root);
+    check_mistake_links(c, root);
     lesson__read_figures(c, root);
 
     for (int i = 0; i < l->nquizzes; i++) {

@@ -152,6 +152,60 @@ static int letter_index(const char *s, int count)
     return -1;
 }
 
+/* One cell or range of a typed answer: "RANK BUF INDEX", or a half-open
+ * range "RANK BUF[FIRST..END)" (the brackets optional, "RANK BUF
+ * FIRST..END"), the notation the stage and `collviz run` print. The older
+ * inclusive "RANK BUF FIRST-LAST" is still read, so a learner who types it
+ * is understood; it is no longer shown. Sets [first, end). */
+static bool parse_cell_range(const char *p, long *rank, char *buf, size_t nbuf, long *first,
+                             long *end)
+{
+    char *e;
+    p = skip_space(p);
+    *rank = strtol(p, &e, 10);
+    if (e == p || !isspace((unsigned char)*e))
+        return false;
+    p = skip_space(e);
+    size_t n = 0;
+    while (isalpha((unsigned char)p[n]))
+        n++;
+    if (n == 0 || n >= nbuf)
+        return false;
+    memcpy(buf, p, n);
+    buf[n] = '\0';
+    p = skip_space(p + n);
+    bool bracket = *p == '[';
+    if (bracket)
+        p = skip_space(p + 1);
+    if (!isdigit((unsigned char)*p))
+        return false;
+    *first = strtol(p, &e, 10);
+    *end = *first + 1;
+    p = skip_space(e);
+    if (p[0] == '.' && p[1] == '.') {
+        p = skip_space(p + 2);
+        if (!isdigit((unsigned char)*p))
+            return false;
+        *end = strtol(p, &e, 10);
+        p = skip_space(e);
+        if (*p == ')')
+            p++;
+        else if (bracket)
+            return false; /* "[0..2]" would be ambiguous: only [a..b) is half-open */
+    } else if (*p == '-' && !bracket) {
+        p = skip_space(p + 1);
+        if (!isdigit((unsigned char)*p))
+            return false;
+        *end = strtol(p, &e, 10) + 1;
+        p = e;
+    } else if (bracket) {
+        if (*p != ']')
+            return false;
+        p++;
+    }
+    return *skip_space(p) == '\0';
+}
+
 static bool parse_cells(const char *line, lesson_cell **out, int *nout, char *err, size_t errlen)
 {
     char *copy = lesson__xstrdup(line);
@@ -160,30 +214,12 @@ static bool parse_cells(const char *line, lesson_cell **out, int *nout, char *er
     bool ok = true;
     char *save = NULL;
     for (char *part = strtok_r(copy, ",;", &save); part && ok; part = strtok_r(NULL, ",;", &save)) {
-        long rank;
+        long rank, first, end;
         char buf[16];
-        long first, last;
-        int used = 0;
-        char tail[2];
-        const char *p = skip_space(part);
-        if (!*p)
+        if (!*skip_space(part))
             continue;
-        int got = sscanf(p, "%ld %15s %ld%n", &rank, buf, &first, &used);
-        if (got != 3) {
-            ok = false;
-            break;
-        }
-        last = first;
-        p += used;
-        if (*p == '-') {
-            int used2 = 0;
-            if (sscanf(p + 1, "%ld%n", &last, &used2) != 1) {
-                ok = false;
-                break;
-            }
-            p += 1 + used2;
-        }
-        if (sscanf(p, " %1s", tail) == 1 || last < first || last - first > 4096 || rank < 0) {
+        if (!parse_cell_range(part, &rank, buf, sizeof buf, &first, &end) || end <= first ||
+            end - first > 4097 || rank < 0) {
             ok = false;
             break;
         }
@@ -195,7 +231,7 @@ static bool parse_cells(const char *line, lesson_cell **out, int *nout, char *er
             ok = false;
             break;
         }
-        for (long i = first; i <= last; i++) {
+        for (long i = first; i < end; i++) {
             if (n == cap) {
                 cap *= 2;
                 cells = lesson__xrealloc(cells, (size_t)cap * sizeof(*cells));
@@ -206,8 +242,8 @@ static bool parse_cells(const char *line, lesson_cell **out, int *nout, char *er
     free(copy);
     if (!ok || n == 0) {
         snprintf(err, errlen,
-                 "type cells as RANK BUF INDEX or RANK BUF FIRST-LAST, separated by commas, "
-                 "e.g. \"1 recv 0-1, 2 recv 3\"");
+                 "type cells as RANK BUF INDEX or RANK BUF[FIRST..END) (half-open: the element "
+                 "END is not included), separated by commas, e.g. \"1 recv[0..2), 2 recv 3\"");
         free(cells);
         return false;
     }

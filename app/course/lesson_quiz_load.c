@@ -738,7 +738,7 @@ static bool read_predict_cells(lesson__ctx *c, lesson__val v, const char *where,
 bool lesson__read_quiz(lesson__ctx *c, lesson__val v, const char *where, int beat, int setup,
                        int step, lesson_quiz *q)
 {
-    static const char *const common[] = {"id", "kind", "prompt", "card", "explain"};
+    static const char *const common[] = {"id", "kind", "prompt", "card", "explain", "mistake"};
     static const char *const extra[LESSON_QUIZ_KIND_COUNT][7] = {
         {"choices", "answer"},
         {"answer", "unit", "tolerance", "tolerance_pct", "from_cost"},
@@ -768,6 +768,12 @@ bool lesson__read_quiz(lesson__ctx *c, lesson__val v, const char *where, int bea
     ok = lesson__want_text(c, v, "card", where, true, &q->card) > 0 && ok;
     ok = lesson__want_text(c, v, "explain", where, q->kind != LESSON_QUIZ_CHOICE, &q->explain) >= 0 &&
          ok;
+    /* The mistake card it names; the lesson checks the index once its
+     * mistakes are read (lesson_load.c). */
+    long long mistake = -1;
+    if (lesson__want_int(c, v, "mistake", where, false, 0, LESSON_MAX_MISTAKES - 1, &mistake) < 0)
+        ok = false;
+    q->mistake = (int)mistake;
     switch (q->kind) {
     case LESSON_QUIZ_CHOICE: ok = read_choice(c, v, where, q) && ok; break;
     case LESSON_QUIZ_NUMBER: ok = read_number(c, v, where, q) && ok; break;

@@ -35,14 +35,19 @@ static const char *const ui_strings[LESSON__SAY_COUNT][LESSON_LANG_COUNT] = {
     [LESSON__SAY_TYPE_LETTER] = {"type a letter", "输入字母"},
     [LESSON__SAY_TYPE_VALUE] = {"type a letter or the value", "输入字母或数值"},
     [LESSON__SAY_TYPE_NUMBER] = {"type a number in", "输入数值，单位"},
-    [LESSON__SAY_TYPE_CELLS] = {"type cells as RANK BUF INDEX[-LAST], separated by commas, e.g. "
-                                "1 recv 0-1, 2 recv 3",
-                                "按 RANK BUF INDEX[-LAST] 输入单元格，用逗号分隔，例如 "
-                                "1 recv 0-1, 2 recv 3"},
+    [LESSON__SAY_TYPE_CELLS] = {"type cells as RANK BUF INDEX or RANK BUF[FIRST..END), separated "
+                                "by commas, e.g. 1 recv[0..2), 2 recv 3",
+                                "按 RANK BUF INDEX 或 RANK BUF[FIRST..END) 输入单元格，用逗号分隔，"
+                                "例如 1 recv[0..2), 2 recv 3"},
     [LESSON__SAY_MISSING] = {"cells missed", "个单元格漏选"},
     [LESSON__SAY_EXTRA] = {"cells too many", "个单元格多选"},
     [LESSON__SAY_TOLERANCE] = {"within", "允许误差"},
     [LESSON__SAY_DONE] = {"End of the lesson.", "本课结束。"},
+    /* One notation for ranges everywhere, the one `collviz run` prints. */
+    [LESSON__SAY_RANGES] = {"Ranges of elements are half-open, as `collviz run` prints them: "
+                            "recv[0..2) is elements 0 and 1.",
+                            "元素区间左闭右开，与 `collviz run` 的写法相同：recv[0..2) 指第 0 和"
+                            "第 1 个元素。"},
 };
 
 const char *lesson__say(lesson__say_id id, lesson_lang lang)
@@ -74,6 +79,18 @@ static bool rank_highlighted(const lesson_highlight *h, int rank)
     return false;
 }
 
+/* "r0", or "sw" for the switch of an in-network plan, as `collviz run`. */
+static const char *part_name(const cv_plan *plan, int part, char *out, size_t n)
+{
+    if (part >= plan->spec.ranks)
+        snprintf(out, n, "sw");
+    else
+        snprintf(out, n, "r%d", part);
+    return out;
+}
+
+/* "r4.send[4..5) -> r0.recv[4..5)  sum": half-open ranges, in the form
+ * `collviz run` prints, so a learner meets one notation. */
 static void print_transfers(const cv_plan *plan, int step, FILE *out)
 {
     const cv_step *st = &plan->steps[step];
@@ -85,10 +102,12 @@ static void print_transfers(const cv_plan *plan, int step, FILE *out)
             break;
         }
         const char *kind = x->kind == CV_XFER_COPY ? "copy" : cv_redop_name(plan->spec.redop);
-        fprintf(out, "      %d %s[%lld..%lld] -> %d %s[%lld..%lld]  %s\n", x->src,
-                cv_buf_name((cv_buf)x->src_buf), (long long)x->src_off,
-                (long long)(x->src_off + x->count - 1), x->dst, cv_buf_name((cv_buf)x->dst_buf),
-                (long long)x->dst_off, (long long)(x->dst_off + x->count - 1), kind);
+        char a[16], b[16];
+        fprintf(out, "      %s.%s[%lld..%lld) -> %s.%s[%lld..%lld)  %s\n",
+                part_name(plan, x->src, a, sizeof a), cv_buf_name((cv_buf)x->src_buf),
+                (long long)x->src_off, (long long)(x->src_off + x->count),
+                part_name(plan, x->dst, b, sizeof b), cv_buf_name((cv_buf)x->dst_buf),
+                (long long)x->dst_off, (long long)(x->dst_off + x->count), kind);
         shown++;
     }
 }
@@ -215,10 +234,13 @@ static void print_cells(const lesson_chunk *cells, int n, FILE *out)
 {
     for (int i = 0; i < n; i++) {
         const lesson_chunk *c = &cells[i];
-        fprintf(out, "%s%d %s %lld", i ? ", " : "", c->rank, cv_buf_name(c->buf),
-                (long long)c->first);
+        /* one cell by its index, several as a half-open range */
         if (c->count > 1)
-            fprintf(out, "-%lld", (long long)(c->first + c->count - 1));
+            fprintf(out, "%s%d %s[%lld..%lld)", i ? ", " : "", c->rank, cv_buf_name(c->buf),
+                    (long long)c->first, (long long)(c->first + c->count));
+        else
+            fprintf(out, "%s%d %s %lld", i ? ", " : "", c->rank, cv_buf_name(c->buf),
+                    (long long)c->first);
     }
 }
 
@@ -370,6 +392,8 @@ int lesson_play_text(const lesson *l, int beat, const lesson_play_opts *opts, FI
             lesson_track_name(l->track), l->order);
     if (lesson_text_present(&l->summary))
         fprintf(out, "%s\n", lesson_text_get(&l->summary, lang));
+    if (opts->show_state)
+        fprintf(out, "(%s)\n", lesson__say(LESSON__SAY_RANGES, lang));
     for (int i = beat; i < l->nbeats; i++) {
         const lesson_beat *b = &l->beats[i];
         if (opts->on_beat)
