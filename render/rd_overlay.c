@@ -96,9 +96,10 @@ static int tooltip_lines(const rd_frame *f, const rd_hit *h, cv_bufview v, char 
             cv_value_format(spec->dtype, v.values, h->first, val, sizeof val);
         snprintf(lines[n++], ll, "%s %s", rd_str(f->lang, RD_S_VALUE), val);
     } else {
-        snprintf(lines[n++], ll, "%s  \xC2\xB7  %s[%lld..%lld]", gpu,
+        /* half-open, as run and the lessons write a range */
+        snprintf(lines[n++], ll, "%s  \xC2\xB7  %s[%lld..%lld)", gpu,
                  rd_str(f->lang, names[h->buf]), (long long)h->first,
-                 (long long)(h->first + h->count - 1));
+                 (long long)(h->first + h->count));
     }
     int chunk = rd__chunk_of(spec, h->buf, h->rank, h->first);
     char letter[16];

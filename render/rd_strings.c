@@ -34,7 +34,7 @@ static const char *const strings[RD_S_COUNT_][CV_LANG_COUNT] = {
     [RD_S_LEGEND_DOT] = {"\xC2\xB7 = not written yet", "\xC2\xB7 = 尚未写入"},
     [RD_S_LEGEND_NET] = {"dashed = between nodes (network)", "虚线 = 跨节点（网络）"},
     [RD_S_VALUE] = {"value", "值"},
-    [RD_S_FROM] = {"from ranks", "来自进程"},
+    [RD_S_FROM] = {"from ranks", "来自 rank"},
     [RD_S_INITIAL] = {"initial input", "初始输入"},
     [RD_S_NEVER] = {"not written yet", "尚未写入"},
     [RD_S_HELP_TITLE] = {"Keys and mouse", "按键与鼠标"},
