@@ -10,8 +10,15 @@
  * frames flicker and files bigger). Each frame after the first holds only
  * the rectangle that changed, drawn over the last (DISPOSE_DO_NOT), and
  * the file says GIF89a, whose extensions (delays, looping) it uses.
+ *
+ * A GIF is written under a temporary name beside it and renamed into place
+ * when whole, so a full disk or a failed frame leaves no torn file (unless
+ * the path is not a regular file, such as /dev/stdout, which is written
+ * straight). Paths in messages are escaped, as everything from outside.
  */
 #include "render.h"
+
+#include "jr.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -21,6 +28,13 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* path made safe to print (jr_escape), in buf. */
+static const char *shown(const char *path, char *buf, size_t n)
+{
+    jr_escape(path, buf, n);
+    return buf;
+}
 
 SDL_Surface *rd_read_pixels(SDL_Renderer *r)
 {
@@ -42,9 +56,11 @@ SDL_Surface *rd_read_pixels(SDL_Renderer *r)
  * which IMG_SavePNG's own file never reports. */
 int rd_save_png(SDL_Surface *s, const char *path, char *err, size_t errlen)
 {
+    char esc[512];
     FILE *f = fopen(path, "wb");
     if (!f) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+        snprintf(err, errlen, "cannot write %s: %s", shown(path, esc, sizeof esc),
+                 strerror(errno));
         return CV_EINVAL;
     }
     SDL_RWops *rw = SDL_RWFromFP(f, SDL_FALSE);
@@ -62,7 +78,8 @@ int rd_save_png(SDL_Surface *s, const char *path, char *err, size_t errlen)
         why = strerror(errno);
     }
     if (!ok) {
-        snprintf(err, errlen, "cannot write %s: %s", path, why && *why ? why : "write failed");
+        snprintf(err, errlen, "cannot write %s: %s", shown(path, esc, sizeof esc),
+                 why && *why ? why : "write failed");
         struct stat st;
         if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
             remove(path); /* a torn PNG is worse than none */
@@ -81,7 +98,10 @@ struct rd_gif {
     uint8_t *index; /* one frame of palette indices */
     uint8_t *prev;  /* the last frame written, to send only what changed */
     bool have_prev;
-    char path[1024];
+    bool failed;      /* a frame could not be written: the file is not kept */
+    char path[1024];  /* where it goes */
+    char tmp[1100];   /* what is written until it is whole ("": path itself) */
+    char shown[512];  /* path as messages print it */
 };
 
 rd_gif *rd_gif_open(const char *path, int w, int h, char *err, size_t errlen)
@@ -94,11 +114,16 @@ rd_gif *rd_gif_open(const char *path, int w, int h, char *err, size_t errlen)
     g->lut = cv_xmalloc(32768);
     g->index = cv_xmalloc((size_t)w * (size_t)h);
     g->prev = cv_xmalloc((size_t)w * (size_t)h);
+    snprintf(g->path, sizeof g->path, "%s", path);
+    shown(path, g->shown, sizeof g->shown);
+    struct stat st;
+    if (stat(path, &st) != 0 || S_ISREG(st.st_mode))
+        snprintf(g->tmp, sizeof g->tmp, "%s.tmp-%ld", path, (long)getpid());
     /* Opened here rather than by EGifOpenFileName, which creates the file
      * readable by its owner only; this way the user's umask decides. */
-    int e = 0, fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    int e = 0, fd = open(g->tmp[0] ? g->tmp : path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
     if (fd < 0) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+        snprintf(err, errlen, "cannot write %s: %s", g->shown, strerror(errno));
         free(g->lut);
         free(g->index);
         free(g->prev);
@@ -108,7 +133,9 @@ rd_gif *rd_gif_open(const char *path, int w, int h, char *err, size_t errlen)
     g->gif = EGifOpenFileHandle(fd, &e); /* owns fd from here, closed by EGifCloseFile */
     if (!g->gif) {
         close(fd);
-        snprintf(err, errlen, "cannot write %s: %s", path, GifErrorString(e));
+        if (g->tmp[0])
+            unlink(g->tmp);
+        snprintf(err, errlen, "cannot write %s: %s", g->shown, GifErrorString(e));
         free(g->lut);
         free(g->index);
         free(g->prev);
@@ -119,7 +146,6 @@ rd_gif *rd_gif_open(const char *path, int w, int h, char *err, size_t errlen)
     EGifSetGifVersion(g->gif, true);
     g->w = w;
     g->h = h;
-    snprintf(g->path, sizeof g->path, "%s", path);
     return g;
 }
 
@@ -186,7 +212,7 @@ static int build_palette(rd_gif *g, const SDL_Surface *s, char *err, size_t errl
     int rc = EGifPutScreenDesc(g->gif, g->w, g->h, 8, 0, map);
     GifFreeMapObject(map);
     if (rc != GIF_OK) {
-        snprintf(err, errlen, "cannot write %s: %s", g->path, GifErrorString(g->gif->Error));
+        snprintf(err, errlen, "cannot write %s: %s", g->shown, GifErrorString(g->gif->Error));
         return CV_EINVAL;
     }
     /* Loop forever (NETSCAPE2.0 application extension). */
@@ -196,7 +222,7 @@ static int build_palette(rd_gif *g, const SDL_Surface *s, char *err, size_t errl
         EGifPutExtensionBlock(g->gif, 11, app) != GIF_OK ||
         EGifPutExtensionBlock(g->gif, 3, loop) != GIF_OK ||
         EGifPutExtensionTrailer(g->gif) != GIF_OK) {
-        snprintf(err, errlen, "cannot write %s: %s", g->path, GifErrorString(g->gif->Error));
+        snprintf(err, errlen, "cannot write %s: %s", g->shown, GifErrorString(g->gif->Error));
         return CV_EINVAL;
     }
     g->have_palette = true;
@@ -253,19 +279,21 @@ int rd_gif_add(rd_gif *g, SDL_Surface *frame, int delay_cs, char *err, size_t er
     int rw = x1 - x0 + 1, rh = y1 - y0 + 1;
     if (EGifPutExtension(g->gif, GRAPHICS_EXT_FUNC_CODE, (int)n, ext) != GIF_OK ||
         EGifPutImageDesc(g->gif, x0, y0, rw, rh, false, NULL) != GIF_OK) {
-        snprintf(err, errlen, "cannot write %s: %s", g->path, GifErrorString(g->gif->Error));
+        snprintf(err, errlen, "cannot write %s: %s", g->shown, GifErrorString(g->gif->Error));
         rc = CV_EINVAL;
         goto done;
     }
     for (int y = y0; y <= y1; y++)
         if (EGifPutLine(g->gif, g->index + (size_t)y * (size_t)g->w + (size_t)x0, rw) != GIF_OK) {
-            snprintf(err, errlen, "cannot write %s: %s", g->path, GifErrorString(g->gif->Error));
+            snprintf(err, errlen, "cannot write %s: %s", g->shown, GifErrorString(g->gif->Error));
             rc = CV_EINVAL;
             goto done;
         }
     memcpy(g->prev, g->index, (size_t)g->w * (size_t)g->h);
     g->have_prev = true;
 done:
+    if (rc != CV_OK)
+        g->failed = true;
     if (s != frame)
         SDL_FreeSurface(s);
     return rc;
@@ -275,11 +303,17 @@ int rd_gif_close(rd_gif *g, char *err, size_t errlen)
 {
     if (!g)
         return CV_OK;
-    int rc = CV_OK, e = 0;
-    if (EGifCloseFile(g->gif, &e) != GIF_OK) {
-        snprintf(err, errlen, "cannot finish %s: %s", g->path, GifErrorString(e));
+    int rc = g->failed ? CV_EINVAL : CV_OK, e = 0;
+    if (EGifCloseFile(g->gif, &e) != GIF_OK && rc == CV_OK) {
+        snprintf(err, errlen, "cannot finish %s: %s", g->shown, GifErrorString(e));
         rc = CV_EINVAL;
     }
+    if (g->tmp[0] && rc == CV_OK && rename(g->tmp, g->path) != 0) {
+        snprintf(err, errlen, "cannot write %s: %s", g->shown, strerror(errno));
+        rc = CV_EINVAL;
+    }
+    if (g->tmp[0] && rc != CV_OK)
+        unlink(g->tmp); /* a torn GIF is worse than none */
     free(g->lut);
     free(g->index);
     free(g->prev);

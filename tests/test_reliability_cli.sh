@@ -310,5 +310,31 @@ bad 20 "^collviz: -b: '0' is out of range; give 1 to" bench -b 0 -e 64 --json
 bad 20 "^collviz: --nodes: 4, but the NCCL log's communicator is on 2 nodes" \
   cost --op allreduce --nccl-log "$src/assets/ncclog/two-nodes-16.log" --nodes 4 --bytes 1M
 
+# A GIF that cannot be finished leaves no torn file (written under a
+# temporary name, renamed when whole), and its success line comes only once
+# it is; paths from the command line are printed escaped.
+rm -f "$work/t.gif"*
+out=$( (trap '' XFSZ; ulimit -f 40; SDL_VIDEODRIVER=dummy timeout 60 "$bin" export --op allreduce \
+  --ranks 4 --gif "$work/t.gif") 2>&1)
+rc=$?
+[ "$rc" = 2 ] && [ "$(lines)" = 1 ] || fail "export --gif past the file size limit: exit $rc: $out"
+ls "$work/t.gif"* >/dev/null 2>&1 && fail "export --gif past the file size limit left $(ls "$work"/t.gif*)"
+out=$(SDL_VIDEODRIVER=dummy timeout 60 "$bin" export --op allreduce --ranks 2 --gif /dev/full 2>&1)
+printf '%s' "$out" | grep -q "frames" && fail "export --gif /dev/full said it made frames: $out"
+escdir="$work/$(printf 'e\033[31mx')"
+mkdir -p "$escdir"
+out=$(SDL_VIDEODRIVER=dummy timeout 60 "$bin" export --op allreduce --ranks 2 --gif "$escdir/a.gif" \
+  2>&1)
+printf '%s' "$out" | grep -q "$(printf '\033')" && fail "export --gif printed a path raw: $out"
+printf '%s' "$out" | grep -q 'e\\x1b\[31mx/a\.gif' || fail "export --gif: $out"
+out=$(SDL_VIDEODRIVER=dummy timeout 60 "$bin" export --op allreduce --ranks 2 --stills --out "$escdir" \
+  2>&1)
+printf '%s' "$out" | grep -q "$(printf '\033')" && fail "export --out printed a path raw: $out"
+SDL_VIDEODRIVER=dummy timeout 60 "$bin" bench --op allreduce --ranks 2 -b 8 -e 8 --json \
+  >"$work/r8.json" 2>/dev/null
+out=$(timeout 60 "$bin" show "$work/r8.json" --out "$escdir/c.png" 2>&1)
+printf '%s' "$out" | grep -q "$(printf '\033')" && fail "show --out printed a path raw: $out"
+bad 20 "cannot write .*e\\\\x1b\\[31mx/none/c\\.png" show "$work/r8.json" --out "$escdir/none/c.png"
+
 [ "$fails" = 0 ] && echo "test_reliability_cli: all passed" && rm -rf "$work"
 [ "$fails" = 0 ]

@@ -98,6 +98,8 @@ int app_cmd_export(int argc, char **argv)
     gui *g = NULL;
     rd_gif *gif = NULL;
     int status = APP_EXIT_OK;
+    long total = 0; /* frames made: said once the GIF is whole */
+    int nsteps = 0;
     if (gui_create(&o, &g, err, sizeof err) != CV_OK) {
         fprintf(stderr, "collviz: %s\n", err);
         app_free_inputs(given, o.spec.ranks);
@@ -143,18 +145,18 @@ int app_cmd_export(int argc, char **argv)
             }
             SDL_FreeSurface(s);
         }
-        printf("collviz: %d stills (step-00 to step-%02d) in %s\n", ns + 1, ns, out_dir);
+        printf("collviz: %d stills (step-00 to step-%02d) in %s\n", ns + 1, ns, app_esc(out_dir));
         if (!gif_path)
             goto done;
     }
     int per_step = (int)lround(step_seconds * fps);
     if (per_step < 1)
         per_step = 1;
-    int nsteps = gui_nsteps(g);
+    nsteps = gui_nsteps(g);
     /* Every step's frames, then the final state held for one step. */
-    long total = (long)nsteps * per_step + per_step;
+    long frames = (long)nsteps * per_step + per_step;
     int delay_cs = (int)lround(100.0 / fps);
-    for (long k = 0; k < total; k++) {
+    for (long k = 0; k < frames; k++) {
         double t = fmin((double)k / per_step, nsteps);
         gui_seek(g, t);
         gui_render(g);
@@ -182,15 +184,18 @@ int app_cmd_export(int argc, char **argv)
         }
         SDL_FreeSurface(s);
     }
-    printf("collviz: %ld frame%s (%d step%s, %ld fps)%s%s%s%s\n", total, total == 1 ? "" : "s",
-           nsteps, nsteps == 1 ? "" : "s", fps,
-           out_dir ? " in " : "", out_dir ? out_dir : "", gif_path ? ", GIF " : "",
-           gif_path ? gif_path : "");
+    total = frames;
 done:
+    /* The GIF is whole (and in place) only once closed: say so after. */
     if (gif && rd_gif_close(gif, err, sizeof err) != CV_OK && status == APP_EXIT_OK) {
         fprintf(stderr, "collviz: %s\n", err);
         status = APP_EXIT_USAGE;
     }
+    if (status == APP_EXIT_OK && total > 0)
+        printf("collviz: %ld frame%s (%d step%s, %ld fps)%s%s%s%s\n", total,
+               total == 1 ? "" : "s", nsteps, nsteps == 1 ? "" : "s", fps, out_dir ? " in " : "",
+               out_dir ? app_esc(out_dir) : "", gif_path ? ", GIF " : "",
+               gif_path ? app_esc(gif_path) : "");
     gui_destroy(g);
     app_free_inputs(given, o.spec.ranks);
     return status;

@@ -405,7 +405,7 @@ int app_cmd_show(int argc, char **argv)
             fprintf(stderr, "collviz: %s\n", err);
             status = APP_EXIT_USAGE;
         } else {
-            printf("collviz: wrote %s (%dx%d)\n", out, w, h);
+            printf("collviz: wrote %s (%dx%d)\n", app_esc(out), w, h);
         }
     }
     if (table || out)
