@@ -49,7 +49,7 @@ expect 2 "cannot open" -- "$collviz" lessons --check "$work/nonexistent.json"
 expect 2 "no lesson 'prim-sendrcv'; did you mean: prim-sendrecv" -- "$collviz" lesson prim-sendrcv --text
 expect 2 "--step: 99 is out of range; lesson prim-sendrecv has beats 1 to" -- \
     "$collviz" lesson prim-sendrecv --text --step 99
-expect 2 "--step: 0 is out of range" -- "$collviz" lesson prim-sendrecv --text --step 0
+expect 2 "--step: '0' is not allowed; give a whole number from 1" -- "$collviz" lesson prim-sendrecv --text --step 0
 expect 2 "--lang: unknown value 'fr'" -- "$collviz" lesson prim-sendrecv --text --lang fr
 expect 2 "which lesson" -- "$collviz" lesson
 expect 2 "--theme: unknown value 'neon'; allowed: dark, light, projector" -- \

@@ -336,5 +336,15 @@ out=$(timeout 60 "$bin" show "$work/r8.json" --out "$escdir/c.png" 2>&1)
 printf '%s' "$out" | grep -q "$(printf '\033')" && fail "show --out printed a path raw: $out"
 bad 20 "cannot write .*e\\\\x1b\\[31mx/none/c\\.png" show "$work/r8.json" --out "$escdir/none/c.png"
 
+# One truth a message: --step -1 and 0 give the same range (it said "0 to
+# 1000000", then 0 was out of range); three algorithms to compare are "more
+# than two" (it looked for an algorithm 'tree,direct').
+bad 20 "^collviz: --step: '-1' is not allowed; give a whole number from 1 to" \
+  lesson algo-ring-allreduce --step -1 --text
+bad 20 "^collviz: --step: '0' is not allowed; give a whole number from 1 to" \
+  lesson algo-ring-allreduce --step 0 --text
+bad 20 "^collviz: --compare: 'ring,tree,direct' names more than two algorithms" \
+  export --op allreduce --compare ring,tree,direct --gif "$work/c.gif"
+
 [ "$fails" = 0 ] && echo "test_reliability_cli: all passed" && rm -rf "$work"
 [ "$fails" = 0 ]

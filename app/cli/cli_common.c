@@ -120,14 +120,20 @@ static bool compare_algo(const char *name, cv_op op, cv_algo *out)
         size_t used = strlen(list);
         snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", cv_algo_name(algos[i]));
     }
-    app_usage_error("--compare: %s has no algorithm '%s'; allowed: %s", cv_op_name(op), name,
-                    list);
+    app_usage_error("--compare: %s has no algorithm '%s'; allowed: %s", cv_op_name(op),
+                    app_esc(name), list);
     return false;
 }
 
 bool app_parse_compare(const char *s, cv_spec *spec, bool *algo_given, cv_algo *second)
 {
     const char *comma = strchr(s, ',');
+    if (comma && strchr(comma + 1, ',')) {
+        app_usage_error("--compare: '%s' names more than two algorithms; the stage compares "
+                        "two, side by side (ALGO, or ALGO,ALGO)",
+                        app_esc(s));
+        return false;
+    }
     if (comma) {
         char first[64];
         snprintf(first, sizeof first, "%.*s", (int)(comma - s), s);

@@ -163,7 +163,7 @@ int lesson_cmd_lesson(int argc, char **argv, lesson_window_fn open_window)
     lesson_lang lang = LESSON_EN;
     int size[2] = {0, 0};
     app_flag flags[] = {
-        APP_LONG("--step", &step, 0, 1000000), /* 0: "out of range", with the beats */
+        APP_LONG("--step", &step, 1, 1000000), /* past the last beat: said with the beats */
         APP_ENUM("--lang", &lang, &app_langs),
         APP_SWITCH("--text", &text),
         APP_TEXT("--dir", &dir),
