@@ -485,7 +485,8 @@ double cv_cost_step_nodes(const cv_plan *plan, int step, const cv_link *intra,
 
 /* Parses "1610612736", "1.6GB", "512MiB", "64M", "8k" (k, M, G, T are powers
  * of 1024 as in nccl-tests; kB, MB, GB, TB powers of 1000; KiB, MiB, GiB,
- * TiB powers of 1024). CV_OK or CV_EINVAL. */
+ * TiB powers of 1024). CV_OK; CV_ETOOBIG for a size beyond 2^63 bytes
+ * (it is a size, only out of any range); CV_EINVAL for what is not one. */
 int cv_parse_size(const char *s, int64_t *bytes);
 
 /* --------------------------------------------------------------- backend */

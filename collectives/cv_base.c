@@ -145,8 +145,12 @@ int cv_parse_size(const char *s, int64_t *bytes)
         /* "kb" is 1000 but "k" is 1024 (nccl-tests' convention); case
          * decides nothing, so "KB" and "kB" agree. */
         double b = v * units[i].mult, whole = nearbyint(b);
+        /* A size, but more than 64 bits hold: out of range, not "not a
+         * size" (9223372036854775807 is exactly 2^63 - 1 in bytes). */
+        if (b >= 9223372036854775808.0)
+            return CV_ETOOBIG;
         /* No fractional bytes: 1.6GB is whole, 1e-30 is not 0. */
-        if (b > 9.0e18 || fabs(b - whole) > 1e-9 * b || (whole == 0 && b != 0))
+        if (fabs(b - whole) > 1e-9 * b || (whole == 0 && b != 0))
             return CV_EINVAL;
         *bytes = (int64_t)whole;
         return CV_OK;

@@ -11,6 +11,8 @@
 #   fuzz_show      show's reader of bench --json      tests/fuzz/show
 #   fuzz_jsonread  the JSON reader under them all,    tests/fuzz/jsonread
 #                  and run --input's reader on it
+#   fuzz_size      the size parser (cost --bytes,     tests/fuzz/size
+#                  bench -b/-e, COLLVIZ_MEMORY_LIMIT)
 #
 # New inputs a target finds go to a scratch corpus in the build directory,
 # never into the repository. A crash, leak or timeout leaves its input as
@@ -21,13 +23,13 @@
 #   SECONDS    how long to fuzz each target (default 30)
 #   BUILD_DIR  where to configure and build (default build-fuzz)
 #   JOBS       build parallelism (environment; default 2)
-#   TARGETS    the targets to run (environment; default all five)
+#   TARGETS    the targets to run (environment; default all six)
 set -eu
 seconds=${1:-30}
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${2:-$root/build-fuzz}
 jobs=${JOBS:-2}
-targets=${TARGETS:-fuzz_lesson fuzz_ncclog fuzz_progress fuzz_show fuzz_jsonread}
+targets=${TARGETS:-fuzz_lesson fuzz_ncclog fuzz_progress fuzz_show fuzz_jsonread fuzz_size}
 
 if ! command -v clang >/dev/null 2>&1; then
     echo "fuzz.sh: clang is needed for libFuzzer" >&2
@@ -47,6 +49,7 @@ seeds() {
         fuzz_progress) echo "$root/tests/fuzz/progress" ;;
         fuzz_show) echo "$root/tests/fuzz/show" ;;
         fuzz_jsonread) echo "$root/tests/fuzz/jsonread" ;;
+        fuzz_size) echo "$root/tests/fuzz/size" ;;
         *) echo "fuzz.sh: no seed corpus for $1" >&2; exit 2 ;;
     esac
 }

@@ -25,6 +25,16 @@ endif()
 # scripts/fuzz.sh runs every target for a bounded time; these tests replay
 # the seeds once.
 if(COLLVIZ_FUZZ)
+  # The size parser (cost --bytes, bench -b/-e, COLLVIZ_MEMORY_LIMIT): the
+  # engine instrumented for coverage, so the fuzzer sees its branches.
+  target_compile_options(cvcore PRIVATE -fsanitize=fuzzer-no-link)
+  add_executable(fuzz_size ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_size.c)
+  target_link_libraries(fuzz_size PRIVATE cvcore)
+  target_compile_options(fuzz_size PRIVATE -fsanitize=fuzzer,address,undefined -g)
+  target_link_options(fuzz_size PRIVATE -fsanitize=fuzzer,address,undefined)
+  collviz_warnings(fuzz_size)
+  add_test(NAME fuzz_size_corpus COMMAND fuzz_size -runs=0 ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/size)
+  set_tests_properties(fuzz_size_corpus PROPERTIES TIMEOUT 300)
   add_executable(fuzz_progress ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_progress.c)
   target_link_libraries(fuzz_progress PRIVATE cvcourse)
   # The reader's library is instrumented for coverage, as cvcourse is

@@ -102,8 +102,14 @@ static bool take_value(app_flag *f, const char *v)
             return false;
         *(long *)f->dst = (long)x;
         return true;
-    case APP_FLAG_SIZE:
-        if (cv_parse_size(v, &x) != CV_OK) {
+    case APP_FLAG_SIZE: {
+        int prc = cv_parse_size(v, &x);
+        if (prc == CV_ETOOBIG) {
+            app_usage_error("%s: '%s' is out of range; give %lld to %lld %s", f->name, app_esc(v),
+                            (long long)f->lo, (long long)f->hi, f->text ? f->text : "bytes");
+            return false;
+        }
+        if (prc != CV_OK) {
             app_usage_error("%s: '%s' is not a size; give a whole number of %s, optionally with "
                             "a unit (8k, 64M, 1G, 512MiB, 1.6GB)",
                             f->name, app_esc(v), f->text ? f->text : "bytes");
@@ -116,6 +122,7 @@ static bool take_value(app_flag *f, const char *v)
         }
         *(int64_t *)f->dst = x;
         return true;
+    }
     case APP_FLAG_NUMBER: {
         char *end;
         double d = strtod(v, &end);
