@@ -346,5 +346,11 @@ bad 20 "^collviz: --step: '0' is not allowed; give a whole number from 1 to" \
 bad 20 "^collviz: --compare: 'ring,tree,direct' names more than two algorithms" \
   export --op allreduce --compare ring,tree,direct --gif "$work/c.gif"
 
+# A drill answer longer than the line reader's buffer is one answer, not
+# two: its tail (here "a", a valid choice) was scored as the next answer.
+long=$(printf '%01024d' 0 | tr 0 x)a
+out=$(printf '%s\nq\n' "$long" | timeout 30 "$bin" drill --seed 7 --count 1 --time 0 --lang en 2>&1)
+printf '%s' "$out" | grep -q "Score: 0 of 0" || fail "drill with a 1025-character line: $out"
+
 [ "$fails" = 0 ] && echo "test_reliability_cli: all passed" && rm -rf "$work"
 [ "$fails" = 0 ]

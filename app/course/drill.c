@@ -52,14 +52,22 @@ typedef struct {
     char buf[1024];
     size_t len;
     bool eof;
+    bool skip; /* the line was longer than buf: its rest is no new answer */
 } line_reader;
 
 /* 1: a line in out; 0: end of input; -1: the deadline passed. */
 static int read_line(line_reader *r, char *out, size_t n, double deadline)
 {
     for (;;) {
-        char *nl = memchr(r->buf, '\n', r->len);
-        if (nl || r->eof || r->len == sizeof r->buf) {
+        if (r->skip) { /* drop what is left of a line already answered */
+            char *end = memchr(r->buf, '\n', r->len);
+            size_t drop = end ? (size_t)(end - r->buf) + 1 : r->len;
+            memmove(r->buf, r->buf + drop, r->len - drop);
+            r->len -= drop;
+            r->skip = !end && !r->eof;
+        }
+        char *nl = r->skip ? NULL : memchr(r->buf, '\n', r->len);
+        if (!r->skip && (nl || r->eof || r->len == sizeof r->buf)) {
             size_t take = nl ? (size_t)(nl - r->buf) : r->len;
             if (!nl && r->eof && r->len == 0)
                 return 0;
@@ -76,6 +84,7 @@ static int read_line(line_reader *r, char *out, size_t n, double deadline)
             size_t used = nl ? take + 1 : take;
             memmove(r->buf, r->buf + used, r->len - used);
             r->len -= used;
+            r->skip = !nl && !r->eof; /* cut at the buffer: one answer all the same */
             return 1;
         }
         int timeout = -1;
