@@ -134,5 +134,18 @@ COLLVIZ_MODEL_CACHE="$work/fifo.json" run_cli lesson algo-bruck --text
 printf '%s' "$out" | grep -q "COLLVIZ_MODEL_CACHE=.*fifo.json cannot be read (it is a FIFO" ||
   fail "a FIFO for the model cache: $out"
 
+# 6. A float64 written with more digits than cJSON reads (63) is still the
+# number written, at the place written (it was refused as "too long").
+long="1.5$(printf '%070d' 0)"
+printf '[[%s],[2]]' "$long" >"$work/long.json"
+run_cli run --op allreduce --ranks 2 --count 1 --dtype float64 --input "$work/long.json" --json
+[ "$rc" = 0 ] || fail "a 73-digit float64: exit $rc: $out"
+printf '%s' "$out" | tr -d ' \t\n' | grep -q '"outputs":\[\[3\.5\],\[3\.5\]\]' ||
+  fail "a 73-digit float64 is not read as 1.5: $out"
+printf '[[%s, 1],[2]]' "$long" >"$work/long2.json"
+run_cli run --op allreduce --ranks 2 --count 1 --dtype float64 --input "$work/long2.json"
+printf '%s' "$out" | grep -q "long2.json:1:78: rank 0 has more than 1 values" ||
+  fail "a position after a long number: $out"
+
 [ "$fails" = 0 ] && echo "test_json_files: all passed" && rm -rf "$work"
 [ "$fails" = 0 ]

@@ -22,6 +22,12 @@ typedef enum {
     JR__OBJECT
 } jr__type;
 
+/* The longest number read (cJSON itself stops at 63 characters: longer
+ * ones are rewritten for it, jr_read.c). */
+#define JR__NUMBER_MAX 1024
+/* The longest number cJSON reads as written. */
+#define JR__CJSON_NUMBER_MAX 63
+
 struct jr__node {
     uint8_t type;     /* jr__type */
     uint32_t off;     /* the value's first byte */

@@ -10,6 +10,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -175,6 +176,36 @@ static const cJSON *find_duplicate(const jr_doc *d, const cJSON *j, int32_t n, i
     return found;
 }
 
+/* The text as cJSON is given it: NULL (the file's own) unless a number is
+ * longer than cJSON reads (63 characters; it would stop there and misread
+ * the rest), else a copy in which each such number is written again as the
+ * nearest double, with as many digits as round-trip, padded with spaces to
+ * its old length so every offset stays the file's. */
+static char *cjson_text(const jr_doc *d, const char *text, size_t len)
+{
+    char *copy = NULL;
+    for (int32_t i = 0; i < d->n; i++) {
+        const jr__node *nd = &d->nodes[i];
+        size_t n = nd->end - nd->off;
+        if (nd->type != JR__NUMBER || n <= JR__CJSON_NUMBER_MAX)
+            continue;
+        if (!copy) {
+            copy = cv_xmalloc(len + 1);
+            memcpy(copy, text, len);
+            copy[len] = '\0';
+        }
+        char num[JR__NUMBER_MAX + 1], again[40];
+        memcpy(num, text + nd->off, n);
+        num[n] = '\0';
+        double v = strtod(num, NULL);
+        int k = isfinite(v) ? snprintf(again, sizeof again, "%.17g", v)
+                            : snprintf(again, sizeof again, "%s", v < 0 ? "-1e999" : "1e999");
+        memset(copy + nd->off, ' ', n);
+        memcpy(copy + nd->off, again, (size_t)k < n ? (size_t)k : n);
+    }
+    return copy;
+}
+
 static void walk(walker *w, const cJSON *j, int32_t n, size_t pathlen)
 {
     const jr__node *nodes = w->d->nodes;
@@ -273,7 +304,12 @@ jr_status jr_read_text(const char *name, const char *text, size_t len, const jr_
             e->off = d->start;
         } else {
             const char *end = NULL;
-            d->root = cJSON_ParseWithLengthOpts(text + d->start, len - d->start, &end, 0);
+            char *copy = cjson_text(d, text, len);
+            const char *parse = copy ? copy : text;
+            d->root = cJSON_ParseWithLengthOpts(parse + d->start, len - d->start, &end, 0);
+            if (copy && end)
+                end = text + (end - copy);
+            free(copy);
             if (!d->root) {
                 set_error(e, JR_EMEMORY, "cJSON could not hold the values (out of memory?)");
                 e->off = end && end >= text && end <= text + len ? (size_t)(end - text)
@@ -460,7 +496,7 @@ const char *jr_number_text(const jr_doc *d, jr_val v, char *out, size_t n)
     if (!cJSON_IsNumber(v.j) || v.n < 0 || v.n >= d->n || n == 0)
         return out;
     const jr__node *node = &d->nodes[v.n];
-    size_t len = node->end - node->off; /* at most 63: the scanner's limit */
+    size_t len = node->end - node->off; /* at most JR__NUMBER_MAX */
     if (len >= n)
         len = n - 1;
     memcpy(out, d->text + node->off, len);

@@ -257,9 +257,12 @@ static int scan_number(scanner *sc)
         while (p < sc->len && is_digit(s[p]))
             p++;
     }
-    /* cJSON copies a number into a 64-byte buffer and stops there. */
-    if (p - start > 63)
-        return scan_fail(sc, JR_ESYNTAX, start, "number too long (more than 63 characters)");
+    /* cJSON reads at most 63 characters of a number: a longer one is
+     * handed to it rewritten (jr_read.c); past this length it is no
+     * number a person writes. */
+    if (p - start > JR__NUMBER_MAX)
+        return scan_fail(sc, JR_ESYNTAX, start, "number too long (more than %d characters)",
+                         JR__NUMBER_MAX);
     sc->pos = p;
     return 0;
 }
