@@ -194,7 +194,9 @@ static void draw_series(rd_chart *c, const rd_chart_data *d, const rd_chart_axes
 {
     SDL_Color col = rd_chart_series_color(d->theme, s);
     /* A value the axis cannot show (none, or not positive on a log axis)
-     * breaks the line instead of dropping it to the floor. */
+     * breaks the line instead of dropping it to the floor; but a size the
+     * model was not priced at (-1: show prices a sample of a long file's
+     * sizes) is skipped, and its line runs on through the sizes priced. */
     int run = 0;
     for (int i = 0; i <= d->npoints; i++) {
         int x, y;
@@ -203,6 +205,8 @@ static void draw_series(rd_chart *c, const rd_chart_data *d, const rd_chart_axes
             pts[run++] = (SDL_FPoint){(float)x, (float)y};
             continue;
         }
+        if (i < d->npoints && s == RD_SERIES_MODEL && d->points[i].gbps[s] < 0)
+            continue;
         if (s == RD_SERIES_MODEL)
             dashed(c->r, pts, run, m->line_w * 0.85f, m->dash, m->gap, col);
         else
@@ -210,7 +214,14 @@ static void draw_series(rd_chart *c, const rd_chart_data *d, const rd_chart_axes
                 thick_line(c->r, pts[k - 1].x, pts[k - 1].y, pts[k].x, pts[k].y, m->line_w, col);
         run = 0;
     }
-    (void)ax;
+    /* Markers only where they stand apart: thousands of rows would bury
+     * the line under their rings (each ring is painted in the plot's
+     * colour), so a dense series is drawn as its line alone. */
+    int drawn = 0;
+    for (int i = 0; i < d->npoints; i++)
+        drawn += c->pos[i * RD_SERIES_COUNT + s].drawn;
+    if (drawn > 1 && (float)ax->plot.w / (float)drawn < m->marker * 3.0f)
+        return;
     for (int i = 0; i < d->npoints; i++) {
         int x, y;
         if (!rd_chart_point_xy(c, i, s, &x, &y))

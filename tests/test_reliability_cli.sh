@@ -352,5 +352,23 @@ long=$(printf '%01024d' 0 | tr 0 x)a
 out=$(printf '%s\nq\n' "$long" | timeout 30 "$bin" drill --seed 7 --count 1 --time 0 --lang en 2>&1)
 printf '%s' "$out" | grep -q "Score: 0 of 0" || fail "drill with a 1025-character line: $out"
 
+# show prices the model within a few seconds whatever the file: 4096 rows of
+# a 1024-rank pairwise alltoall took fourteen minutes; now a sample of the
+# sizes is priced, and a note says so.
+awk 'BEGIN { printf "{\"op\":\"alltoall\",\"algo\":\"pairwise\",\"ranks\":1024,"
+             printf "\"backend\":\"nccl\",\"dtype\":\"float32\",\"results\":["
+             for (i = 1; i <= 4096; i++)
+               printf "%s{\"size\":%d,\"time_us\":%d,\"algbw_GBps\":1,\"busbw_GBps\":1}",
+                      (i > 1 ? "," : ""), 262144 * i, 100 + i
+             printf "]}\n" }' >"$work/big-show.json"
+start=$(date +%s)
+out=$(timeout 120 "$bin" show "$work/big-show.json" --out "$work/big-show.png" 2>&1)
+rc=$?
+took=$(( $(date +%s) - start ))
+[ "$rc" = 0 ] || fail "show of 4096 rows at 1024 ranks: exit $rc (124: still pricing): $out"
+[ "$took" -lt 60 ] || fail "show of 4096 rows at 1024 ranks took $took s"
+printf '%s' "$out" | grep -Eq "note: the model is priced at [0-9]+ of the 4096 sizes" ||
+  fail "show of 4096 rows: no note on the sizes priced: $out"
+
 [ "$fails" = 0 ] && echo "test_reliability_cli: all passed" && rm -rf "$work"
 [ "$fails" = 0 ]

@@ -143,8 +143,10 @@ static void real_result(const char *json)
            "bench result read back as %d rows, op %d, %d ranks", r.nrows, r.spec.op, r.spec.ranks);
     EXPECT(show_default_link("cpu") == NULL && show_default_link("cuda") != NULL,
            "default links: none for cpu, one for cuda");
-    rc = show_model(&r, cv_link_find("nvlink4"), err, sizeof err);
-    EXPECT(rc == CV_OK, "show_model: %s", err);
+    int priced = 0;
+    rc = show_model(&r, cv_link_find("nvlink4"), &priced, err, sizeof err);
+    EXPECT(rc == CV_OK && priced == r.nrows, "show_model: %s (%d of %d rows priced)", err, priced,
+           r.nrows);
     for (int i = 0; rc == CV_OK && i < r.nrows; i++) {
         double want = expected_model(r.rows[i].size);
         EXPECT(fabs(r.rows[i].model_busbw - want) <= 1e-9 * want, "row %d (%.0f B): model %g, "

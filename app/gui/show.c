@@ -102,9 +102,12 @@ static void row_tooltip(show_view *v, int i)
     int n = snprintf(v->tooltip, sizeof v->tooltip,
                      "%s (%.0f B)%s\ntime %.1f \xC2\xB5s\nbusbw %.2f GB/s \xC2\xB7 algbw %.2f GB/s"
                      "\n%s", size, w->size, count, w->time_us, w->busbw, w->algbw, wrong);
-    if (v->have_model && n > 0 && (size_t)n < sizeof v->tooltip)
+    if (v->have_model && n > 0 && (size_t)n < sizeof v->tooltip && w->model_us >= 0)
         snprintf(v->tooltip + n, sizeof v->tooltip - (size_t)n,
                  "\nmodel: %.1f \xC2\xB5s, busbw %.2f GB/s", w->model_us, w->model_busbw);
+    else if (v->have_model && n > 0 && (size_t)n < sizeof v->tooltip)
+        snprintf(v->tooltip + n, sizeof v->tooltip - (size_t)n,
+                 "\nmodel: not priced at this size");
 }
 
 static int draw_png(show_view *v, int w, int h, const char *path, char *err, size_t errlen)
@@ -371,11 +374,17 @@ int app_cmd_show(int argc, char **argv)
             link.alpha = alpha * 1e-6;
         describe_link(&link, by_default, res.backend, v.model_label, sizeof v.model_label, about,
                       sizeof about);
-        if (show_model(&res, &link, err, sizeof err) != CV_OK) {
+        int priced = 0;
+        if (show_model(&res, &link, &priced, err, sizeof err) != CV_OK) {
             fprintf(stderr, "collviz: %s\n", err);
             status = APP_EXIT_USAGE;
             goto done;
         }
+        if (priced < res.nrows)
+            fprintf(stderr, "collviz: note: the model is priced at %d of the %d sizes, spread "
+                            "over the axis from the first to the last (a plan of %d ranks takes "
+                            "a while to price); the dashed line runs through those\n",
+                    priced, res.nrows, res.spec.ranks);
         v.have_model = true;
     }
     if (!(v.points = calloc((size_t)res.nrows, sizeof *v.points))) {

@@ -53,10 +53,13 @@ void show_result_free(show_result *r);
  * for cuda and nccl (the GPUs collviz is measured on); NULL for the CPU,
  * whose limit is memory, which no link preset models. */
 const cv_link *show_default_link(const char *backend);
-/* Rebuilds the plan of every row from the spec and its size and prices it
- * on link (model_us, model_busbw). CV_EINVAL with "path: reason" when a
- * size cannot be planned (not a whole number of elements per rank). */
-int show_model(show_result *r, const cv_link *link, char *err, size_t errlen);
+/* Rebuilds the plan of each row from the spec and its size and prices it
+ * on link (model_us, model_busbw): every row, or, where that would take
+ * more than about two seconds, rows spread evenly from the first to the
+ * last (the others keep -1); *priced says how many. CV_EINVAL with "path:
+ * reason" when a size cannot be planned (not a whole number of elements
+ * per rank). */
+int show_model(show_result *r, const cv_link *link, int *priced, char *err, size_t errlen);
 
 /* "AllReduce ring, 4 ranks, float32 sum, backend cpu" */
 void show_title(const show_result *r, char *out, size_t outlen);

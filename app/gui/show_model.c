@@ -5,8 +5,12 @@
  * The prediction is not a formula restated here: each row's plan is built
  * again from the file's op, algorithm, ranks and dtype at that row's size,
  * exactly as bench built it, and priced by cv_cost_plan, so the dashed
- * line is what `collviz cost` would say for each size.
+ * line is what `collviz cost` would say for each size; where pricing every
+ * row would take more than a couple of seconds, it is priced at sizes
+ * spread over the rows, and the line runs through those.
  */
+#include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,34 +23,73 @@ const cv_link *show_default_link(const char *backend)
     return NULL;
 }
 
-int show_model(show_result *r, const cv_link *link, char *err, size_t errlen)
+/* Pricing a row builds its plan: a 1024-rank pairwise alltoall is a
+ * million transfers a plan, and a file of 4096 such rows took fourteen
+ * minutes. So the first row is priced and timed, then as many rows more as
+ * fit in about this long, spread evenly over the sizes on the chart's log
+ * axis (rows sorted by size, as bench writes them); the rest get no model
+ * (-1), and the chart's dashed line runs through the sizes priced. */
+#define SHOW_MODEL_SECONDS 2.0
+
+static int price(show_result *r, int i, const cv_link *link, char *err, size_t errlen)
 {
     cv_spec spec = r->spec;
+    spec.count = (int64_t)(r->rows[i].size / (double)cv_spec_bench_unit(&spec));
+    char why[CV_ERR_LEN];
+    cv_plan *plan = NULL;
+    if (cv_plan_build(&spec, &plan, why, sizeof why) != CV_OK) {
+        snprintf(err, errlen, "%s: results[%d]: %s", r->path, i, why);
+        return CV_EINVAL;
+    }
+    cv_cost cost;
+    cv_cost_plan(plan, link, &cost);
+    cv_plan_destroy(plan);
+    r->rows[i].model_us = cost.seconds * 1e6;
+    r->rows[i].model_busbw = cost.busbw / 1e9;
+    return CV_OK;
+}
+
+int show_model(show_result *r, const cv_link *link, int *priced, char *err, size_t errlen)
+{
+    *priced = 0;
     /* bench's size is the whole buffer; for the per-rank ops it counts
      * every rank's share (the same test bench itself makes). */
-    bool per_rank = cv_op_bench_per_rank(spec.op);
-    double unit = (double)cv_spec_bench_unit(&spec);
+    bool per_rank = cv_op_bench_per_rank(r->spec.op);
+    double unit = (double)cv_spec_bench_unit(&r->spec);
     for (int i = 0; i < r->nrows; i++) {
-        show_row *w = &r->rows[i];
-        double count = w->size / unit;
+        double count = r->rows[i].size / unit;
         if (count != (double)(int64_t)count) {
             snprintf(err, errlen, "%s: results[%d].size %.0f is not a whole number of %s%s "
                      "elements, so its plan cannot be rebuilt for the model", r->path, i,
-                     w->size, per_rank ? "ranks x " : "", cv_dtype_name(spec.dtype));
+                     r->rows[i].size, per_rank ? "ranks x " : "", cv_dtype_name(r->spec.dtype));
             return CV_EINVAL;
         }
-        spec.count = (int64_t)count;
-        char why[CV_ERR_LEN];
-        cv_plan *plan = NULL;
-        if (cv_plan_build(&spec, &plan, why, sizeof why) != CV_OK) {
-            snprintf(err, errlen, "%s: results[%d]: %s", r->path, i, why);
+    }
+    if (r->nrows == 0)
+        return CV_OK;
+    double t0 = cv_now_seconds();
+    if (price(r, 0, link, err, errlen) != CV_OK)
+        return CV_EINVAL;
+    double each = cv_now_seconds() - t0;
+    int n = r->nrows, want = n;
+    if (each > 0 && each * n > SHOW_MODEL_SECONDS) {
+        double fit = SHOW_MODEL_SECONDS / each;
+        want = fit < 2 ? 2 : fit > n ? n : (int)fit;
+    }
+    *priced = 1;
+    /* want rows: the first, the last, and between them the rows nearest to
+     * sizes evenly spaced on the chart's log axis */
+    double lo = log(r->rows[0].size > 0 ? r->rows[0].size : 1);
+    double hi = log(r->rows[n - 1].size > 0 ? r->rows[n - 1].size : 1);
+    for (int k = 1, i = 0; k < want; k++) {
+        double target = lo + (hi - lo) * k / (want - 1);
+        while (i < n - 1 && log(r->rows[i + 1].size > 0 ? r->rows[i + 1].size : 1) <= target)
+            i++;
+        if (r->rows[i].model_us >= 0)
+            continue;
+        if (price(r, i, link, err, errlen) != CV_OK)
             return CV_EINVAL;
-        }
-        cv_cost cost;
-        cv_cost_plan(plan, link, &cost);
-        cv_plan_destroy(plan);
-        w->model_us = cost.seconds * 1e6;
-        w->model_busbw = cost.busbw / 1e9;
+        (*priced)++;
     }
     return CV_OK;
 }
@@ -92,8 +135,10 @@ void show_print_table(FILE *out, const show_result *r, const char *model_about)
         snprintf(wrong, sizeof wrong, w->wrong >= 0 ? "%.0f" : "N/A", w->wrong);
         fprintf(out, "  %12.0f %12s %11.1f %9.2f %9.2f %7s", w->size, count, w->time_us,
                 w->algbw, w->busbw, wrong);
-        if (model)
+        if (model && w->model_us >= 0)
             fprintf(out, " %11.1f %9.2f", w->model_us, w->model_busbw);
+        else if (model)
+            fprintf(out, " %11s %9s", "-", "-"); /* a size the model was not priced at */
         fputc('\n', out);
     }
 }
