@@ -644,6 +644,13 @@ int cv_run_check_memory(const cv_plan *plan, const cv_backend *be, const cv_run_
  * otherwise CV_ETOOBIG and why. cv_run checks it in visual mode; the window
  * asks first, so a setup it cannot show is one line before any display. */
 int cv_visual_check(const cv_plan *plan, char *err, size_t errlen);
+/* What a visual run of plan holds in memory with `states` views over its
+ * trace: the record, the states, the inputs and results, the backend's
+ * buffers. The window keeps three a side and checks its stage (both sides
+ * in compare mode) against CV_VISUAL_STAGE_BYTES, so its memory stays
+ * bounded whatever the count. */
+int64_t cv_visual_footprint(const cv_plan *plan, int states);
+#define CV_VISUAL_STAGE_BYTES ((int64_t)384 << 20)
 
 typedef struct cv_trace cv_trace;
 

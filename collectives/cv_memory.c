@@ -124,6 +124,25 @@ int64_t cv_plan_host_buffer_bytes(const cv_plan *plan)
  * buffer's initial values and the values each transfer wrote; the state
  * holds each element's value, provenance mask (8 bytes) and the step that
  * last wrote it (4). */
+int64_t cv_visual_footprint(const cv_plan *p, int states)
+{
+    int64_t esz = (int64_t)cv_dtype_size(p->spec.dtype), elems = 0, send = 0, recv = 0;
+    for (int r = 0; r < cv_plan_parts(p); r++)
+        for (int b = 0; b < CV_BUF_COUNT; b++)
+            elems = add_sat(elems, cv_plan_buf_count(p, (cv_buf)b, r));
+    for (int r = 0; r < p->spec.ranks; r++) {
+        send = add_sat(send, cv_spec_buf_count(&p->spec, CV_BUF_SEND, r));
+        recv = add_sat(recv, cv_spec_buf_count(&p->spec, CV_BUF_RECV, r));
+    }
+    /* the record (cv__visual_bytes: initial values, what each transfer
+     * wrote, and a state), the states beyond that one (value, provenance
+     * mask and last step of every element), the trace's inputs and results,
+     * and the backend's buffers while it runs */
+    int64_t more = states > 1 ? mul_sat(states - 1, mul_sat(elems, esz + 12)) : 0;
+    return add_sat(add_sat(cv__visual_bytes(p), more),
+                   add_sat(mul_sat(add_sat(send, recv), esz), cv_plan_host_buffer_bytes(p)));
+}
+
 int64_t cv__visual_bytes(const cv_plan *p)
 {
     int64_t esz = (int64_t)cv_dtype_size(p->spec.dtype), elems = 0, moved = 0;

@@ -370,5 +370,13 @@ took=$(( $(date +%s) - start ))
 printf '%s' "$out" | grep -Eq "note: the model is priced at [0-9]+ of the 4096 sizes" ||
   fail "show of 4096 rows: no note on the sizes priced: $out"
 
+# The stage's memory is bounded whatever the count: the trace and the three
+# states a side are counted before anything runs (a large count held 844 MB,
+# a compare of 524,288 elements a gigabyte).
+SDL_VIDEODRIVER=dummy bad 60 "would hold 508 MiB \(the stage's limit is 384 MiB\)" \
+  render --bench --ranks 8 --count 524288 --frames 2
+SDL_VIDEODRIVER=dummy bad 60 "allreduce ring against tree with 8 ranks x 262144 elements .*limit is 384" \
+  export --op allreduce --ranks 8 --count 262144 --compare ring,tree --gif "$work/big.gif"
+
 [ "$fails" = 0 ] && echo "test_reliability_cli: all passed" && rm -rf "$work"
 [ "$fails" = 0 ]

@@ -140,12 +140,42 @@ static void sync_frame_panels(gui *g)
                  g->def_body, sizeof g->def_body);
 }
 
+/* Whether the stage for spec (and the second algorithm in compare mode)
+ * stays within CV_VISUAL_STAGE_BYTES: each side keeps its trace and three
+ * states over it, so its memory grows with the count; past the bound the
+ * stage says so instead (a compare of 524,288 elements took a gigabyte). */
+static int stage_fits(const cv_spec *spec, bool compare, cv_algo second, char *err, size_t n)
+{
+    int64_t need = 0;
+    for (int side = 0; side < (compare ? 2 : 1); side++) {
+        cv_spec s = *spec;
+        if (side)
+            s.algo = second;
+        cv_plan *plan = NULL;
+        if (cv_spec_check(&s, CV_MAX_VISUAL_RANKS, err, n) != CV_OK ||
+            cv_plan_build(&s, &plan, err, n) != CV_OK)
+            return CV_OK; /* the build itself will say what is wrong */
+        need += cv_visual_footprint(plan, 3);
+        cv_plan_destroy(plan);
+    }
+    if (need <= CV_VISUAL_STAGE_BYTES)
+        return CV_OK;
+    snprintf(err, n, "showing %s %s%s%s with %d ranks x %lld elements step by step would hold "
+                     "%lld MiB (the stage's limit is %lld MiB); lower the count or the ranks",
+             cv_op_name(spec->op), cv_algo_name(spec->algo), compare ? " against " : "",
+             compare ? cv_algo_name(second) : "", spec->ranks, (long long)spec->count,
+             (long long)(need >> 20), (long long)(CV_VISUAL_STAGE_BYTES >> 20));
+    return CV_ETOOBIG;
+}
+
 static int rebuild(gui *g, const cv_spec *spec, bool compare, cv_algo second)
 {
     char err[CV_ERR_LEN] = "";
     gui_panel a, b;
     memset(&b, 0, sizeof b);
-    int rc = panel_build(g, spec, &a, err, sizeof err);
+    int rc = stage_fits(spec, compare, second, err, sizeof err);
+    if (rc == CV_OK)
+        rc = panel_build(g, spec, &a, err, sizeof err);
     if (rc == CV_OK && compare) {
         cv_spec s2 = *spec;
         s2.algo = second;
