@@ -97,6 +97,13 @@ typedef struct {
     int32_t n;
 } jr_val;
 
+/* The bytes of path, which must be a regular file of at most cap bytes
+ * (a FIFO, a directory or a device is refused without waiting), in a
+ * NUL-terminated buffer of *len bytes for the caller to free. JR_OK, or
+ * the status with e filled (JR_EOPEN, JR_EREAD, JR_ENOTFILE, JR_EBIG,
+ * JR_EMEMORY) and *text NULL. For readers of other formats that share
+ * these guards. */
+jr_status jr_slurp(const char *path, size_t cap, char **text, size_t *len, jr_error *e);
 /* Reads path. Returns JR_OK with d filled (free it with jr_free), or the
  * status with e filled and d empty. o may be NULL (the defaults). */
 jr_status jr_read_file(const char *path, const jr_opts *o, jr_doc *d, jr_error *e);

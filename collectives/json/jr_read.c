@@ -338,11 +338,11 @@ jr_status jr_read_text(const char *name, const char *text, size_t len, const jr_
     return e->status;
 }
 
-jr_status jr_read_file(const char *path, const jr_opts *o, jr_doc *d, jr_error *e)
+jr_status jr_slurp(const char *path, size_t cap, char **out, size_t *outlen, jr_error *e)
 {
-    o = opts_or_default(o);
-    memset(d, 0, sizeof *d);
     memset(e, 0, sizeof *e);
+    *out = NULL;
+    *outlen = 0;
     /* O_NONBLOCK: opening a FIFO with no writer would wait for one forever. */
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
@@ -370,7 +370,6 @@ jr_status jr_read_file(const char *path, const jr_opts *o, jr_doc *d, jr_error *
     }
     /* A regular file reads the same either way; blocking reads are simpler. */
     fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-    size_t cap = max_bytes(o);
     char words[32];
     /* Refused from its size alone, before a byte is read. */
     if (st.st_size < 0 || (uint64_t)st.st_size > cap) {
@@ -422,6 +421,19 @@ jr_status jr_read_file(const char *path, const jr_opts *o, jr_doc *d, jr_error *
         return e->status;
     }
     text[len] = '\0';
+    *out = text;
+    *outlen = len;
+    return JR_OK;
+}
+
+jr_status jr_read_file(const char *path, const jr_opts *o, jr_doc *d, jr_error *e)
+{
+    o = opts_or_default(o);
+    memset(d, 0, sizeof *d);
+    char *text;
+    size_t len;
+    if (jr_slurp(path, max_bytes(o), &text, &len, e) != JR_OK)
+        return e->status;
     if (jr_read_text(path, text, len, o, d, e) != JR_OK) {
         free(text);
         return e->status;

@@ -32,7 +32,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (show_parse("fuzz.json", text, size, &r, err, sizeof err) == 0) {
         /* A CPU result has no default link: model it as --link pcie4 would. */
         const cv_link *link = show_default_link(r.backend);
-        if (show_model(&r, link ? link : cv_link_find("pcie4"), err, sizeof err) == 0)
+        int priced = 0;
+        if (show_model(&r, link ? link : cv_link_find("pcie4"), &priced, err, sizeof err) == 0)
             show_print_table(sink, &r, "fuzz");
         char title[256];
         show_title(&r, title, sizeof title);
