@@ -6,3 +6,7 @@ if(NOT COLLVIZ_GUI)
 endif()
 collviz_test(test_show SOURCES test_show.c test_cli_util.c LIBS cvgui TIMEOUT 300)
 add_dependencies(test_show collviz)
+# nccl-tests' text tables as pasted (tests/show/nccltests/, real pastes
+# with their threads in its README.md, and synthetic cases in the test).
+collviz_test(test_show_nccltests SOURCES test_show_nccltests.c test_cli_util.c LIBS cvgui TIMEOUT 120)
+add_dependencies(test_show_nccltests collviz)

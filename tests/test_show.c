@@ -134,7 +134,7 @@ static void real_result(const char *json)
 {
     show_result r;
     char err[1200];
-    int rc = show_load(json, &r, err, sizeof err);
+    int rc = show_load(json, NULL, &r, err, sizeof err);
     EXPECT(rc == CV_OK, "show_load: %s", err);
     if (rc != CV_OK)
         return;

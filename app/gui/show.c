@@ -1,7 +1,8 @@
 /*
- * show.c: `collviz show FILE`: a `collviz bench --json` result replayed as
- * a bandwidth-versus-size chart (render/rd_chart.h), measured busbw and
- * algbw with the cost model's busbw beside them.
+ * show.c: `collviz show FILE`: a `collviz bench --json` result, or the
+ * table nccl-tests printed, replayed as a bandwidth-versus-size chart
+ * (render/rd_chart.h), measured busbw and algbw with the cost model's
+ * busbw beside them.
  *
  * Three ways out: a resizable window (hover a point for its row, S saves a
  * PNG, T theme, Y linear/log, Esc or Q quits); --out FILE.png, drawn on a
@@ -24,12 +25,25 @@
 static const char show_help[] =
     "usage: collviz show FILE [--out FILE.png] [--size WxH] [--link PRESET | --bw GBps]\n"
     "                    [--alpha us] [--theme dark|light|projector]\n"
-    "                    [--scale auto|linear|log] [--table]\n\n"
-    "Replays a result of `collviz bench ... --json > FILE` as a bandwidth-versus-size\n"
-    "chart: message size on a log axis (8 B .. 1 GiB), measured busbw and algbw as\n"
-    "lines with points, and the cost model's predicted busbw dashed beside them\n"
-    "(each size's plan rebuilt from the file's op, algo, ranks and dtype and priced\n"
-    "as `collviz cost` prices it).\n"
+    "                    [--scale auto|linear|log] [--table]\n"
+    "                    [--op OP] [--ranks N] [--algo A] [--inter-link PRESET]\n\n"
+    "Replays a measured result as a bandwidth-versus-size chart: message size on a\n"
+    "log axis, measured busbw and algbw as lines with points, and the cost model's\n"
+    "predicted busbw dashed beside them (each size's plan rebuilt from the op, algo,\n"
+    "ranks and dtype and priced as `collviz cost` prices it). FILE is either\n"
+    "  - the JSON of `collviz bench ... --json > FILE`, or\n"
+    "  - the text nccl-tests prints (all_reduce_perf and the others), whole or as\n"
+    "    pasted: launcher prefixes, a missing header, old and new versions. The op\n"
+    "    comes from the program's name, the ranks, hosts and GPU from the \"#  Rank\"\n"
+    "    lines; what the paste leaves out is inferred where busbw/algbw decides it\n"
+    "    (and said in a note), or asked for:\n"
+    "  --op OP        the collective, where the paste does not name its program (or\n"
+    "                 to pick one test of several in the file)\n"
+    "  --ranks N      the rank count, where the paste has no \"#  Rank\" lines\n"
+    "  --algo A       the algorithm the model prices (NCCL picks its own; default\n"
+    "                 ring where the op has one)\n"
+    "  --inter-link P the network between hosts when the Rank lines name several\n"
+    "                 (default from the GPU: ib-ndr for H100/H200, ib-hdr for A100)\n"
     "%s" /* --link, with the presets from their table: link_help */
     "  --out F.png    write the chart as PNG (1280x800, or --size) without a window\n"
     "  --scale S      the GB/s axis: linear, log, or auto (log when one line peaks\n"
@@ -50,7 +64,8 @@ static void link_help(char *out, size_t len)
     snprintf(words, sizeof words,
              "the link the model prices on: a preset (%s) or G GB/s one way with no latency "
              "unless --alpha (microseconds per step) is given. Default: nvlink4 for cuda and "
-             "nccl results; none for cpu results, whose limit is memory, which no link models.",
+             "nccl results (for nccl-tests, the GPU's link where its name is known); none for "
+             "cpu results, whose limit is memory, which no link models.",
              names);
     size_t used = (size_t)snprintf(out, len, "  --link P, --bw G "), col = used;
     for (char *w = strtok(words, " "); w && used < len; w = strtok(NULL, " ")) {
@@ -314,11 +329,79 @@ static void describe_link(const cv_link *l, bool by_default, const char *backend
              l->name ? l->name : "--bw", l->bw / 1e9, l->alpha * 1e6, dflt);
 }
 
+/* The links the model prices on: --link or --bw; else the GPU's links
+ * where a text table names it; else the backend's default. The legend's
+ * and the table's words say which and why. */
+typedef struct {
+    const cv_link *preset, *inter_preset;
+    double bw, alpha;
+} show_links;
+
+static int choose_links(show_result *res, const show_links *f, show_view *v, cv_link *link,
+                        char *about, size_t alen)
+{
+    bool by_default = !f->preset && !(f->bw > 0);
+    char gpu_why[128] = "";
+    const cv_link *gpu_inter = NULL;
+    const cv_link *gpu = by_default ? show_gpu_link(res->gpu, &gpu_inter, gpu_why, sizeof gpu_why)
+                                    : NULL;
+    const cv_link *dl = !by_default ? f->preset : gpu ? gpu : show_default_link(res->backend);
+    snprintf(about, alen, "none (pass --link or --bw)");
+    snprintf(v->model_label, sizeof v->model_label, "model: pass --link or --bw");
+    if (f->alpha >= 0 && !dl && !(f->bw > 0))
+        return app_usage_error("--alpha: a %s result has no default link; give --link or --bw "
+                               "with it", res->backend);
+    if (!dl && !(f->bw > 0))
+        return APP_EXIT_OK;
+    *link = dl ? *dl : (cv_link){NULL, f->bw * 1e9, 0, 0, NULL};
+    if (f->alpha >= 0)
+        link->alpha = f->alpha * 1e-6;
+    describe_link(link, by_default && !gpu, res->backend, v->model_label,
+                  sizeof v->model_label, about, alen);
+    if (gpu) {
+        size_t n = strlen(v->model_label);
+        snprintf(v->model_label + n, sizeof v->model_label - n, " (%s)", gpu_why);
+        n = strlen(about);
+        snprintf(about + n, alen - n, " (%s)", gpu_why);
+    }
+    const cv_link *inter = f->inter_preset ? f->inter_preset : gpu_inter ? gpu_inter
+                                                                         : cv_link_find("ib-ndr");
+    if (cv_spec_nodes(&res->spec) > 1 && inter) {
+        res->inter = *inter;
+        res->has_inter = true;
+        char more[160];
+        snprintf(more, sizeof more, "; %d hosts: %s between them", cv_spec_nodes(&res->spec),
+                 inter->name);
+        strncat(v->model_label, more, sizeof v->model_label - strlen(v->model_label) - 1);
+        strncat(about, more, alen - strlen(about) - 1);
+    }
+    if (!strcmp(res->backend, "nccl")) {
+        char algo[96];
+        snprintf(algo, sizeof algo, "; the model prices %s", cv_algo_name(res->spec.algo));
+        strncat(v->model_label, algo, sizeof v->model_label - strlen(v->model_label) - 1);
+        strncat(about, algo, alen - strlen(about) - 1);
+    }
+    return -1; /* priced */
+}
+
+/* The file's notes (what was inferred, assumed or left out), one line each. */
+static void print_notes(const show_result *res)
+{
+    const char *p = res->notes;
+    while (*p) {
+        const char *e = strchr(p, '\n');
+        int n = e ? (int)(e - p) : (int)strlen(p);
+        fprintf(stderr, "collviz: note: %.*s\n", n, p);
+        p += n + (e ? 1 : 0);
+    }
+}
+
 int app_cmd_show(int argc, char **argv)
 {
     static const char *const scales[] = {"auto", "linear", "log", NULL};
-    const char *file = NULL, *out = NULL, *link_name = NULL, *scale = "auto";
-    double bw = 0, alpha = -1;
+    const char *file = NULL, *out = NULL, *link_name = NULL, *inter_name = NULL, *scale = "auto";
+    show_links f = {.alpha = -1};
+    show_hints hints = {.op = -1, .ranks = 0, .algo = -1};
     bool table = false;
     int size[2] = {1280, 800};
     show_view v = {.theme = RD_THEME_DARK, .auto_scale = true};
@@ -326,11 +409,15 @@ int app_cmd_show(int argc, char **argv)
         APP_TEXT("--out", &out),
         APP_WXH("--size", size, 16384),
         APP_PICK("--link", &link_name, app_link_names()),
-        APP_NUMBER("--bw", &bw, 1e-3, 1e6, "GB/s"),
-        APP_NUMBER("--alpha", &alpha, 0, 1e6, "microseconds"),
+        APP_PICK("--inter-link", &inter_name, app_link_names()),
+        APP_NUMBER("--bw", &f.bw, 1e-3, 1e6, "GB/s"),
+        APP_NUMBER("--alpha", &f.alpha, 0, 1e6, "microseconds"),
         APP_ENUM("--theme", &v.theme, &gui_themes),
         APP_PICK("--scale", &scale, scales),
         APP_SWITCH("--table", &table),
+        APP_ENUM("--op", &hints.op, &app_ops),
+        APP_ENUM("--algo", &hints.algo, &app_algos),
+        APP_INT("--ranks", &hints.ranks, 1, CV_MAX_RANKS),
     };
     char links[1200], help[sizeof show_help + sizeof links];
     link_help(links, sizeof links);
@@ -341,39 +428,39 @@ int app_cmd_show(int argc, char **argv)
         return code;
     int w = size[0], h = size[1];
     bool sized = app_flag_given(&cl, "--size");
-    const cv_link *preset = link_name ? cv_link_find(link_name) : NULL;
+    f.preset = link_name ? cv_link_find(link_name) : NULL;
+    f.inter_preset = inter_name ? cv_link_find(inter_name) : NULL;
     v.auto_scale = !strcmp(scale, "auto");
     v.scale = !strcmp(scale, "log") ? RD_SCALE_LOG : RD_SCALE_LINEAR;
     if (!file)
         return app_usage_error("show: give the file that `collviz bench ... --json > FILE` "
-                               "wrote (see collviz show --help)");
-    if (preset && bw > 0)
+                               "or nccl-tests wrote (see collviz show --help)");
+    if (f.preset && f.bw > 0)
         return app_usage_error("--bw: give either --link or --bw, not both");
 
     show_result res;
     char err[1200];
     int status = APP_EXIT_OK;
-    if (show_load(file, &res, err, sizeof err) != CV_OK) {
+    if (show_load(file, &hints, &res, err, sizeof err) != CV_OK) {
         fprintf(stderr, "collviz: %s\n", err);
         return APP_EXIT_USAGE;
     }
+    if (strcmp(res.source, "nccl-tests") &&
+        (hints.op >= 0 || hints.ranks > 0 || hints.algo >= 0 || inter_name)) {
+        show_result_free(&res);
+        return app_usage_error("--op, --ranks, --algo and --inter-link are for nccl-tests' "
+                               "text; %s is collviz bench's JSON, which states them", file);
+    }
+    print_notes(&res);
     v.res = &res;
     cv_link link;
-    bool by_default = !preset && !(bw > 0);
-    const cv_link *dl = by_default ? show_default_link(res.backend) : preset;
-    if (alpha >= 0 && !dl && !(bw > 0)) {
-        status = app_usage_error("--alpha: a %s result has no default link; give --link or --bw "
-                                 "with it", res.backend);
-        goto done;
-    }
-    char about[256] = "none (pass --link or --bw)";
-    snprintf(v.model_label, sizeof v.model_label, "model: pass --link or --bw");
-    if (dl || bw > 0) {
-        link = dl ? *dl : (cv_link){NULL, bw * 1e9, 0, 0, NULL};
-        if (alpha >= 0)
-            link.alpha = alpha * 1e-6;
-        describe_link(&link, by_default, res.backend, v.model_label, sizeof v.model_label, about,
-                      sizeof about);
+    char about[512];
+    int chosen = choose_links(&res, &f, &v, &link, about, sizeof about);
+    if (chosen >= 0) {
+        status = chosen;
+        if (status != APP_EXIT_OK)
+            goto done;
+    } else {
         int priced = 0;
         if (show_model(&res, &link, &priced, err, sizeof err) != CV_OK) {
             fprintf(stderr, "collviz: %s\n", err);
@@ -382,9 +469,10 @@ int app_cmd_show(int argc, char **argv)
         }
         if (priced < res.nrows)
             fprintf(stderr, "collviz: note: the model is priced at %d of the %d sizes, spread "
-                            "over the axis from the first to the last (a plan of %d ranks takes "
-                            "a while to price); the dashed line runs through those\n",
-                    priced, res.nrows, res.spec.ranks);
+                            "over the axis from the first to the last (pricing all %d plans of "
+                            "%d ranks would take more than a few seconds); the dashed line runs "
+                            "through those\n",
+                    priced, res.nrows, res.nrows, res.spec.ranks);
         v.have_model = true;
     }
     if (!(v.points = calloc((size_t)res.nrows, sizeof *v.points))) {
@@ -398,7 +486,10 @@ int app_cmd_show(int argc, char **argv)
                                        row->wrong > 0};
     }
     show_title(&res, v.title, sizeof v.title);
-    int n = snprintf(v.subtitle, sizeof v.subtitle, "%s", file);
+    char origin[256];
+    show_origin(&res, origin, sizeof origin);
+    int n = snprintf(v.subtitle, sizeof v.subtitle, "%s%s%s", file, origin[0] ? " \xC2\xB7 " : "",
+                     origin);
     if (res.iters >= 0 && n > 0 && (size_t)n < sizeof v.subtitle)
         n += snprintf(v.subtitle + n, sizeof v.subtitle - (size_t)n,
                       " \xC2\xB7 %ld iterations after %ld warmup", res.iters,

@@ -1,7 +1,9 @@
 /*
- * show.h: a `collviz bench --json` result read back for `collviz show`
- * (prefix show_): loading and checking the file, pricing every size with
- * the cost model, and the table printed where no chart can be drawn.
+ * show.h: a measured bandwidth-versus-size result read back for `collviz
+ * show` (prefix show_): `collviz bench --json`'s JSON (show_data.c) or the
+ * text table nccl-tests prints (show_nccltests.c); loading and checking
+ * the file, pricing every size with the cost model, and the table printed
+ * where no chart can be drawn.
  *
  * Loading never trusts the file: it is read by the shared JSON reader
  * (collectives/json/jr.h), every key the chart needs is checked for presence, type
@@ -29,6 +31,7 @@ typedef struct {
     double bound_pct; /* share of the memory bound; -1 when absent */
     double model_us;  /* the cost model's time; -1 until show_model */
     double model_busbw; /* GB/s; -1 until show_model */
+    int line;         /* the row's line in a text table; 0 for JSON */
 } show_row;
 
 typedef struct {
@@ -38,21 +41,49 @@ typedef struct {
     long iters, warmup; /* -1 when absent */
     int nrows;
     show_row *rows;     /* in increasing size */
+    /* Where the rows came from: "collviz" (bench --json) or "nccl-tests" */
+    char source[16];
+    char program[32];   /* nccl-tests' program (all_reduce_perf), if named */
+    char version[32];   /* nccl-tests' version, if printed */
+    char gpu[64];       /* the first "#  Rank" line's GPU, if any */
+    int hosts;          /* distinct hosts in the "#  Rank" lines; 0 unknown */
+    bool op_inferred, ranks_inferred; /* from busbw / algbw, not stated */
+    char notes[1024];   /* what was assumed or left out, one per line */
+    /* The network between nodes when spec.nodes > 1 (set before
+     * show_model; has_inter false: one link for every transfer). */
+    cv_link inter;
+    bool has_inter;
 } show_result;
 
-/* Reads and checks path. CV_OK, or CV_EINVAL with "path:line:col: reason"
- * ("path: reason" where it has no place) in err; *out is then empty
- * (show_result_free is still safe). */
-int show_load(const char *path, show_result *out, char *err, size_t errlen);
+/* What the command line says where the file does not: -1 or 0 when not
+ * given. Only a text table reads them (a bench result states them all). */
+typedef struct {
+    int op;    /* --op */
+    int ranks; /* --ranks */
+    int algo;  /* --algo: the algorithm the model prices */
+} show_hints;
+
+/* Reads and checks path: JSON when its first character is "{", else
+ * nccl-tests' text. h may be NULL. CV_OK, or CV_EINVAL with
+ * "path:line:col: reason" ("path: reason" where it has no place) in err;
+ * *out is then empty (show_result_free is still safe). */
+int show_load(const char *path, const show_hints *h, show_result *out, char *err, size_t errlen);
 /* The same from text already in memory (path only names it in errors). */
-int show_parse(const char *path, const char *text, size_t len, show_result *out, char *err,
-               size_t errlen);
+int show_parse(const char *path, const char *text, size_t len, const show_hints *h,
+               show_result *out, char *err, size_t errlen);
+/* nccl-tests' text alone (show_nccltests.c). */
+int show_parse_nccltests(const char *path, const char *text, size_t len, const show_hints *h,
+                         show_result *out, char *err, size_t errlen);
 void show_result_free(show_result *r);
 
 /* The link a backend's result is priced on when none is given: nvlink4
  * for cuda and nccl (the GPUs collviz is measured on); NULL for the CPU,
  * whose limit is memory, which no link preset models. */
 const cv_link *show_default_link(const char *backend);
+/* The links a result's GPU suggests from its name ("NVIDIA H100 80GB
+ * HBM3": nvlink4 inside a node, ib-ndr between nodes), with the words
+ * saying why in why; NULL where the name is not one collviz knows. */
+const cv_link *show_gpu_link(const char *gpu, const cv_link **inter, char *why, size_t len);
 /* Rebuilds the plan of each row from the spec and its size and prices it
  * on link (model_us, model_busbw): every row, or, where that would take
  * more than about two seconds, rows spread evenly from the first to the
@@ -63,6 +94,9 @@ int show_model(show_result *r, const cv_link *link, int *priced, char *err, size
 
 /* "AllReduce ring, 4 ranks, float32 sum, backend cpu" */
 void show_title(const show_result *r, char *out, size_t outlen);
+/* Where a text table came from: "all_reduce_perf, nccl-tests 2.20.0, 2 x
+ * NVIDIA GB10 on 2 hosts"; empty for a bench result. */
+void show_origin(const show_result *r, char *out, size_t outlen);
 /* Rows as a table, with the model's columns when show_model has run. */
 void show_print_table(FILE *out, const show_result *r, const char *model_about);
 

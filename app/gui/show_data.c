@@ -233,7 +233,8 @@ static int from_read(checker *c, jr_status st, const jr_doc *doc, const jr_error
                      show_result *out)
 {
     if (st != JR_OK && e->empty)
-        return fail(c, "empty file, expected the JSON that collviz bench --json writes");
+        return fail(c, "empty file, expected the JSON that collviz bench --json writes or "
+                       "nccl-tests' output");
     if (st != JR_OK) {
         char line[1200];
         jr_error_text(e, c->path, line, sizeof line);
@@ -248,11 +249,24 @@ static int from_read(checker *c, jr_status st, const jr_doc *doc, const jr_error
     return rc;
 }
 
-int show_parse(const char *path, const char *text, size_t len, show_result *out, char *err,
-               size_t errlen)
+/* JSON starts with "{" or "[" (after any space; a file of nothing but
+ * space is an empty JSON file); anything else is read as nccl-tests' text. */
+static bool is_json(const char *text, size_t len)
+{
+    size_t i = 0;
+    while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n'))
+        i++;
+    return i == len || text[i] == '{' || text[i] == '[';
+}
+
+int show_parse(const char *path, const char *text, size_t len, const show_hints *h,
+               show_result *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     snprintf(out->path, sizeof out->path, "%s", path);
+    if (!is_json(text, len))
+        return show_parse_nccltests(path, text, len, h, out, err, errlen);
+    snprintf(out->source, sizeof out->source, "collviz");
     checker c = {path, NULL, err, errlen};
     jr_doc doc;
     jr_error e;
@@ -261,15 +275,20 @@ int show_parse(const char *path, const char *text, size_t len, show_result *out,
     return rc;
 }
 
-int show_load(const char *path, show_result *out, char *err, size_t errlen)
+int show_load(const char *path, const show_hints *h, show_result *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     snprintf(out->path, sizeof out->path, "%s", path);
-    checker c = {path, NULL, err, errlen};
-    jr_doc doc;
+    char *text;
+    size_t len;
     jr_error e;
-    int rc = from_read(&c, jr_read_file(path, &show_read, &doc, &e), &doc, &e, out);
-    jr_free(&doc);
+    if (jr_slurp(path, SHOW_MAX_FILE, &text, &len, &e) != JR_OK) {
+        checker c = {path, NULL, err, errlen};
+        jr_doc none = {0};
+        return from_read(&c, e.status, &none, &e, out);
+    }
+    int rc = show_parse(path, text, len, h, out, err, errlen);
+    free(text);
     return rc;
 }
 

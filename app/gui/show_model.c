@@ -23,6 +23,33 @@ const cv_link *show_default_link(const char *backend)
     return NULL;
 }
 
+/* GPU names as nccl-tests' Rank lines print them, and the links their
+ * machines have: the first match in the name wins, so "H100 PCIe" reads
+ * as PCIe before "H100" reads as NVLink. */
+const cv_link *show_gpu_link(const char *gpu, const cv_link **inter, char *why, size_t len)
+{
+    static const struct {
+        const char *key, *intra, *inter;
+    } map[] = {
+        {"PCIe", "pcie4", "ib-hdr"},    {"PCIE", "pcie4", "ib-hdr"},   {"RTX", "pcie4", "eth100"},
+        {"GeForce", "pcie4", "eth100"}, {"A100", "nvlink3", "ib-hdr"}, {"A800", "nvlink3", "ib-hdr"},
+        {"H100", "nvlink4", "ib-ndr"},  {"H800", "nvlink4", "ib-ndr"}, {"H200", "nvlink4", "ib-ndr"},
+        {"H20", "nvlink4", "ib-ndr"},   {"L40", "pcie4", "ib-hdr"},    {"L4", "pcie4", "eth100"},
+        {"A10", "pcie4", "eth100"},     {"A40", "pcie4", "ib-hdr"},    {"T4", "pcie4", "eth100"},
+    };
+    *inter = NULL;
+    if (!gpu || !*gpu)
+        return NULL;
+    for (size_t i = 0; i < sizeof map / sizeof *map; i++) {
+        if (!strstr(gpu, map[i].key))
+            continue;
+        *inter = cv_link_find(map[i].inter);
+        snprintf(why, len, "%s for the %s named in the file", map[i].intra, map[i].key);
+        return cv_link_find(map[i].intra);
+    }
+    return NULL;
+}
+
 /* Pricing a row builds its plan: a 1024-rank pairwise alltoall is a
  * million transfers a plan, and a file of 4096 such rows took fourteen
  * minutes. So the first row is priced and timed, then as many rows more as
@@ -30,6 +57,7 @@ const cv_link *show_default_link(const char *backend)
  * axis (rows sorted by size, as bench writes them); the rest get no model
  * (-1), and the chart's dashed line runs through the sizes priced. */
 #define SHOW_MODEL_SECONDS 2.0
+#define SHOW_MODEL_MIN 16
 
 static int price(show_result *r, int i, const cv_link *link, char *err, size_t errlen)
 {
@@ -38,11 +66,17 @@ static int price(show_result *r, int i, const cv_link *link, char *err, size_t e
     char why[CV_ERR_LEN];
     cv_plan *plan = NULL;
     if (cv_plan_build(&spec, &plan, why, sizeof why) != CV_OK) {
-        snprintf(err, errlen, "%s: results[%d]: %s", r->path, i, why);
+        if (r->rows[i].line > 0)
+            snprintf(err, errlen, "%s:%d: %s", r->path, r->rows[i].line, why);
+        else
+            snprintf(err, errlen, "%s: results[%d]: %s", r->path, i, why);
         return CV_EINVAL;
     }
     cv_cost cost;
-    cv_cost_plan(plan, link, &cost);
+    if (cv_spec_nodes(&spec) > 1 && r->has_inter)
+        cv_cost_plan_nodes(plan, link, &r->inter, &cost);
+    else
+        cv_cost_plan(plan, link, &cost);
     cv_plan_destroy(plan);
     r->rows[i].model_us = cost.seconds * 1e6;
     r->rows[i].model_busbw = cost.busbw / 1e9;
@@ -59,9 +93,14 @@ int show_model(show_result *r, const cv_link *link, int *priced, char *err, size
     for (int i = 0; i < r->nrows; i++) {
         double count = r->rows[i].size / unit;
         if (count != (double)(int64_t)count) {
-            snprintf(err, errlen, "%s: results[%d].size %.0f is not a whole number of %s%s "
-                     "elements, so its plan cannot be rebuilt for the model", r->path, i,
-                     r->rows[i].size, per_rank ? "ranks x " : "", cv_dtype_name(r->spec.dtype));
+            char where[64];
+            if (r->rows[i].line > 0)
+                snprintf(where, sizeof where, "%d: size", r->rows[i].line);
+            else
+                snprintf(where, sizeof where, " results[%d].size", i);
+            snprintf(err, errlen, "%s:%s %.0f is not a whole number of %s%s elements, so its "
+                     "plan cannot be rebuilt for the model", r->path, where, r->rows[i].size,
+                     per_rank ? "ranks x " : "", cv_dtype_name(r->spec.dtype));
             return CV_EINVAL;
         }
     }
@@ -73,10 +112,21 @@ int show_model(show_result *r, const cv_link *link, int *priced, char *err, size
     double each = cv_now_seconds() - t0;
     int n = r->nrows, want = n;
     if (each > 0 && each * n > SHOW_MODEL_SECONDS) {
+        /* at least SHOW_MODEL_MIN rows, so that a machine busy with other
+         * work still draws a whole table of nccl-tests' usual 20-30 sizes */
         double fit = SHOW_MODEL_SECONDS / each;
-        want = fit < 2 ? 2 : fit > n ? n : (int)fit;
+        want = fit < SHOW_MODEL_MIN ? SHOW_MODEL_MIN : fit > n ? n : (int)fit;
+        if (want > n)
+            want = n;
     }
     *priced = 1;
+    for (int i = 1; want == n && i < n; i++) {
+        if (price(r, i, link, err, errlen) != CV_OK)
+            return CV_EINVAL;
+        (*priced)++;
+    }
+    if (want == n)
+        return CV_OK;
     /* want rows: the first, the last, and between them the rows nearest to
      * sizes evenly spaced on the chart's log axis */
     double lo = log(r->rows[0].size > 0 ? r->rows[0].size : 1);
@@ -110,12 +160,30 @@ void show_title(const show_result *r, char *out, size_t outlen)
              cv_dtype_name(s->dtype), redop, r->backend);
 }
 
+void show_origin(const show_result *r, char *out, size_t outlen)
+{
+    out[0] = '\0';
+    if (strcmp(r->source, "nccl-tests"))
+        return;
+    char ver[48] = "", gpu[128] = "";
+    if (r->version[0])
+        snprintf(ver, sizeof ver, " %s", r->version);
+    if (r->gpu[0] && r->hosts > 1)
+        snprintf(gpu, sizeof gpu, ", %d x %s on %d hosts", r->spec.ranks, r->gpu, r->hosts);
+    else if (r->gpu[0])
+        snprintf(gpu, sizeof gpu, ", %d x %s", r->spec.ranks, r->gpu);
+    snprintf(out, outlen, "%s%snccl-tests%s%s", r->program, r->program[0] ? ", " : "", ver, gpu);
+}
+
 void show_print_table(FILE *out, const show_result *r, const char *model_about)
 {
-    char title[256];
+    char title[256], origin[256];
     show_title(r, title, sizeof title);
+    show_origin(r, origin, sizeof origin);
     bool model = r->nrows > 0 && r->rows[0].model_busbw >= 0;
     fprintf(out, "# %s: %s", r->path, title);
+    if (origin[0])
+        fprintf(out, "\n# from %s", origin);
     if (r->iters >= 0)
         fprintf(out, ", %ld iterations after %ld warmup", r->iters, r->warmup >= 0 ? r->warmup : 0);
     fprintf(out, "\n# model: %s\n", model_about);

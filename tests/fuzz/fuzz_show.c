@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     text[size] = '\0';
     show_result r;
     char err[1024];
-    if (show_parse("fuzz.json", text, size, &r, err, sizeof err) == 0) {
+    if (show_parse("fuzz.json", text, size, NULL, &r, err, sizeof err) == 0) {
         /* A CPU result has no default link: model it as --link pcie4 would. */
         const cv_link *link = show_default_link(r.backend);
         int priced = 0;
