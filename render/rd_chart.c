@@ -150,6 +150,9 @@ static int draw_legend(rd_chart *c, const rd_chart_data *d, const rd_theme *th, 
 {
     const char *labels[RD_SERIES_COUNT + 1] = {"busbw (measured)", "algbw (measured)",
                                                d->model_label ? d->model_label : "model"};
+    for (int i = 0; i < RD_SERIES_COUNT; i++)
+        if (d->labels[i])
+            labels[i] = d->labels[i];
     bool any_wrong = false;
     for (int i = 0; i < d->npoints; i++)
         any_wrong |= d->points[i].wrong;
@@ -230,6 +233,35 @@ static void draw_series(rd_chart *c, const rd_chart_data *d, const rd_chart_axes
         /* A ring of the plot's colour separates markers that touch. */
         marker(c->r, s, (float)x, (float)y, rad + m->line_w * 0.7f, m->plot_bg);
         marker(c->r, s, (float)x, (float)y, rad, col);
+    }
+}
+
+/* The marks: a dashed vertical line each, its label at the top of the
+ * plot beside it (left of it near the right edge), rows staggered so that
+ * labels of close marks do not overlap. */
+static void draw_marks(rd_chart *c, const rd_chart_data *d, const rd_chart_axes *ax,
+                       const rd_chart_metrics *m, const rd_theme *th)
+{
+    SDL_Rect p = ax->plot;
+    int lh = (int)(m->px_small * 1.4f), prev_right = -100000, row = 0;
+    for (int k = 0; k < d->nmarks; k++) {
+        float x = rd__chart_map_x(ax, d->marks[k].size);
+        if (x < p.x || x > p.x + p.w)
+            continue;
+        SDL_FPoint seg[2] = {{x, (float)p.y}, {x, (float)(p.y + p.h)}};
+        dashed(c->r, seg, 2, fmaxf(1.0f, m->line_w * 0.5f), m->dash * 0.6f, m->gap, th->dim);
+        if (!d->marks[k].label)
+            continue;
+        int tw = 0;
+        rd_text_measure(c->text, d->marks[k].label, m->px_small, &tw, NULL);
+        int tx = (int)x + m->pad / 3;
+        if (tx + tw > p.x + p.w - 2)
+            tx = (int)x - m->pad / 3 - tw;
+        row = tx < prev_right + m->pad / 2 ? (row + 1) % 3 : 0;
+        prev_right = tx + tw;
+        SDL_Rect box = {tx, p.y + m->pad / 3 + row * lh, tw + 2, lh};
+        rd__fill(c->r, (SDL_Rect){box.x - 2, box.y, box.w + 2, box.h}, m->plot_bg);
+        rd_text_draw_in(c->text, d->marks[k].label, m->px_small, th->text, box, RD_ALIGN_LEFT);
     }
 }
 
@@ -319,6 +351,7 @@ void rd_chart_draw(rd_chart *c, const rd_chart_data *d)
             p->x = (int)lroundf(rd__chart_map_x(&ax, d->points[i].size));
             p->y = shown ? (int)lroundf(rd__chart_map_y(&ax, v)) : 0;
         }
+    draw_marks(c, d, &ax, &m, th);
     pts = c->n ? malloc((size_t)c->n * sizeof *pts) : NULL;
     if (pts) {
         static const rd_series order[] = {RD_SERIES_MODEL, RD_SERIES_ALGBW, RD_SERIES_BUSBW};

@@ -1,6 +1,7 @@
 /*
  * rd_chart.h: a bandwidth-versus-size chart (prefix rd_chart), the picture
- * `collviz show` draws from a `collviz bench --json` result.
+ * `collviz show` draws from a `collviz bench --json` result, nccl-tests'
+ * output, or NCCL's tuning table (its lines renamed, crossovers marked).
  *
  * The x axis is the message size in bytes on a log scale (labels 8 B,
  * 1 KiB, 1 MiB, 1 GiB), the y axis GB/s, linear or log. Three series share
@@ -32,6 +33,13 @@ typedef struct {
     bool wrong;                   /* the row failed verification: warning ring */
 } rd_chart_point;
 
+/* A vertical line at a size, labelled at the top of the plot (where NCCL
+ * changes its choice of algorithm or protocol, say). */
+typedef struct {
+    double size;
+    const char *label;
+} rd_chart_mark;
+
 typedef struct {
     const char *title;       /* op, algorithm, ranks, backend, dtype */
     const char *subtitle;    /* dim line under it; may be NULL */
@@ -47,6 +55,12 @@ typedef struct {
     const char *tooltip;   /* lines separated by '\n', next to the hovered point */
     const char *footer;    /* key hints along the bottom (window), or NULL */
     const char *message;   /* a notice at the bottom right ("saved ..."), or NULL */
+    /* Optional, zero for a bench result's chart: */
+    const char *labels[RD_SERIES_COUNT]; /* legend words of a series (NULL: "busbw
+                                            (measured)", "algbw (measured)", model_label) */
+    const char *y_title;   /* the value axis's title (NULL: "GB/s") */
+    int nmarks;
+    const rd_chart_mark *marks;
 } rd_chart_data;
 
 typedef struct rd_chart rd_chart;

@@ -312,7 +312,10 @@ void rd__chart_draw_axes(rd_chart *c, const rd_chart_data *d, const rd_chart_axe
         rd__fill(c->r, (SDL_Rect){x - gw / 2, bottom - tick, gw, tick}, th->edge);
     }
     rd__frame(c->r, p, gw, th->edge);
-    rd_text_draw_in(c->text, ax->ylog ? "GB/s (log scale)" : "GB/s", m->px_small, th->dim,
+    char title[160];
+    snprintf(title, sizeof title, "%s%s", d->y_title ? d->y_title : "GB/s",
+             ax->ylog ? " (log scale)" : "");
+    rd_text_draw_in(c->text, title, m->px_small, th->dim,
                     (SDL_Rect){m->pad, ax->title_y, p.w + p.x - m->pad, lh}, RD_ALIGN_LEFT);
     rd_text_draw_in(c->text, "message size (bytes, log scale)", m->px_small, th->dim,
                     (SDL_Rect){p.x, bottom + tick + lh, p.w, lh}, RD_ALIGN_CENTER);

@@ -25,7 +25,7 @@
 #define PASTES COLLVIZ_SOURCE_DIR "/tests/show/nccltests/"
 #define DIR COLLVIZ_BINARY_DIR "/show-nccltests-test"
 
-static show_hints no_hints = {-1, 0, -1};
+static show_hints no_hints = {-1, 0, -1, false};
 
 static int load(const char *name, const show_hints *h, show_result *r, char *err, size_t len)
 {
@@ -134,7 +134,7 @@ static void asks(void)
     int rc = load("nccl-644-error-column.txt", NULL, &r, err, sizeof err);
     EXPECT(rc == CV_EINVAL && strstr(err, "--op allgather") && strstr(err, "--op alltoall"),
            "644 without --op: %s", err);
-    show_hints h = {CV_OP_ALLGATHER, 0, -1};
+    show_hints h = {CV_OP_ALLGATHER, 0, -1, false};
     rc = load("nccl-644-error-column.txt", &h, &r, err, sizeof err);
     EXPECT(rc == CV_OK, "644 --op allgather: %s", err);
     if (rc == CV_OK) {
@@ -148,7 +148,7 @@ static void asks(void)
     EXPECT(rc == CV_EINVAL && strstr(err, "nccl-1530-header-no-rows.txt:15: a column header but "
                                           "no rows"), "1530: %s", err);
     /* the wrong rank count for these rows is refused, not drawn */
-    h = (show_hints){CV_OP_ALLREDUCE, 4, -1};
+    h = (show_hints){CV_OP_ALLREDUCE, 4, -1, false};
     rc = load("mooncake-3484-rows-only.txt", &h, &r, err, sizeof err);
     EXPECT(rc == CV_EINVAL && strstr(err, "at 4 ranks"), "mooncake --ranks 4: %s", err);
 }
@@ -205,7 +205,7 @@ static void synthetic(void)
                    inter == cv_link_find("ib-ndr"), "H100's links");
         show_result_free(&r);
     }
-    show_hints h = {CV_OP_ALLGATHER, 0, -1};
+    show_hints h = {CV_OP_ALLGATHER, 0, -1, false};
     rc = parse(two_tests, &h, &r, err, sizeof err);
     EXPECT(rc == CV_OK && r.spec.op == CV_OP_ALLGATHER && r.nrows == 1 && r.spec.ranks == 2 &&
                near(r.rows[0].size, 4096), "--op picks the second test: %s", err);
@@ -214,7 +214,7 @@ static void synthetic(void)
     /* 2017: "bytes N type op", times in milliseconds */
     rc = parse("#  bytes  N  type  op  time  algbw  busbw  res  time  algbw  busbw  res\n"
                "  1048576  262144  float  sum  0.250  4.19  7.34  0e+00  0.250  4.19  7.34  0e+00\n",
-               &(show_hints){-1, 8, -1}, &r, err, sizeof err);
+               &(show_hints){-1, 8, -1, false}, &r, err, sizeof err);
     EXPECT(rc == CV_OK && r.nrows == 1 && near(r.rows[0].time_us, 250) && r.rows[0].wrong == -1,
            "2017 table: %s", err);
     if (rc == CV_OK)
@@ -229,7 +229,7 @@ static void synthetic(void)
         "\0\0\n"
         "        1024           256     float     sum      -1    10.00    0.10    0.10      0\n";
     show_result_free(&r);
-    h = (show_hints){CV_OP_ALLREDUCE, 0, -1};
+    h = (show_hints){CV_OP_ALLREDUCE, 0, -1, false};
     rc = show_parse("hostile.txt", hostile, sizeof hostile - 1, &h, &r, err, sizeof err);
     EXPECT(rc == CV_OK && !strchr(r.gpu, '\x1b') && r.nrows == 1, "hostile: %s gpu '%s'", err,
            rc == CV_OK ? r.gpu : "");
@@ -266,6 +266,70 @@ static void command(void)
     EXPECT(rc == 2, "--op broadcast on allreduce rows: %d %s", rc, tc_out);
 }
 
+/* NCCL's tuning table (2.29's blocks) beside its own per-call lines. */
+static void choice(void)
+{
+    static const char log[] = COLLVIZ_SOURCE_DIR "/tests/ncclog/real/nccl-ebpf-2.29-tuning-blocks.log";
+    show_result r;
+    char err[1200];
+    int rc = show_load(log, &no_hints, &r, err, sizeof err);
+    EXPECT(rc == CV_OK, "choice: %s", err);
+    if (rc != CV_OK)
+        return;
+    /* the per-call lines name Broadcast: its row is the one shown */
+    EXPECT(!strcmp(r.source, "nccl-log") && r.coll == 0 && r.spec.op == CV_OP_BROADCAST,
+           "choice: %s coll %d", r.source, r.coll);
+    EXPECT(r.nrows == NCCLOG_CHOICE_SIZES && near(r.rows[0].size, 8) &&
+               near(r.rows[NCCLOG_CHOICE_SIZES - 1].size, 16.0 * 1024 * 1024 * 1024),
+           "choice: %d rows", r.nrows);
+    /* Ring/LL 9.3 us + S / 1.2 GB/s against Ring/Simple 22.4 us + S / 2.4 GB/s:
+     * Simple from S > 31,440 B, so 16 KiB is LL and 32 KiB Simple, as the
+     * per-call lines say (18 of 18) */
+    EXPECT(!strcmp(r.rows[11].pick, "Ring/LL") && !strcmp(r.rows[12].pick, "Ring/Simple"),
+           "choice: 16 KiB %s, 32 KiB %s", r.rows[11].pick, r.rows[12].pick);
+    EXPECT(near(r.rows[12].time_us, 22.4 + 32768 / 2400.0), "choice: 32 KiB takes %g us",
+           r.rows[12].time_us);
+    EXPECT(r.agree == 18 && r.checked == 18, "choice: %d of %d per-call lines agree", r.agree,
+           r.checked);
+    double sizes[NCCLOG_CHOICE_SIZES];
+    const char *labels[NCCLOG_CHOICE_SIZES];
+    int n = show_choice_marks(&r, sizes, labels, NCCLOG_CHOICE_SIZES);
+    EXPECT(n == 2 && near(sizes[1], 32768) && !strcmp(labels[1], "Ring/Simple"),
+           "choice: %d marks", n);
+    char tip[512];
+    show_choice_tooltip(&r, 12, tip, sizeof tip);
+    EXPECT(strstr(tip, "32 KiB: NCCL picks Ring/Simple") && strstr(tip, "Ring/LL 36.6"),
+           "choice tooltip: %s", tip);
+    EXPECT(r.spec.ranks == 0, "choice: no communicator, %d ranks", r.spec.ranks);
+    show_result_free(&r);
+    /* --op: AllGather's row, where PAT wins between Ring/LL and Ring/Simple */
+    show_hints h = {CV_OP_ALLGATHER, 8, -1, false};
+    rc = show_load(log, &h, &r, err, sizeof err);
+    EXPECT(rc == CV_OK && r.coll == 2 && r.spec.ranks == 8, "choice --op allgather: %s", err);
+    if (rc == CV_OK) {
+        EXPECT(!strcmp(r.rows[12].pick, "Ring/LL") && !strcmp(r.rows[13].pick, "PAT/Simple") &&
+                   !strcmp(r.rows[14].pick, "Ring/Simple"), "allgather: %s %s %s",
+               r.rows[12].pick, r.rows[13].pick, r.rows[14].pick);
+        int priced = 0;
+        rc = show_model(&r, cv_link_find("nvlink4"), &priced, err, sizeof err);
+        /* 8 and 16 B are below 8 ranks x 1 byte... 8 B is one byte a rank: priced */
+        EXPECT(rc == CV_OK && r.rows[0].model_us > 0, "choice model: %s", err);
+        show_result_free(&r);
+    }
+    h = (show_hints){CV_OP_ALLTOALL, 0, -1, false};
+    rc = show_load(log, &h, &r, err, sizeof err);
+    EXPECT(rc == CV_EINVAL && strstr(err, "not alltoall"), "choice --op alltoall: %s", err);
+    /* --choice on a file with no table */
+    h = (show_hints){-1, 0, -1, true};
+    rc = load("mooncake-3484-rows-only.txt", &h, &r, err, sizeof err);
+    EXPECT(rc == CV_EINVAL && strstr(err, "NCCL_DEBUG=INFO"), "--choice without a table: %s",
+           err);
+    rc = tc_run(NULL, "show '" COLLVIZ_SOURCE_DIR "/tests/ncclog/real/nccl-ebpf-2.29-tuning-blocks.log' "
+                      "--table");
+    EXPECT(rc == 0 && strstr(tc_out, "agree at 18 of the 18") && strstr(tc_out, "Ring/Simple"),
+           "show LOG --table: %d %s", rc, tc_out);
+}
+
 int main(void)
 {
     gb10_two_hosts();
@@ -277,6 +341,7 @@ int main(void)
     typeless();
     synthetic();
     command();
+    choice();
     printf("%d checks, %d failed\n", checks, failures);
     return failures ? 1 : 0;
 }

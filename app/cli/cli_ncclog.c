@@ -152,43 +152,12 @@ static cJSON *comm_json(const ncclog_comm *c)
 
 /* ---------------------------------------------------------- NCCL's choice */
 
-/* collviz's own cost model for NCCL's collective coll at bytes on c's ranks
- * and nodes (NVLink 4 inside a node, NDR InfiniBand between), along the
- * log's ring and trees where its channel is whole: seconds, < 0 where
- * collviz cannot build that plan. */
+/* collviz's own cost model (ncclog_model_seconds) on NVLink 4 inside a
+ * node and NDR InfiniBand between, as the summary says. */
 static double model_seconds(const ncclog_comm *c, int coll, cv_algo algo, int64_t bytes)
 {
-    static const cv_op ops[NCCLOG_COLLS] = {CV_OP_BROADCAST, CV_OP_REDUCE, CV_OP_ALLGATHER,
-                                            CV_OP_REDUCESCATTER, CV_OP_ALLREDUCE};
-    if (!c || c->nranks < 2 || c->nranks > CV_MAX_RANKS)
-        return -1;
-    static cv_topology topo;
-    int nodes = 1;
-    char note[256], err[CV_ERR_LEN];
-    int ch = ncclog_first_known(c);
-    if (ncclog_topology(c, ch < 0 ? 0 : ch, &topo, &nodes, note, sizeof note, err, sizeof err))
-        return -1;
-    cv_spec spec;
-    cv_spec_init(&spec);
-    spec.op = ops[coll];
-    spec.algo = algo;
-    spec.ranks = c->nranks;
-    spec.nodes = nodes;
-    spec.topo = &topo;
-    if (!cv_op_has_algo(spec.op, algo))
-        return -1;
-    int64_t unit = cv_spec_bench_unit(&spec);
-    if (bytes % unit)
-        return -1;
-    spec.count = bytes / unit;
-    cv_plan *plan = NULL;
-    if (cv_plan_build(&spec, &plan, err, sizeof err))
-        return -1;
-    cv_cost cost;
-    const cv_link *intra = cv_link_find("nvlink4"), *inter = cv_link_find("ib-ndr");
-    cv_cost_plan_nodes(plan, intra, nodes > 1 ? inter : intra, &cost);
-    cv_plan_destroy(plan);
-    return cost.seconds;
+    return ncclog_model_seconds(c, coll, algo, bytes, cv_link_find("nvlink4"),
+                                cv_link_find("ib-ndr"));
 }
 
 static void size_text(int64_t b, char *out, size_t len)
@@ -235,7 +204,7 @@ static void print_choice(FILE *out, const ncclog *log, const ncclog_comm *c)
     int colls[NCCLOG_COLLS], nc = choice_colls(log, colls);
     if (!log->tuning.have || !nc)
         return;
-    int coll = colls[0];
+    int coll = ncclog_choice_coll(log);
     ncclog_choice ch[NCCLOG_CHOICE_SIZES];
     char note[512];
     int n = ncclog_choices(log, c, coll, ch, note, sizeof note);
@@ -268,6 +237,16 @@ static void print_choice(FILE *out, const ncclog *log, const ncclog_comm *c)
                 change && i ? "   <- crossover" : "");
         prev_a = ch[i].algo, prev_p = ch[i].proto;
     }
+    int checked = 0;
+    long off = 0;
+    int agree = ncclog_choice_agreement(log, coll, ch, n, &checked, &off);
+    if (checked)
+        fprintf(out, "  NCCL's own per-call lines agree with this at %d of the %d sizes they "
+                     "name%s", agree, checked, agree == checked ? "\n" : "");
+    if (checked && agree < checked)
+        fprintf(out, " (the first that differs: line %ld; NCCL also weighs channels, threads "
+                     "and the number of operations in flight, which the table leaves out)\n",
+                off);
     if (!c || c->nranks < 2)
         fputs("  (collviz's model needs the communicator's ranks: no \"comm\" or ring lines "
               "name them)\n",
@@ -329,6 +308,17 @@ static cJSON *choice_json(const ncclog *log, const ncclog_comm *c)
             }
             if (note[0])
                 cJSON_AddStringToObject(o, "assumed", note);
+            int checked = 0;
+            long off = 0;
+            int agree = ncclog_choice_agreement(log, k, ch, n, &checked, &off);
+            if (checked) {
+                cJSON *ag = cJSON_AddObjectToObject(o, "calls_agree");
+                cJSON_AddStringToObject(ag, "coll", ncclog_coll_name(k));
+                cJSON_AddNumberToObject(ag, "checked", checked);
+                cJSON_AddNumberToObject(ag, "agree", agree);
+                if (off)
+                    cJSON_AddNumberToObject(ag, "first_differs_line", (double)off);
+            }
         }
     }
     cJSON *calls = cJSON_AddArrayToObject(o, "calls");

@@ -44,6 +44,12 @@ static const char show_help[] =
     "                 ring where the op has one)\n"
     "  --inter-link P the network between hosts when the Rank lines name several\n"
     "                 (default from the GPU: ib-ndr for H100/H200, ib-hdr for A100)\n"
+    "  - or an NCCL_DEBUG=INFO log with NCCL_DEBUG_SUBSYS=TUNING: NCCL's choice of\n"
+    "    algorithm and protocol by size from its tuning table (8 B .. 16 GiB), the\n"
+    "    best Ring and Tree as lines, marks where the pick changes, collviz's model\n"
+    "    beside it; --op picks the collective (default: the one its per-call lines\n"
+    "    name, else allreduce)\n"
+    "  --choice       NCCL's tuning table even where the file holds nccl-tests rows\n"
     "%s" /* --link, with the presets from their table: link_help */
     "  --out F.png    write the chart as PNG (1280x800, or --size) without a window\n"
     "  --scale S      the GB/s axis: linear, log, or auto (log when one line peaks\n"
@@ -84,6 +90,10 @@ typedef struct {
     rd_chart_point *points;
     char title[256], subtitle[512], model_label[256], tooltip[512], message[1100];
     bool have_model;
+    /* NCCL's choice (a "nccl-log" result): the lines renamed, the crossovers */
+    bool choice;
+    int nmarks;
+    rd_chart_mark marks[NCCLOG_CHOICE_SIZES];
     rd_theme_id theme;
     rd_chart_scale scale;
     bool auto_scale;
@@ -95,6 +105,13 @@ static void view_data(show_view *v, rd_chart_data *d, bool window)
                          .model_label = v->model_label, .have_model = v->have_model,
                          .npoints = v->res->nrows, .points = v->points, .theme = v->theme,
                          .hover = -1, .dpi_scale = 1};
+    if (v->choice) {
+        d->labels[RD_SERIES_BUSBW] = "Ring (NCCL's model, best protocol)";
+        d->labels[RD_SERIES_ALGBW] = "Tree (NCCL's model, best protocol)";
+        d->y_title = "algbw = size / time, GB/s";
+        d->nmarks = v->nmarks;
+        d->marks = v->marks;
+    }
     d->yscale = v->auto_scale ? rd_chart_auto_scale(d) : v->scale;
     if (window) {
         d->footer = "hover a point for its row \xC2\xB7 S save PNG \xC2\xB7 T theme \xC2\xB7 "
@@ -106,6 +123,10 @@ static void view_data(show_view *v, rd_chart_data *d, bool window)
 /* The row under the mouse, in the chart's tooltip. */
 static void row_tooltip(show_view *v, int i)
 {
+    if (v->choice) {
+        show_choice_tooltip(v->res, i, v->tooltip, sizeof v->tooltip);
+        return;
+    }
     const show_row *w = &v->res->rows[i];
     char size[32], count[48] = "", wrong[64];
     rd_chart_fmt_size(w->size, size, sizeof size);
@@ -375,7 +396,7 @@ static int choose_links(show_result *res, const show_links *f, show_view *v, cv_
         strncat(v->model_label, more, sizeof v->model_label - strlen(v->model_label) - 1);
         strncat(about, more, alen - strlen(about) - 1);
     }
-    if (!strcmp(res->backend, "nccl")) {
+    if (!strcmp(res->backend, "nccl") && strcmp(res->source, "nccl-log")) {
         char algo[96];
         snprintf(algo, sizeof algo, "; the model prices %s", cv_algo_name(res->spec.algo));
         strncat(v->model_label, algo, sizeof v->model_label - strlen(v->model_label) - 1);
@@ -418,6 +439,7 @@ int app_cmd_show(int argc, char **argv)
         APP_ENUM("--op", &hints.op, &app_ops),
         APP_ENUM("--algo", &hints.algo, &app_algos),
         APP_INT("--ranks", &hints.ranks, 1, CV_MAX_RANKS),
+        APP_SWITCH("--choice", &hints.choice),
     };
     char links[1200], help[sizeof show_help + sizeof links];
     link_help(links, sizeof links);
@@ -445,17 +467,32 @@ int app_cmd_show(int argc, char **argv)
         fprintf(stderr, "collviz: %s\n", err);
         return APP_EXIT_USAGE;
     }
-    if (strcmp(res.source, "nccl-tests") &&
-        (hints.op >= 0 || hints.ranks > 0 || hints.algo >= 0 || inter_name)) {
+    if (!strcmp(res.source, "collviz") &&
+        (hints.op >= 0 || hints.ranks > 0 || hints.algo >= 0 || inter_name || hints.choice)) {
         show_result_free(&res);
-        return app_usage_error("--op, --ranks, --algo and --inter-link are for nccl-tests' "
-                               "text; %s is collviz bench's JSON, which states them", file);
+        return app_usage_error("--op, --ranks, --algo, --inter-link and --choice are for "
+                               "nccl-tests' text and NCCL's logs; %s is collviz bench's JSON, "
+                               "which states them", file);
     }
     print_notes(&res);
     v.res = &res;
     cv_link link;
     char about[512];
+    v.choice = !strcmp(res.source, "nccl-log");
     int chosen = choose_links(&res, &f, &v, &link, about, sizeof about);
+    if (v.choice && res.spec.ranks < 1 && chosen < 0) {
+        /* no ranks in the log: nothing to price collviz's plan on */
+        snprintf(v.model_label, sizeof v.model_label, "collviz model: needs the rank count "
+                 "(--ranks N; the log names no communicator)");
+        snprintf(about, sizeof about, "none: the log names no communicator (--ranks N)");
+        chosen = APP_EXIT_OK;
+    } else if (v.choice && chosen < 0) {
+        char words[sizeof v.model_label];
+        snprintf(words, sizeof words, "collviz %s, %d ranks: %.200s", cv_algo_name(res.spec.algo),
+                 res.spec.ranks, v.model_label + (strncmp(v.model_label, "model busbw: ", 13)
+                                                      ? 0 : 13));
+        snprintf(v.model_label, sizeof v.model_label, "%s", words);
+    }
     if (chosen >= 0) {
         status = chosen;
         if (status != APP_EXIT_OK)
@@ -484,6 +521,16 @@ int app_cmd_show(int argc, char **argv)
         const show_row *row = &res.rows[i];
         v.points[i] = (rd_chart_point){row->size, {row->busbw, row->algbw, row->model_busbw},
                                        row->wrong > 0};
+        if (v.choice) /* every line as algbw = size / time, NCCL's and collviz's alike */
+            v.points[i].gbps[RD_SERIES_MODEL] =
+                row->model_us > 0 ? row->size / (row->model_us * 1e3) : -1;
+    }
+    if (v.choice) {
+        double sizes[NCCLOG_CHOICE_SIZES];
+        const char *labels[NCCLOG_CHOICE_SIZES];
+        v.nmarks = show_choice_marks(&res, sizes, labels, NCCLOG_CHOICE_SIZES);
+        for (int k = 0; k < v.nmarks; k++)
+            v.marks[k] = (rd_chart_mark){sizes[k], labels[k]};
     }
     show_title(&res, v.title, sizeof v.title);
     char origin[256];
@@ -494,9 +541,18 @@ int app_cmd_show(int argc, char **argv)
         n += snprintf(v.subtitle + n, sizeof v.subtitle - (size_t)n,
                       " \xC2\xB7 %ld iterations after %ld warmup", res.iters,
                       res.warmup > 0 ? res.warmup : 0);
-    if (n > 0 && (size_t)n < sizeof v.subtitle)
+    if (n > 0 && (size_t)n < sizeof v.subtitle && v.choice)
+        snprintf(v.subtitle + n, sizeof v.subtitle - (size_t)n,
+                 " \xC2\xB7 line %ld \xC2\xB7 NCCL picks the least latency + size / bandwidth "
+                 "(marks: where its pick changes)%s", res.table_line,
+                 res.checked ? "" : "");
+    else if (n > 0 && (size_t)n < sizeof v.subtitle)
         snprintf(v.subtitle + n, sizeof v.subtitle - (size_t)n,
                  " \xC2\xB7 busbw = algbw \xC3\x97 %.4g", cv_spec_busbw_factor(&res.spec));
+    n = (int)strlen(v.subtitle);
+    if (v.choice && res.checked && (size_t)n < sizeof v.subtitle)
+        snprintf(v.subtitle + n, sizeof v.subtitle - (size_t)n,
+                 " \xC2\xB7 its per-call lines agree at %d of %d sizes", res.agree, res.checked);
 
     if (table)
         show_print_table(stdout, &res, about);

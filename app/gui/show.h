@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "cv.h"
+#include "ncclog.h"
 
 #define SHOW_MAX_ROWS 4096
 
@@ -32,6 +33,7 @@ typedef struct {
     double model_us;  /* the cost model's time; -1 until show_model */
     double model_busbw; /* GB/s; -1 until show_model */
     int line;         /* the row's line in a text table; 0 for JSON */
+    char pick[24];    /* "nccl-log": NCCL's algorithm/protocol at this size */
 } show_row;
 
 typedef struct {
@@ -41,7 +43,8 @@ typedef struct {
     long iters, warmup; /* -1 when absent */
     int nrows;
     show_row *rows;     /* in increasing size */
-    /* Where the rows came from: "collviz" (bench --json) or "nccl-tests" */
+    /* Where the rows came from: "collviz" (bench --json), "nccl-tests", or
+     * "nccl-log" (NCCL's tuning table: NCCL's own model, not a measurement) */
     char source[16];
     char program[32];   /* nccl-tests' program (all_reduce_perf), if named */
     char version[32];   /* nccl-tests' version, if printed */
@@ -53,6 +56,13 @@ typedef struct {
      * show_model; has_inter false: one link for every transfer). */
     cv_link inter;
     bool has_inter;
+    /* "nccl-log": NCCL's choice at each row's size (rows[i] <-> choice[i]),
+     * the collective, the table's line, and how many of NCCL's per-call
+     * lines agree with it (of checked). */
+    ncclog_choice *choice;
+    int coll;
+    long table_line;
+    int agree, checked;
 } show_result;
 
 /* What the command line says where the file does not: -1 or 0 when not
@@ -61,6 +71,7 @@ typedef struct {
     int op;    /* --op */
     int ranks; /* --ranks */
     int algo;  /* --algo: the algorithm the model prices */
+    bool choice; /* --choice: NCCL's tuning table, even where rows are there too */
 } show_hints;
 
 /* Reads and checks path: JSON when its first character is "{", else
@@ -71,6 +82,18 @@ int show_load(const char *path, const show_hints *h, show_result *out, char *err
 /* The same from text already in memory (path only names it in errors). */
 int show_parse(const char *path, const char *text, size_t len, const show_hints *h,
                show_result *out, char *err, size_t errlen);
+/* NCCL's tuning table in an NCCL_DEBUG=INFO log (show_choice.c): NCCL's
+ * choice of algorithm and protocol by size, as rows. */
+int show_parse_ncclog(const char *path, const char *text, size_t len, const show_hints *h,
+                      show_result *out, char *err, size_t errlen);
+/* Whether text holds NCCL's tuning table (a cheap look, before reading). */
+bool show_has_tuning(const char *text, size_t len);
+/* The tooltip and the marks of a choice chart: the row's pick and the
+ * times of every algorithm and protocol; the sizes where the pick changes,
+ * labelled with the new pick (labels point into r, marks has room for
+ * NCCLOG_CHOICE_SIZES). Returns the marks written. */
+void show_choice_tooltip(const show_result *r, int i, char *out, size_t len);
+int show_choice_marks(const show_result *r, double *sizes, const char **labels, int max);
 /* nccl-tests' text alone (show_nccltests.c). */
 int show_parse_nccltests(const char *path, const char *text, size_t len, const show_hints *h,
                          show_result *out, char *err, size_t errlen);

@@ -264,8 +264,21 @@ int show_parse(const char *path, const char *text, size_t len, const show_hints 
 {
     memset(out, 0, sizeof *out);
     snprintf(out->path, sizeof out->path, "%s", path);
-    if (!is_json(text, len))
-        return show_parse_nccltests(path, text, len, h, out, err, errlen);
+    if (!is_json(text, len)) {
+        bool tuning = show_has_tuning(text, len);
+        if (h && h->choice)
+            return show_parse_ncclog(path, text, len, h, out, err, errlen);
+        int rc = show_parse_nccltests(path, text, len, h, out, err, errlen);
+        if (rc != CV_OK && tuning) /* no nccl-tests rows: NCCL's table is what there is */
+            return show_parse_ncclog(path, text, len, h, out, err, errlen);
+        if (rc == CV_OK && tuning) {
+            size_t used = strlen(out->notes);
+            snprintf(out->notes + used, sizeof out->notes - used, "%sthe file also holds NCCL's "
+                     "tuning table: --choice draws NCCL's choice of algorithm by size",
+                     used ? "\n" : "");
+        }
+        return rc;
+    }
     snprintf(out->source, sizeof out->source, "collviz");
     checker c = {path, NULL, err, errlen};
     jr_doc doc;
@@ -295,6 +308,8 @@ int show_load(const char *path, const show_hints *h, show_result *out, char *err
 void show_result_free(show_result *r)
 {
     free(r->rows);
+    free(r->choice);
     r->rows = NULL;
+    r->choice = NULL;
     r->nrows = 0;
 }

@@ -62,7 +62,10 @@ const cv_link *show_gpu_link(const char *gpu, const cv_link **inter, char *why, 
 static int price(show_result *r, int i, const cv_link *link, char *err, size_t errlen)
 {
     cv_spec spec = r->spec;
-    spec.count = (int64_t)(r->rows[i].size / (double)cv_spec_bench_unit(&spec));
+    double count = r->rows[i].size / (double)cv_spec_bench_unit(&spec);
+    if (count < 1 || count != (double)(int64_t)count)
+        return CV_OK; /* no plan at this size (show_model refused it where it must have one) */
+    spec.count = (int64_t)count;
     char why[CV_ERR_LEN];
     cv_plan *plan = NULL;
     if (cv_plan_build(&spec, &plan, why, sizeof why) != CV_OK) {
@@ -90,7 +93,10 @@ int show_model(show_result *r, const cv_link *link, int *priced, char *err, size
      * every rank's share (the same test bench itself makes). */
     bool per_rank = cv_op_bench_per_rank(r->spec.op);
     double unit = (double)cv_spec_bench_unit(&r->spec);
-    for (int i = 0; i < r->nrows; i++) {
+    /* NCCL's table is priced at every power of two: sizes below the rank
+     * count of a per-rank op have no plan, and keep no model */
+    bool lenient = !strcmp(r->source, "nccl-log");
+    for (int i = 0; i < r->nrows && !lenient; i++) {
         double count = r->rows[i].size / unit;
         if (count != (double)(int64_t)count) {
             char where[64];
@@ -147,6 +153,14 @@ int show_model(show_result *r, const cv_link *link, int *priced, char *err, size
 void show_title(const show_result *r, char *out, size_t outlen)
 {
     const cv_spec *s = &r->spec;
+    if (!strcmp(r->source, "nccl-log")) {
+        char ranks[48] = "";
+        if (s->ranks > 0)
+            snprintf(ranks, sizeof ranks, ", %d ranks", s->ranks);
+        snprintf(out, outlen, "NCCL's choice for %s by size%s%s%s (its tuning table)",
+                 ncclog_coll_name(r->coll), ranks, r->version[0] ? ", NCCL " : "", r->version);
+        return;
+    }
     char root[24] = "", redop[24] = "";
     if (cv_op_has_root(s->op))
         snprintf(root, sizeof root, ", root %d", s->root);
@@ -175,8 +189,36 @@ void show_origin(const show_result *r, char *out, size_t outlen)
     snprintf(out, outlen, "%s%snccl-tests%s%s", r->program, r->program[0] ? ", " : "", ver, gpu);
 }
 
+/* NCCL's choice as a table: size, pick, NCCL's time, best Ring and Tree,
+ * and collviz's model. */
+static void print_choice_table(FILE *out, const show_result *r, const char *model_about)
+{
+    char title[256];
+    show_title(r, title, sizeof title);
+    fprintf(out, "# %s: %s, line %ld\n# model: %s\n", r->path, title, r->table_line,
+            model_about);
+    if (r->checked)
+        fprintf(out, "# NCCL's per-call lines agree at %d of the %d sizes they name\n", r->agree,
+                r->checked);
+    fprintf(out, "# %12s  %-18s %11s %11s %11s %11s\n", "size (B)", "NCCL picks", "its time",
+            "best Ring", "best Tree", "collviz");
+    for (int i = 0; i < r->nrows; i++) {
+        const ncclog_choice *c = &r->choice[i];
+        char t[4][24];
+        double v[4] = {c->time_us, c->ring_us, c->tree_us, r->rows[i].model_us};
+        for (int k = 0; k < 4; k++)
+            snprintf(t[k], sizeof t[k], v[k] >= 0 ? "%.1f us" : "-", v[k]);
+        fprintf(out, "  %12.0f  %-18s %11s %11s %11s %11s\n", r->rows[i].size, r->rows[i].pick,
+                t[0], t[1], t[2], t[3]);
+    }
+}
+
 void show_print_table(FILE *out, const show_result *r, const char *model_about)
 {
+    if (!strcmp(r->source, "nccl-log")) {
+        print_choice_table(out, r, model_about);
+        return;
+    }
     char title[256], origin[256];
     show_title(r, title, sizeof title);
     show_origin(r, origin, sizeof origin);

@@ -295,6 +295,7 @@ typedef struct {
     double time_us;   /* NCCL's model time of that choice */
     double ring_us;   /* the best Ring protocol's time, < 0 where Ring is off */
     double tree_us;   /* the best Tree protocol's time, < 0 where Tree is off */
+    double all_us[NCCLOG_ALGOS][NCCLOG_PROTOS]; /* every pair's time, < 0 where off */
 } ncclog_choice;
 
 #define NCCLOG_CHOICE_SIZES 32 /* 8 B, 16 B, ..., 16 GiB */
@@ -309,5 +310,27 @@ typedef struct {
  * table or the table has no row for coll. */
 int ncclog_choices(const ncclog *log, const ncclog_comm *c, int coll, ncclog_choice *out,
                    char *note, size_t notelen);
+
+/* The collective to show NCCL's choice for: the one its per-call lines
+ * name most, where the table has its row; else AllReduce; else the last
+ * row the table has; -1 where there is no table. */
+int ncclog_choice_coll(const ncclog *log);
+
+/* How many of the per-call lines for coll at the sizes in ch (powers of
+ * two) name the algorithm and protocol ch predicts: *checked the lines
+ * compared, the return those that agree; *first_off the line of the first
+ * that does not (0 none). */
+int ncclog_choice_agreement(const ncclog *log, int coll, const ncclog_choice *ch, int n,
+                            int *checked, long *first_off);
+
+/* collviz's own cost model for NCCL's collective coll at bytes on c's
+ * ranks and nodes (intra inside a node, inter between), along the log's
+ * ring and trees where its channel is whole: seconds, < 0 where collviz
+ * cannot build that plan (no ranks, a size not a whole number of
+ * elements). */
+double ncclog_model_seconds(const ncclog_comm *c, int coll, cv_algo algo, int64_t bytes,
+                            const cv_link *intra, const cv_link *inter);
+/* The op collviz runs for coll. */
+cv_op ncclog_coll_op(int coll);
 
 #endif /* NCCLOG_H */

@@ -331,6 +331,9 @@ int ncclog_choices(const ncclog *log, const ncclog_comm *c, int coll, ncclog_cho
         ch->bytes = bytes;
         ch->algo = ch->proto = -1;
         ch->time_us = ch->ring_us = ch->tree_us = -1;
+        for (int a = 0; a < NCCLOG_ALGOS; a++)
+            for (int p = 0; p < NCCLOG_PROTOS; p++)
+                ch->all_us[a][p] = -1;
         int ls = ver && ver < 22300 ? (bytes >> 6 ? log2_floor(bytes >> 6) : 0)
                                     : log2_floor(bytes >> 6);
         for (int a = 0; a < NCCLOG_ALGOS; a++)
@@ -354,6 +357,7 @@ int ncclog_choices(const ncclog *log, const ncclog_comm *c, int coll, ncclog_cho
                         lat *= ver && ver < 21800 ? 1.9 : 1.4;
                 }
                 double time = lat + (double)bytes / (1000.0 * bw);
+                ch->all_us[a][p] = time;
                 if (ch->algo < 0 || time < ch->time_us) {
                     ch->algo = a;
                     ch->proto = p;
@@ -367,4 +371,93 @@ int ncclog_choices(const ncclog *log, const ncclog_comm *c, int coll, ncclog_cho
     }
 #undef NOTE
     return NCCLOG_CHOICE_SIZES;
+}
+
+int ncclog_choice_coll(const ncclog *log)
+{
+    const ncclog_tuning *t = &log->tuning;
+    if (!t->have)
+        return -1;
+    long named[NCCLOG_COLLS] = {0};
+    for (int i = 0; i < log->ncalls; i++)
+        if (log->calls[i].coll >= 0 && log->calls[i].coll < NCCLOG_COLLS)
+            named[log->calls[i].coll] += log->calls[i].count;
+    int best = -1;
+    for (int k = 0; k < NCCLOG_COLLS; k++)
+        if (t->row_seen[k] && named[k] > 0 && (best < 0 || named[k] > named[best]))
+            best = k;
+    if (best >= 0)
+        return best;
+    for (int k = NCCLOG_COLLS - 1; k >= 0; k--) /* AllReduce is the last */
+        if (t->row_seen[k])
+            return k;
+    return -1;
+}
+
+int ncclog_choice_agreement(const ncclog *log, int coll, const ncclog_choice *ch, int n,
+                            int *checked, long *first_off)
+{
+    int agree = 0;
+    *checked = 0;
+    *first_off = 0;
+    for (int i = 0; i < log->ncalls; i++) {
+        const ncclog_call *k = &log->calls[i];
+        if (k->coll != coll || k->algo < 0 || k->proto < 0)
+            continue;
+        for (int j = 0; j < n; j++) {
+            if (ch[j].bytes != k->bytes)
+                continue;
+            (*checked)++;
+            if (ch[j].algo == k->algo && ch[j].proto == k->proto)
+                agree++;
+            else if (!*first_off || k->line < *first_off)
+                *first_off = k->line;
+        }
+    }
+    return agree;
+}
+
+cv_op ncclog_coll_op(int coll)
+{
+    static const cv_op ops[NCCLOG_COLLS] = {CV_OP_BROADCAST, CV_OP_REDUCE, CV_OP_ALLGATHER,
+                                            CV_OP_REDUCESCATTER, CV_OP_ALLREDUCE};
+    return coll >= 0 && coll < NCCLOG_COLLS ? ops[coll] : CV_OP_ALLREDUCE;
+}
+
+double ncclog_model_seconds(const ncclog_comm *c, int coll, cv_algo algo, int64_t bytes,
+                            const cv_link *intra, const cv_link *inter)
+{
+    if (!c || c->nranks < 2 || c->nranks > CV_MAX_RANKS || coll < 0 || coll >= NCCLOG_COLLS)
+        return -1;
+    cv_topology *topo = calloc(1, sizeof *topo);
+    if (!topo)
+        return -1;
+    int nodes = 1;
+    char note[256], err[CV_ERR_LEN];
+    int ch = ncclog_first_known(c);
+    double seconds = -1;
+    cv_spec spec;
+    cv_spec_init(&spec);
+    spec.op = ncclog_coll_op(coll);
+    spec.algo = algo;
+    spec.ranks = c->nranks;
+    cv_plan *plan = NULL;
+    if (ncclog_topology(c, ch < 0 ? 0 : ch, topo, &nodes, note, sizeof note, err, sizeof err) ||
+        !cv_op_has_algo(spec.op, algo))
+        goto done;
+    spec.nodes = nodes;
+    spec.topo = topo;
+    int64_t unit = cv_spec_bench_unit(&spec);
+    if (bytes % unit)
+        goto done;
+    spec.count = bytes / unit;
+    if (cv_plan_build(&spec, &plan, err, sizeof err))
+        goto done;
+    cv_cost cost;
+    cv_cost_plan_nodes(plan, intra, nodes > 1 ? inter : intra, &cost);
+    cv_plan_destroy(plan);
+    seconds = cost.seconds;
+done:
+    free(topo);
+    return seconds;
 }
