@@ -19,6 +19,8 @@
 #include <string.h>
 
 #include "check.h"
+#include "jr.h"
+#include "ncclog.h"
 #include "show.h"
 #include "test_cli_util.h"
 
@@ -330,6 +332,55 @@ static void choice(void)
            "show LOG --table: %d %s", rc, tc_out);
 }
 
+/* Lesson algo-nccl-choice's last beat quotes the log shipped in assets:
+ * its figures must be the table's. */
+static void lesson_figures(void)
+{
+    FILE *f = fopen(COLLVIZ_SOURCE_DIR "/assets/ncclog/nccl-2.29-tuning.log", "r");
+    EXPECT(f != NULL, "assets/ncclog/nccl-2.29-tuning.log is missing");
+    if (!f)
+        return;
+    ncclog *log = calloc(1, sizeof *log);
+    char err[512];
+    int rc = log ? ncclog_read(f, "nccl-2.29-tuning.log", log, err, sizeof err) : -1;
+    fclose(f);
+    EXPECT(rc == 0 && log->tuning.have, "the lesson's log: %s", err);
+    if (rc == 0 && log->tuning.have) {
+        /* Broadcast (0), Ring (1): LL (0) against Simple (2) */
+        double a0 = log->tuning.lat[0][1][0], b0 = log->tuning.bw[0][1][0];
+        double a2 = log->tuning.lat[0][1][2], b2 = log->tuning.bw[0][1][2];
+        double cross = (a2 - a0) / (1 / (1000 * b0) - 1 / (1000 * b2));
+        EXPECT(near(a0, 9.3) && near(b0, 1.2) && near(a2, 22.4) && near(b2, 2.4),
+               "the lesson's alphas and betas: %g/%g %g/%g", a0, b0, a2, b2);
+        EXPECT(fabs(cross - 31440) < 0.5, "the crossover is %g B, the lesson says 31,440", cross);
+        ncclog_choice ch[NCCLOG_CHOICE_SIZES];
+        char note[256];
+        int n = ncclog_choices(log, NULL, 0, ch, note, sizeof note);
+        int checked = 0;
+        long off = 0;
+        int agree = ncclog_choice_agreement(log, 0, ch, n, &checked, &off);
+        EXPECT(agree == 18 && checked == 18, "the lesson says all 18 agree: %d of %d", agree,
+               checked);
+        /* its quiz: 64 KiB by LL 63.9 us (54.6 of them size / bandwidth), by Simple 49.7 */
+        EXPECT(n > 13 && ch[13].bytes == 65536 && fabs(ch[13].all_us[1][0] - 63.9) < 0.05 &&
+                   fabs(ch[13].all_us[1][2] - 49.7) < 0.05 &&
+                   fabs(ch[13].all_us[1][0] - a0 - 54.6) < 0.05,
+               "the quiz's times at 64 KiB: LL %g, Simple %g", ch[13].all_us[1][0],
+               ch[13].all_us[1][2]);
+    }
+    if (log)
+        ncclog_free(log);
+    free(log);
+    char *text = NULL;
+    size_t len = 0;
+    jr_error e;
+    rc = jr_slurp(COLLVIZ_SOURCE_DIR "/lessons/algo-nccl-choice.json", 1 << 20, &text, &len, &e);
+    EXPECT(rc == JR_OK && strstr(text, "31,440 B") && strstr(text, "all 18 of them agree") &&
+               strstr(text, "assets/ncclog/nccl-2.29-tuning.log"),
+           "lesson algo-nccl-choice no longer quotes the log's figures");
+    free(text);
+}
+
 int main(void)
 {
     gb10_two_hosts();
@@ -342,6 +393,7 @@ int main(void)
     synthetic();
     command();
     choice();
+    lesson_figures();
     printf("%d checks, %d failed\n", checks, failures);
     return failures ? 1 : 0;
 }

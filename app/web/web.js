@@ -118,14 +118,28 @@ var Module = typeof Module !== "undefined" ? Module : {};
   /* ------------------------------------------------ dropped files */
 
   /* A file the page was given: an NCCL log is stored and opened on the
-   * stage, a bench result (collviz bench --json) as show's chart; anything
-   * else is refused in one line. */
+   * stage (one whose only news is NCCL's tuning table, as the chart of
+   * NCCL's choice by size); a bench result (collviz bench --json) or
+   * nccl-tests' output as show's chart; anything else is refused in one
+   * line. */
+  var NCCLTESTS_ROW = new RegExp("^.*?\\b\\d+\\s+\\d+\\s+(float|half|bfloat16|double|" +
+      "int8|uint8|int32|uint32|int64|uint64|char|int|f8e4m3|f8e5m2)\\s", "m");
+  function kindOf(text) {
+    var tuning = /Latency\/AlgBw|Algorithm {3}\|/.test(text);
+    var rings = /NCCL INFO (Channel \d+\/|Ring \d+|Trees? |comm 0x)/.test(text);
+    if (/NCCL INFO/.test(text) && (rings || !tuning) && !NCCLTESTS_ROW.test(text))
+      return "nccl-log";
+    if (/^\s*\{/.test(text) && /"results"/.test(text))
+      return "show";
+    if (NCCLTESTS_ROW.test(text) || tuning)
+      return "show";
+    return null;
+  }
   function take(name, text) {
-    var kind = /NCCL INFO/.test(text) ? "nccl-log"
-             : /^\s*\{/.test(text) && /"results"/.test(text) ? "show" : null;
+    var kind = kindOf(text);
     if (!kind) {
       say(name + " is neither an NCCL log (no \"NCCL INFO\" line) nor a `collviz bench " +
-          "--json` result: the page opens those two");
+          "--json` result nor nccl-tests' output: the page opens those three");
       return;
     }
     var safe = name.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 100) || "dropped.log";

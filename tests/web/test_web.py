@@ -309,6 +309,16 @@ def test_ncclog(base):
         if "show=r.json" not in p.d.current_url or not re.search(r"busbw", text):
             fail("show: the dropped bench result is not charted (%s; read: %r)"
                  % (p.d.current_url, text[:300]))
+        # nccl-tests' output, pasted with its tags, opens as the chart too.
+        paste = open(os.path.join(SRC, "tests", "show", "nccltests",
+                                  "mooncake-3484-rows-only.txt")).read()
+        p.js("window.collvizReady = 0; Module.collvizTake('perf.txt', arguments[0]);", paste)
+        if not p.wait_ready("dropped nccl-tests output"):
+            return
+        text = ocr(p.canvas())
+        if "show=perf.txt" not in p.d.current_url or not re.search(r"8 ranks", text):
+            fail("show: the dropped nccl-tests output is not charted (%s; read: %r)"
+                 % (p.d.current_url, text[:300]))
         p.collect_logs("ncclog")
     finally:
         p.close()
