@@ -237,6 +237,25 @@ static void synthetic(void)
            rc == CV_OK ? r.gpu : "");
     if (rc == CV_OK)
         show_result_free(&r);
+    /* an NCCL log in the same paste gives the ranks and nodes the rows lack */
+    static const char mixed[] =
+        "h1:1:2 [0] NCCL INFO comm 0x5558e3c10180 rank 0 nRanks 8 nNodes 2 localRanks 4 "
+        "localRank 0 MNNVL 0\n"
+        "       32768          8192     float     sum      -1    18.66    1.76    3.07       0\n"
+        "       65536         16384     float     sum      -1    18.95    3.46    6.05       0\n";
+    rc = parse(mixed, NULL, &r, err, sizeof err);
+    EXPECT(rc == CV_OK && r.spec.ranks == 8 && !r.ranks_inferred && r.spec.nodes == 2 &&
+               strstr(r.notes, "from the NCCL log in the same file (line 1)"),
+           "rows with an NCCL log: %s (%d ranks, %d nodes) '%s'", err, r.spec.ranks,
+           r.spec.nodes, rc == CV_OK ? r.notes : "");
+    if (rc == CV_OK)
+        show_result_free(&r);
+    /* launcher tags at the start of a paste are not a JSON array */
+    rc = parse("[0]        1024           256     float     sum      -1    10.00    0.10    0.15"
+               "      0\n", &(show_hints){CV_OP_ALLREDUCE, 4, -1, false}, &r, err, sizeof err);
+    EXPECT(rc == CV_OK && r.nrows == 1, "a paste starting with [0]: %s", err);
+    if (rc == CV_OK)
+        show_result_free(&r);
     char *huge = malloc(200000);
     if (huge) {
         memset(huge, '7', 199999);

@@ -250,13 +250,22 @@ static int from_read(checker *c, jr_status st, const jr_doc *doc, const jr_error
 }
 
 /* JSON starts with "{" or "[" (after any space; a file of nothing but
- * space is an empty JSON file); anything else is read as nccl-tests' text. */
+ * space is an empty JSON file), where "[" does not open a launcher's tag
+ * ("[0] ", "[1,0]<stdout>:"); anything else is read as text. */
 static bool is_json(const char *text, size_t len)
 {
     size_t i = 0;
     while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n'))
         i++;
-    return i == len || text[i] == '{' || text[i] == '[';
+    if (i == len || text[i] == '{')
+        return true;
+    if (text[i] != '[')
+        return false;
+    /* "[0] " and "[1,0]<stdout>:" are launcher tags on a text line, not arrays */
+    size_t j = i + 1;
+    while (j < len && ((text[j] >= '0' && text[j] <= '9') || text[j] == ','))
+        j++;
+    return !(j > i + 1 && j < len && text[j] == ']');
 }
 
 int show_parse(const char *path, const char *text, size_t len, const show_hints *h,

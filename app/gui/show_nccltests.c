@@ -19,6 +19,7 @@
  * and otherwise asked for (--op, --ranks), never guessed silently: every
  * assumption is a note printed beside the chart.
  */
+#define _GNU_SOURCE /* memmem */
 #include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
@@ -634,6 +635,38 @@ static int pick_ranks(nt_reader *c, int op, int *ranks)
     return CV_OK;
 }
 
+/* An NCCL_DEBUG=INFO log in the same paste: its one communicator's ranks
+ * and nodes fill in what the Rank lines do not say (nccl-tests built with
+ * MPI prints no Rank lines of other processes when only one's output is
+ * pasted). */
+static void log_in_paste(nt_reader *c, const char *text, size_t len, int *ranks)
+{
+    if (!memmem(text, len, "NCCL INFO", 9))
+        return;
+    FILE *in = fmemopen((void *)text, len, "r");
+    ncclog *log = in ? calloc(1, sizeof *log) : NULL;
+    char err[256];
+    if (log && ncclog_read(in, c->path, log, err, sizeof err) == 0 && log->ncomms == 1) {
+        const ncclog_comm *k = &log->comms[0];
+        int nodes = k->nnodes_said > 0 ? k->nnodes_said : k->nnodes;
+        if (!*ranks && k->nranks >= 2 && k->nranks <= CV_MAX_RANKS) {
+            *ranks = k->nranks;
+            nt_note(c->r, "%d ranks: from the NCCL log in the same file (line %ld)", k->nranks,
+                    k->first_line);
+        }
+        if (c->nhosts <= 1 && nodes > 1 && *ranks && *ranks % nodes == 0) {
+            c->r->spec.nodes = nodes;
+            c->r->hosts = nodes;
+            nt_note(c->r, "%d nodes: from the NCCL log in the same file", nodes);
+        }
+    }
+    if (log)
+        ncclog_free(log);
+    free(log);
+    if (in)
+        fclose(in);
+}
+
 /* The dtype: the type column's, else the bytes per element the sizes show. */
 static int pick_dtype(nt_reader *c, int op, int ranks, cv_dtype *d)
 {
@@ -694,7 +727,7 @@ static void finish_notes(nt_reader *c)
                    "program name in the file)", cv_op_name(r->spec.op));
 }
 
-static int finish(nt_reader *c)
+static int finish(nt_reader *c, const char *text, size_t len)
 {
     show_result *r = c->r;
     if (!r->nrows && (c->other_rows || c->zero_rows))
@@ -706,7 +739,9 @@ static int finish(nt_reader *c)
                        : "neither the JSON of collviz bench --json nor nccl-tests' output (no "
                          "lines like \"8 2 float sum -1 42.56 0.00 0.00 0\")");
     qsort(r->rows, (size_t)r->nrows, sizeof *r->rows, cmp_rows);
-    int ranks = ranks_stated(c), op = 0;
+    int ranks = ranks_stated(c), op = 0, log_nodes;
+    log_in_paste(c, text, len, &ranks);
+    log_nodes = r->spec.nodes; /* cv_spec_init below clears it */
     if (ranks > CV_MAX_RANKS)
         return nt_fail(c, 0, "%d ranks; collviz models at most %d", ranks, CV_MAX_RANKS);
     if (pick_op(c, ranks, &op) != CV_OK || (!ranks && pick_ranks(c, op, &ranks) != CV_OK))
@@ -732,9 +767,12 @@ static int finish(nt_reader *c)
     else if (c->have_redop && cv_op_reduces(r->spec.op))
         nt_note(r, "reduction %s is priced as sum (the same traffic)", c->redop);
     r->spec.root = c->root >= 0 && c->root < ranks && cv_op_has_root(r->spec.op) ? c->root : 0;
-    r->hosts = c->nhosts;
+    if (c->nhosts > 1)
+        r->hosts = c->nhosts;
     if (c->nhosts > 1 && ranks % c->nhosts == 0)
         r->spec.nodes = c->nhosts;
+    else if (log_nodes > 1)
+        r->spec.nodes = log_nodes;
     snprintf(r->backend, sizeof r->backend, "nccl");
     snprintf(r->source, sizeof r->source, "nccl-tests");
     finish_notes(c);
@@ -755,7 +793,7 @@ int show_parse_nccltests(const char *path, const char *text, size_t len, const s
     out->iters = out->warmup = -1;
     int rc = read_lines(c, text, len);
     if (rc == CV_OK)
-        rc = finish(c);
+        rc = finish(c, text, len);
     free(c);
     if (rc != CV_OK)
         show_result_free(out);
