@@ -27,6 +27,7 @@ static const command commands[] = {
     {"bench", app_cmd_bench, "measure time and bandwidth in the manner of nccl-tests"},
     {"cost", app_cmd_cost, "predict time with the alpha-beta-gamma model"},
     {"list", app_cmd_list, "ops, algorithms, dtypes, redops and backends"},
+    {"card", app_cmd_card, "the reference card: every algorithm's rounds, bytes and time"},
     {"export", app_cmd_export, "write PNG frames or an animated GIF"},
     {"render", app_cmd_render, "benchmark headless rendering"},
     {"lesson", app_cmd_lesson, "open a lesson at a beat"},

@@ -483,6 +483,25 @@ void cv_cost_plan_nodes(const cv_plan *plan, const cv_link *intra, const cv_link
 double cv_cost_step_nodes(const cv_plan *plan, int step, const cv_link *intra,
                           const cv_link *inter, int64_t *busiest_bytes);
 
+/* ---------------------------------------------------- the reference card */
+
+/* One op and algorithm on the reference card (cv_card.c). */
+typedef struct {
+    cv_op op;
+    cv_algo algo;
+    char rounds_f[48]; /* the textbook's round count: "2(N-1)", "ceil(log2 N)"; "-" none */
+    int rounds;        /* its value at the card's rank count */
+    char bytes_f[64];  /* bytes its beta term counts per rank: "2(N-1)/N·D"; "" none */
+    int64_t bytes;     /* their value at the card's size; 0 where the textbook quotes none */
+    int64_t bytes_d;   /* D: the size the row was priced at (a whole number of elements) */
+    double time_s;     /* rounds x alpha + bytes / bandwidth on the link; < 0 where unknown */
+} cv_card_row;
+
+/* Every op's algorithms, default first, at ranks and about bytes of D (a
+ * whole number of float32 elements per rank where the op splits by rank),
+ * priced on link (may be NULL: no times). Returns the rows written. */
+int cv_card_rows(int ranks, int64_t bytes, const cv_link *link, cv_card_row *out, int max);
+
 /* Parses "1610612736", "1.6GB", "512MiB", "64M", "8k" (k, M, G, T are powers
  * of 1024 as in nccl-tests; kB, MB, GB, TB powers of 1000; KiB, MiB, GiB,
  * TiB powers of 1024). CV_OK; CV_ETOOBIG for a size beyond 2^63 bytes

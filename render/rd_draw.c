@@ -227,6 +227,8 @@ static void draw_dynamic(rd_ctx *c, const rd_frame *f)
     rd__draw_tooltip(c, f);
     if (f->help)
         rd__draw_help(c, f);
+    else if (f->card)
+        rd__draw_table(c, f, f->card);
 }
 
 void rd_draw(rd_ctx *c, const rd_frame *f)

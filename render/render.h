@@ -179,6 +179,18 @@ void rd_strf(cv_lang lang, rd_string id, char *out, size_t outlen, long long a, 
  * help from the keymap below; the app maps key presses and clicks onto
  * these and decides what they mean where it is (the stage, a lesson, the
  * lesson menu). */
+/* A table drawn over the window (the reference card): a title, a line
+ * under it, a header row and rows of cells, a legend at the foot. Rows
+ * that start a group (a new collective) get a rule above them. The text
+ * shrinks until the table fits; nothing is cut. */
+typedef struct {
+    const char *title, *caption, *legend, *close;
+    int ncols, nrows;
+    const char *const *header; /* ncols */
+    const char *const *cells;  /* nrows x ncols, row by row; "" where empty */
+    const bool *group_start;   /* nrows, or NULL */
+} rd_table;
+
 typedef enum {
     RD_ACT_NONE, RD_ACT_HOME, RD_ACT_BACK, RD_ACT_PLAY, RD_ACT_FORWARD, RD_ACT_END,
     RD_ACT_SLOWER, RD_ACT_FASTER, RD_ACT_OP, RD_ACT_ALGO, RD_ACT_RANKS, RD_ACT_COUNT,
@@ -190,6 +202,7 @@ typedef enum {
     RD_ACT_CLOSE,      /* Esc: closes what is open over the stage */
     RD_ACT_SCROLL_UP, RD_ACT_SCROLL_DOWN,
     RD_ACT_CHANNEL,    /* a stage set up from an NCCL log: its next channel */
+    RD_ACT_CARD,       /* the reference card (F3) */
     /* lessons */
     RD_ACT_PAGE_PREV, RD_ACT_MENU, RD_ACT_PAGE_NEXT, RD_ACT_ANSWER, RD_ACT_CHECK,
     RD_ACT_COUNT_
@@ -319,6 +332,7 @@ typedef struct {
     bool playing;
     bool landed;        /* paused right after playing a step: keep showing what it did */
     bool help;          /* help overlay */
+    const rd_table *card; /* the reference card over everything (F3), or NULL */
     bool narration;     /* right-hand narration panel */
     bool controls;      /* button bar and timeline (off for clean export) */
     int mouse_x, mouse_y; /* output pixels; -1 when outside */

@@ -13,3 +13,7 @@ collviz_test(test_algos SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_algos.c LIBS cv
 collviz_test(test_algos_textbook SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_algos_textbook.c LIBS cvcore)
 collviz_test(test_nccl_avg SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_nccl_avg.c LIBS cvcore)
 collviz_test(test_cpu_kernels SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_cpu_kernels.c LIBS cvcore m)
+# The reference card: its rows against the registry and hand-computed
+# alpha-beta times, and `collviz card` in both languages and as JSON.
+collviz_test(test_card SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_card.c ${CMAKE_CURRENT_SOURCE_DIR}/test_cli_util.c LIBS cvcli cvjson)
+add_dependencies(test_card collviz)

@@ -24,7 +24,7 @@ primitives: rd_font.c rd_text.c rd_theme.c rd_theme_load.c rd_strings.c rd_keys.
 plan:       rd_plan.c rd_chunks.c rd_words.c
 layout:     rd_cells.c rd_fit.c rd_stage.c rd_narration_layout.c rd_layout.c rd_hit.c
 drawing:    rd_links.c rd_card.c rd_flight.c rd_chrome.c rd_diagram.c rd_narration.c
-            rd_overlay.c rd_draw.c rd_chart_axes.c rd_chart.c
+            rd_overlay.c rd_table.c rd_draw.c rd_chart_axes.c rd_chart.c
 '
 fail=0
 tmp=${TMPDIR:-/tmp}/render_layers.$$

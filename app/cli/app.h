@@ -29,6 +29,17 @@ enum {
  * name. The course's are in course/lesson_cmd.h, the window's in
  * gui/gui_cmds.h. */
 int app_cmd_list(int argc, char **argv);
+int app_cmd_card(int argc, char **argv);
+
+/* The reference card's columns (cli_card.c): collective, algorithm,
+ * rounds formula, rounds at the example, bytes formula, bytes at the
+ * example, alpha-beta time. A cell and a header as text; the caption
+ * says what time is and where the example values come from. */
+#define APP_CARD_COLS 7
+void app_card_cell(const cv_card_row *r, int col, cv_lang lang, char *out, size_t len);
+const char *app_card_header(int col, cv_lang lang);
+void app_card_caption(int ranks, int64_t d, const cv_link *link, cv_lang lang, char *out,
+                      size_t len);
 int app_cmd_run(int argc, char **argv);
 int app_cmd_bench(int argc, char **argv);
 int app_cmd_cost(int argc, char **argv);

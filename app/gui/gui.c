@@ -389,6 +389,7 @@ void gui_destroy(gui *g)
         free(g->choices[i]);
     gui_narrate_quiz(g, NULL);
     free(g->hit_layout);
+    gui__card_free(g);
     free(g);
 }
 
@@ -754,6 +755,7 @@ void gui__frame(gui *g, rd_frame *out)
      * and the renderer shows the arithmetic of each side that is on one. */
     f.landed = g->landed && !g->playing && (g->npanels == 2 || g->t == floor(g->t));
     f.help = g->help;
+    f.card = g->card_open ? gui__card(g) : NULL;
     f.narration = g->narration;
     f.controls = !g->clean;
     f.hide_measured = g->hide_measured;

@@ -318,6 +318,10 @@ void gui_do(gui *g, rd_action a, int arg)
     case RD_ACT_HELP:
         g->help = !g->help;
         break;
+    case RD_ACT_CARD:
+        g->card_open = !g->card_open;
+        g->help = false;
+        break;
     case RD_ACT_QUIT:
         g->quit = true;
         break;
@@ -331,6 +335,8 @@ void gui_do(gui *g, rd_action a, int arg)
         /* Esc closes what is open over the stage; it never quits (Q does). */
         if (g->help)
             g->help = false;
+        else if (g->card_open)
+            g->card_open = false;
         else if (g->fullscreen)
             toggle_fullscreen(g);
         break;
@@ -398,8 +404,8 @@ void gui_handle_event(gui *g, const SDL_Event *e)
     case SDL_MOUSEBUTTONDOWN: {
         if (e->button.button != SDL_BUTTON_LEFT)
             break;
-        if (g->help) {
-            g->help = false;
+        if (g->help || g->card_open) {
+            g->help = g->card_open = false;
             break;
         }
         rd_hit h = gui__hit(g, e->button.x, e->button.y);

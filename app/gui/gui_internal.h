@@ -50,6 +50,9 @@ struct gui {
     rd_theme_id theme;
     cv_lang lang;
     bool help, narration, quit, dragging;
+    /* the reference card (F3, gui_card.c): its cells in the card's language */
+    struct gui_card *card;
+    bool card_open;
     int mouse_x, mouse_y; /* window units */
     int focus;            /* the rank the lens shows; -1: the root, or 0 */
     char message[CV_ERR_LEN + 128];
@@ -124,5 +127,11 @@ const char *gui__shown_message(gui *g);
  * count not given picked from the final rank count. False after printing
  * the error. */
 bool gui_finish_stage(const app_cmdline *cl, gui_options *o, const char *compare, bool algo_given);
+
+/* The reference card (gui_card.c): the table F3 shows, built for the
+ * window's language the first time it is needed and again when the
+ * language changes; NULL where it cannot be built (out of memory). */
+const rd_table *gui__card(gui *g);
+void gui__card_free(gui *g);
 
 #endif /* GUI_INTERNAL_H */
