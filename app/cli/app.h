@@ -145,6 +145,17 @@ typedef struct {
     APP_SPEC_OP_FLAGS(s), APP_SIZE("--count", &(s)->count, 0, INT64_MAX, "elements"),          \
         APP_SPEC_DATA_FLAGS(s)
 
+/* What --nccl-log FILE --comm ID --channel C gave: a command that reads an
+ * NCCL log holds one, puts APP_NCCL_FLAGS(&it) in its flag table and
+ * points its app_cmdline's nccl at it; app_finish_spec reads it there. */
+typedef struct {
+    const char *path, *comm;
+    int channel;
+} app_nccl_args;
+#define APP_NCCL_FLAGS(a)                                                                      \
+    APP_TEXT("--nccl-log", &(a)->path), APP_TEXT("--comm", &(a)->comm),                        \
+        APP_INT("--channel", &(a)->channel, 0, NCCLOG_MAX_CHANNELS - 1)
+
 typedef struct {
     const char *cmd;  /* "run": names the subcommand in messages */
     const char *help; /* printed for --help or -h, wherever they stand */
@@ -154,13 +165,14 @@ typedef struct {
     int maxargs;       /* ... up to this many (0: none is taken) */
     const char *arg_name; /* "FILE": "one FILE at a time" */
     int nargs;         /* set by the parser */
+    const app_nccl_args *nccl; /* the NCCL log flags' values, where the table has them */
 } app_cmdline;
 #define APP_CMDLINE(cmd, help, flags) \
-    {(cmd), (help), (flags), (int)(sizeof(flags) / sizeof *(flags)), NULL, 0, NULL, 0}
+    {(cmd), (help), (flags), (int)(sizeof(flags) / sizeof *(flags)), NULL, 0, NULL, 0, NULL}
 /* The same for a subcommand that takes up to max arguments besides its
  * flags (what names one in messages: "FILE"). */
 #define APP_CMDLINE_ARGS(cmd, help, flags, args, max, what) \
-    {(cmd), (help), (flags), (int)(sizeof(flags) / sizeof *(flags)), (args), (max), (what), 0}
+    {(cmd), (help), (flags), (int)(sizeof(flags) / sizeof *(flags)), (args), (max), (what), 0, NULL}
 
 /* Reads argv[1..] against c's table. True when the subcommand goes on;
  * false when it must return *exit_code: APP_EXIT_OK after printing the
@@ -223,21 +235,12 @@ long app_peak_rss_kb(void);
  * checks the spec (error printed); false on error. */
 bool app_finish_spec(const app_cmdline *c, cv_spec *spec, bool algo_given, int max_ranks);
 
-/* What --nccl-log FILE --comm ID --channel C gave (cli_ncclog.c reads it
- * in app_finish_spec); one per process, like the other flags. */
-typedef struct {
-    const char *path, *comm;
-    int channel;
-} app_nccl_args;
-extern app_nccl_args app__nccl_args;
-#define APP_NCCL_FLAGS                                                                         \
-    APP_TEXT("--nccl-log", &app__nccl_args.path), APP_TEXT("--comm", &app__nccl_args.comm),  \
-        APP_INT("--channel", &app__nccl_args.channel, 0, NCCLOG_MAX_CHANNELS - 1)
+
 
 /* The NCCL log's communicator --nccl-log named (NULL when none), with the
- * channel and the path, after app_finish_spec; it lives until the program
- * ends. */
-const ncclog_comm *app_nccl_log(int *channel, const char **path);
+ * channel, the path and --comm as given (each may be NULL), after
+ * app_finish_spec; it lives until the program ends. */
+const ncclog_comm *app_nccl_log(int *channel, const char **path, const char **comm);
 /* Switches the log's ring and trees (what a spec's topo points at) to
  * channel ch: the next plan built follows it. -1 when no log was given. */
 int app_nccl_set_channel(int ch);

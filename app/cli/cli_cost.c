@@ -69,10 +69,11 @@ int app_cmd_cost(int argc, char **argv)
     cv_link inter = *cv_link_find("ib-ndr"); /* between nodes, with --nodes */
     const char *link_name = NULL, *inter_name = NULL;
     double bw = 0, alpha = -1, gamma = 0;
+    app_nccl_args nccl = {NULL, NULL, 0};
     app_flag flags[] = {
         APP_SPEC_OP_FLAGS(&spec),
         APP_SPEC_DATA_FLAGS(&spec),
-        APP_NCCL_FLAGS,
+        APP_NCCL_FLAGS(&nccl),
         APP_REFUSE("--count", "give the message size with --bytes, not --count"),
         /* 2^48 bytes: far past any real message, and every op's count of
          * it stays addressable at 1024 ranks */
@@ -88,6 +89,7 @@ int app_cmd_cost(int argc, char **argv)
     cv_link_names("|", links, sizeof links);
     snprintf(help, sizeof help, cost_help, links);
     app_cmdline cl = APP_CMDLINE("cost", help, flags);
+    cl.nccl = &nccl;
     int code;
     if (!app_flags_parse(&cl, argc, argv, &code))
         return code;

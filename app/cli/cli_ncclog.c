@@ -563,23 +563,23 @@ static struct {
     cv_topology topo;
 } g_log;
 
-app_nccl_args app__nccl_args;
-
 bool app__apply_nccl_log(const app_cmdline *cl, cv_spec *spec, int max_ranks)
 {
     bool ranks_given = app_flag_given(cl, "--ranks"), nodes_given = app_flag_given(cl, "--nodes");
-    if (!app__nccl_args.path) {
-        if (app__nccl_args.comm || app_flag_given(cl, "--channel")) {
+    static const app_nccl_args none = {NULL, NULL, 0};
+    const app_nccl_args *a = cl->nccl ? cl->nccl : &none;
+    if (!a->path) {
+        if (a->comm || app_flag_given(cl, "--channel")) {
             app_usage_error("%s picks from an NCCL log: give --nccl-log FILE too",
-                            app__nccl_args.comm ? "--comm" : "--channel");
+                            a->comm ? "--comm" : "--channel");
             return false;
         }
         return true;
     }
     if (!g_log.path) {
-        g_log.path = app__nccl_args.path;
-        g_log.comm = app__nccl_args.comm;
-        g_log.channel = app__nccl_args.channel;
+        g_log.path = a->path;
+        g_log.comm = a->comm;
+        g_log.channel = a->channel;
     }
     if (!g_log.loaded) {
         if (app_ncclog_open(g_log.path, g_log.comm, &g_log.log, &g_log.c) != APP_EXIT_OK)
@@ -646,7 +646,7 @@ bool app__apply_nccl_log(const app_cmdline *cl, cv_spec *spec, int max_ranks)
     return true;
 }
 
-const ncclog_comm *app_nccl_log(int *channel, const char **path)
+const ncclog_comm *app_nccl_log(int *channel, const char **path, const char **comm)
 {
     if (!g_log.loaded)
         return NULL;
@@ -654,6 +654,8 @@ const ncclog_comm *app_nccl_log(int *channel, const char **path)
         *channel = (int)g_log.channel;
     if (path)
         *path = g_log.path;
+    if (comm)
+        *comm = g_log.comm;
     return g_log.c;
 }
 

@@ -87,7 +87,7 @@ static void print_json(const cv_trace *t)
     cJSON_AddStringToObject(root, "backend", cv_trace_backend(t));
     int channel;
     const char *log_path;
-    const ncclog_comm *log = app_nccl_log(&channel, &log_path);
+    const ncclog_comm *log = app_nccl_log(&channel, &log_path, NULL);
     if (log) { /* the ring and trees the plan follows came from an NCCL log */
         cJSON *l = cJSON_AddObjectToObject(root, "nccl_log");
         cJSON_AddStringToObject(l, "file", log_path);
@@ -164,9 +164,10 @@ int app_cmd_run(int argc, char **argv)
     spec.count = 8;
     const char *backend = "cpu";
     long seed = (long)opts.seed;
+    app_nccl_args nccl = {NULL, NULL, 0};
     app_flag flags[] = {
         APP_SPEC_FLAGS(&spec),
-        APP_NCCL_FLAGS,
+        APP_NCCL_FLAGS(&nccl),
         APP_ENUM("--init", &opts.init, &app_inits),
         APP_LONG("--seed", &seed, 0, 2147483647L),
         APP_TEXT("--input", &input),
@@ -174,6 +175,7 @@ int app_cmd_run(int argc, char **argv)
         APP_SWITCH("--json", &json),
     };
     app_cmdline cl = APP_CMDLINE("run", run_help, flags);
+    cl.nccl = &nccl;
     int code;
     if (!app_flags_parse(&cl, argc, argv, &code))
         return code;

@@ -48,9 +48,10 @@ int app_cmd_export(int argc, char **argv)
     bool no_narration = false, stills = false;
     int size[2] = {o.width, o.height};
     o.spec.count = -1; /* not given: the stage picks it from the rank count */
+    app_nccl_args nccl = {NULL, NULL, 0};
     app_flag flags[] = {
         APP_SPEC_FLAGS(&o.spec),
-        APP_NCCL_FLAGS,
+        APP_NCCL_FLAGS(&nccl),
         APP_PICK("--backend", &backend_name, app_backends),
         APP_TEXT("--out", &out_dir),
         APP_TEXT("--gif", &gif_path),
@@ -67,6 +68,7 @@ int app_cmd_export(int argc, char **argv)
         APP_TEXT("--input", &input),
     };
     app_cmdline cl = APP_CMDLINE("export", export_help, flags);
+    cl.nccl = &nccl;
     int code;
     if (!app_flags_parse(&cl, argc, argv, &code))
         return code;

@@ -732,7 +732,7 @@ void gui__frame(gui *g, rd_frame *out)
     }
     /* The hosts of an NCCL log's nodes, while the stage is that log's
      * cluster (its ring on the stage and as many nodes). */
-    const ncclog_comm *nl = g->spec.topo ? app_nccl_log(NULL, NULL) : NULL;
+    const ncclog_comm *nl = g->spec.topo ? app_nccl_log(NULL, NULL, NULL) : NULL;
     if (nl && nl->hosts && nl->nnodes == cv_spec_nodes(&g->spec))
         for (int k = 0; k < nl->nnodes && k < RD_MAX_NODE_HOSTS; k++)
             f.node_host[k] = nl->hosts[k];

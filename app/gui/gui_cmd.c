@@ -117,9 +117,10 @@ int app_cmd_gui(int argc, char **argv)
     bool no_narration = false;
     int size[2] = {o.width, o.height};
     o.spec.count = -1; /* not given: the stage picks it from the rank count */
+    app_nccl_args nccl = {NULL, NULL, 0};
     app_flag flags[] = {
         APP_SPEC_FLAGS(&o.spec),
-        APP_NCCL_FLAGS,
+        APP_NCCL_FLAGS(&nccl),
         APP_PICK("--backend", &backend_name, app_backends),
         APP_TEXT("--compare", &compare),
         APP_ENUM("--theme", &o.theme, &gui_themes),
@@ -136,6 +137,7 @@ int app_cmd_gui(int argc, char **argv)
         APP_SWITCH("--timing", &g_timing),
     };
     app_cmdline cl = APP_CMDLINE("gui", gui_help, flags);
+    cl.nccl = &nccl;
     int code;
     if (!app_flags_parse(&cl, argc, argv, &code))
         return code;

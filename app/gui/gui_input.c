@@ -174,7 +174,7 @@ static void cycle_second(gui *g, int dir)
 static void next_channel(gui *g, int dir)
 {
     int ch;
-    const ncclog_comm *c = app_nccl_log(&ch, NULL);
+    const ncclog_comm *c = app_nccl_log(&ch, NULL, NULL);
     if (!c || !g->spec.topo) {
         gui_message(g, g->lang == CV_LANG_ZH ? "K 键用于从 NCCL 日志搭建的演示区（--nccl-log FILE）"
                                              : "K picks a channel of an NCCL log (--nccl-log FILE)",

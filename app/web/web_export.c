@@ -77,11 +77,11 @@ EMSCRIPTEN_KEEPALIVE int web_export_gif(void)
     if (s->nodes > 1 && !s->topo)
         add_int(&a, "--nodes", s->nodes);
     int channel = 0;
-    const char *log = NULL;
-    if (s->topo && app_nccl_log(&channel, &log) && log) {
+    const char *log = NULL, *comm = NULL;
+    if (s->topo && app_nccl_log(&channel, &log, &comm) && log) {
         add2(&a, "--nccl-log", log);
-        if (app__nccl_args.comm && *app__nccl_args.comm)
-            add2(&a, "--comm", app__nccl_args.comm);
+        if (comm && *comm)
+            add2(&a, "--comm", comm);
         add_int(&a, "--channel", channel);
     }
     if ((unsigned)gui_init(g) < sizeof inits / sizeof *inits)
