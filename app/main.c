@@ -12,6 +12,7 @@
 
 #include "app.h"
 #include "drill.h"
+#include "compose.h"
 #include "gui_cmds.h"
 #include "lesson_cmd.h"
 

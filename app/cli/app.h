@@ -244,12 +244,16 @@ const ncclog_comm *app_nccl_log(int *channel, const char **path, const char **co
 /* Switches the log's ring and trees (what a spec's topo points at) to
  * channel ch: the next plan built follows it. -1 when no log was given. */
 int app_nccl_set_channel(int ch);
-/* `collviz nccl-log FILE [--comm ID] [--json|--text]`: prints the summary,
- * then opens the window on the log with open_window (the window's library
- * passes one; a build without the window NULL). The window's library and
- * gui_stub.c call this as app_cmd_nccl_log. */
-typedef int (*app_nccl_window_fn)(const char *path, const char *comm_id);
-int app_nccl_log_cmd(int argc, char **argv, app_nccl_window_fn open_window);
+/* `collviz nccl-log FILE [--comm ID] [--json|--text]`: prints the summary
+ * and, where have_window and the log can be drawn, fills *open with what
+ * the window should show (open->open true); app/compose.c then opens it.
+ * Returns an APP_EXIT_* code. */
+typedef struct {
+    bool open;
+    char path[4096];
+    char comm[128]; /* --comm as given, "" for the only one */
+} app_nccl_window;
+int app_nccl_log_cmd(int argc, char **argv, bool have_window, app_nccl_window *open);
 
 /* One line saying where the ring and trees come from ("ring and trees:
  * channel 0 of communicator 0x... in job.log (16 ranks, 2 nodes)"), or

@@ -467,8 +467,9 @@ static const char ncclog_help[] =
     "  --text     the summary only, no window\n"
     "  --strict   a partial reading exits 2 (after printing it)\n";
 
-int app_nccl_log_cmd(int argc, char **argv, app_nccl_window_fn open_window)
+int app_nccl_log_cmd(int argc, char **argv, bool have_window, app_nccl_window *open)
 {
+    memset(open, 0, sizeof *open);
     const char *path = NULL, *comm_id = NULL;
     bool json = false, text = false, strict = false;
     app_flag flags[] = {
@@ -536,7 +537,7 @@ int app_nccl_log_cmd(int argc, char **argv, app_nccl_window_fn open_window)
         printf("\n(one rank: nothing moves between GPUs, so no window)\n");
         return APP_EXIT_OK;
     }
-    if (!open_window) {
+    if (!have_window) {
         printf("\n(this collviz has no window; `collviz run --nccl-log %s` steps through it)\n",
                app_esc(path));
         return rc;
@@ -547,7 +548,10 @@ int app_nccl_log_cmd(int argc, char **argv, app_nccl_window_fn open_window)
         return rc;
     }
     fflush(stdout);
-    return open_window(path, id[0] ? id : NULL);
+    open->open = true;
+    snprintf(open->path, sizeof open->path, "%s", path);
+    snprintf(open->comm, sizeof open->comm, "%s", id);
+    return rc;
 }
 
 /* ------------------------------------------------------------ --nccl-log */

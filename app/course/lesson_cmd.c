@@ -151,42 +151,41 @@ static const char lesson_help[] =
             "  --frames      quit after N frames (scripts and demos)\n"
             "`collviz lessons` lists the ids.\n";
 
-int lesson_cmd_lesson(int argc, char **argv, lesson_window_fn open_window)
+int lesson_cmd_parse(int argc, char **argv, bool have_window, lesson_cmd_req *req)
 {
     static const char *const themes[] = {"dark", "light", "projector", NULL};
     static const char *const window_flags[] = {"--theme", "--size", "--fullscreen", "--shots",
                                                "--frames", NULL};
+    memset(req, 0, sizeof *req);
     const char *id = NULL, *dir = NULL;
-    lesson_window win = {0};
-    bool text = false;
     long step = 1;
-    lesson_lang lang = LESSON_EN;
+    int lang = LESSON_EN;
     int size[2] = {0, 0};
     app_flag flags[] = {
         APP_LONG("--step", &step, 1, 1000000), /* past the last beat: said with the beats */
         APP_ENUM("--lang", &lang, &app_langs),
-        APP_SWITCH("--text", &text),
+        APP_SWITCH("--text", &req->text),
         APP_TEXT("--dir", &dir),
-        APP_PICK("--theme", &win.theme, themes),
+        APP_PICK("--theme", &req->win.theme, themes),
         APP_WXH("--size", size, 16384),
-        APP_SWITCH("--fullscreen", &win.fullscreen),
-        APP_TEXT("--shots", &win.shots),
-        APP_LONG("--frames", &win.frames, 1, 1000000000L),
+        APP_SWITCH("--fullscreen", &req->win.fullscreen),
+        APP_TEXT("--shots", &req->win.shots),
+        APP_LONG("--frames", &req->win.frames, 1, 1000000000L),
     };
     app_cmdline cl = APP_CMDLINE_ARGS("lesson", lesson_help, flags, &id, 1, "lesson id");
     int code;
     if (!app_flags_parse(&cl, argc, argv, &code))
         return code;
-    win.width = size[0];
-    win.height = size[1];
+    req->win.width = size[0];
+    req->win.height = size[1];
     const char *window_flag = app_flag_first(&cl, window_flags); /* only the window uses */
-    if (window_flag && text) {
+    if (window_flag && req->text) {
         fprintf(stderr, "collviz: lesson: %s is for the window; --text plays the lesson in the "
                         "terminal\n",
                 window_flag);
         return APP_EXIT_USAGE;
     }
-    if (window_flag && !open_window) {
+    if (window_flag && !have_window) {
         fprintf(stderr, "collviz: lesson: %s is for the window, which this collviz was built "
                         "without (-DCOLLVIZ_GUI=OFF)\n",
                 window_flag);
@@ -196,57 +195,56 @@ int lesson_cmd_lesson(int argc, char **argv, lesson_window_fn open_window)
         fprintf(stderr, "collviz: lesson: which lesson? give its id (`collviz lessons` lists them)\n");
         return APP_EXIT_USAGE;
     }
-    bool lang_given = app_flag_given(&cl, "--lang");
-
-    int rc = APP_EXIT_OK;
-    lesson_course course;
-    progress prog;
-    char path[4096];
-    if (lesson_cmd_load_course(&course, dir, false) < 0)
+    if (lesson_cmd_load_course(&req->course, dir, false) < 0)
         return APP_EXIT_USAGE;
-    lesson_cmd_load_progress(&prog, path, sizeof path);
-    if (!lang_given)
-        lang = lesson_default_lang(&prog);
-    int li = lesson_course_find(&course, id);
+    req->loaded = true;
+    lesson_cmd_load_progress(&req->prog, req->path, sizeof req->path);
+    req->lang = app_flag_given(&cl, "--lang") ? (lesson_lang)lang : lesson_default_lang(&req->prog);
+    int li = lesson_course_find(&req->course, id);
     if (li < 0) {
         int close[5];
-        int n = lesson_course_suggest(&course, id, close, 5);
+        int n = lesson_course_suggest(&req->course, id, close, 5);
         fprintf(stderr, "collviz: no lesson '%s'", app_esc(id));
         for (int k = 0; k < n; k++)
-            fprintf(stderr, "%s%s", k ? ", " : "; did you mean: ", course.lessons[close[k]]->id);
+            fprintf(stderr, "%s%s", k ? ", " : "; did you mean: ", req->course.lessons[close[k]]->id);
         fprintf(stderr, "%s\n", n ? "?" : " (`collviz lessons` lists them)");
-        rc = APP_EXIT_USAGE;
-        goto done;
+        return APP_EXIT_USAGE;
     }
-    const lesson *l = course.lessons[li];
+    const lesson *l = req->course.lessons[li];
     if (step < 1 || step > l->nbeats) {
         fprintf(stderr, "collviz: --step: %ld is out of range; lesson %s has beats 1 to %d\n", step,
                 l->id, l->nbeats);
-        rc = APP_EXIT_USAGE;
-        goto done;
+        return APP_EXIT_USAGE;
     }
-    if (!text && open_window) {
-        rc = open_window(&course, li, (int)step - 1, lang, &win);
-        if (rc != APP_EXIT_UNAVAIL)
-            goto done;
-        fprintf(stderr, "collviz: no window here; playing the lesson in the terminal\n");
-    }
+    req->index = li;
+    req->beat = (int)step - 1;
+    return LESSON_CMD_GO;
+}
+
+int lesson_cmd_play_text(lesson_cmd_req *req)
+{
+    const lesson *l = req->course.lessons[req->index];
     lesson_play_opts opts;
     lesson_play_opts_init(&opts);
-    opts.lang = lang;
+    opts.lang = req->lang;
     opts.interactive = isatty(STDIN_FILENO);
-    play_state ps = {&prog, path, l};
+    play_state ps = {&req->prog, req->path, l};
     if (opts.interactive) {
         opts.on_beat = on_beat;
         opts.on_quiz = on_quiz;
         opts.on_finish = on_finish;
         opts.user = &ps;
     }
-    rc = lesson_play_text(l, (int)step - 1, &opts, stdin, stdout);
-done:
-    progress_free(&prog);
-    lesson_course_free(&course);
-    return rc;
+    return lesson_play_text(l, req->beat, &opts, stdin, stdout);
+}
+
+void lesson_cmd_req_free(lesson_cmd_req *req)
+{
+    if (!req->loaded)
+        return;
+    progress_free(&req->prog);
+    lesson_course_free(&req->course);
+    req->loaded = false;
 }
 
 /* ------------------------------------------------------------ lessons */

@@ -36,11 +36,27 @@ typedef struct {
 } lesson_record;
 void lesson_cmd_record(progress *p, const char *path, const lesson_record *r);
 
-/* `collviz lesson ID [--step K] ...`: a deep link into the course. With
- * open_window (the window's gui_open_lesson) the lesson opens in the
- * window; with NULL (a build without the window), or when the window
- * cannot open, it plays in the terminal. Returns an APP_EXIT_* code. */
-int lesson_cmd_lesson(int argc, char **argv, lesson_window_fn open_window);
+/* `collviz lesson ID [--step K] ...`, a deep link into the course, read
+ * here and played by the caller (app/compose.c): in the window where there
+ * is one, else by lesson_cmd_play_text. */
+typedef struct {
+    bool loaded; /* course and prog hold what lesson_cmd_req_free frees */
+    lesson_course course;
+    progress prog;
+    char path[4096]; /* the progress file, "" where nothing is saved */
+    int index, beat; /* the lesson and its beat (0-based) */
+    lesson_lang lang;
+    lesson_window win; /* the window's flags */
+    bool text;         /* --text: the terminal even where a window could open */
+} lesson_cmd_req;
+#define LESSON_CMD_GO (-1)
+/* Reads the flags (the window's only where have_window), the course, the
+ * progress and the lesson: LESSON_CMD_GO with req filled, or an APP_EXIT_*
+ * code after one line saying why. Free req either way. */
+int lesson_cmd_parse(int argc, char **argv, bool have_window, lesson_cmd_req *req);
+/* The text player on req's lesson from its beat; an APP_EXIT_* code. */
+int lesson_cmd_play_text(lesson_cmd_req *req);
+void lesson_cmd_req_free(lesson_cmd_req *req);
 /* `collviz lessons [--check] [--dir DIR] [--lang L]`: the list, or the
  * validator. */
 int app_cmd_lessons(int argc, char **argv);

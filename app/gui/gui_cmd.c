@@ -227,8 +227,9 @@ static int open_stage(const gui_options *opt, bool stage_flags, bool theme_given
 /* `collviz nccl-log FILE`'s window: the free stage set up from the log, as
  * `collviz gui --nccl-log FILE` would. Without a display there is nothing
  * to add to the summary already printed. */
-static int open_nccl_window(const char *path, const char *comm_id)
+int gui_open_nccl_log(const char *path, const char *comm_id)
 {
+    comm_id = comm_id && *comm_id ? comm_id : NULL;
     if (!getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY") &&
         (!getenv("SDL_VIDEODRIVER") || strcmp(getenv("SDL_VIDEODRIVER"), "dummy") == 0)) {
         printf("\n(no display here: `collviz gui --nccl-log %s` shows it moving where there is "
@@ -242,4 +243,3 @@ static int open_nccl_window(const char *path, const char *comm_id)
     return app_cmd_gui(argc, argv);
 }
 
-int app_cmd_nccl_log(int argc, char **argv) { return app_nccl_log_cmd(argc, argv, open_nccl_window); }

@@ -4,20 +4,29 @@
  * This header names no SDL type, so main.c includes it whether or not the
  * window is built: with COLLVIZ_GUI=ON the window's files define these,
  * with OFF gui_stub.c does, answering each with one line that says this
- * build has no window (and `lesson` still plays in the terminal).
+ * build has no window. `lesson` and `nccl-log` are composed above the
+ * window and the course (app/compose.c) from the functions at the end.
  * argv[0] is the subcommand's name; each returns an APP_EXIT_* code.
  */
 #ifndef GUI_CMDS_H
 #define GUI_CMDS_H
 
 #include "app.h"
+#include "lesson.h"
 
 int app_cmd_gui(int argc, char **argv);    /* the window; `collviz` alone */
 int app_cmd_export(int argc, char **argv); /* PNG frames and GIF */
 int app_cmd_render(int argc, char **argv); /* headless render benchmark */
 int app_cmd_show(int argc, char **argv);   /* replay a bench --json result */
-int app_cmd_lesson(int argc, char **argv); /* open a lesson at a beat */
-int app_cmd_nccl_log(int argc, char **argv); /* an NCCL log's rings and trees, then the window */
+
+/* What app/compose.c asks of the window for `lesson` and `nccl-log`:
+ * whether this build has one; a lesson at a beat (APP_EXIT_UNAVAIL where
+ * no window can open: the course then plays it in the terminal); the free
+ * stage on an NCCL log's communicator (comm_id "" or NULL: the only one). */
+bool gui_has_window(void);
+int gui_open_lesson(const lesson_course *course, int lesson_index, int beat, lesson_lang lang,
+                    const lesson_window *win);
+int gui_open_nccl_log(const char *path, const char *comm_id);
 
 /* --theme's words (dark, light, projector and the themes assets/themes
  * adds, counted once the files are read: the first word looked up reads

@@ -712,4 +712,4 @@ int gui_open_lesson(const lesson_course *course, int lesson_index, int beat, les
     return rc;
 }
 
-int app_cmd_lesson(int argc, char **argv) { return lesson_cmd_lesson(argc, argv, gui_open_lesson); }
+bool gui_has_window(void) { return true; }

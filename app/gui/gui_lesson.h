@@ -20,6 +20,7 @@
 #include <stddef.h>
 
 #include "gui.h"
+#include "gui_cmds.h"
 #include "lesson.h"
 #include "progress.h"
 
@@ -198,9 +199,7 @@ int gui_lesson_resume(const lesson_course *course, const progress *prog, int *be
 int gui_lesson_start(const gui_options *base, const gui_lesson_window_opts *wo, bool theme_given,
                      bool lang_given, char *err, size_t errlen);
 
-/* The course's window opener (lesson_window_fn, course/lesson.h): opens
- * the window on a lesson at a beat for `collviz lesson`. */
-int gui_open_lesson(const lesson_course *course, int lesson_index, int beat, lesson_lang lang,
-                    const lesson_window *win);
+/* gui_open_lesson (gui_cmds.h): the window on a lesson at a beat for
+ * `collviz lesson`. */
 
 #endif /* GUI_LESSON_H */

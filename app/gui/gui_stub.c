@@ -1,7 +1,8 @@
 /*
  * gui_stub.c: the window's subcommands in a build without the window
  * (configured with -DCOLLVIZ_GUI=OFF, as on a GPU server with no display).
- * Each says so in one line and exits 2; `lesson` plays in the terminal.
+ * Each says so in one line and exits 2; gui_has_window says there is no
+ * window, so `lesson` plays in the terminal and `nccl-log` prints only.
  * The window's own files define the same functions in a build with it.
  */
 #include <stdio.h>
@@ -23,5 +24,13 @@ int app_cmd_gui(int argc, char **argv) { return (void)argc, (void)argv, no_windo
 int app_cmd_export(int argc, char **argv) { return (void)argc, (void)argv, no_window("export"); }
 int app_cmd_render(int argc, char **argv) { return (void)argc, (void)argv, no_window("render"); }
 int app_cmd_show(int argc, char **argv) { return (void)argc, (void)argv, no_window("show"); }
-int app_cmd_lesson(int argc, char **argv) { return lesson_cmd_lesson(argc, argv, NULL); }
-int app_cmd_nccl_log(int argc, char **argv) { return app_nccl_log_cmd(argc, argv, NULL); }
+bool gui_has_window(void) { return false; }
+int gui_open_lesson(const lesson_course *course, int lesson_index, int beat, lesson_lang lang,
+                    const lesson_window *win)
+{
+    return (void)course, (void)lesson_index, (void)beat, (void)lang, (void)win, APP_EXIT_UNAVAIL;
+}
+int gui_open_nccl_log(const char *path, const char *comm_id)
+{
+    return (void)path, (void)comm_id, APP_EXIT_UNAVAIL;
+}

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../compose.h"
 #include "app.h"
 #include "gui_cmds.h"
 #include "web.h"
