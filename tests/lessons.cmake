@@ -62,3 +62,5 @@ if(COLLVIZ_FUZZ)
            COMMAND fuzz_lesson -runs=0 ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus)
   set_tests_properties(fuzz_lesson_corpus PROPERTIES TIMEOUT 300)
 endif()
+# A number quiz's unit in the learner's language (unit_zh, "us" as "µs").
+collviz_test(test_lesson_units SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_lesson_units.c LIBS cvcourse)

@@ -225,7 +225,8 @@ typedef struct {
     double number;
     double tolerance;
     bool tolerance_pct;
-    const char *unit;
+    const char *unit;    /* as written ("us" is shown as "µs": lesson_quiz_unit) */
+    const char *unit_zh; /* the unit in Chinese where it is a word ("sequences"), or NULL */
     bool has_cost;
     lesson_cost_ref cost;
     /* predict-value: what rank holds at buf[index] after the next step */
@@ -238,6 +239,13 @@ typedef struct {
     lesson_chunk *cells;
     int ncells;
 } lesson_quiz;
+
+/* A number quiz's unit as a learner of lang reads it: unit_zh in Chinese
+ * where the quiz gives one, else the unit ("" for none). */
+const char *lesson_quiz_unit(const lesson_quiz *q, lesson_lang lang);
+/* Whether what follows a typed number names q's unit: the unit, its
+ * Chinese word, or "us" for "µs" (case aside). */
+bool lesson_quiz_unit_matches(const lesson_quiz *q, const char *typed);
 
 typedef struct {
     int step;       /* the stage's state: after `step` steps of the setup's plan */

@@ -302,7 +302,7 @@ bool lesson_check_typed(const lesson_quiz *q, const char *line, lesson_verdict *
         char *end;
         double d = strtod(s, &end);
         const char *rest = skip_space(end);
-        if (end == s || !isfinite(d) || (*rest && strcasecmp(rest, q->unit) != 0)) {
+        if (end == s || !isfinite(d) || (*rest && !lesson_quiz_unit_matches(q, rest))) {
             snprintf(err, errlen, "type a number (in %s)", q->unit);
             return false;
         }
@@ -319,4 +319,23 @@ bool lesson_check_typed(const lesson_quiz *q, const char *line, lesson_verdict *
         return true;
     }
     }
+}
+
+const char *lesson_quiz_unit(const lesson_quiz *q, lesson_lang lang)
+{
+    if (lang == LESSON_ZH && q->unit_zh)
+        return q->unit_zh;
+    if (q->unit && strcmp(q->unit, "us") == 0)
+        return "\xC2\xB5s"; /* written "us" in a file, read as µs */
+    return q->unit ? q->unit : "";
+}
+
+bool lesson_quiz_unit_matches(const lesson_quiz *q, const char *typed)
+{
+    if (!q->unit)
+        return false;
+    if (strcasecmp(typed, q->unit) == 0 || (q->unit_zh && strcmp(typed, q->unit_zh) == 0))
+        return true;
+    bool micro = strcmp(q->unit, "us") == 0 || strcmp(q->unit, "\xC2\xB5s") == 0;
+    return micro && (strcasecmp(typed, "us") == 0 || strcmp(typed, "\xC2\xB5s") == 0);
 }

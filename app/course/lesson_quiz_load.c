@@ -468,6 +468,28 @@ static bool read_choice(lesson__ctx *c, lesson__val v, const char *where, lesson
     return ok;
 }
 
+/* The cost model's own word units have their Chinese built in ("steps",
+ * the unit of quantity comm_steps, is 步); NULL for others. */
+static const char *builtin_zh(const char *unit)
+{
+    return strcmp(unit, "steps") == 0 ? "\xE6\xAD\xA5" : NULL;
+}
+
+/* Units written in letters that are not symbols (ms, µs, GB, s, bit...)
+ * are words a Chinese reader needs in Chinese. */
+static bool needs_zh(const char *unit)
+{
+    static const char *const symbols[] = {"ms", "us", "s", "ns", "kB", "MB", "GB", "TB", "KiB",
+                                          "MiB", "GiB", "bit", "GPU", "B", NULL};
+    bool letters = strlen(unit) >= 3; /* "x", "k": symbols */
+    for (const char *p = unit; *p; p++)
+        letters &= (*p >= 'a' && *p <= 'z') || *p == '-';
+    for (int i = 0; symbols[i]; i++)
+        if (strcmp(unit, symbols[i]) == 0)
+            return false;
+    return letters;
+}
+
 static bool read_number(lesson__ctx *c, lesson__val v, const char *where, lesson_quiz *q)
 {
     char path[256];
@@ -514,7 +536,8 @@ static bool read_number(lesson__ctx *c, lesson__val v, const char *where, lesson
         double model = q->cost.value;
         q->has_cost = true;
         const char *want = lesson_cost_quantity_unit(q->cost.quantity);
-        if (got_unit > 0 && strcmp(unit, want) != 0) {
+        bool micro = strcmp(want, "us") == 0 && strcmp(unit, "\xC2\xB5s") == 0;
+        if (got_unit > 0 && strcmp(unit, want) != 0 && !micro) {
             lesson__err(c, lesson__off(c, lesson__member(c, v, "unit")),
                         "%s.unit must be \"%s\" for quantity %s, not \"%s\"", where, want,
                         lesson_cost_quantity_name(q->cost.quantity), unit);
@@ -543,6 +566,26 @@ static bool read_number(lesson__ctx *c, lesson__val v, const char *where, lesson
     }
     if (got_unit > 0)
         q->unit = lesson__strdup(c->arena, unit);
+    const char *zh = NULL;
+    int got_zh = lesson__want_string(c, v, "unit_zh", where, false, &zh);
+    if (got_zh > 0 && (strlen(zh) > 24 || !zh[0])) {
+        lesson__err(c, lesson__off(c, lesson__member(c, v, "unit_zh")),
+                    "%s.unit_zh must be 1 to 24 bytes", where);
+        ok = false;
+    } else if (got_zh > 0) {
+        q->unit_zh = lesson__strdup(c->arena, zh);
+    } else if (got_unit > 0 && builtin_zh(unit)) {
+        q->unit_zh = builtin_zh(unit);
+    }
+    ok = got_zh >= 0 && ok;
+    /* a unit that is an English word needs its Chinese: the Chinese
+     * interface would otherwise ask for "sequences" */
+    if (got_unit > 0 && got_zh == 0 && !builtin_zh(unit) && needs_zh(unit)) {
+        lesson__err(c, lesson__off(c, lesson__member(c, v, "unit")),
+                    "%s.unit \"%s\" is an English word: give unit_zh, the unit as the Chinese "
+                    "interface shows it", where, unit);
+        ok = false;
+    }
     return ok;
 }
 
@@ -741,7 +784,7 @@ bool lesson__read_quiz(lesson__ctx *c, lesson__val v, const char *where, int bea
     static const char *const common[] = {"id", "kind", "prompt", "card", "explain", "mistake"};
     static const char *const extra[LESSON_QUIZ_KIND_COUNT][7] = {
         {"choices", "answer"},
-        {"answer", "unit", "tolerance", "tolerance_pct", "from_cost"},
+        {"answer", "unit", "unit_zh", "tolerance", "tolerance_pct", "from_cost"},
         {"rank", "buf", "index", "options", "answer"},
         {"cells"},
     };

@@ -263,7 +263,7 @@ void lesson_print_quiz(const lesson_quiz *q, lesson_lang lang, FILE *out)
         fprintf(out, "\n  (%s)\n", lesson__say(LESSON__SAY_TYPE_VALUE, lang));
         break;
     case LESSON_QUIZ_NUMBER:
-        fprintf(out, "  (%s %s)\n", lesson__say(LESSON__SAY_TYPE_NUMBER, lang), q->unit);
+        fprintf(out, "  (%s %s)\n", lesson__say(LESSON__SAY_TYPE_NUMBER, lang), lesson_quiz_unit(q, lang));
         break;
     default:
         fprintf(out, "  (%s)\n", lesson__say(LESSON__SAY_TYPE_CELLS, lang));
@@ -284,11 +284,11 @@ void lesson_print_answer(const lesson_quiz *q, lesson_lang lang, FILE *out)
         break;
     case LESSON_QUIZ_NUMBER:
         if (q->tolerance_pct)
-            fprintf(out, "%.4g %s (%s %g%%)\n", q->number, q->unit,
+            fprintf(out, "%.4g %s (%s %g%%)\n", q->number, lesson_quiz_unit(q, lang),
                     lesson__say(LESSON__SAY_TOLERANCE, lang), q->tolerance);
         else
-            fprintf(out, "%.4g %s (%s %g %s)\n", q->number, q->unit,
-                    lesson__say(LESSON__SAY_TOLERANCE, lang), q->tolerance, q->unit);
+            fprintf(out, "%.4g %s (%s %g %s)\n", q->number, lesson_quiz_unit(q, lang),
+                    lesson__say(LESSON__SAY_TOLERANCE, lang), q->tolerance, lesson_quiz_unit(q, lang));
         break;
     default:
         print_cells(q->cells, q->ncells, out);

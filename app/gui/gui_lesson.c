@@ -340,7 +340,7 @@ void gui_lesson_refresh(gui_lesson *s)
         qt.feedback_state = state;
         if (q->kind == LESSON_QUIZ_NUMBER) {
             qt.input = s->quiz.input;
-            qt.input_unit = q->unit;
+            qt.input_unit = lesson_quiz_unit(q, s->lang);
         }
     }
     gui_narrate_quiz(s->g, &qt);

@@ -360,7 +360,7 @@ static void answer_words(const gui_lesson *s, char *out, size_t n)
         format_value(q->options[q->answer], out, n);
         break;
     case LESSON_QUIZ_NUMBER:
-        snprintf(out, n, "%.4g %s", q->number, q->unit ? q->unit : "");
+        snprintf(out, n, "%.4g %s", q->number, lesson_quiz_unit(q, s->lang));
         break;
     default:
         snprintf(out, n, "%s", gui_lesson_str(s, GUI_LS_CELLS_SHOWN));
@@ -407,10 +407,10 @@ void gui_lesson_quiz_feedback(const gui_lesson *s, char *out, size_t n, int *sta
             double v = strtod(z->typed, NULL);
             bool high = v > q->number;
             if (s->lang == LESSON_ZH)
-                snprintf(line, sizeof line, "（你输入的是 %s %s：%s。）", z->typed, q->unit ? q->unit : "",
+                snprintf(line, sizeof line, "（你输入的是 %s %s：%s。）", z->typed, lesson_quiz_unit(q, s->lang),
                          z->revealed ? "" : high ? "太大了" : "太小了");
             else
-                snprintf(line, sizeof line, " You typed %s %s%s.", z->typed, q->unit ? q->unit : "",
+                snprintf(line, sizeof line, " You typed %s %s%s.", z->typed, lesson_quiz_unit(q, s->lang),
                          z->revealed ? "" : high ? ": that is too high" : ": that is too low");
             len = add(out, n, len, line);
         } else if (q->kind == LESSON_QUIZ_PREDICT_VALUE && !z->revealed) {
