@@ -36,7 +36,7 @@ static const rd_key keymap[] = {
     {SDLK_END, NOMOD, RD_ACT_END, 0, "End", {">|", ">|"},
      {"go to the end", "跳到结尾"}, STAGE, BAR},
     {SDLK_MINUS, ANYMOD, RD_ACT_SLOWER, 0, "-", {"slower", "减速"},
-     {"slower (down to 0.25x)", "减速（最低 0.25 倍）"}, STAGE, BAR},
+     {"slower (down to 0.1x)", "减速（最低 0.1 倍）"}, STAGE, BAR},
     {SDLK_KP_MINUS, ANYMOD, RD_ACT_SLOWER, 0, NULL, NO_LABEL, SAME, STAGE, 0},
     {SDLK_PLUS, ANYMOD, RD_ACT_FASTER, 0, "+", {"faster", "加速"},
      {"faster (up to 8x)", "加速（最高 8 倍）"}, STAGE, BAR},

@@ -26,8 +26,11 @@ static const char export_help[] =
             "                      [--step-seconds S] [--theme dark|light|projector]\n"
             "                      [--lang en|zh] [--compare ALGO[,ALGO]] [--no-narration]\n"
             "                      [--nccl-log FILE [--comm ID] [--channel C]] [--stills]\n"
+            "                      [--hold S]\n"
             "Writes DIR/frame-00000.png ... (one frame every 1/F s, S seconds per step)\n"
             "and/or an animated GIF. Defaults: 1280x800, 10 fps, 1 s per step.\n"
+            "--hold S: the GIF shows its first and last frames for S seconds (default 2,\n"
+            "0 to 600), so a looping slide reads the start and the result.\n"
             "--stills: DIR/step-00.png ... instead, one PNG per step once it has landed\n"
             "(its arithmetic shown), step-00 the inputs: slides for each step.\n"
             "--nccl-log FILE draws your own cluster: the log's ranks and nodes, and\n"
@@ -44,7 +47,7 @@ int app_cmd_export(int argc, char **argv)
     const char *input = NULL;
     long seed = (long)o.seed;
     long fps = 10;
-    double step_seconds = 1.0;
+    double step_seconds = 1.0, hold = 2.0;
     bool no_narration = false, stills = false;
     int size[2] = {o.width, o.height};
     o.spec.count = -1; /* not given: the stage picks it from the rank count */
@@ -58,6 +61,7 @@ int app_cmd_export(int argc, char **argv)
         APP_WXH("--size", size, 8192),
         APP_LONG("--fps", &fps, 1, 60),
         APP_NUMBER("--step-seconds", &step_seconds, 0.1, 60, "seconds"),
+        APP_NUMBER("--hold", &hold, 0, 600, "seconds"),
         APP_ENUM("--theme", &o.theme, &gui_themes),
         APP_ENUM("--lang", &o.lang, &app_langs),
         APP_TEXT("--compare", &compare),
@@ -178,7 +182,10 @@ int app_cmd_export(int argc, char **argv)
                 goto done;
             }
         }
-        if (gif && rd_gif_add(gif, s, delay_cs, err, sizeof err) != CV_OK) {
+        /* the first and the last frame held (GIF delays are at most 655 s) */
+        int hold_cs = (int)lround(hold * 100) > delay_cs ? (int)lround(hold * 100) : delay_cs;
+        int this_cs = k == 0 || k == frames - 1 ? hold_cs : delay_cs;
+        if (gif && rd_gif_add(gif, s, this_cs, err, sizeof err) != CV_OK) {
             fprintf(stderr, "collviz: %s\n", err);
             SDL_FreeSurface(s);
             status = APP_EXIT_USAGE;

@@ -26,7 +26,10 @@
 #include "cv_cuda.h"
 #include "gui_internal.h"
 
-static const double speeds[] = {0.25, 0.5, 1, 2, 4, 8};
+/* Down to 0.1x: slow enough for a class to follow one chunk at a time. */
+static const double speeds[] = {0.1, 0.25, 0.5, 1, 2, 4, 8};
+#define NSPEEDS ((int)(sizeof speeds / sizeof *speeds))
+#define SPEED_1X 3
 #define NSPEEDS ((int)(sizeof speeds / sizeof *speeds))
 /* At 1x: time to follow one step by eye: the chunks fly for RD_ARRIVE of
  * it (1.1 s), and what they did (101 + 201 = 302) shows for the rest. */
@@ -303,7 +306,7 @@ int gui_create(const gui_options *o, gui **out, char *err, size_t errlen)
     g->lang = o->lang;
     g->narration = o->narration;
     g->headless = o->headless;
-    g->speed_i = 2;
+    g->speed_i = SPEED_1X;
     g->mouse_x = g->mouse_y = -1;
     g->focus = -1;
     g->link = o->link ? cv_link_find(o->link) : NULL;
@@ -483,6 +486,7 @@ double gui_time(const gui *g) { return g->t; }
 int gui_nsteps(const gui *g) { return g->ns; }
 bool gui_playing(const gui *g) { return g->playing; }
 double gui_speed(const gui *g) { return speeds[g->speed_i]; }
+int gui_speed_count(void) { return NSPEEDS; }
 
 void gui_seek(gui *g, double t)
 {

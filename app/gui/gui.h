@@ -133,6 +133,8 @@ double gui_time(const gui *g);
 int gui_nsteps(const gui *g);      /* max over panels */
 bool gui_playing(const gui *g);
 double gui_speed(const gui *g);
+/* How many speeds - and + step through (0.1x to 8x). */
+int gui_speed_count(void);
 void gui_seek(gui *g, double t);   /* pauses */
 void gui_play(gui *g, bool on);
 /* Plays from the current time up to step k (the state after k steps) and

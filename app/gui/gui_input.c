@@ -273,7 +273,7 @@ void gui_do(gui *g, rd_action a, int arg)
             g->speed_i--;
         break;
     case RD_ACT_FASTER:
-        if (g->speed_i < 5)
+        if (g->speed_i < gui_speed_count() - 1)
             g->speed_i++;
         break;
     case RD_ACT_OP:
