@@ -130,7 +130,8 @@ static void set_place(const gui_lesson *s, progress *p)
     const lesson *l = gui_lesson_current(s);
     progress_set_current(p, l->id, s->beat < l->nbeats ? s->beat : l->nbeats - 1);
     snprintf(p->lang, sizeof p->lang, "%s", lesson_lang_name(s->lang));
-    snprintf(p->theme, sizeof p->theme, "%s", rd_theme_get(s->theme)->name);
+    if (!s->theme_oneoff) /* a one-off --theme stays this window's */
+        snprintf(p->theme, sizeof p->theme, "%s", rd_theme_get(s->theme)->name);
 }
 
 /* Folds this window's changes into the file as it is now (the caller holds
@@ -528,6 +529,7 @@ static void before_draw(void *user, gui *g)
     }
     if (gui_theme(g) != s->theme) {
         s->theme = gui_theme(g);
+        s->theme_oneoff = false; /* chosen in the window: the next launch's too */
         save = true;
     }
     bool explored = !stage_is_lesson(s);
@@ -580,6 +582,7 @@ bool gui_lesson_attach(gui_lesson *s, gui *g, const lesson_course *course,
     }
     if (o->notice && *o->notice)
         gui_message(g, o->notice, 10);
+    s->theme_oneoff = !o->saved_theme;
     if (o->saved_theme && s->prog.theme[0]) {
         int t = rd_theme_parse(s->prog.theme);
         if (t >= 0) {

@@ -73,6 +73,8 @@ typedef struct {
     cv_init stage_init;
     uint64_t stage_seed;
     bool explored;    /* the learner changed the stage away from the setup */
+    bool theme_oneoff; /* the theme came from --theme and was not changed in the window:
+                          it is not saved as the next launch's */
     bool finished;    /* the last page of the last lesson was passed */
     bool intro;       /* showing how to read the stage, before the first page */
     gui_lesson_quiz quiz;
