@@ -214,23 +214,30 @@ void rd__draw_help(rd_ctx *c, const rd_frame *f)
 {
     const rd_theme *th = rd_theme_get(f->theme);
     const rd_layout *L = &c->L;
-    int px = L->px_text, lh = (int)(px * 1.45);
     help_line lines[HELP_ROWS];
     int rows = help_lines(f, lines);
     int pad = (int)(12 * L->ui);
-    int avail = L->h - 2 * pad - 3 * lh;
-    int cols = rows * lh > avail ? 2 : 1;
-    int per = (rows + cols - 1) / cols;
-    /* Columns as wide as their longest line, so no help is cut short
-     * where the window has room for it. */
-    int key_w = px * 4, text_w = px * 22;
-    for (int i = 0; i < rows; i++) {
-        int tw = 0;
-        rd_text_measure(c->text, lines[i].keys, px, &tw, NULL);
-        key_w = tw + px > key_w ? tw + px : key_w;
-        rd_text_measure(c->text, lines[i].help, px, &tw, NULL);
-        text_w = tw > text_w ? tw : text_w;
+    /* Columns as wide as their longest line, and the text made smaller
+     * (to 0.7 of its size) until every line fits whole: a projector at
+     * 1024x768 cut four of them short. */
+    int px = L->px_text, lh = 0, cols = 1, per = rows, key_w = 0, text_w = 0;
+    int floor_px = (int)(L->px_text * 0.7f);
+    for (; px >= floor_px; px--) {
+        lh = (int)(px * 1.45);
+        cols = rows * lh > L->h - 2 * pad - 3 * lh ? 2 : 1;
+        per = (rows + cols - 1) / cols;
+        key_w = px * 4, text_w = px * 22;
+        for (int i = 0; i < rows; i++) {
+            int tw = 0;
+            rd_text_measure(c->text, lines[i].keys, px, &tw, NULL);
+            key_w = tw + px > key_w ? tw + px : key_w;
+            rd_text_measure(c->text, lines[i].help, px, &tw, NULL);
+            text_w = tw > text_w ? tw : text_w;
+        }
+        if (cols * (key_w + text_w + pad) + 2 * pad <= L->w && per * lh + 3 * lh + 2 * pad <= L->h)
+            break;
     }
+    px = px < floor_px ? floor_px : px; /* the smallest tried; what is left is cut with "…" */
     int col_w = (int)fminf((L->w - 2 * pad) / cols, key_w + text_w + pad);
     int w = col_w * cols + 2 * pad, h = per * lh + 3 * lh + 2 * pad;
     if (w > L->w)
