@@ -225,6 +225,7 @@ static void draw_dynamic(rd_ctx *c, const rd_frame *f)
     if (c->L.timeline.w > 0)
         rd__draw_timeline(c, f, true);
     rd__draw_tooltip(c, f);
+    rd__draw_pointer(c, f);
     if (f->help)
         rd__draw_help(c, f);
     else if (f->card)

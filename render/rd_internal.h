@@ -323,6 +323,7 @@ void rd__draw_narration(rd_ctx *c, const rd_frame *f);
 /* Drawn over everything (rd_overlay.c): the help, the cell tooltip, the
  * banner. */
 void rd__draw_help(rd_ctx *c, const rd_frame *f);
+void rd__draw_pointer(rd_ctx *c, const rd_frame *f);
 void rd__draw_table(rd_ctx *c, const rd_frame *f, const rd_table *t);
 void rd__draw_tooltip(rd_ctx *c, const rd_frame *f);
 void rd__draw_message(rd_ctx *c, const rd_frame *f);

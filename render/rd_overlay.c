@@ -265,3 +265,20 @@ void rd__draw_help(rd_ctx *c, const rd_frame *f)
     rd__text(c, rd_str(f->lang, RD_S_HELP_CLOSE), L->px_small, th->dim,
              rd__rect(box.x + pad, box.y + box.h - pad - lh, box.w - 2 * pad, lh), RD_ALIGN_LEFT, 1);
 }
+
+/* The pointer (X): a thick ring in the accent colour round the mouse, large
+ * enough for the back of a lecture room, with a dot at its centre. */
+void rd__draw_pointer(rd_ctx *c, const rd_frame *f)
+{
+    if (!f->pointer || f->mouse_x < 0 || f->mouse_y < 0)
+        return;
+    const rd_theme *th = rd_theme_get(f->theme);
+    float r = 34 * c->L.ui, w = fmaxf(3, 5 * c->L.ui), x = (float)f->mouse_x, y = (float)f->mouse_y;
+    enum { SEG = 40 };
+    for (int i = 0; i < SEG; i++) {
+        float a0 = (float)(2 * M_PI * i / SEG), a1 = (float)(2 * M_PI * (i + 1) / SEG);
+        rd__line(c->r, x + r * cosf(a0), y + r * sinf(a0), x + r * cosf(a1), y + r * sinf(a1), w,
+                 th->accent);
+    }
+    rd__disc(c->r, x, y, w, th->accent);
+}

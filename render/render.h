@@ -203,6 +203,8 @@ typedef enum {
     RD_ACT_SCROLL_UP, RD_ACT_SCROLL_DOWN,
     RD_ACT_CHANNEL,    /* a stage set up from an NCCL log: its next channel */
     RD_ACT_CARD,       /* the reference card (F3) */
+    RD_ACT_REPLAY,     /* play the last step again */
+    RD_ACT_POINTER,    /* a large ring at the mouse for a class to follow */
     /* lessons */
     RD_ACT_PAGE_PREV, RD_ACT_MENU, RD_ACT_PAGE_NEXT, RD_ACT_ANSWER, RD_ACT_CHECK,
     RD_ACT_COUNT_
@@ -333,6 +335,7 @@ typedef struct {
     bool landed;        /* paused right after playing a step: keep showing what it did */
     bool help;          /* help overlay */
     const rd_table *card; /* the reference card over everything (F3), or NULL */
+    bool pointer;       /* a large ring at the mouse (X), for a projector */
     bool narration;     /* right-hand narration panel */
     bool controls;      /* button bar and timeline (off for clean export) */
     int mouse_x, mouse_y; /* output pixels; -1 when outside */

@@ -30,3 +30,5 @@ set_tests_properties(test_window_xvfb PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77
 # export --gif holds its first and last frames (--hold).
 collviz_test(test_export_hold SOURCES test_export_hold.c LIBS cvrender cvcore TIMEOUT 300)
 add_dependencies(test_export_hold collviz)
+# The teacher's keys: F5 / Shift+-> replays the last step, X the pointer ring.
+collviz_test(test_gui_teacher SOURCES test_gui_teacher.c test_render_util.c LIBS cvgui TIMEOUT 300)

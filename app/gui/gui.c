@@ -760,6 +760,7 @@ void gui__frame(gui *g, rd_frame *out)
     f.landed = g->landed && !g->playing && (g->npanels == 2 || g->t == floor(g->t));
     f.help = g->help;
     f.card = g->card_open ? gui__card(g) : NULL;
+    f.pointer = g->pointer;
     f.narration = g->narration;
     f.controls = !g->clean;
     f.hide_measured = g->hide_measured;

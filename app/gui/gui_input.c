@@ -318,6 +318,15 @@ void gui_do(gui *g, rd_action a, int arg)
     case RD_ACT_HELP:
         g->help = !g->help;
         break;
+    case RD_ACT_REPLAY:
+        if (g->t > 0) { /* back to the last step's start, then play it */
+            gui__step_back(g);
+            gui__step_forward(g);
+        }
+        break;
+    case RD_ACT_POINTER:
+        g->pointer = !g->pointer;
+        break;
     case RD_ACT_CARD:
         g->card_open = !g->card_open;
         g->help = false;

@@ -53,6 +53,7 @@ struct gui {
     /* the reference card (F3, gui_card.c): its cells in the card's language */
     struct gui_card *card;
     bool card_open;
+    bool pointer; /* X: a large ring at the mouse */
     int mouse_x, mouse_y; /* window units */
     int focus;            /* the rank the lens shows; -1: the root, or 0 */
     char message[CV_ERR_LEN + 128];
