@@ -3,6 +3,8 @@
  * Shift+->) plays the last step again: it goes back to that step's start
  * and plays it to where it was; at the start it does nothing. X draws a
  * large ring at the mouse in the accent colour, and X again takes it away.
+ * I cycles the input values: by index, random, random drawn again, by
+ * rank, and back, each a new run verified as any other.
  */
 #include "test_render_util.h"
 
@@ -76,11 +78,43 @@ static void pointer(void)
     gui_destroy(g);
 }
 
+static void inputs(void)
+{
+    cv_spec s;
+    cv_spec_init(&s);
+    s.op = CV_OP_ALLREDUCE;
+    s.ranks = 4;
+    s.count = 8;
+    gui *g = tr_gui(&s, 1280, 800, RD_THEME_DARK, CV_LANG_EN);
+    TR_CHECK(gui_init(g) == CV_INIT_INDEX, "the stage starts with inputs by index");
+    gui_render(g);
+    SDL_Surface *a = tr_capture(g);
+    static const cv_init want[] = {CV_INIT_RANDOM, CV_INIT_RANDOM, CV_INIT_RANK, CV_INIT_INDEX};
+    uint64_t seed = gui_seed(g);
+    for (int k = 0; k < 4; k++) {
+        tr_key(g, SDLK_i, 0);
+        TR_CHECK(gui_init(g) == want[k], "I pressed %d times: init %d, expected %d", k + 1,
+                 (int)gui_init(g), (int)want[k]);
+        if (k == 1)
+            TR_CHECK(gui_seed(g) != seed, "the second random draw kept the seed %llu",
+                     (unsigned long long)seed);
+        seed = gui_seed(g);
+    }
+    gui_render(g);
+    SDL_Surface *b = tr_capture(g);
+    /* back to inputs by index, at step 0: the same picture but for the message */
+    TR_CHECK(a && b && tr_diff(a, b, 8, NULL) < 40000, "back to index: the stage differs");
+    SDL_FreeSurface(a);
+    SDL_FreeSurface(b);
+    gui_destroy(g);
+}
+
 int main(void)
 {
     tr_require_fonts();
     replay();
     pointer();
+    inputs();
     SDL_Quit();
     printf("%d problems\n", tr_failures);
     return tr_failures ? 1 : 0;

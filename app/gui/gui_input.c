@@ -324,6 +324,36 @@ void gui_do(gui *g, rd_action a, int arg)
             gui__step_forward(g);
         }
         break;
+    case RD_ACT_INPUTS: {
+        /* index -> random -> random (another draw) ... -> rank -> index:
+         * random stays random for two presses, so a class sees two draws */
+        static const char *const en[] = {"by rank", "by index", "random"};
+        static const char *const zh[] = {"按进程", "按下标", "随机"};
+        cv_init next = g->init == CV_INIT_INDEX     ? CV_INIT_RANDOM
+                       : g->init == CV_INIT_RANDOM && !g->random_again ? CV_INIT_RANDOM
+                       : g->init == CV_INIT_RANDOM ? CV_INIT_RANK
+                                                   : CV_INIT_INDEX;
+        g->random_again = g->init == CV_INIT_RANDOM && next == CV_INIT_RANDOM;
+        bool had_file = g->inputs != NULL;
+        if (gui_set_run(g, &g->spec, g->backend, next, g->seed + (next == CV_INIT_RANDOM)) ==
+            CV_OK) {
+            char msg[200];
+            snprintf(msg, sizeof msg, g->lang == CV_LANG_ZH ? "输入：%s%s%s" : "inputs: %s%s%s",
+                     g->lang == CV_LANG_ZH ? zh[next] : en[next],
+                     next == CV_INIT_RANDOM ? (g->lang == CV_LANG_ZH ? "，种子 " : ", seed ") : "",
+                     "");
+            size_t n = strlen(msg);
+            if (next == CV_INIT_RANDOM)
+                snprintf(msg + n, sizeof msg - n, "%llu", (unsigned long long)g->seed);
+            n = strlen(msg);
+            if (had_file)
+                snprintf(msg + n, sizeof msg - n, "%s", g->lang == CV_LANG_ZH
+                                                             ? "（不再用 --input 的值）"
+                                                             : " (the --input values are set aside)");
+            gui_message(g, msg, 3);
+        }
+        break;
+    }
     case RD_ACT_POINTER:
         g->pointer = !g->pointer;
         break;

@@ -54,6 +54,7 @@ struct gui {
     struct gui_card *card;
     bool card_open;
     bool pointer; /* X: a large ring at the mouse */
+    bool random_again; /* I: the random pattern has been drawn twice */
     int mouse_x, mouse_y; /* window units */
     int focus;            /* the rank the lens shows; -1: the root, or 0 */
     char message[CV_ERR_LEN + 128];
