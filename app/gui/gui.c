@@ -30,7 +30,6 @@
 static const double speeds[] = {0.1, 0.25, 0.5, 1, 2, 4, 8};
 #define NSPEEDS ((int)(sizeof speeds / sizeof *speeds))
 #define SPEED_1X 3
-#define NSPEEDS ((int)(sizeof speeds / sizeof *speeds))
 /* At 1x: time to follow one step by eye: the chunks fly for RD_ARRIVE of
  * it (1.1 s), and what they did (101 + 201 = 302) shows for the rest. */
 #define SECONDS_PER_STEP 2.0
