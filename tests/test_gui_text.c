@@ -243,6 +243,39 @@ int main(void)
     } else
         EXPECT(false, "tree allreduce did not run");
 
+    /* While a step is in flight the panel heads it "In flight" and "Next"
+     * is the step after it, never the one already flying; once it lands
+     * it is what just happened and the next is still the one after. */
+    rd_font_paths fp;
+    char ferr[256];
+    if (rd_fonts_find(COLLVIZ_SOURCE_DIR "/assets", &fp, ferr, sizeof ferr) == CV_OK) {
+        cv_spec rs = tr_spec(CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 4);
+        gui *g = tr_gui(&rs, 1280, 800, RD_THEME_DARK, CV_LANG_EN);
+        g->t = 1.3; /* step 2 of 6 flying */
+        gui__step_texts(g);
+        EXPECT(g->text_flying, "t 1.3 is not in flight");
+        expect_has(g->just_text, "Step 2 of 6", "in flight, the flying step");
+        expect_not(g->just_text, " + ", "in flight, no arithmetic before it lands");
+        expect_has(g->next_text, "Step 3 of 6", "in flight, next is the step after it");
+        g->t = 1.8; /* step 2 landed */
+        gui__step_texts(g);
+        EXPECT(!g->text_flying, "t 1.8 is in flight");
+        expect_has(g->just_text, "Step 2 of 6", "landed");
+        expect_has(g->just_text, "d0+3 + d1 = 306 + 103 = 409", "landed, its arithmetic");
+        expect_has(g->next_text, "Step 3 of 6", "landed, next");
+        g->t = 5.2; /* the last step flying */
+        gui__step_texts(g);
+        expect_has(g->just_text, "Step 6 of 6", "the last step in flight");
+        expect_has(g->next_text, "Nothing", "the last step in flight, nothing next");
+        /* Home rewinds and pauses: the last words say so. */
+        g->t = 6;
+        gui__step_texts(g);
+        expect_has(g->next_text, "Home goes back to the start", "the end");
+        expect_not(g->next_text, "Home plays it again", "the end");
+        gui_destroy(g);
+    } else
+        printf("in-flight narration skipped: %s\n", ferr);
+
     printf("test_gui_text: %d checks, %d failures\n", checks, failures);
     return failures != 0;
 }
