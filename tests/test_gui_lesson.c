@@ -437,6 +437,8 @@ static void test_menu_and_resume(void)
     key(g, SDLK_F2);
     gui_render(g);
     TR_CHECK(s.menu.nrows > 5, "the menu drew %d rows", s.menu.nrows);
+    /* Every title whole ("... PAT, copy engines" was cut to "copy engi…"). */
+    TR_CHECK(s.menu.cut == 0, "the menu cut %d titles at 1280x800", s.menu.cut);
     int target = s.menu.row_lesson[5];
     click_rect(g, s.menu.row_rect[5]);
     TR_CHECK(s.li == target && !s.menu.open, "clicked row 5 (%d), at %d", target, s.li);

@@ -54,6 +54,7 @@ typedef struct {
     SDL_Rect row_rect[96];
     int row_lesson[96];
     SDL_Rect box;
+    int cut; /* titles last drawn that did not fit their row even in the small face */
 } gui_lesson_menu;
 
 typedef struct {
