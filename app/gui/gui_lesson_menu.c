@@ -38,10 +38,15 @@ static int build_rows(const lesson_course *c, int *lesson_of, int *track_of)
     return n;
 }
 
+/* Opens lesson li: at its first skipped question where it has one (the
+ * way back to it), else at its start. */
 static void open_lesson(gui_lesson *s, int li)
 {
     s->menu.open = false;
-    if (li != s->li)
+    int beat;
+    if (gui_lesson_skipped(s, s->course->lessons[li], &beat) > 0 && beat >= 0)
+        gui_lesson_go(s, li, beat, GUI_LESSON_JUMP);
+    else if (li != s->li)
         gui_lesson_go(s, li, 0, GUI_LESSON_JUMP);
 }
 
@@ -309,8 +314,14 @@ void gui_lesson_menu_draw(gui_lesson *s)
         }
         int mark_w = px * 2;
         bool is_done = progress_lesson_done(&s->prog, l->id);
-        const char *mark = lesson_of[k] == s->li ? "\xE2\x96\xB6" : is_done ? "\xE2\x9C\x93" : "";
-        SDL_Color mark_c = lesson_of[k] == s->li ? th->accent : rd_rank_color(2);
+        int first_skip;
+        bool skipped = !is_done && gui_lesson_skipped(s, l, &first_skip) > 0;
+        /* the one open, done, or passed with questions skipped */
+        const char *mark = lesson_of[k] == s->li ? "\xE2\x96\xB6"
+                           : is_done             ? "\xE2\x9C\x93"
+                           : skipped             ? "\xC2\xBB"
+                                                 : "";
+        SDL_Color mark_c = lesson_of[k] == s->li ? th->accent : skipped ? th->warn : rd_rank_color(2);
         rd_text_draw_in(tx, mark, px, mark_c, (SDL_Rect){rr.x + pad / 2, rr.y, mark_w, rr.h},
                         RD_ALIGN_LEFT);
         char score[32];
@@ -347,7 +358,12 @@ void gui_lesson_menu_draw(gui_lesson *s)
                             (SDL_Rect){x0, fy + i * (int)(small * 1.5), bw - 2 * pad, (int)(small * 1.5)},
                             RD_ALIGN_LEFT);
     }
-    rd_text_draw_in(tx, gui_lesson_str(s, GUI_LS_MENU_HINT), small, th->dim,
+    /* The selected lesson's skipped questions, and the way back to them. */
+    int first_skip, nskip = gui_lesson_skipped(s, cur, &first_skip);
+    char skip_line[160];
+    snprintf(skip_line, sizeof skip_line, "%d %s", nskip, gui_lesson_str(s, GUI_LS_SKIPPED));
+    rd_text_draw_in(tx, nskip > 0 ? skip_line : gui_lesson_str(s, GUI_LS_MENU_HINT), small,
+                    nskip > 0 ? th->warn : th->dim,
                     (SDL_Rect){x0, fy + 2 * (int)(small * 1.5), bw - 2 * pad, (int)(small * 1.5)},
                     RD_ALIGN_LEFT);
 }
