@@ -179,7 +179,7 @@ static void legend_words(rd_ctx *c, const rd_frame *f, int p, int nodes, int x)
                 group = cl->group[b];
             blocks |= pl->cards[r].mode[b] == RD_ROW_CHUNKS && pl->cards[r].cells[b] > 0;
         }
-    char agg[96] = "", parts[5][160];
+    char agg[96] = "", parts[6][160];
     int np = 0;
     if (group > 0) { /* bars without numbers, one element a cell or more: hover reads them */
         rd_strf(f->lang, RD_S_AGGREGATED, agg, sizeof agg, (long long)group, 0);
@@ -195,6 +195,8 @@ static void legend_words(rd_ctx *c, const rd_frame *f, int p, int nodes, int x)
     bool sums = !plan || cv_op_reduces(plan->spec.op);
     snprintf(parts[np++], sizeof parts[0], "%s",
              rd_str(f->lang, sums ? RD_S_LEGEND_CHUNK : RD_S_LEGEND_GATHERED));
+    if (plan && plan->spec.ranks > 52) /* chunks past z and Z are numbered */
+        snprintf(parts[np++], sizeof parts[0], "%s", rd_str(f->lang, RD_S_LEGEND_NUMBERED));
     snprintf(parts[np++], sizeof parts[0], "%s", rd_str(f->lang, RD_S_LEGEND_DOT));
     const char *dot = "  \xC2\xB7  ";
     int dw = 0;

@@ -32,6 +32,7 @@ static const char *const strings[RD_S_COUNT_][CV_LANG_COUNT] = {
     /* ops that sum nothing: a label names one rank's block, never a sum */
     [RD_S_LEGEND_GATHERED] = {"b1 = chunk b from rank 1, a0\xE2\x80\xA6" "c2 = chunks a0 to c2 side by side",
                               "b1 = 来自进程 1 的 b 块，a0\xE2\x80\xA6" "c2 = 从 a0 到 c2 的各块并排"},
+    [RD_S_LEGEND_NUMBERED] = {"#52:0 = chunk 52 of rank 0 (past z, Z)", "#52:0 = 进程 0 的第 52 块（Z 之后）"},
     [RD_S_LEGEND_BLOCK] = {"1 block = 1 chunk (hover a block for each value)",
                            "1 个方块 = 1 个数据块（悬停查看每个值）"},
     [RD_S_LEGEND_DOT] = {"\xC2\xB7 = not written yet", "\xC2\xB7 = 尚未写入"},

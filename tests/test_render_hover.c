@@ -123,6 +123,11 @@ static void check_hover(int ranks, int w, int h)
     if (stripes)
         EXPECT(strstr(tip, "(hover for values)") != NULL, "%d ranks %dx%d: bars without a legend: '%s'",
                ranks, w, h, tip);
+    /* Past 52 ranks chunks are numbered (#63:0+63): where the legend has
+     * room, it says how to read that. */
+    if (ranks > 52 && w >= 1920)
+        EXPECT(strstr(tip, "#52:0 = chunk 52") != NULL, "%d ranks %dx%d: numbered chunks unexplained", ranks,
+               w, h);
     gui_destroy(g);
 }
 
