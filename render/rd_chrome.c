@@ -172,9 +172,10 @@ static void legend_words(rd_ctx *c, const rd_frame *f, int p, int nodes, int x)
     for (int r = 0; r < pl->nranks; r++)
         for (int b = 0; b < CV_BUF_COUNT; b++) {
             const rd_card_layout *cl = &pl->cards[r];
-            bool bare = cl->cells[b] > 0 && (cl->mode[b] == RD_ROW_STRIPES ||
-                                             (cl->mode[b] == RD_ROW_CELLS && (rd_cell_rect(cl, b, 0).h < bare_h ||
-                                                                                  rd_cell_rect(cl, b, 0).w < bare_w)));
+            bool bare = cl->cells[b] > 0 &&
+                        (cl->mode[b] == RD_ROW_STRIPES ||
+                         (cl->mode[b] == RD_ROW_CELLS && (rd_cell_rect(cl, b, 0).h < bare_h ||
+                                                          rd_cell_rect(cl, b, 0).w < bare_w)));
             if (bare && cl->group[b] > group)
                 group = cl->group[b];
             blocks |= pl->cards[r].mode[b] == RD_ROW_CHUNKS && pl->cards[r].cells[b] > 0;

@@ -140,8 +140,9 @@ static int tooltip_lines(const rd_frame *f, const rd_hit *h, cv_bufview v, char 
         snprintf(lines[n++], ll, "%s  \xC2\xB7  %s[%lld]", gpu, rd_str(f->lang, names[h->buf]),
                  (long long)h->first);
     else /* half-open, as run and the lessons write a range */
-        snprintf(lines[n++], ll, "%s  \xC2\xB7  %s[%lld..%lld)", gpu, rd_str(f->lang, names[h->buf]),
-                 (long long)h->first, (long long)(h->first + h->count));
+        snprintf(lines[n++], ll, "%s  \xC2\xB7  %s[%lld..%lld)", gpu,
+                 rd_str(f->lang, names[h->buf]), (long long)h->first,
+                 (long long)(h->first + h->count));
     snprintf(head, sizeof head, "%s", rd_str(f->lang, h->count == 1 ? RD_S_VALUE : RD_S_VALUES));
     values_line(spec, v, h->first, h->count, head, lines[n++], ll);
     snprintf(head, sizeof head, "%s:", rd_str(f->lang, RD_S_FROM));

@@ -84,7 +84,8 @@ static void check_spec(cv_op op, cv_algo algo, int ranks)
     o.visual = true;
     cv_trace *trace = NULL;
     if (cv_run(plan, cv_cpu_backend(), &o, &trace, err, sizeof err) != CV_OK) {
-        EXPECT(false, "%s %s %d ranks did not run: %s", cv_op_name(op), cv_algo_name(algo), ranks, err);
+        EXPECT(false, "%s %s %d ranks did not run: %s", cv_op_name(op), cv_algo_name(algo), ranks,
+               err);
         cv_plan_destroy(plan);
         return;
     }
@@ -99,29 +100,32 @@ static void check_spec(cv_op op, cv_algo algo, int ranks)
         cv_state_seek(after, k + 1);
         const char *name = cv_algo_name(algo), *opn = cv_op_name(op);
         for (int happened = 0; happened < 2; happened++) {
-            gui__describe_step(plan, k, before, happened ? after : NULL, CV_LANG_EN, false, t, sizeof t);
+            gui__describe_step(plan, k, before, happened ? after : NULL, CV_LANG_EN, false, t,
+                               sizeof t);
             const char *last = strrchr(t, '\n');
             last = last ? last + 1 : t;
             long long m = sum_before(last, " message");
             long long l = sum_before(last, " local ");
-            EXPECT(m == (msgs ? msgs : -1), "%s %s %d ranks step %d: %lld messages in the plan, '%s'", opn,
-                   name, ranks, k + 1, msgs, last);
-            EXPECT(l == (locals ? locals : -1), "%s %s %d ranks step %d: %lld local in the plan, '%s'", opn,
-                   name, ranks, k + 1, locals, last);
-            EXPECT(strstr(t, "transfer") == NULL, "%s %s %d ranks step %d: '%s'", opn, name, ranks, k + 1,
-                   t);
+            EXPECT(m == (msgs ? msgs : -1),
+                   "%s %s %d ranks step %d: %lld messages in the plan, '%s'", opn, name, ranks,
+                   k + 1, msgs, last);
+            EXPECT(l == (locals ? locals : -1),
+                   "%s %s %d ranks step %d: %lld local in the plan, '%s'", opn, name, ranks, k + 1,
+                   locals, last);
+            EXPECT(strstr(t, "transfer") == NULL, "%s %s %d ranks step %d: '%s'", opn, name, ranks,
+                   k + 1, t);
         }
         gui__describe_step(plan, k, before, NULL, CV_LANG_EN, true, t, sizeof t);
         EXPECT(sum_before(t, " message") == (msgs ? msgs : -1) &&
                    sum_before(t, " local ") == (locals ? locals : -1),
-               "%s %s %d ranks step %d, brief: %lld messages, %lld local: '%s'", opn, name, ranks, k + 1,
-               msgs, locals, t);
+               "%s %s %d ranks step %d, brief: %lld messages, %lld local: '%s'", opn, name, ranks,
+               k + 1, msgs, locals, t);
         gui__describe_step(plan, k, before, NULL, CV_LANG_ZH, false, t, sizeof t);
         const char *zm = strstr(t, " \xE6\x9D\xA1\xE6\xB6\x88\xE6\x81\xAF"); /* N 条消息 */
-        const char *zl = strstr(t, "\xE6\x9C\xAC\xE5\x9C\xB0 ");                 /* 本地 N 次 */
+        const char *zl = strstr(t, "\xE6\x9C\xAC\xE5\x9C\xB0 ");             /* 本地 N 次 */
         EXPECT((zm ? number_before(t, zm) : 0) == msgs && (zl ? number_after(zl + 6) : 0) == locals,
-               "%s %s %d ranks step %d, zh: %lld messages, %lld local: '%s'", opn, name, ranks, k + 1, msgs,
-               locals, t);
+               "%s %s %d ranks step %d, zh: %lld messages, %lld local: '%s'", opn, name, ranks,
+               k + 1, msgs, locals, t);
         checked_steps++;
     }
     cv_state_destroy(before);
@@ -160,8 +164,9 @@ int main(void)
         if (!plan)
             continue;
         gui__describe_step(plan, named[i].step, NULL, NULL, CV_LANG_EN, false, t, sizeof t);
-        EXPECT(strstr(t, named[i].want) != NULL, "%s %s %d: '%s' lacks '%s'", cv_op_name(named[i].op),
-               cv_algo_name(named[i].algo), named[i].ranks, t, named[i].want);
+        EXPECT(strstr(t, named[i].want) != NULL, "%s %s %d: '%s' lacks '%s'",
+               cv_op_name(named[i].op), cv_algo_name(named[i].algo), named[i].ranks, t,
+               named[i].want);
         cv_plan_destroy(plan);
     }
     EXPECT(checked_steps > 2000, "only %d steps checked over %d pairs", checked_steps, pairs);

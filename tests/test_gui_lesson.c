@@ -443,7 +443,8 @@ static void test_done_when_answered(void)
     gui_lesson s;
     int li = lesson_index("prim-broadcast");
     const lesson *l = course.lessons[li];
-    gui_lesson_opts o = {"", li, 0, LESSON_EN, false, NULL, false}; /* a fresh progress, in memory */
+    /* a fresh progress, in memory */
+    gui_lesson_opts o = {"", li, 0, LESSON_EN, false, NULL, false};
     char msg[256];
     TR_CHECK(gui_lesson_attach(&s, g, &course, &o, msg, sizeof msg), "attach: %s", msg);
     settle(g);
@@ -451,7 +452,8 @@ static void test_done_when_answered(void)
     int qb = l->nquizzes > 0 ? l->quizzes[0].beat : 0;
     for (int guard = 0; s.li == li && s.beat < qb && guard < 64; guard++)
         key(g, SDLK_PAGEDOWN);
-    TR_CHECK(s.beat == qb && s.quiz.q == &l->quizzes[0], "at beat %d, want the first quiz's %d", s.beat, qb);
+    TR_CHECK(s.beat == qb && s.quiz.q == &l->quizzes[0], "at beat %d, want the first quiz's %d",
+             s.beat, qb);
     key(g, SDLK_PAGEDOWN);
     TR_CHECK(s.li == li && s.beat == qb && s.skip_asked == s.quiz.q,
              "Page Down past an unanswered question did not ask (at %d/%d)", s.li, s.beat);
@@ -463,8 +465,8 @@ static void test_done_when_answered(void)
     TR_CHECK(s.li == li + 1, "did not reach the next lesson: at %d/%d", s.li, s.beat);
     TR_CHECK(!progress_lesson_done(&s.prog, l->id), "%s done with its quizzes skipped", l->id);
     int first = -2, n = gui_lesson_skipped(&s, l, &first);
-    TR_CHECK(n == l->nquizzes && first == qb, "skipped %d of %d, the first at beat %d", n, l->nquizzes,
-             first);
+    TR_CHECK(n == l->nquizzes && first == qb, "skipped %d of %d, the first at beat %d", n,
+             l->nquizzes, first);
     /* The menu's way back: Enter on the lesson opens its first skipped
      * question. */
     key(g, SDLK_TAB);
@@ -472,16 +474,16 @@ static void test_done_when_answered(void)
     gui_render(g);
     key(g, SDLK_RETURN);
     settle(g);
-    TR_CHECK(s.li == li && s.beat == qb && !s.menu.open, "the menu led to %d/%d, not the skipped %d/%d",
-             s.li, s.beat, li, qb);
+    TR_CHECK(s.li == li && s.beat == qb && !s.menu.open,
+             "the menu led to %d/%d, not the skipped %d/%d", s.li, s.beat, li, qb);
     /* Answered (as a right answer records them), the lesson's end marks it done. */
     for (int k = 0; k < l->nquizzes; k++)
         gui_lesson_note_quiz(&s, l->quizzes[k].key, k % 2 == 0);
     TR_CHECK(gui_lesson_skipped(&s, l, &first) == 0, "still skipped after answering");
     for (int guard = 0; s.li == li && guard < 64; guard++)
         key(g, SDLK_PAGEDOWN);
-    TR_CHECK(s.li == li + 1 && progress_lesson_done(&s.prog, l->id), "%s not done once answered (at %d/%d)",
-             l->id, s.li, s.beat);
+    TR_CHECK(s.li == li + 1 && progress_lesson_done(&s.prog, l->id),
+             "%s not done once answered (at %d/%d)", l->id, s.li, s.beat);
     gui_lesson_detach(&s);
     gui_destroy(g);
 }

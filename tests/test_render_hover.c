@@ -81,16 +81,16 @@ static void check_hover(int ranks, int w, int h)
         count = n > count ? n : count;
         EXPECT(n > 0, "%d ranks %dx%d: no cell under the pointer", ranks, w, h);
         const char *v = line_of(tip, n == 1 ? "value " : "values ", line, sizeof line);
-        EXPECT(v != NULL, "%d ranks %dx%d, a cell of %lld elements: no values in the tooltip '%s'", ranks,
-               w, h, (long long)n, tip);
+        EXPECT(v != NULL, "%d ranks %dx%d, a cell of %lld elements: no values in the tooltip '%s'",
+               ranks, w, h, (long long)n, tip);
         if (v) {
             EXPECT(strstr(v, "e+") == NULL && strchr(v, '.') == NULL,
                    "%d ranks: whole numbers written in full: '%s'", ranks, v);
             int numbers = 0;
             for (const char *p = v; *p; p++)
                 numbers += *p >= '0' && *p <= '9' && (p == v || p[-1] == ' ');
-            EXPECT(numbers >= (n < 4 ? n : 4), "%d ranks: %d values for a cell of %lld: '%s'", ranks,
-                   numbers, (long long)n, v);
+            EXPECT(numbers >= (n < 4 ? n : 4), "%d ranks: %d values for a cell of %lld: '%s'",
+                   ranks, numbers, (long long)n, v);
             int run = 0, longest = 0; /* the sums at the end pass 10000: written in full */
             for (const char *p = v; *p; p++) {
                 run = *p >= '0' && *p <= '9' ? run + 1 : 0;
@@ -121,13 +121,13 @@ static void check_hover(int ranks, int w, int h)
     for (int r = 0; r < L->panels[0].nranks; r++)
         stripes |= L->panels[0].cards[r].mode[CV_BUF_SEND] == RD_ROW_STRIPES;
     if (stripes)
-        EXPECT(strstr(tip, "(hover for values)") != NULL, "%d ranks %dx%d: bars without a legend: '%s'",
-               ranks, w, h, tip);
+        EXPECT(strstr(tip, "(hover for values)") != NULL,
+               "%d ranks %dx%d: bars without a legend: '%s'", ranks, w, h, tip);
     /* Past 52 ranks chunks are numbered (#63:0+63): where the legend has
      * room, it says how to read that. */
     if (ranks > 52 && w >= 1920)
-        EXPECT(strstr(tip, "#52:0 = chunk 52") != NULL, "%d ranks %dx%d: numbered chunks unexplained", ranks,
-               w, h);
+        EXPECT(strstr(tip, "#52:0 = chunk 52") != NULL,
+               "%d ranks %dx%d: numbered chunks unexplained", ranks, w, h);
     gui_destroy(g);
 }
 
@@ -146,12 +146,14 @@ static void check_gather_labels(cv_algo algo, int ranks, const char *want)
             gui_render(g);
             drawn(g, -1, all, sizeof all);
             const char *plus = strchr(all, '+');
-            EXPECT(plus == NULL, "allgather %s %d ranks at t %.1f: a + in '%.80s'", cv_algo_name(algo),
-                   ranks, g->t, plus ? (plus - 20 > all ? plus - 20 : all) : "");
+            EXPECT(plus == NULL, "allgather %s %d ranks at t %.1f: a + in '%.80s'",
+                   cv_algo_name(algo), ranks, g->t,
+                   plus ? (plus - 20 > all ? plus - 20 : all) : "");
             found |= want && strstr(all, want) != NULL;
         }
     rd_debug_boxes(gui_rd(g), false);
-    EXPECT(found, "allgather %s %d ranks: no label '%s'", cv_algo_name(algo), ranks, want ? want : "");
+    EXPECT(found, "allgather %s %d ranks: no label '%s'", cv_algo_name(algo), ranks,
+           want ? want : "");
     gui_destroy(g);
 }
 
@@ -163,7 +165,9 @@ int main(void)
     check_hover(32, 1920, 1080);
     check_hover(32, 1280, 800);
 
-    check_gather_labels(CV_ALGO_BRUCK, 5, "|a0\xE2\x80\xA6" "b1");
+    check_gather_labels(CV_ALGO_BRUCK, 5,
+                        "|a0\xE2\x80\xA6"
+                        "b1");
     check_gather_labels(CV_ALGO_BRUCK, 8, NULL);
     check_gather_labels(CV_ALGO_RING, 5, NULL);
     check_gather_labels(CV_ALGO_RECURSIVE_DOUBLING, 8, NULL);
@@ -174,9 +178,11 @@ int main(void)
     for (int lang = 0; lang < CV_LANG_COUNT; lang++) {
         const char *chunk = rd_str((cv_lang)lang, RD_S_LEGEND_CHUNK);
         size_t n = strlen(chunk);
-        EXPECT(n > 3 && strcmp(chunk + n - 3, "\xE7\x9A\x84") != 0, "legend ends dangling: '%s'", chunk);
+        EXPECT(n > 3 && strcmp(chunk + n - 3, "\xE7\x9A\x84") != 0, "legend ends dangling: '%s'",
+               chunk);
         EXPECT(strstr(rd_str((cv_lang)lang, RD_S_LEGEND_GATHERED), "\xE2\x80\xA6") != NULL,
-               "gathered legend without its range: '%s'", rd_str((cv_lang)lang, RD_S_LEGEND_GATHERED));
+               "gathered legend without its range: '%s'",
+               rd_str((cv_lang)lang, RD_S_LEGEND_GATHERED));
     }
     /* Bruck's words say what its plan does: blocks kept at their places,
      * no local rotation at the end (its last step sends). */

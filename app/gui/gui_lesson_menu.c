@@ -321,7 +321,9 @@ void gui_lesson_menu_draw(gui_lesson *s)
                            : is_done             ? "\xE2\x9C\x93"
                            : skipped             ? "\xC2\xBB"
                                                  : "";
-        SDL_Color mark_c = lesson_of[k] == s->li ? th->accent : skipped ? th->warn : rd_rank_color(2);
+        SDL_Color mark_c = lesson_of[k] == s->li ? th->accent
+                           : skipped             ? th->warn
+                                                 : rd_rank_color(2);
         rd_text_draw_in(tx, mark, px, mark_c, (SDL_Rect){rr.x + pad / 2, rr.y, mark_w, rr.h},
                         RD_ALIGN_LEFT);
         char score[32];

@@ -265,7 +265,8 @@ static void landed(const cv_plan *plan, const cv_transfer *x, cv_state *before, 
  * range that wraps round the buffer is two) it takes; a transfer inside
  * one part is a local operation, counted apart from them. */
 typedef struct {
-    long long messages, msg_copies, msg_reduces; /* a message reduces if one of its transfers does */
+    /* a message reduces if one of its transfers does */
+    long long messages, msg_copies, msg_reduces;
     long long local_copies, local_reduces;
     bool sw; /* some message goes to or from an in-network plan's switch */
 } step_counts;
@@ -317,20 +318,20 @@ static void counts_text(const step_counts *k, bool zh, bool brief, char *out, si
     out[0] = '\0';
     if (zh) {
         if (k->messages) {
-            len += (size_t)snprintf(out + len, n - len, "%s共 %lld 条消息", k->sw ? "GPU 与交换机之间" : "GPU 之间",
-                                    k->messages);
+            len += (size_t)snprintf(out + len, n - len, "%s共 %lld 条消息",
+                                    k->sw ? "GPU 与交换机之间" : "GPU 之间", k->messages);
             if (!brief && k->msg_copies && len < n)
                 len += (size_t)snprintf(out + len, n - len, "：%lld 次复制", k->msg_copies);
             if (!brief && k->msg_reduces && len < n)
-                len += (size_t)snprintf(out + len, n - len, "%s%lld 次规约", k->msg_copies ? "、" : "：",
-                                        k->msg_reduces);
+                len += (size_t)snprintf(out + len, n - len, "%s%lld 次规约",
+                                        k->msg_copies ? "、" : "：", k->msg_reduces);
         }
         long long l = k->local_copies + k->local_reduces;
         if (l && len < n)
             snprintf(out + len, n - len, "%s本地 %lld 次%s", k->messages ? "；" : "", l,
                      k->local_reduces && k->local_copies ? "复制或规约"
-                     : k->local_reduces                 ? "规约"
-                                                        : "复制");
+                     : k->local_reduces                  ? "规约"
+                                                         : "复制");
         return;
     }
     if (k->messages) {
@@ -344,7 +345,8 @@ static void counts_text(const step_counts *k, bool zh, bool brief, char *out, si
                                         noun(k->msg_copies, "copy", "copies"));
             if (k->msg_reduces && len < n)
                 len += (size_t)snprintf(out + len, n - len, "%s %lld %s", k->msg_copies ? "," : "",
-                                        k->msg_reduces, noun(k->msg_reduces, "reduction", "reductions"));
+                                        k->msg_reduces,
+                                        noun(k->msg_reduces, "reduction", "reductions"));
         }
     }
     const char *sep = k->messages ? (brief ? ", " : "; ") : "";
@@ -352,14 +354,14 @@ static void counts_text(const step_counts *k, bool zh, bool brief, char *out, si
         len += (size_t)snprintf(out + len, n - len, "%s%lld local %s", sep, k->local_copies,
                                 noun(k->local_copies, "copy", "copies"));
     if (k->local_reduces && len < n)
-        snprintf(out + len, n - len, "%s%lld local %s", k->local_copies ? ", " : sep, k->local_reduces,
-                 noun(k->local_reduces, "reduction", "reductions"));
+        snprintf(out + len, n - len, "%s%lld local %s", k->local_copies ? ", " : sep,
+                 k->local_reduces, noun(k->local_reduces, "reduction", "reductions"));
 }
 
 /* What the message from src to dst carries: each of its transfers' chunks
  * (and, once landed, the arithmetic), joined. */
-static size_t message_text(const cv_plan *plan, const cv_step *st, int src, int dst, cv_state *before,
-                           cv_state *after, bool zh, char *out, size_t n)
+static size_t message_text(const cv_plan *plan, const cv_step *st, int src, int dst,
+                           cv_state *before, cv_state *after, bool zh, char *out, size_t n)
 {
     size_t len = 0;
     out[0] = '\0';
@@ -387,7 +389,8 @@ static size_t pair_line(const cv_plan *plan, const cv_step *st, int src, int dst
     message_text(plan, st, src, dst, before, after, zh, what, sizeof what);
     const char *stop = first ? (zh ? "。" : ".") : "";
     if (src == dst)
-        return (size_t)snprintf(out, n, zh ? "%s\n%s 内部：%s" : "%s\n%s, inside: %s", stop, s, what);
+        return (size_t)snprintf(out, n, zh ? "%s\n%s 内部：%s" : "%s\n%s, inside: %s", stop, s,
+                                what);
     return (size_t)snprintf(out, n, "%s\n%s \xE2\x86\x92 %s: %s", stop, s, d, what);
 }
 
@@ -452,7 +455,8 @@ void gui__describe_step(const cv_plan *plan, int step, cv_state *before, cv_stat
         long long more = total - shown - 1;
         if (more > 0)
             len += (size_t)snprintf(out + len, outlen - len,
-                                    zh ? "\n……另有 %lld 个类似的……" : "\n\xE2\x80\xA6 and %lld more like them \xE2\x80\xA6",
+                                    zh ? "\n……另有 %lld 个类似的……"
+                                       : "\n\xE2\x80\xA6 and %lld more like them \xE2\x80\xA6",
                                     more);
         if (len < outlen)
             len += pair_line(plan, st, plan->transfers[last].src, plan->transfers[last].dst, before,
