@@ -383,11 +383,14 @@ static const cv__algo_entry registry[] = {
      .generate = cv__plan_allgather_bruck, .rounds = rounds_log, .bytes = bytes_share,
      .shape = CV_STAGE_HYPERCUBE, .flags = 0,
      .narration[CV_LANG_EN] =
-         "Bruck: in step k every rank sends all it has gathered to the rank 2^k places before it: "
-         "ceil(log2 N) steps for any N, then a local rotation puts the blocks in rank order.",
+         "Bruck: in step k every rank sends the blocks it has gathered (up to 2^k of them) to the "
+         "rank 2^k places before it: ceil(log2 N) steps for any N. Every block is written straight "
+         "to its own place in the result, so there is no final rotation (the textbook's version "
+         "gathers at the front and rotates at the end).",
      .narration[CV_LANG_ZH] =
-         "Bruck 算法：第 k 步每个进程把已收集的全部数据发给前方第 2^k 个进程："
-         "任意 N 都只要 ceil(log2 N) 步，最后本地旋转把数据块排成编号顺序。"},
+         "Bruck 算法：第 k 步每个进程把已收集的数据块（最多 2^k 块）发给编号比自己小 2^k（取模 N）"
+         "的进程：任意 N 都只要 ceil(log2 N) 步。每块直接写到结果中它自己的位置，所以最后不需要旋转"
+         "（教科书的版本先收在前面，最后再本地旋转）。"},
     {.op = CV_OP_ALLGATHER, .algo = CV_ALGO_DIRECT, .name = "direct",
      .generate = cv__plan_allgather_direct, .rounds = rounds_one, .bytes = bytes_share,
      .shape = CV_STAGE_ALL_PAIRS, .flags = 0,

@@ -165,17 +165,24 @@ static void legend_words(rd_ctx *c, const rd_frame *f, int p, int nodes, int x)
     const rd_panel_layout *pl = &c->L.panels[p];
     SDL_Rect lg = pl->legend;
     int px = c->L.px_small, right = lg.x + lg.w;
-    int64_t group = 1;
+    int64_t group = 0; /* > 0: some row shows stripes only, of this many elements a cell */
     bool blocks = false;
+    /* a cell this short draws its stripes only; one this narrow has no room for digits */
+    int bare_h = rd__stripe_h(pl->cell_px) + 4, bare_w = pl->cell_px;
     for (int r = 0; r < pl->nranks; r++)
         for (int b = 0; b < CV_BUF_COUNT; b++) {
-            if (pl->cards[r].mode[b] == RD_ROW_STRIPES && pl->cards[r].group[b] > group)
-                group = pl->cards[r].group[b];
+            const rd_card_layout *cl = &pl->cards[r];
+            bool bare = cl->cells[b] > 0 &&
+                        (cl->mode[b] == RD_ROW_STRIPES ||
+                         (cl->mode[b] == RD_ROW_CELLS && (rd_cell_rect(cl, b, 0).h < bare_h ||
+                                                          rd_cell_rect(cl, b, 0).w < bare_w)));
+            if (bare && cl->group[b] > group)
+                group = cl->group[b];
             blocks |= pl->cards[r].mode[b] == RD_ROW_CHUNKS && pl->cards[r].cells[b] > 0;
         }
-    char agg[96] = "", parts[5][160];
+    char agg[96] = "", parts[6][160];
     int np = 0;
-    if (group > 1) {
+    if (group > 0) { /* bars without numbers, one element a cell or more: hover reads them */
         rd_strf(f->lang, RD_S_AGGREGATED, agg, sizeof agg, (long long)group, 0);
         snprintf(parts[np++], sizeof parts[0], "%s", agg);
     }
@@ -183,7 +190,14 @@ static void legend_words(rd_ctx *c, const rd_frame *f, int p, int nodes, int x)
         snprintf(parts[np++], sizeof parts[0], "%s", rd_str(f->lang, RD_S_LEGEND_NET));
     if (blocks)
         snprintf(parts[np++], sizeof parts[0], "%s", rd_str(f->lang, RD_S_LEGEND_BLOCK));
-    snprintf(parts[np++], sizeof parts[0], "%s", rd_str(f->lang, RD_S_LEGEND_CHUNK));
+    /* + and - in a label mean summed: an op that sums nothing gets its own
+     * words, for one rank's block and a run of them */
+    const cv_plan *plan = f->panels[p].trace ? cv_trace_plan(f->panels[p].trace) : NULL;
+    bool sums = !plan || cv_op_reduces(plan->spec.op);
+    snprintf(parts[np++], sizeof parts[0], "%s",
+             rd_str(f->lang, sums ? RD_S_LEGEND_CHUNK : RD_S_LEGEND_GATHERED));
+    if (plan && plan->spec.ranks > 52) /* chunks past z and Z are numbered */
+        snprintf(parts[np++], sizeof parts[0], "%s", rd_str(f->lang, RD_S_LEGEND_NUMBERED));
     snprintf(parts[np++], sizeof parts[0], "%s", rd_str(f->lang, RD_S_LEGEND_DOT));
     const char *dot = "  \xC2\xB7  ";
     int dw = 0;
@@ -193,7 +207,7 @@ static void legend_words(rd_ctx *c, const rd_frame *f, int p, int nodes, int x)
         rd_text_measure(c->text, parts[i], px, &tw, NULL);
         if (x + tw > right)
             break;
-        rd__text(c, parts[i], px, i == 0 && group > 1 ? th->accent : th->dim,
+        rd__text(c, parts[i], px, i == 0 && group > 0 ? th->accent : th->dim,
                  rd__rect(x, lg.y, tw + 1, lg.h), RD_ALIGN_LEFT, 0);
         x += tw + dw;
     }

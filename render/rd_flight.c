@@ -138,9 +138,15 @@ static void flight_label(rd_ctx *c, const rd_panel *panel, const cv_transfer *x,
     cv_bufview v = cv_state_buf(panel->state, x->src, (cv_buf)x->src_buf);
     if (x->src_off >= v.count)
         return;
+    /* The first chunk's ranks only: a run of gathered blocks a0, b1 is
+     * "a0…b1", never "a0+1…b1" (nothing was summed). */
     uint64_t mask = 0;
-    for (int64_t e = x->src_off; e < x->src_off + x->count && e < v.count; e++)
+    int first = rd__chunk_of(&plan->spec, (cv_buf)x->src_buf, x->src, x->src_off);
+    for (int64_t e = x->src_off; e < x->src_off + x->count && e < v.count; e++) {
+        if (rd__chunk_of(&plan->spec, (cv_buf)x->src_buf, x->src, e) != first)
+            break;
         mask |= v.masks ? v.masks[e] : 0;
+    }
     char name[96], vals[128];
     rd_chunk_label(&plan->spec, (cv_buf)x->src_buf, x->src, x->src_off, mask, name, sizeof name);
     int64_t last = x->src_off + x->count - 1;

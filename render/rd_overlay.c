@@ -64,9 +64,58 @@ void rd__draw_message(rd_ctx *c, const rd_frame *f)
                  1);
 }
 
-/* The tooltip's lines for the cell h: where it is, its value (one
- * element), whose inputs it holds, and the step that last wrote it with
- * the NCCL primitives that did. Returns how many. */
+/* The values of elements first..first+count-1 as the cells write them
+ * (12000, not 1.2e+04): all of them while they fit the line, else the
+ * first ones and "…"; a dot for an element not written yet. */
+static void values_line(const cv_spec *spec, cv_bufview v, int64_t first, int64_t count,
+                        const char *head, char *out, size_t outlen)
+{
+    size_t len = (size_t)snprintf(out, outlen, "%s", head);
+    for (int64_t i = first; i < first + count && i < v.count && len < outlen; i++) {
+        char val[48];
+        if (v.masks && !v.masks[i] && (!v.last_changed || v.last_changed[i] < 0))
+            snprintf(val, sizeof val, "\xC2\xB7"); /* as the cell shows it: no real zero yet */
+        else
+            rd_value_text(spec->dtype, v.values, i, val, sizeof val);
+        if (len + strlen(val) + 6 >= outlen || len > 64) {
+            snprintf(out + len, outlen - len, " \xE2\x80\xA6");
+            return;
+        }
+        len += (size_t)snprintf(out + len, outlen - len, " %s", val);
+    }
+}
+
+/* "0-3, 5, 7": the ranks of mask, runs of three or more as a range. */
+static void ranks_line(uint64_t mask, const char *head, char *out, size_t outlen)
+{
+    size_t len = (size_t)snprintf(out, outlen, "%s", head);
+    int listed = 0;
+    for (int r = 0; r < 64 && len + 12 < outlen;) {
+        if (!(mask >> r & 1)) {
+            r++;
+            continue;
+        }
+        int e = r;
+        while (e + 1 < 64 && (mask >> (e + 1) & 1))
+            e++;
+        const char *sep = listed ? "," : "";
+        if (e - r >= 2)
+            len += (size_t)snprintf(out + len, outlen - len, "%s %d-%d", sep, r, e);
+        else if (e == r + 1)
+            len += (size_t)snprintf(out + len, outlen - len, "%s %d, %d", sep, r, e);
+        else
+            len += (size_t)snprintf(out + len, outlen - len, "%s %d", sep, r);
+        listed++;
+        r = e + 1;
+    }
+    if (!mask && len < outlen)
+        snprintf(out + len, outlen - len, " -");
+}
+
+/* The tooltip's lines for the cell h: where it is, its values (every
+ * element a cell stands for, at any size), the ranks whose inputs it
+ * holds, and the step that last wrote it with the NCCL primitives that
+ * did. Returns how many. */
 static int tooltip_lines(const rd_frame *f, const rd_hit *h, cv_bufview v, char (*lines)[160])
 {
     static const rd_string names[CV_BUF_COUNT] = {RD_S_IN, RD_S_OUT, RD_S_TMP};
@@ -86,39 +135,18 @@ static int tooltip_lines(const rd_frame *f, const rd_hit *h, cv_bufview v, char 
         if (v.last_changed && v.last_changed[i] > last)
             last = v.last_changed[i];
     }
-    if (h->count == 1) {
+    char head[48];
+    if (h->count == 1)
         snprintf(lines[n++], ll, "%s  \xC2\xB7  %s[%lld]", gpu, rd_str(f->lang, names[h->buf]),
                  (long long)h->first);
-        char val[48];
-        if (!mask && last < 0 && v.masks) /* as the cell shows it: no real zero yet */
-            snprintf(val, sizeof val, "\xC2\xB7");
-        else
-            cv_value_format(spec->dtype, v.values, h->first, val, sizeof val);
-        snprintf(lines[n++], ll, "%s %s", rd_str(f->lang, RD_S_VALUE), val);
-    } else {
-        /* half-open, as run and the lessons write a range */
+    else /* half-open, as run and the lessons write a range */
         snprintf(lines[n++], ll, "%s  \xC2\xB7  %s[%lld..%lld)", gpu,
                  rd_str(f->lang, names[h->buf]), (long long)h->first,
                  (long long)(h->first + h->count));
-    }
-    int chunk = rd__chunk_of(spec, h->buf, h->rank, h->first);
-    char letter[16];
-    rd_chunk_prefix(chunk, letter, sizeof letter);
-    size_t len = (size_t)snprintf(lines[n], ll, "%s:", rd_str(f->lang, RD_S_FROM));
-    int listed = 0;
-    for (int r = 0; r < 64 && len + 12 < ll; r++)
-        if (mask >> r & 1) {
-            if (listed == 12) {
-                len += (size_t)snprintf(lines[n] + len, ll - len, " ... (%d)",
-                                        __builtin_popcountll(mask));
-                break;
-            }
-            len += (size_t)snprintf(lines[n] + len, ll - len, " %s%d", chunk >= 0 ? letter : "", r);
-            listed++;
-        }
-    if (!mask)
-        snprintf(lines[n] + len, ll - len, " -");
-    n++;
+    snprintf(head, sizeof head, "%s", rd_str(f->lang, h->count == 1 ? RD_S_VALUE : RD_S_VALUES));
+    values_line(spec, v, h->first, h->count, head, lines[n++], ll);
+    snprintf(head, sizeof head, "%s:", rd_str(f->lang, RD_S_FROM));
+    ranks_line(mask, head, lines[n++], ll);
     if (last >= 0) { /* the step a learner counts: the round */
         rd_strf(f->lang, RD_S_LAST_CHANGED, lines[n++], ll, plan->steps[last].round, 0);
         /* the NCCL primitives that wrote it, to find in NCCL's source */

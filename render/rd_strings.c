@@ -28,12 +28,17 @@ static const char *const strings[RD_S_COUNT_][CV_LANG_COUNT] = {
     [RD_S_SPEED] = {"speed", "速度"},
     [RD_S_LEGEND_COLOUR] = {"colour = rank whose input it holds", "颜色 = 数据来自哪个进程"},
     [RD_S_LEGEND_CHUNK] = {"b0+1 = chunk b of ranks 0 and 1 combined, c0-3 of ranks 0 to 3",
-                           "b0+1 = 进程 0、1 的 b 块合并，c0-3 = 进程 0 到 3 的"},
+                           "b0+1 = 进程 0、1 的 b 块合并，c0-3 = 进程 0 到 3 的 c 块合并"},
+    /* ops that sum nothing: a label names one rank's block, never a sum */
+    [RD_S_LEGEND_GATHERED] = {"b1 = chunk b from rank 1, a0\xE2\x80\xA6" "c2 = chunks a0 to c2 side by side",
+                              "b1 = 来自进程 1 的 b 块，a0\xE2\x80\xA6" "c2 = 从 a0 到 c2 的各块并排"},
+    [RD_S_LEGEND_NUMBERED] = {"#52:0 = chunk 52 of rank 0 (past z, Z)", "#52:0 = 进程 0 的第 52 块（Z 之后）"},
     [RD_S_LEGEND_BLOCK] = {"1 block = 1 chunk (hover a block for each value)",
                            "1 个方块 = 1 个数据块（悬停查看每个值）"},
     [RD_S_LEGEND_DOT] = {"\xC2\xB7 = not written yet", "\xC2\xB7 = 尚未写入"},
     [RD_S_LEGEND_NET] = {"dashed = between nodes (network)", "虚线 = 跨节点（网络）"},
     [RD_S_VALUE] = {"value", "值"},
+    [RD_S_VALUES] = {"values", "值"},
     [RD_S_FROM] = {"from ranks", "来自 rank"},
     [RD_S_INITIAL] = {"initial input", "初始输入"},
     [RD_S_NEVER] = {"not written yet", "尚未写入"},
@@ -42,6 +47,7 @@ static const char *const strings[RD_S_COUNT_][CV_LANG_COUNT] = {
                          "按 H、F1、Esc 或点击鼠标关闭帮助"},
     [RD_S_JUST_HAPPENED] = {"Just happened", "刚刚发生"},
     [RD_S_NEXT] = {"Next", "下一步"},
+    [RD_S_IN_FLIGHT] = {"In flight", "正在传输"},
     [RD_S_STEPS] = {"steps", "步"},
     [RD_S_BYTES_PER_RANK] = {"bytes sent per rank", "每进程发送字节"},
     [RD_S_START] = {"before the first step", "第一步之前"},
@@ -95,7 +101,11 @@ void rd_strf(cv_lang lang, rd_string id, char *out, size_t outlen, long long a, 
             snprintf(out, outlen, "GPU %lld, large enough to read (click a card to show it here)", a);
         break;
     case RD_S_AGGREGATED:
-        if (zh)
+        if (a == 1 && zh)
+            snprintf(out, outlen, "1 格 = 1 个元素（悬停查看数值）");
+        else if (a == 1)
+            snprintf(out, outlen, "1 cell = 1 element (hover for values)");
+        else if (zh)
             snprintf(out, outlen, "1 格 = %lld 个元素（悬停查看数值）", a);
         else
             snprintf(out, outlen, "1 cell = %lld elements (hover for values)", a);

@@ -166,7 +166,8 @@ typedef enum {
     RD_S_VALUE, RD_S_FROM, RD_S_LAST_CHANGED, RD_S_INITIAL, RD_S_NEVER, RD_S_HELP_TITLE,
     RD_S_HELP_CLOSE, RD_S_JUST_HAPPENED, RD_S_NEXT, RD_S_STEPS, RD_S_BYTES_PER_RANK, RD_S_START, RD_S_DONE,
     RD_S_NO_TRACE, RD_S_NO_CJK, RD_S_LOCAL, RD_S_LEGEND_BLOCK, RD_S_LEGEND_DOT,
-    RD_S_LENS, RD_S_NODES_OF, RD_S_NODE, RD_S_LEGEND_NET, RD_S_RANK1, RD_S_COUNT_
+    RD_S_LENS, RD_S_NODES_OF, RD_S_NODE, RD_S_LEGEND_NET, RD_S_RANK1, RD_S_IN_FLIGHT,
+    RD_S_LEGEND_GATHERED, RD_S_VALUES, RD_S_LEGEND_NUMBERED, RD_S_COUNT_
 } rd_string;
 const char *rd_str(cv_lang lang, rd_string id);
 /* The strings with numbers in them (STEP_OF: a of b; GPU,
@@ -277,7 +278,8 @@ typedef struct {
     const char *title; /* may be NULL */
     const char *body;  /* paragraphs separated by '\n'; may be NULL */
     const char *just;  /* the step that made the state shown, in words; may be NULL */
-    const char *next;  /* the step that comes next (or plays now); may be NULL */
+    const char *next;  /* the step that comes next; may be NULL */
+    bool flying;       /* just is the step in flight: headed "In flight", not "Just happened" */
     const rd_diagram *diagram; /* may be NULL */
     int nchoices;
     const char *choices[RD_MAX_CHOICES]; /* wrapped onto up to 5 lines each */

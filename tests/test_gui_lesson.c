@@ -7,7 +7,10 @@
  * each quiz kind right and wrong through clicks, digits, typed text and
  * picked cells (the verdict must come from the lesson engine and the first
  * attempt must land in the progress file, in a temporary XDG_DATA_HOME),
- * opens a lesson from the menu, reopens the window and resumes where it
+ * passes an unanswered question only at a second Page Down, marks a lesson
+ * done only once its quizzes are answered and leads back to the skipped
+ * ones from the menu, opens a lesson from the menu, reopens the window and
+ * resumes where it
  * was, checks that every piece of text stays inside the window and the
  * narration panel, and compares two lesson frames (English, Chinese) with
  * golden images: COLLVIZ_UPDATE_GOLDEN=1 rewrites them.
@@ -26,6 +29,15 @@ static char progress_path[4096];
 /* ------------------------------------------------------------- helpers */
 
 static void key(gui *g, SDL_Keycode k) { tr_key(g, k, 0); }
+
+/* Page Down (or ]) on; where it asks about an unanswered question, once
+ * more, passing it as skipped. */
+static void page(gui *g, const gui_lesson *s, SDL_Keycode k)
+{
+    key(g, k);
+    if (s->skip_asked)
+        key(g, k);
+}
 
 static void text(gui *g, const char *s)
 {
@@ -117,7 +129,7 @@ static void test_beats(void)
     TR_CHECK(g->narr_kicker && strstr(g->narr_kicker, "1 / "), "kicker '%s'",
              g->narr_kicker ? g->narr_kicker : "(none)");
     for (int b = 1; b < l->nbeats; b++) {
-        key(g, b % 2 ? SDLK_PAGEDOWN : SDLK_RIGHTBRACKET);
+        page(g, &s, b % 2 ? SDLK_PAGEDOWN : SDLK_RIGHTBRACKET);
         settle(g);
         TR_CHECK(s.beat == b, "after next: beat %d, want %d", s.beat, b);
         TR_CHECK(gui_time(g) == step_of(g, l, b), "beat %d: t %.2f, want step %d", b, gui_time(g),
@@ -136,17 +148,19 @@ static void test_beats(void)
              "back: t %.2f playing %d", gui_time(g), gui_playing(g));
     key(g, SDLK_LEFTBRACKET);
     TR_CHECK(s.beat == l->nbeats - 3, "[: beat %d", s.beat);
-    /* Forward past the last beat: the mistake cards, then the next lesson,
-     * and the lesson counts as done. */
+    /* Forward past the last beat: the mistake cards, then the next lesson;
+     * the lesson counts as done once its quizzes are answered. */
+    for (int k = 0; k < l->nquizzes; k++)
+        gui_lesson_note_quiz(&s, l->quizzes[k].key, true);
     for (int b = s.beat; b < l->nbeats; b++)
-        key(g, SDLK_PAGEDOWN);
+        page(g, &s, SDLK_PAGEDOWN);
     settle(g);
     if (l->nmistakes > 0) {
         TR_CHECK(s.li == li && s.beat == l->nbeats, "mistake cards: at %d/%d", s.li, s.beat);
         TR_CHECK(g->narr_body && strstr(g->narr_body,
                                         lesson_text_get(&l->mistakes[0].myth, LESSON_EN)),
                  "the mistake cards are not shown");
-        key(g, SDLK_PAGEDOWN);
+        page(g, &s, SDLK_PAGEDOWN);
         settle(g);
     }
     TR_CHECK(s.li == li + 1 && s.beat == 0, "past the end: at %d/%d", s.li, s.beat);
@@ -232,7 +246,7 @@ static void test_choice(void)
              pq ? pq->right : -1, pq ? pq->tries : -1);
     /* A new visit: right at once with the keyboard (digit, then Enter). */
     key(g, SDLK_PAGEUP);
-    key(g, SDLK_PAGEDOWN);
+    page(g, &s, SDLK_PAGEDOWN);
     settle(g);
     key(g, (SDL_Keycode)(SDLK_1 + right));
     TR_CHECK(!s.quiz.solved && s.quiz.selected == right, "digit did not select");
@@ -244,7 +258,7 @@ static void test_choice(void)
     /* Two misses show the answer. */
     if (q->nchoices >= 3) {
         key(g, SDLK_PAGEUP);
-        key(g, SDLK_PAGEDOWN);
+        page(g, &s, SDLK_PAGEDOWN);
         int w2 = 0;
         for (int i = 0; i < 2; i++) {
             while (w2 == right)
@@ -419,6 +433,61 @@ static void test_cells(void)
     gui_destroy(g);
 }
 
+/* A lesson is done only when its quizzes were answered: Page Down past an
+ * unanswered question asks once, then passes it as skipped; the menu
+ * leads back to the first skipped one, and once all are answered the end
+ * of the lesson marks it done. */
+static void test_done_when_answered(void)
+{
+    gui *g = open_gui(1280, 800);
+    gui_lesson s;
+    int li = lesson_index("prim-broadcast");
+    const lesson *l = course.lessons[li];
+    /* a fresh progress, in memory */
+    gui_lesson_opts o = {"", li, 0, LESSON_EN, false, NULL, false};
+    char msg[256];
+    TR_CHECK(gui_lesson_attach(&s, g, &course, &o, msg, sizeof msg), "attach: %s", msg);
+    settle(g);
+    TR_CHECK(l->nquizzes > 0, "%s asks nothing", l->id);
+    int qb = l->nquizzes > 0 ? l->quizzes[0].beat : 0;
+    for (int guard = 0; s.li == li && s.beat < qb && guard < 64; guard++)
+        key(g, SDLK_PAGEDOWN);
+    TR_CHECK(s.beat == qb && s.quiz.q == &l->quizzes[0], "at beat %d, want the first quiz's %d",
+             s.beat, qb);
+    key(g, SDLK_PAGEDOWN);
+    TR_CHECK(s.li == li && s.beat == qb && s.skip_asked == s.quiz.q,
+             "Page Down past an unanswered question did not ask (at %d/%d)", s.li, s.beat);
+    key(g, SDLK_PAGEDOWN);
+    TR_CHECK(s.li == li && s.beat == qb + 1 && !s.skip_asked,
+             "the second Page Down did not pass it (at %d/%d)", s.li, s.beat);
+    for (int guard = 0; s.li == li && guard < 64; guard++)
+        page(g, &s, SDLK_PAGEDOWN);
+    TR_CHECK(s.li == li + 1, "did not reach the next lesson: at %d/%d", s.li, s.beat);
+    TR_CHECK(!progress_lesson_done(&s.prog, l->id), "%s done with its quizzes skipped", l->id);
+    int first = -2, n = gui_lesson_skipped(&s, l, &first);
+    TR_CHECK(n == l->nquizzes && first == qb, "skipped %d of %d, the first at beat %d", n,
+             l->nquizzes, first);
+    /* The menu's way back: Enter on the lesson opens its first skipped
+     * question. */
+    key(g, SDLK_TAB);
+    s.menu.sel = li;
+    gui_render(g);
+    key(g, SDLK_RETURN);
+    settle(g);
+    TR_CHECK(s.li == li && s.beat == qb && !s.menu.open,
+             "the menu led to %d/%d, not the skipped %d/%d", s.li, s.beat, li, qb);
+    /* Answered (as a right answer records them), the lesson's end marks it done. */
+    for (int k = 0; k < l->nquizzes; k++)
+        gui_lesson_note_quiz(&s, l->quizzes[k].key, k % 2 == 0);
+    TR_CHECK(gui_lesson_skipped(&s, l, &first) == 0, "still skipped after answering");
+    for (int guard = 0; s.li == li && guard < 64; guard++)
+        key(g, SDLK_PAGEDOWN);
+    TR_CHECK(s.li == li + 1 && progress_lesson_done(&s.prog, l->id),
+             "%s not done once answered (at %d/%d)", l->id, s.li, s.beat);
+    gui_lesson_detach(&s);
+    gui_destroy(g);
+}
+
 static void test_menu_and_resume(void)
 {
     gui *g = open_gui(1280, 800);
@@ -437,11 +506,13 @@ static void test_menu_and_resume(void)
     key(g, SDLK_F2);
     gui_render(g);
     TR_CHECK(s.menu.nrows > 5, "the menu drew %d rows", s.menu.nrows);
+    /* Every title whole ("... PAT, copy engines" was cut to "copy engi…"). */
+    TR_CHECK(s.menu.cut == 0, "the menu cut %d titles at 1280x800", s.menu.cut);
     int target = s.menu.row_lesson[5];
     click_rect(g, s.menu.row_rect[5]);
     TR_CHECK(s.li == target && !s.menu.open, "clicked row 5 (%d), at %d", target, s.li);
-    key(g, SDLK_PAGEDOWN);
-    key(g, SDLK_PAGEDOWN);
+    page(g, &s, SDLK_PAGEDOWN);
+    page(g, &s, SDLK_PAGEDOWN);
     settle(g);
     int li = s.li, beat = s.beat;
     key(g, SDLK_l);
@@ -695,6 +766,7 @@ int main(void)
     test_cells();
     test_cells_grouped();
     test_menu_and_resume();
+    test_done_when_answered();
     test_layout();
     test_question_in_view();
     test_goldens();

@@ -4,7 +4,8 @@
  * Chinese, and right where the old stock sentences were wrong), and the
  * step sentences derived from the plan: "every GPU" only where every rank
  * sends, the pairs and the chunks they carry with their values, what a
- * reduction made, a summary beyond the first few, plurals, and a compared
+ * reduction made, every pair while they are few and a summary with the
+ * last beyond, plurals, and a compared
  * pair explained as two algorithms.
  */
 #include "test_render_util.h"
@@ -116,16 +117,19 @@ int main(void)
     words_of(&r, 1, false, CV_LANG_EN, false, t, sizeof t);
     expect_has(t, "Step 2 of 6 (reduce-scatter): every GPU sends to its right neighbour", "next");
     expect_has(t, "GPU 0 \xE2\x86\x92 GPU 1: d0+3 = 306", "next, a pair and its chunk");
-    expect_has(t, "4 transfers: 4 reductions.", "next, counts");
+    expect_has(t, "4 messages between GPUs: 4 reductions.", "next, counts");
+    /* Four pairs are all listed, the ring's wrap-around among them. */
+    expect_has(t, "GPU 3 \xE2\x86\x92 GPU 0: c2+3 = 504", "next, the wrap-around");
+    expect_not(t, "more like", "next, four pairs");
     words_of(&r, 1, true, CV_LANG_EN, false, t, sizeof t);
     expect_has(t, "GPU 0 \xE2\x86\x92 GPU 1: d0+3 + d1 = 306 + 103 = 409", "happened, the arithmetic");
     words_of(&r, 1, false, CV_LANG_ZH, false, t, sizeof t);
     expect_has(t, "每个 GPU 发给右邻居", "next, zh");
-    expect_has(t, "共 4 次传输：4 次规约", "next, zh counts");
+    expect_has(t, "GPU 之间共 4 条消息：4 次规约", "next, zh counts");
     /* Brief, for one side of a comparison. */
     words_of(&r, 1, false, CV_LANG_EN, true, t, sizeof t);
     EXPECT(strcmp(t, "Step 2 of 6 (reduce-scatter): every GPU sends to its right neighbour; 4 "
-                     "transfers.") == 0,
+                     "messages between GPUs.") == 0,
            "brief ring step: '%s'", t);
     run_free(&r);
 
@@ -133,6 +137,9 @@ int main(void)
     EXPECT(run(&r, CV_OP_ALLREDUCE, CV_ALGO_RING, 16, 16), "ring 16");
     words_of(&r, 0, false, CV_LANG_EN, false, t, sizeof t);
     expect_has(t, "and 13 more like them", "16 ranks");
+    expect_has(t, "GPU 1 \xE2\x86\x92 GPU 2", "16 ranks, the first two");
+    expect_not(t, "GPU 2 \xE2\x86\x92 GPU 3", "16 ranks, the middle summed up");
+    expect_has(t, "GPU 15 \xE2\x86\x92 GPU 0", "16 ranks, the wrap-around last");
     run_free(&r);
 
     /* At 64 ranks chunks run past z and Z: a numbered chunk's name keeps
@@ -165,7 +172,7 @@ int main(void)
     EXPECT(run(&r, CV_OP_REDUCE, CV_ALGO_DIRECT, 4, 4), "reduce direct");
     words_of(&r, 0, false, CV_LANG_EN, false, t, sizeof t);
     expect_has(t, "GPU 1 sends to GPU 0", "reduce direct");
-    expect_has(t, "1 transfer: 1 reduction.", "reduce direct, singular");
+    expect_has(t, "1 message between GPUs: 1 reduction.", "reduce direct, singular");
     run_free(&r);
 
     /* Tree reduce on 4 ranks, round 1: only ranks 1 and 3 send. */
@@ -235,6 +242,39 @@ int main(void)
         run_free(&r);
     } else
         EXPECT(false, "tree allreduce did not run");
+
+    /* While a step is in flight the panel heads it "In flight" and "Next"
+     * is the step after it, never the one already flying; once it lands
+     * it is what just happened and the next is still the one after. */
+    rd_font_paths fp;
+    char ferr[256];
+    if (rd_fonts_find(COLLVIZ_SOURCE_DIR "/assets", &fp, ferr, sizeof ferr) == CV_OK) {
+        cv_spec rs = tr_spec(CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 4);
+        gui *g = tr_gui(&rs, 1280, 800, RD_THEME_DARK, CV_LANG_EN);
+        g->t = 1.3; /* step 2 of 6 flying */
+        gui__step_texts(g);
+        EXPECT(g->text_flying, "t 1.3 is not in flight");
+        expect_has(g->just_text, "Step 2 of 6", "in flight, the flying step");
+        expect_not(g->just_text, " + ", "in flight, no arithmetic before it lands");
+        expect_has(g->next_text, "Step 3 of 6", "in flight, next is the step after it");
+        g->t = 1.8; /* step 2 landed */
+        gui__step_texts(g);
+        EXPECT(!g->text_flying, "t 1.8 is in flight");
+        expect_has(g->just_text, "Step 2 of 6", "landed");
+        expect_has(g->just_text, "d0+3 + d1 = 306 + 103 = 409", "landed, its arithmetic");
+        expect_has(g->next_text, "Step 3 of 6", "landed, next");
+        g->t = 5.2; /* the last step flying */
+        gui__step_texts(g);
+        expect_has(g->just_text, "Step 6 of 6", "the last step in flight");
+        expect_has(g->next_text, "Nothing", "the last step in flight, nothing next");
+        /* Home rewinds and pauses: the last words say so. */
+        g->t = 6;
+        gui__step_texts(g);
+        expect_has(g->next_text, "Home goes back to the start", "the end");
+        expect_not(g->next_text, "Home plays it again", "the end");
+        gui_destroy(g);
+    } else
+        printf("in-flight narration skipped: %s\n", ferr);
 
     printf("test_gui_text: %d checks, %d failures\n", checks, failures);
     return failures != 0;

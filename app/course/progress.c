@@ -136,6 +136,8 @@ void progress_record_quiz(progress *p, const char *key, bool correct)
     q->last = correct;
 }
 
+void progress_note_skipped(progress *p, const char *key) { quiz_slot(p, key); }
+
 void progress_set_current(progress *p, const char *lesson_id, int beat)
 {
     char *id = lesson_id ? cv_xstrdup(lesson_id) : NULL;

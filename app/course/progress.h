@@ -98,6 +98,10 @@ bool progress_lesson_done(const progress *p, const char *lesson_id);
 void progress_set_done(progress *p, const char *lesson_id, bool done);
 /* Records an attempt at a quiz: tries++, right++ when correct. */
 void progress_record_quiz(progress *p, const char *key, bool correct);
+/* Records that a quiz was passed without an answer: an entry with no
+ * tries (kept as it is if there is one): the lesson menu lists it as
+ * skipped until it is answered. */
+void progress_note_skipped(progress *p, const char *key);
 const progress_quiz *progress_find_quiz(const progress *p, const char *key);
 void progress_set_current(progress *p, const char *lesson_id, int beat);
 void progress_record_drill(progress *p, int right, int asked, int64_t when);

@@ -655,9 +655,11 @@ void gui_tick(gui *g, double seconds)
 /* ------------------------------------------------------------- drawing */
 
 /* The narration's "Just happened" (the step that made the state shown)
- * and "Next" (the step in flight, or the one the arrow key plays), from
- * the plan and the values before and after; kept while the shown step,
- * the traces and the language stay the same. */
+ * and "Next" (the one the arrow key plays), from the plan and the values
+ * before and after; while a step is in flight it is the first, headed "In
+ * flight" and without its arithmetic (it has not landed), and "Next" is
+ * the step after it, never the one already flying. Kept while the shown
+ * step, the traces and the language stay the same. */
 void gui__step_texts(gui *g)
 {
     int shown[2] = {-1, -1};
@@ -679,14 +681,21 @@ void gui__step_texts(gui *g)
     g->text_key_ok = true;
     size_t uj = 0, un = 0;
     g->just_text[0] = g->next_text[0] = '\0';
+    g->text_flying = false;
     bool zh = g->lang == CV_LANG_ZH;
     for (int p = 0; p < g->npanels && p < 2 && g->panels[p].plan; p++) {
         gui_panel *gp = &g->panels[p];
         const cv_plan *plan = gp->plan;
         int st = shown[p] / 2; /* the state shown: after st steps */
+        bool flying = shown[p] % 2 && st < plan->nsteps; /* step st is in flight */
         char just[900] = "", next[900] = "";
         bool brief = g->npanels == 2;
-        if (st > 0) {
+        g->text_flying |= flying;
+        if (flying) {
+            cv_state_seek(gp->narr, st);
+            gui__describe_step(plan, st, gp->narr, NULL, g->lang, brief, just, sizeof just);
+            st++; /* what comes next is the step after it */
+        } else if (st > 0) {
             cv_state_seek(gp->before, st - 1);
             cv_state_seek(gp->narr, st);
             gui__describe_step(plan, st - 1, gp->before, gp->narr, g->lang, brief, just, sizeof just);
@@ -699,8 +708,9 @@ void gui__step_texts(gui *g)
             gui__describe_step(plan, st, gp->narr, NULL, g->lang, brief, next, sizeof next);
         } else if (!brief) {
             snprintf(next, sizeof next, "%s",
-                     zh ? "没有了：全部步骤完成，接收缓冲区里就是结果。按 Home 从头再看。"
-                        : "Nothing: all steps are done and the recv buffers hold the result. Home plays it again.");
+                     zh ? "没有了：全部步骤完成，接收缓冲区里就是结果。按 Home 回到开头，再按 \xE2\x86\x92 逐步重看。"
+                        : "Nothing: all steps are done and the recv buffers hold the result. Home goes back to the "
+                          "start; \xE2\x86\x92 then plays it again step by step.");
         } else {
             snprintf(next, sizeof next, "%s", zh ? "完成。" : "done.");
         }
@@ -782,6 +792,7 @@ void gui__frame(gui *g, rd_frame *out)
         gui__step_texts(g);
         f.narr.just = g->just_text[0] ? g->just_text : NULL;
         f.narr.next = g->next_text[0] && !g->hide_next ? g->next_text : NULL;
+        f.narr.flying = g->text_flying && f.narr.just;
     }
     f.narr.diagram = g->has_diagram ? &g->diagram : NULL;
     f.narr.nchoices = g->nchoices;

@@ -67,6 +67,7 @@ struct gui {
     char def_title[256];
     char def_body[2048];
     char just_text[2048], next_text[2048]; /* gui__step_texts */
+    bool text_flying;                      /* just_text is a step in flight */
     uint64_t text_key;
     bool text_key_ok;
     char *narr_title, *narr_body, *footer;

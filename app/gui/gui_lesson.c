@@ -77,6 +77,10 @@ static const char *const strings[GUI_LS_COUNT_][2] = {
                            "看看哪个数据块会到达这个格子，以及格子原来存的是什么。"},
     [GUI_LS_CELLS_MARKED] = {"The picks the step does not write are marked on the stage.",
                              "这一步不会写入的所选格子已在演示区上标出。"},
+    [GUI_LS_SKIP_ASK] = {"This question is not answered yet: PgDn again skips it (the lesson menu keeps it "
+                         "for later, and the lesson is done once it is answered)",
+                         "这道题还没有作答：再按 PgDn 跳过（课程菜单会记着它，答完后这一课才算完成）"},
+    [GUI_LS_SKIPPED] = {"skipped: Enter opens the first of them", "道题跳过了：按 Enter 打开第一道"},
 };
 
 const char *gui_lesson_str(const gui_lesson *s, gui_lesson_string id)
@@ -117,6 +121,42 @@ void gui_lesson_note_quiz(gui_lesson *s, const char *key, bool correct)
     }
 }
 
+void gui_lesson_note_skipped(gui_lesson *s, const char *key)
+{
+    progress_note_skipped(&s->prog, key);
+    if (s->npending_skip < (int)(sizeof s->pending_skip / sizeof *s->pending_skip))
+        s->pending_skip[s->npending_skip++] = key;
+}
+
+static bool quiz_answered(const gui_lesson *s, const lesson_quiz *q)
+{
+    const progress_quiz *pq = progress_find_quiz(&s->prog, q->key);
+    return pq && pq->tries > 0;
+}
+
+int gui_lesson_skipped(const gui_lesson *s, const lesson *l, int *first_beat)
+{
+    int n = 0;
+    *first_beat = -1;
+    for (int k = 0; k < l->nquizzes; k++) {
+        const progress_quiz *pq = progress_find_quiz(&s->prog, l->quizzes[k].key);
+        if (pq && pq->tries == 0) {
+            if (n++ == 0)
+                *first_beat = l->quizzes[k].beat;
+        }
+    }
+    return n;
+}
+
+/* Every quiz of l answered at least once: only then is it done. */
+static bool all_answered(const gui_lesson *s, const lesson *l)
+{
+    for (int k = 0; k < l->nquizzes; k++)
+        if (!quiz_answered(s, &l->quizzes[k]))
+            return false;
+    return true;
+}
+
 void gui_lesson_note_done(gui_lesson *s, const char *lesson_id)
 {
     progress_set_done(&s->prog, lesson_id, true);
@@ -148,6 +188,8 @@ static void fold_in(progress *disk, bool from_file, void *user)
             progress_record_quiz(disk, s->pending_quiz[i].key, s->pending_quiz[i].correct);
         for (int i = 0; i < s->npending_done; i++)
             progress_set_done(disk, s->pending_done[i], true);
+        for (int i = 0; i < s->npending_skip; i++)
+            progress_note_skipped(disk, s->pending_skip[i]);
     }
     set_place(s, disk);
 }
@@ -156,14 +198,14 @@ void gui_lesson_save(gui_lesson *s)
 {
     set_place(s, &s->prog);
     if (!s->path[0]) {
-        s->npending_quiz = s->npending_done = 0;
+        s->npending_quiz = s->npending_done = s->npending_skip = 0;
         return;
     }
     char msg[1024];
     progress_status st = progress_update(s->path, fold_in, s, &s->prog, msg, sizeof msg);
     if (st == PROGRESS_OK || st == PROGRESS_RECOVERED) {
         /* s->prog is what the file now holds */
-        s->npending_quiz = s->npending_done = 0;
+        s->npending_quiz = s->npending_done = s->npending_skip = 0;
         s->save_error[0] = '\0';
         if (st == PROGRESS_OK)
             return;
@@ -439,7 +481,19 @@ void gui_lesson_next(gui_lesson *s)
     if (restore_stage(s))
         return;
     const lesson *l = gui_lesson_current(s);
-    if (s->beat >= l->nbeats - 1 && !progress_lesson_done(&s->prog, l->id))
+    /* Past a question not answered: asked once, then passed as skipped
+     * (the menu lists it, and the lesson is not done until it is answered). */
+    const lesson_quiz *q = s->quiz.q;
+    if (q && !quiz_answered(s, q)) {
+        if (s->skip_asked != q) {
+            s->skip_asked = q;
+            gui_message(s->g, gui_lesson_str(s, GUI_LS_SKIP_ASK), 8);
+            return;
+        }
+        gui_lesson_note_skipped(s, q->key);
+    }
+    s->skip_asked = NULL;
+    if (s->beat >= l->nbeats - 1 && !progress_lesson_done(&s->prog, l->id) && all_answered(s, l))
         gui_lesson_note_done(s, l->id); /* saved by the move below */
     if (s->beat < last_page(l)) {
         gui_lesson_go(s, s->li, s->beat + 1, GUI_LESSON_NEXT);

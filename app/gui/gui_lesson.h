@@ -55,6 +55,7 @@ typedef struct {
     SDL_Rect row_rect[96];
     int row_lesson[96];
     SDL_Rect box;
+    int cut; /* titles last drawn that did not fit their row even in the small face */
 } gui_lesson_menu;
 
 typedef struct {
@@ -83,12 +84,16 @@ typedef struct {
     /* Changes not yet in the file. A save folds them into the file as it
      * is then, so what another collviz wrote meanwhile (the drill in a
      * terminal) is kept. Keys and ids point into the course. */
-    int npending_quiz, npending_done;
+    int npending_quiz, npending_done, npending_skip;
     struct {
         const char *key;
         bool correct;
     } pending_quiz[8];
     const char *pending_done[8];
+    const char *pending_skip[8];
+    /* The question a Page Down found unanswered and asked about: the next
+     * Page Down past it skips it. */
+    const lesson_quiz *skip_asked;
 } gui_lesson;
 
 /* How a beat is reached, which decides how the stage gets there. */
@@ -124,6 +129,10 @@ void gui_lesson_save(gui_lesson *s);
 /* Records a quiz attempt or a lesson done, in memory and for the next save. */
 void gui_lesson_note_quiz(gui_lesson *s, const char *key, bool correct);
 void gui_lesson_note_done(gui_lesson *s, const char *lesson_id);
+void gui_lesson_note_skipped(gui_lesson *s, const char *key);
+/* A lesson's quizzes passed without an answer (and not answered since),
+ * and the beat of the first of them (-1: none). */
+int gui_lesson_skipped(const gui_lesson *s, const lesson *l, int *first_beat);
 /* Rebuilds everything the panel shows from the state. */
 void gui_lesson_refresh(gui_lesson *s);
 const lesson *gui_lesson_current(const gui_lesson *s);
@@ -136,6 +145,7 @@ typedef enum {
     GUI_LS_CELLS_EXTRA, GUI_LS_CELLS_SHOWN, GUI_LS_EXPLORED, GUI_LS_COURSE_DONE,
     GUI_LS_MENU_TITLE, GUI_LS_MENU_HINT, GUI_LS_PICKS, GUI_LS_STAGE_ONLY, GUI_LS_GROUPED, GUI_LS_TRY_AGAIN,
     GUI_LS_VALUE_HINT, GUI_LS_CELLS_MARKED, GUI_LS_CELL_MISSING, GUI_LS_CELL_EXTRA,
+    GUI_LS_SKIP_ASK, GUI_LS_SKIPPED,
     GUI_LS_COUNT_
 } gui_lesson_string;
 const char *gui_lesson_str(const gui_lesson *s, gui_lesson_string id);

@@ -38,10 +38,15 @@ static int build_rows(const lesson_course *c, int *lesson_of, int *track_of)
     return n;
 }
 
+/* Opens lesson li: at its first skipped question where it has one (the
+ * way back to it), else at its start. */
 static void open_lesson(gui_lesson *s, int li)
 {
     s->menu.open = false;
-    if (li != s->li)
+    int beat;
+    if (gui_lesson_skipped(s, s->course->lessons[li], &beat) > 0 && beat >= 0)
+        gui_lesson_go(s, li, beat, GUI_LESSON_JUMP);
+    else if (li != s->li)
         gui_lesson_go(s, li, 0, GUI_LESSON_JUMP);
 }
 
@@ -214,10 +219,20 @@ void gui_lesson_menu_draw(gui_lesson *s)
     fill(r, (SDL_Rect){0, 0, L->w, L->h}, shade);
     int pad = (int)fmaxf(4, 12 * L->ui);
     int px = L->px_text, lh = (int)(px * 1.7), small = L->px_small;
-    /* A column as wide as two fit side by side, up to what a title needs. */
-    int col_w1 = (int)fminf(px * 40, (L->w - 5 * pad) / 2);
+    /* A column as wide as the longest title needs (with its mark and
+     * score), as far as two fit side by side; one column where two would
+     * be narrower than 24 ems. */
+    int need = px * 24, sw0 = 0;
+    rd_text_measure(tx, "00/00", small, &sw0, NULL);
+    for (int i = 0; i < c->nlessons; i++) {
+        int tw = 0;
+        rd_text_measure(tx, lesson_text_get(&c->lessons[i]->title, s->lang), px, &tw, NULL);
+        int w = tw + px * 2 + sw0 + pad * 2 + 2;
+        need = w > need ? w : need;
+    }
+    int col_w1 = (int)fminf(need, (L->w - 5 * pad) / 2);
     if (col_w1 < px * 24)
-        col_w1 = (int)fminf(px * 40, L->w - 4 * pad);
+        col_w1 = (int)fminf(need, L->w - 4 * pad);
     int head_h = (int)(L->px_big * 1.6), foot_h = (int)(small * 1.5) * 3 + pad;
     int max_h = L->h - 2 * pad;
     int visible = (max_h - 2 * pad - head_h - foot_h) / lh;
@@ -277,6 +292,7 @@ void gui_lesson_menu_draw(gui_lesson *s)
     }
     m->top = top;
     m->nrows = 0;
+    m->cut = 0;
     int ylist = y0 + head_h;
     for (int k = top; k < nrows; k++) {
         int col = cols == 2 && k >= split ? 1 : 0;
@@ -298,8 +314,16 @@ void gui_lesson_menu_draw(gui_lesson *s)
         }
         int mark_w = px * 2;
         bool is_done = progress_lesson_done(&s->prog, l->id);
-        const char *mark = lesson_of[k] == s->li ? "\xE2\x96\xB6" : is_done ? "\xE2\x9C\x93" : "";
-        SDL_Color mark_c = lesson_of[k] == s->li ? th->accent : rd_rank_color(2);
+        int first_skip;
+        bool skipped = !is_done && gui_lesson_skipped(s, l, &first_skip) > 0;
+        /* the one open, done, or passed with questions skipped */
+        const char *mark = lesson_of[k] == s->li ? "\xE2\x96\xB6"
+                           : is_done             ? "\xE2\x9C\x93"
+                           : skipped             ? "\xC2\xBB"
+                                                 : "";
+        SDL_Color mark_c = lesson_of[k] == s->li ? th->accent
+                           : skipped             ? th->warn
+                                                 : rd_rank_color(2);
         rd_text_draw_in(tx, mark, px, mark_c, (SDL_Rect){rr.x + pad / 2, rr.y, mark_w, rr.h},
                         RD_ALIGN_LEFT);
         char score[32];
@@ -308,10 +332,16 @@ void gui_lesson_menu_draw(gui_lesson *s)
         rd_text_measure(tx, "00/00", small, &sw, NULL);
         rd_text_draw_in(tx, score, small, th->dim, (SDL_Rect){rr.x + rr.w - sw - pad / 2, rr.y, sw, rr.h},
                         RD_ALIGN_RIGHT);
-        rd_text_draw_in(tx, lesson_text_get(&l->title, s->lang), px, th->text,
-                        (SDL_Rect){rr.x + pad / 2 + mark_w, rr.y,
-                                   rr.w - mark_w - sw - pad * 3 / 2, rr.h},
-                        RD_ALIGN_LEFT);
+        /* A title too long for its row takes the small face rather than
+         * lose its end ("copy engi…"). */
+        const char *title = lesson_text_get(&l->title, s->lang);
+        SDL_Rect tb = {rr.x + pad / 2 + mark_w, rr.y, rr.w - mark_w - sw - pad * 3 / 2, rr.h};
+        int tpx = px, tw = 0;
+        rd_text_measure(tx, title, tpx, &tw, NULL);
+        for (; tw > tb.w && tpx > small; tpx--)
+            rd_text_measure(tx, title, tpx - 1, &tw, NULL);
+        m->cut += tw > tb.w;
+        rd_text_draw_in(tx, title, tpx, th->text, tb, RD_ALIGN_LEFT);
         if (m->nrows < MAX_SHOWN) {
             m->row_rect[m->nrows] = rr;
             m->row_lesson[m->nrows++] = lesson_of[k];
@@ -330,7 +360,12 @@ void gui_lesson_menu_draw(gui_lesson *s)
                             (SDL_Rect){x0, fy + i * (int)(small * 1.5), bw - 2 * pad, (int)(small * 1.5)},
                             RD_ALIGN_LEFT);
     }
-    rd_text_draw_in(tx, gui_lesson_str(s, GUI_LS_MENU_HINT), small, th->dim,
+    /* The selected lesson's skipped questions, and the way back to them. */
+    int first_skip, nskip = gui_lesson_skipped(s, cur, &first_skip);
+    char skip_line[160];
+    snprintf(skip_line, sizeof skip_line, "%d %s", nskip, gui_lesson_str(s, GUI_LS_SKIPPED));
+    rd_text_draw_in(tx, nskip > 0 ? skip_line : gui_lesson_str(s, GUI_LS_MENU_HINT), small,
+                    nskip > 0 ? th->warn : th->dim,
                     (SDL_Rect){x0, fy + 2 * (int)(small * 1.5), bw - 2 * pad, (int)(small * 1.5)},
                     RD_ALIGN_LEFT);
 }

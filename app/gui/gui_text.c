@@ -16,6 +16,7 @@
 #include "gui_internal.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct {
@@ -92,7 +93,8 @@ static const char *noun(long long n, const char *one, const char *many) { return
 /* Who talks to whom in a step: every transfer to (src + d) mod N for one
  * d, or to src XOR d, from one rank, or to one rank; "every GPU" only when
  * every rank sends. */
-static void pattern(const cv_plan *plan, const cv_step *st, bool zh, char *out, size_t outlen)
+static void pattern(const cv_plan *plan, const cv_step *st, long long messages, bool zh, char *out,
+                    size_t outlen)
 {
     int n = plan->spec.ranks;
     int shift = -1, xr = -1, from = -1, to = -1;
@@ -135,17 +137,20 @@ static void pattern(const cv_plan *plan, const cv_step *st, bool zh, char *out, 
     else if (one_src && one_dst)
         snprintf(out, outlen, zh ? "GPU %d 发给 GPU %d" : "GPU %d sends to GPU %d", from, to);
     else if (one_src)
-        snprintf(out, outlen, zh ? "GPU %d 发给 %d 个 GPU" : "GPU %d sends to %d GPUs", from,
-                 (int)(st->count));
+        snprintf(out, outlen, zh ? "GPU %d 发给 %lld 个 GPU" : "GPU %d sends to %lld GPUs", from,
+                 messages);
     else if (one_dst)
         snprintf(out, outlen, zh ? "%d 个 GPU 发给 GPU %d" : "%d GPUs send to GPU %d", senders, to);
     else if (all && same_shift && shift == 1)
         snprintf(out, outlen, "%s", zh ? "每个 GPU 发给右邻居" : "every GPU sends to its right neighbour");
     else if (all && same_shift && shift == n - 1)
         snprintf(out, outlen, "%s", zh ? "每个 GPU 发给左邻居" : "every GPU sends to its left neighbour");
+    else if (all && same_shift && zh) /* Bruck's r - 2^k is behind, not N - 2^k ahead */
+        snprintf(out, outlen, "每个 GPU 发给%s第 %d 个 GPU", 2 * shift > n ? "后方" : "前方",
+                 2 * shift > n ? n - shift : shift);
     else if (all && same_shift)
-        snprintf(out, outlen, zh ? "每个 GPU 发给前方第 %d 个 GPU" : "every GPU sends to the GPU %d ahead",
-                 shift);
+        snprintf(out, outlen, "every GPU sends to the GPU %d %s", 2 * shift > n ? n - shift : shift,
+                 2 * shift > n ? "behind" : "ahead");
     else if (all && same_xor)
         snprintf(out, outlen, zh ? "伙伴两两交换（编号异或 %d）" : "partners exchange (rank xor %d)", xr);
     else if (same_shift && zh)
@@ -253,6 +258,142 @@ static void landed(const cv_plan *plan, const cv_transfer *x, cv_state *before, 
                  : op == CV_BXOR ? "^" : "+", vb, vc, more);
 }
 
+/* ------------------------------------------------------------ messages */
+
+/* A step's messages, as the cost model counts them (cv_cost.c): what one
+ * rank sends one other rank in the step, however many transfers (a block
+ * range that wraps round the buffer is two) it takes; a transfer inside
+ * one part is a local operation, counted apart from them. */
+typedef struct {
+    /* a message reduces if one of its transfers does */
+    long long messages, msg_copies, msg_reduces;
+    long long local_copies, local_reduces;
+    bool sw; /* some message goes to or from an in-network plan's switch */
+} step_counts;
+
+static int key_cmp(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static step_counts count_step(const cv_plan *plan, const cv_step *st)
+{
+    step_counts k;
+    memset(&k, 0, sizeof k);
+    int64_t parts = cv_plan_parts(plan), np = 0;
+    /* the pair of each message, twice its key and 1 if it reduces */
+    int64_t *keys = st->count > 0 ? cv_xmalloc((size_t)st->count * sizeof *keys) : NULL;
+    for (int64_t i = st->first; i < st->first + st->count; i++) {
+        const cv_transfer *x = &plan->transfers[i];
+        bool red = x->kind != CV_XFER_COPY;
+        if (x->src == x->dst) {
+            k.local_copies += !red;
+            k.local_reduces += red;
+            continue;
+        }
+        k.sw |= x->src >= plan->spec.ranks || x->dst >= plan->spec.ranks;
+        keys[np++] = ((int64_t)x->src * parts + x->dst) * 2 + red;
+    }
+    qsort(keys, (size_t)np, sizeof *keys, key_cmp);
+    for (int64_t i = 0; i < np;) {
+        int64_t j = i;
+        bool red = false;
+        for (; j < np && keys[j] / 2 == keys[i] / 2; j++)
+            red |= keys[j] & 1;
+        k.messages++;
+        k.msg_reduces += red;
+        k.msg_copies += !red;
+        i = j;
+    }
+    free(keys);
+    return k;
+}
+
+/* "4 messages between GPUs: 4 reductions; 4 local copies." and in
+ * Chinese; brief: "4 messages, 4 local copies". */
+static void counts_text(const step_counts *k, bool zh, bool brief, char *out, size_t n)
+{
+    size_t len = 0;
+    out[0] = '\0';
+    if (zh) {
+        if (k->messages) {
+            len += (size_t)snprintf(out + len, n - len, "%s共 %lld 条消息",
+                                    k->sw ? "GPU 与交换机之间" : "GPU 之间", k->messages);
+            if (!brief && k->msg_copies && len < n)
+                len += (size_t)snprintf(out + len, n - len, "：%lld 次复制", k->msg_copies);
+            if (!brief && k->msg_reduces && len < n)
+                len += (size_t)snprintf(out + len, n - len, "%s%lld 次规约",
+                                        k->msg_copies ? "、" : "：", k->msg_reduces);
+        }
+        long long l = k->local_copies + k->local_reduces;
+        if (l && len < n)
+            snprintf(out + len, n - len, "%s本地 %lld 次%s", k->messages ? "；" : "", l,
+                     k->local_reduces && k->local_copies ? "复制或规约"
+                     : k->local_reduces                  ? "规约"
+                                                         : "复制");
+        return;
+    }
+    if (k->messages) {
+        len += (size_t)snprintf(out + len, n - len, "%lld %s %s", k->messages,
+                                noun(k->messages, "message", "messages"),
+                                k->sw ? "between GPUs and the switch" : "between GPUs");
+        if (!brief && len < n) {
+            len += (size_t)snprintf(out + len, n - len, ":");
+            if (k->msg_copies && len < n)
+                len += (size_t)snprintf(out + len, n - len, " %lld %s", k->msg_copies,
+                                        noun(k->msg_copies, "copy", "copies"));
+            if (k->msg_reduces && len < n)
+                len += (size_t)snprintf(out + len, n - len, "%s %lld %s", k->msg_copies ? "," : "",
+                                        k->msg_reduces,
+                                        noun(k->msg_reduces, "reduction", "reductions"));
+        }
+    }
+    const char *sep = k->messages ? (brief ? ", " : "; ") : "";
+    if (k->local_copies && len < n)
+        len += (size_t)snprintf(out + len, n - len, "%s%lld local %s", sep, k->local_copies,
+                                noun(k->local_copies, "copy", "copies"));
+    if (k->local_reduces && len < n)
+        snprintf(out + len, n - len, "%s%lld local %s", k->local_copies ? ", " : sep,
+                 k->local_reduces, noun(k->local_reduces, "reduction", "reductions"));
+}
+
+/* What the message from src to dst carries: each of its transfers' chunks
+ * (and, once landed, the arithmetic), joined. */
+static size_t message_text(const cv_plan *plan, const cv_step *st, int src, int dst,
+                           cv_state *before, cv_state *after, bool zh, char *out, size_t n)
+{
+    size_t len = 0;
+    out[0] = '\0';
+    for (int64_t i = st->first; i < st->first + st->count && len < n; i++) {
+        const cv_transfer *x = &plan->transfers[i];
+        if (x->src != src || x->dst != dst)
+            continue;
+        char what[320];
+        if (after)
+            landed(plan, x, before, after, zh, what, sizeof what);
+        else
+            carried(plan, x, before, zh, what, sizeof what);
+        len += (size_t)snprintf(out + len, n - len, "%s%s", len ? (zh ? "；" : "; ") : "", what);
+    }
+    return len;
+}
+
+/* One line of the list: "GPU 0 → GPU 1: d0+3 = 306", or a local one. */
+static size_t pair_line(const cv_plan *plan, const cv_step *st, int src, int dst, cv_state *before,
+                        cv_state *after, bool zh, bool first, char *out, size_t n)
+{
+    char s[24], d[24], what[700];
+    gpu_name(plan, src, zh, s, sizeof s);
+    gpu_name(plan, dst, zh, d, sizeof d);
+    message_text(plan, st, src, dst, before, after, zh, what, sizeof what);
+    const char *stop = first ? (zh ? "。" : ".") : "";
+    if (src == dst)
+        return (size_t)snprintf(out, n, zh ? "%s\n%s 内部：%s" : "%s\n%s, inside: %s", stop, s,
+                                what);
+    return (size_t)snprintf(out, n, "%s\n%s \xE2\x86\x92 %s: %s", stop, s, d, what);
+}
+
 void gui__describe_step(const cv_plan *plan, int step, cv_state *before, cv_state *after,
                         cv_lang lang, bool brief, char *out, size_t outlen)
 {
@@ -261,17 +402,10 @@ void gui__describe_step(const cv_plan *plan, int step, cv_state *before, cv_stat
     if (plan->nsteps == 0 || step < 0 || step >= plan->nsteps)
         return;
     const cv_step *st = &plan->steps[step];
-    long long copies = 0, reduces = 0, moves = 0;
-    for (int64_t i = st->first; i < st->first + st->count; i++) {
-        const cv_transfer *x = &plan->transfers[i];
-        moves += x->src != x->dst;
-        if (x->kind == CV_XFER_COPY)
-            copies++;
-        else
-            reduces++;
-    }
-    char who[160];
-    pattern(plan, st, zh, who, sizeof who);
+    step_counts k = count_step(plan, st);
+    char who[160], counts[256];
+    pattern(plan, st, k.messages, zh, who, sizeof who);
+    counts_text(&k, zh, brief, counts, sizeof counts);
     const char *phase = st->phase ? st->phase : "";
     size_t len;
     /* A local sub-phase says so, unless its phase's name does. */
@@ -285,66 +419,50 @@ void gui__describe_step(const cv_plan *plan, int step, cv_state *before, cv_stat
     if (len >= outlen)
         return;
     if (brief) {
-        long long c = st->count;
-        if (zh)
-            snprintf(out + len, outlen - len, "；%lld 次传输。", c);
-        else
-            snprintf(out + len, outlen - len, "; %lld %s.", c, noun(c, "transfer", "transfers"));
+        snprintf(out + len, outlen - len, zh ? "；%s。" : "; %s.", counts);
         return;
     }
-    /* The pairs and what they carry, one a line, while the list stays
-     * short. */
-    enum { LIST = 3 };
-    int listed = 0;
-    for (int64_t i = st->first; i < st->first + st->count && listed < LIST && before; i++) {
+    /* The pairs and what they carry, one message a line: every one while
+     * they are few (a ring of 4 shows its wrap-around 3 -> 0), else the
+     * first two, how many more, and the last. A local copy beside
+     * messages is counted, not listed. */
+    enum { ALL = 5, HEAD = 2 };
+    bool msgs = k.messages > 0;
+    long long total = msgs ? k.messages : st->count, shown = 0;
+    int64_t last = -1; /* the last pair's first transfer */
+    int pairs[ALL][2];
+    for (int64_t i = st->first; i < st->first + st->count && before; i++) {
         const cv_transfer *x = &plan->transfers[i];
-        if (x->src == x->dst && moves > 0)
-            continue; /* a local copy beside the messages: counted, not listed */
-        char s[24], d[24], what[320];
-        gpu_name(plan, x->src, zh, s, sizeof s);
-        gpu_name(plan, x->dst, zh, d, sizeof d);
-        if (after)
-            landed(plan, x, before, after, zh, what, sizeof what);
-        else
-            carried(plan, x, before, zh, what, sizeof what);
-        if (x->src == x->dst)
-            len += (size_t)snprintf(out + len, outlen - len, zh ? "%s\n%s 内部：%s" : "%s\n%s, inside: %s",
-                                    listed ? "" : (zh ? "。" : "."), s, what);
-        else
-            len += (size_t)snprintf(out + len, outlen - len, "%s\n%s \xE2\x86\x92 %s: %s",
-                                    listed ? "" : (zh ? "。" : "."), s, d, what);
-        listed++;
-        if (len >= outlen)
-            return;
+        if ((x->src == x->dst) == msgs)
+            continue;
+        bool seen = false;
+        for (long long j = 0; j < shown && j < ALL; j++)
+            seen |= pairs[j][0] == x->src && pairs[j][1] == x->dst;
+        if (seen || (msgs && last >= 0 && plan->transfers[last].src == x->src &&
+                     plan->transfers[last].dst == x->dst))
+            continue;
+        if (shown < (total <= ALL ? ALL : HEAD)) {
+            pairs[shown][0] = x->src, pairs[shown][1] = x->dst;
+            len += pair_line(plan, st, x->src, x->dst, before, after, zh, shown == 0, out + len,
+                             outlen - len);
+            shown++;
+            if (len >= outlen)
+                return;
+        } else
+            last = i;
     }
-    long long shown = listed, total = moves > 0 ? moves : st->count;
-    if (total > shown && len < outlen)
-        len += (size_t)snprintf(out + len, outlen - len,
-                                zh ? "\n另有 %lld 个类似传输。" : "\nand %lld more like %s.", total - shown,
-                                total - shown == 1 ? "it" : "them");
-    else if (listed == 0 && len < outlen)
+    if (total > shown && last >= 0) {
+        long long more = total - shown - 1;
+        if (more > 0)
+            len += (size_t)snprintf(out + len, outlen - len,
+                                    zh ? "\n……另有 %lld 个类似的……"
+                                       : "\n\xE2\x80\xA6 and %lld more like them \xE2\x80\xA6",
+                                    more);
+        if (len < outlen)
+            len += pair_line(plan, st, plan->transfers[last].src, plan->transfers[last].dst, before,
+                             after, zh, false, out + len, outlen - len);
+    } else if (shown == 0 && len < outlen)
         len += (size_t)snprintf(out + len, outlen - len, "%s", zh ? "。" : ".");
-    if (len < outlen) {
-        /* The kinds there are: "1 transfer: 1 copy", "4 transfers: 4 reductions". */
-        long long c = st->count;
-        char kinds[96] = "";
-        if (zh) {
-            size_t k = 0;
-            if (copies)
-                k += (size_t)snprintf(kinds + k, sizeof kinds - k, "%lld 次复制", copies);
-            if (reduces)
-                snprintf(kinds + k, sizeof kinds - k, "%s%lld 次规约", k ? "、" : "", reduces);
-            snprintf(out + len, outlen - len, "\n共 %lld 次传输：%s。", c, kinds);
-        } else {
-            size_t k = 0;
-            if (copies)
-                k += (size_t)snprintf(kinds + k, sizeof kinds - k, "%lld %s", copies,
-                                      noun(copies, "copy", "copies"));
-            if (reduces)
-                snprintf(kinds + k, sizeof kinds - k, "%s%lld %s", k ? ", " : "", reduces,
-                         noun(reduces, "reduction", "reductions"));
-            snprintf(out + len, outlen - len, "\n%lld %s: %s.", c, noun(c, "transfer", "transfers"),
-                     kinds);
-        }
-    }
+    if (len < outlen)
+        snprintf(out + len, outlen - len, zh ? "\n%s。" : "\n%s.", counts);
 }
