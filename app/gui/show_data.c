@@ -257,7 +257,7 @@ static bool is_json(const char *text, size_t len)
     size_t i = 0;
     while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n'))
         i++;
-    if (i == len || text[i] == '{')
+    if (i == len || text[i] == '{' || text[i] == '\0') /* a NUL: the reader says where */
         return true;
     if (text[i] != '[')
         return false;
