@@ -72,7 +72,7 @@ if(CMAKE_CXX_COMPILER)
   # covers that ground), the stand-in for test_cuda in the rehearsal of the
   # GPU check below.
   add_executable(test_cuda_suite_mock test_cuda.c)
-  target_link_libraries(test_cuda_suite_mock PRIVATE cvcudamock)
+  target_link_libraries(test_cuda_suite_mock PRIVATE cvcheck cvcudamock)
   target_include_directories(test_cuda_suite_mock PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
   collviz_warnings(test_cuda_suite_mock)
 
@@ -91,7 +91,7 @@ if(CMAKE_CXX_COMPILER)
     target_link_libraries(cvcudamock_mpi PUBLIC cvcore MPI::MPI_C)
     collviz_warnings(cvcudamock_mpi)
     add_executable(test_cuda_nccl_mpi_mock test_cuda_nccl_mpi_mock.c)
-    target_link_libraries(test_cuda_nccl_mpi_mock PRIVATE cvcudamock_mpi)
+    target_link_libraries(test_cuda_nccl_mpi_mock PRIVATE cvcheck cvcudamock_mpi)
     target_include_directories(test_cuda_nccl_mpi_mock PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
     collviz_warnings(test_cuda_nccl_mpi_mock)
     set(CVMOCK_MPI_ENV OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
