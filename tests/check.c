@@ -60,9 +60,10 @@ static void add(const test_case *row, int member, const char *member_name)
         n = snprintf(e->name, sizeof e->name, "%s", member_name);
     else
         n = snprintf(e->name, sizeof e->name, "%s/%s", row->name, member_name);
-    /* A name is typed on a command line and in ctest -R: no spaces, no
-     * glob characters, and every name its own. */
-    if (n <= 0 || n >= NAME_LEN || strpbrk(e->name, " \t\n*?[]\\'\"$"))
+    /* A name is typed on a command line and in ctest -R, and is a line of
+     * the list CMake reads (';' would split it): no spaces, no glob
+     * characters, and every name its own. */
+    if (n <= 0 || n >= NAME_LEN || strpbrk(e->name, " \t\n*?[]\\'\"$;"))
         die("the case name '%s' is empty, too long, or has a space or a glob character",
             e->name);
     for (int i = 0; i < nentries - 1; i++)
