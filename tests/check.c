@@ -64,8 +64,7 @@ static void add(const test_case *row, int member, const char *member_name)
      * the list CMake reads (';' would split it): no spaces, no glob
      * characters, and every name its own. */
     if (n <= 0 || n >= NAME_LEN || strpbrk(e->name, " \t\n*?[]\\'\"$;"))
-        die("the case name '%s' is empty, too long, or has a space or a glob character",
-            e->name);
+        die("the case name '%s' is empty, too long, or has a space or a glob character", e->name);
     for (int i = 0; i < nentries - 1; i++)
         if (!strcmp(entries[i].name, e->name))
             die("two cases are named '%s'", e->name);
@@ -206,6 +205,14 @@ int cases_main(int argc, char **argv, const test_case *cases, int ncases)
     cases_args(argc, argv, cases, ncases);
     cases_run();
     return cases_end();
+}
+
+int cases_name_at(const char *const *names, int count, int i, char *name, size_t len)
+{
+    if (i < 0 || i >= count)
+        return 0;
+    snprintf(name, len, "%s", names[i]);
+    return 1;
 }
 
 int cases_flag(int *argc, char **argv, const char *flag)

@@ -78,6 +78,10 @@ typedef struct test_case {
 #define CASES_COUNT(table) ((int)(sizeof(table) / sizeof((table)[0])))
 #define CASES_MAIN(argc, argv, table) cases_main((argc), (argv), (table), CASES_COUNT(table))
 
+/* A family's each() over a list of names (files, setups): writes
+ * names[i] and returns 1, or returns 0 past the last. */
+int cases_name_at(const char *const *names, int count, int i, char *name, size_t len);
+
 /* Reads the command line for the table: --list prints the names and
  * exits 0, bad usage exits 2. A test's own flags are taken out first. */
 void cases_args(int argc, char **argv, const test_case *cases, int ncases);
