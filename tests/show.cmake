@@ -4,5 +4,5 @@
 if(NOT COLLVIZ_GUI)
   return() # a build without the window (COLLVIZ_GUI=OFF)
 endif()
-collviz_test(test_show SOURCES test_show.c test_cli_util.c LIBS cvgui TIMEOUT 300)
+collviz_test(test_show SOURCES test_show.c test_cli_util.c LIBS cvgui TIMEOUT 300 SERIAL)
 add_dependencies(test_show collviz)
