@@ -6,7 +6,8 @@
 # the stub they skip the same way.
 collviz_test(test_cuda_nodevice SOURCES test_cuda_nodevice.c LIBS cvcore cvcuda TIMEOUT 120)
 # The property suite on a GPU: scripts/gpu_check.sh runs it in 8 parts side by side
-# (test_cuda --part K/8); run whole, as here, it has this long.
+# (test_cuda --part K/8); ctest runs an (op, algorithm) pair a case
+# (test_cuda/allreduce/ring), each with this long.
 collviz_test(test_cuda SOURCES test_cuda.c LIBS cvcore cvcuda TIMEOUT 1800)
 collviz_test(test_cuda_limits SOURCES test_cuda_limits.c LIBS cvcore cvcuda TIMEOUT 600)
 collviz_test(test_cuda_nccl SOURCES test_cuda_nccl.c LIBS cvcore cvcuda TIMEOUT 600)
