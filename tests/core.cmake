@@ -1,8 +1,8 @@
 # The core engine's tests: plans, reference, CPU backend, trace, cost.
 collviz_test(test_collectives SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_collectives.c LIBS cvcore
              TIMEOUT 1800)
-add_test(NAME test_collectives_large COMMAND test_collectives --large)
-set_tests_properties(test_collectives_large PROPERTIES TIMEOUT 1800)
+# Its second suite, --large (100 to 1024 ranks): test_collectives_large/allreduce/ring, ...
+collviz_test_cases(test_collectives PREFIX test_collectives_large ARGS --large TIMEOUT 1800)
 collviz_test(test_cost SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_cost.c LIBS cvcore)
 collviz_test(test_cli SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_cli.c ${CMAKE_CURRENT_SOURCE_DIR}/test_cli_util.c LIBS cvjson)
 add_dependencies(test_cli collviz)

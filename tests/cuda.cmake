@@ -6,7 +6,8 @@
 # the stub they skip the same way.
 collviz_test(test_cuda_nodevice SOURCES test_cuda_nodevice.c LIBS cvcore cvcuda TIMEOUT 120)
 # The property suite on a GPU: scripts/gpu_check.sh runs it in 8 parts side by side
-# (test_cuda --part K/8); run whole, as here, it has this long.
+# (test_cuda --part K/8); ctest runs an (op, algorithm) pair a case
+# (test_cuda/allreduce/ring), each with this long.
 collviz_test(test_cuda SOURCES test_cuda.c LIBS cvcore cvcuda TIMEOUT 1800)
 collviz_test(test_cuda_limits SOURCES test_cuda_limits.c LIBS cvcore cvcuda TIMEOUT 600)
 collviz_test(test_cuda_nccl SOURCES test_cuda_nccl.c LIBS cvcore cvcuda TIMEOUT 600)
@@ -72,7 +73,7 @@ if(CMAKE_CXX_COMPILER)
   # covers that ground), the stand-in for test_cuda in the rehearsal of the
   # GPU check below.
   add_executable(test_cuda_suite_mock test_cuda.c)
-  target_link_libraries(test_cuda_suite_mock PRIVATE cvcudamock)
+  target_link_libraries(test_cuda_suite_mock PRIVATE cvcheck cvcudamock)
   target_include_directories(test_cuda_suite_mock PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
   collviz_warnings(test_cuda_suite_mock)
 
@@ -91,7 +92,7 @@ if(CMAKE_CXX_COMPILER)
     target_link_libraries(cvcudamock_mpi PUBLIC cvcore MPI::MPI_C)
     collviz_warnings(cvcudamock_mpi)
     add_executable(test_cuda_nccl_mpi_mock test_cuda_nccl_mpi_mock.c)
-    target_link_libraries(test_cuda_nccl_mpi_mock PRIVATE cvcudamock_mpi)
+    target_link_libraries(test_cuda_nccl_mpi_mock PRIVATE cvcheck cvcudamock_mpi)
     target_include_directories(test_cuda_nccl_mpi_mock PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
     collviz_warnings(test_cuda_nccl_mpi_mock)
     set(CVMOCK_MPI_ENV OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1

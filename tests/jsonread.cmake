@@ -1,7 +1,7 @@
 # The one JSON reader (collectives/json/, cvjsonread): what it refuses for every
 # caller, with the place, and the places and number text it gives them.
 collviz_test(test_jsonread SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_jsonread.c LIBS cvjsonread
-             TIMEOUT 60)
+             TIMEOUT 60 SERIAL)
 # Every command that reads JSON refuses the same bad files the same way,
 # through the program (tests/test_json_files.sh says which, and what each
 # did before).

@@ -4,7 +4,7 @@ if(COLLVIZ_GUI)
   collviz_test(test_gui_rebuild SOURCES test_gui_rebuild.c test_render_util.c LIBS cvgui TIMEOUT 300)
 endif()
 # One flag parser for every subcommand: the same forms, the same messages.
-collviz_test(test_cli_flags SOURCES test_cli_flags.c test_cli_util.c LIBS cvjson TIMEOUT 300)
+collviz_test(test_cli_flags SOURCES test_cli_flags.c test_cli_util.c LIBS cvjson TIMEOUT 300 SERIAL)
 add_dependencies(test_cli_flags collviz)
 if(NOT COLLVIZ_GUI)
   target_compile_definitions(test_cli_flags PRIVATE COLLVIZ_TEST_NO_GUI=1)

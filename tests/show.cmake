@@ -4,7 +4,7 @@
 if(NOT COLLVIZ_GUI)
   return() # a build without the window (COLLVIZ_GUI=OFF)
 endif()
-collviz_test(test_show SOURCES test_show.c test_cli_util.c LIBS cvgui TIMEOUT 300)
+collviz_test(test_show SOURCES test_show.c test_cli_util.c LIBS cvgui TIMEOUT 300 SERIAL)
 add_dependencies(test_show collviz)
 # nccl-tests' text tables as pasted (tests/show/nccltests/, real pastes
 # with their threads in its README.md, and synthetic cases in the test).

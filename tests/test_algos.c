@@ -542,15 +542,14 @@ static void check_redop_ignored(void)
     }
 }
 
-int main(void)
-{
-    check_redop_ignored();
-    check_rows();
-    check_nccl_prims();
-    check_distinct();
-    check_flags();
-    check_rounds();
-    check_rounds_text();
-    printf("%d checks, %d failed\n", checks, failures);
-    return failures ? 1 : 0;
-}
+static const test_case cases[] = {
+    CASE("redop-ignored", check_redop_ignored),
+    CASE("rows", check_rows),
+    CASE("nccl-prims", check_nccl_prims),
+    CASE("distinct", check_distinct),
+    CASE("flags", check_flags),
+    CASE("rounds", check_rounds),
+    CASE("rounds-text", check_rounds_text),
+};
+
+int main(int argc, char **argv) { return CASES_MAIN(argc, argv, cases); }

@@ -381,23 +381,43 @@ static void icon(void)
     }
 }
 
-int main(void)
+/* The shipped faces, found once for the cases that use them. */
+static rd_font_paths fonts;
+static bool have_fonts;
+
+static void fonts_shipped(void) { have_fonts = shipped_fonts(&fonts); }
+
+static void fonts_coverage(void)
 {
+    if (have_fonts)
+        coverage(&fonts);
+}
+
+static void fonts_faces(void)
+{
+    if (have_fonts)
+        faces(&fonts);
+}
+
+static const test_case cases[] = {
+    CASE("data-dirs", data_dirs),
+    CASE("fonts/shipped", fonts_shipped),
+    CASE_THEN("fonts/coverage", fonts_coverage),
+    CASE_THEN("fonts/faces", fonts_faces),
+    CASE("palettes", palettes),
+    CASE("icon", icon),
+};
+
+int main(int argc, char **argv)
+{
+    cases_args(argc, argv, cases, CASES_COUNT(cases));
     if (system("mkdir -p '" WORK "'") != 0)
         return 1;
-    data_dirs();
     if (TTF_Init() != 0) {
         printf("SDL_ttf: %s\n", TTF_GetError());
         return 1;
     }
-    rd_font_paths p;
-    if (shipped_fonts(&p)) {
-        coverage(&p);
-        faces(&p);
-    }
-    palettes();
-    icon();
+    cases_run();
     TTF_Quit();
-    printf("%d checks, %d failed\n", checks, failures);
-    return failures ? 1 : 0;
+    return cases_end();
 }

@@ -26,9 +26,9 @@ static void bad(const char *args, const char *must_contain)
     EXPECT(tc_lines(out) == 1, "`collviz %s`: want one line, got: %s", args, out);
 }
 
-int main(void)
+/* Bad input: exit 2 and one line naming the flag. */
+static void bad_input(void)
 {
-    /* Bad input: exit 2 and one line naming the flag. */
     bad("run --op allreduce --ranks 0 --count 8", "--ranks");
     bad("run --op allreduce --ranks 1025 --count 8", "--ranks");
     bad("run --op allreduce --ranks 4 --count 100G", "memory");
@@ -48,17 +48,29 @@ int main(void)
                run("run --op allreduce --algo double-tree --ranks 4 --count 8 --slices 2") == 0,
            "--root for the parameter server, --slices for the double tree: %s", out);
     bad("run --ranks 4 --count 8", "--op");
-    /* Without --ranks and --count, run takes 4 ranks of 8 elements. */
+}
+
+/* Without --ranks and --count, run takes 4 ranks of 8 elements. */
+static void default_size(void)
+{
     EXPECT(run("run --op allreduce") == 0 && strstr(out, "4 ranks x 8 float32") &&
                strstr(out, "verified: 0 of the results differ"),
            "run with the default size: %s", out);
+}
+
+/* Bad sizes, links, ranges and commands: exit 2, one line. */
+static void bad_commands(void)
+{
     bad("cost --op allreduce --ranks 8 --bytes 12QB --bw 600", "--bytes");
     bad("cost --op allreduce --ranks 8 --bytes 1GB --link warp", "--link");
     bad("bench --op allreduce -b 8 -e 4", "-e");
     bad("run --op allreduce --ranks 4 --count 8 --frobnicate", "--frobnicate");
     bad("nosuchcommand", "nosuchcommand");
+}
 
-    /* Backends. */
+/* Backends. */
+static void backends(void)
+{
     int rc = run("run --op allreduce --ranks 4 --count 8 --backend tpu");
     EXPECT(rc == 2 && strstr(out, "--backend"), "unknown backend: %d %s", rc, out);
     rc = run("run --op allreduce --ranks 4 --count 8 --backend cuda");
@@ -71,15 +83,21 @@ int main(void)
         EXPECT(strstr(out, "no CUDA device") != NULL, "nccl unavailable message: %s", out);
     rc = run("run --op allreduce --ranks 4 --count 8 --backend auto");
     EXPECT(rc == 0, "auto backend falls back: exit %d %s", rc, out);
+}
 
-    /* A good run verifies, and the step-through fits 80 columns. */
-    rc = run("run --op allreduce --algo ring --ranks 4 --count 8 --init index");
+/* A good run verifies, and the step-through fits 80 columns. */
+static void step_through(void)
+{
+    int rc = run("run --op allreduce --algo ring --ranks 4 --count 8 --init index");
     EXPECT(rc == 0 && strstr(out, "verified"), "ring allreduce: exit %d", rc);
     for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n"))
         EXPECT(strlen(line) <= 80, "line over 80 columns: %s", line);
+}
 
-    /* JSON: the promised keys, nulls where NCCL leaves a buffer unused. */
-    rc = run("run --op reduce --algo tree --ranks 4 --count 3 --root 2 --dtype int64 --json");
+/* JSON: the promised keys, nulls where NCCL leaves a buffer unused. */
+static void json(void)
+{
+    int rc = run("run --op reduce --algo tree --ranks 4 --count 3 --root 2 --dtype int64 --json");
     EXPECT(rc == 0, "reduce --json exit %d", rc);
     cJSON *j = cJSON_Parse(out);
     EXPECT(j != NULL, "reduce --json parses");
@@ -111,11 +129,14 @@ int main(void)
     EXPECT(j && cJSON_IsNull(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "inputs"), 0)),
            "broadcast: non-root input is null");
     cJSON_Delete(j);
+}
 
-    /* JSON: a used buffer of no elements is [], not null; values exact;
-     * NaN a string. */
-    rc = run("run --op allreduce --ranks 3 --count 0 --json");
-    j = cJSON_Parse(out);
+/* JSON: a used buffer of no elements is [], not null; values exact;
+ * NaN a string. */
+static void json_values(void)
+{
+    int rc = run("run --op allreduce --ranks 3 --count 0 --json");
+    cJSON *j = cJSON_Parse(out);
     EXPECT(j && cJSON_IsArray(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "outputs"), 0)) &&
                cJSON_GetArraySize(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "outputs"), 0)) == 0,
            "count 0: outputs are []: %s", out);
@@ -136,92 +157,103 @@ int main(void)
     EXPECT(rc == 0 && strstr(out, "\"nccl_send\":\t\"send\"") &&
                strstr(out, "\"nccl_recv\":\t\"recvReduceSend\""),
            "NCCL primitives in JSON: %s", out);
+}
 
-    /* --input: a user's own values, checked with file:line:column. */
-    {
-        char path[512];
-        snprintf(path, sizeof path, "%s/test_cli_input.json", COLLVIZ_BINARY_DIR);
-        FILE *f = fopen(path, "w");
-        fputs("[\n  [1, 2],\n  [3, 4],\n  [5, 6.5]\n]\n", f);
-        fclose(f);
-        char args[700];
-        snprintf(args, sizeof args, "run --op allreduce --ranks 3 --count 2 --input %s --json",
-                 path);
-        j = (run(args), cJSON_Parse(out));
-        cJSON *o = j ? cJSON_GetArrayItem(cJSON_GetObjectItem(j, "outputs"), 2) : NULL;
-        EXPECT(o && cJSON_GetArrayItem(o, 1)->valuedouble == 12.5, "--input sums: %s", out);
-        cJSON_Delete(j);
-        f = fopen(path, "w");
-        fputs("[\n  [1, 2],\n  [3],\n  [5, 6]\n]\n", f);
-        fclose(f);
-        snprintf(args, sizeof args, "run --op allreduce --ranks 3 --count 2 --input %s", path);
-        char want[600];
-        snprintf(want, sizeof want, "%s:3:", path);
-        bad(args, want);
-        f = fopen(path, "w");
-        fputs("[[1, 2], [3, 4], [5, 6]]", f);
-        fclose(f);
-        snprintf(args, sizeof args, "run --op allreduce --ranks 2 --count 2 --input %s", path);
-        bad(args, "one per rank");
-        /* A whole number written as a float is read as one; one too large
-         * for the dtype is said to be so, not "not a whole number". */
-        f = fopen(path, "w");
-        fputs("[[1e9], [2]]", f);
-        fclose(f);
-        snprintf(args, sizeof args,
-                 "run --op allreduce --ranks 2 --count 1 --dtype int32 --input %s --json", path);
-        j = (run(args), cJSON_Parse(out));
-        o = j ? cJSON_GetArrayItem(cJSON_GetObjectItem(j, "outputs"), 0) : NULL;
-        EXPECT(o && cJSON_GetArrayItem(o, 0)->valuedouble == 1000000002.0,
-               "--input 1e9 as int32: %s", out);
-        cJSON_Delete(j);
-        snprintf(args, sizeof args,
-                 "run --op allreduce --ranks 2 --count 1 --dtype int8 --input %s", path);
-        bad(args, "1e9 does not fit int8");
-        EXPECT(!strstr(out, "whole"), "1e9 for int8 blamed on wholeness: %s", out);
-        f = fopen(path, "w");
-        fputs("[[1.5], [2]]", f);
-        fclose(f);
-        snprintf(args, sizeof args,
-                 "run --op allreduce --ranks 2 --count 1 --dtype int32 --input %s", path);
-        bad(args, "1.5 is not a whole number");
+/* --input: a user's own values, checked with file:line:column. */
+static void input(void)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/test_cli_input.json", COLLVIZ_BINARY_DIR);
+    FILE *f = fopen(path, "w");
+    fputs("[\n  [1, 2],\n  [3, 4],\n  [5, 6.5]\n]\n", f);
+    fclose(f);
+    char args[700];
+    snprintf(args, sizeof args, "run --op allreduce --ranks 3 --count 2 --input %s --json", path);
+    cJSON *j = (run(args), cJSON_Parse(out));
+    cJSON *o = j ? cJSON_GetArrayItem(cJSON_GetObjectItem(j, "outputs"), 2) : NULL;
+    EXPECT(o && cJSON_GetArrayItem(o, 1)->valuedouble == 12.5, "--input sums: %s", out);
+    cJSON_Delete(j);
+    f = fopen(path, "w");
+    fputs("[\n  [1, 2],\n  [3],\n  [5, 6]\n]\n", f);
+    fclose(f);
+    snprintf(args, sizeof args, "run --op allreduce --ranks 3 --count 2 --input %s", path);
+    char want[600];
+    snprintf(want, sizeof want, "%s:3:", path);
+    bad(args, want);
+    f = fopen(path, "w");
+    fputs("[[1, 2], [3, 4], [5, 6]]", f);
+    fclose(f);
+    snprintf(args, sizeof args, "run --op allreduce --ranks 2 --count 2 --input %s", path);
+    bad(args, "one per rank");
+    /* A whole number written as a float is read as one; one too large
+     * for the dtype is said to be so, not "not a whole number". */
+    f = fopen(path, "w");
+    fputs("[[1e9], [2]]", f);
+    fclose(f);
+    snprintf(args, sizeof args,
+             "run --op allreduce --ranks 2 --count 1 --dtype int32 --input %s --json", path);
+    j = (run(args), cJSON_Parse(out));
+    o = j ? cJSON_GetArrayItem(cJSON_GetObjectItem(j, "outputs"), 0) : NULL;
+    EXPECT(o && cJSON_GetArrayItem(o, 0)->valuedouble == 1000000002.0, "--input 1e9 as int32: %s",
+           out);
+    cJSON_Delete(j);
+    snprintf(args, sizeof args, "run --op allreduce --ranks 2 --count 1 --dtype int8 --input %s",
+             path);
+    bad(args, "1e9 does not fit int8");
+    EXPECT(!strstr(out, "whole"), "1e9 for int8 blamed on wholeness: %s", out);
+    f = fopen(path, "w");
+    fputs("[[1.5], [2]]", f);
+    fclose(f);
+    snprintf(args, sizeof args, "run --op allreduce --ranks 2 --count 1 --dtype int32 --input %s",
+             path);
+    bad(args, "1.5 is not a whole number");
 #ifndef COLLVIZ_TEST_NO_GUI
-        /* export reads --input with the same loader: its errors name the
-         * file and line, and a good file makes frames. */
-        snprintf(args, sizeof args,
-                 "export --op allreduce --ranks 2 --count 1 --dtype int8 --input %s "
-                 "--out %s/test_cli_input.out --stills --size 320x240",
-                 path, COLLVIZ_BINARY_DIR);
-        bad(args, "1.5 is not a whole number");
-        EXPECT(strstr(out, path) != NULL, "export --input error names the file: %s", out);
-        f = fopen(path, "w");
-        fputs("[[100], [27]]", f);
-        fclose(f);
-        EXPECT(run(args) == 0 && strstr(out, "stills"), "export --input: %s", out);
-        snprintf(args, sizeof args,
-                 "export --op allreduce --ranks 2 --count 1 --init random --seed 7 "
-                 "--out %s/test_cli_input.out --stills --size 320x240",
-                 COLLVIZ_BINARY_DIR);
-        EXPECT(run(args) == 0, "export --init random --seed 7: %s", out);
-        system("rm -rf " COLLVIZ_BINARY_DIR "/test_cli_input.out");
+    /* export reads --input with the same loader: its errors name the
+     * file and line, and a good file makes frames. */
+    snprintf(args, sizeof args,
+             "export --op allreduce --ranks 2 --count 1 --dtype int8 --input %s "
+             "--out %s/test_cli_input.out --stills --size 320x240",
+             path, COLLVIZ_BINARY_DIR);
+    bad(args, "1.5 is not a whole number");
+    EXPECT(strstr(out, path) != NULL, "export --input error names the file: %s", out);
+    f = fopen(path, "w");
+    fputs("[[100], [27]]", f);
+    fclose(f);
+    EXPECT(run(args) == 0 && strstr(out, "stills"), "export --input: %s", out);
+    snprintf(args, sizeof args,
+             "export --op allreduce --ranks 2 --count 1 --init random --seed 7 "
+             "--out %s/test_cli_input.out --stills --size 320x240",
+             COLLVIZ_BINARY_DIR);
+    EXPECT(run(args) == 0, "export --init random --seed 7: %s", out);
+    system("rm -rf " COLLVIZ_BINARY_DIR "/test_cli_input.out");
 #endif
-        remove(path);
-    }
+    remove(path);
+}
+
+/* run --help gives the defaults of --init and --seed. */
+static void run_help(void)
+{
     EXPECT(run("run --help") == 0 && strstr(out, "--init index (the default") &&
                strstr(out, "default 1"),
            "run --help gives the defaults of --init and --seed: %s", out);
+}
 
-    /* cost reproduces the notes' worked example. */
-    rc = run("cost --op allreduce --algo ring --ranks 8 --bytes 1610612736 --bw 600");
+/* cost reproduces the notes' worked example. */
+static void cost(void)
+{
+    int rc = run("cost --op allreduce --algo ring --ranks 8 --bytes 1610612736 --bw 600");
     EXPECT(rc == 0 && strstr(out, "predicted time: 4.70 ms"), "GPT-3 example: %s", out);
     rc = run("cost --op allreduce --ranks 8 --bytes 4GB --bw 100 --json");
-    j = cJSON_Parse(out);
+    cJSON *j = cJSON_Parse(out);
     EXPECT(j && cJSON_GetObjectItem(j, "bytes_sent_per_rank")->valuedouble == 7e9,
            "1B fp32 over 8 ranks: 7 GB per rank");
     cJSON_Delete(j);
+}
 
-    /* bench: nccl-tests' table, closing line, --json. */
-    rc = run("bench --op allgather --ranks 4 -b 1k -e 4k -n 2 -w 0");
+/* bench: nccl-tests' table, closing line, --json. */
+static void bench(void)
+{
+    int rc = run("bench --op allgather --ranks 4 -b 1k -e 4k -n 2 -w 0");
     EXPECT(rc == 0 && strstr(out, "# Avg bus bandwidth") && strstr(out, "busbw"),
            "bench table: %s", out);
     /* The header states the probe's two bandwidths; the footer the run's
@@ -235,7 +267,7 @@ int main(void)
     EXPECT(rc == 0 && !strstr(out, "N/A") && strstr(out, "OK"), "bench checks by default: %s",
            out);
     rc = run("bench --op reducescatter --ranks 3 -b 96 -e 96 -n 1 -d int32 -o max --json");
-    j = cJSON_Parse(out);
+    cJSON *j = cJSON_Parse(out);
     EXPECT(rc == 0 && j && cJSON_GetArraySize(cJSON_GetObjectItem(j, "results")) == 1,
            "bench --json");
     {
@@ -250,20 +282,26 @@ int main(void)
                "bench --json wall_s, timed_s: %s", out);
     }
     cJSON_Delete(j);
+}
 
 #ifdef COLLVIZ_TEST_NO_GUI
-    /* A build without the window says so for each drawing subcommand, and
-     * plain `collviz` (the window) too, instead of failing obscurely. */
+/* A build without the window says so for each drawing subcommand, and
+ * plain `collviz` (the window) too, instead of failing obscurely. */
+static void no_window(void)
+{
     bad("", "-DCOLLVIZ_GUI=OFF");
     bad("export --op allreduce --out x.gif", "needs the window");
     bad("show r.json", "needs the window");
     bad("render --bench", "needs the window");
     EXPECT(strstr(out, "nccl-log") != NULL, "the no-window line names nccl-log: %s", out);
+}
 #endif
 
-    /* list, help, version. */
+/* list, help, version. */
+static void list_help_version(void)
+{
     EXPECT(run("list") == 0 && strstr(out, "rabenseifner"), "list");
-    j = (run("list --json"), cJSON_Parse(out));
+    cJSON *j = (run("list --json"), cJSON_Parse(out));
     EXPECT(j && cJSON_GetObjectItem(cJSON_GetObjectItem(j, "ops"), "alltoall"), "list --json");
     cJSON_Delete(j);
     EXPECT(run("--version") == 0 && strstr(out, "collviz"), "--version");
@@ -273,6 +311,24 @@ int main(void)
         snprintf(a, sizeof a, "%s --help", subs[i]);
         EXPECT(run(a) == 0 && strstr(out, "usage"), "%s", a);
     }
-    printf("%d checks, %d failed\n", checks, failures);
-    return failures ? 1 : 0;
 }
+
+static const test_case cases[] = {
+    CASE("bad-input", bad_input),
+    CASE("default-size", default_size),
+    CASE("bad-commands", bad_commands),
+    CASE("backends", backends),
+    CASE("step-through", step_through),
+    CASE("json", json),
+    CASE("json-values", json_values),
+    CASE("input", input),
+    CASE("run-help", run_help),
+    CASE("cost", cost),
+    CASE("bench", bench),
+#ifdef COLLVIZ_TEST_NO_GUI
+    CASE("no-window", no_window),
+#endif
+    CASE("list-help-version", list_help_version),
+};
+
+int main(int argc, char **argv) { return CASES_MAIN(argc, argv, cases); }

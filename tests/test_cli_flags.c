@@ -97,65 +97,94 @@ static void help_names_every_flag(const char *cmd)
                "`collviz %s --help` does not name %s, which it accepts", cmd, f);
 }
 
-int main(void)
+/* The subcommands this build has: without the window, not the four
+ * that draw. */
+static const sub *sub_at(int i)
 {
-    char a[512], first[1024];
-    first[0] = 0;
-    system("mkdir -p " COLLVIZ_BINARY_DIR "/test_cli_flags.home");
-    for (size_t i = 0; i < sizeof subs / sizeof *subs; i++) {
-        const sub *s = &subs[i];
+    for (size_t k = 0; k < sizeof subs / sizeof *subs; k++) {
 #ifdef COLLVIZ_TEST_NO_GUI
-        if (s->window)
+        if (subs[k].window)
             continue;
 #endif
-        /* An unknown flag, wherever it stands, is "unknown flag" with the list. */
-        snprintf(a, sizeof a, "%s --nope", s->cmd);
-        bad(a, "unknown flag '--nope'", "allowed:", s->flag, "--help", (char *)NULL);
-        snprintf(a, sizeof a, "%s %s=1x --nope", s->cmd, "--nope2");
-        bad(a, "unknown flag '--nope2'", (char *)NULL);
-        /* A near miss of a flag without a value is unknown too. */
-        snprintf(a, sizeof a, "%s %sx", s->cmd, s->flag);
-        bad(a, "unknown flag", (char *)NULL);
-        help_names_every_flag(s->cmd);
-        /* --help: the usage, exit 0, whatever else is on the line. */
-        snprintf(a, sizeof a, "%s --help", s->cmd);
-        good(a, "usage: collviz");
-        snprintf(a, sizeof a, "%s -h", s->cmd);
-        good(a, "usage: collviz");
-        /* --lang fr: the same line from every subcommand that takes --lang. */
-        if (s->lang) {
-            snprintf(a, sizeof a, "%s --lang fr", s->cmd);
-            bad(a, "--lang: unknown value 'fr'; allowed: en, zh", (char *)NULL);
-            if (!first[0])
-                snprintf(first, sizeof first, "%.500s", out);
-            EXPECT(!strcmp(out, first), "`collviz %s` says '%s', another says '%s'", a, out,
-                   first);
-            snprintf(a, sizeof a, "%s --lang", s->cmd);
-            bad(a, "--lang needs a value", (char *)NULL);
-        }
+        if (i-- == 0)
+            return &subs[k];
     }
+    return NULL;
+}
 
-    /* The issue's cases: not "needs a value". */
+static int sub_name(int i, char *name, size_t len)
+{
+    const sub *s = sub_at(i);
+    if (s)
+        snprintf(name, len, "%s", s->cmd);
+    return s != NULL;
+}
+
+/* The first subcommand's answer to --lang fr, which every other one's
+ * must equal (a subcommand run alone is compared with itself). */
+static char first[1024];
+
+/* One subcommand's flags: an unknown flag, wherever it stands, is "unknown
+ * flag" with the list; so is a near miss of a flag without a value;
+ * --help and -h print the usage whatever else is on the line; --lang fr
+ * is the same line from every subcommand that takes --lang. */
+static void subcommand(int i)
+{
+    const sub *s = sub_at(i);
+    char a[512];
+    snprintf(a, sizeof a, "%s --nope", s->cmd);
+    bad(a, "unknown flag '--nope'", "allowed:", s->flag, "--help", (char *)NULL);
+    snprintf(a, sizeof a, "%s %s=1x --nope", s->cmd, "--nope2");
+    bad(a, "unknown flag '--nope2'", (char *)NULL);
+    snprintf(a, sizeof a, "%s %sx", s->cmd, s->flag);
+    bad(a, "unknown flag", (char *)NULL);
+    help_names_every_flag(s->cmd);
+    snprintf(a, sizeof a, "%s --help", s->cmd);
+    good(a, "usage: collviz");
+    snprintf(a, sizeof a, "%s -h", s->cmd);
+    good(a, "usage: collviz");
+    if (s->lang) {
+        snprintf(a, sizeof a, "%s --lang fr", s->cmd);
+        bad(a, "--lang: unknown value 'fr'; allowed: en, zh", (char *)NULL);
+        if (!first[0])
+            snprintf(first, sizeof first, "%.500s", out);
+        EXPECT(!strcmp(out, first), "`collviz %s` says '%s', another says '%s'", a, out, first);
+        snprintf(a, sizeof a, "%s --lang", s->cmd);
+        bad(a, "--lang needs a value", (char *)NULL);
+    }
+}
+
 #ifndef COLLVIZ_TEST_NO_GUI
+/* The issue's cases: not "needs a value"; --backend=cpu reads as
+ * --backend cpu in every subcommand that has it. */
+static void window_flags(void)
+{
     bad("gui --fullscreenx", "unknown flag '--fullscreenx'", (char *)NULL);
     bad("gui --nope", "unknown flag '--nope'", (char *)NULL);
     bad("export --nope", "unknown flag '--nope'", (char *)NULL);
     bad("render --nope", "unknown flag '--nope'", (char *)NULL);
     bad("export --lang fr --gif x.gif", "--lang: unknown value 'fr'", (char *)NULL);
     bad("render --bench --lang fr", "--lang: unknown value 'fr'", (char *)NULL);
-    /* --backend=cpu reads as --backend cpu in every subcommand that has it. */
     good("export --backend=cpu --op allreduce --ranks=2 --fps=1 --step-seconds=1 "
          "--size=320x240 --gif=test_cli_flags.gif",
          "frames");
     good("gui --backend=cpu --op=allreduce --ranks=2 --count=2", "verified");
     good("render --bench --frames=2 --ranks=2 --size=320x240 --lang=zh", "median");
+}
 #endif
+
+/* --flag=value; every backend bench takes is in its list. */
+static void backends(void)
+{
     good("run --backend=cpu --op=allreduce --ranks=2 --count=2", "verified");
     good("bench --backend=cpu --op=allgather --ranks=2 -b=1k -e=1k -n=1 -w=0", "Avg bus");
-    /* Every backend bench takes is in its list. */
     bad("bench --backend foo", "--backend", "cpu", "cuda", "auto", "nccl", (char *)NULL);
     bad("run --backend foo", "--backend", "cpu", "cuda", "auto", (char *)NULL);
-    /* Issue 18's misleading messages about numbers. */
+}
+
+/* Issue 18's misleading messages about numbers. */
+static void numbers(void)
+{
     bad("cost --op allreduce --ranks 4 --bytes 1e-30", "--bytes", "'1e-30'", (char *)NULL);
     bad("cost --op allreduce --ranks 4 --bytes 4611686018427387904", "--bytes", (char *)NULL);
     EXPECT(!strstr(out, "--count"), "a cost too large blames --count: %s", out);
@@ -165,7 +194,12 @@ int main(void)
     bad("bench --op allreduce --ranks 4 -b 3 -e 3 -d float32", "-b", "float32", (char *)NULL);
     bad("cost --op allreduce --ranks 4 --bytes 1k --bw nan", "--bw", (char *)NULL);
     bad("cost --op allreduce --ranks 4 --bytes 1k --alpha inf", "--alpha", (char *)NULL);
-    /* A flag the setup would not read is refused, not silently dropped. */
+}
+
+/* A flag the setup would not read is refused, not silently dropped. */
+static void unread_flags(void)
+{
+    char a[512];
     bad("cost --op allreduce --ranks 8 --bytes 1M --inter-link ib-hdr", "--inter-link",
         "--nodes", (char *)NULL);
     good("cost --op allreduce --ranks 8 --bytes 1M --nodes 2 --inter-link ib-hdr", NULL);
@@ -180,28 +214,59 @@ int main(void)
     bad("bench --op broadcast --ranks 2 -b 8 -e 8 -o prod", "-o", "does not reduce",
         (char *)NULL);
     good("run --op reduce --ranks 2 --count 2 --redop prod", "verified");
-    /* A flag without its value, a switch with one. */
+}
+
+/* A flag without its value, a switch with one; a number too large for any
+ * type is named as given, with the range. */
+static void values(void)
+{
     bad("run --op allreduce --ranks", "--ranks needs a value", (char *)NULL);
     bad("run --op allreduce --json=yes", "--json takes no value", (char *)NULL);
     bad("cost --op allreduce --ranks 4 --count 8", "--bytes", (char *)NULL);
     bad("bench --count 8", "-b", (char *)NULL);
-    /* A number too large for any type is named as given, with the range. */
     bad("lesson ring-allreduce --step 9223372036854775808", "--step",
         "'9223372036854775808'", (char *)NULL);
     EXPECT(!strstr(out, "9223372036854775807"), "--step echoes a number not given: %s", out);
     bad("run --op allreduce --ranks 99999999999999999999", "'99999999999999999999'",
         (char *)NULL);
-    /* Positional arguments where none is taken, and too many. */
+}
+
+/* Positional arguments where none is taken, and too many; -- ends the
+ * flags: what follows is an argument even with a dash. */
+static void arguments(void)
+{
     bad("run extra --op allreduce", "'extra'", (char *)NULL);
     bad("lesson a b", "one lesson", (char *)NULL);
-    /* -- ends the flags: what follows is an argument even with a dash. */
     bad("nccl-log -- --not-a-flag", "--not-a-flag", (char *)NULL);
     EXPECT(!strstr(out, "unknown flag"), "after --: %s", out);
-    /* A control character in a bad value is escaped, never echoed raw. */
+}
+
+/* A control character in a bad value is escaped, never echoed raw. */
+static void escapes(void)
+{
     bad("run --op \"$(printf 'all\\033[2Jreduce')\"", "--op", "\\x1b", (char *)NULL);
     EXPECT(!strchr(out, 0x1b), "an escape went to the terminal: %s", out);
+}
+
+static const test_case cases[] = {
+    CASE_EACH("subcommand", sub_name, subcommand),
+#ifndef COLLVIZ_TEST_NO_GUI
+    CASE("window-flags", window_flags),
+#endif
+    CASE("backends", backends),
+    CASE("numbers", numbers),
+    CASE("unread-flags", unread_flags),
+    CASE("values", values),
+    CASE("arguments", arguments),
+    CASE("escapes", escapes),
+};
+
+int main(int argc, char **argv)
+{
+    cases_args(argc, argv, cases, CASES_COUNT(cases));
+    system("mkdir -p " COLLVIZ_BINARY_DIR "/test_cli_flags.home");
+    cases_run();
     system("rm -rf " COLLVIZ_BINARY_DIR "/test_cli_flags.home " COLLVIZ_BINARY_DIR
            "/test_cli_flags.gif");
-    printf("%d checks, %d failed\n", checks, failures);
-    return failures ? 1 : 0;
+    return cases_end();
 }

@@ -283,8 +283,6 @@ static void check_overflow_nan(void)
     cv_plan_destroy(p);
 }
 
-/* run and bench go up to 1024 ranks: every op and algorithm there too, with
- * a rank count that is not a power of two and counts N does not divide. */
 /* cv_verify on results large enough to be checked on several threads:
  * right results pass, and every wrong element is counted once, whichever
  * thread's share it falls in. */
@@ -368,106 +366,137 @@ static void check_verify_reductions(void)
         }
 }
 
-static void check_large(void)
+/* The (op, algorithm) pairs in order, each op's algorithms as it lists
+ * them: one case each, named "allreduce/ring". */
+static bool op_algo_at(int i, cv_op *op, cv_algo *algo)
+{
+    for (int o = 0; o < CV_OP_COUNT; o++) {
+        cv_algo algos[CV_ALGO_COUNT];
+        int na = cv_op_algos(o, algos);
+        if (i < na) {
+            *op = (cv_op)o;
+            *algo = algos[i];
+            return true;
+        }
+        i -= na;
+    }
+    return false;
+}
+
+static int op_algo_name(int i, char *name, size_t len)
+{
+    cv_op op;
+    cv_algo algo;
+    if (!op_algo_at(i, &op, &algo))
+        return 0;
+    snprintf(name, len, "%s/%s", cv_op_name(op), cv_algo_name(algo));
+    return 1;
+}
+
+/* run and bench go up to 1024 ranks: one op and algorithm there too
+ * (--large), with a rank count that is not a power of two and counts N
+ * does not divide. */
+static void check_large(int i)
 {
     static const int ranks[] = {100, 1000, 1024};
-    for (int op = 0; op < CV_OP_COUNT; op++) {
-        cv_algo algos[CV_ALGO_COUNT];
-        int na = cv_op_algos(op, algos);
-        for (int a = 0; a < na; a++)
-            for (int ri = 0; ri < 3; ri++) {
-                int n = ranks[ri];
-                /* the all-to-all ops move N x N blocks: keep their count small */
-                bool square = op == CV_OP_ALLGATHER || op == CV_OP_ALLTOALL ||
-                              op == CV_OP_REDUCESCATTER || op == CV_OP_GATHER ||
-                              op == CV_OP_SCATTER;
-                int64_t counts[] = {1, square ? 3 : 2 * (int64_t)n + 5};
-                for (int ci = 0; ci < 2; ci++) {
-                    cv_spec s;
-                    cv_spec_init(&s);
-                    s.op = op;
-                    s.algo = algos[a];
-                    s.ranks = n;
-                    s.count = counts[ci];
-                    s.dtype = CV_INT32;
-                    s.root = cv_op_has_root(op) ? n / 3 : 0;
-                    s.slices = cv_algo_uses_slices(op, s.algo) ? 3 : 1;
-                    s.nodes = cv_algo_uses_nodes(op, s.algo) ? (ci ? 2 : 4) : 1;
-                    check_plan(&s);
-                    check_run(&s, CV_INIT_RANDOM);
-                }
-            }
+    cv_op op = CV_OP_ALLREDUCE;
+    cv_algo algo = CV_ALGO_RING;
+    op_algo_at(i, &op, &algo);
+    for (int ri = 0; ri < 3; ri++) {
+        int n = ranks[ri];
+        /* the all-to-all ops move N x N blocks: keep their count small */
+        bool square = op == CV_OP_ALLGATHER || op == CV_OP_ALLTOALL ||
+                      op == CV_OP_REDUCESCATTER || op == CV_OP_GATHER || op == CV_OP_SCATTER;
+        int64_t counts[] = {1, square ? 3 : 2 * (int64_t)n + 5};
+        for (int ci = 0; ci < 2; ci++) {
+            cv_spec s;
+            cv_spec_init(&s);
+            s.op = op;
+            s.algo = algo;
+            s.ranks = n;
+            s.count = counts[ci];
+            s.dtype = CV_INT32;
+            s.root = cv_op_has_root(op) ? n / 3 : 0;
+            s.slices = cv_algo_uses_slices(op, s.algo) ? 3 : 1;
+            s.nodes = cv_algo_uses_nodes(op, s.algo) ? (ci ? 2 : 4) : 1;
+            check_plan(&s);
+            check_run(&s, CV_INIT_RANDOM);
+        }
     }
-    printf("%-14s %-19s %s\n", "all ops", "100/1000/1024 ranks", failures ? "FAILED" : "ok");
 }
+
+/* One op and algorithm at every rank count 1..17, 32 and 64 and the counts
+ * {0, 1, N-1, N, 7N+3}: every dtype and redop, random and index inputs,
+ * in place, and visual runs up to 17 ranks and 64 elements. */
+static void check_op_algo(int i)
+{
+    static const int ranks[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 32, 64};
+    int nranks = (int)(sizeof ranks / sizeof ranks[0]);
+    cv_op op = CV_OP_ALLREDUCE;
+    cv_algo algo = CV_ALGO_RING;
+    op_algo_at(i, &op, &algo);
+    for (int ri = 0; ri < nranks; ri++) {
+        int n = ranks[ri];
+        int64_t counts[] = {0, 1, n - 1, n, 7 * (int64_t)n + 3};
+        for (int ci = 0; ci < 5; ci++) {
+            cv_spec s;
+            cv_spec_init(&s);
+            s.op = op;
+            s.algo = algo;
+            s.ranks = n;
+            s.count = counts[ci];
+            s.root = cv_op_has_root(op) ? (n * 5 / 7) % n : 0;
+            s.slices = cv_algo_uses_slices(op, s.algo) ? 1 + ci % 4 : 1;
+            if (cv_algo_uses_nodes(op, s.algo)) { /* one node, a few, one rank each */
+                int div = 2;
+                while (div <= n && n % div)
+                    div++;
+                s.nodes = ci % 3 == 0 ? 1 : ci % 3 == 1 ? (div <= n ? div : 1) : n;
+            }
+            check_plan(&s);
+            for (int d = 0; d < CV_DTYPE_COUNT; d++)
+                for (int r = 0; r < CV_REDOP_COUNT; r++) {
+                    if (!cv_op_reduces(op) && r != CV_SUM)
+                        continue;
+                    if (cv_redop_is_bitwise(r) && cv_dtype_is_float(d))
+                        continue;
+                    s.dtype = d;
+                    s.redop = r;
+                    if (r == CV_AVG && !cv_dtype_is_float(d))
+                        check_plan(&s); /* with the final divide step */
+                    check_run(&s, CV_INIT_RANDOM);
+                    if (d == CV_INT32 || d == CV_FLOAT64)
+                        check_run(&s, CV_INIT_INDEX);
+                    if ((d == CV_FLOAT32 || d == CV_INT32) && ci % 2 == 0)
+                        check_in_place(&s);
+                }
+            s.dtype = CV_FLOAT32;
+            s.redop = CV_SUM;
+            if (n <= 17 && s.count <= 64)
+                check_visual(&s);
+        }
+    }
+}
+
+static const test_case cases[] = {
+    CASE("volumes", check_volumes),
+    CASE("overflow-nan", check_overflow_nan),
+    CASE("format-exact", check_format_exact),
+    CASE_EACH("", op_algo_name, check_op_algo),
+    CASE("verify-reductions", check_verify_reductions),
+    CASE("in-place-catches", check_in_place_catches),
+};
+
+/* `--large`, a ctest of its own: 100, 1000 and 1024 ranks, and cv_verify
+ * on results large enough to be checked on several threads. */
+static const test_case large_cases[] = {
+    CASE_EACH("", op_algo_name, check_large),
+    CASE("verify-threads", check_verify_threads),
+};
 
 int main(int argc, char **argv)
 {
-    /* `--large` runs only the 100/1000/1024-rank checks, as their own ctest. */
-    if (argc > 1 && !strcmp(argv[1], "--large")) {
-        check_large();
-        check_verify_threads();
-        printf("%d checks, %d failed\n", checks, failures);
-        return failures ? 1 : 0;
-    }
-    static const int ranks[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 32, 64};
-    int nranks = (int)(sizeof ranks / sizeof ranks[0]);
-    check_volumes();
-    check_overflow_nan();
-    check_format_exact();
-    for (int op = 0; op < CV_OP_COUNT; op++) {
-        cv_algo algos[CV_ALGO_COUNT];
-        int na = cv_op_algos(op, algos);
-        for (int a = 0; a < na; a++) {
-            int before = failures;
-            for (int ri = 0; ri < nranks; ri++) {
-                int n = ranks[ri];
-                int64_t counts[] = {0, 1, n - 1, n, 7 * (int64_t)n + 3};
-                for (int ci = 0; ci < 5; ci++) {
-                    cv_spec s;
-                    cv_spec_init(&s);
-                    s.op = op;
-                    s.algo = algos[a];
-                    s.ranks = n;
-                    s.count = counts[ci];
-                    s.root = cv_op_has_root(op) ? (n * 5 / 7) % n : 0;
-                    s.slices = cv_algo_uses_slices(op, s.algo) ? 1 + ci % 4 : 1;
-                    if (cv_algo_uses_nodes(op, s.algo)) { /* one node, a few, one rank each */
-                        int div = 2;
-                        while (div <= n && n % div)
-                            div++;
-                        s.nodes = ci % 3 == 0 ? 1 : ci % 3 == 1 ? (div <= n ? div : 1) : n;
-                    }
-                    check_plan(&s);
-                    for (int d = 0; d < CV_DTYPE_COUNT; d++)
-                        for (int r = 0; r < CV_REDOP_COUNT; r++) {
-                            if (!cv_op_reduces(op) && r != CV_SUM)
-                                continue;
-                            if (cv_redop_is_bitwise(r) && cv_dtype_is_float(d))
-                                continue;
-                            s.dtype = d;
-                            s.redop = r;
-                            if (r == CV_AVG && !cv_dtype_is_float(d))
-                                check_plan(&s); /* with the final divide step */
-                            check_run(&s, CV_INIT_RANDOM);
-                            if (d == CV_INT32 || d == CV_FLOAT64)
-                                check_run(&s, CV_INIT_INDEX);
-                            if ((d == CV_FLOAT32 || d == CV_INT32) && ci % 2 == 0)
-                                check_in_place(&s);
-                        }
-                    s.dtype = CV_FLOAT32;
-                    s.redop = CV_SUM;
-                    if (n <= 17 && s.count <= 64)
-                        check_visual(&s);
-                }
-            }
-            printf("%-14s %-19s %s\n", cv_op_name(op), cv_algo_name(algos[a]),
-                   failures == before ? "ok" : "FAILED");
-            fflush(stdout);
-        }
-    }
-    check_verify_reductions();
-    check_in_place_catches();
-    printf("%d checks, %d failed\n", checks, failures);
-    return failures ? 1 : 0;
+    if (cases_flag(&argc, argv, "--large"))
+        return CASES_MAIN(argc, argv, large_cases);
+    return CASES_MAIN(argc, argv, cases);
 }

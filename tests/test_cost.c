@@ -36,9 +36,11 @@ static cv_cost cost_of(cv_op op, cv_algo algo, int ranks, int64_t bytes, int sli
 
 static bool near(double a, double b) { return fabs(a - b) <= 1e-9 * fabs(b) + 1e-15; }
 
-int main(void)
+/* The worked examples: GPT-3's tensor-parallel all-reduce, 32 x 2048 x
+ * 12288 fp16 values over 8 ranks at 600 GB/s; 1B fp32 parameters, data
+ * parallel over 8 ranks: 7 GB sent per rank. */
+static void check_examples(void)
 {
-    /* GPT-3 TP all-reduce: 32 x 2048 x 12288 fp16 values over 8 ranks at 600 GB/s. */
     int64_t gpt = 32LL * 2048 * 12288 * 2;
     EXPECT(gpt == 1610612736LL, "GPT-3 activation bytes");
     cv_cost c = cost_of(CV_OP_ALLREDUCE, CV_ALGO_RING, 8, gpt, 1, 600e9);
@@ -48,12 +50,17 @@ int main(void)
     EXPECT(fabs(c.seconds * 1e3 - 12.25) < 0.01, "same at 230 GB/s busbw: %.3f ms",
            c.seconds * 1e3);
 
-    /* 1B fp32 parameters, data parallel over 8 ranks: 7 GB sent per rank. */
     c = cost_of(CV_OP_ALLREDUCE, CV_ALGO_RING, 8, 4000000000LL, 1, 100e9);
     EXPECT(c.max_sent == 7000000000LL, "1B fp32 over 8 ranks sends %lld bytes per rank",
            (long long)c.max_sent);
+}
 
-    /* Pipelined ring broadcast: D (S + k - 2) / (S B); naive: (k - 1) D / B. */
+/* The textbook formulas. Pipelined ring broadcast: D (S + k - 2) / (S B);
+ * naive: (k - 1) D / B. Tree allreduce: 2 log2(k) D / B. Ring allreduce
+ * 2(N-1)/N D / B, and nccl-tests' busbw equals B for it. */
+static void check_formulas(void)
+{
+    cv_cost c;
     for (int k = 2; k <= 16; k++)
         for (int S = 1; S <= 8; S++) {
             int64_t d = 840 * 1024; /* divisible by every S here */
@@ -65,18 +72,19 @@ int main(void)
         c = cost_of(CV_OP_BROADCAST, CV_ALGO_DIRECT, k, 1 << 20, 1, 1e9);
         EXPECT(near(c.seconds, (k - 1) * (double)(1 << 20) / 1e9), "naive broadcast k=%d", k);
     }
-    /* Tree allreduce: 2 log2(k) D / B. */
     for (int k = 2; k <= 64; k *= 2) {
         c = cost_of(CV_OP_ALLREDUCE, CV_ALGO_TREE, k, 1 << 20, 1, 1e9);
         EXPECT(near(c.seconds, 2 * log2(k) * (double)(1 << 20) / 1e9), "tree allreduce k=%d", k);
     }
-    /* Ring allreduce 2(N-1)/N D / B, and nccl-tests' busbw equals B for it. */
     c = cost_of(CV_OP_ALLREDUCE, CV_ALGO_RING, 8, 8 << 20, 1, 50e9);
     EXPECT(near(c.busbw, 50e9), "ring allreduce busbw %g", c.busbw);
     c = cost_of(CV_OP_ALLGATHER, CV_ALGO_RING, 8, 1 << 20, 1, 50e9);
     EXPECT(near(c.busbw, 50e9), "ring allgather busbw %g", c.busbw);
+}
 
-    /* Alpha: one per communicating step. */
+/* Alpha: one per communicating step. */
+static void check_alpha_per_step(void)
+{
     cv_spec s;
     cv_spec_init(&s);
     s.ranks = 8;
@@ -86,22 +94,30 @@ int main(void)
     s.count = 8;
     cv_plan_build(&s, &p, err, sizeof err);
     cv_link l = {NULL, 1e30, 1e-6, 0, NULL};
+    cv_cost c;
     cv_cost_plan(p, &l, &c);
     EXPECT(near(c.seconds, 14e-6), "alpha x 14 steps: %g", c.seconds);
     EXPECT(c.comm_steps == 14, "comm steps %d", c.comm_steps);
     cv_plan_destroy(p);
+}
 
-    /* A root sending N-1 messages through its one port pays N-1 alphas:
-     * direct scatter and gather of 8 kB on 8 ranks at 5 us and 100 GB/s,
-     * against the binomial tree's log2 8 = 3 (Thakur, Rabenseifner & Gropp:
-     * linear (N-1)a, tree a log2 N, both (N-1)/N D/B). */
+/* A root sending N-1 messages through its one port pays N-1 alphas:
+ * direct scatter and gather of 8 kB on 8 ranks at 5 us and 100 GB/s,
+ * against the binomial tree's log2 8 = 3 (Thakur, Rabenseifner & Gropp:
+ * linear (N-1)a, tree a log2 N, both (N-1)/N D/B). */
+static void check_root_port(void)
+{
+    cv_spec s;
+    cv_plan *p = NULL;
+    char err[CV_ERR_LEN];
+    cv_cost c;
     for (int op = CV_OP_SCATTER; op <= CV_OP_GATHER; op++) {
         cv_spec_init(&s);
         s.op = op;
         s.ranks = 8;
         s.dtype = CV_INT8;
         s.count = 1000; /* per rank: 8 kB in all */
-        l = (cv_link){NULL, 100e9, 5e-6, 0, NULL};
+        cv_link l = {NULL, 100e9, 5e-6, 0, NULL};
         for (int a = 0; a < 2; a++) {
             s.algo = a ? CV_ALGO_TREE : CV_ALGO_DIRECT;
             cv_plan_build(&s, &p, err, sizeof err);
@@ -113,8 +129,17 @@ int main(void)
             cv_plan_destroy(p);
         }
     }
-    /* The parameter server: N-1 gradients in one after another, then N-1
-     * results out of its one port: 2(N-1) (alpha + D/B). */
+}
+
+/* The parameter server: N-1 gradients in one after another, then N-1
+ * results out of its one port: 2(N-1) (alpha + D/B), at 5 us and 100 GB/s. */
+static void check_parameter_server(void)
+{
+    cv_spec s;
+    cv_plan *p = NULL;
+    char err[CV_ERR_LEN];
+    cv_cost c;
+    cv_link l = {NULL, 100e9, 5e-6, 0, NULL};
     cv_spec_init(&s);
     s.algo = CV_ALGO_DIRECT;
     s.ranks = 8;
@@ -125,8 +150,16 @@ int main(void)
     EXPECT(near(c.seconds, 14 * (5e-6 + 1e6 / 100e9)) && c.alphas == 14,
            "parameter server: %g s, %lld alphas", c.seconds, (long long)c.alphas);
     cv_plan_destroy(p);
-    /* Transfers between the same two ranks in one step are one message:
-     * recursive halving's last round splits a folded pair's range in three. */
+}
+
+/* Transfers between the same two ranks in one step are one message:
+ * recursive halving's last round splits a folded pair's range in three. */
+static void check_one_message_a_pair(void)
+{
+    cv_spec s;
+    cv_plan *p = NULL;
+    char err[CV_ERR_LEN];
+    cv_cost c;
     cv_spec_init(&s);
     s.op = CV_OP_REDUCESCATTER;
     s.algo = CV_ALGO_RECURSIVE_HALVING;
@@ -134,59 +167,66 @@ int main(void)
     s.dtype = CV_INT8;
     s.count = 100;
     cv_plan_build(&s, &p, err, sizeof err);
-    l = (cv_link){NULL, 1e30, 1e-6, 0, NULL};
+    cv_link l = {NULL, 1e30, 1e-6, 0, NULL};
     cv_cost_plan(p, &l, &c);
     EXPECT(c.alphas == p->nrounds && near(c.seconds, p->nrounds * 1e-6),
            "recursive halving on 6 ranks: %lld alphas for %d rounds", (long long)c.alphas,
            p->nrounds);
     cv_plan_destroy(p);
+}
 
-    /* Two levels, 16 ranks in 2 nodes of 8, 256 MB: hierarchical allreduce
-     * crosses the network in 2(K-1) = 2 rounds, each NIC carrying
-     * 2(K-1)/K x D/L = 32 MB; NCCL's flat ring with 8 channels crosses it in
-     * all 2(N-1) = 30, each NIC carrying 2(N-1)/N x D/8 = 60 MB. So the
-     * hierarchy wins where latency counts (8 kB) and the rings where
-     * bandwidth does (256 MB), on nvlink4 inside and ib-ndr between. */
-    {
-        const cv_link *nv = cv_link_find("nvlink4"), *ib = cv_link_find("ib-ndr");
-        double t[2][2];
-        for (int a = 0; a < 2; a++)
-            for (int big = 0; big < 2; big++) {
-                cv_spec_init(&s);
-                s.algo = a ? CV_ALGO_HIERARCHICAL : CV_ALGO_MULTIRING;
-                s.ranks = 16;
-                s.nodes = 2;
-                s.dtype = CV_INT8;
-                s.count = big ? 256000000 : 8192;
-                cv_plan_build(&s, &p, err, sizeof err);
-                cv_cost_plan_nodes(p, nv, ib, &c);
-                t[a][big] = c.seconds;
-                if (big) {
-                    EXPECT(c.inter_rounds == (a ? 2 : 30), "%s: %d rounds cross nodes",
-                           cv_algo_name(s.algo), c.inter_rounds);
-                    EXPECT(c.max_sent_inter == (a ? 32000000 : 60000000),
-                           "%s: the busiest NIC sends %lld", cv_algo_name(s.algo),
-                           (long long)c.max_sent_inter);
-                }
-                cv_plan_destroy(p);
+/* Two levels, 16 ranks in 2 nodes of 8, 256 MB: hierarchical allreduce
+ * crosses the network in 2(K-1) = 2 rounds, each NIC carrying
+ * 2(K-1)/K x D/L = 32 MB; NCCL's flat ring with 8 channels crosses it in
+ * all 2(N-1) = 30, each NIC carrying 2(N-1)/N x D/8 = 60 MB. So the
+ * hierarchy wins where latency counts (8 kB) and the rings where
+ * bandwidth does (256 MB), on nvlink4 inside and ib-ndr between. */
+static void check_two_levels(void)
+{
+    cv_spec s;
+    cv_plan *p = NULL;
+    char err[CV_ERR_LEN];
+    cv_cost c;
+    const cv_link *nv = cv_link_find("nvlink4"), *ib = cv_link_find("ib-ndr");
+    double t[2][2];
+    for (int a = 0; a < 2; a++)
+        for (int big = 0; big < 2; big++) {
+            cv_spec_init(&s);
+            s.algo = a ? CV_ALGO_HIERARCHICAL : CV_ALGO_MULTIRING;
+            s.ranks = 16;
+            s.nodes = 2;
+            s.dtype = CV_INT8;
+            s.count = big ? 256000000 : 8192;
+            cv_plan_build(&s, &p, err, sizeof err);
+            cv_cost_plan_nodes(p, nv, ib, &c);
+            t[a][big] = c.seconds;
+            if (big) {
+                EXPECT(c.inter_rounds == (a ? 2 : 30), "%s: %d rounds cross nodes",
+                       cv_algo_name(s.algo), c.inter_rounds);
+                EXPECT(c.max_sent_inter == (a ? 32000000 : 60000000),
+                       "%s: the busiest NIC sends %lld", cv_algo_name(s.algo),
+                       (long long)c.max_sent_inter);
             }
-        EXPECT(t[1][0] < t[0][0] && t[0][1] < t[1][1],
-               "hierarchical %g / %g s, multi-ring %g / %g s at 8 kB / 256 MB", t[1][0], t[1][1],
-               t[0][0], t[0][1]);
-        /* one node: the two-level model is the one-level one */
-        cv_spec_init(&s);
-        s.ranks = 8;
-        s.count = 1 << 20;
-        cv_plan_build(&s, &p, err, sizeof err);
-        cv_cost one, two;
-        cv_cost_plan(p, nv, &one);
-        cv_cost_plan_nodes(p, nv, ib, &two);
-        EXPECT(one.seconds == two.seconds && two.inter_rounds == 0, "one node: %g vs %g",
-               one.seconds, two.seconds);
-        cv_plan_destroy(p);
-    }
+            cv_plan_destroy(p);
+        }
+    EXPECT(t[1][0] < t[0][0] && t[0][1] < t[1][1],
+           "hierarchical %g / %g s, multi-ring %g / %g s at 8 kB / 256 MB", t[1][0], t[1][1],
+           t[0][0], t[0][1]);
+    /* one node: the two-level model is the one-level one */
+    cv_spec_init(&s);
+    s.ranks = 8;
+    s.count = 1 << 20;
+    cv_plan_build(&s, &p, err, sizeof err);
+    cv_cost one, two;
+    cv_cost_plan(p, nv, &one);
+    cv_cost_plan_nodes(p, nv, ib, &two);
+    EXPECT(one.seconds == two.seconds && two.inter_rounds == 0, "one node: %g vs %g",
+           one.seconds, two.seconds);
+    cv_plan_destroy(p);
+}
 
-    /* Sizes. */
+static void check_sizes(void)
+{
     struct {
         const char *s;
         int64_t want;
@@ -203,28 +243,42 @@ int main(void)
         int64_t b;
         EXPECT(cv_parse_size(bad[i], &b) != CV_OK, "size '%s' should be refused", bad[i]);
     }
+}
+
+/* The link presets; their names, joined from the table for help texts and
+ * messages: every row once, in order; a short buffer is cut and the
+ * length told. */
+static void check_presets(void)
+{
     const cv_link *nv = cv_link_find("nvlink4");
     EXPECT(nv && near(nv->bw, 450e9), "nvlink4 preset");
     EXPECT(!cv_link_find("nvlink9"), "unknown preset");
-    /* The presets' names, joined from the table for help texts and messages:
-     * every row once, in order; a short buffer is cut and the length told. */
-    {
-        const cv_link *links;
-        int n = cv_link_presets(&links);
-        char all[512] = "", want[512] = "", cut[8];
-        for (int i = 0; i < n; i++) {
-            size_t used = strlen(want);
-            snprintf(want + used, sizeof want - used, "%s%s", i ? "|" : "", links[i].name);
-            EXPECT(cv_link_find(links[i].name) == &links[i], "%s found", links[i].name);
-        }
-        int len = cv_link_names("|", all, sizeof all);
-        EXPECT(!strcmp(all, want) && len == (int)strlen(want), "cv_link_names: %s", all);
-        EXPECT(cv_link_names("|", cut, sizeof cut) == len && strlen(cut) == sizeof cut - 1 &&
-                   !strncmp(cut, want, sizeof cut - 1),
-               "cv_link_names into a short buffer: %s", cut);
-        EXPECT(cv_link_names(", ", NULL, 0) == len + n - 1, "the length with a longer separator");
+    const cv_link *links;
+    int n = cv_link_presets(&links);
+    char all[512] = "", want[512] = "", cut[8];
+    for (int i = 0; i < n; i++) {
+        size_t used = strlen(want);
+        snprintf(want + used, sizeof want - used, "%s%s", i ? "|" : "", links[i].name);
+        EXPECT(cv_link_find(links[i].name) == &links[i], "%s found", links[i].name);
     }
-
-    printf("%d checks, %d failed\n", checks, failures);
-    return failures ? 1 : 0;
+    int len = cv_link_names("|", all, sizeof all);
+    EXPECT(!strcmp(all, want) && len == (int)strlen(want), "cv_link_names: %s", all);
+    EXPECT(cv_link_names("|", cut, sizeof cut) == len && strlen(cut) == sizeof cut - 1 &&
+               !strncmp(cut, want, sizeof cut - 1),
+           "cv_link_names into a short buffer: %s", cut);
+    EXPECT(cv_link_names(", ", NULL, 0) == len + n - 1, "the length with a longer separator");
 }
+
+static const test_case cases[] = {
+    CASE("examples", check_examples),
+    CASE("formulas", check_formulas),
+    CASE("alpha-per-step", check_alpha_per_step),
+    CASE("root-port", check_root_port),
+    CASE("parameter-server", check_parameter_server),
+    CASE("one-message-a-pair", check_one_message_a_pair),
+    CASE("two-levels", check_two_levels),
+    CASE("sizes", check_sizes),
+    CASE("presets", check_presets),
+};
+
+int main(int argc, char **argv) { return CASES_MAIN(argc, argv, cases); }

@@ -304,11 +304,14 @@ static void check_half_specials(uint64_t *rng)
 static const int64_t sizes[] = {1, 2, 3, 7, 15, 16, 17, 31, 33, 63, 64, 65, 127, 129,
                                 255, 257, 1000, 1023, 1025, 2048, 4099, 8191, MAXN};
 
-int main(void)
+/* One random stream through the copy, the kernels, the conversions and
+ * float16's specials: each of those cases goes on from the one above. */
+static uint64_t rng = 42;
+
+/* cv__copy_stream itself, byte sizes around its thresholds, every
+ * alignment of source and destination within a line */
+static void copy_stream(void)
 {
-    uint64_t rng = 42;
-    /* cv__copy_stream itself, byte sizes around its thresholds, every
-     * alignment of source and destination within a line */
     static _Alignas(64) unsigned char src[20000], dst[20000 + 256], want[20000 + 256];
     for (size_t k = 0; k < sizeof src; k++)
         src[k] = (unsigned char)rng_next(&rng);
@@ -324,7 +327,10 @@ int main(void)
                        nb[z], dm, sm);
             }
     printf("streaming copy: %s\n", cv__copy_stream_kind());
+}
 
+static void kernels(void)
+{
     for (int dt = 0; dt < CV_DTYPE_COUNT; dt++)
         for (int op = 0; op < CV_REDOP_COUNT; op++) {
             if (cv_redop_is_bitwise((cv_redop)op) && cv_dtype_is_float((cv_dtype)dt))
@@ -347,12 +353,21 @@ int main(void)
                 }
             }
         }
+}
 
-    check_conversions(&rng);
+static void conversions(void) { check_conversions(&rng); }
+
+static void half_specials(void)
+{
     check_half_specials(&rng);
     printf("float16 kernel: %s\n", cv__half_kind());
+}
 
-    /* the probe, then again on its kept arrays (smaller), then on larger */
+/* the probe, then again on its kept arrays (smaller), then on larger;
+ * pieces that do not divide the arrays, odd thread and pass counts (the
+ * reduce forms alternate across calls) */
+static void probe(void)
+{
     const int64_t probe_bytes[] = {1 << 20, 1 << 19, 1 << 21};
     for (int k = 0; k < 3; k++) {
         cv_membw bw;
@@ -360,8 +375,6 @@ int main(void)
                "probe of %lld bytes gave copy %g reduce %g", (long long)probe_bytes[k], bw.copy,
                bw.reduce);
     }
-    /* pieces that do not divide the arrays, odd thread and pass counts (the
-     * reduce forms alternate across calls) */
     const int64_t odd[][3] = {{(5 << 20) + 4096, 3, 3}, {1 << 20, 1, 1}, {(3 << 20) + 64, 1, 2}};
     for (int k = 0; k < 3; k++) {
         cv_membw bw;
@@ -371,6 +384,14 @@ int main(void)
                (long long)odd[k][0], (long long)odd[k][1], (long long)odd[k][2], bw.copy,
                bw.reduce);
     }
-    printf("%d checks, %d failures\n", checks, failures);
-    return failures != 0;
 }
+
+static const test_case cases[] = {
+    CASE("copy-stream", copy_stream),
+    CASE_THEN("kernels", kernels),
+    CASE_THEN("conversions", conversions),
+    CASE_THEN("half-specials", half_specials),
+    CASE("probe", probe),
+};
+
+int main(int argc, char **argv) { return CASES_MAIN(argc, argv, cases); }

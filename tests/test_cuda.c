@@ -132,17 +132,100 @@ static bool allowed(cv_op op, int dtype, int redop)
     return !(cv_redop_is_bitwise(redop) && cv_dtype_is_float(dtype));
 }
 
+/* The (op, algorithm) pairs in order, each op's algorithms as it lists
+ * them: one case each, named "allreduce/ring". --part K/N (the runner's)
+ * shares them among N processes; scripts/gpu_check.sh runs 8. */
+static bool op_algo_at(int i, cv_op *op, cv_algo *algo)
+{
+    for (int o = 0; o < CV_OP_COUNT; o++) {
+        cv_algo algos[CV_ALGO_COUNT];
+        int na = cv_op_algos(o, algos);
+        if (i < na) {
+            *op = (cv_op)o;
+            *algo = algos[i];
+            return true;
+        }
+        i -= na;
+    }
+    return false;
+}
+
+static int op_algo_name(int i, char *name, size_t len)
+{
+    cv_op op;
+    cv_algo algo;
+    if (!op_algo_at(i, &op, &algo))
+        return 0;
+    snprintf(name, len, "%s/%s", cv_op_name(op), cv_algo_name(algo));
+    return 1;
+}
+
+static bool on_double;
+
+/* One op and algorithm at rank counts 1 to 5, 7, 8 and 16 and the counts {0, 1,
+ * N-1, N, 7N+3}, every dtype and redop, and large counts. */
+static void check_op_algo(int i)
+{
+    cv_op op = CV_OP_ALLREDUCE;
+    cv_algo algo = CV_ALGO_RING;
+    op_algo_at(i, &op, &algo);
+    static const int ranks[] = {1, 2, 3, 4, 5, 7, 8, 16};
+    const int nranks = (int)(sizeof ranks / sizeof ranks[0]);
+    for (int ri = 0; ri < nranks; ri++) {
+        int n = ranks[ri];
+        int64_t counts[] = {0, 1, n - 1, n, 7 * (int64_t)n + 3};
+        for (int ci = 0; ci < 5; ci++) {
+            cv_spec s;
+            spec_for(&s, op, algo, n, counts[ci], ci);
+            for (int d = 0; d < CV_DTYPE_COUNT; d++)
+                for (int r = 0; r < CV_REDOP_COUNT; r++) {
+                    if (!allowed(op, d, r))
+                        continue;
+                    s.dtype = d;
+                    s.redop = r;
+                    check_run(&s, CV_INIT_RANDOM, ci == 4 ? 3 : 1);
+                    if (d == CV_INT32 || d == CV_FLOAT64)
+                        check_run(&s, CV_INIT_INDEX, 1);
+                }
+        }
+    }
+    /* Large enough for the 16-byte path, several blocks and
+     * chunks that are not multiples of the vector width; not on
+     * the runtime double (the GPU check's rehearsal), which runs
+     * every kernel on the host and whose own test covers them. */
+    for (int n = 3; n <= 8 && !on_double; n += 5) {
+        static const cv_dtype big_dtypes[] = {CV_INT8, CV_INT64, CV_BFLOAT16, CV_FLOAT32};
+        for (int d = 0; d < 4; d++)
+            for (int r = 0; r < CV_REDOP_COUNT; r++) {
+                if (!allowed(op, big_dtypes[d], r) || (r != CV_SUM && r != CV_MAX &&
+                                                       r != CV_AVG && r != CV_BXOR))
+                    continue;
+                cv_spec s;
+                spec_for(&s, op, algo, n, ((int64_t)1 << 18) + 5, 1);
+                s.dtype = big_dtypes[d];
+                s.redop = r;
+                check_run(&s, CV_INIT_RANDOM, 3);
+            }
+    }
+    cv_spec s;
+    spec_for(&s, op, algo, 4, 31, 2);
+    s.dtype = CV_INT32;
+    check_visual(&s);
+    if (cv_op_reduces(op)) {
+        s.dtype = CV_INT8;
+        s.redop = CV_AVG; /* with the final divide step */
+        check_visual(&s);
+    }
+}
+
+static const test_case cases[] = {
+    CASE_EACH("", op_algo_name, check_op_algo),
+};
+
 int main(int argc, char **argv)
 {
+    cases_args(argc, argv, cases, CASES_COUNT(cases));
     char err[CV_ERR_LEN] = "", device[256] = "";
-    /* --part K/N: only every Nth (op, algorithm) pair from the Kth on, so
-     * that N processes share the suite (scripts/gpu_check.sh runs 8). */
-    int part = 1, parts = 1, pair = 0;
-    if (argc == 3 && !strcmp(argv[1], "--part") &&
-        (sscanf(argv[2], "%d/%d", &part, &parts) != 2 || parts < 1 || part < 1 || part > parts)) {
-        printf("test_cuda: --part wants K/N with 1 <= K <= N, not '%s'\n", argv[2]);
-        return 2;
-    }
     int rc = cv_cuda_backend()->probe(err, sizeof err);
     if (rc != CV_OK) {
         printf("SKIPPED: the CUDA backend cannot run here: %s\n", err);
@@ -150,66 +233,7 @@ int main(int argc, char **argv)
     }
     cv_cuda_describe(device, sizeof device);
     printf("device: %s\n", device);
-
-    bool on_double = getenv("COLLVIZ_MOCK_CUDA") != NULL;
-    static const int ranks[] = {1, 2, 3, 4, 5, 7, 8, 16};
-    const int nranks = (int)(sizeof ranks / sizeof ranks[0]);
-    for (int op = 0; op < CV_OP_COUNT; op++) {
-        cv_algo algos[CV_ALGO_COUNT];
-        int na = cv_op_algos(op, algos);
-        for (int a = 0; a < na; a++) {
-            if (pair++ % parts != part - 1)
-                continue;
-            int before = failures;
-            for (int ri = 0; ri < nranks; ri++) {
-                int n = ranks[ri];
-                int64_t counts[] = {0, 1, n - 1, n, 7 * (int64_t)n + 3};
-                for (int ci = 0; ci < 5; ci++) {
-                    cv_spec s;
-                    spec_for(&s, op, algos[a], n, counts[ci], ci);
-                    for (int d = 0; d < CV_DTYPE_COUNT; d++)
-                        for (int r = 0; r < CV_REDOP_COUNT; r++) {
-                            if (!allowed(op, d, r))
-                                continue;
-                            s.dtype = d;
-                            s.redop = r;
-                            check_run(&s, CV_INIT_RANDOM, ci == 4 ? 3 : 1);
-                            if (d == CV_INT32 || d == CV_FLOAT64)
-                                check_run(&s, CV_INIT_INDEX, 1);
-                        }
-                }
-            }
-            /* Large enough for the 16-byte path, several blocks and
-             * chunks that are not multiples of the vector width; not on
-             * the runtime double (the GPU check's rehearsal), which runs
-             * every kernel on the host and whose own test covers them. */
-            for (int n = 3; n <= 8 && !on_double; n += 5) {
-                static const cv_dtype big_dtypes[] = {CV_INT8, CV_INT64, CV_BFLOAT16, CV_FLOAT32};
-                for (int d = 0; d < 4; d++)
-                    for (int r = 0; r < CV_REDOP_COUNT; r++) {
-                        if (!allowed(op, big_dtypes[d], r) || (r != CV_SUM && r != CV_MAX &&
-                                                               r != CV_AVG && r != CV_BXOR))
-                            continue;
-                        cv_spec s;
-                        spec_for(&s, op, algos[a], n, ((int64_t)1 << 18) + 5, 1);
-                        s.dtype = big_dtypes[d];
-                        s.redop = r;
-                        check_run(&s, CV_INIT_RANDOM, 3);
-                    }
-            }
-            cv_spec s;
-            spec_for(&s, op, algos[a], 4, 31, 2);
-            s.dtype = CV_INT32;
-            check_visual(&s);
-            if (cv_op_reduces(op)) {
-                s.dtype = CV_INT8;
-                s.redop = CV_AVG; /* with the final divide step */
-                check_visual(&s);
-            }
-            printf("%-14s %-20s %s\n", cv_op_name(op), cv_algo_name(algos[a]),
-                   failures == before ? "ok" : "FAILED");
-        }
-    }
-    printf("%d checks, %d failures\n", checks, failures);
-    return failures ? 1 : 0;
+    on_double = getenv("COLLVIZ_MOCK_CUDA") != NULL;
+    cases_run();
+    return cases_end();
 }

@@ -16,12 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "cv.h"
 #include "cv_cuda.h"
 
 #ifdef COLLVIZ_HAVE_CUDA
 #include <cuda_runtime_api.h>
-#include "check.h"
 #endif
 
 #ifdef COLLVIZ_HAVE_CUDA
@@ -219,8 +219,47 @@ static void print_bound(void)
     cv_plan_destroy(p);
 }
 
-int main(void)
+/* The device's size, read once before the cases. */
+static int gpus;
+static size_t total;
+
+/* One rank whose buffers alone exceed a GPU's memory ... */
+static void one_rank_too_big(void)
 {
+    check_too_big("one rank too big", CV_OP_ALLREDUCE, 1, (int64_t)(total / 4) + 1);
+}
+
+/* ... and ranks that each fit but together do not. */
+static void too_many_ranks(void)
+{
+    check_too_big("too many ranks", CV_OP_ALLREDUCE, 64 * gpus,
+                  (int64_t)(total / 4 / 64 + (1 << 20)));
+}
+
+/* Checking 1024 ranks against the reference costs ranks^2 x count: the
+ * runtime double (which runs under the sanitizers in CI) takes a count
+ * that still gives some ranks one element and others none. */
+static void allreduce_1024(void)
+{
+    check_many_ranks(CV_OP_ALLREDUCE, 1024, getenv("COLLVIZ_MOCK_CUDA") ? 1027 / 2 : 1027, CV_INT32);
+}
+static void alltoall_64(void) { check_many_ranks(CV_OP_ALLTOALL, 64, 3, CV_FLOAT16); }
+static void reducescatter_100(void) { check_many_ranks(CV_OP_REDUCESCATTER, 100, 1000, CV_BFLOAT16); }
+
+static const test_case cases[] = {
+    CASE("too-big/one-rank", one_rank_too_big),
+    CASE("too-big/many-ranks", too_many_ranks),
+    CASE("many-ranks/allreduce-1024", allreduce_1024),
+    CASE("many-ranks/alltoall-64", alltoall_64),
+    CASE("many-ranks/reducescatter-100", reducescatter_100),
+    CASE("refusals", check_refusals),
+    CASE("no-leak", check_no_leak),
+    CASE("bound", print_bound),
+};
+
+int main(int argc, char **argv)
+{
+    cases_args(argc, argv, cases, CASES_COUNT(cases));
     char err[CV_ERR_LEN] = "", device[256] = "";
     if (cv_cuda_backend()->probe(err, sizeof err) != CV_OK) {
         printf("SKIPPED: the CUDA backend cannot run here: %s\n", err);
@@ -228,33 +267,24 @@ int main(void)
     }
     cv_cuda_describe(device, sizeof device);
     printf("device: %s\n", device);
-    int gpus = cv_cuda_devices(err, sizeof err);
-    size_t total = 0;
+    gpus = cv_cuda_devices(err, sizeof err);
     free_bytes(&total);
-    /* One rank whose buffers alone exceed a GPU's memory ... */
-    check_too_big("one rank too big", CV_OP_ALLREDUCE, 1, (int64_t)(total / 4) + 1);
-    /* ... and ranks that each fit but together do not. */
-    check_too_big("too many ranks", CV_OP_ALLREDUCE, 64 * gpus,
-                  (int64_t)(total / 4 / 64 + (1 << 20)));
-    /* Checking 1024 ranks against the reference costs ranks^2 x count:
-     * the runtime double (which runs under the sanitizers in CI) takes a
-     * count that still gives some ranks one element and others none. */
-    check_many_ranks(CV_OP_ALLREDUCE, 1024, getenv("COLLVIZ_MOCK_CUDA") ? 1027 / 2 : 1027, CV_INT32);
-    check_many_ranks(CV_OP_ALLTOALL, 64, 3, CV_FLOAT16);
-    check_many_ranks(CV_OP_REDUCESCATTER, 100, 1000, CV_BFLOAT16);
-    check_refusals();
-    check_no_leak();
-    print_bound();
-    printf("%d checks, %d failures\n", checks, failures);
-    return failures ? 1 : 0;
+    cases_run();
+    return cases_end();
 }
 
 #else
 
-int main(void)
+/* Without the toolkit: one case, skipped, so the build still lists one. */
+static void no_toolkit(void)
 {
-    printf("SKIPPED: this collviz was built without the CUDA toolkit\n");
-    return 77;
+    cases_skip("SKIPPED: this collviz was built without the CUDA toolkit");
 }
+
+static const test_case cases[] = {
+    CASE("built-without-cuda", no_toolkit),
+};
+
+int main(int argc, char **argv) { return CASES_MAIN(argc, argv, cases); }
 
 #endif

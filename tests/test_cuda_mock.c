@@ -356,15 +356,39 @@ static void failures_and_cleanup(void)
     printf("failure paths: %s\n", failures == before ? "ok" : "FAILED");
 }
 
-int main(void)
+/* The schedules the matrix runs under: GPUs, peer access, the seed of the
+ * streams' order. */
+static const struct {
+    int ndev;
+    bool peer;
+    unsigned long long seed;
+} schedules[] = {{1, false, 1}, {1, false, 2}, {1, false, 3},
+                 {2, true, 4},  {3, false, 5}, {3, true, 6}};
+
+/* "1-gpu/seed-1", "2-gpus-peer/seed-4". */
+static int schedule_name(int i, char *name, size_t len)
 {
-    for (unsigned long long seed = 1; seed <= 3; seed++)
-        matrix(1, false, seed);
-    matrix(2, true, 4);
-    matrix(3, false, 5);
-    matrix(3, true, 6);
-    failures_and_cleanup();
+    if (i >= (int)(sizeof schedules / sizeof *schedules))
+        return 0;
+    snprintf(name, len, "%d-gpu%s%s/seed-%llu", schedules[i].ndev, schedules[i].ndev == 1 ? "" : "s",
+             schedules[i].peer ? "-peer" : "", schedules[i].seed);
+    return 1;
+}
+
+static void schedule(int i)
+{
+    matrix(schedules[i].ndev, schedules[i].peer, schedules[i].seed);
+}
+
+static const test_case cases[] = {
+    CASE_EACH("matrix", schedule_name, schedule),
+    CASE("failures-and-cleanup", failures_and_cleanup),
+};
+
+int main(int argc, char **argv)
+{
+    cases_args(argc, argv, cases, CASES_COUNT(cases));
+    cases_run();
     mock_cuda_reset(NULL);
-    printf("%d checks, %d failures\n", checks, failures);
-    return failures ? 1 : 0;
+    return cases_end();
 }

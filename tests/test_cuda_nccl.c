@@ -74,18 +74,49 @@ static void check_refusals(cv_nccl *nccl, bool mpi)
     }
 }
 
+/* The communicator the cases run on, opened once before them. */
+static cv_nccl *comm;
+static bool over_mpi;
+
+/* One op at counts {0, 1, N-1, N, 7N+3, big}. On the runtime double
+ * (test_cuda_nccl_mock) every byte moves on the CPU, under the sanitizers
+ * in CI: a smaller large count there. */
+static void one_op(int op)
+{
+    int n = cv_nccl_ranks(comm);
+    int64_t big = getenv("COLLVIZ_MOCK_CUDA") ? (int64_t)1 << 14 : (int64_t)1 << 20;
+    int64_t counts[] = {0, 1, n - 1, n, 7 * (int64_t)n + 3, big};
+    for (int c = 0; c < 6; c++)
+        check_op(comm, (cv_op)op, counts[c]);
+}
+
+static int op_name(int i, char *name, size_t len)
+{
+    if (i >= CV_OP_COUNT)
+        return 0;
+    snprintf(name, len, "%s", cv_op_name((cv_op)i));
+    return 1;
+}
+
+static void refusals(void) { check_refusals(comm, over_mpi); }
+
+static const test_case cases[] = {
+    CASE_EACH("", op_name, one_op),
+    CASE("refusals", refusals),
+};
+
 int main(int argc, char **argv)
 {
-    bool mpi = argc > 1 && strcmp(argv[1], "--mpi") == 0;
+    over_mpi = cases_flag(&argc, argv, "--mpi");
+    cases_args(argc, argv, cases, CASES_COUNT(cases));
     char err[CV_ERR_LEN] = "", device[256] = "";
     int gpus = cv_cuda_devices(err, sizeof err);
     if (gpus < 1) {
         printf("SKIPPED: NCCL cannot run here: %s\n", err);
         return 77;
     }
-    cv_nccl *nccl = NULL;
-    int rc = mpi ? cv_nccl_open_mpi(&nccl, err, sizeof err)
-                 : cv_nccl_open(gpus < 8 ? gpus : 8, &nccl, err, sizeof err);
+    int rc = over_mpi ? cv_nccl_open_mpi(&comm, err, sizeof err)
+                 : cv_nccl_open(gpus < 8 ? gpus : 8, &comm, err, sizeof err);
     if (rc == CV_EUNAVAIL) {
         printf("SKIPPED: NCCL cannot run here: %s\n", err);
         return 77;
@@ -94,27 +125,14 @@ int main(int argc, char **argv)
         printf("FAIL: opening NCCL: %s\n", err);
         return 1;
     }
-    me = cv_nccl_rank(nccl);
+    me = cv_nccl_rank(comm);
     cv_cuda_describe(device, sizeof device);
     if (me == 0)
-        printf("device: %s; NCCL communicator of %d rank%s%s\n", device, cv_nccl_ranks(nccl),
-               cv_nccl_ranks(nccl) == 1 ? " (one GPU: NCCL runs one rank)" : "s",
-               mpi ? " over MPI" : "");
-    int n = cv_nccl_ranks(nccl);
-    /* On the runtime double (test_cuda_nccl_mock) every byte moves on the
-     * CPU, under the sanitizers in CI: a smaller large count there. */
-    int64_t big = getenv("COLLVIZ_MOCK_CUDA") ? (int64_t)1 << 14 : (int64_t)1 << 20;
-    int64_t counts[] = {0, 1, n - 1, n, 7 * (int64_t)n + 3, big};
-    for (int op = 0; op < CV_OP_COUNT; op++) {
-        int before = failures;
-        for (int c = 0; c < 6; c++)
-            check_op(nccl, op, counts[c]);
-        if (me == 0)
-            printf("%-14s %s\n", cv_op_name(op), failures == before ? "ok" : "FAILED");
-    }
-    check_refusals(nccl, mpi);
-    cv_nccl_close(nccl);
-    if (me == 0)
-        printf("%d checks, %d failures\n", checks, failures);
-    return failures ? 1 : 0;
+        printf("device: %s; NCCL communicator of %d rank%s%s\n", device, cv_nccl_ranks(comm),
+               cv_nccl_ranks(comm) == 1 ? " (one GPU: NCCL runs one rank)" : "s",
+               over_mpi ? " over MPI" : "");
+    cases_quiet(me != 0); /* every rank runs the cases; rank 0 reports */
+    cases_run();
+    cv_nccl_close(comm);
+    return cases_end();
 }

@@ -157,19 +157,23 @@ static void check_mpi(void)
     printf("mpi: %s\n", err);
 }
 
+static const test_case cases[] = {
+    CASE("backend", check_backend),
+    CASE("queries", check_queries),
+    CASE("nccl", check_nccl),
+    CASE("traffic", check_traffic),
+};
+
 int main(int argc, char **argv)
 {
     /* Before any CUDA call: the runtime reads it once, when it starts. */
     setenv("CUDA_VISIBLE_DEVICES", "-1", 1);
+    /* --mpi: the bootstrap under a launcher, every process one run of
+     * check_mpi (test_cuda_nodevice_mpi), outside the table. */
     if (argc > 1 && strcmp(argv[1], "--mpi") == 0) {
         check_mpi();
         printf("%d checks, %d failures\n", checks, failures);
         return failures ? 1 : 0;
     }
-    check_backend();
-    check_queries();
-    check_nccl();
-    check_traffic();
-    printf("%d checks, %d failures\n", checks, failures);
-    return failures ? 1 : 0;
+    return CASES_MAIN(argc, argv, cases);
 }

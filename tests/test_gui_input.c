@@ -183,22 +183,35 @@ static void check_compare_boundaries(void)
     gui_destroy(g);
 }
 
-int main(void)
+/* The stage the sequence below shares: its window, its step count, its
+ * setup, and step 1's frame. */
+static gui *stage;
+static int stage_steps;
+static cv_spec stage_spec;
+static SDL_Surface *step1;
+
+/* The window the cases below drive, one after the other: ring AllReduce
+ * over 4 ranks. */
+static void open_stage(void)
 {
-    tr_require_fonts();
-    check_keymap();
-    check_given_inputs();
-    check_compare_boundaries();
     cv_spec spec = tr_spec(CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 8);
     gui *g = tr_gui(&spec, 1024, 640, RD_THEME_DARK, CV_LANG_EN);
     TR_CHECK(gui_trace(g, 0) != NULL, "no trace");
     int n = gui_nsteps(g);
     TR_CHECK(n >= 6, "ring allreduce over 4 ranks has %d steps", n);
+    stage = g;
+    stage_steps = n;
+    stage_spec = spec;
+}
 
-    /* Right plays exactly one step at the current speed, then pauses:
-     * frames move while it plays and settle after. */
+/* Right plays exactly one step at the current speed, then pauses:
+ * frames move while it plays and settle after. */
+static void right_plays_a_step(void)
+{
+    gui *g = stage;
     gui_seek(g, 1);
     SDL_Surface *a = tr_capture(g);
+    step1 = a;
     gui_seek(g, 0);
     SDL_Surface *start = tr_capture(g);
     tr_key(g, SDLK_RIGHT, 0);
@@ -224,7 +237,13 @@ int main(void)
     SDL_FreeSurface(during2);
     SDL_FreeSurface(settled);
     SDL_FreeSurface(settled2);
-    /* Right during a step lands it at once and plays the next. */
+}
+
+/* Right during a step lands it at once and plays the next. */
+static void right_then_left(void)
+{
+    gui *g = stage;
+    SDL_Surface *a = step1;
     tr_key(g, SDLK_RIGHT, 0);
     gui_tick(g, 0.3);
     tr_key(g, SDLK_RIGHT, 0);
@@ -242,13 +261,23 @@ int main(void)
     SDL_FreeSurface(a);
     SDL_FreeSurface(b);
     SDL_FreeSurface(mid);
-    /* Left while a step plays goes back to where it started. */
+}
+
+/* Left while a step plays goes back to where it started. */
+static void left_during_a_step(void)
+{
+    gui *g = stage;
     tr_key(g, SDLK_RIGHT, 0);
     gui_tick(g, 0.7);
     tr_key(g, SDLK_LEFT, 0);
     TR_CHECK(gui_time(g) == 1 && !gui_playing(g), "Left during a step: t = %g", gui_time(g));
+}
 
-    /* Home, End, mid-step Left lands on the step's start. */
+/* Home, End, mid-step Left lands on the step's start. */
+static void home_end(void)
+{
+    gui *g = stage;
+    int n = stage_steps;
     tr_key(g, SDLK_END, 0);
     TR_CHECK(gui_time(g) == n, "End: t = %g", gui_time(g));
     tr_key(g, SDLK_HOME, 0);
@@ -256,8 +285,13 @@ int main(void)
     gui_seek(g, 2.5);
     tr_key(g, SDLK_LEFT, 0);
     TR_CHECK(gui_time(g) == 2, "Left from 2.5: t = %g", gui_time(g));
+}
 
-    /* Play: 2 s per step at 1x; + doubles; play stops at the end. */
+/* Play: 2 s per step at 1x; + doubles; play stops at the end. */
+static void play_speed(void)
+{
+    gui *g = stage;
+    int n = stage_steps;
     tr_key(g, SDLK_HOME, 0);
     tr_key(g, SDLK_SPACE, 0);
     TR_CHECK(gui_playing(g), "Space did not start playing");
@@ -276,15 +310,24 @@ int main(void)
     tr_key(g, SDLK_PLUS, 0); /* 0.25x, which the timings below assume */
     gui_tick(g, 1000);
     TR_CHECK(gui_time(g) == n && !gui_playing(g), "play ran past the end: t = %g", gui_time(g));
+}
 
-    /* Play to a step and wait there (lessons). */
+/* Play to a step and wait there (lessons). */
+static void play_to(void)
+{
+    gui *g = stage;
     gui_seek(g, 0);
     gui_play_to(g, 2);
     for (int i = 0; i < 400 && !gui_target_reached(g); i++)
         gui_tick(g, 0.1);
     TR_CHECK(gui_time(g) == 2 && !gui_playing(g), "play_to(2) ended at %g", gui_time(g));
+}
 
-    /* Mouse: the forward button, then the timeline's middle. */
+/* Mouse: the forward button, then the timeline's middle. */
+static void mouse(void)
+{
+    gui *g = stage;
+    int n = stage_steps;
     gui_render(g);
     const rd_layout *L = rd_last_layout(gui_rd(g));
     SDL_Rect fw = L->button[RD_ACT_FORWARD];
@@ -299,8 +342,13 @@ int main(void)
     TR_CHECK(g->help, "help button did not open the help");
     tr_click(g, 10, 10);
     TR_CHECK(!g->help, "a click did not close the help");
+}
 
-    /* Hover a cell: the tooltip draws without trouble. */
+/* Hover a cell: the tooltip draws without trouble. */
+static void tooltip(void)
+{
+    gui *g = stage;
+    const rd_layout *L = rd_last_layout(gui_rd(g));
     gui_render(g);
     const rd_card_layout *cl = &L->panels[0].cards[1];
     SDL_Event mv;
@@ -339,8 +387,12 @@ int main(void)
         TR_CHECK(tips > 0, "no tooltip for GPU %d's last recv cell", right);
         rd_debug_boxes(gui_rd(g), false);
     }
+}
 
-    /* Cycling keys re-plan and keep the position when it exists. */
+/* Cycling keys re-plan and keep the position when it exists. */
+static void cycling_keys(void)
+{
+    gui *g = stage;
     gui_seek(g, 2);
     tr_key(g, SDLK_n, 0);
     TR_CHECK(gui_spec(g)->ranks == 5, "N: ranks %d", gui_spec(g)->ranks);
@@ -381,8 +433,12 @@ int main(void)
     tr_key(g, SDLK_b, 0); /* no CUDA here: a message, the CPU trace stays */
     TR_CHECK(gui_trace(g, 0) != NULL, "B lost the trace");
     gui_render(g);
+}
 
-    /* Too big to record: the message shows, the old trace stays. */
+/* Too big to record: the message shows, the old trace stays. */
+static void too_big(void)
+{
+    gui *g = stage;
     const cv_trace *before = gui_trace(g, 0);
     cv_spec big = tr_spec(CV_OP_ALLTOALL, CV_ALGO_PAIRWISE, 64, 4096);
     int rc = gui_set_spec(g, &big);
@@ -397,26 +453,35 @@ int main(void)
     gui_set_spec(g, &big2);
     gui_seek(g, 1.5);
     gui_render(g);
+}
 
-    /* A backend failing mid-run. */
+/* A backend failing mid-run. */
+static void failing_backend(void)
+{
+    gui *g = stage;
+    cv_spec spec = stage_spec;
     gui_set_spec(g, &spec);
     cv_backend bad = *cv_cpu_backend();
     bad.name = "failing";
     bad.run_step = failing_run_step;
-    before = gui_trace(g, 0);
-    rc = gui_set_backend(g, &bad);
+    const cv_trace *before = gui_trace(g, 0);
+    int rc = gui_set_backend(g, &bad);
     TR_CHECK(rc != CV_OK, "a failing backend was accepted");
     TR_CHECK(gui_trace(g, 0) == before, "a failing backend replaced the trace");
     TR_CHECK(gui_current_message(g) && strstr(gui_current_message(g), "device lost"),
              "message: %s", gui_current_message(g) ? gui_current_message(g) : "(none)");
     gui_render(g);
+}
 
-    /* On a device backend, a setup the device cannot hold carries on with
-     * the CPU backend and says so; the setup the user asked for is shown. */
+/* On a device backend, a setup the device cannot hold carries on with
+ * the CPU backend and says so; the setup the user asked for is shown. */
+static void small_device(void)
+{
+    gui *g = stage;
     cv_backend small = *cv_cpu_backend();
     small.name = "smalldev";
     small.open = small_open;
-    rc = gui_set_backend(g, &small);
+    int rc = gui_set_backend(g, &small);
     TR_CHECK(rc == CV_OK && gui_backend(g) == &small, "switch to the small device: %d", rc);
     cv_spec wide = tr_spec(CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 64);
     rc = gui_set_spec(g, &wide);
@@ -446,8 +511,12 @@ int main(void)
     tr_key(g, SDLK_q, 0);
     TR_CHECK(gui_quit_requested(g), "Q did not quit");
     gui_destroy(g);
+}
 
-    /* A tiny window still draws. */
+/* A tiny window still draws. */
+static void tiny_window(void)
+{
+    cv_spec spec = stage_spec;
     gui *tiny = tr_gui(&spec, 320, 240, RD_THEME_PROJECTOR, CV_LANG_ZH);
     gui_seek(tiny, 1.5);
     SDL_Surface *t = tr_capture(tiny);
@@ -455,7 +524,33 @@ int main(void)
     tiny->help = true;
     gui_render(tiny);
     gui_destroy(tiny);
+}
+
+static const test_case cases[] = {
+    CASE("keymap", check_keymap),
+    CASE("given-inputs", check_given_inputs),
+    CASE("compare-boundaries", check_compare_boundaries),
+    CASE("stage", open_stage),
+    CASE_THEN("right-plays-a-step", right_plays_a_step),
+    CASE_THEN("right-then-left", right_then_left),
+    CASE_THEN("left-during-a-step", left_during_a_step),
+    CASE_THEN("home-end", home_end),
+    CASE_THEN("play-speed", play_speed),
+    CASE_THEN("play-to", play_to),
+    CASE_THEN("mouse", mouse),
+    CASE_THEN("tooltip", tooltip),
+    CASE_THEN("cycling-keys", cycling_keys),
+    CASE_THEN("too-big", too_big),
+    CASE_THEN("failing-backend", failing_backend),
+    CASE_THEN("small-device", small_device),
+    CASE("tiny-window", tiny_window),
+};
+
+int main(int argc, char **argv)
+{
+    cases_args(argc, argv, cases, CASES_COUNT(cases));
+    tr_require_fonts();
+    cases_run();
     SDL_Quit();
-    printf("%d problems\n", tr_failures);
-    return tr_failures ? 1 : 0;
+    return cases_end();
 }

@@ -44,7 +44,7 @@ static void text(gui *g, const char *s)
     SDL_Event e;
     memset(&e, 0, sizeof e);
     e.type = SDL_TEXTINPUT;
-    snprintf(e.text.text, sizeof e.text.text, "%s", s);
+    SDL_strlcpy(e.text.text, s, sizeof e.text.text); /* an event holds 31 bytes */
     gui_handle_event(g, &e);
 }
 
@@ -690,13 +690,13 @@ static void test_goldens(void)
     attach(&s, g, li, b, LESSON_EN);
     /* a wrong answer, explained */
     gui_lesson_quiz_choice(&s, lesson_quiz_shown(s.quiz.q, s.quiz.q->answer) == 0 ? 1 : 0);
-    tr_failures += golden(g, "lesson_choice_wrong_en");
+    TR_CHECK(!golden(g, "lesson_choice_wrong_en"), "the frame differs from its golden image");
     gui_lesson_detach(&s);
     gui_destroy(g);
     g = open_gui(1024, 640);
     li = lesson_index("par-tp");
     attach(&s, g, li, 0, LESSON_ZH);
-    tr_failures += golden(g, "lesson_diagram_zh");
+    TR_CHECK(!golden(g, "lesson_diagram_zh"), "the frame differs from its golden image");
     gui_lesson_detach(&s);
     gui_destroy(g);
 }
@@ -736,9 +736,26 @@ static void test_intro_and_next(void)
     progress_free(&p);
 }
 
-int main(void)
+static const test_case cases[] = {
+    CASE("intro-and-next", test_intro_and_next),
+    CASE("beats", test_beats),
+    CASE("choice", test_choice),
+    CASE("number-and-value", test_number_and_value),
+    CASE("cells", test_cells),
+    CASE("cells-grouped", test_cells_grouped),
+    CASE("menu-and-resume", test_menu_and_resume),
+    CASE("done-when-answered", test_done_when_answered),
+    CASE("layout", test_layout),
+    CASE("question-in-view", test_question_in_view),
+    CASE("goldens", test_goldens),
+};
+
+int main(int argc, char **argv)
 {
+    cases_args(argc, argv, cases, CASES_COUNT(cases));
     tr_require_fonts();
+    /* A progress file of its own for each process: the cases may run side
+     * by side. */
     char dir[] = "/tmp/collviz-gui-lesson-XXXXXX";
     if (!mkdtemp(dir)) {
         perror("mkdtemp");
@@ -759,17 +776,7 @@ int main(void)
         fprintf(stderr, "the course did not load (%d lessons)\n", course.nlessons);
         return 1;
     }
-    test_intro_and_next();
-    test_beats();
-    test_choice();
-    test_number_and_value();
-    test_cells();
-    test_cells_grouped();
-    test_menu_and_resume();
-    test_done_when_answered();
-    test_layout();
-    test_question_in_view();
-    test_goldens();
+    cases_run();
     lesson_diags_free(&diags);
     lesson_course_free(&course);
     char cmd[512];
@@ -777,6 +784,5 @@ int main(void)
     if (system(cmd) != 0)
         fprintf(stderr, "could not remove %s\n", dir);
     SDL_Quit();
-    printf("%d problems\n", tr_failures);
-    return tr_failures ? 1 : 0;
+    return cases_end();
 }

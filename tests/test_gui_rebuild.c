@@ -173,12 +173,18 @@ static void check_burst(uint64_t seed, int actions)
     gui_destroy(g);
 }
 
-int main(void)
+static void burst(void) { check_burst(0x9E3779B97F4A7C15ull, 3000); }
+
+static const test_case cases[] = {
+    CASE("sequence", check_sequence),
+    CASE("burst", burst),
+};
+
+int main(int argc, char **argv)
 {
+    cases_args(argc, argv, cases, CASES_COUNT(cases));
     tr_require_fonts();
-    check_sequence();
-    check_burst(0x9E3779B97F4A7C15ull, 3000);
+    cases_run();
     SDL_Quit();
-    printf("%d problems\n", tr_failures);
-    return tr_failures ? 1 : 0;
+    return cases_end();
 }

@@ -66,13 +66,14 @@ static void expect_not(const char *text, const char *bad, const char *what)
     EXPECT(strstr(text, bad) == NULL, "%s: '%s' says '%s'", what, text, bad);
 }
 
-int main(void)
-{
-    char t[2048];
-    run_t r;
+/* What the cases below write into: the step's words, the explanation. */
+static char t[2048], title[256], body[4096];
+static run_t r;
 
-    /* Every pair the registry offers has its own words, in both languages. */
-    char title[256], body[4096], seen[64][512];
+/* Every pair the registry offers has its own words, in both languages. */
+static void pair_texts(void)
+{
+    char seen[64][512];
     int nseen = 0;
     for (int op = 0; op < CV_OP_COUNT; op++) {
         cv_algo list[CV_ALGO_COUNT];
@@ -95,7 +96,11 @@ int main(void)
             }
         }
     }
-    /* The stock sentences that were wrong. */
+}
+
+/* The stock sentences that were wrong. */
+static void stock_sentences(void)
+{
     cv_spec bc = tr_spec(CV_OP_BROADCAST, CV_ALGO_RING, 4, 8);
     gui__explain(&bc, CV_ALGO_COUNT, CV_LANG_EN, title, sizeof title, body, sizeof body);
     expect_not(body, "1/N of the data per step", "broadcast ring");
@@ -110,9 +115,12 @@ int main(void)
     cv_spec ps = tr_spec(CV_OP_ALLREDUCE, CV_ALGO_DIRECT, 4, 8);
     gui__explain(&ps, CV_ALGO_COUNT, CV_LANG_EN, title, sizeof title, body, sizeof body);
     expect_has(body, "parameter server", "allreduce direct");
+}
 
-    /* Ring AllReduce, round 2: every rank sends right; the pairs and the
-     * chunks they carry, with values; what the reduction made. */
+/* Ring AllReduce, round 2: every rank sends right; the pairs and the
+ * chunks they carry, with values; what the reduction made. */
+static void ring_round_2(void)
+{
     EXPECT(run(&r, CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 4), "ring plan");
     words_of(&r, 1, false, CV_LANG_EN, false, t, sizeof t);
     expect_has(t, "Step 2 of 6 (reduce-scatter): every GPU sends to its right neighbour", "next");
@@ -132,8 +140,11 @@ int main(void)
                      "messages between GPUs.") == 0,
            "brief ring step: '%s'", t);
     run_free(&r);
+}
 
-    /* Beyond four pairs, a summary. */
+/* Beyond four pairs, a summary. */
+static void summary_16(void)
+{
     EXPECT(run(&r, CV_OP_ALLREDUCE, CV_ALGO_RING, 16, 16), "ring 16");
     words_of(&r, 0, false, CV_LANG_EN, false, t, sizeof t);
     expect_has(t, "and 13 more like them", "16 ranks");
@@ -141,10 +152,13 @@ int main(void)
     expect_not(t, "GPU 2 \xE2\x86\x92 GPU 3", "16 ranks, the middle summed up");
     expect_has(t, "GPU 15 \xE2\x86\x92 GPU 0", "16 ranks, the wrap-around last");
     run_free(&r);
+}
 
-    /* At 64 ranks chunks run past z and Z: a numbered chunk's name keeps
-     * apart from its rank numbers ("#63:0+63", never "#630+63"), in the
-     * narration as in the cells (the same rd_chunk_label). */
+/* At 64 ranks chunks run past z and Z: a numbered chunk's name keeps
+ * apart from its rank numbers ("#63:0+63", never "#630+63"), in the
+ * narration as in the cells (the same rd_chunk_label). */
+static void chunks_64(void)
+{
     EXPECT(run(&r, CV_OP_ALLREDUCE, CV_ALGO_RING, 64, 64), "ring 64");
     words_of(&r, 1, false, CV_LANG_EN, false, t, sizeof t);
     expect_has(t, "GPU 0 \xE2\x86\x92 GPU 1: #63:0+63 = ", "64 ranks, next");
@@ -167,45 +181,63 @@ int main(void)
         EXPECT(strcmp(lab, names[i].want) == 0, "chunk %d label '%s', want '%s'", names[i].chunk, lab,
                names[i].want);
     }
+}
 
-    /* One transfer: singular words. */
+/* One transfer: singular words. */
+static void singular(void)
+{
     EXPECT(run(&r, CV_OP_REDUCE, CV_ALGO_DIRECT, 4, 4), "reduce direct");
     words_of(&r, 0, false, CV_LANG_EN, false, t, sizeof t);
     expect_has(t, "GPU 1 sends to GPU 0", "reduce direct");
     expect_has(t, "1 message between GPUs: 1 reduction.", "reduce direct, singular");
     run_free(&r);
+}
 
-    /* Tree reduce on 4 ranks, round 1: only ranks 1 and 3 send. */
+/* Tree reduce on 4 ranks, round 1: only ranks 1 and 3 send. */
+static void tree_reduce_4(void)
+{
     EXPECT(run(&r, CV_OP_REDUCE, CV_ALGO_TREE, 4, 4), "reduce tree");
     words_of(&r, 0, false, CV_LANG_EN, false, t, sizeof t);
     expect_not(t, "every GPU", "tree step 1");
     expect_has(t, "GPU 1 \xE2\x86\x92 GPU 0", "tree reduce step 1");
     expect_has(t, "GPU 3 \xE2\x86\x92 GPU 2", "tree reduce step 1");
     run_free(&r);
+}
 
-    /* Tree reduce on 16 ranks, round 1: 8 senders, each one rank down. */
+/* Tree reduce on 16 ranks, round 1: 8 senders, each one rank down. */
+static void tree_reduce_16(void)
+{
     EXPECT(run(&r, CV_OP_REDUCE, CV_ALGO_TREE, 16, 16), "reduce tree 16");
     words_of(&r, 0, false, CV_LANG_EN, false, t, sizeof t);
     expect_has(t, "8 GPUs each send to the GPU 1 behind", "tree reduce 16 ranks");
     words_of(&r, 0, false, CV_LANG_ZH, false, t, sizeof t);
     expect_has(t, "8 个 GPU 各自发给后方第 1 个 GPU", "tree reduce 16 ranks, zh");
     run_free(&r);
+}
 
-    /* Broadcast from the root: one sender, one receiver. */
+/* Broadcast from the root: one sender, one receiver. */
+static void broadcast_direct(void)
+{
     EXPECT(run(&r, CV_OP_BROADCAST, CV_ALGO_DIRECT, 4, 4), "broadcast direct");
     words_of(&r, 1, false, CV_LANG_EN, false, t, sizeof t);
     expect_has(t, "GPU 0 sends to GPU 2", "direct broadcast");
     run_free(&r);
+}
 
-    /* A step that stays inside each rank says so once: recursive doubling's
-     * local addition, a sub-phase of round 1. */
+/* A step that stays inside each rank says so once: recursive doubling's
+ * local addition, a sub-phase of round 1. */
+static void local_step(void)
+{
     EXPECT(run(&r, CV_OP_ALLREDUCE, CV_ALGO_RECURSIVE_DOUBLING, 4, 4), "recursive doubling");
     words_of(&r, 1, true, CV_LANG_EN, false, t, sizeof t);
     expect_has(t, "work stays inside each GPU", "recursive doubling's local reduce");
     expect_has(t, "Step 1 of 2 (local reduce)", "a sub-phase counts as its round");
     run_free(&r);
+}
 
-    /* The header and body of a comparison name both algorithms. */
+/* The header and body of a comparison name both algorithms. */
+static void compare_titles(void)
+{
     cv_spec s = tr_spec(CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 8);
     gui__explain(&s, CV_ALGO_TREE, CV_LANG_EN, title, sizeof title, body, sizeof body);
     EXPECT(strcmp(title, "AllReduce: ring vs tree") == 0, "compare title '%s'", title);
@@ -218,10 +250,13 @@ int main(void)
     gui__explain(&s, CV_ALGO_COUNT, CV_LANG_EN, title, sizeof title, body, sizeof body);
     EXPECT(strcmp(title, "AllReduce (ring)") == 0, "single title '%s'", title);
     EXPECT(strstr(body, "Left") == NULL, "single body mentions a comparison: '%s'", body);
+}
 
-    /* A transfer of several chunks names them all (as the flight's label
-     * does), a scratch's partial sums are named as such, and the switch's
-     * own step says the switch adds. */
+/* A transfer of several chunks names them all (as the flight's label
+ * does), a scratch's partial sums are named as such, and the switch's
+ * own step says the switch adds. */
+static void chunks_named(void)
+{
     if (run(&r, CV_OP_ALLREDUCE, CV_ALGO_IN_NETWORK, 4, 8)) {
         words_of(&r, 0, false, CV_LANG_EN, false, t, sizeof t);
         expect_has(t, "a0\xE2\x80\xA6" "d0 = 0 1 2", "in-network, to the switch");
@@ -242,10 +277,13 @@ int main(void)
         run_free(&r);
     } else
         EXPECT(false, "tree allreduce did not run");
+}
 
-    /* While a step is in flight the panel heads it "In flight" and "Next"
-     * is the step after it, never the one already flying; once it lands
-     * it is what just happened and the next is still the one after. */
+/* While a step is in flight the panel heads it "In flight" and "Next"
+ * is the step after it, never the one already flying; once it lands
+ * it is what just happened and the next is still the one after. */
+static void in_flight(void)
+{
     rd_font_paths fp;
     char ferr[256];
     if (rd_fonts_find(COLLVIZ_SOURCE_DIR "/assets", &fp, ferr, sizeof ferr) == CV_OK) {
@@ -276,6 +314,22 @@ int main(void)
     } else
         printf("in-flight narration skipped: %s\n", ferr);
 
-    printf("test_gui_text: %d checks, %d failures\n", checks, failures);
-    return failures != 0;
 }
+
+static const test_case cases[] = {
+    CASE("in-flight", in_flight),
+    CASE("pair-texts", pair_texts),
+    CASE("stock-sentences", stock_sentences),
+    CASE("ring-round-2", ring_round_2),
+    CASE("summary-16", summary_16),
+    CASE("chunks-64", chunks_64),
+    CASE("singular", singular),
+    CASE("tree-reduce-4", tree_reduce_4),
+    CASE("tree-reduce-16", tree_reduce_16),
+    CASE("broadcast-direct", broadcast_direct),
+    CASE("local-step", local_step),
+    CASE("compare-titles", compare_titles),
+    CASE("chunks-named", chunks_named),
+};
+
+int main(int argc, char **argv) { return CASES_MAIN(argc, argv, cases); }

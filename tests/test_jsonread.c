@@ -223,11 +223,10 @@ static void escaping(void)
     EXPECT(!strcmp(jr_clip(out, 8, "short"), "short"), "fits: %s", out);
 }
 
-int main(void)
-{
-    files();
-    refusals();
-    escaping();
-    printf("%d checks, %d failed\n", checks, failures);
-    return failures ? 1 : 0;
-}
+static const test_case cases[] = {
+    CASE("files", files),
+    CASE("refusals", refusals),
+    CASE("escaping", escaping),
+};
+
+int main(int argc, char **argv) { return CASES_MAIN(argc, argv, cases); }

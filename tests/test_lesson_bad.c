@@ -494,19 +494,14 @@ static void test_utf8_cuts(void)
     lesson_diags_free(&d);
 }
 
-int main(void)
-{
-    test_each_file();
-    test_directory();
-    test_huge_file();
-    test_syntax();
-    test_number_text();
-    test_message_cap();
-    test_utf8_cuts();
-    if (failures) {
-        fprintf(stderr, "test_lesson_bad: %d failures\n", failures);
-        return 1;
-    }
-    printf("test_lesson_bad: ok\n");
-    return 0;
-}
+static const test_case suite[] = {
+    CASE("each-file", test_each_file),
+    CASE("directory", test_directory),
+    CASE("huge-file", test_huge_file),
+    CASE("syntax", test_syntax),
+    CASE("number-text", test_number_text),
+    CASE("message-cap", test_message_cap),
+    CASE("utf8-cuts", test_utf8_cuts),
+};
+
+int main(int argc, char **argv) { return CASES_MAIN(argc, argv, suite); }

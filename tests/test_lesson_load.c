@@ -368,18 +368,13 @@ static void test_doc_course_list(void)
     lesson_diags_free(&diags);
 }
 
-int main(void)
-{
-    test_shipped();
-    test_doc_course_list();
-    test_duplicate_id();
-    test_doc_example();
-    test_override_algo();
-    test_converted_quizzes();
-    if (failures) {
-        fprintf(stderr, "test_lesson_load: %d failures\n", failures);
-        return 1;
-    }
-    printf("test_lesson_load: ok\n");
-    return 0;
-}
+static const test_case cases[] = {
+    CASE("shipped", test_shipped),
+    CASE("doc-course-list", test_doc_course_list),
+    CASE("duplicate-id", test_duplicate_id),
+    CASE("doc-example", test_doc_example),
+    CASE("override-algo", test_override_algo),
+    CASE("converted-quizzes", test_converted_quizzes),
+};
+
+int main(int argc, char **argv) { return CASES_MAIN(argc, argv, cases); }

@@ -441,28 +441,48 @@ static void test_crossover(void)
     lesson_diags_free(&d);
 }
 
-int main(void)
+/* The fixture every case below the first two reads, loaded once. */
+static lesson *fix;
+
+static void choice(void) { test_choice(&fix->quizzes[0]); }
+static void order(void) { test_order(&fix->quizzes[0]); }
+static void value(void) { test_value(&fix->quizzes[1]); }
+static void cells(void) { test_cells(&fix->quizzes[2]); }
+static void number(void) { test_number(&fix->quizzes[3], &fix->quizzes[4]); }
+static void cost_counts(void)
 {
-    test_two_level();
-    test_crossover();
-    lesson *l = load_fixture();
-    if (!l)
-        return 1;
-    test_choice(&l->quizzes[0]);
-    test_order(&l->quizzes[0]);
-    test_value(&l->quizzes[1]);
-    test_cells(&l->quizzes[2]);
-    test_number(&l->quizzes[3], &l->quizzes[4]);
-    test_cost_counts(&l->quizzes[5], &l->quizzes[6], &l->quizzes[7]);
-    test_cells_printed(&l->quizzes[2]);
-    test_drill_cards(l);
-    test_text_player(l);
-    EXPECT(strcmp(l->quizzes[2].key, "quiz-fixture/cells") == 0, "key %s", l->quizzes[2].key);
-    lesson_destroy(l);
-    if (failures) {
-        fprintf(stderr, "test_lesson_quiz: %d failures\n", failures);
-        return 1;
-    }
-    printf("test_lesson_quiz: ok\n");
-    return 0;
+    test_cost_counts(&fix->quizzes[5], &fix->quizzes[6], &fix->quizzes[7]);
+}
+static void cells_printed(void) { test_cells_printed(&fix->quizzes[2]); }
+static void drill_cards(void) { test_drill_cards(fix); }
+static void text_player(void) { test_text_player(fix); }
+static void keys(void)
+{
+    EXPECT(strcmp(fix->quizzes[2].key, "quiz-fixture/cells") == 0, "key %s", fix->quizzes[2].key);
+}
+
+static const test_case cases[] = {
+    CASE("two-level", test_two_level),
+    CASE("crossover", test_crossover),
+    CASE("choice", choice),
+    CASE("order", order),
+    CASE("value", value),
+    CASE("cells", cells),
+    CASE("number", number),
+    CASE("cost-counts", cost_counts),
+    CASE("cells-printed", cells_printed),
+    CASE("drill-cards", drill_cards),
+    CASE("text-player", text_player),
+    CASE("keys", keys),
+};
+
+int main(int argc, char **argv)
+{
+    cases_args(argc, argv, cases, CASES_COUNT(cases));
+    fix = load_fixture();
+    if (!fix)
+        return cases_end();
+    cases_run();
+    lesson_destroy(fix);
+    return cases_end();
 }

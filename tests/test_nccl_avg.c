@@ -184,12 +184,14 @@ static void check_runs(void)
         }
 }
 
-int main(void)
-{
-    check_premultiply(CV_FLOAT16);
-    check_premultiply(CV_BFLOAT16);
-    check_known();
-    check_runs();
-    printf("%d checks, %d failed\n", checks, failures);
-    return failures ? 1 : 0;
-}
+static void premultiply_float16(void) { check_premultiply(CV_FLOAT16); }
+static void premultiply_bfloat16(void) { check_premultiply(CV_BFLOAT16); }
+
+static const test_case cases[] = {
+    CASE("premultiply/float16", premultiply_float16),
+    CASE("premultiply/bfloat16", premultiply_bfloat16),
+    CASE("known", check_known),
+    CASE("runs", check_runs),
+};
+
+int main(int argc, char **argv) { return CASES_MAIN(argc, argv, cases); }

@@ -665,29 +665,47 @@ static void check_lesson(void)
     ncclog_free(&log);
 }
 
-int main(void)
+static const char *const good[] = {"single-node-8",   "two-nodes-16", "cut-summary-32", "dbtree-4",
+                                   "old-connections", "old-updown",   "tree-lines"};
+static const char *const bad[] = {"bad-not-nccl", "bad-disagree", "bad-tree", "bad-rank"};
+static const char *const partial[] = {"partial-no-rings", "partial-missing-rank", "partial-conn",
+                                      "partial-missing-tree-rank", "partial-cut-summary"};
+#define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+static int good_name(int i, char *name, size_t len)
 {
-    static const char *good[] = {"single-node-8", "two-nodes-16", "cut-summary-32", "dbtree-4",
-                                 "old-connections", "old-updown", "tree-lines"};
-    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
-        check_good(good[i]);
-    static const char *bad[] = {"bad-not-nccl", "bad-disagree", "bad-tree", "bad-rank"};
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        check_bad(bad[i]);
-    static const char *partial[] = {"partial-no-rings", "partial-missing-rank", "partial-conn",
-                                    "partial-missing-tree-rank", "partial-cut-summary"};
-    for (size_t i = 0; i < sizeof partial / sizeof partial[0]; i++)
-        check_partial(partial[i]);
-    check_pastes("real", 25);
-    check_pastes("synth", 8);
-    check_multi("multi-comm");
-    check_multi("multi-comm-old");
-    check_pointer_only();
-    check_pointer_order();
-    check_many_comms();
-    check_buried();
-    check_bounds();
-    check_lesson();
-    printf("test_ncclog: %d checks, %d failures\n", checks, failures);
-    return failures != 0;
+    return cases_name_at(good, COUNT(good), i, name, len);
 }
+static void good_case(int i) { check_good(good[i]); }
+static int bad_name(int i, char *name, size_t len)
+{
+    return cases_name_at(bad, COUNT(bad), i, name, len);
+}
+static void bad_case(int i) { check_bad(bad[i]); }
+static int partial_name(int i, char *name, size_t len)
+{
+    return cases_name_at(partial, COUNT(partial), i, name, len);
+}
+static void partial_case(int i) { check_partial(partial[i]); }
+static void pastes_real(void) { check_pastes("real", 25); }
+static void pastes_synth(void) { check_pastes("synth", 8); }
+static void multi_comm(void) { check_multi("multi-comm"); }
+static void multi_comm_old(void) { check_multi("multi-comm-old"); }
+
+static const test_case cases[] = {
+    CASE_EACH("good", good_name, good_case),
+    CASE_EACH("bad", bad_name, bad_case),
+    CASE_EACH("partial", partial_name, partial_case),
+    CASE("pastes/real", pastes_real),
+    CASE("pastes/synth", pastes_synth),
+    CASE("multi/multi-comm", multi_comm),
+    CASE("multi/multi-comm-old", multi_comm_old),
+    CASE("pointer-only", check_pointer_only),
+    CASE("pointer-order", check_pointer_order),
+    CASE("many-comms", check_many_comms),
+    CASE("buried", check_buried),
+    CASE("bounds", check_bounds),
+    CASE("lesson", check_lesson),
+};
+
+int main(int argc, char **argv) { return CASES_MAIN(argc, argv, cases); }

@@ -440,25 +440,35 @@ static void test_unreadable(void)
     }
 }
 
-int main(void)
+static void corrupt_syntax(void)
 {
-    make_dir();
-    test_round_trip();
     test_corrupt("{\"format\": 1, \"done\": [\"a\", ", "not valid JSON");
+}
+static void corrupt_done(void)
+{
     test_corrupt("{\"format\": 1, \"done\": 42}", "not a valid progress file");
-    test_corrupt("[]", "not a valid progress file");
-    test_kill_during_save();
-    test_unwritable();
-    test_large_file();
-    test_near_limit();
-    test_concurrent_updates();
-    test_unreadable();
-    test_paths();
+}
+static void corrupt_array(void) { test_corrupt("[]", "not a valid progress file"); }
+
+static const test_case cases[] = {
+    CASE("round-trip", test_round_trip),
+    CASE("corrupt/syntax", corrupt_syntax),
+    CASE("corrupt/done", corrupt_done),
+    CASE("corrupt/array", corrupt_array),
+    CASE("kill-during-save", test_kill_during_save),
+    CASE("unwritable", test_unwritable),
+    CASE("large-file", test_large_file),
+    CASE("near-limit", test_near_limit),
+    CASE("concurrent-updates", test_concurrent_updates),
+    CASE("unreadable", test_unreadable),
+    CASE("paths", test_paths),
+};
+
+int main(int argc, char **argv)
+{
+    cases_args(argc, argv, cases, CASES_COUNT(cases));
+    make_dir(); /* one folder a process: the cases may run side by side */
+    cases_run();
     clean_dir(dir);
-    if (failures) {
-        fprintf(stderr, "test_progress: %d failures\n", failures);
-        return 1;
-    }
-    printf("test_progress: ok\n");
-    return 0;
+    return cases_end();
 }

@@ -107,14 +107,31 @@ static int run_case(const golden_case *c)
     return fail;
 }
 
-int main(void)
+/* One case a golden frame, named by its image (allreduce_ring_flight). */
+static int golden_name(int i, char *name, size_t len)
 {
+    if (i >= (int)(sizeof cases / sizeof *cases))
+        return 0;
+    snprintf(name, len, "%s", cases[i].name);
+    return 1;
+}
+
+static void golden(int i)
+{
+    checks++;
+    if (run_case(&cases[i]))
+        failures++;
+}
+
+static const test_case suite[] = {
+    CASE_EACH("", golden_name, golden),
+};
+
+int main(int argc, char **argv)
+{
+    cases_args(argc, argv, suite, CASES_COUNT(suite));
     tr_require_fonts();
-    int fails = 0;
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
-        fails += run_case(&cases[i]);
+    cases_run();
     SDL_Quit();
-    if (fails)
-        fprintf(stderr, "%d golden frame(s) differ\n", fails);
-    return fails ? 1 : 0;
+    return cases_end();
 }

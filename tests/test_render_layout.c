@@ -140,87 +140,127 @@ typedef struct {
     bool compare;
 } setup;
 
-int main(void)
+static const int sizes[][2] = {{800, 600},   {1024, 768},  {1280, 800},
+                               {1920, 1080}, {3840, 2160}, {1024, 1400}};
+static const int ranks[] = {1, 2, 3, 4, 5, 8, 16, 17, 32, 64};
+static const setup setups[] = {
+    {CV_OP_ALLREDUCE, CV_ALGO_RING, 8, false},
+    {CV_OP_BROADCAST, CV_ALGO_TREE, 8, false},
+    {CV_OP_ALLTOALL, CV_ALGO_PAIRWISE, 2, false},
+    {CV_OP_ALLREDUCE, CV_ALGO_RING, 8, true}, /* compare: ring beside tree */
+};
+#define NSETUPS ((int)(sizeof setups / sizeof *setups))
+#define NRANKS ((int)(sizeof ranks / sizeof *ranks))
+
+/* The i-th (setup, rank count) the stage accepts. */
+static bool setup_at(int i, int *si, int *ri)
 {
-    tr_require_fonts();
-    static const int sizes[][2] = {{800, 600}, {1024, 768}, {1280, 800}, {1920, 1080}, {3840, 2160},
-                                   {1024, 1400}};
-    static const int ranks[] = {1, 2, 3, 4, 5, 8, 16, 17, 32, 64};
-    static const setup setups[] = {
-        {CV_OP_ALLREDUCE, CV_ALGO_RING, 8, false},
-        {CV_OP_BROADCAST, CV_ALGO_TREE, 8, false},
-        {CV_OP_ALLTOALL, CV_ALGO_PAIRWISE, 2, false},
-        {CV_OP_ALLREDUCE, CV_ALGO_RING, 8, true}, /* compare: ring beside tree */
-    };
-    int frames = 0;
-    for (size_t si = 0; si < sizeof setups / sizeof *setups; si++)
-        for (size_t ri = 0; ri < sizeof ranks / sizeof *ranks; ri++) {
-            cv_spec spec = tr_spec(setups[si].op, setups[si].algo, ranks[ri], setups[si].count);
+    for (*si = 0; *si < NSETUPS; (*si)++)
+        for (*ri = 0; *ri < NRANKS; (*ri)++) {
+            cv_spec spec = tr_spec(setups[*si].op, setups[*si].algo, ranks[*ri], setups[*si].count);
             char err[256];
-            if (cv_spec_check(&spec, CV_MAX_VISUAL_RANKS, err, sizeof err) != CV_OK)
-                continue;
-            gui *g = tr_gui(&spec, sizes[0][0], sizes[0][1], RD_THEME_DARK, CV_LANG_EN);
-            if (setups[si].compare && spec.ranks > 1)
-                gui_set_compare(g, true, CV_ALGO_TREE);
-            if (!gui_trace(g, 0)) {
-                /* Too big to record is allowed; the message must still fit. */
-                check_frame(g, "no trace");
-                gui_destroy(g);
-                continue;
-            }
-            for (size_t zi = 0; zi < sizeof sizes / sizeof *sizes; zi++) {
-                /* A new surface for each size: resize the headless target. */
-                SDL_Surface *surf = SDL_CreateRGBSurfaceWithFormat(0, sizes[zi][0], sizes[zi][1], 32,
-                                                                   SDL_PIXELFORMAT_ARGB8888);
-                SDL_Surface *old = g->surface;
-                rd_destroy(g->rd);
-                SDL_DestroyRenderer(g->ren);
-                g->surface = surf;
-                g->ren = SDL_CreateSoftwareRenderer(surf);
-                rd_font_paths fp;
-                rd_fonts_find(COLLVIZ_SOURCE_DIR "/assets", &fp, err, sizeof err);
-                g->rd = rd_create(g->ren, &fp, err, sizeof err);
-                SDL_FreeSurface(old);
-                for (int lang = 0; lang < CV_LANG_COUNT; lang++)
-                    for (int theme = 0; theme < RD_THEME_COUNT; theme++) {
-                        gui_set_lang(g, (cv_lang)lang);
-                        gui_set_theme(g, (rd_theme_id)theme);
-                        char what[160];
-                        snprintf(what, sizeof what, "%s/%s%s %d ranks %dx%d %s %s",
-                                 cv_op_name(spec.op), cv_algo_name(spec.algo),
-                                 gui_compare(g) ? " vs tree" : "", spec.ranks,
-                                 sizes[zi][0], sizes[zi][1], lang ? "zh" : "en",
-                                 rd_theme_get((rd_theme_id)theme)->name);
-                        /* The light theme and the landed frames in
-                         * English only: the sums are digits in any
-                         * language, and the test's time stays bounded. */
-                        if (theme == RD_THEME_LIGHT && lang != CV_LANG_EN)
-                            continue;
-                        gui_seek(g, gui_nsteps(g) > 1 ? 1.5 : 0.5);
-                        check_frame(g, what);
-                        frames++;
-                        if (theme != RD_THEME_LIGHT) {
-                            g->help = true;
-                            check_frame(g, what);
-                            g->help = false;
-                            frames++;
-                        }
-                        if (lang != CV_LANG_EN)
-                            continue;
-                        /* A step that has landed: the sums it shows
-                         * ("101 + 201 = 302") cover no value and no other
-                         * label, on the light theme too. */
-                        size_t wl = strlen(what);
-                        snprintf(what + wl, sizeof what - wl, " landed");
-                        gui_seek(g, gui_nsteps(g) > 1 ? 1.8 : 0.8);
-                        check_frame(g, what);
-                        frames++;
-                    }
-            }
-            gui_destroy(g);
+            if (cv_spec_check(&spec, CV_MAX_VISUAL_RANKS, err, sizeof err) == CV_OK && i-- == 0)
+                return true;
         }
-    printf("%d frames checked (%ld boxes), %d problems\n", frames, total_boxes, tr_failures);
-    TR_CHECK(total_boxes > frames * 20L, "too few boxes recorded: the check saw nothing");
+    return false;
+}
+
+/* "allreduce/ring/8-ranks", "allreduce/ring-vs-tree/1-rank". */
+static int setup_name(int i, char *name, size_t len)
+{
+    int si, ri;
+    if (!setup_at(i, &si, &ri))
+        return 0;
+    snprintf(name, len, "%s/%s%s/%d-rank%s", cv_op_name(setups[si].op),
+             cv_algo_name(setups[si].algo), setups[si].compare ? "-vs-tree" : "", ranks[ri],
+             ranks[ri] == 1 ? "" : "s");
+    return 1;
+}
+
+/* One setup at one rank count: every size, language and theme. */
+static void check_setup(int i)
+{
+    int si, ri;
+    if (!setup_at(i, &si, &ri))
+        return;
+    const setup *su = &setups[si];
+    long boxes_before = total_boxes;
+    int frames = 0;
+    cv_spec spec = tr_spec(su->op, su->algo, ranks[ri], su->count);
+    char err[256];
+    gui *g = tr_gui(&spec, sizes[0][0], sizes[0][1], RD_THEME_DARK, CV_LANG_EN);
+    if (su->compare && spec.ranks > 1)
+        gui_set_compare(g, true, CV_ALGO_TREE);
+    if (!gui_trace(g, 0)) {
+        /* Too big to record is allowed; the message must still fit. */
+        check_frame(g, "no trace");
+        gui_destroy(g);
+        return;
+    }
+    for (size_t zi = 0; zi < sizeof sizes / sizeof *sizes; zi++) {
+        /* A new surface for each size: resize the headless target. */
+        SDL_Surface *surf = SDL_CreateRGBSurfaceWithFormat(0, sizes[zi][0], sizes[zi][1], 32,
+                                                           SDL_PIXELFORMAT_ARGB8888);
+        SDL_Surface *old = g->surface;
+        rd_destroy(g->rd);
+        SDL_DestroyRenderer(g->ren);
+        g->surface = surf;
+        g->ren = SDL_CreateSoftwareRenderer(surf);
+        rd_font_paths fp;
+        rd_fonts_find(COLLVIZ_SOURCE_DIR "/assets", &fp, err, sizeof err);
+        g->rd = rd_create(g->ren, &fp, err, sizeof err);
+        SDL_FreeSurface(old);
+        for (int lang = 0; lang < CV_LANG_COUNT; lang++)
+            for (int theme = 0; theme < RD_THEME_COUNT; theme++) {
+                gui_set_lang(g, (cv_lang)lang);
+                gui_set_theme(g, (rd_theme_id)theme);
+                char what[160];
+                snprintf(what, sizeof what, "%s/%s%s %d ranks %dx%d %s %s",
+                         cv_op_name(spec.op), cv_algo_name(spec.algo),
+                         gui_compare(g) ? " vs tree" : "", spec.ranks,
+                         sizes[zi][0], sizes[zi][1], lang ? "zh" : "en",
+                         rd_theme_get((rd_theme_id)theme)->name);
+                /* The light theme and the landed frames in
+                 * English only: the sums are digits in any
+                 * language, and the test's time stays bounded. */
+                if (theme == RD_THEME_LIGHT && lang != CV_LANG_EN)
+                    continue;
+                gui_seek(g, gui_nsteps(g) > 1 ? 1.5 : 0.5);
+                check_frame(g, what);
+                frames++;
+                if (theme != RD_THEME_LIGHT) {
+                    g->help = true;
+                    check_frame(g, what);
+                    g->help = false;
+                    frames++;
+                }
+                if (lang != CV_LANG_EN)
+                    continue;
+                /* A step that has landed: the sums it shows
+                 * ("101 + 201 = 302") cover no value and no other
+                 * label, on the light theme too. */
+                size_t wl = strlen(what);
+                snprintf(what + wl, sizeof what - wl, " landed");
+                gui_seek(g, gui_nsteps(g) > 1 ? 1.8 : 0.8);
+                check_frame(g, what);
+                frames++;
+            }
+    }
+    gui_destroy(g);
+    TR_CHECK(total_boxes - boxes_before > frames * 20L,
+             "too few boxes recorded: the check saw nothing (%d frames)", frames);
+}
+
+static const test_case cases[] = {
+    CASE_EACH("", setup_name, check_setup),
+};
+
+int main(int argc, char **argv)
+{
+    cases_args(argc, argv, cases, CASES_COUNT(cases));
+    tr_require_fonts();
+    cases_run();
+    printf("%ld boxes\n", total_boxes);
     SDL_Quit();
-    return tr_failures ? 1 : 0;
+    return cases_end();
 }

@@ -152,31 +152,49 @@ static void check_frame(gui *g, const ocr_case *c, bool exported)
     TR_CHECK(best_wrong * 20 <= cells, "%s: %d words look like sums but are wrong", name, best_wrong);
 }
 
-int main(void)
+static const ocr_case setups[] = {
+    {8, 1920, 1080, RD_THEME_DARK},
+    {16, 1920, 1080, RD_THEME_DARK},
+    {8, 1024, 768, RD_THEME_PROJECTOR},
+};
+
+/* One case a setup: "8-ranks-1920x1080-dark". */
+static int setup_name(int i, char *name, size_t len)
 {
+    if (i >= (int)(sizeof setups / sizeof *setups))
+        return 0;
+    snprintf(name, len, "%d-ranks-%dx%d-%s", setups[i].ranks, setups[i].w, setups[i].h,
+             rd_theme_get(setups[i].theme)->name);
+    return 1;
+}
+
+static void read_setup(int i)
+{
+    const ocr_case *c = &setups[i];
+    cv_spec spec =
+        tr_spec(CV_OP_ALLREDUCE, CV_ALGO_RING, c->ranks, gui_default_count(CV_OP_ALLREDUCE, c->ranks));
+    gui *g = tr_gui(&spec, c->w, c->h, c->theme, CV_LANG_EN);
+    TR_CHECK(gui_trace(g, 0) != NULL, "no trace for %d ranks", c->ranks);
+    if (gui_trace(g, 0)) {
+        check_frame(g, c, false);
+        check_frame(g, c, true);
+    }
+    gui_destroy(g);
+}
+
+static const test_case cases[] = {
+    CASE_EACH("", setup_name, read_setup),
+};
+
+int main(int argc, char **argv)
+{
+    cases_args(argc, argv, cases, CASES_COUNT(cases));
     tr_require_fonts();
     if (system("tesseract --version >/dev/null 2>&1") != 0) {
         printf("skipped: tesseract is not installed (scripts/deps.sh installs tesseract-ocr)\n");
         return TR_SKIP;
     }
-    static const ocr_case cases[] = {
-        {8, 1920, 1080, RD_THEME_DARK},
-        {16, 1920, 1080, RD_THEME_DARK},
-        {8, 1024, 768, RD_THEME_PROJECTOR},
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        const ocr_case *c = &cases[i];
-        cv_spec spec = tr_spec(CV_OP_ALLREDUCE, CV_ALGO_RING, c->ranks,
-                               gui_default_count(CV_OP_ALLREDUCE, c->ranks));
-        gui *g = tr_gui(&spec, c->w, c->h, c->theme, CV_LANG_EN);
-        TR_CHECK(gui_trace(g, 0) != NULL, "no trace for %d ranks", c->ranks);
-        if (gui_trace(g, 0)) {
-            check_frame(g, c, false);
-            check_frame(g, c, true);
-        }
-        gui_destroy(g);
-    }
+    cases_run();
     SDL_Quit();
-    printf("%d problems\n", tr_failures);
-    return tr_failures ? 1 : 0;
+    return cases_end();
 }

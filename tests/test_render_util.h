@@ -5,6 +5,7 @@
 #ifndef TEST_RENDER_UTIL_H
 #define TEST_RENDER_UTIL_H
 
+#include "check.h"
 #include "gui_internal.h"
 
 #define TR_SKIP 77
@@ -36,14 +37,19 @@ int tr_golden(SDL_Surface *frame, const char *name);
 long tr_diff(SDL_Surface *a, SDL_Surface *b, int tol, int *max_delta);
 bool tr_same(SDL_Surface *a, SDL_Surface *b);
 
+/* TR_CHECK counts as EXPECT does (check.h), so the runner sees a window
+ * test's checks and failures case by case; tr_failures counts the
+ * failures too, for the mains that return it. */
 extern int tr_failures;
 #define TR_CHECK(cond, ...)                                                                       \
     do {                                                                                           \
+        checks++;                                                                                  \
         if (!(cond)) {                                                                             \
             fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);              \
             fprintf(stderr, __VA_ARGS__);                                                          \
             fprintf(stderr, "\n");                                                                 \
             tr_failures++;                                                                         \
+            failures++;                                                                            \
         }                                                                                          \
     } while (0)
 

@@ -278,7 +278,7 @@ static void chart_direct(const rd_font_paths *fonts)
         }
 }
 
-int main(void)
+static void size_labels(void)
 {
     char b[32];
     static const struct {
@@ -290,26 +290,62 @@ int main(void)
         rd_chart_fmt_size(fmt[i].v, b, sizeof b);
         EXPECT(!strcmp(b, fmt[i].s), "size %g labelled '%s', want '%s'", fmt[i].v, b, fmt[i].s);
     }
+}
+
+#define JSON DIR "/r.json"
+
+/* The real result the cases below it read. */
+static void bench_json(void)
+{
+    /* stdout only: bench's progress lines on stderr must not land in the file. */
+    int rc = system("'" COLLVIZ_BINARY_DIR "/collviz' bench --op allreduce --ranks 4 -b 1k -e 1M "
+                    "-f 4 -n 2 --json > '" JSON "'");
+    EXPECT(rc == 0, "bench --json: status %d", rc);
+}
+
+static void real_result_case(void) { real_result(JSON); }
+
+static rd_font_paths fonts;
+static bool have_fonts;
+static char fonts_err[256];
+
+static void pngs_case(void)
+{
+    if (have_fonts)
+        pngs(JSON);
+    else
+        cases_skip("no Latin font: PNG checks skipped");
+}
+
+static void chart_direct_case(void)
+{
+    if (have_fonts)
+        chart_direct(&fonts);
+    else
+        cases_skip("no Latin font: chart checks skipped");
+}
+
+static const test_case cases[] = {
+    CASE("size-labels", size_labels),
+    CASE("bad-inputs", bad_inputs),
+    CASE("bench-json", bench_json),
+    CASE_THEN("real-result", real_result_case),
+    CASE_THEN("pngs", pngs_case),
+    CASE("chart-direct", chart_direct_case),
+};
+
+int main(int argc, char **argv)
+{
+    cases_args(argc, argv, cases, CASES_COUNT(cases));
+    /* One folder for every case: ctest runs them one at a time (SERIAL). */
     if (system("rm -rf '" DIR "' && mkdir -p '" DIR "'") != 0) {
         printf("FAIL: cannot create " DIR "\n");
         return 1;
     }
-    bad_inputs();
-    const char *json = DIR "/r.json";
-    /* stdout only: bench's progress lines on stderr must not land in the file. */
-    int rc = system("'" COLLVIZ_BINARY_DIR "/collviz' bench --op allreduce --ranks 4 -b 1k -e 1M "
-                    "-f 4 -n 2 --json > '" DIR "/r.json'");
-    EXPECT(rc == 0, "bench --json: status %d", rc);
-    real_result(json);
-    rd_font_paths fonts;
-    char err[256];
-    bool have_fonts = rd_fonts_find(COLLVIZ_SOURCE_DIR "/assets", &fonts, err, sizeof err) == CV_OK;
-    if (have_fonts) {
-        pngs(json);
-        chart_direct(&fonts);
-    } else {
-        printf("no Latin font (%s): PNG checks skipped\n", err);
-    }
-    printf("%d checks, %d failed\n", checks, failures);
-    return failures ? 1 : have_fonts ? 0 : 77;
+    have_fonts = rd_fonts_find(COLLVIZ_SOURCE_DIR "/assets", &fonts, fonts_err,
+                               sizeof fonts_err) == CV_OK;
+    if (!have_fonts)
+        printf("no Latin font (%s)\n", fonts_err);
+    cases_run();
+    return cases_end();
 }

@@ -90,11 +90,10 @@ static int run(const char *args)
     return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
-int main(void)
+/* The scratch copy: the shipped fonts and icon, the shipped themes and
+ * two of its own; the cases below read it. */
+static void make_scratch(void)
 {
-    tr_require_fonts();
-    /* The scratch copy: the shipped fonts and icon, the shipped themes and
-     * two of its own. */
     char cmd[2048];
     snprintf(cmd, sizeof cmd,
              "rm -rf '%s' && mkdir -p '%s/themes' && ln -s '%s/assets/fonts' '%s/fonts' && "
@@ -103,14 +102,17 @@ int main(void)
              COLLVIZ_SOURCE_DIR, SCRATCH);
     if (system(cmd) != 0) {
         printf("cannot make %s\n", SCRATCH);
-        return 1;
+        exit(1);
     }
     write_file(SCRATCH "/themes/sepia.json", sepia);
     write_file(SCRATCH "/themes/broken.json", broken);
     setenv("COLLVIZ_ASSETS_DIR", SCRATCH, 1);
+}
 
-    /* --theme's words: the file's theme after the compiled three; the
-     * broken one is not offered. */
+/* --theme's words: the file's theme after the compiled three; the broken
+ * one is not offered. */
+static void words(void)
+{
     int id = gui_themes.parse("sepia");
     TR_CHECK(id == RD_THEME_COUNT, "sepia is theme %d", id);
     TR_CHECK(rd_theme_count() == RD_THEME_COUNT + 1, "%d themes", rd_theme_count());
@@ -124,8 +126,13 @@ int main(void)
              "sepia read whole: %s", th->name);
     /* the compiled themes are as their files say */
     TR_CHECK(rd_theme_get(RD_THEME_DARK)->bg.r == 0x16, "dark from its file");
+}
 
-    /* A frame drawn with it: its background is sepia's. */
+/* A frame drawn with it: its background is sepia's. */
+static void drawn(void)
+{
+    int id = gui_themes.parse("sepia");
+    const rd_theme *th = rd_theme_get((rd_theme_id)id);
     cv_spec spec = tr_spec(CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 8);
     gui *g = tr_gui(&spec, 800, 500, (rd_theme_id)id, CV_LANG_EN);
     SDL_Surface *frame = tr_capture(g);
@@ -140,9 +147,13 @@ int main(void)
     tr_key(g, SDLK_t, 0);
     TR_CHECK(gui_theme(g) == RD_THEME_DARK, "T after sepia: %d", gui_theme(g));
     gui_destroy(g);
+}
 
-    /* Through the program: export draws with it, and the broken file is one
-     * line naming its place. */
+/* Through the program: export draws with it, and the broken file is one
+ * line naming its place. */
+static void exported(void)
+{
+    const rd_theme *th = rd_theme_get((rd_theme_id)gui_themes.parse("sepia"));
     int rc = run("export --op allreduce --ranks 4 --count 8 --theme sepia --stills "
                  "--size 480x300 --out " SCRATCH "/shots");
     TR_CHECK(rc == 0, "export --theme sepia: exit %d: %s", rc, out);
@@ -162,11 +173,14 @@ int main(void)
     TR_CHECK(rc == 2 && strstr(out, "--theme: unknown value 'broken'; allowed: dark, light, "
                                     "projector, sepia"),
              "--theme broken: exit %d: %s", rc, out);
+}
 
-    /* A file whose name cannot be a theme's is said, and the rest load. */
+/* A file whose name cannot be a theme's is said, and the rest load. */
+static void bad_name(void)
+{
     write_file(SCRATCH "/themes/Sepia Two.json", sepia);
     char err[1024];
-    rc = rd_themes_load(SCRATCH, err, sizeof err);
+    int rc = rd_themes_load(SCRATCH, err, sizeof err);
     TR_CHECK(rc == CV_EINVAL && strstr(err, "/themes/Sepia Two.json: a theme's file is named "
                                             "NAME.json"),
              "a bad name: %s", err);
@@ -174,6 +188,20 @@ int main(void)
     TR_CHECK(rd_themes_load(NULL, err, sizeof err) == CV_OK && rd_theme_count() == RD_THEME_COUNT &&
                  rd_theme_parse("sepia") < 0,
              "back to the compiled three");
-    printf("test_theme_files: %d failures\n", tr_failures);
-    return tr_failures ? 1 : 0;
+}
+
+static const test_case cases[] = {
+    CASE("words", words),
+    CASE("frame", drawn),
+    CASE("export", exported),
+    CASE("bad-name", bad_name),
+};
+
+int main(int argc, char **argv)
+{
+    cases_args(argc, argv, cases, CASES_COUNT(cases));
+    tr_require_fonts();
+    make_scratch();
+    cases_run();
+    return cases_end();
 }
