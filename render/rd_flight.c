@@ -67,26 +67,13 @@ static void values_text(const cv_spec *spec, cv_bufview v, int64_t off, int64_t 
         snprintf(out + len, outlen - len, " \xE2\x80\xA6");
 }
 
-/* Where a chunk in flight is at u (0..1): it leaves its cells, crosses
- * its own card to the link, runs along the link as drawn, and crosses the
- * receiver's card to the cells it lands in. */
-static void flight_point(rd_ctx *c, int p, const cv_transfer *x, bool both, double u, float *px,
-                         float *py)
+/* Where a chunk in flight is at u (0..1) along its path (rd_flight_path:
+ * it leaves its cells, crosses its own card to the link, runs along the
+ * link as drawn, and crosses the receiver's card to the cells it lands
+ * in). */
+static void flight_point(const float (*pts)[2], int n, double u, float *px, float *py)
 {
-    const rd_panel_layout *pl = &c->L.panels[p];
-    const rd_card_layout *sc = &pl->cards[x->src], *dc = &pl->cards[x->dst];
-    float pts[4][2];
-    int n = 0;
-    rd__region_centre(sc, x->src_buf, x->src_off, x->count, &pts[0][0], &pts[0][1]);
-    n = 1;
-    if (x->src != x->dst) {
-        rd__link_ends(&c->L, p, x->src, x->dst, both, &pts[1][0], &pts[1][1], &pts[2][0],
-                      &pts[2][1]);
-        n = 3;
-    }
-    rd__region_centre(dc, x->dst_buf, x->dst_off, x->count, &pts[n][0], &pts[n][1]);
-    n++;
-    float seg[3], total = 0;
+    float seg[RD_ROUTE_MAX + 2], total = 0;
     for (int i = 0; i + 1 < n; i++) {
         float dx = pts[i + 1][0] - pts[i][0], dy = pts[i + 1][1] - pts[i][1];
         seg[i] = sqrtf(dx * dx + dy * dy);
@@ -110,16 +97,17 @@ static void flight_point(rd_ctx *c, int p, const cv_transfer *x, bool both, doub
 static void draw_chunk(rd_ctx *c, const rd_theme *th, int p, const cv_transfer *x, bool both,
                        double u, float size, SDL_Color col)
 {
-    float x0, y0, qx, qy;
-    flight_point(c, p, x, both, 0, &x0, &y0);
-    flight_point(c, p, x, both, u, &qx, &qy);
+    float pts[RD_ROUTE_MAX + 2][2];
+    int n = rd_flight_path(&c->L, p, x, both, pts);
+    float qx, qy;
+    flight_point(pts, n, u, &qx, &qy);
     SDL_Color trail = col;
     trail.a = 110;
-    int steps = 12;
-    float lx = x0, ly = y0;
+    int steps = 12 + 2 * n;
+    float lx = pts[0][0], ly = pts[0][1];
     for (int k = 1; k <= steps; k++) {
         float mx, my;
-        flight_point(c, p, x, both, u * k / steps, &mx, &my);
+        flight_point(pts, n, u * k / steps, &mx, &my);
         rd__line(c->r, lx, ly, mx, my, fmaxf(1.5f, size / 4), trail);
         lx = mx, ly = my;
     }
@@ -189,7 +177,8 @@ void rd__draw_flight(rd_ctx *c, const rd_frame *f, int p, int step, double frac)
             if (x->src < 0 || x->src >= pl->nparts || x->dst < 0 || x->dst >= pl->nparts)
                 continue;
             bool both = x->dst < ln->n && x->src < ln->n && (ln->m[x->dst] >> x->src & 1) != 0;
-            SDL_Color col = rd_theme_rank_color(th, x->src);
+            /* What the switch sends is everyone's: no rank's colour. */
+            SDL_Color col = x->src < pl->nranks ? rd_theme_rank_color(th, x->src) : th->text;
             if (pass == 0) {
                 draw_chunk(c, th, p, x, both, u, size, col);
                 continue;
@@ -203,8 +192,8 @@ void rd__draw_flight(rd_ctx *c, const rd_frame *f, int p, int step, double frac)
             flight_label(c, panel, x, px, border, card_w * 1.3f, text, sizeof text);
             if (!text[0])
                 continue;
-            float qx, qy;
-            flight_point(c, p, x, both, u, &qx, &qy);
+            float pts[RD_ROUTE_MAX + 2][2], qx, qy;
+            flight_point(pts, rd_flight_path(&c->L, p, x, both, pts), u, &qx, &qy);
             pill(c, th, text, px, col, qx, qy - size / 2 - px * 0.9f, border);
         }
 }

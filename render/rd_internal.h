@@ -72,6 +72,9 @@ typedef struct {
 void rd__plan_links(const cv_plan *plan, rd__links *out);
 void rd__step_links(const cv_plan *plan, int step, rd__links *out);
 bool rd__crosses_nodes(const cv_plan *plan, int s, int d);
+/* A double binary tree's links, each tree's apart (tree t carries half
+ * t of the buffer); none for other plans. */
+void rd__tree_links(const cv_plan *plan, rd__links out[2]);
 /* Ranks in ring order (following the plan's links from rank 0) when the
  * links form one cycle; otherwise 0..n-1. */
 void rd__ring_order(const rd__links *l, int *order);

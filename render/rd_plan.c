@@ -26,6 +26,22 @@ void rd__plan_links(const cv_plan *plan, rd__links *out)
     }
 }
 
+void rd__tree_links(const cv_plan *plan, rd__links out[2])
+{
+    memset(out, 0, 2 * sizeof *out);
+    if (!plan || cv_algo_stage_shape(plan->spec.op, plan->spec.algo) != CV_STAGE_DOUBLE_TREE)
+        return;
+    int64_t c = plan->spec.count, half = c / 2; /* tree 1 carries [c/2, c) */
+    out[0].n = out[1].n = plan->spec.ranks < RD_LAYOUT_MAX_RANKS ? plan->spec.ranks
+                                                                 : RD_LAYOUT_MAX_RANKS;
+    for (int64_t i = 0; i < plan->ntransfers && c > 0; i++) {
+        const cv_transfer *x = &plan->transfers[i];
+        if (x->src == x->dst || x->src < 0 || x->src >= out->n || x->dst < 0 || x->dst >= out->n)
+            continue;
+        out[x->src_off % c >= half].m[x->src] |= 1ull << x->dst;
+    }
+}
+
 void rd__ring_order(const rd__links *l, int *order)
 {
     int n = l->n;
