@@ -228,6 +228,48 @@ static void try_grids(arrangement *a)
     }
 }
 
+/* Rows of cards in rank order with a lane above and below each row: a
+ * link that skips cards runs through a lane, round the cards between its
+ * ends (a double tree's edges over and under one row, a hypercube's pairs
+ * at distance 2, 4, ... each at its own depth). One row where it lets
+ * values be read, else as few as keep them largest. */
+static void try_rows(arrangement *a)
+{
+    SDL_Rect A = a->A;
+    int n = a->n;
+    for (int R = 1; R <= 8 && R <= n; R *= 2) {
+        int C = (n + R - 1) / R;
+        int lane = (int)fmaxf(fmaxf(a->link_gap, 34 * a->s->L->ui), A.h * (R == 1 ? 0.13f : 0.08f));
+        int cw = (A.w - a->gap * (C - 1)) / C, ch = (A.h - (R + 1) * lane) / R;
+        if (cw < 8 || ch < 8)
+            break;
+        for (int r = 0; r < n; r++) {
+            int row = r / C, k = r % C, in_row = row == R - 1 ? n - row * C : C;
+            int x0 = A.x + (A.w - (in_row * cw + (in_row - 1) * a->gap)) / 2;
+            a->cards[r] = rd__rect(x0 + k * (cw + a->gap), A.y + lane + row * (ch + lane), cw, ch);
+        }
+        try_cards(a, RD_SHAPE_ROWS, R == 1 ? 10 : 0);
+    }
+}
+
+/* Which links go round below the cards where they cannot run straight: a
+ * double tree's second tree (its first goes above), the way back of a
+ * hypercube's pairs (rank s to a lower d). */
+static void route_sides(const rd__stage *s, rd_panel_layout *pl)
+{
+    cv_stage_shape shape = cv_algo_stage_shape(s->plan->spec.op, s->plan->spec.algo);
+    memset(pl->under, 0, sizeof pl->under);
+    if (shape == CV_STAGE_DOUBLE_TREE) {
+        rd__links trees[2];
+        rd__tree_links(s->plan, trees);
+        for (int r = 0; r < trees[1].n; r++)
+            pl->under[r] = trees[1].m[r] & ~trees[0].m[r];
+    } else if (shape == CV_STAGE_HYPERCUBE) {
+        for (int r = 1; r < s->n && r < 64; r++)
+            pl->under[r] = (1ull << r) - 1;
+    }
+}
+
 /* Tries the arrangements for the panel's cards in A; the best one's card
  * rectangles go into pl (insides are placed afterwards). */
 static rd__panel_fit arrange(rd__scratch *sc, const rd__stage *s, SDL_Rect A, rd_panel_layout *pl)
@@ -247,6 +289,7 @@ static rd__panel_fit arrange(rd__scratch *sc, const rd__stage *s, SDL_Rect A, rd
     a->fit = (rd__panel_fit){-1, 0, false};
     rd__plan_links(s->plan, &a->links);
     int n = a->n;
+    cv_stage_shape shape = cv_algo_stage_shape(s->plan->spec.op, s->plan->spec.algo);
     for (int i = 0; i < n; i++)
         a->order[i] = i;
     a->ring = false;
@@ -262,6 +305,10 @@ static rd__panel_fit arrange(rd__scratch *sc, const rd__stage *s, SDL_Rect A, rd
         try_cards(a, RD_SHAPE_SINGLE, 0);
     } else if (drawn_as_levels(s->plan, n)) {
         try_levels(a);
+    } else if (shape == CV_STAGE_DOUBLE_TREE || shape == CV_STAGE_HYPERCUBE) {
+        try_rows(a); /* the shape wins over the size of the values */
+    } else if (shape == CV_STAGE_SWITCH) {
+        try_circles(a); /* a star: the switch in the middle */
     } else {
         if (n <= 8 || (a->sw && n <= 16))
             try_circles(a);
@@ -273,6 +320,7 @@ static rd__panel_fit arrange(rd__scratch *sc, const rd__stage *s, SDL_Rect A, rd
     pl->shape = a->shape;
     for (int r = 0; r < s->nparts; r++)
         pl->cards[r].card = a->best[r];
+    route_sides(s, pl);
     return a->fit;
 }
 
