@@ -243,45 +243,100 @@ static int channel_route(const rd_panel_layout *pl, int s, int d, int k, float f
     return 6;
 }
 
-int rd_link_route(const rd_layout *L, int p, int s, int d, bool both, float (*pts)[2])
+/* Through the gaps between cards: the side the layout asks for first
+ * (pl->under: below), then the others. Farther pairs go deeper; pairs at
+ * one distance (0-4, 1-5, ...) a little apart, not on one line. */
+static int gap_route(const rd_layout *L, int p, int s, int d, float (*pts)[2])
 {
     const rd_panel_layout *pl = &L->panels[p];
-    int n = straight_route(L, p, s, d, both, pts);
-    if (s == d || rd_route_clear(L, p, s, d, (const float(*)[2])pts, n))
-        return n;
-    float alt[RD_ROUTE_MAX][2];
-    /* Through the gaps between cards: the side the layout asks for first
-     * (pl->under: below), then the others. */
     int dist = abs(s - d), lvl = 0, top = 0;
     while (dist >> (lvl + 1))
         lvl++;
     while (pl->nranks >> (top + 1))
         top++;
-    /* Pairs at one distance (0-4, 1-5, ...) a little apart, not on one
-     * line. */
     float frac = 0.3f + 0.5f * (top > 0 ? (float)lvl / top : 1) +
                  0.12f * (float)(s % (dist > 0 ? dist : 1)) / (dist > 0 ? dist : 1);
     bool under = d < 64 && (pl->under[s] >> d & 1);
     static const int sides[2][4] = {{0, 1, 2, 3}, {1, 0, 3, 2}};
     for (int i = 0; i < 4; i++) {
-        int m = channel_route(pl, s, d, sides[under][i], frac, alt);
-        if (m && rd_route_clear(L, p, s, d, (const float(*)[2])alt, m)) {
-            memcpy(pts, alt, sizeof alt[0] * (size_t)m);
+        int m = channel_route(pl, s, d, sides[under][i], frac, pts);
+        if (m && rd_route_clear(L, p, s, d, (const float(*)[2])pts, m))
             return m;
-        }
     }
-    /* Round the cards between them: the flattest arc that clears them,
-     * to the left first (so a two-way link's directions part). */
+    return 0;
+}
+
+/* Two bends, where neither end faces the other across one gap: out of s
+ * into the band on its side ks (0 above, 1 below, 2 left, 3 right), along
+ * it to the band on d's side kd (across: left or right where ks is above
+ * or below), along that one level with d, and into d. */
+static int elbow_route(const rd_panel_layout *pl, int s, int d, int ks, int kd, float frac,
+                       float (*pts)[2])
+{
+    SDL_Rect a = pl->cards[s].card, b = pl->cards[d].card;
+    float es, rs, ed, rd;
+    free_band(pl, s, ks, &es, &rs);
+    free_band(pl, d, kd, &ed, &rd);
+    if (rs < 3 || rd < 3)
+        return 0;
+    float cs = es + (ks % 2 == 0 ? -1 : 1) * rs * frac, cd = ed + (kd % 2 == 0 ? -1 : 1) * rd * frac;
+    bool vert = ks < 2;
+    float us = vert ? a.x + a.w / 2.0f : a.y + a.h / 2.0f;
+    float ud = vert ? b.y + b.h / 2.0f : b.x + b.w / 2.0f;
+    float q[5][2] = {{us, es}, {us, cs}, {cd, cs}, {cd, ud}, {ed, ud}};
+    for (int i = 0; i < 5; i++) { /* q as (x, y) where s leaves upwards or downwards */
+        pts[i][0] = vert ? q[i][0] : q[i][1];
+        pts[i][1] = vert ? q[i][1] : q[i][0];
+    }
+    return 5;
+}
+
+static int elbow_routes(const rd_layout *L, int p, int s, int d, float (*pts)[2])
+{
+    const rd_panel_layout *pl = &L->panels[p];
+    bool under = d < 64 && (pl->under[s] >> d & 1);
+    static const int turns[8][2] = {{0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 0}, {3, 0}, {2, 1}, {3, 1}};
+    for (int i = 0; i < 8; i++) {
+        int ks = turns[i][0], kd = turns[i][1];
+        if (under && ks < 2)
+            ks ^= 1;
+        int m = elbow_route(pl, s, d, ks, kd, 0.5f, pts);
+        if (m && rd_route_clear(L, p, s, d, (const float(*)[2])pts, m))
+            return m;
+    }
+    return 0;
+}
+
+/* Round the cards between them: the flattest arc that clears them, to
+ * the left first (so a two-way link's directions part). */
+static int curved_route(const rd_layout *L, int p, int s, int d, float (*pts)[2])
+{
     static const float bulges[] = {0.22f, 0.34f, 0.5f, 0.7f, 0.95f};
     for (size_t i = 0; i < sizeof bulges / sizeof *bulges; i++)
         for (int side = 1; side >= -1; side -= 2) {
-            int m = arc_route(pl, s, d, side * bulges[i], alt);
-            if (rd_route_clear(L, p, s, d, (const float(*)[2])alt, m)) {
-                memcpy(pts, alt, sizeof alt[0] * (size_t)m);
+            int m = arc_route(&L->panels[p], s, d, side * bulges[i], pts);
+            if (rd_route_clear(L, p, s, d, (const float(*)[2])pts, m))
                 return m;
-            }
         }
-    return n;
+    return 0;
+}
+
+int rd_link_route(const rd_layout *L, int p, int s, int d, bool both, float (*pts)[2])
+{
+    int n = straight_route(L, p, s, d, both, pts);
+    if (s == d || rd_route_clear(L, p, s, d, (const float(*)[2])pts, n))
+        return n;
+    /* On an ellipse an arc reads better than a bend; in rows, a lane. */
+    float alt[RD_ROUTE_MAX][2];
+    bool arcs_first = L->panels[p].shape == RD_SHAPE_CIRCLE;
+    int m = arcs_first ? curved_route(L, p, s, d, alt) : gap_route(L, p, s, d, alt);
+    if (!m)
+        m = arcs_first ? gap_route(L, p, s, d, alt) : curved_route(L, p, s, d, alt);
+    if (!m)
+        m = elbow_routes(L, p, s, d, alt);
+    if (m)
+        memcpy(pts, alt, sizeof alt[0] * (size_t)m);
+    return m ? m : n;
 }
 
 void rd__link_ends(const rd_layout *L, int p, int s, int d, bool both, float *x0, float *y0,
