@@ -194,6 +194,24 @@ static void try_circles(arrangement *a)
     }
 }
 
+/* A star: the root in the middle, the other ranks round it on the
+ * ellipse, so every link from the root runs through the empty middle. */
+static void try_star(arrangement *a)
+{
+    static const double aspects[] = {1.3, 1.8, 2.4, 3.2};
+    int n = a->n, root = a->s->plan->spec.root, order[RD_LAYOUT_MAX_RANKS];
+    SDL_Rect placed[RD_LAYOUT_MAX_RANKS + 1];
+    for (int k = 0; k < n - 1; k++)
+        order[k] = k;
+    for (size_t i = 0; i < sizeof aspects / sizeof *aspects; i++) {
+        double w = circle_width(a->sc, a->A, n - 1, aspects[i], a->link_gap, true);
+        place_circle(a->A, n - 1, (int)w, (int)(w / aspects[i]), order, true, placed);
+        for (int r = 0, k = 0; r < n; r++)
+            a->cards[r] = r == root ? placed[n - 1] : placed[k++];
+        try_cards(a, RD_SHAPE_CIRCLE, 0);
+    }
+}
+
 /* The ring folded into rows: neighbours side by side. */
 static void try_loops(arrangement *a)
 {
@@ -242,7 +260,7 @@ static void try_rows(arrangement *a)
         int lane = (int)fmaxf(fmaxf(a->link_gap, 34 * a->s->L->ui), A.h * (R == 1 ? 0.13f : 0.08f));
         int cw = (A.w - a->gap * (C - 1)) / C, ch = (A.h - (R + 1) * lane) / R;
         if (cw < 8 || ch < 8)
-            break;
+            continue; /* too narrow in one row: more rows */
         for (int r = 0; r < n; r++) {
             int row = r / C, k = r % C, in_row = row == R - 1 ? n - row * C : C;
             int x0 = A.x + (A.w - (in_row * cw + (in_row - 1) * a->gap)) / 2;
@@ -307,8 +325,15 @@ static rd__panel_fit arrange(rd__scratch *sc, const rd__stage *s, SDL_Rect A, rd
         try_levels(a);
     } else if (shape == CV_STAGE_DOUBLE_TREE || shape == CV_STAGE_HYPERCUBE) {
         try_rows(a); /* the shape wins over the size of the values */
-    } else if (shape == CV_STAGE_SWITCH) {
-        try_circles(a); /* a star: the switch in the middle */
+        if (a->score < -1e9)
+            try_grids(a); /* no room for rows at all */
+    } else if (shape == CV_STAGE_SWITCH || (shape == CV_STAGE_ALL_PAIRS && n <= 16)) {
+        /* A star round the switch; every pair across the middle (past 16
+         * ranks the ellipse's cards are too small to tell apart: a grid,
+         * its links round the cards). */
+        try_circles(a);
+    } else if (shape == CV_STAGE_STAR && n >= 3 && s->plan->spec.root < n) {
+        try_star(a);
     } else {
         if (n <= 8 || (a->sw && n <= 16))
             try_circles(a);
