@@ -198,8 +198,8 @@ static void free_band(const rd_panel_layout *pl, int s, int k, float *edge, floa
     float far = k == 0 ? A.y : k == 1 ? A.y + A.h : k == 2 ? A.x : A.x + A.w;
     for (int i = 0; i < pl->nparts; i++) {
         SDL_Rect b = pl->cards[i].card;
-        if (i == s || (vert ? b.x >= a.x + a.w || a.x >= b.x + b.w
-                            : b.y >= a.y + a.h || a.y >= b.y + b.h))
+        if (i == s ||
+            (vert ? b.x >= a.x + a.w || a.x >= b.x + b.w : b.y >= a.y + a.h || a.y >= b.y + b.h))
             continue;
         float f = k == 0 ? b.y + b.h : k == 1 ? b.y : k == 2 ? b.x + b.w : b.x;
         if (k % 2 == 0 ? f <= e && f > far : f >= e && f < far)
@@ -226,15 +226,15 @@ static int channel_route(const rd_panel_layout *pl, int s, int d, int k, float f
     float sign = k % 2 == 0 ? -1 : 1, depth = room * frac, ch = edge + sign * depth;
     /* Leave and arrive a little off the centres, on the side of the other
      * end, so the two directions of a pair use different verticals. */
-    float ac = vert ? a.x + a.w / 2.0f : a.y + a.h / 2.0f, bc = vert ? b.x + b.w / 2.0f
-                                                                     : b.y + b.h / 2.0f;
+    float ac = vert ? a.x + a.w / 2.0f : a.y + a.h / 2.0f,
+          bc = vert ? b.x + b.w / 2.0f : b.y + b.h / 2.0f;
     float off = (s < d ? 1 : -1) * (vert ? fminf(a.w, b.w) : fminf(a.h, b.h)) / 8.0f;
     float u0 = ac + off, u1 = bc + off;
     float bn = vert ? b.y : b.x, bf = vert ? b.y + b.h : b.x + b.w;
     float v1 = fabsf(bn - ch) < fabsf(bf - ch) ? bn : bf; /* d's edge facing the channel */
     float r = fminf(fminf(depth, fabsf(v1 - ch)), fabsf(u1 - u0) / 2) * 0.6f;
     float dir = u1 > u0 ? 1 : -1, back = v1 > ch ? 1 : -1;
-    float q[6][2] = {{u0, edge},          {u0, ch - sign * r},   {u0 + dir * r, ch},
+    float q[6][2] = {{u0, edge},         {u0, ch - sign * r}, {u0 + dir * r, ch},
                      {u1 - dir * r, ch}, {u1, ch + back * r}, {u1, v1}};
     for (int i = 0; i < 6; i++) {
         pts[i][0] = vert ? q[i][0] : q[i][1];
@@ -279,7 +279,8 @@ static int elbow_route(const rd_panel_layout *pl, int s, int d, int ks, int kd, 
     free_band(pl, d, kd, &ed, &rd);
     if (rs < 3 || rd < 3)
         return 0;
-    float cs = es + (ks % 2 == 0 ? -1 : 1) * rs * frac, cd = ed + (kd % 2 == 0 ? -1 : 1) * rd * frac;
+    float cs = es + (ks % 2 == 0 ? -1 : 1) * rs * frac,
+          cd = ed + (kd % 2 == 0 ? -1 : 1) * rd * frac;
     bool vert = ks < 2;
     float us = vert ? a.x + a.w / 2.0f : a.y + a.h / 2.0f;
     float ud = vert ? b.y + b.h / 2.0f : b.x + b.w / 2.0f;
@@ -351,13 +352,11 @@ void rd__link_ends(const rd_layout *L, int p, int s, int d, bool both, float *x0
 int rd_flight_path(const rd_layout *L, int p, const cv_transfer *x, bool both, float (*pts)[2])
 {
     const rd_panel_layout *pl = &L->panels[p];
-    rd__region_centre(&pl->cards[x->src], x->src_buf, x->src_off, x->count, &pts[0][0],
-                      &pts[0][1]);
+    rd__region_centre(&pl->cards[x->src], x->src_buf, x->src_off, x->count, &pts[0][0], &pts[0][1]);
     int n = 1;
     if (x->src != x->dst)
         n += rd_link_route(L, p, x->src, x->dst, both, pts + 1);
-    rd__region_centre(&pl->cards[x->dst], x->dst_buf, x->dst_off, x->count, &pts[n][0],
-                      &pts[n][1]);
+    rd__region_centre(&pl->cards[x->dst], x->dst_buf, x->dst_off, x->count, &pts[n][0], &pts[n][1]);
     return n + 1;
 }
 

@@ -74,8 +74,8 @@ static void draw_route(rd_ctx *c, int p, int s, int d, bool both, bool dashed, f
     int n = rd_link_route(&c->L, p, s, d, both, pts);
     for (int i = 0; i + 1 < n; i++) {
         if (dashed)
-            dashed_line(c->r, pts[i][0], pts[i][1], pts[i + 1][0], pts[i + 1][1], w,
-                        6 * c->L.ui, col);
+            dashed_line(c->r, pts[i][0], pts[i][1], pts[i + 1][0], pts[i + 1][1], w, 6 * c->L.ui,
+                        col);
         else
             rd__line(c->r, pts[i][0], pts[i][1], pts[i + 1][0], pts[i + 1][1], w, col);
     }
