@@ -5,6 +5,7 @@ if(NOT COLLVIZ_GUI)
 endif()
 collviz_test(test_render_golden SOURCES test_render_golden.c test_render_util.c LIBS cvgui TIMEOUT 300)
 collviz_test(test_render_layout SOURCES test_render_layout.c test_render_util.c LIBS cvgui TIMEOUT 900)
+collviz_test(test_render_routes SOURCES test_render_routes.c test_render_util.c LIBS cvgui TIMEOUT 600)
 collviz_test(test_gui_input SOURCES test_gui_input.c test_render_util.c LIBS cvgui TIMEOUT 300)
 collviz_test(test_gui_text SOURCES test_gui_text.c test_render_util.c LIBS cvgui TIMEOUT 60)
 # The final AllReduce sums read back off the frames by tesseract (skipped
