@@ -349,15 +349,24 @@ void rd__link_ends(const rd_layout *L, int p, int s, int d, bool both, float *x0
     *x1 = pts[n - 1][0], *y1 = pts[n - 1][1];
 }
 
-int rd_flight_path(const rd_layout *L, int p, const cv_transfer *x, bool both, float (*pts)[2])
+int rd__flight_path_on(const rd_layout *L, int p, const cv_transfer *x, const float (*route)[2],
+                       int m, float (*pts)[2])
 {
     const rd_panel_layout *pl = &L->panels[p];
     rd__region_centre(&pl->cards[x->src], x->src_buf, x->src_off, x->count, &pts[0][0], &pts[0][1]);
     int n = 1;
     if (x->src != x->dst)
-        n += rd_link_route(L, p, x->src, x->dst, both, pts + 1);
+        for (int i = 0; i < m; i++, n++)
+            pts[n][0] = route[i][0], pts[n][1] = route[i][1];
     rd__region_centre(&pl->cards[x->dst], x->dst_buf, x->dst_off, x->count, &pts[n][0], &pts[n][1]);
     return n + 1;
+}
+
+int rd_flight_path(const rd_layout *L, int p, const cv_transfer *x, bool both, float (*pts)[2])
+{
+    float route[RD_ROUTE_MAX][2];
+    int m = x->src != x->dst ? rd_link_route(L, p, x->src, x->dst, both, route) : 0;
+    return rd__flight_path_on(L, p, x, (const float(*)[2])route, m, pts);
 }
 
 /* ----------------------------------------------------------------- title */

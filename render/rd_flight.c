@@ -70,8 +70,8 @@ static void values_text(const cv_spec *spec, cv_bufview v, int64_t off, int64_t 
 /* Where a chunk in flight is at u (0..1) along its path (rd_flight_path:
  * it leaves its cells, crosses its own card to the link, runs along the
  * link as drawn, and crosses the receiver's card to the cells it lands
- * in). */
-static void flight_point(const float (*pts)[2], int n, double u, float *px, float *py)
+ * in); returns the segment it is on. */
+static int flight_point(const float (*pts)[2], int n, double u, float *px, float *py)
 {
     float seg[RD_ROUTE_MAX + 2], total = 0;
     for (int i = 0; i + 1 < n; i++) {
@@ -85,12 +85,21 @@ static void flight_point(const float (*pts)[2], int n, double u, float *px, floa
             float k = seg[i] > 0 ? fminf(at / seg[i], 1.0f) : 1.0f;
             *px = pts[i][0] + (pts[i + 1][0] - pts[i][0]) * k;
             *py = pts[i][1] + (pts[i + 1][1] - pts[i][1]) * k;
-            return;
+            return i;
         }
         at -= seg[i];
     }
     *px = pts[n - 1][0];
     *py = pts[n - 1][1];
+    return n - 1;
+}
+
+/* A chunk's path (rd_flight_path) along its link's route as kept. */
+static int flight_path(rd_ctx *c, int p, const cv_transfer *x, bool both, float (*pts)[2])
+{
+    float route[RD_ROUTE_MAX][2];
+    int m = x->src != x->dst ? rd__route(c, p, x->src, x->dst, both, route) : 0;
+    return rd__flight_path_on(&c->L, p, x, (const float(*)[2])route, m, pts);
 }
 
 /* A chunk in flight at u with its trail from where it left. */
@@ -98,19 +107,15 @@ static void draw_chunk(rd_ctx *c, const rd_theme *th, int p, const cv_transfer *
                        double u, float size, SDL_Color col)
 {
     float pts[RD_ROUTE_MAX + 2][2];
-    int n = rd_flight_path(&c->L, p, x, both, pts);
+    int n = flight_path(c, p, x, both, pts);
     float qx, qy;
-    flight_point(pts, n, u, &qx, &qy);
+    int at = flight_point((const float(*)[2])pts, n, u, &qx, &qy);
     SDL_Color trail = col;
     trail.a = 110;
-    int steps = 12 + 2 * n;
-    float lx = pts[0][0], ly = pts[0][1];
-    for (int k = 1; k <= steps; k++) {
-        float mx, my;
-        flight_point(pts, n, u * k / steps, &mx, &my);
-        rd__line(c->r, lx, ly, mx, my, fmaxf(1.5f, size / 4), trail);
-        lx = mx, ly = my;
-    }
+    /* The trail: the path's segments behind the chunk, the last to it. */
+    for (int i = 0; i <= at && i + 1 < n; i++)
+        rd__line(c->r, pts[i][0], pts[i][1], i == at ? qx : pts[i + 1][0],
+                 i == at ? qy : pts[i + 1][1], fmaxf(1.5f, size / 4), trail);
     rd__disc(c->r, qx, qy, size / 2 + fmaxf(1, c->L.ui), th->text);
     rd__disc(c->r, qx, qy, size / 2, col);
 }
@@ -193,7 +198,7 @@ void rd__draw_flight(rd_ctx *c, const rd_frame *f, int p, int step, double frac)
             if (!text[0])
                 continue;
             float pts[RD_ROUTE_MAX + 2][2], qx, qy;
-            flight_point(pts, rd_flight_path(&c->L, p, x, both, pts), u, &qx, &qy);
+            flight_point((const float(*)[2])pts, flight_path(c, p, x, both, pts), u, &qx, &qy);
             pill(c, th, text, px, col, qx, qy - size / 2 - px * 0.9f, border);
         }
 }

@@ -65,13 +65,45 @@ static void dashed_line(SDL_Renderer *r, float x0, float y0, float x1, float y1,
     }
 }
 
+static uint64_t mix(uint64_t h, uint64_t v) { return (h ^ v) * 1099511628211ull; }
+
+void rd__routes_begin(rd_ctx *c)
+{
+    for (int p = 0; p < 2; p++) {
+        const rd_panel_layout *pl = &c->L.panels[p];
+        uint64_t h = mix(14695981039346656037ull, (uint64_t)p);
+        h = mix(mix(h, (uint64_t)pl->nparts), (uint64_t)pl->shape);
+        SDL_Rect fixed[4] = {pl->area, pl->caption, pl->legend, pl->lens};
+        for (int k = 0; k < 4 + pl->nparts + 1; k++) {
+            SDL_Rect r = k < 4 ? fixed[k]
+                               : pl->cards[k - 4 < pl->nparts ? k - 4 : RD_LENS_CARD].card;
+            h = mix(mix(mix(mix(h, (uint64_t)r.x), (uint64_t)r.y), (uint64_t)r.w), (uint64_t)r.h);
+        }
+        for (int r = 0; r < pl->nparts; r++)
+            h = mix(h, pl->under[r]);
+        c->route_sig[p] = h;
+    }
+}
+
+int rd__route(rd_ctx *c, int p, int s, int d, bool both, float (*pts)[2])
+{
+    uint64_t key = mix(mix(mix(c->route_sig[p & 1], (uint64_t)s), (uint64_t)d), both) | 1;
+    rd__route_memo *m = &c->routes[(key >> 7) % RD__ROUTE_MEMO];
+    if (m->key != key) {
+        m->n = rd_link_route(&c->L, p, s, d, both, m->pts);
+        m->key = key;
+    }
+    memcpy(pts, m->pts, sizeof m->pts[0] * (size_t)m->n);
+    return m->n;
+}
+
 /* The link from card s to card d along its route (rd_link_route), dashed
  * between nodes, with an arrowhead of head (0: none) where it enters d. */
 static void draw_route(rd_ctx *c, int p, int s, int d, bool both, bool dashed, float w, float head,
                        SDL_Color col)
 {
     float pts[RD_ROUTE_MAX][2];
-    int n = rd_link_route(&c->L, p, s, d, both, pts);
+    int n = rd__route(c, p, s, d, both, pts);
     for (int i = 0; i + 1 < n; i++) {
         if (dashed)
             dashed_line(c->r, pts[i][0], pts[i][1], pts[i + 1][0], pts[i + 1][1], w, 6 * c->L.ui,
