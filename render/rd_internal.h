@@ -72,9 +72,12 @@ typedef struct {
 void rd__plan_links(const cv_plan *plan, rd__links *out);
 void rd__step_links(const cv_plan *plan, int step, rd__links *out);
 bool rd__crosses_nodes(const cv_plan *plan, int s, int d);
-/* A double binary tree's links, each tree's apart (tree t carries half
- * t of the buffer); none for other plans. */
-void rd__tree_links(const cv_plan *plan, rd__links out[2]);
+/* The links of each part of a plan that splits its buffer between
+ * structures running at once: a double binary tree's two trees (tree t
+ * carries half t), a multi-ring's channels (channel j its j-th share).
+ * Fills out[0..k-1], parts past max in the last; returns k, 0 for a plan
+ * that is not split so. */
+int rd__part_links(const cv_plan *plan, rd__links *out, int max);
 /* Ranks in ring order (following the plan's links from rank 0) when the
  * links form one cycle; otherwise 0..n-1. */
 void rd__ring_order(const rd__links *l, int *order);

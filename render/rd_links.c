@@ -158,14 +158,20 @@ static void draw_star(rd_ctx *c, const rd_frame *f, int p, int step, float lw, f
         }
 }
 
-/* A double tree's links are drawn in the colour of their tree (the
- * first two of the theme's series), the step's brighter and thicker. */
-static SDL_Color link_colour(const rd_theme *th, const rd__links trees[2], int s, int d, bool act,
-                             bool dense)
+/* A double tree's links are drawn in the colour of their tree, a
+ * multi-ring's in the colour of their channel (the theme's series, then
+ * the series lightened), the step's brighter and thicker. */
+#define RD__PARTS 6
+static SDL_Color link_colour(const rd_theme *th, const rd__links *parts, int k, int s, int d,
+                             bool act, bool dense)
 {
-    for (int t = 0; t < 2; t++)
-        if (trees[t].n > 0 && ((trees[t].m[s] >> d & 1) || (trees[t].m[d] >> s & 1)))
-            return act ? th->series[t] : rd__mix(th->bg, th->series[t], 0.6f);
+    for (int t = 0; t < k; t++)
+        if ((parts[t].m[s] >> d & 1) || (parts[t].m[d] >> s & 1)) {
+            SDL_Color col = th->series[t % RD_THEME_SERIES];
+            if (t >= RD_THEME_SERIES)
+                col = rd__mix(col, th->text, 0.45f);
+            return act ? col : rd__mix(th->bg, col, 0.6f);
+        }
     if (act)
         return th->accent;
     return dense ? rd__mix(th->bg, th->link, 0.5f) : th->link;
@@ -191,8 +197,8 @@ void rd__draw_links(rd_ctx *c, const rd_frame *f, int p, int step)
     bool dense = n > 16;
     if (pl->nparts > n)
         draw_star(c, f, p, step, lw, head);
-    rd__links trees[2];
-    rd__tree_links(plan, trees);
+    rd__links parts[RD__PARTS];
+    int k = rd__part_links(plan, parts, RD__PARTS);
     for (int pass = 0; pass < 2; pass++)
         for (int s = 0; s < n; s++)
             for (int d = 0; d < n; d++) {
@@ -205,7 +211,7 @@ void rd__draw_links(rd_ctx *c, const rd_frame *f, int p, int step)
                 bool both = ln->m[d] >> s & 1;
                 if (both && !act && s > d)
                     continue; /* one line for a two-way link */
-                SDL_Color col = link_colour(th, trees, s, d, act, dense);
+                SDL_Color col = link_colour(th, parts, k, s, d, act, dense);
                 draw_route(c, p, s, d, both, rd__crosses_nodes(plan, s, d), act ? lw * 1.6f : lw,
                            !dense || act ? head : 0, col);
             }

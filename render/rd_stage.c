@@ -279,7 +279,8 @@ static void route_sides(const rd__stage *s, rd_panel_layout *pl)
     memset(pl->under, 0, sizeof pl->under);
     if (shape == CV_STAGE_DOUBLE_TREE) {
         rd__links trees[2];
-        rd__tree_links(s->plan, trees);
+        if (rd__part_links(s->plan, trees, 2) < 2)
+            return;
         for (int r = 0; r < trees[1].n; r++)
             pl->under[r] = trees[1].m[r] & ~trees[0].m[r];
     } else if (shape == CV_STAGE_HYPERCUBE) {
