@@ -266,7 +266,11 @@ static void try_rows(arrangement *a)
             int x0 = A.x + (A.w - (in_row * cw + (in_row - 1) * a->gap)) / 2;
             a->cards[r] = rd__rect(x0 + k * (cw + a->gap), A.y + lane + row * (ch + lane), cw, ch);
         }
-        try_cards(a, RD_SHAPE_ROWS, R == 1 ? 10 : 0);
+        /* A double tree in one row is a tree: up to 16 ranks it stays
+         * there, whatever the size of its values. */
+        bool tree = cv_algo_stage_shape(a->s->plan->spec.op, a->s->plan->spec.algo) ==
+                    CV_STAGE_DOUBLE_TREE;
+        try_cards(a, RD_SHAPE_ROWS, R == 1 ? (tree && n <= 16 ? 1e6 : 10) : 0);
     }
 }
 
