@@ -16,16 +16,15 @@
 
 /* ------------------------------------------------------------------ pills */
 
-/* A label in a pill: the text on the panel colour, framed in col. */
-static SDL_Rect pill(rd_ctx *c, const rd_theme *th, const char *text, int px, SDL_Color col,
-                     float cx, float cy, int border)
+/* Where a pill for text at px centred on (cx, cy) goes: on the stage (not
+ * over the narration), whatever the card's place. */
+static SDL_Rect pill_rect(rd_ctx *c, const char *text, int px, float cx, float cy, int border)
 {
     int tw = 0, thh = 0;
     rd_text_measure(c->text, text, px, &tw, &thh);
     int padx = px / 3 + border, h = (int)(px * 1.35) + 2 * border;
     SDL_Rect r = rd__rect((int)lroundf(cx - tw / 2.0f) - padx, (int)lroundf(cy - h / 2.0f),
                           tw + 2 * padx, h);
-    /* On the stage (not over the narration), whatever the card's place. */
     SDL_Rect st = c->L.stage;
     if (r.x + r.w > st.x + st.w)
         r.x = st.x + st.w - r.w;
@@ -35,12 +34,21 @@ static SDL_Rect pill(rd_ctx *c, const rd_theme *th, const char *text, int px, SD
         r.y = st.y + st.h - r.h;
     if (r.y < st.y)
         r.y = st.y;
+    return r;
+}
+
+/* A label in a pill at r (pill_rect): the text on the panel colour,
+ * framed in col. */
+static void pill(rd_ctx *c, const rd_theme *th, const char *text, int px, SDL_Color col, SDL_Rect r,
+                 int border)
+{
+    int padx = px / 3 + border;
     rd__fill(c->r, r, col);
     rd__fill(c->r, rd__rect(r.x + border, r.y + border, r.w - 2 * border, r.h - 2 * border),
              th->panel);
-    rd__text(c, text, px, th->text, rd__rect(r.x + padx, r.y + border, tw + 1, r.h - 2 * border),
+    rd__text(c, text, px, th->text,
+             rd__rect(r.x + padx, r.y + border, r.w - 2 * padx + 1, r.h - 2 * border),
              RD_ALIGN_CENTER, 1);
-    return r;
 }
 
 static int pill_width(rd_ctx *c, const char *text, int px, int border)
@@ -176,6 +184,8 @@ void rd__draw_flight(rd_ctx *c, const rd_frame *f, int p, int step, double frac)
     int card_w = pl->nranks > 0 ? pl->cards[0].card.w : 0;
     int border = (int)fmaxf(2, th->line * c->L.ui);
     SDL_SetRenderDrawBlendMode(c->r, SDL_BLENDMODE_BLEND);
+    SDL_Rect placed[32]; /* the labels drawn so far */
+    int nplaced = 0;
     for (int pass = 0; pass < 2; pass++)
         for (int64_t i = st->first; i < st->first + st->count; i++) {
             const cv_transfer *x = &plan->transfers[i];
@@ -199,7 +209,16 @@ void rd__draw_flight(rd_ctx *c, const rd_frame *f, int p, int step, double frac)
                 continue;
             float pts[RD_ROUTE_MAX + 2][2], qx, qy;
             flight_point((const float(*)[2])pts, flight_path(c, p, x, both, pts), u, &qx, &qy);
-            pill(c, th, text, px, col, qx, qy - size / 2 - px * 0.9f, border);
+            /* A label over one already drawn is left out: where chunks
+             * converge (on a switch, a root) the first ones keep theirs. */
+            SDL_Rect r = pill_rect(c, text, px, qx, qy - size / 2 - px * 0.9f, border);
+            bool clear = true;
+            for (int k = 0; k < nplaced && clear; k++)
+                clear = !SDL_HasIntersection(&r, &placed[k]);
+            if (!clear || nplaced >= 32)
+                continue;
+            placed[nplaced++] = r;
+            pill(c, th, text, px, col, r, border);
         }
 }
 
