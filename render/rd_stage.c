@@ -249,13 +249,15 @@ static void try_grids(arrangement *a)
 /* Rows of cards in rank order with a lane above and below each row: a
  * link that skips cards runs through a lane, round the cards between its
  * ends (a double tree's edges over and under one row, a hypercube's pairs
- * at distance 2, 4, ... each at its own depth). One row where it lets
- * values be read, else as few as keep them largest. */
-static void try_rows(arrangement *a)
+ * at distance 2, 4, ... each at its own depth; a node a row, its ring's
+ * way home over it and the network's links across the lanes). From
+ * `first` rows: one where it lets values be read, else as few as keep
+ * them largest. */
+static void try_rows(arrangement *a, int first)
 {
     SDL_Rect A = a->A;
     int n = a->n;
-    for (int R = 1; R <= 8 && R <= n; R *= 2) {
+    for (int R = first; R <= 8 && R <= n; R *= 2) {
         int C = (n + R - 1) / R;
         int lane = (int)fmaxf(fmaxf(a->link_gap, 34 * a->s->L->ui), A.h * (R == 1 ? 0.13f : 0.08f));
         int cw = (A.w - a->gap * (C - 1)) / C, ch = (A.h - (R + 1) * lane) / R;
@@ -313,6 +315,9 @@ static rd__panel_fit arrange(rd__scratch *sc, const rd__stage *s, SDL_Rect A, rd
     rd__plan_links(s->plan, &a->links);
     int n = a->n;
     cv_stage_shape shape = cv_algo_stage_shape(s->plan->spec.op, s->plan->spec.algo);
+    int nodes = cv_algo_uses_nodes(s->plan->spec.op, s->plan->spec.algo) && !s->plan->spec.topo
+                    ? cv_spec_nodes(&s->plan->spec)
+                    : 1; /* rows of nodes; an NCCL log's own ring keeps the loop */
     for (int i = 0; i < n; i++)
         a->order[i] = i;
     a->ring = false;
@@ -328,8 +333,8 @@ static rd__panel_fit arrange(rd__scratch *sc, const rd__stage *s, SDL_Rect A, rd
         try_cards(a, RD_SHAPE_SINGLE, 0);
     } else if (drawn_as_levels(s->plan, n)) {
         try_levels(a);
-    } else if (shape == CV_STAGE_DOUBLE_TREE || shape == CV_STAGE_HYPERCUBE) {
-        try_rows(a); /* the shape wins over the size of the values */
+    } else if (shape == CV_STAGE_DOUBLE_TREE || shape == CV_STAGE_HYPERCUBE || nodes > 1) {
+        try_rows(a, nodes > 1 ? nodes : 1); /* the shape wins over the size of the values */
         if (a->score < -1e9)
             try_grids(a); /* no room for rows at all */
     } else if (shape == CV_STAGE_SWITCH || (shape == CV_STAGE_ALL_PAIRS && n <= 16)) {
