@@ -4,11 +4,11 @@
  * source or its destination, and no card moves while the steps play.
  *
  * Computed from the layout, not from pixels: for every algorithm of every
- * op at 2 to 64 ranks (an element per rank, as the window starts; two
- * nodes for the algorithms that have nodes), at 1920x1080 and 1280x800, every step is
- * laid out as the window would lay it out mid-flight (rd_layout_compute),
- * and every transfer's path
- * (rd_flight_path: its cells, the link's route, the cells it lands in) is
+ * op at 2 to 64 ranks (an element per rank, as the window starts; one,
+ * two and four nodes for the algorithms that have nodes), at 1920x1080
+ * and 1280x800, every step is laid out as the window would lay it out
+ * mid-flight (rd_layout_compute), and every transfer's path (rd_flight_path:
+ * its cells, the link's route, the cells it lands in) is
  * tested segment by segment against every other card's rectangle (the
  * switch's and the lens's included), with its own segment test rather
  * than the renderer's. The cards of each step must be the first step's.
@@ -122,20 +122,25 @@ int main(void)
         int na = cv_op_algos((cv_op)op, algos);
         for (int a = 0; a < na; a++)
             for (size_t i = 0; i < sizeof ranks / sizeof *ranks; i++) {
-                /* As the window starts: an element per rank; two nodes
-                 * where the algorithm has nodes. */
-                cv_spec spec = tr_spec((cv_op)op, algos[a], ranks[i], ranks[i]);
-                if (cv_algo_uses_nodes((cv_op)op, algos[a]) && ranks[i] % 2 == 0 && ranks[i] >= 4)
-                    spec.nodes = 2;
-                char err[256];
-                if (cv_spec_check(&spec, RD_LAYOUT_MAX_RANKS, err, sizeof err) != CV_OK)
-                    continue;
-                for (int z = 0; z < 2; z++) {
-                    char what[96];
-                    snprintf(what, sizeof what, "%s %s %d ranks at %dx%d", cv_op_name((cv_op)op),
-                             cv_algo_name(algos[a]), ranks[i], sizes[z][0], sizes[z][1]);
-                    failing += check_spec(&spec, sizes[z][0], sizes[z][1], what) > 0;
-                    specs++;
+                /* As the window starts: an element per rank; one node,
+                 * two and four where the algorithm has nodes. */
+                bool nodes = cv_algo_uses_nodes((cv_op)op, algos[a]);
+                for (int k = 1; k <= (nodes ? 4 : 1); k *= 2) {
+                    cv_spec spec = tr_spec((cv_op)op, algos[a], ranks[i], ranks[i]);
+                    if (k > 1 && (ranks[i] % k != 0 || ranks[i] < 2 * k))
+                        continue;
+                    spec.nodes = k;
+                    char err[256];
+                    if (cv_spec_check(&spec, RD_LAYOUT_MAX_RANKS, err, sizeof err) != CV_OK)
+                        continue;
+                    for (int z = 0; z < 2; z++) {
+                        char what[112];
+                        snprintf(what, sizeof what, "%s %s %d ranks (%d nodes) at %dx%d",
+                                 cv_op_name((cv_op)op), cv_algo_name(algos[a]), ranks[i], k,
+                                 sizes[z][0], sizes[z][1]);
+                        failing += check_spec(&spec, sizes[z][0], sizes[z][1], what) > 0;
+                        specs++;
+                    }
                 }
             }
     }
