@@ -212,6 +212,39 @@ static void try_star(arrangement *a)
     }
 }
 
+/* Past 16 ranks, where an ellipse's cards would be too small to read: the
+ * same star with the cards round the edge of the area (T along the top,
+ * S down each side, the rest along the bottom) and the hub (the switch,
+ * card n, or the root) in the middle, every link to it across the empty
+ * middle. */
+static void try_frame(arrangement *a, int hub)
+{
+    SDL_Rect A = a->A;
+    int n = a->n, m = hub == n ? n : n - 1, gap = a->gap, ring[RD_LAYOUT_MAX_RANKS];
+    for (int r = 0, k = 0; r < n; r++)
+        if (r != hub)
+            ring[k++] = r;
+    for (int T = 2; 2 * T <= m; T++) {
+        int S = (m - 2 * T + 1) / 2, B = m - T - 2 * S;
+        int w = (A.w - gap * (T - 1)) / T, h = (A.h - gap * (S + 1)) / (S + 2);
+        if (w < 8 || h < 8 || B < 0 || 3 * w + 2 * a->link_gap > A.w ||
+            3 * h + 2 * a->link_gap > A.h)
+            continue; /* the hub and its links need the middle */
+        int k = 0;
+        for (int i = 0; i < T; i++)
+            a->cards[ring[k++]] = rd__rect(A.x + i * (w + gap), A.y, w, h);
+        for (int j = 0; j < S; j++)
+            a->cards[ring[k++]] = rd__rect(A.x + A.w - w, A.y + (j + 1) * (h + gap), w, h);
+        for (int i = 0; i < B; i++)
+            a->cards[ring[k++]] = rd__rect(A.x + A.w - w - i * (A.w - w) / (B > 1 ? B - 1 : 1),
+                                           A.y + A.h - h, w, h);
+        for (int j = 0; j < S; j++)
+            a->cards[ring[k++]] = rd__rect(A.x, A.y + (S - j) * (h + gap), w, h);
+        a->cards[hub] = rd__rect(A.x + (A.w - w) / 2, A.y + (A.h - h) / 2, w, h);
+        try_cards(a, RD_SHAPE_CIRCLE, 0);
+    }
+}
+
 /* The ring folded into rows: neighbours side by side. */
 static void try_loops(arrangement *a)
 {
@@ -337,6 +370,11 @@ static rd__panel_fit arrange(rd__scratch *sc, const rd__stage *s, SDL_Rect A, rd
         try_rows(a, nodes > 1 ? nodes : 1); /* the shape wins over the size of the values */
         if (a->score < -1e9)
             try_grids(a); /* no room for rows at all */
+    } else if ((shape == CV_STAGE_SWITCH || shape == CV_STAGE_STAR) && n > 16 &&
+               (a->sw || s->plan->spec.root < n)) {
+        try_frame(a, a->sw ? n : s->plan->spec.root); /* a star, its cards round the edge */
+        if (a->score < -1e9)
+            try_grids(a); /* no room for the frame */
     } else if (shape == CV_STAGE_SWITCH || (shape == CV_STAGE_ALL_PAIRS && n <= 16)) {
         /* A star round the switch; every pair across the middle (past 16
          * ranks the ellipse's cards are too small to tell apart: a grid,
