@@ -1,11 +1,14 @@
 /*
  * rd_cells.c: geometry read off a laid-out card: where cell j of a row is
  * and which elements it holds, the cell an element is drawn in, the centre
- * of a run of cells (where a chunk in flight leaves and lands), where a
- * link leaves one card for another, and a card's title with the box it
- * fits in. Pure functions of the layout (and, for the title, measured
- * text): the drawing, the chunks in flight and the hit test all read the
- * cards through these.
+ * of a run of cells (where a chunk in flight leaves and lands), the route
+ * a link takes from one card to another (straight where that crosses no
+ * other card, else through the lane or gap beside the cards, in an arc, or
+ * with two turns through the gaps beside its ends) and a chunk's whole
+ * path along it, and a card's title with the box it fits in. Pure
+ * functions of the layout (and, for the title, measured text): the
+ * drawing, the chunks in flight, the hit test and test_render_routes all
+ * read the cards through these.
  */
 #include "rd_internal.h"
 
@@ -338,15 +341,6 @@ int rd_link_route(const rd_layout *L, int p, int s, int d, bool both, float (*pt
     if (m)
         memcpy(pts, alt, sizeof alt[0] * (size_t)m);
     return m ? m : n;
-}
-
-void rd__link_ends(const rd_layout *L, int p, int s, int d, bool both, float *x0, float *y0,
-                   float *x1, float *y1)
-{
-    float pts[RD_ROUTE_MAX][2];
-    int n = rd_link_route(L, p, s, d, both, pts);
-    *x0 = pts[0][0], *y0 = pts[0][1];
-    *x1 = pts[n - 1][0], *y1 = pts[n - 1][1];
 }
 
 int rd__flight_path_on(const rd_layout *L, int p, const cv_transfer *x, const float (*route)[2],

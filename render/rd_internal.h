@@ -130,10 +130,6 @@ int rd__caption_lines(rd_text *t, const rd_frame *f, const rd_panel *panel, int 
  * of a row, where chunks fly from and land. */
 void rd__region_centre(const rd_card_layout *cl, int b, int64_t off, int64_t count, float *x,
                        float *y);
-/* Where the link from card s to card d of panel p leaves s and enters d,
- * the two directions of a two-way link (both) a little apart. */
-void rd__link_ends(const rd_layout *L, int p, int s, int d, bool both, float *x0, float *y0,
-                   float *x1, float *y1);
 /* A chunk's whole path (rd_flight_path) round a link route already found
  * (m points). */
 int rd__flight_path_on(const rd_layout *L, int p, const cv_transfer *x, const float (*route)[2],

@@ -7,6 +7,12 @@
  * once), a ring folded into rows so that every link joins neighbouring
  * cards (two rows are a racetrack; the cards grow into what would be the
  * ellipse's empty middle), a tree's levels, and a grid in rank order.
+ * Where the algorithm has a shape of its own (cv_algo_stage_shape) only
+ * arrangements of that shape are tried, whatever the size of the values:
+ * rows in rank order with lanes for a double tree and the hypercube
+ * algorithms, a node a row for the node algorithms, a star with the hub
+ * (a switch, a root) in the middle, every pair on the ellipse. The links
+ * find their way round the cards in rd_cells.c.
  * Where not every value is legible on the cards (64 ranks, a big tree),
  * one card is shown again, large, beside them: the lens.
  * tests/test_render_layout.c checks that nothing overlaps and nothing
