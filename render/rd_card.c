@@ -168,7 +168,7 @@ static void draw_frame_title(const card *d)
     bool square;
     SDL_Rect tb = rd__card_title(c->text, &c->L, d->f, d->p, d->k, title, sizeof title, &tpx,
                                  &square);
-    if (square)
+    if (square && d->rank < pl->nranks) /* a switch is no rank: no rank's colour */
         rd__fill(c->r, sw, rd_theme_rank_color(th, d->rank));
     rd__text(c, title, tpx, th->text, tb, RD_ALIGN_LEFT, 0);
 }

@@ -237,6 +237,7 @@ void rd_draw(rd_ctx *c, const rd_frame *f)
     int w = 0, h = 0;
     SDL_GetRendererOutputSize(c->r, &w, &h);
     rd__layout_frame(&c->scratch, f, w, h, c->text, &c->L);
+    rd__routes_begin(c);
     c->nboxes = 0;
     bool cache = !c->debug && !c->no_targets;
     if (cache && (!c->layer || c->layer_w != w || c->layer_h != h)) {

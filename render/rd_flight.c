@@ -16,16 +16,15 @@
 
 /* ------------------------------------------------------------------ pills */
 
-/* A label in a pill: the text on the panel colour, framed in col. */
-static SDL_Rect pill(rd_ctx *c, const rd_theme *th, const char *text, int px, SDL_Color col,
-                     float cx, float cy, int border)
+/* Where a pill for text at px centred on (cx, cy) goes: on the stage (not
+ * over the narration), whatever the card's place. */
+static SDL_Rect pill_rect(rd_ctx *c, const char *text, int px, float cx, float cy, int border)
 {
     int tw = 0, thh = 0;
     rd_text_measure(c->text, text, px, &tw, &thh);
     int padx = px / 3 + border, h = (int)(px * 1.35) + 2 * border;
     SDL_Rect r = rd__rect((int)lroundf(cx - tw / 2.0f) - padx, (int)lroundf(cy - h / 2.0f),
                           tw + 2 * padx, h);
-    /* On the stage (not over the narration), whatever the card's place. */
     SDL_Rect st = c->L.stage;
     if (r.x + r.w > st.x + st.w)
         r.x = st.x + st.w - r.w;
@@ -35,12 +34,21 @@ static SDL_Rect pill(rd_ctx *c, const rd_theme *th, const char *text, int px, SD
         r.y = st.y + st.h - r.h;
     if (r.y < st.y)
         r.y = st.y;
+    return r;
+}
+
+/* A label in a pill at r (pill_rect): the text on the panel colour,
+ * framed in col. */
+static void pill(rd_ctx *c, const rd_theme *th, const char *text, int px, SDL_Color col, SDL_Rect r,
+                 int border)
+{
+    int padx = px / 3 + border;
     rd__fill(c->r, r, col);
     rd__fill(c->r, rd__rect(r.x + border, r.y + border, r.w - 2 * border, r.h - 2 * border),
              th->panel);
-    rd__text(c, text, px, th->text, rd__rect(r.x + padx, r.y + border, tw + 1, r.h - 2 * border),
+    rd__text(c, text, px, th->text,
+             rd__rect(r.x + padx, r.y + border, r.w - 2 * padx + 1, r.h - 2 * border),
              RD_ALIGN_CENTER, 1);
-    return r;
 }
 
 static int pill_width(rd_ctx *c, const char *text, int px, int border)
@@ -67,26 +75,13 @@ static void values_text(const cv_spec *spec, cv_bufview v, int64_t off, int64_t 
         snprintf(out + len, outlen - len, " \xE2\x80\xA6");
 }
 
-/* Where a chunk in flight is at u (0..1): it leaves its cells, crosses
- * its own card to the link, runs along the link as drawn, and crosses the
- * receiver's card to the cells it lands in. */
-static void flight_point(rd_ctx *c, int p, const cv_transfer *x, bool both, double u, float *px,
-                         float *py)
+/* Where a chunk in flight is at u (0..1) along its path (rd_flight_path:
+ * it leaves its cells, crosses its own card to the link, runs along the
+ * link as drawn, and crosses the receiver's card to the cells it lands
+ * in); returns the segment it is on. */
+static int flight_point(const float (*pts)[2], int n, double u, float *px, float *py)
 {
-    const rd_panel_layout *pl = &c->L.panels[p];
-    const rd_card_layout *sc = &pl->cards[x->src], *dc = &pl->cards[x->dst];
-    float pts[4][2];
-    int n = 0;
-    rd__region_centre(sc, x->src_buf, x->src_off, x->count, &pts[0][0], &pts[0][1]);
-    n = 1;
-    if (x->src != x->dst) {
-        rd__link_ends(&c->L, p, x->src, x->dst, both, &pts[1][0], &pts[1][1], &pts[2][0],
-                      &pts[2][1]);
-        n = 3;
-    }
-    rd__region_centre(dc, x->dst_buf, x->dst_off, x->count, &pts[n][0], &pts[n][1]);
-    n++;
-    float seg[3], total = 0;
+    float seg[RD_ROUTE_MAX + 2], total = 0;
     for (int i = 0; i + 1 < n; i++) {
         float dx = pts[i + 1][0] - pts[i][0], dy = pts[i + 1][1] - pts[i][1];
         seg[i] = sqrtf(dx * dx + dy * dy);
@@ -98,31 +93,37 @@ static void flight_point(rd_ctx *c, int p, const cv_transfer *x, bool both, doub
             float k = seg[i] > 0 ? fminf(at / seg[i], 1.0f) : 1.0f;
             *px = pts[i][0] + (pts[i + 1][0] - pts[i][0]) * k;
             *py = pts[i][1] + (pts[i + 1][1] - pts[i][1]) * k;
-            return;
+            return i;
         }
         at -= seg[i];
     }
     *px = pts[n - 1][0];
     *py = pts[n - 1][1];
+    return n - 1;
+}
+
+/* A chunk's path (rd_flight_path) along its link's route as kept. */
+static int flight_path(rd_ctx *c, int p, const cv_transfer *x, bool both, float (*pts)[2])
+{
+    float route[RD_ROUTE_MAX][2];
+    int m = x->src != x->dst ? rd__route(c, p, x->src, x->dst, both, route) : 0;
+    return rd__flight_path_on(&c->L, p, x, (const float(*)[2])route, m, pts);
 }
 
 /* A chunk in flight at u with its trail from where it left. */
 static void draw_chunk(rd_ctx *c, const rd_theme *th, int p, const cv_transfer *x, bool both,
                        double u, float size, SDL_Color col)
 {
-    float x0, y0, qx, qy;
-    flight_point(c, p, x, both, 0, &x0, &y0);
-    flight_point(c, p, x, both, u, &qx, &qy);
+    float pts[RD_ROUTE_MAX + 2][2];
+    int n = flight_path(c, p, x, both, pts);
+    float qx, qy;
+    int at = flight_point((const float(*)[2])pts, n, u, &qx, &qy);
     SDL_Color trail = col;
     trail.a = 110;
-    int steps = 12;
-    float lx = x0, ly = y0;
-    for (int k = 1; k <= steps; k++) {
-        float mx, my;
-        flight_point(c, p, x, both, u * k / steps, &mx, &my);
-        rd__line(c->r, lx, ly, mx, my, fmaxf(1.5f, size / 4), trail);
-        lx = mx, ly = my;
-    }
+    /* The trail: the path's segments behind the chunk, the last to it. */
+    for (int i = 0; i <= at && i + 1 < n; i++)
+        rd__line(c->r, pts[i][0], pts[i][1], i == at ? qx : pts[i + 1][0],
+                 i == at ? qy : pts[i + 1][1], fmaxf(1.5f, size / 4), trail);
     rd__disc(c->r, qx, qy, size / 2 + fmaxf(1, c->L.ui), th->text);
     rd__disc(c->r, qx, qy, size / 2, col);
 }
@@ -189,13 +190,16 @@ void rd__draw_flight(rd_ctx *c, const rd_frame *f, int p, int step, double frac)
     int card_w = pl->nranks > 0 ? pl->cards[0].card.w : 0;
     int border = (int)fmaxf(2, th->line * c->L.ui);
     SDL_SetRenderDrawBlendMode(c->r, SDL_BLENDMODE_BLEND);
+    SDL_Rect placed[32]; /* the labels drawn so far */
+    int nplaced = 0;
     for (int pass = 0; pass < 2; pass++)
         for (int64_t i = st->first; i < st->first + st->count; i++) {
             const cv_transfer *x = &plan->transfers[i];
             if (x->src < 0 || x->src >= pl->nparts || x->dst < 0 || x->dst >= pl->nparts)
                 continue;
             bool both = x->dst < ln->n && x->src < ln->n && (ln->m[x->dst] >> x->src & 1) != 0;
-            SDL_Color col = rd_theme_rank_color(th, x->src);
+            /* What the switch sends is everyone's: no rank's colour. */
+            SDL_Color col = x->src < pl->nranks ? rd_theme_rank_color(th, x->src) : th->text;
             if (pass == 0) {
                 draw_chunk(c, th, p, x, both, u, size, col);
                 continue;
@@ -209,9 +213,18 @@ void rd__draw_flight(rd_ctx *c, const rd_frame *f, int p, int step, double frac)
             flight_label(c, panel, x, px, border, card_w * 1.3f, text, sizeof text);
             if (!text[0])
                 continue;
-            float qx, qy;
-            flight_point(c, p, x, both, u, &qx, &qy);
-            pill(c, th, text, px, col, qx, qy - size / 2 - px * 0.9f, border);
+            float pts[RD_ROUTE_MAX + 2][2], qx, qy;
+            flight_point((const float(*)[2])pts, flight_path(c, p, x, both, pts), u, &qx, &qy);
+            /* A label over one already drawn is left out: where chunks
+             * converge (on a switch, a root) the first ones keep theirs. */
+            SDL_Rect r = pill_rect(c, text, px, qx, qy - size / 2 - px * 0.9f, border);
+            bool clear = true;
+            for (int k = 0; k < nplaced && clear; k++)
+                clear = !SDL_HasIntersection(&r, &placed[k]);
+            if (!clear || nplaced >= 32)
+                continue;
+            placed[nplaced++] = r;
+            pill(c, th, text, px, col, r, border);
         }
 }
 

@@ -72,6 +72,12 @@ typedef struct {
 void rd__plan_links(const cv_plan *plan, rd__links *out);
 void rd__step_links(const cv_plan *plan, int step, rd__links *out);
 bool rd__crosses_nodes(const cv_plan *plan, int s, int d);
+/* The links of each part of a plan that splits its buffer between
+ * structures running at once: a double binary tree's two trees (tree t
+ * carries half t), a multi-ring's channels (channel j its j-th share).
+ * Fills out[0..k-1], parts past max in the last; returns k, 0 for a plan
+ * that is not split so. */
+int rd__part_links(const cv_plan *plan, rd__links *out, int max);
 /* Ranks in ring order (following the plan's links from rank 0) when the
  * links form one cycle; otherwise 0..n-1. */
 void rd__ring_order(const rd__links *l, int *order);
@@ -124,10 +130,10 @@ int rd__caption_lines(rd_text *t, const rd_frame *f, const rd_panel *panel, int 
  * of a row, where chunks fly from and land. */
 void rd__region_centre(const rd_card_layout *cl, int b, int64_t off, int64_t count, float *x,
                        float *y);
-/* Where the link from card s to card d of panel p leaves s and enters d,
- * the two directions of a two-way link (both) a little apart. */
-void rd__link_ends(const rd_layout *L, int p, int s, int d, bool both, float *x0, float *y0,
-                   float *x1, float *y1);
+/* A chunk's whole path (rd_flight_path) round a link route already found
+ * (m points). */
+int rd__flight_path_on(const rd_layout *L, int p, const cv_transfer *x, const float (*route)[2],
+                       int m, float (*pts)[2]);
 /* Card k's title ("GPU 3 (root)", or its number alone on a small card)
  * and the box it is drawn in; *tpx its size, *square whether the colour
  * square fits left of it. */
@@ -264,6 +270,14 @@ typedef struct {
     bool valid;
 } rd__cellcache;
 
+/* A link's route as found for a layout (rd_link_route looks at every
+ * card; a frame asks for the same routes again and again). */
+typedef struct {
+    uint64_t key; /* 0: empty */
+    int n;
+    float pts[RD_ROUTE_MAX][2];
+} rd__route_memo;
+#define RD__ROUTE_MEMO 4096
 #define RD_MAX_BOXES 4096
 #define RD__LANE_STEPS 4096 /* step marks drawn on a timeline lane */
 
@@ -286,6 +300,8 @@ struct rd_ctx {
     rd__scratch scratch;            /* the layout's */
     rd__diagram_geom diagram;       /* the diagram being drawn */
     int lane_x[RD__LANE_STEPS + 1]; /* the timeline lane being drawn: step k at lane_x[k] */
+    uint64_t route_sig[2];          /* each panel's layout, as the routes depend on it */
+    rd__route_memo routes[RD__ROUTE_MEMO];
 };
 
 /* Behind the cards (rd_links.c): the nodes' bands and the links, the step
@@ -293,6 +309,11 @@ struct rd_ctx {
 void rd__draw_nodes(rd_ctx *c, const rd_frame *f, int p);
 void rd__draw_links(rd_ctx *c, const rd_frame *f, int p, int step);
 const rd__links *rd__panel_links(rd_ctx *c, const rd_frame *f, int p);
+/* The route of the link from card s to card d (rd_link_route), kept for
+ * as long as the panel's cards stay where they are; rd__routes_begin
+ * takes each panel's layout after it is laid out. */
+void rd__routes_begin(rd_ctx *c);
+int rd__route(rd_ctx *c, int p, int s, int d, bool both, float (*pts)[2]);
 
 /* The stage's cards (rd_card.c): the cell cache of panel p for the shown
  * step (call before drawing its cards), and one card. */

@@ -65,6 +65,61 @@ static void dashed_line(SDL_Renderer *r, float x0, float y0, float x1, float y1,
     }
 }
 
+static uint64_t mix(uint64_t h, uint64_t v) { return (h ^ v) * 1099511628211ull; }
+
+void rd__routes_begin(rd_ctx *c)
+{
+    for (int p = 0; p < 2; p++) {
+        const rd_panel_layout *pl = &c->L.panels[p];
+        uint64_t h = mix(14695981039346656037ull, (uint64_t)p);
+        h = mix(mix(h, (uint64_t)pl->nparts), (uint64_t)pl->shape);
+        SDL_Rect fixed[4] = {pl->area, pl->caption, pl->legend, pl->lens};
+        for (int k = 0; k < 4 + pl->nparts + 1; k++) {
+            SDL_Rect r = k < 4 ? fixed[k]
+                               : pl->cards[k - 4 < pl->nparts ? k - 4 : RD_LENS_CARD].card;
+            h = mix(mix(mix(mix(h, (uint64_t)r.x), (uint64_t)r.y), (uint64_t)r.w), (uint64_t)r.h);
+        }
+        for (int r = 0; r < pl->nparts; r++)
+            h = mix(h, pl->under[r]);
+        c->route_sig[p] = h;
+    }
+}
+
+int rd__route(rd_ctx *c, int p, int s, int d, bool both, float (*pts)[2])
+{
+    uint64_t key = mix(mix(mix(c->route_sig[p & 1], (uint64_t)s), (uint64_t)d), both) | 1;
+    rd__route_memo *m = &c->routes[(key >> 7) % RD__ROUTE_MEMO];
+    if (m->key != key) {
+        m->n = rd_link_route(&c->L, p, s, d, both, m->pts);
+        m->key = key;
+    }
+    memcpy(pts, m->pts, sizeof m->pts[0] * (size_t)m->n);
+    return m->n;
+}
+
+/* The link from card s to card d along its route (rd_link_route), dashed
+ * between nodes, with an arrowhead of head (0: none) where it enters d. */
+static void draw_route(rd_ctx *c, int p, int s, int d, bool both, bool dashed, float w, float head,
+                       SDL_Color col)
+{
+    float pts[RD_ROUTE_MAX][2];
+    int n = rd__route(c, p, s, d, both, pts);
+    for (int i = 0; i + 1 < n; i++) {
+        if (dashed)
+            dashed_line(c->r, pts[i][0], pts[i][1], pts[i + 1][0], pts[i + 1][1], w, 6 * c->L.ui,
+                        col);
+        else
+            rd__line(c->r, pts[i][0], pts[i][1], pts[i + 1][0], pts[i + 1][1], w, col);
+    }
+    if (head > 0) {
+        /* Along the route's last few pixels: an arc's end, not its chord. */
+        int k = n - 2;
+        while (k > 0 && fabsf(pts[n - 1][0] - pts[k][0]) + fabsf(pts[n - 1][1] - pts[k][1]) < head)
+            k--;
+        rd__arrowhead(c->r, pts[k][0], pts[k][1], pts[n - 1][0], pts[n - 1][1], head, col);
+    }
+}
+
 const rd__links *rd__panel_links(rd_ctx *c, const rd_frame *f, int p)
 {
     const cv_plan *plan = cv_trace_plan(f->panels[p].trace);
@@ -73,6 +128,53 @@ const rd__links *rd__panel_links(rd_ctx *c, const rd_frame *f, int p)
         c->links_plan[p] = plan;
     }
     return &c->links[p];
+}
+
+/* An in-network plan's star: a link from every rank to the switch in the
+ * middle (both ways), those the step in progress uses in the accent. */
+static void draw_star(rd_ctx *c, const rd_frame *f, int p, int step, float lw, float head)
+{
+    const rd_theme *th = rd_theme_get(f->theme);
+    const rd_panel_layout *pl = &c->L.panels[p];
+    const cv_plan *plan = cv_trace_plan(f->panels[p].trace);
+    int n = pl->nranks, sw = n;
+    uint64_t act = 0; /* bit r: rank r and the switch exchange in this step */
+    if (step >= 0 && step < plan->nsteps)
+        for (int64_t i = plan->steps[step].first;
+             i < plan->steps[step].first + plan->steps[step].count; i++) {
+            const cv_transfer *x = &plan->transfers[i];
+            int r = x->src == sw ? x->dst : x->dst == sw ? x->src : -1;
+            if (r >= 0 && r < n && r < 64)
+                act |= 1ull << r;
+        }
+    for (int pass = 0; pass < 2; pass++)
+        for (int r = 0; r < n && r < 64; r++) {
+            bool on = act >> r & 1;
+            if (on != (pass == 1))
+                continue;
+            SDL_Color col = on ? th->accent : n > 16 ? rd__mix(th->bg, th->link, 0.5f) : th->link;
+            draw_route(c, p, r, sw, true, rd__crosses_nodes(plan, r, sw), on ? lw * 1.6f : lw,
+                       n <= 16 || on ? head : 0, col);
+        }
+}
+
+/* A double tree's links are drawn in the colour of their tree, a
+ * multi-ring's in the colour of their channel (the theme's series, then
+ * the series lightened), the step's brighter and thicker. */
+#define RD__PARTS 6
+static SDL_Color link_colour(const rd_theme *th, const rd__links *parts, int k, int s, int d,
+                             bool act, bool dense)
+{
+    for (int t = 0; t < k; t++)
+        if ((parts[t].m[s] >> d & 1) || (parts[t].m[d] >> s & 1)) {
+            SDL_Color col = th->series[t % RD_THEME_SERIES];
+            if (t >= RD_THEME_SERIES)
+                col = rd__mix(col, th->text, 0.45f);
+            return act ? col : rd__mix(th->bg, col, 0.6f);
+        }
+    if (act)
+        return th->accent;
+    return dense ? rd__mix(th->bg, th->link, 0.5f) : th->link;
 }
 
 void rd__draw_links(rd_ctx *c, const rd_frame *f, int p, int step)
@@ -93,6 +195,10 @@ void rd__draw_links(rd_ctx *c, const rd_frame *f, int p, int step)
     float lw = th->line * c->L.ui * (n > 16 ? 0.6f : 1.0f);
     float head = 7 * c->L.ui * (th->line > 2 ? 1.5f : 1.0f);
     bool dense = n > 16;
+    if (pl->nparts > n)
+        draw_star(c, f, p, step, lw, head);
+    rd__links parts[RD__PARTS];
+    int k = rd__part_links(plan, parts, RD__PARTS);
     for (int pass = 0; pass < 2; pass++)
         for (int s = 0; s < n; s++)
             for (int d = 0; d < n; d++) {
@@ -105,16 +211,8 @@ void rd__draw_links(rd_ctx *c, const rd_frame *f, int p, int step)
                 bool both = ln->m[d] >> s & 1;
                 if (both && !act && s > d)
                     continue; /* one line for a two-way link */
-                float x0, y0, x1, y1;
-                rd__link_ends(&c->L, p, s, d, both, &x0, &y0, &x1, &y1);
-                SDL_Color col = act ? th->accent : th->link;
-                if (dense && !act)
-                    col = rd__mix(th->bg, th->link, 0.5f);
-                if (rd__crosses_nodes(plan, s, d))
-                    dashed_line(c->r, x0, y0, x1, y1, act ? lw * 1.6f : lw, 6 * c->L.ui, col);
-                else
-                    rd__line(c->r, x0, y0, x1, y1, act ? lw * 1.6f : lw, col);
-                if (!dense || act)
-                    rd__arrowhead(c->r, x0, y0, x1, y1, head, col);
+                SDL_Color col = link_colour(th, parts, k, s, d, act, dense);
+                draw_route(c, p, s, d, both, rd__crosses_nodes(plan, s, d), act ? lw * 1.6f : lw,
+                           !dense || act ? head : 0, col);
             }
 }

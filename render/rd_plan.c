@@ -26,6 +26,38 @@ void rd__plan_links(const cv_plan *plan, rd__links *out)
     }
 }
 
+int rd__part_links(const cv_plan *plan, rd__links *out, int max)
+{
+    if (!plan || plan->spec.count <= 0)
+        return 0;
+    cv_stage_shape shape = cv_algo_stage_shape(plan->spec.op, plan->spec.algo);
+    int parts = shape == CV_STAGE_DOUBLE_TREE ? 2 : 0;
+    if (plan->spec.algo == CV_ALGO_MULTIRING) { /* as cv_plan_nodes.c: a channel a local rank */
+        parts = cv_spec_ranks_per_node(&plan->spec);
+        parts = parts < 32 ? parts : 32;
+    }
+    if (parts < 2)
+        return 0;
+    int k = parts < max ? parts : max, n = plan->spec.ranks;
+    memset(out, 0, (size_t)k * sizeof *out);
+    for (int j = 0; j < k; j++)
+        out[j].n = n < RD_LAYOUT_MAX_RANKS ? n : RD_LAYOUT_MAX_RANKS;
+    int64_t c = plan->spec.count;
+    for (int64_t i = 0; i < plan->ntransfers; i++) {
+        const cv_transfer *x = &plan->transfers[i];
+        if (x->src == x->dst || x->src < 0 || x->src >= out->n || x->dst < 0 || x->dst >= out->n)
+            continue;
+        int64_t off = x->src_off % c; /* part j carries [c*j/parts, c*(j+1)/parts) */
+        int j = (int)(off * parts / c);
+        while (j + 1 < parts && c * (j + 1) / parts <= off)
+            j++;
+        while (j > 0 && c * j / parts > off)
+            j--;
+        out[j < k ? j : k - 1].m[x->src] |= 1ull << x->dst;
+    }
+    return k;
+}
+
 void rd__ring_order(const rd__links *l, int *order)
 {
     int n = l->n;

@@ -7,6 +7,12 @@
  * once), a ring folded into rows so that every link joins neighbouring
  * cards (two rows are a racetrack; the cards grow into what would be the
  * ellipse's empty middle), a tree's levels, and a grid in rank order.
+ * Where the algorithm has a shape of its own (cv_algo_stage_shape) only
+ * arrangements of that shape are tried, whatever the size of the values:
+ * rows in rank order with lanes for a double tree and the hypercube
+ * algorithms, a node a row for the node algorithms, a star with the hub
+ * (a switch, a root) in the middle, every pair on the ellipse. The links
+ * find their way round the cards in rd_cells.c.
  * Where not every value is legible on the cards (64 ranks, a big tree),
  * one card is shown again, large, beside them: the lens.
  * tests/test_render_layout.c checks that nothing overlaps and nothing
@@ -194,6 +200,57 @@ static void try_circles(arrangement *a)
     }
 }
 
+/* A star: the root in the middle, the other ranks round it on the
+ * ellipse, so every link from the root runs through the empty middle. */
+static void try_star(arrangement *a)
+{
+    static const double aspects[] = {1.3, 1.8, 2.4, 3.2};
+    int n = a->n, root = a->s->plan->spec.root, order[RD_LAYOUT_MAX_RANKS];
+    SDL_Rect placed[RD_LAYOUT_MAX_RANKS + 1];
+    for (int k = 0; k < n - 1; k++)
+        order[k] = k;
+    for (size_t i = 0; i < sizeof aspects / sizeof *aspects; i++) {
+        double w = circle_width(a->sc, a->A, n - 1, aspects[i], a->link_gap, true);
+        place_circle(a->A, n - 1, (int)w, (int)(w / aspects[i]), order, true, placed);
+        for (int r = 0, k = 0; r < n; r++)
+            a->cards[r] = r == root ? placed[n - 1] : placed[k++];
+        try_cards(a, RD_SHAPE_CIRCLE, 0);
+    }
+}
+
+/* Past 16 ranks, where an ellipse's cards would be too small to read: the
+ * same star with the cards round the edge of the area (T along the top,
+ * S down each side, the rest along the bottom) and the hub (the switch,
+ * card n, or the root) in the middle, every link to it across the empty
+ * middle. */
+static void try_frame(arrangement *a, int hub)
+{
+    SDL_Rect A = a->A;
+    int n = a->n, m = hub == n ? n : n - 1, gap = a->gap, ring[RD_LAYOUT_MAX_RANKS];
+    for (int r = 0, k = 0; r < n; r++)
+        if (r != hub)
+            ring[k++] = r;
+    for (int T = 2; 2 * T <= m; T++) {
+        int S = (m - 2 * T + 1) / 2, B = m - T - 2 * S;
+        int w = (A.w - gap * (T - 1)) / T, h = (A.h - gap * (S + 1)) / (S + 2);
+        if (w < 8 || h < 8 || B < 0 || 3 * w + 2 * a->link_gap > A.w ||
+            3 * h + 2 * a->link_gap > A.h)
+            continue; /* the hub and its links need the middle */
+        int k = 0;
+        for (int i = 0; i < T; i++)
+            a->cards[ring[k++]] = rd__rect(A.x + i * (w + gap), A.y, w, h);
+        for (int j = 0; j < S; j++)
+            a->cards[ring[k++]] = rd__rect(A.x + A.w - w, A.y + (j + 1) * (h + gap), w, h);
+        for (int i = 0; i < B; i++)
+            a->cards[ring[k++]] = rd__rect(A.x + A.w - w - i * (A.w - w) / (B > 1 ? B - 1 : 1),
+                                           A.y + A.h - h, w, h);
+        for (int j = 0; j < S; j++)
+            a->cards[ring[k++]] = rd__rect(A.x, A.y + (S - j) * (h + gap), w, h);
+        a->cards[hub] = rd__rect(A.x + (A.w - w) / 2, A.y + (A.h - h) / 2, w, h);
+        try_cards(a, RD_SHAPE_CIRCLE, 0);
+    }
+}
+
 /* The ring folded into rows: neighbours side by side. */
 static void try_loops(arrangement *a)
 {
@@ -228,6 +285,55 @@ static void try_grids(arrangement *a)
     }
 }
 
+/* Rows of cards in rank order with a lane above and below each row: a
+ * link that skips cards runs through a lane, round the cards between its
+ * ends (a double tree's edges over and under one row, a hypercube's pairs
+ * at distance 2, 4, ... each at its own depth; a node a row, its ring's
+ * way home over it and the network's links across the lanes). From
+ * `first` rows: one where it lets values be read, else as few as keep
+ * them largest. */
+static void try_rows(arrangement *a, int first)
+{
+    SDL_Rect A = a->A;
+    int n = a->n;
+    for (int R = first; R <= 8 && R <= n; R *= 2) {
+        int C = (n + R - 1) / R;
+        int lane = (int)fmaxf(fmaxf(a->link_gap, 34 * a->s->L->ui), A.h * (R == 1 ? 0.13f : 0.08f));
+        int cw = (A.w - a->gap * (C - 1)) / C, ch = (A.h - (R + 1) * lane) / R;
+        if (cw < 8 || ch < 8)
+            continue; /* too narrow in one row: more rows */
+        for (int r = 0; r < n; r++) {
+            int row = r / C, k = r % C, in_row = row == R - 1 ? n - row * C : C;
+            int x0 = A.x + (A.w - (in_row * cw + (in_row - 1) * a->gap)) / 2;
+            a->cards[r] = rd__rect(x0 + k * (cw + a->gap), A.y + lane + row * (ch + lane), cw, ch);
+        }
+        /* A double tree in one row is a tree: up to 16 ranks it stays
+         * there, whatever the size of its values. */
+        bool tree = cv_algo_stage_shape(a->s->plan->spec.op, a->s->plan->spec.algo) ==
+                    CV_STAGE_DOUBLE_TREE;
+        try_cards(a, RD_SHAPE_ROWS, R == 1 ? (tree && n <= 16 ? 1e6 : 10) : 0);
+    }
+}
+
+/* Which links go round below the cards where they cannot run straight: a
+ * double tree's second tree (its first goes above), the way back of a
+ * hypercube's pairs (rank s to a lower d). */
+static void route_sides(const rd__stage *s, rd_panel_layout *pl)
+{
+    cv_stage_shape shape = cv_algo_stage_shape(s->plan->spec.op, s->plan->spec.algo);
+    memset(pl->under, 0, sizeof pl->under);
+    if (shape == CV_STAGE_DOUBLE_TREE) {
+        rd__links trees[2];
+        if (rd__part_links(s->plan, trees, 2) < 2)
+            return;
+        for (int r = 0; r < trees[1].n; r++)
+            pl->under[r] = trees[1].m[r] & ~trees[0].m[r];
+    } else if (shape == CV_STAGE_HYPERCUBE) {
+        for (int r = 1; r < s->n && r < 64; r++)
+            pl->under[r] = (1ull << r) - 1;
+    }
+}
+
 /* Tries the arrangements for the panel's cards in A; the best one's card
  * rectangles go into pl (insides are placed afterwards). */
 static rd__panel_fit arrange(rd__scratch *sc, const rd__stage *s, SDL_Rect A, rd_panel_layout *pl)
@@ -247,6 +353,10 @@ static rd__panel_fit arrange(rd__scratch *sc, const rd__stage *s, SDL_Rect A, rd
     a->fit = (rd__panel_fit){-1, 0, false};
     rd__plan_links(s->plan, &a->links);
     int n = a->n;
+    cv_stage_shape shape = cv_algo_stage_shape(s->plan->spec.op, s->plan->spec.algo);
+    int nodes = cv_algo_uses_nodes(s->plan->spec.op, s->plan->spec.algo) && !s->plan->spec.topo
+                    ? cv_spec_nodes(&s->plan->spec)
+                    : 1; /* rows of nodes; an NCCL log's own ring keeps the loop */
     for (int i = 0; i < n; i++)
         a->order[i] = i;
     a->ring = false;
@@ -262,6 +372,22 @@ static rd__panel_fit arrange(rd__scratch *sc, const rd__stage *s, SDL_Rect A, rd
         try_cards(a, RD_SHAPE_SINGLE, 0);
     } else if (drawn_as_levels(s->plan, n)) {
         try_levels(a);
+    } else if (shape == CV_STAGE_DOUBLE_TREE || shape == CV_STAGE_HYPERCUBE || nodes > 1) {
+        try_rows(a, nodes > 1 ? nodes : 1); /* the shape wins over the size of the values */
+        if (a->score < -1e9)
+            try_grids(a); /* no room for rows at all */
+    } else if ((shape == CV_STAGE_SWITCH || shape == CV_STAGE_STAR) && n > 16 &&
+               (a->sw || s->plan->spec.root < n)) {
+        try_frame(a, a->sw ? n : s->plan->spec.root); /* a star, its cards round the edge */
+        if (a->score < -1e9)
+            try_grids(a); /* no room for the frame */
+    } else if (shape == CV_STAGE_SWITCH || (shape == CV_STAGE_ALL_PAIRS && n <= 16)) {
+        /* A star round the switch; every pair across the middle (past 16
+         * ranks the ellipse's cards are too small to tell apart: a grid,
+         * its links round the cards). */
+        try_circles(a);
+    } else if (shape == CV_STAGE_STAR && n >= 3 && s->plan->spec.root < n) {
+        try_star(a);
     } else {
         if (n <= 8 || (a->sw && n <= 16))
             try_circles(a);
@@ -273,6 +399,7 @@ static rd__panel_fit arrange(rd__scratch *sc, const rd__stage *s, SDL_Rect A, rd
     pl->shape = a->shape;
     for (int r = 0; r < s->nparts; r++)
         pl->cards[r].card = a->best[r];
+    route_sides(s, pl);
     return a->fit;
 }
 

@@ -376,7 +376,9 @@ typedef enum {
     RD_SHAPE_CIRCLE, /* around an ellipse */
     RD_SHAPE_LEVELS, /* a tree's levels */
     RD_SHAPE_GRID,   /* rows of cards in rank order */
-    RD_SHAPE_LOOP    /* a ring folded into rows: every link between neighbouring cards */
+    RD_SHAPE_LOOP,   /* a ring folded into rows: every link between neighbouring cards */
+    RD_SHAPE_ROWS    /* rows in rank order with lanes between them: links that skip
+                      * cards go round them (a double tree's, a hypercube's pairs) */
 } rd_shape;
 
 /* How a row of a card shows its buffer. CELLS: one cell per element with
@@ -425,6 +427,10 @@ typedef struct {
     int lens_rank;
     int lens_px, lens_label_px;
     rd_card_layout cards[RD_LENS_CARD + 1]; /* ranks, a switch, ..., the lens */
+    /* Bit d of under[s]: the link from s to d, where it cannot run
+     * straight, goes round below the cards (else above): a double tree's
+     * second tree, the way back of a hypercube's pairs. */
+    uint64_t under[RD_LAYOUT_MAX_RANKS + 1];
 } rd_panel_layout;
 
 /* What a line of the narration panel is: it picks the line's colour. */
@@ -489,6 +495,19 @@ void rd_trace_widest(const cv_trace *t, cv_state *view, char *out, size_t outlen
  * the hit test reads it, so a click is tested against the frame it lands
  * on, not the last one drawn. */
 void rd_layout_compute(const rd_frame *f, int w, int h, rd_text *text, rd_layout *out);
+
+/* The route of the link from card s to card d of panel p as drawn, from
+ * s's edge to d's edge (both: the link runs both ways, each direction on
+ * its own line): a straight line where that crosses no other card, else
+ * an arc round the cards between them. Returns its points (at most
+ * RD_ROUTE_MAX). A chunk in flight leaves its cells, follows the route
+ * and lands in its cells: rd_flight_path gives its whole path (at most
+ * RD_ROUTE_MAX + 2 points). rd_route_clear says whether a path stays on
+ * the panel and off every card but s and d (the lens's included). */
+#define RD_ROUTE_MAX 18
+int rd_link_route(const rd_layout *L, int p, int s, int d, bool both, float (*pts)[2]);
+int rd_flight_path(const rd_layout *L, int p, const cv_transfer *x, bool both, float (*pts)[2]);
+bool rd_route_clear(const rd_layout *L, int p, int s, int d, const float (*pts)[2], int n);
 
 /* ---------------------------------------------------------------- drawer */
 
