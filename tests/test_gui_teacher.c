@@ -4,7 +4,8 @@
  * and plays it to where it was; at the start it does nothing. X draws a
  * large ring at the mouse in the accent colour, and X again takes it away.
  * I cycles the input values: by index, random, random drawn again, by
- * rank, and back, each a new run verified as any other.
+ * rank, and back, each a new run verified as any other. F3 opens the
+ * reference card over the stage, and F3, Esc or a click closes it.
  */
 #include "test_render_util.h"
 
@@ -109,12 +110,45 @@ static void inputs(void)
     gui_destroy(g);
 }
 
+static void card(void)
+{
+    cv_spec s;
+    cv_spec_init(&s);
+    s.op = CV_OP_ALLREDUCE;
+    s.ranks = 4;
+    s.count = 8;
+    gui *g = tr_gui(&s, 1024, 768, RD_THEME_PROJECTOR, CV_LANG_EN);
+    gui_render(g);
+    SDL_Surface *before = tr_capture(g);
+    tr_key(g, SDLK_F3, 0);
+    gui_render(g);
+    SDL_Surface *open = tr_capture(g);
+    long changed = before && open ? tr_diff(before, open, 8, NULL) : 0;
+    TR_CHECK(g->card_open && changed > 100000, "F3 did not draw the card: %ld pixels changed",
+             changed);
+    tr_key(g, SDLK_ESCAPE, 0);
+    TR_CHECK(!g->card_open, "Esc did not close the card");
+    tr_key(g, SDLK_F3, 0);
+    tr_click(g, 10, 10);
+    TR_CHECK(!g->card_open, "a click did not close the card");
+    tr_key(g, SDLK_l, 0); /* Chinese: the card is built again in its language */
+    tr_key(g, SDLK_F3, 0);
+    gui_render(g);
+    const rd_table *t = gui__card(g);
+    TR_CHECK(t && t->nrows > 20 && strstr(t->title, "\xE9\x80\x9F\xE6\x9F\xA5") != NULL,
+             "the card in Chinese: '%s'", t ? t->title : "");
+    SDL_FreeSurface(before);
+    SDL_FreeSurface(open);
+    gui_destroy(g);
+}
+
 int main(void)
 {
     tr_require_fonts();
     replay();
     pointer();
     inputs();
+    card();
     SDL_Quit();
     printf("%d problems\n", tr_failures);
     return tr_failures ? 1 : 0;
