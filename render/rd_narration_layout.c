@@ -378,6 +378,9 @@ static int place_column(narr *nc, int *shown)
     scroll = scroll < 0 ? 0 : scroll > scroll_max ? scroll_max : scroll;
     nc->L->narr_scroll = scroll;
     nc->L->narr_scroll_max = scroll_max;
+    nc->L->narr_head_line = nc->head_rule > 0 && nc->head_rule < ns
+                                ? (nc->head_rule < scroll_max ? nc->head_rule : scroll_max)
+                                : 0;
     int limit = col.y + sh - (scroll_max > 0 ? more_h : 0);
     int y = col.y;
     *shown = scroll;

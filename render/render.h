@@ -476,6 +476,7 @@ typedef struct {
     SDL_Rect narr_text; /* the text column */
     int narr_scroll;    /* narration lines scrolled off the top, after clamping */
     int narr_scroll_max; /* 0 when the whole text fits */
+    int narr_head_line;  /* the scroll that puts "Just happened" at the top; 0: none */
     int nlines;
     rd_line lines[RD_NARR_LINES];
     int npanels;

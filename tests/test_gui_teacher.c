@@ -5,7 +5,9 @@
  * large ring at the mouse in the accent colour, and X again takes it away.
  * I cycles the input values: by index, random, random drawn again, by
  * rank, and back, each a new run verified as any other. F3 opens the
- * reference card over the stage, and F3, Esc or a click closes it.
+ * reference card over the stage, and F3, Esc or a click closes it. In the
+ * projector theme at 1024x768, once the first step has played the step
+ * text leads the panel: "Just happened" and "Next" are both in view.
  */
 #include "test_render_util.h"
 
@@ -142,6 +144,39 @@ static void card(void)
     gui_destroy(g);
 }
 
+/* Whether the panel shows a heading line with this text. */
+static bool heading_shown(gui *g, const char *text)
+{
+    const rd_layout *L = rd_last_layout(gui_rd(g));
+    for (int i = 0; i < L->nlines; i++)
+        if (L->lines[i].role == RD_LINE_HEAD && strcmp(L->lines[i].text, text) == 0 &&
+            L->lines[i].box.y + L->lines[i].box.h <= L->narration.y + L->narration.h)
+            return true;
+    return false;
+}
+
+static void step_text_leads(int ranks)
+{
+    cv_spec s;
+    cv_spec_init(&s);
+    s.op = CV_OP_ALLREDUCE;
+    s.ranks = ranks;
+    s.count = ranks;
+    gui *g = tr_gui(&s, 1024, 768, RD_THEME_PROJECTOR, CV_LANG_EN);
+    gui_render(g);
+    tr_key(g, SDLK_RIGHT, 0);
+    settle(g);
+    gui_render(g);
+    TR_CHECK(heading_shown(g, "Just happened") && heading_shown(g, "Next"),
+             "%d ranks, projector, 1024x768, after step 1: Just happened %d, Next %d", ranks,
+             heading_shown(g, "Just happened"), heading_shown(g, "Next"));
+    tr_key(g, SDLK_HOME, 0);
+    gui_render(g);
+    gui_render(g);
+    TR_CHECK(rd_last_layout(gui_rd(g))->narr_scroll == 0, "Home: the introduction leads again");
+    gui_destroy(g);
+}
+
 int main(void)
 {
     tr_require_fonts();
@@ -149,6 +184,8 @@ int main(void)
     pointer();
     inputs();
     card();
+    step_text_leads(8);
+    step_text_leads(16);
     SDL_Quit();
     printf("%d problems\n", tr_failures);
     return tr_failures ? 1 : 0;

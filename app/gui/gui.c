@@ -307,6 +307,7 @@ int gui_create(const gui_options *o, gui **out, char *err, size_t errlen)
     g->headless = o->headless;
     g->speed_i = SPEED_1X;
     g->mouse_x = g->mouse_y = -1;
+    g->narr_at_start = true;
     g->focus = -1;
     g->link = o->link ? cv_link_find(o->link) : NULL;
     rd_font_paths fonts;
@@ -816,10 +817,30 @@ void gui__frame(gui *g, rd_frame *out)
     *out = f;
 }
 
+/* Outside a lesson, once the first step has started the introduction
+ * folds away above the panel's top and the step text leads ("Just
+ * happened", "Next"), where the panel cannot show all of it; back at the
+ * start the introduction leads again. The learner's own scrolling is kept
+ * in between. */
+static void narration_leads(gui *g)
+{
+    bool at_start = g->t <= 0;
+    if (!g->lesson && at_start != g->narr_at_start) {
+        g->narr_auto = !at_start;
+        if (at_start)
+            g->narr_scroll = 0;
+    }
+    g->narr_at_start = at_start;
+    /* the last frame's text: one frame behind a change of step at most */
+    if (g->narr_auto && !g->lesson && g->rd)
+        g->narr_scroll = rd_last_layout(g->rd)->narr_head_line;
+}
+
 void gui_render(gui *g)
 {
     if (g->hooks.before_draw)
         g->hooks.before_draw(g->hooks.user, g);
+    narration_leads(g);
     rd_frame f;
     gui__frame(g, &f);
     rd_draw(g->rd, &f);

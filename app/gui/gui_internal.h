@@ -90,6 +90,8 @@ struct gui {
     bool nav;
     bool hide_next; /* a quiz is open: "Next" would give its answer away */
     int narr_scroll;
+    bool narr_at_start; /* the stage was at its start when last drawn (the intro leads) */
+    bool narr_auto;     /* past the start and not scrolled by hand: the step text leads */
     gui_hooks hooks;
     /* loop bookkeeping */
     long frames;

@@ -107,6 +107,7 @@ void gui_hide_next(gui *g, bool hide) { g->hide_next = hide; }
 
 void gui_scroll_narration(gui *g, int lines)
 {
+    g->narr_auto = false; /* scrolled by hand: the learner's place is kept */
     long v = (long)g->narr_scroll + lines;
     g->narr_scroll = v < 0 ? 0 : v > 1000000 ? 1000000 : (int)v;
 }
