@@ -65,8 +65,8 @@ static int check_spec(const cv_spec *spec, int W, int H, const char *what)
     static rd_layout L, first;
     uint64_t links[RD_LAYOUT_MAX_RANKS + 1] = {0};
     for (int64_t i = 0; i < plan->ntransfers; i++)
-        if (plan->transfers[i].src <= RD_LAYOUT_MAX_RANKS)
-            links[plan->transfers[i].src] |= 1ull << (plan->transfers[i].dst & 63);
+        if (plan->transfers[i].src < 64 && plan->transfers[i].dst < 64) /* as rd_plan.c */
+            links[plan->transfers[i].src] |= 1ull << plan->transfers[i].dst;
     int bad = 0, moved = 0;
     for (int k = 0; k < plan->nsteps; k++) {
         g->t = k + 0.4;
@@ -88,7 +88,7 @@ static int check_spec(const cv_spec *spec, int W, int H, const char *what)
             const cv_transfer *x = &plan->transfers[i];
             if (x->src == x->dst || x->src >= pl->nparts || x->dst >= pl->nparts)
                 continue;
-            bool both = x->dst < 64 && (links[x->dst] >> x->src & 1);
+            bool both = x->dst < 64 && x->src < 64 && (links[x->dst] >> x->src & 1);
             float pts[RD_ROUTE_MAX + 2][2];
             int n = rd_flight_path(&L, 0, x, both, pts);
             int card = crossed_card(pl, x->src, x->dst, pts, n);
