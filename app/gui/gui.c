@@ -829,11 +829,16 @@ static void narration_leads(gui *g)
         g->narr_auto = !at_start;
         if (at_start)
             g->narr_scroll = 0;
+        g->narr_auto_at = g->narr_scroll;
     }
     g->narr_at_start = at_start;
+    /* A scroll set since the last frame by anything else (the wheel, a
+     * caller) is kept: the text no longer follows the step. */
+    if (g->narr_auto && g->narr_scroll != g->narr_auto_at)
+        g->narr_auto = false;
     /* the last frame's text: one frame behind a change of step at most */
     if (g->narr_auto && !g->lesson && g->rd)
-        g->narr_scroll = rd_last_layout(g->rd)->narr_head_line;
+        g->narr_scroll = g->narr_auto_at = rd_last_layout(g->rd)->narr_head_line;
 }
 
 void gui_render(gui *g)

@@ -92,6 +92,7 @@ struct gui {
     int narr_scroll;
     bool narr_at_start; /* the stage was at its start when last drawn (the intro leads) */
     bool narr_auto;     /* past the start and not scrolled by hand: the step text leads */
+    int narr_auto_at;   /* the scroll it set last: another value means someone scrolled */
     gui_hooks hooks;
     /* loop bookkeeping */
     long frames;
