@@ -17,7 +17,8 @@ python3-selenium):
 - a dropped NCCL log opens its communicator's ranks on the stage, a
   dropped `collviz bench --json` result as show's chart;
 - S downloads a PNG of the canvas, the bar's "export GIF" an animation;
-- a swipe turns a lesson's page, as on a tablet;
+- a swipe turns a lesson's page, as on a tablet (past an unanswered
+  question the first asks once, as Page Down does);
 - the interview drill runs in the page's text panel and keeps its score;
 - a link with a bad value says so in one line and still draws;
 - no JavaScript error, no failed request, in any of it.
@@ -391,6 +392,10 @@ def test_export_and_swipe(base):
             return
         cw, ch = p.js("var c = document.getElementById('canvas'); "
                       "return [c.clientWidth, c.clientHeight]")
+        # Page 3 holds a question: the first swipe past it unanswered asks
+        # once (as Page Down does), the second turns the page.
+        swipe(p, cw * 0.6, cw * 0.2, ch * 0.5)
+        time.sleep(1.0)
         swipe(p, cw * 0.6, cw * 0.2, ch * 0.5)
         time.sleep(1.5)
         img = p.canvas()
