@@ -102,13 +102,14 @@ void rd_chunk_prefix(int chunk, char *out, size_t outlen)
     }
 }
 
-/* Ranks as a learner reads them: "0+2+3", runs of three or more as
- * "0-3", so a ring's partial sum "c14-15+0-1" stays short. */
-static size_t rank_list(uint64_t mask, char *out, size_t outlen)
+/* Ranks as a learner reads them: "0+2+3" with sep "+", runs of three or
+ * more as "0-3", so a ring's partial sum "c14-15+0-1" stays short; the
+ * tooltip's "0-3, 5, 7" with sep ", ". */
+size_t rd__rank_runs(uint64_t mask, const char *sep_between, char *out, size_t outlen)
 {
     size_t len = 0;
     out[0] = '\0';
-    for (int r = 0; r < 64 && len + 8 < outlen;) {
+    for (int r = 0; r < 64 && len + 6 + 2 * strlen(sep_between) < outlen;) {
         if (!(mask >> r & 1)) {
             r++;
             continue;
@@ -116,11 +117,11 @@ static size_t rank_list(uint64_t mask, char *out, size_t outlen)
         int e = r;
         while (e + 1 < 64 && (mask >> (e + 1) & 1))
             e++;
-        const char *sep = len ? "+" : "";
+        const char *sep = len ? sep_between : "";
         if (e - r >= 2)
             len += (size_t)snprintf(out + len, outlen - len, "%s%d-%d", sep, r, e);
         else if (e == r + 1)
-            len += (size_t)snprintf(out + len, outlen - len, "%s%d+%d", sep, r, e);
+            len += (size_t)snprintf(out + len, outlen - len, "%s%d%s%d", sep, r, sep_between, e);
         else
             len += (size_t)snprintf(out + len, outlen - len, "%s%d", sep, r);
         r = e + 1;
@@ -139,7 +140,7 @@ void rd_chunk_label(const cv_spec *spec, cv_buf b, int rank, int64_t i, uint64_t
         /* Scratch layouts are the algorithm's own: no chunk letter, just
          * the set of ranks. */
         char ranks[192];
-        rank_list(mask, ranks, sizeof ranks);
+        rd__rank_runs(mask, "+", ranks, sizeof ranks);
         snprintf(out, outlen, "{%s}", ranks);
         return;
     }
@@ -147,7 +148,7 @@ void rd_chunk_label(const cv_spec *spec, cv_buf b, int rank, int64_t i, uint64_t
     rd_chunk_prefix(chunk, letter, sizeof letter);
     size_t len = (size_t)snprintf(out, outlen, "%s", letter);
     if (len < outlen)
-        rank_list(mask, out + len, outlen - len);
+        rd__rank_runs(mask, "+", out + len, outlen - len);
 }
 
 /* ---------------------------------------------------------------- values */

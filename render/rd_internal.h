@@ -345,6 +345,9 @@ void rd__draw_narration(rd_ctx *c, const rd_frame *f);
  * banner. */
 void rd__draw_help(rd_ctx *c, const rd_frame *f);
 void rd__draw_pointer(rd_ctx *c, const rd_frame *f);
+/* The ranks of mask as runs ("0-3", "5", pairs and singles joined by
+ * sep: "0+2+3" in chunk labels, "0-3, 5, 7" in the tooltip); rd_chunks.c. */
+size_t rd__rank_runs(uint64_t mask, const char *sep, char *out, size_t outlen);
 void rd__draw_table(rd_ctx *c, const rd_frame *f, const rd_table *t);
 void rd__draw_tooltip(rd_ctx *c, const rd_frame *f);
 void rd__draw_message(rd_ctx *c, const rd_frame *f);

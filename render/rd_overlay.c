@@ -85,31 +85,14 @@ static void values_line(const cv_spec *spec, cv_bufview v, int64_t first, int64_
     }
 }
 
-/* "0-3, 5, 7": the ranks of mask, runs of three or more as a range. */
+/* "head 0-3, 5, 7": the ranks of mask (rd__rank_runs), " -" for none. */
 static void ranks_line(uint64_t mask, const char *head, char *out, size_t outlen)
 {
-    size_t len = (size_t)snprintf(out, outlen, "%s", head);
-    int listed = 0;
-    for (int r = 0; r < 64 && len + 12 < outlen;) {
-        if (!(mask >> r & 1)) {
-            r++;
-            continue;
-        }
-        int e = r;
-        while (e + 1 < 64 && (mask >> (e + 1) & 1))
-            e++;
-        const char *sep = listed ? "," : "";
-        if (e - r >= 2)
-            len += (size_t)snprintf(out + len, outlen - len, "%s %d-%d", sep, r, e);
-        else if (e == r + 1)
-            len += (size_t)snprintf(out + len, outlen - len, "%s %d, %d", sep, r, e);
-        else
-            len += (size_t)snprintf(out + len, outlen - len, "%s %d", sep, r);
-        listed++;
-        r = e + 1;
-    }
+    size_t len = (size_t)snprintf(out, outlen, "%s ", head);
     if (!mask && len < outlen)
-        snprintf(out + len, outlen - len, " -");
+        snprintf(out + len, outlen - len, "-");
+    else if (len < outlen)
+        rd__rank_runs(mask, ", ", out + len, outlen - len);
 }
 
 /* The tooltip's lines for the cell h: where it is, its values (every
