@@ -1,7 +1,8 @@
 /*
- * main.c: collviz's entry point. Dispatches `collviz SUBCOMMAND ...` to the
- * app_cmd_* functions of cli/, course/ and gui/ (ncclog/, the fourth of
- * app/'s libraries, is reached through cli/); with no subcommand (or only
+ * main.c: collviz's entry point. Dispatches `collviz SUBCOMMAND ...` to
+ * each room's command functions, named by the room: cli_cmd_* (cli/),
+ * lesson_cmd_* (lesson/), gui_cmd_* (gui/) and compose_cmd_* (compose.c);
+ * ncclog/ and show/ are reached through them. With no subcommand (or only
  * flags) it opens the window, which resumes the last lesson in progress or
  * starts the first.
  */
@@ -10,8 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "app.h"
-#include "drill.h"
+#include "cli.h"
+#include "lesson_drill.h"
 #include "compose.h"
 #include "gui_cmds.h"
 #include "lesson_cmd.h"
@@ -23,19 +24,19 @@ typedef struct {
 } command;
 
 static const command commands[] = {
-    {"gui", app_cmd_gui, "open the window and animate a collective (the default)"},
-    {"run", app_cmd_run, "execute a collective once, verify it, print every step"},
-    {"bench", app_cmd_bench, "measure time and bandwidth in the manner of nccl-tests"},
-    {"cost", app_cmd_cost, "predict time with the alpha-beta-gamma model"},
-    {"list", app_cmd_list, "ops, algorithms, dtypes, redops and backends"},
-    {"card", app_cmd_card, "the reference card: every algorithm's rounds, bytes and time"},
-    {"export", app_cmd_export, "write PNG frames or an animated GIF"},
-    {"render", app_cmd_render, "benchmark headless rendering"},
-    {"lesson", app_cmd_lesson, "open a lesson at a beat"},
-    {"lessons", app_cmd_lessons, "list lessons; --check validates lesson files"},
-    {"drill", app_cmd_drill, "interview drill: every quiz, in random order, on a clock"},
-    {"show", app_cmd_show, "replay a `bench --json` result as a chart"},
-    {"nccl-log", app_cmd_nccl_log, "the rings and trees NCCL built, read from its NCCL_DEBUG log"},
+    {"gui", gui_cmd_gui, "open the window and animate a collective (the default)"},
+    {"run", cli_cmd_run, "execute a collective once, verify it, print every step"},
+    {"bench", cli_cmd_bench, "measure time and bandwidth in the manner of nccl-tests"},
+    {"cost", cli_cmd_cost, "predict time with the alpha-beta-gamma model"},
+    {"list", cli_cmd_list, "ops, algorithms, dtypes, redops and backends"},
+    {"card", cli_cmd_card, "the reference card: every algorithm's rounds, bytes and time"},
+    {"export", gui_cmd_export, "write PNG frames or an animated GIF"},
+    {"render", gui_cmd_render, "benchmark headless rendering"},
+    {"lesson", compose_cmd_lesson, "open a lesson at a beat"},
+    {"lessons", lesson_cmd_lessons, "list lessons; --check validates lesson files"},
+    {"drill", lesson_cmd_drill, "interview drill: every quiz, in random order, on a clock"},
+    {"show", gui_cmd_show, "replay a `bench --json` result as a chart"},
+    {"nccl-log", compose_cmd_nccl_log, "the rings and trees NCCL built, read from its NCCL_DEBUG log"},
 };
 
 static void usage(FILE *out)
@@ -55,14 +56,14 @@ static int dispatch(int argc, char **argv)
 {
     if (argc < 2 || (argv[1][0] == '-' && strcmp(argv[1], "--help") && strcmp(argv[1], "-h") &&
                      strcmp(argv[1], "--version")))
-        return app_cmd_gui(argc, argv); /* `collviz` or `collviz --fullscreen ...` */
+        return gui_cmd_gui(argc, argv); /* `collviz` or `collviz --fullscreen ...` */
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(stdout);
-        return APP_EXIT_OK;
+        return CLI_EXIT_OK;
     }
     if (!strcmp(argv[1], "--version")) {
         printf("collviz %s\n", CV_VERSION);
-        return APP_EXIT_OK;
+        return CLI_EXIT_OK;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name))
@@ -70,7 +71,7 @@ static int dispatch(int argc, char **argv)
     fprintf(stderr, "collviz: unknown subcommand '%s'; allowed: gui, run, bench, cost, list, "
                     "export, render, lesson, lessons, drill, show, nccl-log (see collviz --help)\n",
             argv[1]);
-    return APP_EXIT_USAGE;
+    return CLI_EXIT_USAGE;
 }
 
 /* Output that never reached its file (a full disk, `> /dev/full`) is a
@@ -87,13 +88,13 @@ static int close_stdout(int rc)
         if (!err)
             err = errno;
     }
-    if (!failed || rc != APP_EXIT_OK)
+    if (!failed || rc != CLI_EXIT_OK)
         return rc;
     /* A write that failed before (stdio then drops its buffer) leaves
      * nothing to flush here, and its errno is gone. */
     fprintf(stderr, "collviz: cannot write standard output: %s\n",
             err ? strerror(err) : "an earlier write to it failed");
-    return APP_EXIT_USAGE;
+    return CLI_EXIT_USAGE;
 }
 
 int main(int argc, char **argv)
@@ -104,7 +105,7 @@ int main(int argc, char **argv)
     int64_t limit;
     if (cv_memory_limit_env(&limit, err, sizeof err) != CV_OK) {
         fprintf(stderr, "collviz: %s\n", err);
-        return close_stdout(APP_EXIT_USAGE);
+        return close_stdout(CLI_EXIT_USAGE);
     }
     return close_stdout(dispatch(argc, argv));
 }

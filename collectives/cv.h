@@ -219,7 +219,7 @@ typedef struct {
  * ring algorithms (ring allreduce, allgather and reducescatter, the
  * broadcast and reduce chains) send along `ring`, and NCCL's double binary
  * tree uses `parent` for its two trees. A spec only points at one; the
- * caller keeps it until cv_plan_build returns, and the plan keeps a copy. */
+ * caller keeps it until cv_plan_create returns, and the plan keeps a copy. */
 typedef struct cv_topology {
     int ranks;
     bool has_ring;
@@ -372,7 +372,7 @@ int cv_plan_node_of(const cv_plan *plan, int part);
 
 /* Builds the plan for a spec (checked with cv_spec_check against
  * CV_MAX_RANKS). Out of memory is fatal. */
-int cv_plan_build(const cv_spec *spec, cv_plan **out, char *err, size_t errlen);
+int cv_plan_create(const cv_spec *spec, cv_plan **out, char *err, size_t errlen);
 void cv_plan_destroy(cv_plan *plan); /* accepts NULL */
 
 /* Structural checks: ranks, buffers and ranges in bounds; counts > 0; no

@@ -6,7 +6,7 @@
  * shape the stage draws it in, what it reads of a spec, and the paragraph
  * that explains it in English and Chinese. Everything that asks about an
  * algorithm reads this table through cv.h (cv_op_algos, cv_algo_name,
- * cv_algo_parse, the spec check, cv_plan_build, cv_plan_textbook_rounds,
+ * cv_algo_parse, the spec check, cv_plan_create, cv_plan_textbook_rounds,
  * cv_spec_textbook_bytes, cv_algo_stage_shape, cv_algo_narration), so an
  * algorithm exists exactly when it has a row: there is no switch whose
  * `default:` could quietly run another algorithm, or show 0 for one it

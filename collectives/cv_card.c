@@ -34,7 +34,7 @@ int cv_card_rows(int ranks, int64_t bytes, const cv_link *link, cv_card_row *out
             r->bytes_d = s.count * unit;
             cv_plan *plan = NULL;
             char err[CV_ERR_LEN];
-            if (cv_plan_build(&s, &plan, err, sizeof err) != CV_OK) {
+            if (cv_plan_create(&s, &plan, err, sizeof err) != CV_OK) {
                 snprintf(r->rounds_f, sizeof r->rounds_f, "-");
                 continue;
             }

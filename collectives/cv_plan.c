@@ -2,7 +2,7 @@
  * cv_plan.c: building plans and checking them.
  *
  * A plan generator (cv_plan_*.c) opens steps and adds transfers through the
- * small builder (cv_builder.c); cv_plan_build checks the spec (cv_check.c),
+ * small builder (cv_builder.c); cv_plan_create checks the spec (cv_check.c),
  * calls the registry's generator for the spec's op and algorithm
  * (cv_algos.c) and then numbers the rounds: a step
  * that moves data between ranks is a round, a purely local step a
@@ -111,7 +111,7 @@ static int64_t step_conflict(const cv_transfer *t, int64_t count, span *writes, 
 
 /* ------------------------------------------------------------------ build */
 
-int cv_plan_build(const cv_spec *spec, cv_plan **out, char *err, size_t errlen)
+int cv_plan_create(const cv_spec *spec, cv_plan **out, char *err, size_t errlen)
 {
     *out = NULL;
     int rc = cv_spec_check(spec, CV_MAX_RANKS, err, errlen);

@@ -40,7 +40,7 @@ int cv_cuda_copy_bandwidth(int64_t bytes, int iterations, double *bytes_per_seco
     return stub_probe(err, errlen);
 }
 
-int cv_nccl_open(int ranks, cv_nccl **out, char *err, size_t errlen)
+int cv_nccl_create(int ranks, cv_nccl **out, char *err, size_t errlen)
 {
     *out = NULL;
     return stub_probe(err, errlen);
@@ -50,7 +50,7 @@ bool cv_nccl_have_mpi(void) { return false; }
 
 bool cv_nccl_mpi_launched(void) { return false; } /* open then says there is no CUDA */
 
-int cv_nccl_open_mpi(cv_nccl **out, char *err, size_t errlen)
+int cv_nccl_create_mpi(cv_nccl **out, char *err, size_t errlen)
 {
     *out = NULL;
     return stub_probe(err, errlen);
@@ -68,7 +68,7 @@ int cv_nccl_run(cv_nccl *nccl, const cv_spec *spec, int warmup, int iterations, 
     return stub_probe(err, errlen);
 }
 
-void cv_nccl_close(cv_nccl *nccl) { (void)nccl; }
+void cv_nccl_destroy(cv_nccl *nccl) { (void)nccl; }
 
 int cv_nccl_bench(const cv_spec *spec, int warmup, int iterations, cv_init init, uint64_t seed,
                   cv_nccl_result *out, char *err, size_t errlen)

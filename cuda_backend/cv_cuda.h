@@ -75,27 +75,27 @@ typedef struct cv_nccl cv_nccl;
  * rank per GPU (ncclCommInitAll); ranks <= 0 takes every visible GPU.
  * CV_EUNAVAIL without a device or without NCCL, and when ranks exceeds the
  * visible GPUs (the machine cannot run it). */
-int cv_nccl_open(int ranks, cv_nccl **out, char *err, size_t errlen);
+int cv_nccl_create(int ranks, cv_nccl **out, char *err, size_t errlen);
 
 /* True when this build can bootstrap NCCL with MPI (COLLVIZ_HAVE_MPI). */
 bool cv_nccl_have_mpi(void);
 
 /* True when the environment shows that an MPI launcher started this
  * process (mpirun, mpiexec, srun with several tasks, a PMIx launcher):
- * bench then opens with cv_nccl_open_mpi, which says so in a build
+ * bench then opens with cv_nccl_create_mpi, which says so in a build
  * without MPI. */
 bool cv_nccl_mpi_launched(void);
 
 /* A communicator spanning every process of MPI_COMM_WORLD, one process per
  * GPU (the process's rank on its node picks the device): rank 0 calls
  * ncclGetUniqueId and MPI_Bcast shares it. Calls MPI_Init unless the caller
- * already did, and cv_nccl_close then calls MPI_Finalize, so open it at most
+ * already did, and cv_nccl_destroy then calls MPI_Finalize, so open it at most
  * once per process. Every process must call it; when any process fails, all
  * return the error rather than hang, ncclCommInitRank failing on one of
  * them included (NCCL 2.14 on; before it, that process ends them all with
  * MPI_Abort and exit code 3). CV_EUNAVAIL in a build without MPI, or when
  * MPI sees one process where the launcher started several. */
-int cv_nccl_open_mpi(cv_nccl **out, char *err, size_t errlen);
+int cv_nccl_create_mpi(cv_nccl **out, char *err, size_t errlen);
 
 /* Ranks of the communicator, and this process's rank (0 without MPI; under
  * MPI only rank 0 should print). */
@@ -113,10 +113,10 @@ int cv_nccl_rank(const cv_nccl *nccl);
 int cv_nccl_run(cv_nccl *nccl, const cv_spec *spec, int warmup, int iterations, cv_init init,
                 uint64_t seed, bool verify, cv_nccl_result *out, char *err, size_t errlen);
 
-void cv_nccl_close(cv_nccl *nccl); /* accepts NULL */
+void cv_nccl_destroy(cv_nccl *nccl); /* accepts NULL */
 
-/* One shot: cv_nccl_open(spec->ranks), cv_nccl_run with verification,
- * cv_nccl_close. */
+/* One shot: cv_nccl_create(spec->ranks), cv_nccl_run with verification,
+ * cv_nccl_destroy. */
 int cv_nccl_bench(const cv_spec *spec, int warmup, int iterations, cv_init init, uint64_t seed,
                   cv_nccl_result *out, char *err, size_t errlen);
 

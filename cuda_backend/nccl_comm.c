@@ -65,12 +65,12 @@ static int no_nccl(char *err, size_t errlen)
     return CV_EUNAVAIL;
 }
 
-int cv_nccl_open(int ranks, cv_nccl **out, char *err, size_t errlen)
+int cv_nccl_create(int ranks, cv_nccl **out, char *err, size_t errlen)
 {
     *out = NULL;
     return no_nccl(err, errlen);
 }
-int cv_nccl_open_mpi(cv_nccl **out, char *err, size_t errlen)
+int cv_nccl_create_mpi(cv_nccl **out, char *err, size_t errlen)
 {
     *out = NULL;
     return no_nccl(err, errlen);
@@ -84,7 +84,7 @@ int cv_nccl_run(cv_nccl *nccl, const cv_spec *spec, int warmup, int iterations, 
     out->wrong = -1;
     return no_nccl(err, errlen);
 }
-void cv_nccl_close(cv_nccl *nccl) {}
+void cv_nccl_destroy(cv_nccl *nccl) {}
 int cv_nccl_bench(const cv_spec *spec, int warmup, int iterations, cv_init init, uint64_t seed,
                   cv_nccl_result *out, char *err, size_t errlen)
 {
@@ -121,7 +121,7 @@ cv_nccl *cv_nccl__alloc(int nlocal)
     n->comm = calloc((size_t)nlocal, sizeof *n->comm);
     n->stream = calloc((size_t)nlocal, sizeof *n->stream);
     if (!n->device || !n->comm || !n->stream) {
-        cv_nccl_close(n);
+        cv_nccl_destroy(n);
         return NULL;
     }
     return n;
@@ -157,7 +157,7 @@ void cv_nccl__abort(cv_nccl *n)
     cudaGetLastError();
 }
 
-void cv_nccl_close(cv_nccl *n)
+void cv_nccl_destroy(cv_nccl *n)
 {
     if (!n)
         return;
@@ -190,7 +190,7 @@ int cv_nccl_rank(const cv_nccl *n) { return n ? n->first : 0; }
 
 /* ---------------------------------------------------------- one process */
 
-int cv_nccl_open(int ranks, cv_nccl **out, char *err, size_t errlen)
+int cv_nccl_create(int ranks, cv_nccl **out, char *err, size_t errlen)
 {
     int visible, status = cv_cuda__device_count(&visible, err, errlen);
     cv_nccl *n = NULL;
@@ -221,7 +221,7 @@ int cv_nccl_open(int ranks, cv_nccl **out, char *err, size_t errlen)
     *out = n;
     return CV_OK;
 fail:
-    cv_nccl_close(n);
+    cv_nccl_destroy(n);
     return status;
 }
 
@@ -231,10 +231,10 @@ int cv_nccl_bench(const cv_spec *spec, int warmup, int iterations, cv_init init,
     cv_nccl *n = NULL;
     memset(out, 0, sizeof *out);
     out->wrong = -1;
-    int status = cv_nccl_open(spec->ranks, &n, err, errlen);
+    int status = cv_nccl_create(spec->ranks, &n, err, errlen);
     if (status == CV_OK)
         status = cv_nccl_run(n, spec, warmup, iterations, init, seed, true, out, err, errlen);
-    cv_nccl_close(n);
+    cv_nccl_destroy(n);
     return status;
 }
 
@@ -348,7 +348,7 @@ static long launcher_size(void)
     return 0;
 }
 
-int cv_nccl_open_mpi(cv_nccl **out, char *err, size_t errlen)
+int cv_nccl_create_mpi(cv_nccl **out, char *err, size_t errlen)
 {
     int initialised = 0, status = CV_OK, visible = 0, world_rank, world_size, local, local_size;
     cv_nccl *n = NULL;
@@ -422,13 +422,13 @@ int cv_nccl_open_mpi(cv_nccl **out, char *err, size_t errlen)
     *out = n;
     return CV_OK;
 fail:
-    cv_nccl_close(n); /* finalises MPI if it was initialised here */
+    cv_nccl_destroy(n); /* finalises MPI if it was initialised here */
     return status;
 }
 
 #else
 
-int cv_nccl_open_mpi(cv_nccl **out, char *err, size_t errlen)
+int cv_nccl_create_mpi(cv_nccl **out, char *err, size_t errlen)
 {
     *out = NULL;
     snprintf(err, errlen, "MPI unavailable: this collviz was built without MPI "

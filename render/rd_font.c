@@ -212,7 +212,7 @@ static TTF_Font *face_font(rd__fonts *f, int face, int px)
     return font;
 }
 
-bool rd__fonts_open(rd__fonts *f, const rd_font_paths *paths, char *err, size_t errlen)
+bool rd__fonts_create(rd__fonts *f, const rd_font_paths *paths, char *err, size_t errlen)
 {
     memset(f, 0, sizeof *f);
     f->face[RD__FACE_LATIN] = paths->latin;
@@ -233,7 +233,7 @@ bool rd__fonts_open(rd__fonts *f, const rd_font_paths *paths, char *err, size_t 
     return true;
 }
 
-void rd__fonts_close(rd__fonts *f)
+void rd__fonts_destroy(rd__fonts *f)
 {
     for (int i = 0; i < f->nopen; i++)
         TTF_CloseFont(f->open[i].font);

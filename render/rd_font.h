@@ -43,8 +43,8 @@ typedef struct {
 /* Opens the faces of paths at a probe size. False, with a message naming
  * the file, when the Latin face cannot be opened; an unreadable CJK or
  * monospace face is dropped (Chinese or code then use another). */
-bool rd__fonts_open(rd__fonts *f, const rd_font_paths *paths, char *err, size_t errlen);
-void rd__fonts_close(rd__fonts *f);
+bool rd__fonts_create(rd__fonts *f, const rd_font_paths *paths, char *err, size_t errlen);
+void rd__fonts_destroy(rd__fonts *f);
 /* The font s is drawn with at px (| RD_TEXT_MONO for code), or NULL. */
 TTF_Font *rd__font_for(rd__fonts *f, int px, const char *s);
 /* The file of the face s is drawn with. */

@@ -104,7 +104,7 @@ struct rd_gif {
     char shown[512];  /* path as messages print it */
 };
 
-rd_gif *rd_gif_open(const char *path, int w, int h, char *err, size_t errlen)
+rd_gif *rd_gif_create(const char *path, int w, int h, char *err, size_t errlen)
 {
     if (w <= 0 || h <= 0 || w > 65535 || h > 65535) {
         snprintf(err, errlen, "GIF size %dx%d out of range", w, h);
@@ -299,7 +299,7 @@ done:
     return rc;
 }
 
-int rd_gif_close(rd_gif *g, char *err, size_t errlen)
+int rd_gif_destroy(rd_gif *g, char *err, size_t errlen)
 {
     if (!g)
         return CV_OK;

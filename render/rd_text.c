@@ -63,7 +63,7 @@ rd_text *rd_text_create(SDL_Renderer *r, const rd_font_paths *fonts, char *err, 
         return NULL;
     }
     t->ttf_inited = true;
-    if (!rd__fonts_open(&t->fonts, fonts, err, errlen)) {
+    if (!rd__fonts_create(&t->fonts, fonts, err, errlen)) {
         rd_text_destroy(t);
         return NULL;
     }
@@ -123,7 +123,7 @@ void rd_text_destroy(rd_text *t)
     rd_text_flush(t);
     for (int i = 0; i < WRAP_CACHE_SIZE; i++)
         free(t->wraps[i].str), free(t->wraps[i].out);
-    rd__fonts_close(&t->fonts);
+    rd__fonts_destroy(&t->fonts);
     if (t->ttf_inited)
         TTF_Quit(); /* reference counted by SDL_ttf */
     free(t);

@@ -300,7 +300,7 @@ static int read_palette(const char *path, bool complete, rd_theme *th, char *err
     rd_theme t = *th;
     loader L = {path, &doc, err, errlen, false, complete};
     load_theme(&L, &t);
-    jr_free(&doc);
+    jr_destroy(&doc);
     if (L.bad)
         return CV_EINVAL;
     *th = t;

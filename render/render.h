@@ -564,9 +564,9 @@ int rd_save_png(SDL_Surface *s, const char *path, char *err, size_t errlen);
 /* Animated GIF: one global palette (from the first frame's colours), each
  * frame mapped to its nearest colours. */
 typedef struct rd_gif rd_gif;
-rd_gif *rd_gif_open(const char *path, int w, int h, char *err, size_t errlen);
+rd_gif *rd_gif_create(const char *path, int w, int h, char *err, size_t errlen);
 int rd_gif_add(rd_gif *g, SDL_Surface *frame, int delay_cs, char *err, size_t errlen);
-int rd_gif_close(rd_gif *g, char *err, size_t errlen); /* accepts NULL */
+int rd_gif_destroy(rd_gif *g, char *err, size_t errlen); /* accepts NULL */
 
 #ifdef __cplusplus
 }

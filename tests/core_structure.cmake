@@ -18,3 +18,10 @@ add_test(NAME test_add_algorithm
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_add_algorithm.sh ${PROJECT_SOURCE_DIR}
                  ${CMAKE_C_COMPILER})
 set_tests_properties(test_add_algorithm PROPERTIES TIMEOUT 1800 SKIP_RETURN_CODE 77)
+# A room of app/ is one name (folder, library, header, prefix), and one
+# pair of verbs makes and ends things (test_names.sh, nm on the libraries).
+add_test(NAME test_names
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_names.sh ${PROJECT_SOURCE_DIR}
+                 cli=$<TARGET_FILE:cvcli> lesson=$<TARGET_FILE:cvlesson> show=$<TARGET_FILE:cvshow>
+                 gui=$<TARGET_FILE:cvgui> ncclog=$<TARGET_FILE:cvncclog>)
+set_tests_properties(test_names PROPERTIES TIMEOUT 60 SKIP_RETURN_CODE 77)

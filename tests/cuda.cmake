@@ -111,7 +111,7 @@ if(CMAKE_CXX_COMPILER)
   # are exercised end to end: run, bench and list, and with the window
   # (COLLVIZ_GUI) export and the GUI too.
   add_executable(collviz-mockgpu ${PROJECT_SOURCE_DIR}/app/main.c ${PROJECT_SOURCE_DIR}/app/compose.c)
-  target_link_libraries(collviz-mockgpu PRIVATE cvgui cvcourse cvcli)
+  target_link_libraries(collviz-mockgpu PRIVATE cvgui cvlesson cvcli)
   set_target_properties(collviz-mockgpu PROPERTIES COLLVIZ_CUDA_DOUBLE ON)
   collviz_warnings(collviz-mockgpu)
   add_test(NAME test_cuda_mock_cli

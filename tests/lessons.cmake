@@ -2,18 +2,18 @@
 # course, the commands, and (with -DCOLLVIZ_FUZZ=ON and clang) the loader's
 # libFuzzer target.
 #
-# The tests link cvcourse (app/course/); `lesson`, `lessons` and `drill`
+# The tests link cvlesson (app/lesson/); `lesson`, `lessons` and `drill`
 # are also run as the program itself.
 
-collviz_test(test_lesson_load SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_lesson_load.c LIBS cvcourse
+collviz_test(test_lesson_load SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_lesson_load.c LIBS cvlesson
              TIMEOUT 300)
-collviz_test(test_lesson_bad SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_lesson_bad.c LIBS cvcourse
+collviz_test(test_lesson_bad SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_lesson_bad.c LIBS cvlesson
              TIMEOUT 120)
 # Every time a lesson's text states is a figure checked against the cost
 # model, a number quiz's model answer, or a link's latency.
 collviz_test(test_lesson_figures SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_lesson_figures.c
-             LIBS cvcourse TIMEOUT 120)
-collviz_test(test_lesson_quiz SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_lesson_quiz.c LIBS cvcourse
+             LIBS cvlesson TIMEOUT 120)
+collviz_test(test_lesson_quiz SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_lesson_quiz.c LIBS cvlesson
              TIMEOUT 120)
 # The diagram label limits the validator enforces are the renderer's field
 # sizes: checked at compile time against render.h wherever the renderer is
@@ -22,10 +22,10 @@ if(TARGET cvrender)
   get_target_property(COLLVIZ_RENDER_TYPE cvrender TYPE)
   if(NOT COLLVIZ_RENDER_TYPE STREQUAL "INTERFACE_LIBRARY")
     collviz_test(test_lesson_labels SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_lesson_labels.c
-                 LIBS cvcourse cvrender TIMEOUT 60)
+                 LIBS cvlesson cvrender TIMEOUT 60)
   endif()
 endif()
-collviz_test(test_progress SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_progress.c LIBS cvcourse
+collviz_test(test_progress SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_progress.c LIBS cvlesson
              TIMEOUT 300)
 
 # The commands, through the program (tests/test_lesson_cli.sh): the shipped
@@ -51,9 +51,9 @@ if(COLLVIZ_FUZZ)
   endif()
   # The course library is instrumented for coverage so the fuzzer sees
   # which branches of the loader an input reaches.
-  target_compile_options(cvcourse PRIVATE -fsanitize=fuzzer-no-link,address,undefined -g)
+  target_compile_options(cvlesson PRIVATE -fsanitize=fuzzer-no-link,address,undefined -g)
   add_executable(fuzz_lesson ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_lesson.c)
-  target_link_libraries(fuzz_lesson PRIVATE cvcourse)
+  target_link_libraries(fuzz_lesson PRIVATE cvlesson)
   target_compile_options(fuzz_lesson PRIVATE -fsanitize=fuzzer,address,undefined -g)
   target_link_options(fuzz_lesson PRIVATE -fsanitize=fuzzer,address,undefined)
   collviz_warnings(fuzz_lesson)
@@ -63,4 +63,4 @@ if(COLLVIZ_FUZZ)
   set_tests_properties(fuzz_lesson_corpus PROPERTIES TIMEOUT 300)
 endif()
 # A number quiz's unit in the learner's language (unit_zh, "us" as "µs").
-collviz_test(test_lesson_units SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_lesson_units.c LIBS cvcourse)
+collviz_test(test_lesson_units SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_lesson_units.c LIBS cvlesson)

@@ -36,8 +36,8 @@ if(COLLVIZ_FUZZ)
   add_test(NAME fuzz_size_corpus COMMAND fuzz_size -runs=0 ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/size)
   set_tests_properties(fuzz_size_corpus PROPERTIES TIMEOUT 300)
   add_executable(fuzz_progress ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_progress.c)
-  target_link_libraries(fuzz_progress PRIVATE cvcourse)
-  # The reader's library is instrumented for coverage, as cvcourse is
+  target_link_libraries(fuzz_progress PRIVATE cvlesson)
+  # The reader's library is instrumented for coverage, as cvlesson is
   # for the lesson loader.
   target_compile_options(cvshow PRIVATE -fsanitize=fuzzer-no-link,address,undefined -g)
   add_executable(fuzz_show ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_show.c)

@@ -119,7 +119,7 @@ static void check_rows(void)
             s.algo = al;
             cv_plan *p = NULL;
             char err[CV_ERR_LEN] = "";
-            int rc = cv_plan_build(&s, &p, err, sizeof err);
+            int rc = cv_plan_create(&s, &p, err, sizeof err);
             EXPECT((rc == CV_OK) == listed, "%s %s: build %s", cv_op_name(op), cv_algo_name(al),
                    rc ? err : "ok");
             if (!listed)
@@ -150,7 +150,7 @@ static void check_distinct(void)
                 s.count = 3 * ranks[ri] + 1;
                 s.nodes = ranks[ri] % 3 ? 2 : 3;
                 char err[CV_ERR_LEN];
-                EXPECT(cv_plan_build(&s, &plans[i], err, sizeof err) == CV_OK, "%s %s: %s",
+                EXPECT(cv_plan_create(&s, &plans[i], err, sizeof err) == CV_OK, "%s %s: %s",
                        cv_op_name(op), cv_algo_name(a[i]), err);
             }
             for (int i = 0; i < na; i++)
@@ -197,7 +197,7 @@ static void check_rounds(void)
                     s.root = cv_op_has_root(op) ? n / 2 : 0;
                     cv_plan *p = NULL;
                     char err[CV_ERR_LEN], f[64];
-                    if (cv_plan_build(&s, &p, err, sizeof err)) {
+                    if (cv_plan_create(&s, &p, err, sizeof err)) {
                         EXPECT(0, "%s %s N=%d: %s", cv_op_name(op), cv_algo_name(a[i]), n, err);
                         continue;
                     }
@@ -250,7 +250,7 @@ static cv_plan *variant(cv_op op, cv_algo algo, int n, int root, int slices, int
     s.topo = topo;
     cv_plan *p = NULL;
     char err[CV_ERR_LEN];
-    if (cv_plan_build(&s, &p, err, sizeof err))
+    if (cv_plan_create(&s, &p, err, sizeof err))
         EXPECT(0, "%s %s N=%d: %s", cv_op_name(op), cv_algo_name(algo), n, err);
     return p;
 }
@@ -344,7 +344,7 @@ static void check_rounds_text(void)
         s.slices = 4; /* read by the pipelined broadcast only */
         cv_plan *p = NULL;
         char err[CV_ERR_LEN], text[128] = "";
-        if (cv_plan_build(&s, &p, err, sizeof err) == CV_OK)
+        if (cv_plan_create(&s, &p, err, sizeof err) == CV_OK)
             cv_plan_rounds_text(p, text, sizeof text);
         EXPECT(strcmp(text, cases[i].want) == 0, "%s %s N=%d: \"%s\", want \"%s\"",
                cv_op_name(s.op), cv_algo_name(s.algo), s.ranks, text, cases[i].want);
@@ -365,7 +365,7 @@ static cv_plan *ring_plan(cv_op op, int n, int64_t count, int slices, int root)
     s.root = root;
     cv_plan *p = NULL;
     char err[CV_ERR_LEN];
-    if (cv_plan_build(&s, &p, err, sizeof err))
+    if (cv_plan_create(&s, &p, err, sizeof err))
         EXPECT(0, "%s: %s", cv_op_name(op), err);
     return p;
 }
@@ -469,7 +469,7 @@ static void check_nccl_prims(void)
         s.slices = 2;
         cv_plan *p = NULL;
         char err[CV_ERR_LEN];
-        if (cv_plan_build(&s, &p, err, sizeof err))
+        if (cv_plan_create(&s, &p, err, sizeof err))
             continue;
         uint64_t roots = 0, want = 1 | (uint64_t)1 << (n % 2 ? 1 : n - 1);
         for (int64_t x = 0; x < p->ntransfers; x++) {
@@ -500,7 +500,7 @@ static void check_nccl_prims(void)
         s.ranks = 6;
         cv_plan *p = NULL;
         char err[CV_ERR_LEN];
-        if (cv_plan_build(&s, &p, err, sizeof err) == CV_OK)
+        if (cv_plan_create(&s, &p, err, sizeof err) == CV_OK)
             for (int64_t x = 0; x < p->ntransfers; x++)
                 EXPECT(p->transfers[x].prim_send == CV_PRIM_NONE &&
                            p->transfers[x].prim_recv == CV_PRIM_NONE,

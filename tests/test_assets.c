@@ -2,7 +2,7 @@
  * test_assets.c: what assets/ promises.
  *
  * - The program finds assets/ and lessons/ from its own place
- *   (app_data_dir), and an environment override that is not a directory
+ *   (cli_data_dir), and an environment override that is not a directory
  *   is an error, not a quiet fallback.
  * - The shipped fonts are found with fontconfig knowing no font at all
  *   (FONTCONFIG_FILE pointing at an empty configuration), and each kind of
@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
+#include "cli.h"
 #include "check.h"
 #include "render.h"
 
@@ -58,21 +58,21 @@ static void data_dirs(void)
     static const char *const env[] = {"COLLVIZ_TEST_DATA_DIR", NULL};
     unsetenv("COLLVIZ_TEST_DATA_DIR");
     /* The build links the source tree's directories beside the programs. */
-    EXPECT(app_data_dir("assets", env, dir, sizeof dir, why, sizeof why) && same_file(dir, ASSETS),
+    EXPECT(cli_data_dir("assets", env, dir, sizeof dir, why, sizeof why) && same_file(dir, ASSETS),
            "assets found at %s (%s)", dir, why);
-    EXPECT(app_data_dir("lessons", env, dir, sizeof dir, why, sizeof why) &&
+    EXPECT(cli_data_dir("lessons", env, dir, sizeof dir, why, sizeof why) &&
                same_file(dir, COLLVIZ_SOURCE_DIR "/lessons"),
            "lessons found at %s (%s)", dir, why);
-    EXPECT(!app_data_dir("no-such-data", env, dir, sizeof dir, why, sizeof why) &&
+    EXPECT(!cli_data_dir("no-such-data", env, dir, sizeof dir, why, sizeof why) &&
                strstr(why, "no no-such-data directory found") &&
                strstr(why, "share/collviz/no-such-data") && strstr(why, "COLLVIZ_TEST_DATA_DIR"),
            "a missing directory says where it looked: %s", why);
     setenv("COLLVIZ_TEST_DATA_DIR", COLLVIZ_SOURCE_DIR "/docs", 1);
-    EXPECT(app_data_dir("assets", env, dir, sizeof dir, why, sizeof why) &&
+    EXPECT(cli_data_dir("assets", env, dir, sizeof dir, why, sizeof why) &&
                !strcmp(dir, COLLVIZ_SOURCE_DIR "/docs"),
            "the environment comes first: %s", dir);
     setenv("COLLVIZ_TEST_DATA_DIR", COLLVIZ_SOURCE_DIR "/README.md", 1);
-    EXPECT(!app_data_dir("assets", env, dir, sizeof dir, why, sizeof why) &&
+    EXPECT(!cli_data_dir("assets", env, dir, sizeof dir, why, sizeof why) &&
                !strcmp(why, "COLLVIZ_TEST_DATA_DIR=" COLLVIZ_SOURCE_DIR "/README.md is not a "
                             "directory"),
            "an override that is not a directory is an error: %s", why);
@@ -163,7 +163,7 @@ static void coverage(const rd_font_paths *p)
         return;
     int chars = 0;
     dir_covered(COLLVIZ_SOURCE_DIR "/lessons", ".json", latin, cjk, &chars);
-    static const char *const code[] = {"/render", "/app/gui", "/app/course", "/app/cli"};
+    static const char *const code[] = {"/render", "/app/gui", "/app/lesson", "/app/cli"};
     for (size_t i = 0; i < sizeof code / sizeof *code; i++) {
         char dir[4096];
         snprintf(dir, sizeof dir, "%s%s", COLLVIZ_SOURCE_DIR, code[i]);
@@ -217,8 +217,8 @@ static void faces(const rd_font_paths *p)
            rd_text_font(t, "AllReduce 4 ranks", 14));
     EXPECT(!strcmp(rd_text_font(t, "环形 AllReduce：每一步", 14), p->cjk.path), "Chinese: %s",
            rd_text_font(t, "环形 AllReduce：每一步", 14));
-    EXPECT(!strcmp(rd_text_font(t, "cv_plan_build()", 14 | RD_TEXT_MONO), p->mono.path), "code: %s",
-           rd_text_font(t, "cv_plan_build()", 14 | RD_TEXT_MONO));
+    EXPECT(!strcmp(rd_text_font(t, "cv_plan_create()", 14 | RD_TEXT_MONO), p->mono.path), "code: %s",
+           rd_text_font(t, "cv_plan_create()", 14 | RD_TEXT_MONO));
     EXPECT(!strcmp(rd_text_font(t, "α-β model: 2(N−1)/N · D/B → ≤", 14), p->latin.path),
            "Greek and maths in the Latin face: %s",
            rd_text_font(t, "α-β model: 2(N−1)/N · D/B → ≤", 14));

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "app.h"
+#include "cli.h"
 #include "check.h"
 #include "test_cli_util.h"
 
@@ -44,7 +44,7 @@ static void rows(void)
         double t = 14 * 2e-6 + 2 * 7 * d / 8 / 450e9;
         EXPECT(fabs(r[i].time_s - t) < 1e-12, "ring time %g, not %g", r[i].time_s, t);
         char cell[80];
-        app_card_cell(&r[i], 6, CV_LANG_EN, cell, sizeof cell);
+        cli_card_cell(&r[i], 6, CV_LANG_EN, cell, sizeof cell);
         EXPECT(!strcmp(cell, "4.20 ms"), "ring time cell '%s'", cell);
     }
     /* each row's formula is the registry's for the same spec */

@@ -29,7 +29,7 @@ static void check_plan(const cv_spec *s)
     char err[CV_ERR_LEN], what[160];
     describe(s, what, sizeof what);
     cv_plan *p = NULL;
-    int rc = cv_plan_build(s, &p, err, sizeof err);
+    int rc = cv_plan_create(s, &p, err, sizeof err);
     EXPECT(rc == CV_OK, "%s: build: %s", what, err);
     if (rc)
         return;
@@ -47,7 +47,7 @@ static void check_run(const cv_spec *s, cv_init init)
     char err[CV_ERR_LEN], what[160];
     describe(s, what, sizeof what);
     cv_plan *p = NULL;
-    if (cv_plan_build(s, &p, err, sizeof err))
+    if (cv_plan_create(s, &p, err, sizeof err))
         return;
     cv_run_opts o;
     cv_run_opts_init(&o);
@@ -70,7 +70,7 @@ static void check_in_place(const cv_spec *s)
     char err[CV_ERR_LEN], what[160];
     describe(s, what, sizeof what);
     cv_plan *p = NULL;
-    if (cv_plan_build(s, &p, err, sizeof err))
+    if (cv_plan_create(s, &p, err, sizeof err))
         return;
     cv_run_opts o;
     cv_run_opts_init(&o);
@@ -121,7 +121,7 @@ static void check_in_place_catches(void)
         s.algo = algos[0];
         cv_plan *p = NULL;
         char err[CV_ERR_LEN];
-        EXPECT(cv_plan_build(&s, &p, err, sizeof err) == CV_OK, "plan: %s", err);
+        EXPECT(cv_plan_create(&s, &p, err, sizeof err) == CV_OK, "plan: %s", err);
         if (!p)
             continue;
         spoil_step = p->nsteps - 1;
@@ -147,7 +147,7 @@ static void check_visual(const cv_spec *s)
     char err[CV_ERR_LEN], what[160];
     describe(s, what, sizeof what);
     cv_plan *p = NULL;
-    if (cv_plan_build(s, &p, err, sizeof err))
+    if (cv_plan_create(s, &p, err, sizeof err))
         return;
     cv_run_opts o;
     cv_run_opts_init(&o);
@@ -205,7 +205,7 @@ static void check_volumes(void)
         s.count = (int64_t)n * 1000;
         s.dtype = CV_FLOAT32;
         cv_plan *p = NULL;
-        cv_plan_build(&s, &p, err, sizeof err);
+        cv_plan_create(&s, &p, err, sizeof err);
         int64_t d = s.count * 4;
         for (int r = 0; r < n; r++)
             EXPECT(cv_plan_bytes_sent(p, r) == 2 * (n - 1) * d / n,
@@ -216,7 +216,7 @@ static void check_volumes(void)
 
         s.op = CV_OP_ALLGATHER;
         s.count = 1000; /* per rank; the gathered D is N * 1000 elements */
-        cv_plan_build(&s, &p, err, sizeof err);
+        cv_plan_create(&s, &p, err, sizeof err);
         d = (int64_t)n * 1000 * 4;
         for (int r = 0; r < n; r++)
             EXPECT(cv_plan_bytes_sent(p, r) == (n - 1) * d / n,
@@ -268,7 +268,7 @@ static void check_overflow_nan(void)
     char err[CV_ERR_LEN];
     cv_run_opts o;
     cv_run_opts_init(&o);
-    if (cv_plan_build(&s, &p, err, sizeof err) == CV_OK &&
+    if (cv_plan_create(&s, &p, err, sizeof err) == CV_OK &&
         cv_run(p, cv_cpu_backend(), &o, &t, err, sizeof err) == CV_OK) {
         double v = cv_value_get(s.dtype, cv_trace_output(t, 0), 0);
         EXPECT(v != v && cv_trace_wrong(t) == 0, "float16 prod of 0..600: %g, %lld wrong", v,

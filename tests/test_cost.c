@@ -23,7 +23,7 @@ static cv_cost cost_of(cv_op op, cv_algo algo, int ranks, int64_t bytes, int sli
     cv_plan *p = NULL;
     char err[CV_ERR_LEN];
     cv_cost c = {0};
-    if (cv_plan_build(&s, &p, err, sizeof err)) {
+    if (cv_plan_create(&s, &p, err, sizeof err)) {
         printf("build failed: %s\n", err);
         failures++;
         return c;
@@ -92,7 +92,7 @@ static void check_alpha_per_step(void)
     cv_plan *p = NULL;
     char err[CV_ERR_LEN];
     s.count = 8;
-    cv_plan_build(&s, &p, err, sizeof err);
+    cv_plan_create(&s, &p, err, sizeof err);
     cv_link l = {NULL, 1e30, 1e-6, 0, NULL};
     cv_cost c;
     cv_cost_plan(p, &l, &c);
@@ -120,7 +120,7 @@ static void check_root_port(void)
         cv_link l = {NULL, 100e9, 5e-6, 0, NULL};
         for (int a = 0; a < 2; a++) {
             s.algo = a ? CV_ALGO_TREE : CV_ALGO_DIRECT;
-            cv_plan_build(&s, &p, err, sizeof err);
+            cv_plan_create(&s, &p, err, sizeof err);
             cv_cost_plan(p, &l, &c);
             double want = (a ? 3 : 7) * 5e-6 + 7000 / 100e9;
             EXPECT(near(c.seconds, want) && c.alphas == (a ? 3 : 7),
@@ -145,7 +145,7 @@ static void check_parameter_server(void)
     s.ranks = 8;
     s.dtype = CV_INT8;
     s.count = 1000000;
-    cv_plan_build(&s, &p, err, sizeof err);
+    cv_plan_create(&s, &p, err, sizeof err);
     cv_cost_plan(p, &l, &c);
     EXPECT(near(c.seconds, 14 * (5e-6 + 1e6 / 100e9)) && c.alphas == 14,
            "parameter server: %g s, %lld alphas", c.seconds, (long long)c.alphas);
@@ -166,7 +166,7 @@ static void check_one_message_a_pair(void)
     s.ranks = 6;
     s.dtype = CV_INT8;
     s.count = 100;
-    cv_plan_build(&s, &p, err, sizeof err);
+    cv_plan_create(&s, &p, err, sizeof err);
     cv_link l = {NULL, 1e30, 1e-6, 0, NULL};
     cv_cost_plan(p, &l, &c);
     EXPECT(c.alphas == p->nrounds && near(c.seconds, p->nrounds * 1e-6),
@@ -197,7 +197,7 @@ static void check_two_levels(void)
             s.nodes = 2;
             s.dtype = CV_INT8;
             s.count = big ? 256000000 : 8192;
-            cv_plan_build(&s, &p, err, sizeof err);
+            cv_plan_create(&s, &p, err, sizeof err);
             cv_cost_plan_nodes(p, nv, ib, &c);
             t[a][big] = c.seconds;
             if (big) {
@@ -216,7 +216,7 @@ static void check_two_levels(void)
     cv_spec_init(&s);
     s.ranks = 8;
     s.count = 1 << 20;
-    cv_plan_build(&s, &p, err, sizeof err);
+    cv_plan_create(&s, &p, err, sizeof err);
     cv_cost one, two;
     cv_cost_plan(p, nv, &one);
     cv_cost_plan_nodes(p, nv, ib, &two);

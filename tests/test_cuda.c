@@ -55,7 +55,7 @@ static void check_run(const cv_spec *s, cv_init init, int iterations)
     char err[CV_ERR_LEN], what[160];
     describe(s, what, sizeof what);
     cv_plan *p = NULL;
-    if (cv_plan_build(s, &p, err, sizeof err)) {
+    if (cv_plan_create(s, &p, err, sizeof err)) {
         EXPECT(0, "%s: plan: %s", what, err);
         return;
     }
@@ -87,7 +87,7 @@ static void check_visual(const cv_spec *s)
     char err[CV_ERR_LEN], what[160];
     describe(s, what, sizeof what);
     cv_plan *p = NULL;
-    if (cv_plan_build(s, &p, err, sizeof err))
+    if (cv_plan_create(s, &p, err, sizeof err))
         return;
     cv_trace *gpu = run_on(p, cv_cuda_backend(), CV_INIT_INDEX, 1, true, what);
     cv_trace *cpu = run_on(p, cv_cpu_backend(), CV_INIT_INDEX, 1, true, what);

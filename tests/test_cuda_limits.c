@@ -56,7 +56,7 @@ static void check_too_big(const char *what, cv_op op, int ranks, int64_t count)
     s.count = count;
     s.dtype = CV_FLOAT32;
     cv_plan *p = NULL;
-    if (cv_plan_build(&s, &p, err, sizeof err) != CV_OK) {
+    if (cv_plan_create(&s, &p, err, sizeof err) != CV_OK) {
         EXPECT(0, "%s: plan: %s", what, err);
         return;
     }
@@ -99,7 +99,7 @@ static void check_many_ranks(cv_op op, int ranks, int64_t count, cv_dtype dtype)
     s.count = count;
     s.dtype = dtype;
     cv_plan *p = NULL;
-    if (cv_plan_build(&s, &p, err, sizeof err) != CV_OK) {
+    if (cv_plan_create(&s, &p, err, sizeof err) != CV_OK) {
         EXPECT(0, "%s %d ranks: plan: %s", cv_op_name(op), ranks, err);
         return;
     }
@@ -126,7 +126,7 @@ static void check_refusals(void)
     s.ranks = 2;
     s.count = 16;
     cv_plan *p = NULL;
-    cv_plan_build(&s, &p, err, sizeof err);
+    cv_plan_create(&s, &p, err, sizeof err);
     void *st = NULL;
     int rc = be->open(p, &st, err, sizeof err);
     EXPECT(rc == CV_OK, "open: %s", err);
@@ -154,7 +154,7 @@ static void check_refusals(void)
     be->close(st);
 
     /* A bitwise reduction on floats has no kernel: a plan built by hand,
-     * since cv_plan_build rejects the spec. */
+     * since cv_plan_create rejects the spec. */
     cv_transfer x = {.src = 0, .dst = 1, .src_buf = CV_BUF_SEND, .dst_buf = CV_BUF_RECV,
                      .kind = CV_XFER_REDUCE, .count = 4};
     cv_step step = {.first = 0, .count = 1, .phase = "bad"};
@@ -186,7 +186,7 @@ static void check_no_leak(void)
     /* Smaller on the runtime double, which zeroes every buffer on the CPU. */
     s.count = getenv("COLLVIZ_MOCK_CUDA") ? (int64_t)1 << 16 : (int64_t)1 << 22;
     cv_plan *p = NULL;
-    cv_plan_build(&s, &p, err, sizeof err);
+    cv_plan_create(&s, &p, err, sizeof err);
     size_t before = free_bytes(NULL);
     for (int i = 0; i < 50; i++) {
         void *st = NULL;
@@ -211,7 +211,7 @@ static void print_bound(void)
     s.ranks = 8;
     s.count = ((int64_t)256 << 20) / 4;
     cv_plan *p = NULL;
-    cv_plan_build(&s, &p, err, sizeof err);
+    cv_plan_create(&s, &p, err, sizeof err);
     double traffic = cv_cuda_plan_traffic(p, 1);
     printf("device-to-device copy: %.1f GB/s of traffic; ring allreduce 8 ranks 256 MiB float32 "
            "moves %.2f GB on one GPU: bound %.3f ms\n",

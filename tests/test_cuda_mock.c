@@ -72,7 +72,7 @@ static void compare(const cv_spec *s, bool visual, int iterations)
     char err[CV_ERR_LEN] = "", what[160];
     describe(s, what, sizeof what);
     cv_plan *p = NULL;
-    if (cv_plan_build(s, &p, err, sizeof err) != CV_OK) {
+    if (cv_plan_create(s, &p, err, sizeof err) != CV_OK) {
         EXPECT(0, "%s: plan: %s", what, err);
         return;
     }
@@ -190,7 +190,7 @@ static void expect_failure(const mock_cuda_config *cfg, bool visual, int want, c
     cv_spec s = make_spec(CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 40);
     cv_plan *p = NULL;
     char err[CV_ERR_LEN] = "";
-    if (cv_plan_build(&s, &p, err, sizeof err) != CV_OK) {
+    if (cv_plan_create(&s, &p, err, sizeof err) != CV_OK) {
         EXPECT(0, "plan: %s", err);
         return;
     }
@@ -243,7 +243,7 @@ static void failures_and_cleanup(void)
         mock_cuda_reset(&cfg);
         cv_spec s = make_spec(CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 40);
         cv_plan *p = NULL;
-        cv_plan_build(&s, &p, err, sizeof err);
+        cv_plan_create(&s, &p, err, sizeof err);
         int rc;
         cv_trace *t = run(p, cv_cuda_backend(), false, 1, err, sizeof err, &rc);
         mock_cuda_get_stats(&st);
@@ -282,7 +282,7 @@ static void failures_and_cleanup(void)
         mock_cuda_reset(&cfg);
         cv_spec s = make_spec(CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 40);
         cv_plan *p = NULL;
-        if (cv_plan_build(&s, &p, err, sizeof err) != CV_OK)
+        if (cv_plan_create(&s, &p, err, sizeof err) != CV_OK)
             break;
         int rc;
         cv_trace *t = run(p, cv_cuda_backend(), false, 2, err, sizeof err, &rc);
@@ -309,7 +309,7 @@ static void failures_and_cleanup(void)
         void *state = NULL;
         const cv_backend *be = cv_cuda_backend();
         double secs[64];
-        if (cv_plan_build(&s, &p, err, sizeof err) == CV_OK && p->nsteps < 63 &&
+        if (cv_plan_create(&s, &p, err, sizeof err) == CV_OK && p->nsteps < 63 &&
             be->open(p, &state, err, sizeof err) == CV_OK) {
             mock_cuda_fail_event_in(3); /* the third of the step marks */
             int rc1 = be->run_all(state, secs, err, sizeof err);
@@ -337,7 +337,7 @@ static void failures_and_cleanup(void)
         cv_nccl_result res;
         cv_spec s = make_spec(CV_OP_ALLREDUCE, CV_ALGO_RING, 2, 64);
         long aborted = mock_nccl_aborted();
-        int rc = cv_nccl_open(2, &nc, err, sizeof err);
+        int rc = cv_nccl_create(2, &nc, err, sizeof err);
         EXPECT(rc == CV_OK, "NCCL open: %s", err);
         if (rc == CV_OK) {
             rc = cv_nccl_run(nc, &s, 1, 2, CV_INIT_RANDOM, 1, true, &res, err, sizeof err);
@@ -349,7 +349,7 @@ static void failures_and_cleanup(void)
             rc = cv_nccl_run(nc, &s, 1, 2, CV_INIT_RANDOM, 1, true, &res, err, sizeof err);
             EXPECT(rc == CV_EBACKEND && strstr(err, "open a new one"), "run after abort: %d %s",
                    rc, err);
-            cv_nccl_close(nc);
+            cv_nccl_destroy(nc);
         }
         expect_clean("NCCL async error");
     }

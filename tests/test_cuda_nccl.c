@@ -68,9 +68,9 @@ static void check_refusals(cv_nccl *nccl, bool mpi)
     EXPECT(rc == CV_EINVAL, "a spec with more ranks than the communicator ran (%d)", rc);
     if (!mpi) {
         cv_nccl *more = NULL;
-        rc = cv_nccl_open(cv_nccl_ranks(nccl) + 1, &more, err, sizeof err);
+        rc = cv_nccl_create(cv_nccl_ranks(nccl) + 1, &more, err, sizeof err);
         EXPECT(rc == CV_EUNAVAIL && more == NULL, "more ranks than GPUs opened (%d)", rc);
-        cv_nccl_close(more);
+        cv_nccl_destroy(more);
     }
 }
 
@@ -115,8 +115,8 @@ int main(int argc, char **argv)
         printf("SKIPPED: NCCL cannot run here: %s\n", err);
         return 77;
     }
-    int rc = over_mpi ? cv_nccl_open_mpi(&comm, err, sizeof err)
-                 : cv_nccl_open(gpus < 8 ? gpus : 8, &comm, err, sizeof err);
+    int rc = over_mpi ? cv_nccl_create_mpi(&comm, err, sizeof err)
+                 : cv_nccl_create(gpus < 8 ? gpus : 8, &comm, err, sizeof err);
     if (rc == CV_EUNAVAIL) {
         printf("SKIPPED: NCCL cannot run here: %s\n", err);
         return 77;
@@ -133,6 +133,6 @@ int main(int argc, char **argv)
                over_mpi ? " over MPI" : "");
     cases_quiet(me != 0); /* every rank runs the cases; rank 0 reports */
     cases_run();
-    cv_nccl_close(comm);
+    cv_nccl_destroy(comm);
     return cases_end();
 }

@@ -4,7 +4,7 @@
  * launcher. The double cannot join processes, so its non-blocking
  * ncclCommInitRank waits for the other ranks forever, as a real one does
  * when a peer is gone; the rank that COLLVIZ_MOCK_CUDA's ncclinitfail
- * names fails at once. Every process must come back from cv_nccl_open_mpi
+ * names fails at once. Every process must come back from cv_nccl_create_mpi
  * with CV_EBACKEND (bench's exit 3), none may hang (ctest's timeout), and
  * each must have finalised MPI. With --singleton, run without a launcher
  * but with Slurm's variables of a 4-task step, MPI sees one process where
@@ -33,7 +33,7 @@ int main(int argc, char **argv)
     const char *env_rank = getenv("OMPI_COMM_WORLD_RANK");
     int rank = env_rank ? atoi(env_rank) : 0;
     EXPECT(cv_nccl_mpi_launched(), "the launcher's environment was not recognised");
-    int rc = cv_nccl_open_mpi(&nccl, err, sizeof err);
+    int rc = cv_nccl_create_mpi(&nccl, err, sizeof err);
     int finalized = 0;
     MPI_Finalized(&finalized);
     if (singleton) {

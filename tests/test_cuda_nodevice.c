@@ -43,7 +43,7 @@ static void check_backend(void)
     spec.ranks = 8;
     spec.count = 1024;
     cv_plan *plan = NULL;
-    rc = cv_plan_build(&spec, &plan, err, sizeof err);
+    rc = cv_plan_create(&spec, &plan, err, sizeof err);
     EXPECT(rc == CV_OK, "plan: %s", err);
     if (rc)
         return;
@@ -98,11 +98,11 @@ static void check_nccl(void)
 
     cv_nccl *nccl = (cv_nccl *)&rc;
     err[0] = 0;
-    rc = cv_nccl_open(0, &nccl, err, sizeof err);
-    EXPECT(rc == CV_EUNAVAIL && nccl == NULL && says_no_device(err), "cv_nccl_open: %d (%s)", rc,
+    rc = cv_nccl_create(0, &nccl, err, sizeof err);
+    EXPECT(rc == CV_EUNAVAIL && nccl == NULL && says_no_device(err), "cv_nccl_create: %d (%s)", rc,
            err);
     EXPECT(cv_nccl_ranks(NULL) == 0 && cv_nccl_rank(NULL) == 0, "ranks of no communicator");
-    cv_nccl_close(NULL);
+    cv_nccl_destroy(NULL);
     printf("nccl: %s (MPI bootstrap %s)\n", err, cv_nccl_have_mpi() ? "built" : "not built");
 }
 
@@ -151,9 +151,9 @@ static void check_mpi(void)
 {
     char err[CV_ERR_LEN] = "";
     cv_nccl *nccl = (cv_nccl *)&checks;
-    int rc = cv_nccl_open_mpi(&nccl, err, sizeof err);
-    EXPECT(rc == CV_EUNAVAIL && nccl == NULL, "cv_nccl_open_mpi: %d (%s)", rc, err);
-    EXPECT(says_no_device(err) || !cv_nccl_have_mpi(), "cv_nccl_open_mpi says \"%s\"", err);
+    int rc = cv_nccl_create_mpi(&nccl, err, sizeof err);
+    EXPECT(rc == CV_EUNAVAIL && nccl == NULL, "cv_nccl_create_mpi: %d (%s)", rc, err);
+    EXPECT(says_no_device(err) || !cv_nccl_have_mpi(), "cv_nccl_create_mpi says \"%s\"", err);
     printf("mpi: %s\n", err);
 }
 

@@ -77,7 +77,7 @@ static void check_spec(cv_op op, cv_algo algo, int ranks)
         s.nodes = ranks % 2 == 0 ? 2 : 1;
     cv_plan *plan = NULL;
     char err[CV_ERR_LEN];
-    if (cv_plan_build(&s, &plan, err, sizeof err) != CV_OK)
+    if (cv_plan_create(&s, &plan, err, sizeof err) != CV_OK)
         return; /* a rank count the algorithm does not take */
     cv_run_opts o;
     cv_run_opts_init(&o);
@@ -160,7 +160,7 @@ int main(void)
         cv_spec s = tr_spec(named[i].op, named[i].algo, named[i].ranks, 1);
         cv_plan *plan = NULL;
         char err[CV_ERR_LEN];
-        EXPECT(cv_plan_build(&s, &plan, err, sizeof err) == CV_OK, "%s", err);
+        EXPECT(cv_plan_create(&s, &plan, err, sizeof err) == CV_OK, "%s", err);
         if (!plan)
             continue;
         gui__describe_step(plan, named[i].step, NULL, NULL, CV_LANG_EN, false, t, sizeof t);

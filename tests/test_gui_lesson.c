@@ -97,13 +97,13 @@ static void attach(gui_lesson *s, gui *g, int li, int beat, lesson_lang lang)
 }
 
 /* The progress file as it is on disk now. */
-static const progress_quiz *disk_quiz(progress *p, const char *key_)
+static const lesson_progress_quiz *disk_quiz(lesson_progress *p, const char *key_)
 {
     char msg[512];
-    progress_free(p);
-    progress_status st = progress_load(p, progress_path, msg, sizeof msg);
-    TR_CHECK(st == PROGRESS_OK, "progress file unreadable: %s", msg);
-    return progress_find_quiz(p, key_);
+    lesson_progress_destroy(p);
+    lesson_progress_status st = lesson_progress_load(p, progress_path, msg, sizeof msg);
+    TR_CHECK(st == LESSON_PROGRESS_OK, "progress file unreadable: %s", msg);
+    return lesson_progress_find_quiz(p, key_);
 }
 
 static int find_beat(const lesson *l, lesson_quiz_kind kind)
@@ -164,7 +164,7 @@ static void test_beats(void)
         settle(g);
     }
     TR_CHECK(s.li == li + 1 && s.beat == 0, "past the end: at %d/%d", s.li, s.beat);
-    TR_CHECK(progress_lesson_done(&s.prog, l->id), "%s not marked done", l->id);
+    TR_CHECK(lesson_progress_done(&s.prog, l->id), "%s not marked done", l->id);
     /* Keys the window owns keep their meaning: Right steps the stage, O
      * changes the op; then the first page key brings the page's stage back. */
     double t = gui_time(g);
@@ -202,13 +202,13 @@ static void test_choice(void)
     int wrong = right == 0 ? 1 : 0;
     /* Meanwhile another collviz (a drill in a terminal) writes the file:
      * the window's next save must keep what it wrote. */
-    progress other;
+    lesson_progress other;
     char msg[512];
-    progress_load(&other, progress_path, msg, sizeof msg);
-    progress_record_drill(&other, 3, 5, 12345);
-    progress_set_done(&other, "some-other-lesson", true);
-    TR_CHECK(progress_save(&other, progress_path, msg, sizeof msg) == PROGRESS_OK, "%s", msg);
-    progress_free(&other);
+    lesson_progress_load(&other, progress_path, msg, sizeof msg);
+    lesson_progress_record_drill(&other, 3, 5, 12345);
+    lesson_progress_set_done(&other, "some-other-lesson", true);
+    TR_CHECK(lesson_progress_save(&other, progress_path, msg, sizeof msg) == LESSON_PROGRESS_OK, "%s", msg);
+    lesson_progress_destroy(&other);
     const rd_layout *L = rd_last_layout(gui_rd(g));
     rd_frame fr;
     gui__frame(g, &fr);
@@ -225,13 +225,13 @@ static void test_choice(void)
     TR_CHECK(*why && g->narr_feedback && strstr(g->narr_feedback, why),
              "the explanation is not shown: '%s'", g->narr_feedback ? g->narr_feedback : "(none)");
     TR_CHECK(g->choice_state[wrong] == RD_CHOICE_WRONG, "button %d not marked wrong", wrong);
-    progress disk;
-    progress_init(&disk);
-    const progress_quiz *pq = disk_quiz(&disk, q->key);
+    lesson_progress disk;
+    lesson_progress_init(&disk);
+    const lesson_progress_quiz *pq = disk_quiz(&disk, q->key);
     TR_CHECK(pq && pq->tries == 1 && pq->right == 0 && !pq->last, "after a wrong answer: %d/%d",
              pq ? pq->right : -1, pq ? pq->tries : -1);
     TR_CHECK(disk.drill.runs == 1 && disk.drill.best == 3 &&
-                 progress_lesson_done(&disk, "some-other-lesson"),
+                 lesson_progress_done(&disk, "some-other-lesson"),
              "the window's save dropped what another collviz wrote");
     /* The right answer now: the card shows, the score keeps the first try. */
     click_rect(g, L->choice[right]);
@@ -271,7 +271,7 @@ static void test_choice(void)
         TR_CHECK(g->narr_feedback && strstr(g->narr_feedback, "The answer:"),
                  "no answer line after two misses");
     }
-    progress_free(&disk);
+    lesson_progress_destroy(&disk);
     gui_lesson_detach(&s);
     gui_destroy(g);
 }
@@ -423,12 +423,12 @@ static void test_cells(void)
     TR_CHECK(gui_playing(g), "the step does not play after the right answer");
     settle(g);
     TR_CHECK(gui_time(g) > t0, "the stage did not move on: t %g", gui_time(g));
-    progress disk;
-    progress_init(&disk);
-    const progress_quiz *pq = disk_quiz(&disk, q->key);
+    lesson_progress disk;
+    lesson_progress_init(&disk);
+    const lesson_progress_quiz *pq = disk_quiz(&disk, q->key);
     TR_CHECK(pq && pq->tries == 1 && pq->right == 0, "cells score %d/%d", pq ? pq->right : -1,
              pq ? pq->tries : -1);
-    progress_free(&disk);
+    lesson_progress_destroy(&disk);
     gui_lesson_detach(&s);
     gui_destroy(g);
 }
@@ -463,7 +463,7 @@ static void test_done_when_answered(void)
     for (int guard = 0; s.li == li && guard < 64; guard++)
         page(g, &s, SDLK_PAGEDOWN);
     TR_CHECK(s.li == li + 1, "did not reach the next lesson: at %d/%d", s.li, s.beat);
-    TR_CHECK(!progress_lesson_done(&s.prog, l->id), "%s done with its quizzes skipped", l->id);
+    TR_CHECK(!lesson_progress_done(&s.prog, l->id), "%s done with its quizzes skipped", l->id);
     int first = -2, n = gui_lesson_skipped(&s, l, &first);
     TR_CHECK(n == l->nquizzes && first == qb, "skipped %d of %d, the first at beat %d", n,
              l->nquizzes, first);
@@ -482,7 +482,7 @@ static void test_done_when_answered(void)
     TR_CHECK(gui_lesson_skipped(&s, l, &first) == 0, "still skipped after answering");
     for (int guard = 0; s.li == li && guard < 64; guard++)
         key(g, SDLK_PAGEDOWN);
-    TR_CHECK(s.li == li + 1 && progress_lesson_done(&s.prog, l->id),
+    TR_CHECK(s.li == li + 1 && lesson_progress_done(&s.prog, l->id),
              "%s not done once answered (at %d/%d)", l->id, s.li, s.beat);
     gui_lesson_detach(&s);
     gui_destroy(g);
@@ -523,9 +523,9 @@ static void test_menu_and_resume(void)
     gui_lesson_detach(&s);
     gui_destroy(g);
     /* Reopen: the progress file says where to resume, and in which language. */
-    progress p;
+    lesson_progress p;
     char msg[512];
-    progress_load(&p, progress_path, msg, sizeof msg);
+    lesson_progress_load(&p, progress_path, msg, sizeof msg);
     int rb = -1;
     int ri = lesson_course_resume(&course, &p, &rb);
     TR_CHECK(ri == li && rb == beat, "resume at %d/%d, was at %d/%d", ri, rb, li, beat);
@@ -536,7 +536,7 @@ static void test_menu_and_resume(void)
              s.beat);
     TR_CHECK(gui_time(g) == step_of(g, course.lessons[li], beat), "reopened at t %.2f",
              gui_time(g));
-    progress_free(&p);
+    lesson_progress_destroy(&p);
     gui_lesson_detach(&s);
     gui_destroy(g);
 }
@@ -723,17 +723,17 @@ static void test_intro_and_next(void)
     gui_lesson_detach(&s);
     gui_destroy(g);
 
-    progress p;
-    progress_init(&p);
+    lesson_progress p;
+    lesson_progress_init(&p);
     const lesson *l0 = course.lessons[0];
-    progress_set_current(&p, l0->id, l0->nbeats - 1);
+    lesson_progress_set_current(&p, l0->id, l0->nbeats - 1);
     int beat = -1;
     TR_CHECK(gui_lesson_resume(&course, &p, &beat) == 0 && beat == l0->nbeats - 1,
              "an unfinished lesson does not resume where it was left");
-    progress_set_done(&p, l0->id, true);
+    lesson_progress_set_done(&p, l0->id, true);
     TR_CHECK(gui_lesson_resume(&course, &p, &beat) == 1 && beat == 0,
              "resuming after the last page of a finished lesson does not open the next");
-    progress_free(&p);
+    lesson_progress_destroy(&p);
 }
 
 static const test_case cases[] = {
@@ -762,7 +762,7 @@ int main(int argc, char **argv)
         return 1;
     }
     setenv("XDG_DATA_HOME", dir, 1);
-    if (!progress_default_path(progress_path, sizeof progress_path)) {
+    if (!lesson_progress_default_path(progress_path, sizeof progress_path)) {
         fprintf(stderr, "no progress path\n");
         return 1;
     }
@@ -777,8 +777,8 @@ int main(int argc, char **argv)
         return 1;
     }
     cases_run();
-    lesson_diags_free(&diags);
-    lesson_course_free(&course);
+    lesson_diags_destroy(&diags);
+    lesson_course_destroy(&course);
     char cmd[512];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)

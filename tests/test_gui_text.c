@@ -25,7 +25,7 @@ static bool run(run_t *r, cv_op op, cv_algo algo, int ranks, int64_t count)
     memset(r, 0, sizeof *r);
     cv_spec s = tr_spec(op, algo, ranks, count);
     char err[CV_ERR_LEN];
-    if (cv_plan_build(&s, &r->plan, err, sizeof err) != CV_OK)
+    if (cv_plan_create(&s, &r->plan, err, sizeof err) != CV_OK)
         return false;
     cv_run_opts o;
     cv_run_opts_init(&o);

@@ -17,13 +17,13 @@ static char progress_path[4096];
 
 static void saved_theme_is(const char *want, const char *why)
 {
-    progress p;
-    progress_init(&p);
+    lesson_progress p;
+    lesson_progress_init(&p);
     char msg[512];
-    progress_status st = progress_load(&p, progress_path, msg, sizeof msg);
-    TR_CHECK(st == PROGRESS_OK && strcmp(p.theme, want) == 0, "%s: saved theme '%s', expected '%s'",
-             why, st == PROGRESS_OK ? p.theme : msg, want);
-    progress_free(&p);
+    lesson_progress_status st = lesson_progress_load(&p, progress_path, msg, sizeof msg);
+    TR_CHECK(st == LESSON_PROGRESS_OK && strcmp(p.theme, want) == 0, "%s: saved theme '%s', expected '%s'",
+             why, st == LESSON_PROGRESS_OK ? p.theme : msg, want);
+    lesson_progress_destroy(&p);
 }
 
 static void one_window(lesson_course *course, bool saved_theme, bool press_t)
@@ -51,7 +51,7 @@ int main(void)
     if (!mkdtemp(dir))
         return 1;
     setenv("XDG_DATA_HOME", dir, 1);
-    if (!progress_default_path(progress_path, sizeof progress_path))
+    if (!lesson_progress_default_path(progress_path, sizeof progress_path))
         return 1;
     lesson_course course;
     lesson_course_init(&course);
@@ -59,14 +59,14 @@ int main(void)
     lesson_diags_init(&diags);
     const char *paths[1] = {COLLVIZ_SOURCE_DIR "/lessons"};
     lesson_course_load(&course, paths, 1, LESSON_LOAD_NO_TRACE, &diags);
-    lesson_diags_free(&diags);
+    lesson_diags_destroy(&diags);
     /* --theme projector, nothing changed in the window: not saved */
     one_window(&course, false, false);
     saved_theme_is("", "a one-off --theme projector");
     /* T in the window: the learner's choice, saved */
     one_window(&course, false, true);
     saved_theme_is("dark", "T pressed in a --theme projector window (projector, then dark)");
-    lesson_course_free(&course);
+    lesson_course_destroy(&course);
     char cmd[256];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)

@@ -52,7 +52,7 @@ static void refused(const char *text, size_t len, const jr_opts *o, jr_status st
            e.col, line, col, e.msg);
     EXPECT(strstr(e.msg, want) != NULL, "%.40s: \"%s\" lacks \"%s\"", text, e.msg, want);
     EXPECT(d.root == NULL && d.nodes == NULL, "a refused document holds nothing");
-    jr_free(&d);
+    jr_destroy(&d);
 }
 
 static void files(void)
@@ -122,8 +122,8 @@ static void files(void)
     EXPECT(jr_count(a) == 2 && jr_count(c) == 0 && !jr_item(&d, a, 2).j, "counts");
     jr_say(&d, jr_off(&d, c), line, sizeof line, "odd \"%s\"", "\x1b[2J");
     EXPECT(!strcmp(line, WORK "/good.json:3:18: odd \"\\x1b[2J\""), "jr_say escapes: %s", line);
-    jr_free(&d);
-    jr_free(&d); /* twice is harmless */
+    jr_destroy(&d);
+    jr_destroy(&d); /* twice is harmless */
     unlink(path);
 }
 
@@ -169,7 +169,7 @@ static void refusals(void)
     EXPECT(jr_read_text("big.json", big, n, &lenient, &d, &e) == JR_OK, "allowed: %s", e.msg);
     EXPECT(jr_number_text(&d, jr_member(&d, jr_root(&d), "k1999"), big, 64)[0] == '1',
            "the first of two is what jr_member gives");
-    jr_free(&d);
+    jr_destroy(&d);
     /* a long key is shortened between characters, then escaped */
     char key[200] = "";
     for (int i = 0; i < 40; i++)
@@ -194,7 +194,7 @@ static void refusals(void)
     refused("[\"a\\u202eb\"]", 12, &text, JR_ETEXT, 1, 4, "U+202E in a string");
     EXPECT(jr_read_text("t.json", "[\"a\\u202eb\"]", 12, NULL, &d, &e) == JR_OK,
            "accepted where not asked: %s", e.msg);
-    jr_free(&d);
+    jr_destroy(&d);
 
     /* a byte order mark is skipped; columns on line 1 do not count it */
     refused("\xEF\xBB\xBF[1 2]", 8, NULL, JR_ESYNTAX, 1, 4, "expected ',' or ']'");

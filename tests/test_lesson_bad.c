@@ -190,7 +190,7 @@ static void test_each_file(void)
                   cases[k].file, g->message, want);
         }
         lesson_destroy(l);
-        lesson_diags_free(&d);
+        lesson_diags_destroy(&d);
         i = j;
     }
 }
@@ -253,8 +253,8 @@ static void test_directory(void)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         files += i == 0 || strcmp(cases[i].file, cases[i - 1].file) != 0;
     EXPECT(bad == files + 4, "%d files with problems, expected %d", bad, files + 4);
-    lesson_course_free(&c);
-    lesson_diags_free(&d);
+    lesson_course_destroy(&c);
+    lesson_diags_destroy(&d);
 }
 
 static double now(void)
@@ -287,7 +287,7 @@ static void test_huge_file(void)
               strcmp(d.items[0].message, "file is 100000000 bytes; the limit is 1048576 (1 MiB)") == 0,
           "%s", d.count ? d.items[0].message : "");
     EXPECT(dt < 0.5, "took %.3f s", dt);
-    lesson_diags_free(&d);
+    lesson_diags_destroy(&d);
 
     /* the same through the buffer entry point (the fuzzer's) */
     lesson_diags_init(&d);
@@ -296,7 +296,7 @@ static void test_huge_file(void)
     rc = lesson_load_buffer("big", buf, big, 0, &l, &d);
     EXPECT(rc != 0 && d.count == 1 && strstr(d.items[0].message, "the limit is 1048576"), "buffer");
     free(buf);
-    lesson_diags_free(&d);
+    lesson_diags_destroy(&d);
     unlink(path);
 }
 
@@ -351,7 +351,7 @@ static void test_syntax(void)
                   "case %zu:\n  got      %s\n  expected %s", i, d.items[0].message,
                   cases2[i].message);
         }
-        lesson_diags_free(&d);
+        lesson_diags_destroy(&d);
     }
 
     lesson_diags d;
@@ -361,7 +361,7 @@ static void test_syntax(void)
     EXPECT(l == NULL && d.count == 1 && d.items[0].line == 2 && d.items[0].col == 1 &&
                strstr(d.items[0].message, "a NUL byte"),
            "NUL: %s", d.count ? d.items[0].message : "");
-    lesson_diags_free(&d);
+    lesson_diags_destroy(&d);
 
     /* nesting is capped before it can hurt */
     char deep[256] = "{\"a\": ";
@@ -370,7 +370,7 @@ static void test_syntax(void)
     lesson_diags_init(&d);
     lesson_load_buffer("deep.json", deep, strlen(deep), 0, &l, &d);
     EXPECT(d.count == 1 && strstr(d.items[0].message, "nesting deeper than 32 levels"), "depth");
-    lesson_diags_free(&d);
+    lesson_diags_destroy(&d);
 
     /* a byte order mark is accepted and columns on line 1 do not count it */
     const char *bom = "\xEF\xBB\xBF{\"format\": 2}";
@@ -379,7 +379,7 @@ static void test_syntax(void)
     EXPECT(d.count >= 1 && d.items[0].line == 1 && d.items[0].col == 1 &&
               strstr(d.items[0].message, "missing required key"),
           "bom: %s", d.count ? d.items[0].message : "");
-    lesson_diags_free(&d);
+    lesson_diags_destroy(&d);
 }
 
 /* A number is quoted as the file writes it: "ranks": 20 is "not 20", where
@@ -403,7 +403,7 @@ static void test_number_text(void)
         exp = exp || strstr(m, "e+0") != NULL;
     }
     EXPECT(order && ranks && !exp, "numbers as written: %d %d %d", order, ranks, exp);
-    lesson_diags_free(&d);
+    lesson_diags_destroy(&d);
 }
 
 /* A file with hundreds of problems reports at most 100 of them. */
@@ -424,7 +424,7 @@ static void test_message_cap(void)
     for (int i = 0; i < d.count; i++)
         capped = capped || strstr(d.items[i].message, "too many problems");
     EXPECT(capped, "the cap is announced");
-    lesson_diags_free(&d);
+    lesson_diags_destroy(&d);
     free(text);
 }
 
@@ -481,7 +481,7 @@ static void test_utf8_cuts(void)
             quoted++;
     }
     EXPECT(quoted == 2, "both long strings quoted shortened, with an ellipsis (%d)", quoted);
-    lesson_diags_free(&d);
+    lesson_diags_destroy(&d);
 
     /* a message longer than the list's buffer */
     static char huge[3001];
@@ -491,7 +491,7 @@ static void test_utf8_cuts(void)
     lesson_diags_add(&d, "f.json", 1, 1, "x%s", huge);
     EXPECT(d.count == 1 && strlen(d.items[0].message) < 2048 && valid_utf8(d.items[0].message),
           "a long message ends on a whole character");
-    lesson_diags_free(&d);
+    lesson_diags_destroy(&d);
 }
 
 static const test_case suite[] = {

@@ -353,7 +353,7 @@ static void test_detects(void)
     EXPECT(uncovered == 4, "12.3 ms and 4.2 GB found in en and zh: %d", uncovered);
     uncovered = 0;
     lesson_destroy(l);
-    lesson_diags_free(&d);
+    lesson_diags_destroy(&d);
 }
 
 /* Every shipped lesson's figures against its setup. */
@@ -377,8 +377,8 @@ static void shipped(void)
     }
     printf("%d lessons, %d figures (%d from the model), %d numbers not accounted for\n",
            course.nlessons, figures, model, uncovered);
-    lesson_course_free(&course);
-    lesson_diags_free(&diags);
+    lesson_course_destroy(&course);
+    lesson_diags_destroy(&diags);
 }
 
 static const test_case cases[] = {

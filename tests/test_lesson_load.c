@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "lesson.h"
-#include "progress.h"
+#include "lesson_progress.h"
 #include "check.h"
 
 /* The lesson's own answer, as a learner would give it, must be right; a
@@ -148,24 +148,24 @@ static void test_shipped(void)
     EXPECT(lesson_course_find(&course, "no-such-lesson") == -1, "find");
 
     /* where `collviz` alone resumes */
-    progress p;
-    progress_init(&p);
+    lesson_progress p;
+    lesson_progress_init(&p);
     int beat = -1;
     EXPECT(lesson_course_resume(&course, &p, &beat) == 0 && beat == 0, "fresh: the first lesson");
-    progress_set_done(&p, course.lessons[0]->id, true);
+    lesson_progress_set_done(&p, course.lessons[0]->id, true);
     EXPECT(lesson_course_resume(&course, &p, &beat) == 1 && beat == 0, "the first not done");
     int ring = lesson_course_find(&course, "algo-ring-allreduce");
-    progress_set_current(&p, "algo-ring-allreduce", 3);
+    lesson_progress_set_current(&p, "algo-ring-allreduce", 3);
     EXPECT(lesson_course_resume(&course, &p, &beat) == ring && beat == 3, "in progress");
-    progress_set_current(&p, "algo-ring-allreduce", 999);
+    lesson_progress_set_current(&p, "algo-ring-allreduce", 999);
     EXPECT(lesson_course_resume(&course, &p, &beat) == ring &&
               beat == course.lessons[ring]->nbeats - 1,
           "beat clamped");
-    progress_set_current(&p, "a-lesson-since-removed", 2);
+    lesson_progress_set_current(&p, "a-lesson-since-removed", 2);
     EXPECT(lesson_course_resume(&course, &p, &beat) == 1 && beat == 0, "a stale id is ignored");
-    progress_free(&p);
-    lesson_course_free(&course);
-    lesson_diags_free(&diags);
+    lesson_progress_destroy(&p);
+    lesson_course_destroy(&course);
+    lesson_diags_destroy(&diags);
 }
 
 /* The same file given twice: the second is refused as a duplicate id. */
@@ -183,8 +183,8 @@ static void test_duplicate_id(void)
           "%s", diags.count ? diags.items[0].message : "(none)");
     EXPECT(diags.count == 1 && diags.items[0].line == 3 && diags.items[0].col == 9, "%d:%d",
           diags.count ? diags.items[0].line : 0, diags.count ? diags.items[0].col : 0);
-    lesson_course_free(&course);
-    lesson_diags_free(&diags);
+    lesson_course_destroy(&course);
+    lesson_diags_destroy(&diags);
 }
 
 /* A beat's setup override keeps the lesson's algo unless it gives its own,
@@ -234,7 +234,7 @@ static void test_override_algo(void)
         EXPECT(l->beats[5].setup == 0 && s[5]->algo == CV_ALGO_RABENSEIFNER, "{} goes back");
     }
     lesson_destroy(l);
-    lesson_diags_free(&diags);
+    lesson_diags_destroy(&diags);
 }
 
 /* The quizzes moved from typed-in answers to the cost model keep their
@@ -269,7 +269,7 @@ static void test_converted_quizzes(void)
               "%s/%s: %.17g, expected %g", want[i].lesson, want[i].quiz, q ? q->number : -1.0,
               want[i].value);
         lesson_destroy(l);
-        lesson_diags_free(&diags);
+        lesson_diags_destroy(&diags);
     }
 }
 
@@ -307,7 +307,7 @@ static void test_doc_example(void)
               "cost answer %g", l->quizzes[2].number);
     }
     lesson_destroy(l);
-    lesson_diags_free(&diags);
+    lesson_diags_destroy(&diags);
 }
 
 /* docs/LESSONS.md lists the course: every shipped lesson, with its quiz
@@ -364,8 +364,8 @@ static void test_doc_course_list(void)
         snprintf(says, sizeof says, "%d lessons and %d quizzes", course.nlessons, nquizzes);
         EXPECT(strstr(doc, says) != NULL, "README.md says \"%s\"", says);
     }
-    lesson_course_free(&course);
-    lesson_diags_free(&diags);
+    lesson_course_destroy(&course);
+    lesson_diags_destroy(&diags);
 }
 
 static const test_case cases[] = {

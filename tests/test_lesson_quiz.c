@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "drill.h"
+#include "lesson_drill.h"
 #include "lesson.h"
 #include "check.h"
 
@@ -83,7 +83,7 @@ static lesson *load_fixture(void)
     int rc = lesson_load_buffer(NULL, fixture, strlen(fixture), 0, &l, &d);
     lesson_diags_print(&d, stderr);
     EXPECT(rc == 0 && l && l->nquizzes == 8, "fixture loads");
-    lesson_diags_free(&d);
+    lesson_diags_destroy(&d);
     return l;
 }
 
@@ -220,24 +220,24 @@ static void test_cells_printed(const lesson_quiz *q)
  * shows. The stage's transfers print half-open, as `collviz run` does. */
 static void test_drill_cards(const lesson *l)
 {
-    drill_item items[8];
+    lesson_drill_item items[8];
     for (int i = 0; i < l->nquizzes && i < 8; i++)
-        items[i] = (drill_item){l, &l->quizzes[i]};
+        items[i] = (lesson_drill_item){l, &l->quizzes[i]};
     /* the predict-value quiz, then the choice quiz, then the cells */
-    drill_item order[3] = {items[1], items[0], items[2]};
+    lesson_drill_item order[3] = {items[1], items[0], items[2]};
     char *buf = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&buf, &len);
-    drill_say_start(out, LESSON_EN, 3, 0, 1);
-    drill_session *s = drill_begin(order, 3, LESSON_EN, 0, out, NULL, NULL);
+    lesson_drill_say_start(out, LESSON_EN, 3, 0, 1);
+    lesson_drill_session *s = lesson_drill_begin(order, 3, LESSON_EN, 0, out, NULL, NULL);
     size_t before_choice = 0;
-    EXPECT(drill_take(s, ""), "passes the first");
+    EXPECT(lesson_drill_take(s, ""), "passes the first");
     fflush(out);
     before_choice = len;
-    EXPECT(drill_take(s, ""), "passes the second");
-    drill_take(s, "");
-    drill_result res;
-    drill_end(s, &res);
+    EXPECT(lesson_drill_take(s, ""), "passes the second");
+    lesson_drill_take(s, "");
+    lesson_drill_result res;
+    lesson_drill_end(s, &res);
     fclose(out);
     EXPECT(res.asked == 3, "asked %d", res.asked);
     const char *card = strstr(buf, "myth of pick");
@@ -401,7 +401,7 @@ static void test_two_level(void)
         EXPECT(l->setups[0].spec.nodes == 2, "setup nodes");
     }
     lesson_destroy(l);
-    lesson_diags_free(&d);
+    lesson_diags_destroy(&d);
 }
 
 /* A crossover: tree and ring all-reduce on 8 ranks, 100 GB/s, 5 us. The
@@ -438,7 +438,7 @@ static void test_crossover(void)
               want);
     }
     lesson_destroy(l);
-    lesson_diags_free(&d);
+    lesson_diags_destroy(&d);
 }
 
 /* The fixture every case below the first two reads, loaded once. */

@@ -42,7 +42,7 @@ static void shipped(void)
                !lesson_quiz_unit_matches(q, "GB"),
            "batch-budget's answers in either language");
     lesson_destroy(l);
-    lesson_diags_free(&d);
+    lesson_diags_destroy(&d);
     l = load("algo-nccl-choice", &d);
     q = l ? find_quiz(l, "ring-at-scale") : NULL;
     EXPECT(q && !strcmp(lesson_quiz_unit(q, LESSON_ZH), "\xC2\xB5s") &&
@@ -50,7 +50,7 @@ static void shipped(void)
            "ring-at-scale's unit is shown as µs, typed as us or µs: '%s'",
            q ? lesson_quiz_unit(q, LESSON_EN) : "?");
     lesson_destroy(l);
-    lesson_diags_free(&d);
+    lesson_diags_destroy(&d);
 }
 
 static void refused(void)
@@ -75,7 +75,7 @@ static void refused(void)
     EXPECT(found, "a word unit without unit_zh is refused at its line (%d messages%s%s)", d.count,
            d.count ? ": " : "", d.count ? d.items[0].message : "");
     lesson_destroy(l);
-    lesson_diags_free(&d);
+    lesson_diags_destroy(&d);
 }
 
 int main(void)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # test_model_cache.sh COLLVIZ SOURCE_DIR WORK_DIR
 #
-# The cost model's remembered answers (app/course/lesson_model.c), as the
+# The cost model's remembered answers (app/lesson/lesson_model.c), as the
 # browser's page uses them: `lessons --model-cache FILE` writes them, and
 # with COLLVIZ_MODEL_CACHE=FILE every lesson reads exactly as when they are
 # computed (each lesson's text player output compared whole); the file is

@@ -87,7 +87,7 @@ static double run_one(const cv_spec *s, cv_init init, uint64_t seed, int rank, i
     cv_trace *t = NULL;
     char err[CV_ERR_LEN];
     double v = NAN;
-    if (cv_plan_build(s, &p, err, sizeof err) == CV_OK) {
+    if (cv_plan_create(s, &p, err, sizeof err) == CV_OK) {
         cv_run_opts o;
         cv_run_opts_init(&o);
         o.init = init;
@@ -157,7 +157,7 @@ static void check_runs(void)
                 cv_run_opts_init(&o);
                 o.init = CV_INIT_RANDOM;
                 o.seed = 7;
-                if (cv_plan_build(&s, &p, err, sizeof err) == CV_OK &&
+                if (cv_plan_create(&s, &p, err, sizeof err) == CV_OK &&
                     cv_run(p, cv_cpu_backend(), &o, &t, err, sizeof err) == CV_OK) {
                     for (int64_t i = 0; i < s.count; i++) {
                         double want = 0;

@@ -108,7 +108,7 @@ static void check_good(const char *name)
     }
     cJSON *cut = cJSON_GetObjectItem(e, "summary_cut");
     CHECK(!!(c->sources & NCCLOG_SRC_SUMMARY_CUT) == (cut && cJSON_IsTrue(cut)));
-    ncclog_free(&log);
+    ncclog_destroy(&log);
     cJSON_Delete(e);
 }
 
@@ -121,7 +121,7 @@ static void check_bad(const char *name)
     if (rc == 0) {
         const ncclog_comm *c;
         rc = ncclog_pick(&log, NULL, &c, err, sizeof err);
-        ncclog_free(&log);
+        ncclog_destroy(&log);
     }
     CHECK(rc != 0);
     CHECK(strchr(err, '\n') == NULL); /* one line */
@@ -182,7 +182,7 @@ static void check_partial(const char *name)
             fprintf(stderr, "%s: '%s' lacks '%s'\n", name, said, w);
         CHECK(strstr(said, w) != NULL);
     }
-    ncclog_free(&log);
+    ncclog_destroy(&log);
     cJSON_Delete(root);
 }
 
@@ -333,7 +333,7 @@ static void check_paste(const char *dir, const char *name)
         CHECK(strstr(text, w->valuestring) != NULL);
     }
     free(text);
-    ncclog_free(&log);
+    ncclog_destroy(&log);
     cJSON_Delete(e);
 }
 
@@ -403,7 +403,7 @@ static void check_multi(const char *name)
     CHECK(strstr(err, "ambiguous") != NULL);
     CHECK(ncclog_pick(&log, "0xdead", &c, err, sizeof err) != 0);
     CHECK(strstr(err, "matches no communicator") != NULL);
-    ncclog_free(&log);
+    ncclog_destroy(&log);
     cJSON_Delete(e);
 }
 
@@ -435,7 +435,7 @@ static void check_pointer_only(void)
     CHECK(c->nranks == 16 && c->nnodes == 2 && !c->by_commid && !c->grouped_by_order);
     CHECK(!strcmp(c->id, "0x7f10000"));
     REQUIRE(ncclog_pick(&log, "0x7f10110", &c, err, sizeof err) == 0); /* rank 1's */
-    ncclog_free(&log);
+    ncclog_destroy(&log);
 }
 
 /* Pointers only, and processes 2 and 3 created their pair before the
@@ -473,7 +473,7 @@ static void check_pointer_order(void)
         CHECK(c->channels[0].next[i] == (i + 1) % 4);
     REQUIRE(ncclog_pick(&log, "0x7f2000", &c, err, sizeof err) == 0); /* process 2's pair */
     CHECK(c->nranks == 2 && !strcmp(c->ranks[1].ptr, "0x7f3000"));
-    ncclog_free(&log);
+    ncclog_destroy(&log);
 }
 
 /* 100,000 communicators of one rank each, by commId and by pointer: ids
@@ -512,7 +512,7 @@ static void check_many_comms(void)
     snprintf(id, sizeof id, "0x%016x", 77777); /* a commId */
     REQUIRE(ncclog_pick(&log, id, &c, err, sizeof err) == 0);
     CHECK(!strcmp(c->id, id) && c->by_commid);
-    ncclog_free(&log);
+    ncclog_destroy(&log);
 }
 
 /* The 16-rank log inside 200,000 lines of a training run's own output,
@@ -543,7 +543,7 @@ static void check_buried(void)
     REQUIRE(ncclog_pick(&log, NULL, &c, err, sizeof err) == 0);
     CHECK(c->nranks == 16 && c->nnodes == 2 && c->nchannels == 4);
     CHECK(log.lines > 200000);
-    ncclog_free(&log);
+    ncclog_destroy(&log);
 }
 
 /* Lines are read into a bounded buffer: a 5 MB line in the middle of the
@@ -594,7 +594,7 @@ static void check_bounds(void)
     CHECK(strstr(note, "1 line longer than 64 KiB was read only that far (the first at line "
                        "40)") != NULL);
     CHECK(strstr(note, "3 NUL bytes dropped (the first on line 51)") != NULL);
-    ncclog_free(&log);
+    ncclog_destroy(&log);
 
     tmp = tmpfile();
     REQUIRE(tmp != NULL);
@@ -662,7 +662,7 @@ static void check_lesson(void)
     }
     CHECK(seen == 4);
     cJSON_Delete(l);
-    ncclog_free(&log);
+    ncclog_destroy(&log);
 }
 
 static const char *const good[] = {"single-node-8",   "two-nodes-16", "cut-summary-32", "dbtree-4",

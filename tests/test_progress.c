@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "progress.h"
+#include "lesson_progress.h"
 #include "check.h"
 
 static char dir[512];
@@ -73,34 +73,34 @@ static void test_round_trip(void)
 {
     char path[1024], msg[1024];
     snprintf(path, sizeof path, "%s/deep/er/progress.json", dir);
-    progress p;
-    EXPECT(progress_load(&p, path, msg, sizeof msg) == PROGRESS_EMPTY, "missing file");
+    lesson_progress p;
+    EXPECT(lesson_progress_load(&p, path, msg, sizeof msg) == LESSON_PROGRESS_EMPTY, "missing file");
     EXPECT(p.ndone == 0 && !p.current_lesson && !p.lang[0], "defaults");
-    progress_set_done(&p, "prim-sendrecv", true);
-    progress_set_done(&p, "algo-ring-allreduce", true);
-    progress_set_done(&p, "prim-sendrecv", true); /* twice is once */
-    progress_set_done(&p, "algo-ring-allreduce", false);
-    progress_set_done(&p, "cost-busbw", true);
-    progress_record_quiz(&p, "prim-sendrecv/who-uses-p2p", true);
-    progress_record_quiz(&p, "prim-sendrecv/who-uses-p2p", false);
-    progress_record_quiz(&p, "algo-ring-allreduce/gpt3-allreduce-time", true);
-    progress_set_current(&p, "algo-ring-allreduce", 4);
+    lesson_progress_set_done(&p, "prim-sendrecv", true);
+    lesson_progress_set_done(&p, "algo-ring-allreduce", true);
+    lesson_progress_set_done(&p, "prim-sendrecv", true); /* twice is once */
+    lesson_progress_set_done(&p, "algo-ring-allreduce", false);
+    lesson_progress_set_done(&p, "cost-busbw", true);
+    lesson_progress_record_quiz(&p, "prim-sendrecv/who-uses-p2p", true);
+    lesson_progress_record_quiz(&p, "prim-sendrecv/who-uses-p2p", false);
+    lesson_progress_record_quiz(&p, "algo-ring-allreduce/gpt3-allreduce-time", true);
+    lesson_progress_set_current(&p, "algo-ring-allreduce", 4);
     snprintf(p.lang, sizeof p.lang, "zh");
     snprintf(p.theme, sizeof p.theme, "dark");
-    progress_record_drill(&p, 7, 10, 1700000000);
-    progress_record_drill(&p, 5, 9, 1700000100);
-    EXPECT(progress_save(&p, path, msg, sizeof msg) == PROGRESS_OK, "save into a new dir: %s", msg);
-    progress_free(&p);
+    lesson_progress_record_drill(&p, 7, 10, 1700000000);
+    lesson_progress_record_drill(&p, 5, 9, 1700000100);
+    EXPECT(lesson_progress_save(&p, path, msg, sizeof msg) == LESSON_PROGRESS_OK, "save into a new dir: %s", msg);
+    lesson_progress_destroy(&p);
 
-    progress q;
-    EXPECT(progress_load(&q, path, msg, sizeof msg) == PROGRESS_OK, "load: %s", msg);
-    EXPECT(q.ndone == 2 && progress_lesson_done(&q, "prim-sendrecv") &&
-              progress_lesson_done(&q, "cost-busbw") &&
-              !progress_lesson_done(&q, "algo-ring-allreduce"),
+    lesson_progress q;
+    EXPECT(lesson_progress_load(&q, path, msg, sizeof msg) == LESSON_PROGRESS_OK, "load: %s", msg);
+    EXPECT(q.ndone == 2 && lesson_progress_done(&q, "prim-sendrecv") &&
+              lesson_progress_done(&q, "cost-busbw") &&
+              !lesson_progress_done(&q, "algo-ring-allreduce"),
           "done list");
-    const progress_quiz *pq = progress_find_quiz(&q, "prim-sendrecv/who-uses-p2p");
+    const lesson_progress_quiz *pq = lesson_progress_find_quiz(&q, "prim-sendrecv/who-uses-p2p");
     EXPECT(pq && pq->tries == 2 && pq->right == 1 && !pq->last, "quiz score");
-    pq = progress_find_quiz(&q, "algo-ring-allreduce/gpt3-allreduce-time");
+    pq = lesson_progress_find_quiz(&q, "algo-ring-allreduce/gpt3-allreduce-time");
     EXPECT(pq && pq->tries == 1 && pq->right == 1 && pq->last, "quiz score 2");
     EXPECT(q.current_lesson && strcmp(q.current_lesson, "algo-ring-allreduce") == 0 &&
               q.current_beat == 4,
@@ -109,7 +109,7 @@ static void test_round_trip(void)
     EXPECT(q.drill.runs == 2 && q.drill.best == 7 && q.drill.last_right == 5 &&
               q.drill.last_asked == 9 && q.drill.last_time == 1700000100,
           "drill");
-    progress_free(&q);
+    lesson_progress_destroy(&q);
     EXPECT(count_files(dir, "") >= 1, "dir");
 }
 
@@ -122,8 +122,8 @@ static void test_corrupt(const char *text, const char *why)
     clean_dir(sub);
     mkdir(sub, 0755);
     write_file(path, text);
-    progress p;
-    EXPECT(progress_load(&p, path, msg, sizeof msg) == PROGRESS_RECOVERED, "%s", why);
+    lesson_progress p;
+    EXPECT(lesson_progress_load(&p, path, msg, sizeof msg) == LESSON_PROGRESS_RECOVERED, "%s", why);
     EXPECT(strstr(msg, path) && strstr(msg, ".corrupt-") && strstr(msg, why), "message: %s", msg);
     EXPECT(access(path, F_OK) != 0, "the bad file is moved, not left in the way");
     EXPECT(count_files(sub, "progress.json.corrupt-") == 1, "set aside once");
@@ -146,53 +146,53 @@ static void test_corrupt(const char *text, const char *why)
     EXPECT(p.ndone == 0 && !p.current_lesson, "defaults after recovery");
     /* a second corrupt file in the same second does not overwrite the first */
     write_file(path, text);
-    progress_free(&p);
-    EXPECT(progress_load(&p, path, msg, sizeof msg) == PROGRESS_RECOVERED, "again");
+    lesson_progress_destroy(&p);
+    EXPECT(lesson_progress_load(&p, path, msg, sizeof msg) == LESSON_PROGRESS_RECOVERED, "again");
     EXPECT(count_files(sub, "progress.json.corrupt-") == 2, "two copies");
-    progress_free(&p);
+    lesson_progress_destroy(&p);
 }
 
 static void test_paths(void)
 {
     char out[1024];
     setenv("XDG_DATA_HOME", "/data/home", 1);
-    EXPECT(progress_default_path(out, sizeof out) &&
+    EXPECT(lesson_progress_default_path(out, sizeof out) &&
               strcmp(out, "/data/home/collviz/progress.json") == 0,
           "%s", out);
     setenv("XDG_DATA_HOME", "relative/path", 1); /* invalid per the spec: ignored */
     setenv("HOME", "/home/learner", 1);
-    EXPECT(progress_default_path(out, sizeof out) &&
+    EXPECT(lesson_progress_default_path(out, sizeof out) &&
               strcmp(out, "/home/learner/.local/share/collviz/progress.json") == 0,
           "%s", out);
     unsetenv("XDG_DATA_HOME");
-    EXPECT(progress_default_path(out, sizeof out) &&
+    EXPECT(lesson_progress_default_path(out, sizeof out) &&
               strcmp(out, "/home/learner/.local/share/collviz/progress.json") == 0,
           "%s", out);
     unsetenv("HOME");
-    EXPECT(!progress_default_path(out, sizeof out), "no home at all");
+    EXPECT(!lesson_progress_default_path(out, sizeof out), "no home at all");
 }
 
 /* Two distinguishable versions, large enough that a save takes a while. */
-static void fill(progress *p, int version)
+static void fill(lesson_progress *p, int version)
 {
-    progress_init(p);
+    lesson_progress_init(p);
     int n = version == 0 ? 600 : 900;
     for (int i = 0; i < n; i++) {
         char key[64];
         snprintf(key, sizeof key, "lesson-%d/quiz-%d", i / 10, i % 10);
-        progress_record_quiz(p, key, (i + version) % 3 == 0);
+        lesson_progress_record_quiz(p, key, (i + version) % 3 == 0);
     }
-    progress_set_current(p, version == 0 ? "version-a" : "version-b", version);
+    lesson_progress_set_current(p, version == 0 ? "version-a" : "version-b", version);
 }
 
 static void test_kill_during_save(void)
 {
     char path[1024], msg[1024];
     snprintf(path, sizeof path, "%s/kill/progress.json", dir);
-    progress a;
+    lesson_progress a;
     fill(&a, 0);
-    EXPECT(progress_save(&a, path, msg, sizeof msg) == PROGRESS_OK, "%s", msg);
-    progress_free(&a);
+    EXPECT(lesson_progress_save(&a, path, msg, sizeof msg) == LESSON_PROGRESS_OK, "%s", msg);
+    lesson_progress_destroy(&a);
     srand((unsigned)time(NULL));
     int rounds = 40, saw_b = 0, torn = 0;
     char sub[1024];
@@ -202,7 +202,7 @@ static void test_kill_during_save(void)
         EXPECT(pipe(ready) == 0, "pipe");
         pid_t pid = fork();
         if (pid == 0) {
-            progress v[2];
+            lesson_progress v[2];
             fill(&v[0], 0);
             fill(&v[1], 1);
             /* start the clock only once the child is saving */
@@ -210,7 +210,7 @@ static void test_kill_during_save(void)
                 _exit(4);
             for (int i = 0;; i++) {
                 char m[256];
-                if (progress_save(&v[i % 2], path, m, sizeof m) != PROGRESS_OK)
+                if (lesson_progress_save(&v[i % 2], path, m, sizeof m) != LESSON_PROGRESS_OK)
                     _exit(3);
             }
         }
@@ -227,16 +227,16 @@ static void test_kill_during_save(void)
         EXPECT(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "the child was killed mid-loop");
         torn += count_files(sub, "progress.json.tmp-") > 0;
 
-        progress p;
-        progress_status st = progress_load(&p, path, msg, sizeof msg);
-        EXPECT(st == PROGRESS_OK, "round %d: %d %s", round, (int)st, msg);
+        lesson_progress p;
+        lesson_progress_status st = lesson_progress_load(&p, path, msg, sizeof msg);
+        EXPECT(st == LESSON_PROGRESS_OK, "round %d: %d %s", round, (int)st, msg);
         bool is_a = p.current_lesson && strcmp(p.current_lesson, "version-a") == 0 &&
                     p.nquizzes == 600;
         bool is_b = p.current_lesson && strcmp(p.current_lesson, "version-b") == 0 &&
                     p.nquizzes == 900;
         EXPECT(is_a || is_b, "round %d: a whole version (%d quizzes)", round, p.nquizzes);
         saw_b += is_b;
-        progress_free(&p);
+        lesson_progress_destroy(&p);
     }
 
     /* Which moment a kill hits is up to timing; say what this run covered. */
@@ -246,26 +246,26 @@ static void test_kill_during_save(void)
     EXPECT(torn + saw_b > 0, "no kill landed after the child's first save began");
 
     /* killed children leave temporary files; the next save clears them */
-    progress p;
-    progress_init(&p);
-    EXPECT(progress_save(&p, path, msg, sizeof msg) == PROGRESS_OK, "%s", msg);
+    lesson_progress p;
+    lesson_progress_init(&p);
+    EXPECT(lesson_progress_save(&p, path, msg, sizeof msg) == LESSON_PROGRESS_OK, "%s", msg);
     EXPECT(count_files(sub, "progress.json.tmp-") == 0, "stale temporary files removed");
     EXPECT(count_files(sub, "progress.json.corrupt-") == 0, "nothing was ever corrupt");
-    progress_free(&p);
+    lesson_progress_destroy(&p);
 }
 
 static void test_unwritable(void)
 {
     char msg[1024];
-    progress p;
-    progress_init(&p);
+    lesson_progress p;
+    lesson_progress_init(&p);
     /* a path under a regular file cannot be created */
     char file[1024], path[1100];
     snprintf(file, sizeof file, "%s/plain-file", dir);
     write_file(file, "x");
     snprintf(path, sizeof path, "%s/progress.json", file);
-    EXPECT(progress_save(&p, path, msg, sizeof msg) == PROGRESS_EIO && msg[0], "EIO: %s", msg);
-    progress_free(&p);
+    EXPECT(lesson_progress_save(&p, path, msg, sizeof msg) == LESSON_PROGRESS_EIO && msg[0], "EIO: %s", msg);
+    lesson_progress_destroy(&p);
 }
 
 /* A file just under the size limit, of half a million "done" ids with
@@ -287,15 +287,15 @@ static void test_large_file(void)
     fputs("}}", f);
     long size = ftell(f);
     fclose(f);
-    EXPECT(size < PROGRESS_MAX_BYTES, "the file is %ld bytes, under the limit", size);
-    progress p;
-    EXPECT(progress_load(&p, path, msg, sizeof msg) == PROGRESS_OK, "large: %s", msg);
+    EXPECT(size < LESSON_PROGRESS_MAX_BYTES, "the file is %ld bytes, under the limit", size);
+    lesson_progress p;
+    EXPECT(lesson_progress_load(&p, path, msg, sizeof msg) == LESSON_PROGRESS_OK, "large: %s", msg);
     EXPECT(p.ndone == n - 1000, "%d done ids, want %d", p.ndone, n - 1000);
     EXPECT(p.nquizzes == 8000, "%d quizzes, want 8000", p.nquizzes);
-    const progress_quiz *q = progress_find_quiz(&p, "q7");
+    const lesson_progress_quiz *q = lesson_progress_find_quiz(&p, "q7");
     EXPECT(q && q->tries == 8007, "the later q7 counts: %d", q ? q->tries : -1);
-    EXPECT(progress_lesson_done(&p, "61697") && !progress_lesson_done(&p, "61698"), "ids");
-    progress_free(&p);
+    EXPECT(lesson_progress_done(&p, "61697") && !lesson_progress_done(&p, "61698"), "ids");
+    lesson_progress_destroy(&p);
 }
 
 /* Reads a whole file into a malloc'd buffer; its size in *len. */
@@ -327,19 +327,19 @@ static void test_near_limit(void)
     FILE *f = fopen(path, "wb");
     fputs("{\"format\":1,\"lang\":\"en\",\"theme\":\"dark\",\"done\":[", f);
     int n = 0;
-    for (; ftell(f) < PROGRESS_MAX_BYTES - 400; n++)
+    for (; ftell(f) < LESSON_PROGRESS_MAX_BYTES - 400; n++)
         fprintf(f, "%s\"%x\"", n ? "," : "", n);
     fputs("]}", f);
     fclose(f);
-    progress p;
-    EXPECT(progress_load(&p, path, msg, sizeof msg) == PROGRESS_OK && p.ndone == n,
+    lesson_progress p;
+    EXPECT(lesson_progress_load(&p, path, msg, sizeof msg) == LESSON_PROGRESS_OK && p.ndone == n,
            "near the limit, %d ids: %s", n, msg);
-    EXPECT(progress_save(&p, path, msg, sizeof msg) == PROGRESS_OK, "save near the limit: %s", msg);
-    progress_free(&p);
+    EXPECT(lesson_progress_save(&p, path, msg, sizeof msg) == LESSON_PROGRESS_OK, "save near the limit: %s", msg);
+    lesson_progress_destroy(&p);
     long size = 0;
     free(slurp(path, &size));
-    EXPECT(size <= PROGRESS_MAX_BYTES, "saved %ld bytes, over the limit %d", size, PROGRESS_MAX_BYTES);
-    EXPECT(progress_load(&p, path, msg, sizeof msg) == PROGRESS_OK && p.ndone == n,
+    EXPECT(size <= LESSON_PROGRESS_MAX_BYTES, "saved %ld bytes, over the limit %d", size, LESSON_PROGRESS_MAX_BYTES);
+    EXPECT(lesson_progress_load(&p, path, msg, sizeof msg) == LESSON_PROGRESS_OK && p.ndone == n,
            "reloaded after a save: %d of %d ids: %s", p.ndone, n, msg);
     EXPECT(count_files(dir, "near.json.corrupt") == 0, "the saved file was set aside");
 
@@ -349,11 +349,11 @@ static void test_near_limit(void)
     char big[501];
     memset(big, 'z', 500);
     big[500] = '\0';
-    progress_set_done(&p, big, true);
-    EXPECT(progress_save(&p, path, msg, sizeof msg) == PROGRESS_EIO && strstr(msg, "not saved") &&
+    lesson_progress_set_done(&p, big, true);
+    EXPECT(lesson_progress_save(&p, path, msg, sizeof msg) == LESSON_PROGRESS_EIO && strstr(msg, "not saved") &&
                strstr(msg, "over the limit"),
            "a save over the limit: %s", msg);
-    progress_free(&p);
+    lesson_progress_destroy(&p);
     long after_len = 0;
     char *after = slurp(path, &after_len);
     EXPECT(before && after && before_len == after_len && memcmp(before, after, (size_t)after_len) == 0,
@@ -361,16 +361,16 @@ static void test_near_limit(void)
     free(before);
     free(after);
     EXPECT(count_files(dir, "near.json.tmp") == 0, "a temporary file was left");
-    EXPECT(progress_load(&p, path, msg, sizeof msg) == PROGRESS_OK && p.ndone == n,
+    EXPECT(lesson_progress_load(&p, path, msg, sizeof msg) == LESSON_PROGRESS_OK && p.ndone == n,
            "after a refused save: %d of %d ids: %s", p.ndone, n, msg);
-    progress_free(&p);
+    lesson_progress_destroy(&p);
 }
 
-static void add_run(progress *p, bool from_file, void *user)
+static void add_run(lesson_progress *p, bool from_file, void *user)
 {
     (void)from_file;
-    progress_record_drill(p, 1, 1, 0);
-    progress_record_quiz(p, (const char *)user, true);
+    lesson_progress_record_drill(p, 1, 1, 0);
+    lesson_progress_record_quiz(p, (const char *)user, true);
 }
 
 /* Two processes updating at once: every update of both is in the file
@@ -385,8 +385,8 @@ static void test_concurrent_updates(void)
         if (kids[k] == 0) {
             for (int i = 0; i < 100; i++) {
                 char m[256];
-                if (progress_update(path, add_run, k ? "lesson/b" : "lesson/a", NULL, m,
-                                    sizeof m) != PROGRESS_OK && !(i == 0 && m[0] == 0))
+                if (lesson_progress_update(path, add_run, k ? "lesson/b" : "lesson/a", NULL, m,
+                                    sizeof m) != LESSON_PROGRESS_OK && !(i == 0 && m[0] == 0))
                     _exit(3);
             }
             _exit(0);
@@ -397,13 +397,13 @@ static void test_concurrent_updates(void)
         waitpid(kids[k], &status, 0);
         EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0, "updater %d: status %d", k, status);
     }
-    progress p;
-    EXPECT(progress_load(&p, path, msg, sizeof msg) == PROGRESS_OK, "%s", msg);
-    const progress_quiz *a = progress_find_quiz(&p, "lesson/a"), *b = progress_find_quiz(&p, "lesson/b");
+    lesson_progress p;
+    EXPECT(lesson_progress_load(&p, path, msg, sizeof msg) == LESSON_PROGRESS_OK, "%s", msg);
+    const lesson_progress_quiz *a = lesson_progress_find_quiz(&p, "lesson/a"), *b = lesson_progress_find_quiz(&p, "lesson/b");
     EXPECT(p.drill.runs == 200 && a && a->tries == 100 && b && b->tries == 100,
            "after 2 x 100 updates at once: runs=%d, a=%d, b=%d", p.drill.runs, a ? a->tries : -1,
            b ? b->tries : -1);
-    progress_free(&p);
+    lesson_progress_destroy(&p);
 }
 
 /* A progress file that cannot be read is never written over: a directory
@@ -416,11 +416,11 @@ static void test_unreadable(void)
     char cmd[1200];
     snprintf(cmd, sizeof cmd, "mkdir -p %s/inside", path);
     EXPECT(system(cmd) == 0, "mkdir");
-    progress p;
-    EXPECT(progress_load(&p, path, msg, sizeof msg) == PROGRESS_EIO && strstr(msg, "directory"),
+    lesson_progress p;
+    EXPECT(lesson_progress_load(&p, path, msg, sizeof msg) == LESSON_PROGRESS_EIO && strstr(msg, "directory"),
            "a directory: %s", msg);
-    progress_free(&p);
-    EXPECT(progress_update(path, add_run, "x/y", NULL, msg, sizeof msg) == PROGRESS_EIO &&
+    lesson_progress_destroy(&p);
+    EXPECT(lesson_progress_update(path, add_run, "x/y", NULL, msg, sizeof msg) == LESSON_PROGRESS_EIO &&
                strstr(msg, "not saved"),
            "update over a directory: %s", msg);
     struct stat st;
@@ -430,13 +430,13 @@ static void test_unreadable(void)
         snprintf(path, sizeof path, "%s/noread.json", dir);
         write_file(path, "{\"format\":1,\"done\":[\"kept\"]}");
         chmod(path, 0);
-        EXPECT(progress_update(path, add_run, "x/y", NULL, msg, sizeof msg) == PROGRESS_EIO,
+        EXPECT(lesson_progress_update(path, add_run, "x/y", NULL, msg, sizeof msg) == LESSON_PROGRESS_EIO,
                "unreadable: %s", msg);
         chmod(path, 0644);
-        EXPECT(progress_load(&p, path, msg, sizeof msg) == PROGRESS_OK &&
-                   progress_lesson_done(&p, "kept") && p.drill.runs == 0,
+        EXPECT(lesson_progress_load(&p, path, msg, sizeof msg) == LESSON_PROGRESS_OK &&
+                   lesson_progress_done(&p, "kept") && p.drill.runs == 0,
                "the unreadable file is as it was");
-        progress_free(&p);
+        lesson_progress_destroy(&p);
     }
 }
 

@@ -189,7 +189,7 @@ int main(void)
     cv_spec b = tr_spec(CV_OP_ALLGATHER, CV_ALGO_BRUCK, 5, 1);
     cv_plan *plan = NULL;
     char err[CV_ERR_LEN];
-    EXPECT(cv_plan_build(&b, &plan, err, sizeof err) == CV_OK, "%s", err);
+    EXPECT(cv_plan_create(&b, &plan, err, sizeof err) == CV_OK, "%s", err);
     if (plan) {
         EXPECT(!plan->steps[plan->nsteps - 1].local, "bruck's plan ends locally");
         const char *words = cv_algo_narration(CV_OP_ALLGATHER, CV_ALGO_BRUCK, CV_LANG_EN);

@@ -97,7 +97,7 @@ static double expected_model(double size)
     s.count = (int64_t)(size / 4);
     cv_plan *plan = NULL;
     char err[CV_ERR_LEN];
-    if (cv_plan_build(&s, &plan, err, sizeof err) != CV_OK) {
+    if (cv_plan_create(&s, &plan, err, sizeof err) != CV_OK) {
         printf("FAIL: plan: %s\n", err);
         return -1;
     }
@@ -152,7 +152,7 @@ static void real_result(const char *json)
         EXPECT(fabs(r.rows[i].model_busbw - want) <= 1e-9 * want, "row %d (%.0f B): model %g, "
                "cv_cost_plan %g", i, r.rows[i].size, r.rows[i].model_busbw, want);
     }
-    show_result_free(&r);
+    show_result_destroy(&r);
 
     char args[1024];
     snprintf(args, sizeof args, "show '%s' --table --link nvlink4", json);

@@ -84,7 +84,7 @@ static void gb10_two_hosts(void)
     rc = show_model(&r, cv_link_find("nvlink4"), &priced, err, sizeof err);
     EXPECT(rc == CV_OK && r.rows[3].model_us < two_level, "gb10: nvlink %g us, two-level %g us",
            r.rows[3].model_us, two_level);
-    show_result_free(&r);
+    show_result_destroy(&r);
 }
 
 /* The program named in the command line above the table; ranks from busbw. */
@@ -105,7 +105,7 @@ static void allgather_bfloat16(void)
     int priced = 0;
     rc = show_model(&r, cv_link_find("nvlink4"), &priced, err, sizeof err);
     EXPECT(rc == CV_OK && priced == 7, "1435 model: %s (%d of 7 priced)", err, priced);
-    show_result_free(&r);
+    show_result_destroy(&r);
 }
 
 /* Rows only, no program, no Rank lines: op and ranks from busbw/algbw. */
@@ -125,7 +125,7 @@ static void inferred(const char *name, int ranks, int nrows, double first_time)
     EXPECT(r.nrows > 0 && near(r.rows[0].time_us, first_time), "%s: first time %g", name,
            r.nrows ? r.rows[0].time_us : -1);
     EXPECT(strstr(r.notes, "no program name") != NULL, "%s: notes '%s'", name, r.notes);
-    show_result_free(&r);
+    show_result_destroy(&r);
 }
 
 /* What the paste cannot say is asked for, by flag; given, it is used. */
@@ -144,7 +144,7 @@ static void asks(void)
                r.nrows);
         EXPECT(r.rows[0].wrong == -1 && strstr(r.notes, "largest error"), "644: wrong %g, '%s'",
                r.rows[0].wrong, r.notes);
-        show_result_free(&r);
+        show_result_destroy(&r);
     }
     rc = load("nccl-1530-header-no-rows.txt", NULL, &r, err, sizeof err);
     EXPECT(rc == CV_EINVAL && strstr(err, "nccl-1530-header-no-rows.txt:15: a column header but "
@@ -170,7 +170,7 @@ static void typeless(void)
            "mscclpp: rows");
     EXPECT(strstr(r.notes, "4 bytes per element") && strstr(r.notes, "in-place first"),
            "mscclpp: notes '%s'", r.notes);
-    show_result_free(&r);
+    show_result_destroy(&r);
 }
 
 /* Synthetic: what no paste at hand showed. */
@@ -205,14 +205,14 @@ static void synthetic(void)
         char why[128];
         EXPECT(show_gpu_link(r.gpu, &inter, why, sizeof why) == cv_link_find("nvlink4") &&
                    inter == cv_link_find("ib-ndr"), "H100's links");
-        show_result_free(&r);
+        show_result_destroy(&r);
     }
     show_hints h = {CV_OP_ALLGATHER, 0, -1, false};
     rc = parse(two_tests, &h, &r, err, sizeof err);
     EXPECT(rc == CV_OK && r.spec.op == CV_OP_ALLGATHER && r.nrows == 1 && r.spec.ranks == 2 &&
                near(r.rows[0].size, 4096), "--op picks the second test: %s", err);
     if (rc == CV_OK)
-        show_result_free(&r);
+        show_result_destroy(&r);
     /* 2017: "bytes N type op", times in milliseconds */
     rc = parse("#  bytes  N  type  op  time  algbw  busbw  res  time  algbw  busbw  res\n"
                "  1048576  262144  float  sum  0.250  4.19  7.34  0e+00  0.250  4.19  7.34  0e+00\n",
@@ -220,7 +220,7 @@ static void synthetic(void)
     EXPECT(rc == CV_OK && r.nrows == 1 && near(r.rows[0].time_us, 250) && r.rows[0].wrong == -1,
            "2017 table: %s", err);
     if (rc == CV_OK)
-        show_result_free(&r);
+        show_result_destroy(&r);
     rc = parse("   1024  256  float  sum  -1  -5.00  0.10  0.10  0\n", NULL, &r, err, sizeof err);
     EXPECT(rc == CV_EINVAL && strstr(err, "synthetic.txt:1: a row with a negative time"),
            "negative time: %s", err);
@@ -230,13 +230,13 @@ static void synthetic(void)
         "#  Rank  1 Group  0 Pid 1 on a device  1 [0x02] EVIL\x1b[2J GPU\n"
         "\0\0\n"
         "        1024           256     float     sum      -1    10.00    0.10    0.10      0\n";
-    show_result_free(&r);
+    show_result_destroy(&r);
     h = (show_hints){CV_OP_ALLREDUCE, 0, -1, false};
     rc = show_parse("hostile.txt", hostile, sizeof hostile - 1, &h, &r, err, sizeof err);
     EXPECT(rc == CV_OK && !strchr(r.gpu, '\x1b') && r.nrows == 1, "hostile: %s gpu '%s'", err,
            rc == CV_OK ? r.gpu : "");
     if (rc == CV_OK)
-        show_result_free(&r);
+        show_result_destroy(&r);
     /* an NCCL log in the same paste gives the ranks and nodes the rows lack */
     static const char mixed[] =
         "h1:1:2 [0] NCCL INFO comm 0x5558e3c10180 rank 0 nRanks 8 nNodes 2 localRanks 4 "
@@ -249,13 +249,13 @@ static void synthetic(void)
            "rows with an NCCL log: %s (%d ranks, %d nodes) '%s'", err, r.spec.ranks,
            r.spec.nodes, rc == CV_OK ? r.notes : "");
     if (rc == CV_OK)
-        show_result_free(&r);
+        show_result_destroy(&r);
     /* launcher tags at the start of a paste are not a JSON array */
     rc = parse("[0]        1024           256     float     sum      -1    10.00    0.10    0.15"
                "      0\n", &(show_hints){CV_OP_ALLREDUCE, 4, -1, false}, &r, err, sizeof err);
     EXPECT(rc == CV_OK && r.nrows == 1, "a paste starting with [0]: %s", err);
     if (rc == CV_OK)
-        show_result_free(&r);
+        show_result_destroy(&r);
     char *huge = malloc(200000);
     if (huge) {
         memset(huge, '7', 199999);
@@ -322,7 +322,7 @@ static void choice(void)
     EXPECT(strstr(tip, "32 KiB: NCCL picks Ring/Simple") && strstr(tip, "Ring/LL 36.6"),
            "choice tooltip: %s", tip);
     EXPECT(r.spec.ranks == 0, "choice: no communicator, %d ranks", r.spec.ranks);
-    show_result_free(&r);
+    show_result_destroy(&r);
     /* --op: AllGather's row, where PAT wins between Ring/LL and Ring/Simple */
     show_hints h = {CV_OP_ALLGATHER, 8, -1, false};
     rc = show_load(log, &h, &r, err, sizeof err);
@@ -335,7 +335,7 @@ static void choice(void)
         rc = show_model(&r, cv_link_find("nvlink4"), &priced, err, sizeof err);
         /* 8 and 16 B are below 8 ranks x 1 byte... 8 B is one byte a rank: priced */
         EXPECT(rc == CV_OK && r.rows[0].model_us > 0, "choice model: %s", err);
-        show_result_free(&r);
+        show_result_destroy(&r);
     }
     h = (show_hints){CV_OP_ALLTOALL, 0, -1, false};
     rc = show_load(log, &h, &r, err, sizeof err);
@@ -388,7 +388,7 @@ static void lesson_figures(void)
                ch[13].all_us[1][2]);
     }
     if (log)
-        ncclog_free(log);
+        ncclog_destroy(log);
     free(log);
     char *text = NULL;
     size_t len = 0;

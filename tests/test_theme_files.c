@@ -118,7 +118,7 @@ static void words(void)
     TR_CHECK(rd_theme_count() == RD_THEME_COUNT + 1, "%d themes", rd_theme_count());
     TR_CHECK(gui_themes.parse("broken") < 0, "a theme file lacking a colour is not offered");
     char list[256];
-    app_enum_list(&gui_themes, list, sizeof list);
+    cli_enum_list(&gui_themes, list, sizeof list);
     TR_CHECK(!strcmp(list, "dark, light, projector, sepia"), "--theme allows: %s", list);
     const rd_theme *th = rd_theme_get((rd_theme_id)id);
     TR_CHECK(!strcmp(th->name, "sepia") && th->bg.r == 0xf1 && th->bg.g == 0xe4 &&

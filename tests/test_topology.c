@@ -105,7 +105,7 @@ static int check(const cv_spec *s, bool (*allowed)(const cv_topology *, int, int
     char err[CV_ERR_LEN], what[200];
     describe(s, what, sizeof what);
     cv_plan *p = NULL;
-    int rc = cv_plan_build(s, &p, err, sizeof err);
+    int rc = cv_plan_create(s, &p, err, sizeof err);
     EXPECT(rc == CV_OK, "%s: build: %s", what, err);
     if (rc)
         return -1;

@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "app.h"
+#include "cli.h"
 #include "cv_cuda.h"
 
 static const char bench_help[] =
@@ -98,47 +98,47 @@ static bool bench_parse(int argc, char **argv, bench_opts *o, int *code)
     o->backend = "cpu";
     long check = 1;
     cv_spec *s = &o->spec;
-    app_flag flags[] = {
-        APP_SPEC_OP_FLAGS(s),
-        APP_SPEC_DATA_FLAGS(s),
-        APP_REFUSE("--count", "the sizes come from -b and -e (bytes), not --count"),
-        APP_PICK("--backend", &o->backend, bench_backends),
-        APP_SIZE("-b", &o->minb, 1, INT64_MAX, "bytes"),
-        APP_SIZE("-e", &o->maxb, 1, INT64_MAX, "bytes"),
-        APP_LONG("-f", &o->factor, 2, 1024),
-        APP_LONG("-n", &o->iters, 1, 100000),
-        APP_LONG("-w", &o->warmup, 0, 100000),
-        APP_LONG("-c", &check, 0, 1),
-        APP_ENUM("-o", &s->redop, &app_redops),
-        APP_ENUM("-d", &s->dtype, &app_dtypes),
-        APP_INT("-r", &s->root, 0, CV_MAX_RANKS - 1),
-        APP_SWITCH("--json", &o->json),
+    cli_flag flags[] = {
+        CLI_SPEC_OP_FLAGS(s),
+        CLI_SPEC_DATA_FLAGS(s),
+        CLI_REFUSE("--count", "the sizes come from -b and -e (bytes), not --count"),
+        CLI_PICK("--backend", &o->backend, bench_backends),
+        CLI_SIZE("-b", &o->minb, 1, INT64_MAX, "bytes"),
+        CLI_SIZE("-e", &o->maxb, 1, INT64_MAX, "bytes"),
+        CLI_LONG("-f", &o->factor, 2, 1024),
+        CLI_LONG("-n", &o->iters, 1, 100000),
+        CLI_LONG("-w", &o->warmup, 0, 100000),
+        CLI_LONG("-c", &check, 0, 1),
+        CLI_ENUM("-o", &s->redop, &cli_redops),
+        CLI_ENUM("-d", &s->dtype, &cli_dtypes),
+        CLI_INT("-r", &s->root, 0, CV_MAX_RANKS - 1),
+        CLI_SWITCH("--json", &o->json),
     };
-    app_cmdline cl = APP_CMDLINE("bench", bench_help, flags);
-    if (!app_flags_parse(&cl, argc, argv, code))
+    cli_cmdline cl = CLI_CMDLINE("bench", bench_help, flags);
+    if (!cli_flags_parse(&cl, argc, argv, code))
         return false;
     o->check = check != 0;
-    o->algo_given = app_flag_given(&cl, "--algo");
-    o->ranks_given = app_flag_given(&cl, "--ranks");
-    o->e_given = app_flag_given(&cl, "-e");
-    *code = APP_EXIT_USAGE;
+    o->algo_given = cli_flag_given(&cl, "--algo");
+    o->ranks_given = cli_flag_given(&cl, "--ranks");
+    o->e_given = cli_flag_given(&cl, "-e");
+    *code = CLI_EXIT_USAGE;
     /* A size given alone past the other's default is the only size: the
      * error below would name a flag that was never given. */
     if (o->maxb < o->minb && !o->e_given)
         o->maxb = o->minb;
-    if (o->maxb < o->minb && !app_flag_given(&cl, "-b"))
+    if (o->maxb < o->minb && !cli_flag_given(&cl, "-b"))
         o->minb = o->maxb;
     if (o->maxb < o->minb) {
-        app_usage_error("-e: %lld is smaller than -b %lld", (long long)o->maxb,
+        cli_usage_error("-e: %lld is smaller than -b %lld", (long long)o->maxb,
                         (long long)o->minb);
         return false;
     }
     if (!strcmp(o->backend, "nccl"))
         return true; /* the rank count comes from NCCL: checked in bench_open */
     s->count = 0;
-    if (!app_finish_spec(&cl, s, o->algo_given, CV_MAX_RANKS))
+    if (!cli_finish_spec(&cl, s, o->algo_given, CV_MAX_RANKS))
         return false;
-    *code = APP_EXIT_OK;
+    *code = CLI_EXIT_OK;
     return true;
 }
 
@@ -151,11 +151,11 @@ static int bench_open(bench_opts *o, bench_ctx *c)
     if (!strcmp(o->backend, "nccl")) {
         char err[CV_ERR_LEN];
         bool mpi = cv_nccl_mpi_launched(); /* mpirun, srun, a PMIx launcher */
-        int rc = mpi ? cv_nccl_open_mpi(&c->nccl, err, sizeof err)
-                     : cv_nccl_open(o->ranks_given ? o->spec.ranks : 0, &c->nccl, err, sizeof err);
+        int rc = mpi ? cv_nccl_create_mpi(&c->nccl, err, sizeof err)
+                     : cv_nccl_create(o->ranks_given ? o->spec.ranks : 0, &c->nccl, err, sizeof err);
         if (rc) {
             fprintf(stderr, "collviz: --backend nccl: %s\n", err);
-            return app_exit_for(rc, NULL);
+            return cli_exit_for(rc, NULL);
         }
         o->spec.ranks = cv_nccl_ranks(c->nccl);
         o->spec.count = 0;
@@ -165,15 +165,15 @@ static int bench_open(bench_opts *o, bench_ctx *c)
         check.algo = o->spec.algo = algos[0];
         char why[CV_ERR_LEN];
         if (cv_spec_check(&check, CV_MAX_RANKS, why, sizeof why) != CV_OK) {
-            cv_nccl_close(c->nccl);
+            cv_nccl_destroy(c->nccl);
             c->nccl = NULL;
-            return app_usage_error("%s", why);
+            return cli_usage_error("%s", why);
         }
         c->quiet = cv_nccl_rank(c->nccl) != 0;
         c->name = "nccl";
-        return APP_EXIT_OK;
+        return CLI_EXIT_OK;
     }
-    int rc = app_select_backend(o->backend, false, &c->be);
+    int rc = cli_select_backend(o->backend, false, &c->be);
     if (rc)
         return rc;
     c->name = c->be->name;
@@ -181,7 +181,7 @@ static int bench_open(bench_opts *o, bench_ctx *c)
     c->bound = c->be->membw && c->be->plan_bound &&
                c->be->membw(PROBE_BYTES, PROBE_PASSES_FIRST, &c->bw, err, sizeof err) == CV_OK &&
                c->bw.copy > 0;
-    return APP_EXIT_OK;
+    return CLI_EXIT_OK;
 }
 
 static void on_progress(void *user, int done, int total);
@@ -222,7 +222,7 @@ static int bench_measure(const bench_opts *o, bench_ctx *c, cv_spec *spec, int64
     row->size = size;
     spec->count = size / cv_spec_bench_unit(spec);
     cv_plan *plan = NULL;
-    int rc = cv_plan_build(spec, &plan, err, errlen);
+    int rc = cv_plan_create(spec, &plan, err, errlen);
     if (rc)
         return rc;
     progress_state ps = {cv_now_seconds(), size, false, NULL, 0};
@@ -283,8 +283,8 @@ static int bench_refuse(const bench_opts *o, const bench_ctx *c, int64_t size, i
         snprintf(flags, errlen - (size_t)(flags - err), "lower %s or --ranks",
                  o->e_given ? "-e" : "-b");
     fprintf(stderr, "collviz: bench: %lld B: %s%s\n", (long long)size, err,
-            c->be && app_device_refused(st, c->be) ? " (--backend cpu runs it on the CPU)" : "");
-    return app_exit_for(st, c->nccl ? NULL : c->be);
+            c->be && cli_device_refused(st, c->be) ? " (--backend cpu runs it on the CPU)" : "");
+    return cli_exit_for(st, c->nccl ? NULL : c->be);
 }
 
 /* The largest size the rows reach (-b times a power of -f, at most -e). */
@@ -308,7 +308,7 @@ static int bench_fits(const bench_opts *o, const bench_ctx *c, int64_t size, cha
     cv_spec spec = o->spec;
     spec.count = size / cv_spec_bench_unit(&spec);
     cv_plan *plan = NULL;
-    int rc = cv_plan_build(&spec, &plan, err, errlen);
+    int rc = cv_plan_create(&spec, &plan, err, errlen);
     if (rc == CV_OK) {
         cv_run_opts ro;
         cv_run_opts_init(&ro); /* as bench_measure runs it */
@@ -483,7 +483,7 @@ static bool json_finish(cJSON *doc, const bench_ctx *c, double avg, double wall,
 
 /* ------------------------------------------------------------- command */
 
-int app_cmd_bench(int argc, char **argv)
+int cli_cmd_bench(int argc, char **argv)
 {
     double start = cv_now_seconds(), timed = 0;
     bench_opts o;
@@ -491,12 +491,12 @@ int app_cmd_bench(int argc, char **argv)
     int rc;
     if (!bench_parse(argc, argv, &o, &rc))
         return rc;
-    if ((rc = bench_open(&o, &c)) != APP_EXIT_OK)
+    if ((rc = bench_open(&o, &c)) != CLI_EXIT_OK)
         return rc;
     int64_t unit = cv_spec_bench_unit(&o.spec);
     if (o.minb % unit) { /* every row would be cut down to whole elements */
-        cv_nccl_close(c.nccl);
-        return app_usage_error("-b: %lld is not a multiple of %lld bytes (%s%s)",
+        cv_nccl_destroy(c.nccl);
+        return cli_usage_error("-b: %lld is not a multiple of %lld bytes (%s%s)",
                                (long long)o.minb, (long long)unit,
                                cv_op_bench_per_rank(o.spec.op) ? "ranks x " : "",
                                cv_dtype_name(o.spec.dtype));
@@ -506,7 +506,7 @@ int app_cmd_bench(int argc, char **argv)
     int st = bench_fits(&o, &c, largest, err, sizeof err);
     if (st != CV_OK) {
         rc = bench_refuse(&o, &c, largest, st, err, sizeof err);
-        cv_nccl_close(c.nccl);
+        cv_nccl_destroy(c.nccl);
         return rc;
     }
     bool json = o.json && !c.quiet, text = !o.json && !c.quiet;
@@ -516,7 +516,7 @@ int app_cmd_bench(int argc, char **argv)
     double bus_sum = 0;
     int rows = 0;
     int64_t wrong = 0;
-    int status = APP_EXIT_OK;
+    int status = CLI_EXIT_OK;
     for (int64_t size = o.minb; size <= o.maxb;
          size = size * o.factor > size ? size * o.factor : o.maxb + 1) {
         bench_row row;
@@ -538,13 +538,13 @@ int app_cmd_bench(int argc, char **argv)
     double avg = rows ? bus_sum / rows : 0;
     double wall = cv_now_seconds() - start;
     if (json && !json_finish(doc, &c, avg, wall, timed))
-        status = APP_EXIT_USAGE;
+        status = CLI_EXIT_USAGE;
     else if (text)
         print_footer(&c, wrong, avg, wall, timed);
-    if (status == APP_EXIT_OK && wrong)
-        status = APP_EXIT_WRONG;
+    if (status == CLI_EXIT_OK && wrong)
+        status = CLI_EXIT_WRONG;
 done:
     cJSON_Delete(doc);
-    cv_nccl_close(c.nccl);
+    cv_nccl_destroy(c.nccl);
     return status;
 }

@@ -2,7 +2,7 @@
  * cli_card.c: `collviz card`, the reference card: every op and algorithm
  * with the textbook's round count, the bytes its beta term counts per
  * rank, and the alpha-beta time they give (collectives/cv_card.c), in
- * English or Chinese, as text or JSON. app_card_cell formats one cell the
+ * English or Chinese, as text or JSON. cli_card_cell formats one cell the
  * same way for the window's F3 overlay.
  */
 #include <cjson/cJSON.h>
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
+#include "cli.h"
 
 static const char card_help[] =
     "usage: collviz card [--ranks N] [--bytes SIZE] [--link PRESET] [--lang en|zh] [--json]\n\n"
@@ -28,14 +28,14 @@ static const char card_help[] =
     "  --json         the rows as JSON\n"
     "In the window, F3 opens the same card over any lesson or the stage.\n";
 
-const char *app_card_header(int col, cv_lang lang)
+const char *cli_card_header(int col, cv_lang lang)
 {
-    static const char *const en[APP_CARD_COLS] = {"collective", "algorithm", "rounds", "",
+    static const char *const en[CLI_CARD_COLS] = {"collective", "algorithm", "rounds", "",
                                                   "bytes in the \xCE\xB2 term", "",
                                                   "time"};
-    static const char *const zh[APP_CARD_COLS] = {"集合通信", "算法", "轮数", "",
+    static const char *const zh[CLI_CARD_COLS] = {"集合通信", "算法", "轮数", "",
                                                   "\xCE\xB2 项的字节数", "", "时间"};
-    return col < 0 || col >= APP_CARD_COLS ? "" : lang == CV_LANG_ZH ? zh[col] : en[col];
+    return col < 0 || col >= CLI_CARD_COLS ? "" : lang == CV_LANG_ZH ? zh[col] : en[col];
 }
 
 static void human_bytes(int64_t b, char *out, size_t len)
@@ -50,7 +50,7 @@ static void human_bytes(int64_t b, char *out, size_t len)
         snprintf(out, len, "%lld B", (long long)b);
 }
 
-void app_card_cell(const cv_card_row *r, int col, cv_lang lang, char *out, size_t len)
+void cli_card_cell(const cv_card_row *r, int col, cv_lang lang, char *out, size_t len)
 {
     out[0] = '\0';
     switch (col) {
@@ -79,7 +79,7 @@ void app_card_cell(const cv_card_row *r, int col, cv_lang lang, char *out, size_
     }
 }
 
-void app_card_caption(int ranks, int64_t d, const cv_link *link, cv_lang lang, char *out,
+void cli_card_caption(int ranks, int64_t d, const cv_link *link, cv_lang lang, char *out,
                       size_t len)
 {
     char size[32];
@@ -98,17 +98,17 @@ static void print_text(const cv_card_row *rows, int n, int ranks, const cv_link 
                        cv_lang lang)
 {
     char caption[256];
-    app_card_caption(ranks, rows[0].bytes_d, link, lang, caption, sizeof caption);
+    cli_card_caption(ranks, rows[0].bytes_d, link, lang, caption, sizeof caption);
     printf("%s\n%s\n\n", lang == CV_LANG_ZH ? "速查卡：每种集合通信与算法"
                                              : "Reference card: every collective and algorithm",
            caption);
-    printf("%-14s %-19s %-16s %5s  %-22s %10s %11s\n", app_card_header(0, lang),
-           app_card_header(1, lang), app_card_header(2, lang), "", app_card_header(4, lang), "",
-           app_card_header(6, lang));
+    printf("%-14s %-19s %-16s %5s  %-22s %10s %11s\n", cli_card_header(0, lang),
+           cli_card_header(1, lang), cli_card_header(2, lang), "", cli_card_header(4, lang), "",
+           cli_card_header(6, lang));
     for (int i = 0; i < n; i++) {
-        char c[APP_CARD_COLS][80];
-        for (int k = 0; k < APP_CARD_COLS; k++)
-            app_card_cell(&rows[i], k, lang, c[k], sizeof c[k]);
+        char c[CLI_CARD_COLS][80];
+        for (int k = 0; k < CLI_CARD_COLS; k++)
+            cli_card_cell(&rows[i], k, lang, c[k], sizeof c[k]);
         printf("%-14s %-19s %-16s %5s  %-22s %10s %11s\n", i && rows[i - 1].op == rows[i].op ? ""
                : c[0], c[1], c[2], c[3], c[4], c[5], c[6]);
     }
@@ -142,30 +142,30 @@ static int print_json(const cv_card_row *rows, int n, int ranks, const cv_link *
     cJSON_Delete(o);
     if (!s) {
         fputs("collviz: out of memory\n", stderr);
-        return APP_EXIT_USAGE;
+        return CLI_EXIT_USAGE;
     }
     puts(s);
     free(s);
-    return APP_EXIT_OK;
+    return CLI_EXIT_OK;
 }
 
-int app_cmd_card(int argc, char **argv)
+int cli_cmd_card(int argc, char **argv)
 {
     int ranks = 8;
     int64_t bytes = (int64_t)1 << 30;
     const char *link_name = "nvlink4";
     int lang = CV_LANG_EN;
     bool json = false;
-    app_flag flags[] = {
-        APP_INT("--ranks", &ranks, 2, CV_MAX_RANKS),
-        APP_SIZE("--bytes", &bytes, 1, (int64_t)1 << 40, "bytes"),
-        APP_PICK("--link", &link_name, app_link_names()),
-        APP_ENUM("--lang", &lang, &app_langs),
-        APP_SWITCH("--json", &json),
+    cli_flag flags[] = {
+        CLI_INT("--ranks", &ranks, 2, CV_MAX_RANKS),
+        CLI_SIZE("--bytes", &bytes, 1, (int64_t)1 << 40, "bytes"),
+        CLI_PICK("--link", &link_name, cli_link_names()),
+        CLI_ENUM("--lang", &lang, &cli_langs),
+        CLI_SWITCH("--json", &json),
     };
-    app_cmdline cl = APP_CMDLINE("card", card_help, flags);
+    cli_cmdline cl = CLI_CMDLINE("card", card_help, flags);
     int code;
-    if (!app_flags_parse(&cl, argc, argv, &code))
+    if (!cli_flags_parse(&cl, argc, argv, &code))
         return code;
     const cv_link *link = cv_link_find(link_name);
     cv_card_row rows[CV_OP_COUNT * CV_ALGO_COUNT];
@@ -173,5 +173,5 @@ int app_cmd_card(int argc, char **argv)
     if (json)
         return print_json(rows, n, ranks, link);
     print_text(rows, n, ranks, link, (cv_lang)lang);
-    return APP_EXIT_OK;
+    return CLI_EXIT_OK;
 }

@@ -10,10 +10,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "app.h"
+#include "cli.h"
 #include "cv_cuda.h"
 
-int app_usage_error(const char *fmt, ...)
+int cli_usage_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -21,10 +21,10 @@ int app_usage_error(const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
-    return APP_EXIT_USAGE;
+    return CLI_EXIT_USAGE;
 }
 
-long app_peak_rss_kb(void)
+long cli_peak_rss_kb(void)
 {
     FILE *f = fopen("/proc/self/status", "r");
     long kb = -1;
@@ -61,7 +61,7 @@ static void users_of(bool (*uses)(cv_op, cv_algo), char *out, size_t len)
     }
 }
 
-bool app_finish_spec(const app_cmdline *c, cv_spec *spec, bool algo_given, int max_ranks)
+bool cli_finish_spec(const cli_cmdline *c, cv_spec *spec, bool algo_given, int max_ranks)
 {
     if (!algo_given) {
         cv_algo algos[CV_ALGO_COUNT];
@@ -70,21 +70,21 @@ bool app_finish_spec(const app_cmdline *c, cv_spec *spec, bool algo_given, int m
     }
     char err[CV_ERR_LEN], list[256];
     /* Each check once, whichever name the flag was given as (-r, --root). */
-    const char *root = app_flag_given_as(c, "--root");
+    const char *root = cli_flag_given_as(c, "--root");
     if (root && !cv_algo_uses_root(spec->op, spec->algo)) {
         users_of(cv_algo_uses_root, list, sizeof list);
-        app_usage_error("%s: %s %s has no root; allowed with %s", root, cv_op_name(spec->op),
+        cli_usage_error("%s: %s %s has no root; allowed with %s", root, cv_op_name(spec->op),
                         cv_algo_name(spec->algo), list);
         return false;
     }
-    const char *slices = app_flag_given_as(c, "--slices");
+    const char *slices = cli_flag_given_as(c, "--slices");
     if (slices && !cv_algo_uses_slices(spec->op, spec->algo)) {
         users_of(cv_algo_uses_slices, list, sizeof list);
-        app_usage_error("%s: %s %s is not pipelined; allowed with %s", slices,
+        cli_usage_error("%s: %s %s is not pipelined; allowed with %s", slices,
                         cv_op_name(spec->op), cv_algo_name(spec->algo), list);
         return false;
     }
-    const char *redop = app_flag_given_as(c, "--redop");
+    const char *redop = cli_flag_given_as(c, "--redop");
     if (redop && !cv_op_reduces(spec->op)) {
         list[0] = 0;
         for (int o = 0; o < CV_OP_COUNT; o++)
@@ -93,14 +93,14 @@ bool app_finish_spec(const app_cmdline *c, cv_spec *spec, bool algo_given, int m
                 snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "",
                          cv_op_name((cv_op)o));
             }
-        app_usage_error("%s: %s does not reduce; allowed with %s", redop, cv_op_name(spec->op),
+        cli_usage_error("%s: %s does not reduce; allowed with %s", redop, cv_op_name(spec->op),
                         list);
         return false;
     }
-    if (!app__apply_nccl_log(c, spec, max_ranks))
+    if (!cli__apply_nccl_log(c, spec, max_ranks))
         return false;
     if (cv_spec_check(spec, max_ranks, err, sizeof err) != CV_OK) {
-        app_usage_error("%s", err);
+        cli_usage_error("%s", err);
         return false;
     }
     return true;
@@ -120,18 +120,18 @@ static bool compare_algo(const char *name, cv_op op, cv_algo *out)
         size_t used = strlen(list);
         snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", cv_algo_name(algos[i]));
     }
-    app_usage_error("--compare: %s has no algorithm '%s'; allowed: %s", cv_op_name(op),
-                    app_esc(name), list);
+    cli_usage_error("--compare: %s has no algorithm '%s'; allowed: %s", cv_op_name(op),
+                    cli_esc(name), list);
     return false;
 }
 
-bool app_parse_compare(const char *s, cv_spec *spec, bool *algo_given, cv_algo *second)
+bool cli_parse_compare(const char *s, cv_spec *spec, bool *algo_given, cv_algo *second)
 {
     const char *comma = strchr(s, ',');
     if (comma && strchr(comma + 1, ',')) {
-        app_usage_error("--compare: '%s' names more than two algorithms; the stage compares "
+        cli_usage_error("--compare: '%s' names more than two algorithms; the stage compares "
                         "two, side by side (ALGO, or ALGO,ALGO)",
-                        app_esc(s));
+                        cli_esc(s));
         return false;
     }
     if (comma) {
@@ -145,31 +145,31 @@ bool app_parse_compare(const char *s, cv_spec *spec, bool *algo_given, cv_algo *
     return compare_algo(s, spec->op, second);
 }
 
-int app_exit_for(int rc, const cv_backend *be)
+int cli_exit_for(int rc, const cv_backend *be)
 {
-    return rc == CV_EUNAVAIL || app_device_refused(rc, be) ? APP_EXIT_UNAVAIL : APP_EXIT_USAGE;
+    return rc == CV_EUNAVAIL || cli_device_refused(rc, be) ? CLI_EXIT_UNAVAIL : CLI_EXIT_USAGE;
 }
 
-bool app_device_refused(int rc, const cv_backend *be)
+bool cli_device_refused(int rc, const cv_backend *be)
 {
     return be != cv_cpu_backend() && (rc == CV_ENOMEM || rc == CV_EBACKEND || rc == CV_EUNAVAIL);
 }
 
-int app_select_backend(const char *name, bool quiet, const cv_backend **out)
+int cli_select_backend(const char *name, bool quiet, const cv_backend **out)
 {
     char err[CV_ERR_LEN];
     const cv_backend *cuda = cv_cuda_backend();
     if (!strcmp(name, "cpu")) {
         *out = cv_cpu_backend();
-        return APP_EXIT_OK;
+        return CLI_EXIT_OK;
     }
     if (!strcmp(name, "cuda")) {
         if (cuda->probe(err, sizeof err) != CV_OK) {
             fprintf(stderr, "collviz: --backend cuda: %s\n", err);
-            return APP_EXIT_UNAVAIL;
+            return CLI_EXIT_UNAVAIL;
         }
         *out = cuda;
-        return APP_EXIT_OK;
+        return CLI_EXIT_OK;
     }
     if (!strcmp(name, "auto")) {
         if (cuda->probe(err, sizeof err) == CV_OK) {
@@ -179,7 +179,7 @@ int app_select_backend(const char *name, bool quiet, const cv_backend **out)
                 fprintf(stderr, "collviz: %s; using the CPU backend\n", err);
             *out = cv_cpu_backend();
         }
-        return APP_EXIT_OK;
+        return CLI_EXIT_OK;
     }
-    return app_usage_error("--backend: unknown backend '%s'; allowed: cpu, cuda, auto", name);
+    return cli_usage_error("--backend: unknown backend '%s'; allowed: cpu, cuda, auto", name);
 }

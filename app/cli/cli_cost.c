@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
+#include "cli.h"
 
 /* %s: the link presets, from their table (cv_link_names). */
 static const char cost_help[] =
@@ -57,7 +57,7 @@ static void human_time(double s, char *out, size_t len)
         snprintf(out, len, "%.2f us", s * 1e6);
 }
 
-int app_cmd_cost(int argc, char **argv)
+int cli_cmd_cost(int argc, char **argv)
 {
     cv_spec spec;
     cv_spec_init(&spec);
@@ -69,33 +69,33 @@ int app_cmd_cost(int argc, char **argv)
     cv_link inter = *cv_link_find("ib-ndr"); /* between nodes, with --nodes */
     const char *link_name = NULL, *inter_name = NULL;
     double bw = 0, alpha = -1, gamma = 0;
-    app_nccl_args nccl = {NULL, NULL, 0};
-    app_flag flags[] = {
-        APP_SPEC_OP_FLAGS(&spec),
-        APP_SPEC_DATA_FLAGS(&spec),
-        APP_NCCL_FLAGS(&nccl),
-        APP_REFUSE("--count", "give the message size with --bytes, not --count"),
+    cli_nccl_args nccl = {NULL, NULL, 0};
+    cli_flag flags[] = {
+        CLI_SPEC_OP_FLAGS(&spec),
+        CLI_SPEC_DATA_FLAGS(&spec),
+        CLI_NCCL_FLAGS(&nccl),
+        CLI_REFUSE("--count", "give the message size with --bytes, not --count"),
         /* 2^48 bytes: far past any real message, and every op's count of
          * it stays addressable at 1024 ranks */
-        APP_SIZE("--bytes", &bytes, 0, (int64_t)1 << 48, "bytes"),
-        APP_PICK("--link", &link_name, app_link_names()),
-        APP_PICK("--inter-link", &inter_name, app_link_names()),
-        APP_NUMBER("--bw", &bw, 1e-3, 1e6, "GB/s"),
-        APP_NUMBER("--alpha", &alpha, 0, 1e6, "microseconds"),
-        APP_NUMBER("--gamma", &gamma, 1e-3, 1e6, "GB/s"),
-        APP_SWITCH("--json", &json),
+        CLI_SIZE("--bytes", &bytes, 0, (int64_t)1 << 48, "bytes"),
+        CLI_PICK("--link", &link_name, cli_link_names()),
+        CLI_PICK("--inter-link", &inter_name, cli_link_names()),
+        CLI_NUMBER("--bw", &bw, 1e-3, 1e6, "GB/s"),
+        CLI_NUMBER("--alpha", &alpha, 0, 1e6, "microseconds"),
+        CLI_NUMBER("--gamma", &gamma, 1e-3, 1e6, "GB/s"),
+        CLI_SWITCH("--json", &json),
     };
     char links[512], help[sizeof cost_help + sizeof links];
     cv_link_names("|", links, sizeof links);
     snprintf(help, sizeof help, cost_help, links);
-    app_cmdline cl = APP_CMDLINE("cost", help, flags);
+    cli_cmdline cl = CLI_CMDLINE("cost", help, flags);
     cl.nccl = &nccl;
     int code;
-    if (!app_flags_parse(&cl, argc, argv, &code))
+    if (!cli_flags_parse(&cl, argc, argv, &code))
         return code;
-    const app_flag *lf = app_flag_get(&cl, "--link"), *bf = app_flag_get(&cl, "--bw");
+    const cli_flag *lf = cli_flag_get(&cl, "--link"), *bf = cli_flag_get(&cl, "--bw");
     if (lf->seen + bf->seen > 1)
-        return app_usage_error("%s: give either --link or --bw, once",
+        return cli_usage_error("%s: give either --link or --bw, once",
                                lf->at > bf->at ? "--link" : "--bw");
     if (link_name)
         link = *cv_link_find(link_name);
@@ -106,9 +106,9 @@ int app_cmd_cost(int argc, char **argv)
     alpha = alpha >= 0 ? alpha * 1e-6 : -1;
     gamma *= 1e9;
     if (spec.op == CV_OP_COUNT)
-        return app_usage_error("cost: --op is required");
+        return cli_usage_error("cost: --op is required");
     if (bytes < 0)
-        return app_usage_error("cost: --bytes is required (e.g. --bytes 1.6GB)");
+        return cli_usage_error("cost: --bytes is required (e.g. --bytes 1.6GB)");
     if (alpha >= 0)
         link.alpha = alpha;
     link.gamma = gamma;
@@ -116,23 +116,23 @@ int app_cmd_cost(int argc, char **argv)
     bool per_rank = cv_op_bench_per_rank(spec.op);
     int64_t unit = cv_spec_bench_unit(&spec);
     if (spec.ranks < 1 || spec.ranks > CV_MAX_RANKS)
-        return app_usage_error("--ranks: allowed 1 to %d", CV_MAX_RANKS);
+        return cli_usage_error("--ranks: allowed 1 to %d", CV_MAX_RANKS);
     if (bytes % unit)
-        return app_usage_error("--bytes: %lld is not a multiple of %lld (%s%s)", (long long)bytes,
+        return cli_usage_error("--bytes: %lld is not a multiple of %lld (%s%s)", (long long)bytes,
                                (long long)unit, per_rank ? "ranks x " : "",
                                cv_dtype_name(spec.dtype));
     spec.count = bytes / unit;
-    if (!app_finish_spec(&cl, &spec, app_flag_given(&cl, "--algo"), CV_MAX_RANKS))
-        return APP_EXIT_USAGE;
+    if (!cli_finish_spec(&cl, &spec, cli_flag_given(&cl, "--algo"), CV_MAX_RANKS))
+        return CLI_EXIT_USAGE;
     if (inter_name && cv_spec_nodes(&spec) <= 1)
-        return app_usage_error("--inter-link: the %d ranks are on one node, so nothing crosses "
+        return cli_usage_error("--inter-link: the %d ranks are on one node, so nothing crosses "
                                "the network; give --nodes K (K > 1) or --nccl-log of a run on "
                                "several nodes",
                                spec.ranks);
     char err[CV_ERR_LEN];
     cv_plan *plan = NULL;
-    if (cv_plan_build(&spec, &plan, err, sizeof err))
-        return app_usage_error("%s", err);
+    if (cv_plan_create(&spec, &plan, err, sizeof err))
+        return cli_usage_error("%s", err);
     cv_cost c;
     bool nodes = cv_spec_nodes(&spec) > 1;
     inter.gamma = link.gamma;
@@ -183,11 +183,11 @@ int app_cmd_cost(int argc, char **argv)
         free(text);
         cJSON_Delete(root);
         cv_plan_destroy(plan);
-        return APP_EXIT_OK;
+        return CLI_EXIT_OK;
     }
     char b1[32], b2[32], t1[32];
     human_bytes((double)bytes, b1, sizeof b1);
-    app_print_nccl_source(stdout);
+    cli_print_nccl_source(stdout);
     printf("%s %s, %d ranks, %lld bytes (%s)\n", cv_op_title(spec.op), cv_algo_name(spec.algo),
            spec.ranks, (long long)bytes, b1);
     printf("link: %s, %.1f GB/s one way, alpha %.2f us", link.name ? link.name : "--bw",
@@ -234,5 +234,5 @@ int app_cmd_cost(int argc, char **argv)
     printf("algbw: %.2f GB/s   busbw: %.2f GB/s (busbw = algbw x %.4g)\n", c.algbw / 1e9,
            c.busbw / 1e9, cv_spec_busbw_factor(&spec));
     cv_plan_destroy(plan);
-    return APP_EXIT_OK;
+    return CLI_EXIT_OK;
 }

@@ -11,7 +11,7 @@
  * which a host (the browser) hears of each file the program writes.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "app.h"
+#include "cli.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +30,7 @@ static bool is_dir(const char *p)
     return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-bool app_data_dir(const char *name, const char *const *env, char *out, size_t outlen, char *why,
+bool cli_data_dir(const char *name, const char *const *env, char *out, size_t outlen, char *why,
                   size_t whylen)
 {
     for (const char *const *e = env; e && *e; e++) {
@@ -70,10 +70,10 @@ bool app_data_dir(const char *name, const char *const *env, char *out, size_t ou
     return false;
 }
 
-void (*app_file_written)(const char *path, app_file_kind kind);
+void (*cli_file_written)(const char *path, cli_file_kind kind);
 
-void app_wrote_file(const char *path, app_file_kind kind)
+void cli_wrote_file(const char *path, cli_file_kind kind)
 {
-    if (app_file_written)
-        app_file_written(path, kind);
+    if (cli_file_written)
+        cli_file_written(path, kind);
 }

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
+#include "cli.h"
 #include "jr.h"
 
 /* A file of inputs is at most this big: some 10 million values, which
@@ -191,7 +191,7 @@ static bool from_doc(input_reader *in, const cv_spec *s, void ***inputs)
         ok = fail(in, jr_end(doc, root) - 1, "%d entries; give one per rank (--ranks %d)", r,
                   s->ranks);
     if (!ok) {
-        app_free_inputs(got, s->ranks);
+        cli_free_inputs(got, s->ranks);
         return false;
     }
     *inputs = got;
@@ -213,7 +213,7 @@ static bool from_read(jr_status st, const jr_doc *doc, const jr_error *e, const 
     return from_doc(&in, s, inputs);
 }
 
-bool app_read_inputs(const char *path, const cv_spec *s, void ***inputs)
+bool cli_read_inputs(const char *path, const cv_spec *s, void ***inputs)
 {
     char why[160], err[1500];
     jr_opts o = input_opts(s, why, sizeof why);
@@ -221,13 +221,13 @@ bool app_read_inputs(const char *path, const cv_spec *s, void ***inputs)
     jr_error e;
     bool ok = from_read(jr_read_file(path, &o, &doc, &e), &doc, &e, path, s, inputs, err,
                         sizeof err);
-    jr_free(&doc);
+    jr_destroy(&doc);
     if (!ok)
-        app_usage_error("%s", err);
+        cli_usage_error("%s", err);
     return ok;
 }
 
-bool app_parse_inputs(const char *name, const char *text, size_t len, const cv_spec *s,
+bool cli_parse_inputs(const char *name, const char *text, size_t len, const cv_spec *s,
                       void ***inputs, char *err, size_t errlen)
 {
     char why[160];
@@ -236,11 +236,11 @@ bool app_parse_inputs(const char *name, const char *text, size_t len, const cv_s
     jr_error e;
     bool ok = from_read(jr_read_text(name, text, len, &o, &doc, &e), &doc, &e, name, s, inputs,
                         err, errlen);
-    jr_free(&doc);
+    jr_destroy(&doc);
     return ok;
 }
 
-void app_free_inputs(void **inputs, int ranks)
+void cli_free_inputs(void **inputs, int ranks)
 {
     for (int r = 0; inputs && r < ranks; r++)
         free(inputs[r]);

@@ -7,20 +7,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
+#include "cli.h"
 #include "cv_cuda.h"
 
 static const char list_help[] =
     "usage: collviz list [--json]\n\nLists the ops and their algorithms (default first), the "
     "dtypes, the\nredops, the cost model's link presets and the backends available here.\n";
 
-int app_cmd_list(int argc, char **argv)
+int cli_cmd_list(int argc, char **argv)
 {
     bool json = false;
-    app_flag flags[] = {APP_SWITCH("--json", &json)};
-    app_cmdline cl = APP_CMDLINE("list", list_help, flags);
+    cli_flag flags[] = {CLI_SWITCH("--json", &json)};
+    cli_cmdline cl = CLI_CMDLINE("list", list_help, flags);
     int code;
-    if (!app_flags_parse(&cl, argc, argv, &code))
+    if (!cli_flags_parse(&cl, argc, argv, &code))
         return code;
     char why[CV_ERR_LEN] = "";
     bool cuda_ok = cv_cuda_backend()->probe(why, sizeof why) == CV_OK;
@@ -58,7 +58,7 @@ int app_cmd_list(int argc, char **argv)
         puts(text);
         free(text);
         cJSON_Delete(root);
-        return APP_EXIT_OK;
+        return CLI_EXIT_OK;
     }
     printf("ops and their algorithms (default first):\n");
     for (int op = 0; op < CV_OP_COUNT; op++) {
@@ -82,5 +82,5 @@ int app_cmd_list(int argc, char **argv)
         printf(", cuda\n");
     else
         printf("\n  cuda unavailable: %s\n", why);
-    return APP_EXIT_OK;
+    return CLI_EXIT_OK;
 }

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "app.h"
+#include "cli.h"
 #include "ncclog.h"
 
 /* ------------------------------------------------------------------ JSON */
@@ -22,7 +22,7 @@
 static cJSON *log_string(const char *s)
 {
     char safe[4 * NCCLOG_ERR_LEN + 64];
-    app_escape(s, safe, sizeof safe);
+    cli_escape(s, safe, sizeof safe);
     return cJSON_CreateString(safe);
 }
 
@@ -390,11 +390,11 @@ static int print_json(const ncclog *log, const ncclog_comm *only)
     cJSON_Delete(o);
     if (!s) {
         fputs("collviz: out of memory\n", stderr);
-        return APP_EXIT_USAGE;
+        return CLI_EXIT_USAGE;
     }
     puts(s);
     free(s);
-    return APP_EXIT_OK;
+    return CLI_EXIT_OK;
 }
 
 /* ---------------------------------------------------------------- command */
@@ -404,21 +404,21 @@ static int print_json(const ncclog *log, const ncclog_comm *only)
 static void print_error(const char *err)
 {
     char safe[4 * (NCCLOG_ERR_LEN + 600)];
-    app_escape(err, safe, sizeof safe);
+    cli_escape(err, safe, sizeof safe);
     fprintf(stderr, "collviz: %s\n", safe);
 }
 
-static int app_ncclog_open(const char *path, const char *comm_id, ncclog *log, const ncclog_comm **comm)
+static int cli_ncclog_open(const char *path, const char *comm_id, ncclog *log, const ncclog_comm **comm)
 {
     struct stat st;
     if (strcmp(path, "-") && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "collviz: %s: is a directory; give the log file\n", app_esc(path));
-        return APP_EXIT_USAGE;
+        fprintf(stderr, "collviz: %s: is a directory; give the log file\n", cli_esc(path));
+        return CLI_EXIT_USAGE;
     }
     FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
     if (!f) {
-        fprintf(stderr, "collviz: %s: cannot open: %s\n", app_esc(path), strerror(errno));
-        return APP_EXIT_USAGE;
+        fprintf(stderr, "collviz: %s: cannot open: %s\n", cli_esc(path), strerror(errno));
+        return CLI_EXIT_USAGE;
     }
     char err[NCCLOG_ERR_LEN + 600];
     int rc = ncclog_read(f, strcmp(path, "-") ? path : "(standard input)", log, err, sizeof err);
@@ -426,18 +426,18 @@ static int app_ncclog_open(const char *path, const char *comm_id, ncclog *log, c
         fclose(f);
     if (rc) {
         print_error(err);
-        return APP_EXIT_USAGE;
+        return CLI_EXIT_USAGE;
     }
     char note[256];
     ncclog_read_note(log, note, sizeof note);
     if (note[0])
-        fprintf(stderr, "collviz: note: %s: %s\n", app_esc(log->name), note);
+        fprintf(stderr, "collviz: note: %s: %s\n", cli_esc(log->name), note);
     if (comm && ncclog_pick(log, comm_id, comm, err, sizeof err)) {
         print_error(err);
-        ncclog_free(log);
-        return APP_EXIT_USAGE;
+        ncclog_destroy(log);
+        return CLI_EXIT_USAGE;
     }
-    return APP_EXIT_OK;
+    return CLI_EXIT_OK;
 }
 
 static const char ncclog_help[] =
@@ -467,27 +467,27 @@ static const char ncclog_help[] =
     "  --text     the summary only, no window\n"
     "  --strict   a partial reading exits 2 (after printing it)\n";
 
-int app_nccl_log_cmd(int argc, char **argv, bool have_window, app_nccl_window *open)
+int cli_nccl_log_cmd(int argc, char **argv, bool have_window, cli_nccl_window *open)
 {
     memset(open, 0, sizeof *open);
     const char *path = NULL, *comm_id = NULL;
     bool json = false, text = false, strict = false;
-    app_flag flags[] = {
-        APP_TEXT("--comm", &comm_id),
-        APP_SWITCH("--json", &json),
-        APP_SWITCH("--text", &text),
-        APP_SWITCH("--strict", &strict),
+    cli_flag flags[] = {
+        CLI_TEXT("--comm", &comm_id),
+        CLI_SWITCH("--json", &json),
+        CLI_SWITCH("--text", &text),
+        CLI_SWITCH("--strict", &strict),
     };
-    app_cmdline cl = APP_CMDLINE_ARGS("nccl-log", ncclog_help, flags, &path, 1, "log");
+    cli_cmdline cl = CLI_CMDLINE_ARGS("nccl-log", ncclog_help, flags, &path, 1, "log");
     int code;
-    if (!app_flags_parse(&cl, argc, argv, &code))
+    if (!cli_flags_parse(&cl, argc, argv, &code))
         return code;
     if (!path)
-        return app_usage_error("nccl-log: which log? give a file, or - for standard input "
+        return cli_usage_error("nccl-log: which log? give a file, or - for standard input "
                                "(collviz nccl-log --help)");
     ncclog log;
     const ncclog_comm *c = NULL;
-    int rc = app_ncclog_open(path, NULL, &log, NULL);
+    int rc = cli_ncclog_open(path, NULL, &log, NULL);
     if (rc)
         return rc;
     bool all = json && !comm_id;
@@ -495,51 +495,51 @@ int app_nccl_log_cmd(int argc, char **argv, bool have_window, app_nccl_window *o
         if (json) {
             rc = print_json(&log, NULL);
         } else {
-            ncclog_print_log(stdout, &log, app_escape);
+            ncclog_print_log(stdout, &log, cli_escape);
             print_choice(stdout, &log, NULL);
         }
-        ncclog_free(&log);
-        return rc ? rc : strict ? APP_EXIT_USAGE : APP_EXIT_OK;
+        ncclog_destroy(&log);
+        return rc ? rc : strict ? CLI_EXIT_USAGE : CLI_EXIT_OK;
     }
     if (!all) {
         char err[NCCLOG_ERR_LEN + 600];
         if (ncclog_pick(&log, comm_id, &c, err, sizeof err)) {
             print_error(err);
-            ncclog_free(&log);
-            return APP_EXIT_USAGE;
+            ncclog_destroy(&log);
+            return CLI_EXIT_USAGE;
         }
     }
     bool partial = log_partial(&log, c);
     if (json) {
         rc = print_json(&log, c);
     } else {
-        ncclog_print_summary(stdout, &log, c, app_escape);
+        ncclog_print_summary(stdout, &log, c, cli_escape);
         print_choice(stdout, &log, c);
     }
     char id[sizeof c->id];
     snprintf(id, sizeof id, "%s", c ? c->id : "");
     int nranks = c ? c->nranks : 0;
-    ncclog_free(&log);
+    ncclog_destroy(&log);
     if (rc)
         return rc;
     if (partial && strict)
-        return APP_EXIT_USAGE;
+        return CLI_EXIT_USAGE;
     if (json || text)
         return rc;
     if (nranks > CV_MAX_VISUAL_RANKS) {
         printf("\n(the window draws at most %d ranks and this communicator has %d: the "
                "summary above is all of it; `collviz run --nccl-log %s` runs it, `collviz cost "
                "--nccl-log %s` prices it)\n",
-               CV_MAX_VISUAL_RANKS, nranks, app_esc(path), app_esc(path));
-        return APP_EXIT_OK;
+               CV_MAX_VISUAL_RANKS, nranks, cli_esc(path), cli_esc(path));
+        return CLI_EXIT_OK;
     }
     if (nranks < 2) {
         printf("\n(one rank: nothing moves between GPUs, so no window)\n");
-        return APP_EXIT_OK;
+        return CLI_EXIT_OK;
     }
     if (!have_window) {
         printf("\n(this collviz has no window; `collviz run --nccl-log %s` steps through it)\n",
-               app_esc(path));
+               cli_esc(path));
         return rc;
     }
     if (!strcmp(path, "-")) {
@@ -557,7 +557,7 @@ int app_nccl_log_cmd(int argc, char **argv, bool have_window, app_nccl_window *o
 /* ------------------------------------------------------------ --nccl-log */
 
 /* The log the spec flags named, for the whole command (one per process,
- * like the other flags app_finish_spec checks). */
+ * like the other flags cli_finish_spec checks). */
 static struct {
     const char *path, *comm;
     long channel;
@@ -567,14 +567,14 @@ static struct {
     cv_topology topo;
 } g_log;
 
-bool app__apply_nccl_log(const app_cmdline *cl, cv_spec *spec, int max_ranks)
+bool cli__apply_nccl_log(const cli_cmdline *cl, cv_spec *spec, int max_ranks)
 {
-    bool ranks_given = app_flag_given(cl, "--ranks"), nodes_given = app_flag_given(cl, "--nodes");
-    static const app_nccl_args none = {NULL, NULL, 0};
-    const app_nccl_args *a = cl->nccl ? cl->nccl : &none;
+    bool ranks_given = cli_flag_given(cl, "--ranks"), nodes_given = cli_flag_given(cl, "--nodes");
+    static const cli_nccl_args none = {NULL, NULL, 0};
+    const cli_nccl_args *a = cl->nccl ? cl->nccl : &none;
     if (!a->path) {
-        if (a->comm || app_flag_given(cl, "--channel")) {
-            app_usage_error("%s picks from an NCCL log: give --nccl-log FILE too",
+        if (a->comm || cli_flag_given(cl, "--channel")) {
+            cli_usage_error("%s picks from an NCCL log: give --nccl-log FILE too",
                             a->comm ? "--comm" : "--channel");
             return false;
         }
@@ -586,22 +586,22 @@ bool app__apply_nccl_log(const app_cmdline *cl, cv_spec *spec, int max_ranks)
         g_log.channel = a->channel;
     }
     if (!g_log.loaded) {
-        if (app_ncclog_open(g_log.path, g_log.comm, &g_log.log, &g_log.c) != APP_EXIT_OK)
+        if (cli_ncclog_open(g_log.path, g_log.comm, &g_log.log, &g_log.c) != CLI_EXIT_OK)
             return false;
         g_log.loaded = true;
     }
     const ncclog_comm *c = g_log.c;
-    if (!app_flag_given(cl, "--channel") && ncclog_first_known(c) > 0 &&
+    if (!cli_flag_given(cl, "--channel") && ncclog_first_known(c) > 0 &&
         c->channels[g_log.channel].ring != NCCLOG_WHOLE)
         g_log.channel = ncclog_first_known(c); /* the first channel the log gives whole */
     if (ranks_given && spec->ranks != c->nranks) {
-        app_usage_error("--ranks: %d, but the NCCL log's communicator has %d ranks; leave "
+        cli_usage_error("--ranks: %d, but the NCCL log's communicator has %d ranks; leave "
                         "--ranks out",
                         spec->ranks, c->nranks);
         return false;
     }
     if (c->nranks > max_ranks) {
-        app_usage_error("--nccl-log: the communicator has %d ranks; %s at most %d", c->nranks,
+        cli_usage_error("--nccl-log: the communicator has %d ranks; %s at most %d", c->nranks,
                         max_ranks == CV_MAX_VISUAL_RANKS ? "the window draws" : "collviz runs",
                         max_ranks);
         return false;
@@ -610,20 +610,20 @@ bool app__apply_nccl_log(const app_cmdline *cl, cv_spec *spec, int max_ranks)
     int nodes;
     if (ncclog_topology(c, (int)g_log.channel, &g_log.topo, &nodes, note, sizeof note, err,
                         sizeof err)) {
-        app_usage_error("%s", err);
+        cli_usage_error("%s", err);
         return false;
     }
     if (c->partial)
         fprintf(stderr, "collviz: note: %s: a partial log (`collviz nccl-log` says what is "
                         "missing); channel %ld %s\n",
-                app_esc(g_log.path), g_log.channel,
+                cli_esc(g_log.path), g_log.channel,
                 c->nchannels && c->channels[g_log.channel].ring == NCCLOG_WHOLE
                     ? "is whole and on the stage"
                     : "is not whole: the stage has the communicator's ranks and nodes");
     /* The log says how many nodes there are, as it says how many ranks: a
      * different --nodes would give a second, contradicting cluster. */
     if (nodes_given && (spec->nodes > 1 ? spec->nodes : 1) != (nodes > 1 ? nodes : 1)) {
-        app_usage_error("--nodes: %d, but the NCCL log's communicator is on %d node%s; leave "
+        cli_usage_error("--nodes: %d, but the NCCL log's communicator is on %d node%s; leave "
                         "--nodes out",
                         spec->nodes, nodes > 1 ? nodes : 1, nodes > 1 ? "s" : "");
         return false;
@@ -650,7 +650,7 @@ bool app__apply_nccl_log(const app_cmdline *cl, cv_spec *spec, int max_ranks)
     return true;
 }
 
-const ncclog_comm *app_nccl_log(int *channel, const char **path, const char **comm)
+const ncclog_comm *cli_nccl_log(int *channel, const char **path, const char **comm)
 {
     if (!g_log.loaded)
         return NULL;
@@ -663,19 +663,19 @@ const ncclog_comm *app_nccl_log(int *channel, const char **path, const char **co
     return g_log.c;
 }
 
-void app_print_nccl_source(FILE *out)
+void cli_print_nccl_source(FILE *out)
 {
     if (!g_log.loaded)
         return;
     const ncclog_comm *c = g_log.c;
     fprintf(out, "ring and trees: channel %ld of communicator %s in %s (%d ranks", g_log.channel,
-            c->id[0] ? c->id : "(unnamed)", app_esc(g_log.path), c->nranks);
+            c->id[0] ? c->id : "(unnamed)", cli_esc(g_log.path), c->nranks);
     if (c->nnodes > 0)
         fprintf(out, " on %d node%s", c->nnodes, c->nnodes == 1 ? "" : "s");
     fprintf(out, ", %d channel%s)\n", c->nchannels, c->nchannels == 1 ? "" : "s");
 }
 
-int app_nccl_set_channel(int ch)
+int cli_nccl_set_channel(int ch)
 {
     if (!g_log.loaded || ch < 0 || ch >= g_log.c->nchannels)
         return -1;

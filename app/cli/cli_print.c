@@ -13,7 +13,7 @@
  */
 #include <string.h>
 
-#include "app.h"
+#include "cli.h"
 
 #define CELLS_PER_LINE 8
 #define MAX_CELLS 32       /* per buffer; the rest is summarised */
@@ -158,7 +158,7 @@ static void print_all_buffers(FILE *out, const cv_trace *t, const cv_state *st, 
     }
 }
 
-void app_print_steps(FILE *out, const cv_trace *t)
+void cli_print_steps(FILE *out, const cv_trace *t)
 {
     const cv_plan *p = cv_trace_plan(t);
     const cv_spec *s = &p->spec;

@@ -12,22 +12,22 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "app.h"
+#include "cli.h"
 
 static double g_start, g_last;
 static bool g_shown, g_tty;
 
-void app_progress_begin(cv_run_opts *o)
+void cli_progress_begin(cv_run_opts *o)
 {
     g_start = cv_now_seconds();
     g_last = 0;
     g_shown = false;
     g_tty = isatty(STDERR_FILENO);
     if (g_tty)
-        o->on_step = app_progress_step;
+        o->on_step = cli_progress_step;
 }
 
-void app_progress_step(void *user, int done, int total)
+void cli_progress_step(void *user, int done, int total)
 {
     (void)user;
     double now = cv_now_seconds(), t = now - g_start;
@@ -42,7 +42,7 @@ void app_progress_step(void *user, int done, int total)
     fflush(stderr);
 }
 
-void app_progress_end(void)
+void cli_progress_end(void)
 {
     if (g_shown)
         fputs("\r\033[K", stderr);

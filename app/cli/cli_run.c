@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
+#include "cli.h"
 
 static const char run_help[] =
     "usage: collviz run --op OP [--algo A] [--ranks N] [--count C] [--dtype T] [--redop R]\n"
@@ -87,7 +87,7 @@ static void print_json(const cv_trace *t)
     cJSON_AddStringToObject(root, "backend", cv_trace_backend(t));
     int channel;
     const char *log_path;
-    const ncclog_comm *log = app_nccl_log(&channel, &log_path, NULL);
+    const ncclog_comm *log = cli_nccl_log(&channel, &log_path, NULL);
     if (log) { /* the ring and trees the plan follows came from an NCCL log */
         cJSON *l = cJSON_AddObjectToObject(root, "nccl_log");
         cJSON_AddStringToObject(l, "file", log_path);
@@ -151,7 +151,7 @@ static void print_json(const cv_trace *t)
     cJSON_Delete(root);
 }
 
-int app_cmd_run(int argc, char **argv)
+int cli_cmd_run(int argc, char **argv)
 {
     cv_spec spec;
     cv_spec_init(&spec);
@@ -164,53 +164,53 @@ int app_cmd_run(int argc, char **argv)
     spec.count = 8;
     const char *backend = "cpu";
     long seed = (long)opts.seed;
-    app_nccl_args nccl = {NULL, NULL, 0};
-    app_flag flags[] = {
-        APP_SPEC_FLAGS(&spec),
-        APP_NCCL_FLAGS(&nccl),
-        APP_ENUM("--init", &opts.init, &app_inits),
-        APP_LONG("--seed", &seed, 0, 2147483647L),
-        APP_TEXT("--input", &input),
-        APP_PICK("--backend", &backend, app_backends),
-        APP_SWITCH("--json", &json),
+    cli_nccl_args nccl = {NULL, NULL, 0};
+    cli_flag flags[] = {
+        CLI_SPEC_FLAGS(&spec),
+        CLI_NCCL_FLAGS(&nccl),
+        CLI_ENUM("--init", &opts.init, &cli_inits),
+        CLI_LONG("--seed", &seed, 0, 2147483647L),
+        CLI_TEXT("--input", &input),
+        CLI_PICK("--backend", &backend, cli_backends),
+        CLI_SWITCH("--json", &json),
     };
-    app_cmdline cl = APP_CMDLINE("run", run_help, flags);
+    cli_cmdline cl = CLI_CMDLINE("run", run_help, flags);
     cl.nccl = &nccl;
     int code;
-    if (!app_flags_parse(&cl, argc, argv, &code))
+    if (!cli_flags_parse(&cl, argc, argv, &code))
         return code;
     opts.seed = (uint64_t)seed;
-    bool algo_given = app_flag_given(&cl, "--algo");
+    bool algo_given = cli_flag_given(&cl, "--algo");
     if (spec.op == CV_OP_COUNT)
-        return app_usage_error("run: --op is required; allowed: broadcast, scatter, gather, "
+        return cli_usage_error("run: --op is required; allowed: broadcast, scatter, gather, "
                                "reduce, allgather, reducescatter, allreduce, alltoall, sendrecv");
-    if (!app_finish_spec(&cl, &spec, algo_given, CV_MAX_RANKS))
-        return APP_EXIT_USAGE;
+    if (!cli_finish_spec(&cl, &spec, algo_given, CV_MAX_RANKS))
+        return CLI_EXIT_USAGE;
     const cv_backend *be = NULL;
-    int rc = app_select_backend(backend, json, &be);
+    int rc = cli_select_backend(backend, json, &be);
     if (rc)
         return rc;
 
     void **given = NULL; /* --input's values, checked before anything runs */
-    if (input && !app_read_inputs(input, &spec, &given))
-        return APP_EXIT_USAGE;
+    if (input && !cli_read_inputs(input, &spec, &given))
+        return CLI_EXIT_USAGE;
     opts.inputs = (const void *const *)given;
     char err[CV_ERR_LEN];
     cv_plan *plan = NULL;
-    if (cv_plan_build(&spec, &plan, err, sizeof err)) {
-        app_free_inputs(given, spec.ranks);
-        return app_usage_error("%s", err);
+    if (cv_plan_create(&spec, &plan, err, sizeof err)) {
+        cli_free_inputs(given, spec.ranks);
+        return cli_usage_error("%s", err);
     }
     /* Record every step where that is affordable; otherwise run plainly. */
     cv_trace *t = NULL;
     opts.visual = !json && spec.ranks <= CV_MAX_VISUAL_RANKS;
-    app_progress_begin(&opts);
+    cli_progress_begin(&opts);
     rc = cv_run(plan, be, &opts, &t, err, sizeof err);
     if (rc == CV_ETOOBIG) {
         opts.visual = false;
         rc = cv_run(plan, be, &opts, &t, err, sizeof err);
     }
-    if (rc && !strcmp(backend, "auto") && app_device_refused(rc, be)) {
+    if (rc && !strcmp(backend, "auto") && cli_device_refused(rc, be)) {
         /* auto chose the device and the device cannot run this: the CPU can. */
         if (!json)
             fprintf(stderr, "collviz: %s; using the CPU backend\n", err);
@@ -222,22 +222,22 @@ int app_cmd_run(int argc, char **argv)
             rc = cv_run(plan, be, &opts, &t, err, sizeof err);
         }
     }
-    app_progress_end();
+    cli_progress_end();
     if (rc) {
         cv_plan_destroy(plan);
-        app_free_inputs(given, spec.ranks);
+        cli_free_inputs(given, spec.ranks);
         fprintf(stderr, "collviz: run: %s\n", err);
-        return app_exit_for(rc, be);
+        return cli_exit_for(rc, be);
     }
     if (json)
         print_json(t);
     else {
-        app_print_nccl_source(stdout);
-        app_print_steps(stdout, t);
+        cli_print_nccl_source(stdout);
+        cli_print_steps(stdout, t);
     }
     int64_t wrong = cv_trace_wrong(t);
     cv_trace_destroy(t);
     cv_plan_destroy(plan);
-    app_free_inputs(given, spec.ranks);
-    return wrong ? APP_EXIT_WRONG : APP_EXIT_OK;
+    cli_free_inputs(given, spec.ranks);
+    return wrong ? CLI_EXIT_WRONG : CLI_EXIT_OK;
 }

@@ -22,7 +22,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "app.h"
+#include "cli.h"
 #include "cv_cuda.h"
 #include "gui_internal.h"
 
@@ -77,7 +77,7 @@ static int panel_build(gui *g, const cv_spec *spec, gui_panel *out, char *err, s
     int rc = cv_spec_check(spec, CV_MAX_VISUAL_RANKS, err, errlen);
     if (rc != CV_OK)
         return rc;
-    rc = cv_plan_build(spec, &p.plan, err, errlen);
+    rc = cv_plan_create(spec, &p.plan, err, errlen);
     if (rc != CV_OK)
         goto fail;
     cv_run_opts opts;
@@ -155,7 +155,7 @@ static int stage_fits(const cv_spec *spec, bool compare, cv_algo second, char *e
             s.algo = second;
         cv_plan *plan = NULL;
         if (cv_spec_check(&s, CV_MAX_VISUAL_RANKS, err, n) != CV_OK ||
-            cv_plan_build(&s, &plan, err, n) != CV_OK)
+            cv_plan_create(&s, &plan, err, n) != CV_OK)
             return CV_OK; /* the build itself will say what is wrong */
         need += cv_visual_footprint(plan, 3);
         cv_plan_destroy(plan);
@@ -392,7 +392,7 @@ void gui_destroy(gui *g)
         free(g->choices[i]);
     gui_narrate_quiz(g, NULL);
     free(g->hit_layout);
-    gui__card_free(g);
+    gui__card_destroy(g);
     free(g);
 }
 
@@ -746,7 +746,7 @@ void gui__frame(gui *g, rd_frame *out)
     }
     /* The hosts of an NCCL log's nodes, while the stage is that log's
      * cluster (its ring on the stage and as many nodes). */
-    const ncclog_comm *nl = g->spec.topo ? app_nccl_log(NULL, NULL, NULL) : NULL;
+    const ncclog_comm *nl = g->spec.topo ? cli_nccl_log(NULL, NULL, NULL) : NULL;
     if (nl && nl->hosts && nl->nnodes == cv_spec_nodes(&g->spec))
         for (int k = 0; k < nl->nnodes && k < RD_MAX_NODE_HOSTS; k++)
             f.node_host[k] = nl->hosts[k];

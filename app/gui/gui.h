@@ -4,7 +4,7 @@
  * A gui owns the spec, the plan, the visual trace (one, or two in compare
  * mode) and the player state (time t, playing, speed).  Keys and clicks map
  * onto rd_action values; changing op, algorithm, ranks, count, dtype, redop
- * or backend re-plans and re-runs at once through cv_plan_build + cv_run
+ * or backend re-plans and re-runs at once through cv_plan_create + cv_run
  * (visual), keeping the time when the new plan still has it.  The renderer
  * (render/render.h) only ever reads the trace.
  *

@@ -2,7 +2,7 @@
  * gui_assets.c: what the window takes from assets/: its fonts, the theme
  * palettes and its icon.
  *
- * The assets are found once per process (app_data_dir: $COLLVIZ_ASSETS_DIR,
+ * The assets are found once per process (cli_data_dir: $COLLVIZ_ASSETS_DIR,
  * beside the program, or PREFIX/share/collviz/assets), and the palettes
  * are read then too, so every window, export and chart of the process draws
  * the same. Without assets the program still runs, on the fonts fontconfig
@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "app.h"
+#include "cli.h"
 #include "gui.h"
 
 static struct {
@@ -29,7 +29,7 @@ static bool assets_dir(const char **dir, char *err, size_t errlen)
     if (!assets.looked) {
         static const char *const env[] = {"COLLVIZ_ASSETS_DIR", NULL};
         assets.looked = true;
-        assets.found = app_data_dir("assets", env, assets.dir, sizeof assets.dir, assets.why,
+        assets.found = cli_data_dir("assets", env, assets.dir, sizeof assets.dir, assets.why,
                                     sizeof assets.why);
         const char *v = getenv("COLLVIZ_ASSETS_DIR");
         assets.bad_env = !assets.found && v && *v;

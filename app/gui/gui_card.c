@@ -2,7 +2,7 @@
  * gui_card.c: the reference card in the window (F3, over the stage or any
  * lesson): the rows of collectives/cv_card.c at 8 ranks and 1 GiB on
  * NVLink 4, their cells formatted as `collviz card` prints them
- * (app_card_cell), in the window's language, handed to the renderer as an
+ * (cli_card_cell), in the window's language, handed to the renderer as an
  * rd_table.
  */
 #include <stdlib.h>
@@ -17,9 +17,9 @@ struct gui_card {
     cv_lang lang;
     rd_table table;
     cv_card_row rows[CARD_ROWS];
-    char cells[CARD_ROWS][APP_CARD_COLS][CARD_CELL];
-    const char *cellp[CARD_ROWS * APP_CARD_COLS];
-    const char *header[APP_CARD_COLS];
+    char cells[CARD_ROWS][CLI_CARD_COLS][CARD_CELL];
+    const char *cellp[CARD_ROWS * CLI_CARD_COLS];
+    const char *header[CLI_CARD_COLS];
     bool group[CARD_ROWS];
     char caption[256];
 };
@@ -31,16 +31,16 @@ static void build(struct gui_card *k, cv_lang lang)
     k->lang = lang;
     for (int i = 0; i < n; i++) {
         k->group[i] = i == 0 || k->rows[i].op != k->rows[i - 1].op;
-        for (int c = 0; c < APP_CARD_COLS; c++) {
-            app_card_cell(&k->rows[i], c, lang, k->cells[i][c], CARD_CELL);
+        for (int c = 0; c < CLI_CARD_COLS; c++) {
+            cli_card_cell(&k->rows[i], c, lang, k->cells[i][c], CARD_CELL);
             if (c == 0 && !k->group[i])
                 k->cells[i][c][0] = '\0'; /* the collective once, atop its group */
-            k->cellp[i * APP_CARD_COLS + c] = k->cells[i][c];
+            k->cellp[i * CLI_CARD_COLS + c] = k->cells[i][c];
         }
     }
-    for (int c = 0; c < APP_CARD_COLS; c++)
-        k->header[c] = app_card_header(c, lang);
-    app_card_caption(8, k->rows[0].bytes_d, link, lang, k->caption, sizeof k->caption);
+    for (int c = 0; c < CLI_CARD_COLS; c++)
+        k->header[c] = cli_card_header(c, lang);
+    cli_card_caption(8, k->rows[0].bytes_d, link, lang, k->caption, sizeof k->caption);
     bool zh = lang == CV_LANG_ZH;
     k->table = (rd_table){
         .title = zh ? "速查卡：每种集合通信与算法" : "Reference card: every collective and algorithm",
@@ -52,7 +52,7 @@ static void build(struct gui_card *k, cv_lang lang)
                        "nodes, S slices. Rounds and bytes after Thakur, Rabenseifner & Gropp and "
                        "NCCL; `collviz card` prints the same table.",
         .close = zh ? "F3、Esc 或单击关闭" : "F3, Esc or a click closes the card",
-        .ncols = APP_CARD_COLS,
+        .ncols = CLI_CARD_COLS,
         .nrows = n,
         .header = k->header,
         .cells = k->cellp,
@@ -71,7 +71,7 @@ const rd_table *gui__card(gui *g)
     return &g->card->table;
 }
 
-void gui__card_free(gui *g)
+void gui__card_destroy(gui *g)
 {
     free(g->card);
     g->card = NULL;

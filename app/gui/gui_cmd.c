@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "app.h"
+#include "cli.h"
 #include "gui_cmds.h"
 #include "gui_internal.h"
 #include "gui_lesson.h"
@@ -39,7 +39,7 @@ static int theme_parse(const char *s)
     gui_themes.count = rd_theme_count();
     return rd_theme_parse(s);
 }
-app_enum gui_themes = {theme_parse, theme_word, RD_THEME_COUNT};
+cli_enum gui_themes = {theme_parse, theme_word, RD_THEME_COUNT};
 
 static const char gui_help[] =
     "usage: collviz gui [--op OP] [--algo ALGO] [--ranks N] [--count N] [--dtype T]\n"
@@ -60,17 +60,17 @@ static const char gui_help[] =
             "--json's \"inputs\" (see collviz run --help), while the op, ranks, count,\n"
             "dtype and root stay as given.\n";
 
-bool gui_finish_stage(const app_cmdline *cl, gui_options *o, const char *compare, bool algo_given)
+bool gui_finish_stage(const cli_cmdline *cl, gui_options *o, const char *compare, bool algo_given)
 {
     if (compare) {
-        if (!app_parse_compare(compare, &o->spec, &algo_given, &o->compare_algo))
+        if (!cli_parse_compare(compare, &o->spec, &algo_given, &o->compare_algo))
             return false;
         o->compare = true;
     }
     bool count_default = o->spec.count < 0;
     if (count_default)
         o->spec.count = gui_default_count(o->spec.op, o->spec.ranks);
-    if (!app_finish_spec(cl, &o->spec, algo_given, CV_MAX_VISUAL_RANKS))
+    if (!cli_finish_spec(cl, &o->spec, algo_given, CV_MAX_VISUAL_RANKS))
         return false;
     if (count_default) /* an NCCL log may have set the ranks */
         o->spec.count = gui_default_count(o->spec.op, o->spec.ranks);
@@ -83,7 +83,7 @@ static int terminal_fallback(const cv_spec *spec, const cv_backend *backend, cv_
     char err[CV_ERR_LEN] = "";
     cv_plan *plan = NULL;
     cv_trace *trace = NULL;
-    int rc = cv_plan_build(spec, &plan, err, sizeof err);
+    int rc = cv_plan_create(spec, &plan, err, sizeof err);
     if (rc == CV_OK) {
         cv_run_opts opts;
         cv_run_opts_init(&opts);
@@ -96,18 +96,18 @@ static int terminal_fallback(const cv_spec *spec, const cv_backend *backend, cv_
     if (rc != CV_OK) {
         fprintf(stderr, "collviz: %s: %s\n", cv_strerror(rc), err);
         cv_plan_destroy(plan);
-        return app_exit_for(rc, backend);
+        return cli_exit_for(rc, backend);
     }
-    app_print_steps(stdout, trace);
+    cli_print_steps(stdout, trace);
     cv_trace_destroy(trace);
     cv_plan_destroy(plan);
-    return APP_EXIT_OK;
+    return CLI_EXIT_OK;
 }
 
 static int open_stage(const gui_options *opt, bool stage_flags, bool theme_given, bool lang_given,
                       const char *shots, long frames);
 
-int app_cmd_gui(int argc, char **argv)
+int gui_cmd_gui(int argc, char **argv)
 {
     g_start = cv_now_seconds();
     gui_options o;
@@ -117,55 +117,55 @@ int app_cmd_gui(int argc, char **argv)
     bool no_narration = false;
     int size[2] = {o.width, o.height};
     o.spec.count = -1; /* not given: the stage picks it from the rank count */
-    app_nccl_args nccl = {NULL, NULL, 0};
-    app_flag flags[] = {
-        APP_SPEC_FLAGS(&o.spec),
-        APP_NCCL_FLAGS(&nccl),
-        APP_PICK("--backend", &backend_name, app_backends),
-        APP_TEXT("--compare", &compare),
-        APP_ENUM("--theme", &o.theme, &gui_themes),
-        APP_ENUM("--lang", &o.lang, &app_langs),
-        APP_WXH("--size", size, 16384),
-        APP_SWITCH("--fullscreen", &o.fullscreen),
-        APP_SWITCH("--no-narration", &no_narration),
-        APP_PICK("--link", &o.link, app_link_names()),
-        APP_ENUM("--init", &o.init, &app_inits),
-        APP_LONG("--seed", &seed, 0, 2147483647L),
-        APP_TEXT("--input", &input),
-        APP_TEXT("--shots", &shots),
-        APP_LONG("--frames", &frames, 1, 1000000000L),
-        APP_SWITCH("--timing", &g_timing),
+    cli_nccl_args nccl = {NULL, NULL, 0};
+    cli_flag flags[] = {
+        CLI_SPEC_FLAGS(&o.spec),
+        CLI_NCCL_FLAGS(&nccl),
+        CLI_PICK("--backend", &backend_name, cli_backends),
+        CLI_TEXT("--compare", &compare),
+        CLI_ENUM("--theme", &o.theme, &gui_themes),
+        CLI_ENUM("--lang", &o.lang, &cli_langs),
+        CLI_WXH("--size", size, 16384),
+        CLI_SWITCH("--fullscreen", &o.fullscreen),
+        CLI_SWITCH("--no-narration", &no_narration),
+        CLI_PICK("--link", &o.link, cli_link_names()),
+        CLI_ENUM("--init", &o.init, &cli_inits),
+        CLI_LONG("--seed", &seed, 0, 2147483647L),
+        CLI_TEXT("--input", &input),
+        CLI_TEXT("--shots", &shots),
+        CLI_LONG("--frames", &frames, 1, 1000000000L),
+        CLI_SWITCH("--timing", &g_timing),
     };
-    app_cmdline cl = APP_CMDLINE("gui", gui_help, flags);
+    cli_cmdline cl = CLI_CMDLINE("gui", gui_help, flags);
     cl.nccl = &nccl;
     int code;
-    if (!app_flags_parse(&cl, argc, argv, &code))
+    if (!cli_flags_parse(&cl, argc, argv, &code))
         return code;
     o.seed = (uint64_t)seed;
     o.narration = !no_narration;
     o.width = size[0];
     o.height = size[1];
-    o.sized = app_flag_given(&cl, "--size");
-    bool algo_given = app_flag_given(&cl, "--algo");
+    o.sized = cli_flag_given(&cl, "--size");
+    bool algo_given = cli_flag_given(&cl, "--algo");
     /* Any flag that sets up the stage asks for the free stage, not a lesson. */
     static const char *const stage_names[] = {
         "--op", "--algo", "--ranks", "--count", "--dtype", "--redop", "--root", "--slices",
         "--nodes", "--compare", "--backend", "--init", "--seed", "--link", "--no-narration",
         "--nccl-log", "--comm", "--channel", "--input", NULL};
-    bool stage_flags = app_flag_first(&cl, stage_names) != NULL;
-    bool theme_given = app_flag_given(&cl, "--theme"), lang_given = app_flag_given(&cl, "--lang");
+    bool stage_flags = cli_flag_first(&cl, stage_names) != NULL;
+    bool theme_given = cli_flag_given(&cl, "--theme"), lang_given = cli_flag_given(&cl, "--lang");
     if (!gui_finish_stage(&cl, &o, compare, algo_given))
-        return APP_EXIT_USAGE;
-    int rc = app_select_backend(backend_name, false, &o.backend);
-    if (rc != APP_EXIT_OK)
+        return CLI_EXIT_USAGE;
+    int rc = cli_select_backend(backend_name, false, &o.backend);
+    if (rc != CLI_EXIT_OK)
         return rc;
     void **given = NULL; /* --input's values, checked before a window opens */
-    if (input && !app_read_inputs(input, &o.spec, &given))
-        return APP_EXIT_USAGE;
+    if (input && !cli_read_inputs(input, &o.spec, &given))
+        return CLI_EXIT_USAGE;
     o.inputs = (const void *const *)given;
     o.inputs_spec = o.spec;
     rc = open_stage(&o, stage_flags, theme_given, lang_given, shots, frames);
-    app_free_inputs(given, o.spec.ranks);
+    cli_free_inputs(given, o.spec.ranks);
     return rc;
 }
 
@@ -180,15 +180,15 @@ static int open_stage(const gui_options *opt, bool stage_flags, bool theme_given
     if (!stage_flags) {
         gui_lesson_window_opts wo = {shots, frames, first_frame, false};
         rc = gui_lesson_start(&o, &wo, theme_given, lang_given, err, sizeof err);
-        if (rc == APP_EXIT_UNAVAIL && strncmp(err, "no display", 10) == 0) {
+        if (rc == CLI_EXIT_UNAVAIL && strncmp(err, "no display", 10) == 0) {
             fprintf(stderr, "collviz: %s: showing the steps in the terminal instead\n", err);
             return terminal_fallback(&o.spec, o.backend, o.init, o.seed, o.inputs);
         }
         if (rc >= 0) {
-            if (rc != APP_EXIT_OK && err[0])
+            if (rc != CLI_EXIT_OK && err[0])
                 fprintf(stderr, "collviz: %s\n", err);
             if (g_timing)
-                fprintf(stderr, "collviz: peak resident memory %.1f MB\n", app_peak_rss_kb() / 1024.0);
+                fprintf(stderr, "collviz: peak resident memory %.1f MB\n", cli_peak_rss_kb() / 1024.0);
             return rc;
         }
         err[0] = '\0'; /* no course: the free stage, as before lessons existed */
@@ -197,12 +197,12 @@ static int open_stage(const gui_options *opt, bool stage_flags, bool theme_given
      * not (without one, the terminal fallback would say it after SDL's
      * own complaints). */
     cv_plan *check = NULL;
-    rc = cv_plan_build(&o.spec, &check, err, sizeof err);
+    rc = cv_plan_create(&o.spec, &check, err, sizeof err);
     if (rc == CV_OK)
         rc = cv_visual_check(check, err, sizeof err);
     cv_plan_destroy(check);
     if (rc != CV_OK)
-        return app_usage_error("%s", err);
+        return cli_usage_error("%s", err);
     gui *g = NULL;
     if (gui_create(&o, &g, err, sizeof err) != CV_OK) {
         if (strncmp(err, "no display", 10) == 0) {
@@ -210,7 +210,7 @@ static int open_stage(const gui_options *opt, bool stage_flags, bool theme_given
             return terminal_fallback(&o.spec, o.backend, o.init, o.seed, o.inputs);
         }
         fprintf(stderr, "collviz: %s\n", err);
-        return APP_EXIT_USAGE;
+        return CLI_EXIT_USAGE;
     }
     if (shots)
         snprintf(g->shot_dir, sizeof g->shot_dir, "%s", shots);
@@ -219,9 +219,9 @@ static int open_stage(const gui_options *opt, bool stage_flags, bool theme_given
     gui_run(g);
     gui_destroy(g);
     if (g_timing)
-        fprintf(stderr, "collviz: peak resident memory %.1f MB\n", app_peak_rss_kb() / 1024.0);
+        fprintf(stderr, "collviz: peak resident memory %.1f MB\n", cli_peak_rss_kb() / 1024.0);
     SDL_Quit();
-    return APP_EXIT_OK;
+    return CLI_EXIT_OK;
 }
 
 /* `collviz nccl-log FILE`'s window: the free stage set up from the log, as
@@ -235,11 +235,11 @@ int gui_open_nccl_log(const char *path, const char *comm_id)
         printf("\n(no display here: `collviz gui --nccl-log %s` shows it moving where there is "
                "one)\n",
                path);
-        return APP_EXIT_OK;
+        return CLI_EXIT_OK;
     }
     char *argv[] = {"gui", "--op", "allreduce", "--nccl-log", (char *)path, "--comm",
                     (char *)(comm_id ? comm_id : ""), NULL};
     int argc = comm_id ? 7 : 5;
-    return app_cmd_gui(argc, argv);
+    return gui_cmd_gui(argc, argv);
 }
 

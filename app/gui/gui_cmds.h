@@ -6,21 +6,21 @@
  * with OFF gui_stub.c does, answering each with one line that says this
  * build has no window. `lesson` and `nccl-log` are composed above the
  * window and the course (app/compose.c) from the functions at the end.
- * argv[0] is the subcommand's name; each returns an APP_EXIT_* code.
+ * argv[0] is the subcommand's name; each returns an CLI_EXIT_* code.
  */
 #ifndef GUI_CMDS_H
 #define GUI_CMDS_H
 
-#include "app.h"
+#include "cli.h"
 #include "lesson.h"
 
-int app_cmd_gui(int argc, char **argv);    /* the window; `collviz` alone */
-int app_cmd_export(int argc, char **argv); /* PNG frames and GIF */
-int app_cmd_render(int argc, char **argv); /* headless render benchmark */
-int app_cmd_show(int argc, char **argv);   /* replay a bench --json result */
+int gui_cmd_gui(int argc, char **argv);    /* the window; `collviz` alone */
+int gui_cmd_export(int argc, char **argv); /* PNG frames and GIF */
+int gui_cmd_render(int argc, char **argv); /* headless render benchmark */
+int gui_cmd_show(int argc, char **argv);   /* replay a bench --json result */
 
 /* What app/compose.c asks of the window for `lesson` and `nccl-log`:
- * whether this build has one; a lesson at a beat (APP_EXIT_UNAVAIL where
+ * whether this build has one; a lesson at a beat (CLI_EXIT_UNAVAIL where
  * no window can open: the course then plays it in the terminal); the free
  * stage on an NCCL log's communicator (comm_id "" or NULL: the only one). */
 bool gui_has_window(void);
@@ -32,6 +32,6 @@ int gui_open_nccl_log(const char *path, const char *comm_id);
  * adds, counted once the files are read: the first word looked up reads
  * them) for the window's commands' flag tables; defined only in a build
  * with the window. */
-extern app_enum gui_themes;
+extern cli_enum gui_themes;
 
 #endif /* GUI_CMDS_H */

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "app.h"
+#include "cli.h"
 #include "cv_cuda.h"
 
 static const int rank_choices[] = {2, 3, 4, 5, 6, 8, 12, 16, 24, 32, 64};
@@ -174,7 +174,7 @@ static void cycle_second(gui *g, int dir)
 static void next_channel(gui *g, int dir)
 {
     int ch;
-    const ncclog_comm *c = app_nccl_log(&ch, NULL, NULL);
+    const ncclog_comm *c = cli_nccl_log(&ch, NULL, NULL);
     if (!c || !g->spec.topo) {
         gui_message(g, g->lang == CV_LANG_ZH ? "K 键用于从 NCCL 日志搭建的演示区（--nccl-log FILE）"
                                              : "K picks a channel of an NCCL log (--nccl-log FILE)",
@@ -182,7 +182,7 @@ static void next_channel(gui *g, int dir)
         return;
     }
     ch = wrap(ch + dir, c->nchannels);
-    if (app_nccl_set_channel(ch) != 0)
+    if (cli_nccl_set_channel(ch) != 0)
         return;
     cv_spec s = g->spec;
     if (gui_set_spec(g, &s) != CV_OK)
@@ -235,7 +235,7 @@ int gui__screenshot(gui *g, char *out, size_t outlen)
     if (rc != CV_OK)
         snprintf(out, outlen, "%s", err);
     else
-        app_wrote_file(out, APP_FILE_USER);
+        cli_wrote_file(out, CLI_FILE_USER);
     return rc;
 }
 

@@ -5,7 +5,7 @@
 #ifndef GUI_INTERNAL_H
 #define GUI_INTERNAL_H
 
-#include "app.h"
+#include "cli.h"
 #include "gui.h"
 
 typedef struct {
@@ -129,15 +129,15 @@ int gui__screenshot(gui *g, char *out, size_t outlen);
 const char *gui__shown_message(gui *g);
 
 /* gui and export, after parsing their flags: --compare applied, the
- * spec finished (app_finish_spec: defaults, --nccl-log, checks), and a
+ * spec finished (cli_finish_spec: defaults, --nccl-log, checks), and a
  * count not given picked from the final rank count. False after printing
  * the error. */
-bool gui_finish_stage(const app_cmdline *cl, gui_options *o, const char *compare, bool algo_given);
+bool gui_finish_stage(const cli_cmdline *cl, gui_options *o, const char *compare, bool algo_given);
 
 /* The reference card (gui_card.c): the table F3 shows, built for the
  * window's language the first time it is needed and again when the
  * language changes; NULL where it cannot be built (out of memory). */
 const rd_table *gui__card(gui *g);
-void gui__card_free(gui *g);
+void gui__card_destroy(gui *g);
 
 #endif /* GUI_INTERNAL_H */

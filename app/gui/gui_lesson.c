@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
+#include "cli.h"
 #include "gui_cmds.h"
 #include "gui_internal.h" /* the window's loop settings: screenshots, frame limit */
 #include "lesson_cmd.h"
@@ -112,7 +112,7 @@ static void copy_label(char *out, size_t n, const char *s);
 
 void gui_lesson_note_quiz(gui_lesson *s, const char *key, bool correct)
 {
-    progress_record_quiz(&s->prog, key, correct);
+    lesson_progress_record_quiz(&s->prog, key, correct);
     /* When the list is full the attempt still counts in memory and is
      * written if the file cannot be merged; it is saved right after anyway. */
     if (s->npending_quiz < (int)(sizeof s->pending_quiz / sizeof *s->pending_quiz)) {
@@ -123,14 +123,14 @@ void gui_lesson_note_quiz(gui_lesson *s, const char *key, bool correct)
 
 void gui_lesson_note_skipped(gui_lesson *s, const char *key)
 {
-    progress_note_skipped(&s->prog, key);
+    lesson_progress_note_skipped(&s->prog, key);
     if (s->npending_skip < (int)(sizeof s->pending_skip / sizeof *s->pending_skip))
         s->pending_skip[s->npending_skip++] = key;
 }
 
 static bool quiz_answered(const gui_lesson *s, const lesson_quiz *q)
 {
-    const progress_quiz *pq = progress_find_quiz(&s->prog, q->key);
+    const lesson_progress_quiz *pq = lesson_progress_find_quiz(&s->prog, q->key);
     return pq && pq->tries > 0;
 }
 
@@ -139,7 +139,7 @@ int gui_lesson_skipped(const gui_lesson *s, const lesson *l, int *first_beat)
     int n = 0;
     *first_beat = -1;
     for (int k = 0; k < l->nquizzes; k++) {
-        const progress_quiz *pq = progress_find_quiz(&s->prog, l->quizzes[k].key);
+        const lesson_progress_quiz *pq = lesson_progress_find_quiz(&s->prog, l->quizzes[k].key);
         if (pq && pq->tries == 0) {
             if (n++ == 0)
                 *first_beat = l->quizzes[k].beat;
@@ -159,16 +159,16 @@ static bool all_answered(const gui_lesson *s, const lesson *l)
 
 void gui_lesson_note_done(gui_lesson *s, const char *lesson_id)
 {
-    progress_set_done(&s->prog, lesson_id, true);
+    lesson_progress_set_done(&s->prog, lesson_id, true);
     if (s->npending_done < (int)(sizeof s->pending_done / sizeof *s->pending_done))
         s->pending_done[s->npending_done++] = lesson_id;
 }
 
 /* Where the learner is, in p. */
-static void set_place(const gui_lesson *s, progress *p)
+static void set_place(const gui_lesson *s, lesson_progress *p)
 {
     const lesson *l = gui_lesson_current(s);
-    progress_set_current(p, l->id, s->beat < l->nbeats ? s->beat : l->nbeats - 1);
+    lesson_progress_set_current(p, l->id, s->beat < l->nbeats ? s->beat : l->nbeats - 1);
     snprintf(p->lang, sizeof p->lang, "%s", lesson_lang_name(s->lang));
     if (!s->theme_oneoff) /* a one-off --theme stays this window's */
         snprintf(p->theme, sizeof p->theme, "%s", rd_theme_get(s->theme)->name);
@@ -177,19 +177,19 @@ static void set_place(const gui_lesson *s, progress *p)
 /* Folds this window's changes into the file as it is now (the caller holds
  * the lock); with no file to fold into (gone, set aside as corrupt), what
  * this window knows. */
-static void fold_in(progress *disk, bool from_file, void *user)
+static void fold_in(lesson_progress *disk, bool from_file, void *user)
 {
     gui_lesson *s = user;
     if (!from_file) {
-        progress_free(disk);
-        progress_copy(disk, &s->prog);
+        lesson_progress_destroy(disk);
+        lesson_progress_copy(disk, &s->prog);
     } else {
         for (int i = 0; i < s->npending_quiz; i++)
-            progress_record_quiz(disk, s->pending_quiz[i].key, s->pending_quiz[i].correct);
+            lesson_progress_record_quiz(disk, s->pending_quiz[i].key, s->pending_quiz[i].correct);
         for (int i = 0; i < s->npending_done; i++)
-            progress_set_done(disk, s->pending_done[i], true);
+            lesson_progress_set_done(disk, s->pending_done[i], true);
         for (int i = 0; i < s->npending_skip; i++)
-            progress_note_skipped(disk, s->pending_skip[i]);
+            lesson_progress_note_skipped(disk, s->pending_skip[i]);
     }
     set_place(s, disk);
 }
@@ -202,12 +202,12 @@ void gui_lesson_save(gui_lesson *s)
         return;
     }
     char msg[1024];
-    progress_status st = progress_update(s->path, fold_in, s, &s->prog, msg, sizeof msg);
-    if (st == PROGRESS_OK || st == PROGRESS_RECOVERED) {
+    lesson_progress_status st = lesson_progress_update(s->path, fold_in, s, &s->prog, msg, sizeof msg);
+    if (st == LESSON_PROGRESS_OK || st == LESSON_PROGRESS_RECOVERED) {
         /* s->prog is what the file now holds */
         s->npending_quiz = s->npending_done = s->npending_skip = 0;
         s->save_error[0] = '\0';
-        if (st == PROGRESS_OK)
+        if (st == LESSON_PROGRESS_OK)
             return;
     }
     /* The changes stay pending for the next save. Say it once, not on
@@ -493,7 +493,7 @@ void gui_lesson_next(gui_lesson *s)
         gui_lesson_note_skipped(s, q->key);
     }
     s->skip_asked = NULL;
-    if (s->beat >= l->nbeats - 1 && !progress_lesson_done(&s->prog, l->id) && all_answered(s, l))
+    if (s->beat >= l->nbeats - 1 && !lesson_progress_done(&s->prog, l->id) && all_answered(s, l))
         gui_lesson_note_done(s, l->id); /* saved by the move below */
     if (s->beat < last_page(l)) {
         gui_lesson_go(s, s->li, s->beat + 1, GUI_LESSON_NEXT);
@@ -609,7 +609,7 @@ bool gui_lesson_attach(gui_lesson *s, gui *g, const lesson_course *course,
                        const gui_lesson_opts *o, char *msg, size_t msglen)
 {
     memset(s, 0, sizeof *s);
-    progress_init(&s->prog);
+    lesson_progress_init(&s->prog);
     if (!course || course->nlessons == 0) {
         snprintf(msg, msglen, "no lessons loaded");
         return false;
@@ -621,14 +621,14 @@ bool gui_lesson_attach(gui_lesson *s, gui *g, const lesson_course *course,
     s->li = -1;
     char m[1024];
     if (o->progress_path && o->progress_path[0]) {
-        progress_status st = progress_load(&s->prog, o->progress_path, m, sizeof m);
-        if (st == PROGRESS_EIO) {
+        lesson_progress_status st = lesson_progress_load(&s->prog, o->progress_path, m, sizeof m);
+        if (st == LESSON_PROGRESS_EIO) {
             /* Unreadable, not corrupt: writing over it could lose it. */
             fprintf(stderr, "collviz: %s; progress is not saved this time\n", m);
             gui_message(g, m, 10);
         } else {
             snprintf(s->path, sizeof s->path, "%s", o->progress_path);
-            if (st == PROGRESS_RECOVERED) {
+            if (st == LESSON_PROGRESS_RECOVERED) {
                 fprintf(stderr, "collviz: %s\n", m);
                 gui_message(g, m, 10);
             }
@@ -677,7 +677,7 @@ void gui_lesson_detach(gui_lesson *s)
     gui_set_footer(g, NULL);
     gui_set_diagram(g, NULL);
     gui_clear_highlights(g);
-    progress_free(&s->prog);
+    lesson_progress_destroy(&s->prog);
     s->g = NULL;
 }
 
@@ -689,7 +689,7 @@ int gui_lesson_window(const gui_options *base, const gui_lesson_window_opts *wo,
 {
     if (!course || li < 0 || li >= course->nlessons) {
         snprintf(err, errlen, "no such lesson");
-        return APP_EXIT_USAGE;
+        return CLI_EXIT_USAGE;
     }
     const lesson *l = course->lessons[li];
     const lesson_beat *b = &l->beats[beat >= 0 && beat < l->nbeats ? beat : 0];
@@ -704,7 +704,7 @@ int gui_lesson_window(const gui_options *base, const gui_lesson_window_opts *wo,
     gui *g = NULL;
     int rc = gui_create(&o, &g, err, errlen);
     if (rc != CV_OK)
-        return rc == CV_EUNAVAIL ? APP_EXIT_UNAVAIL : APP_EXIT_USAGE;
+        return rc == CV_EUNAVAIL ? CLI_EXIT_UNAVAIL : CLI_EXIT_USAGE;
     if (wo && wo->shots)
         snprintf(g->shot_dir, sizeof g->shot_dir, "%s", wo->shots);
     if (wo) {
@@ -712,24 +712,24 @@ int gui_lesson_window(const gui_options *base, const gui_lesson_window_opts *wo,
         g->first_frame_cb = wo->first_frame;
     }
     char path[4096];
-    if (!progress_default_path(path, sizeof path))
+    if (!lesson_progress_default_path(path, sizeof path))
         path[0] = '\0';
     gui_lesson s;
     gui_lesson_opts lo = {path, li, beat, lang, saved_theme, notice, wo && wo->intro};
     if (!gui_lesson_attach(&s, g, course, &lo, err, errlen)) {
         gui_destroy(g);
         SDL_Quit();
-        return APP_EXIT_USAGE;
+        return CLI_EXIT_USAGE;
     }
     gui_run(g);
     gui_lesson_detach(&s);
     gui_destroy(g);
     SDL_Quit();
-    return APP_EXIT_OK;
+    return CLI_EXIT_OK;
 }
 
 /* The opener `collviz lesson` is given in a build with the window;
- * APP_EXIT_UNAVAIL sends it to the text player. */
+ * CLI_EXIT_UNAVAIL sends it to the text player. */
 int gui_open_lesson(const lesson_course *course, int lesson_index, int beat, lesson_lang lang,
                     const lesson_window *win)
 {
@@ -742,10 +742,10 @@ int gui_open_lesson(const lesson_course *course, int lesson_index, int beat, les
             int t = gui_themes.parse(win->theme); /* the files' themes are words too */
             if (t < 0) {
                 char list[512];
-                app_enum_list(&gui_themes, list, sizeof list);
+                cli_enum_list(&gui_themes, list, sizeof list);
                 fprintf(stderr, "collviz: --theme: unknown theme '%s'; allowed: %s\n",
-                        app_esc(win->theme), list);
-                return APP_EXIT_USAGE;
+                        cli_esc(win->theme), list);
+                return CLI_EXIT_USAGE;
             }
             o.theme = (rd_theme_id)t;
             saved_theme = false;
@@ -764,7 +764,7 @@ int gui_open_lesson(const lesson_course *course, int lesson_index, int beat, les
                                sizeof err);
     /* No display is said by the caller; anything else (a missing font)
      * needs its own line to be fixed. */
-    if (rc != APP_EXIT_OK && err[0] && strncmp(err, "no display", 10) != 0)
+    if (rc != CLI_EXIT_OK && err[0] && strncmp(err, "no display", 10) != 0)
         fprintf(stderr, "collviz: %s\n", err);
     return rc;
 }

@@ -22,7 +22,7 @@
 #include "gui.h"
 #include "gui_cmds.h"
 #include "lesson.h"
-#include "progress.h"
+#include "lesson_progress.h"
 
 #define GUI_LESSON_MAX_PICKS RD_MAX_REGIONS
 
@@ -61,7 +61,7 @@ typedef struct {
 typedef struct {
     gui *g;
     const lesson_course *course;
-    progress prog;
+    lesson_progress prog;
     char path[4096];  /* progress file; "" = kept in memory only */
     int li;           /* lesson index */
     int beat;         /* 0..nbeats-1, or nbeats: the mistake cards */
@@ -185,7 +185,7 @@ void gui_lesson_menu_draw(gui_lesson *s);
  * gives the window's options (its spec is replaced by the lesson's); wo
  * (may be NULL): where S saves, quit after frames > 0 frames, a callback
  * after the first frame. saved_theme and notice as in gui_lesson_opts.
- * Returns an APP_EXIT_* code; APP_EXIT_UNAVAIL with err filled when no
+ * Returns an CLI_EXIT_* code; CLI_EXIT_UNAVAIL with err filled when no
  * window can be opened. */
 typedef struct {
     const char *shots;
@@ -200,13 +200,13 @@ int gui_lesson_window(const gui_options *base, const gui_lesson_window_opts *wo,
 /* Where `collviz` alone opens: the lesson in progress at its page
  * (lesson_course_resume), but the next lesson when the learner left on
  * the last page of one already done. */
-int gui_lesson_resume(const lesson_course *course, const progress *prog, int *beat);
+int gui_lesson_resume(const lesson_course *course, const lesson_progress *prog, int *beat);
 
 /* `collviz` alone: finds and loads the course, reads the progress and opens
  * the lesson in progress (or the first). theme_given / lang_given: the
- * flags chose them (else the saved choice is used). Returns an APP_EXIT_*
+ * flags chose them (else the saved choice is used). Returns an CLI_EXIT_*
  * code, or -1 after one line saying why when there is no course (the
- * caller then opens the plain stage). APP_EXIT_UNAVAIL with err filled when
+ * caller then opens the plain stage). CLI_EXIT_UNAVAIL with err filled when
  * there is no window. */
 int gui_lesson_start(const gui_options *base, const gui_lesson_window_opts *wo, bool theme_given,
                      bool lang_given, char *err, size_t errlen);

@@ -14,14 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
+#include "cli.h"
 
-int gui_lesson_resume(const lesson_course *course, const progress *prog, int *beat)
+int gui_lesson_resume(const lesson_course *course, const lesson_progress *prog, int *beat)
 {
     int li = lesson_course_resume(course, prog, beat);
     /* Left on the last page of a lesson already done: the next one. */
     const lesson *cur = li >= 0 ? course->lessons[li] : NULL;
-    if (cur && progress_lesson_done(prog, cur->id) && *beat >= cur->nbeats - 1 &&
+    if (cur && lesson_progress_done(prog, cur->id) && *beat >= cur->nbeats - 1 &&
         li + 1 < course->nlessons) {
         li++;
         *beat = 0;
@@ -44,8 +44,8 @@ int gui_lesson_start(const gui_options *base, const gui_lesson_window_opts *wo, 
     const char *paths[1] = {dir};
     int bad = lesson_course_load(&course, paths, 1, 0, &diags);
     int rc = -1;
-    progress prog;
-    progress_init(&prog);
+    lesson_progress prog;
+    lesson_progress_init(&prog);
     if (course.nlessons == 0) {
         if (bad > 0)
             fprintf(stderr,
@@ -62,16 +62,16 @@ int gui_lesson_start(const gui_options *base, const gui_lesson_window_opts *wo, 
                 "problems)\n",
                 bad, bad == 1 ? "" : "s", dir);
     char path[4096], msg[1024] = "";
-    bool have_path = progress_default_path(path, sizeof path);
+    bool have_path = lesson_progress_default_path(path, sizeof path);
     bool first = true; /* no progress yet: the window starts by explaining the stage */
     if (have_path) {
-        progress_status st = progress_load(&prog, path, msg, sizeof msg);
-        first = st == PROGRESS_EMPTY;
+        lesson_progress_status st = lesson_progress_load(&prog, path, msg, sizeof msg);
+        first = st == LESSON_PROGRESS_EMPTY;
         /* The window says it again in a banner (attach reads the file
          * again and would find it already set aside). */
-        if (st == PROGRESS_RECOVERED || st == PROGRESS_EIO)
+        if (st == LESSON_PROGRESS_RECOVERED || st == LESSON_PROGRESS_EIO)
             fprintf(stderr, "collviz: %s\n", msg);
-        if (st != PROGRESS_RECOVERED)
+        if (st != LESSON_PROGRESS_RECOVERED)
             msg[0] = '\0';
     }
     int beat = 0;
@@ -82,8 +82,8 @@ int gui_lesson_start(const gui_options *base, const gui_lesson_window_opts *wo, 
     rc = gui_lesson_window(base, &w, &course, li, beat, lang, !theme_given, msg[0] ? msg : NULL,
                            err, errlen);
 done:
-    progress_free(&prog);
-    lesson_diags_free(&diags);
-    lesson_course_free(&course);
+    lesson_progress_destroy(&prog);
+    lesson_diags_destroy(&diags);
+    lesson_course_destroy(&course);
     return rc;
 }

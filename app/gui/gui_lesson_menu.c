@@ -193,7 +193,7 @@ static int right_now(const gui_lesson *s, const lesson *l)
 {
     int right = 0;
     for (int k = 0; k < l->nquizzes; k++) {
-        const progress_quiz *q = progress_find_quiz(&s->prog, l->quizzes[k].key);
+        const lesson_progress_quiz *q = lesson_progress_find_quiz(&s->prog, l->quizzes[k].key);
         right += q && q->last;
     }
     return right;
@@ -265,7 +265,7 @@ void gui_lesson_menu_draw(gui_lesson *s)
 
     int done = 0;
     for (int i = 0; i < c->nlessons; i++)
-        done += progress_lesson_done(&s->prog, c->lessons[i]->id);
+        done += lesson_progress_done(&s->prog, c->lessons[i]->id);
     int x0 = m->box.x + pad, y0 = m->box.y + pad;
     rd_text_draw_in(tx, gui_lesson_str(s, GUI_LS_MENU_TITLE), L->px_big, th->accent,
                     (SDL_Rect){x0, y0, bw / 2, head_h}, RD_ALIGN_LEFT);
@@ -313,7 +313,7 @@ void gui_lesson_menu_draw(gui_lesson *s)
             frame(r, rr, th->accent);
         }
         int mark_w = px * 2;
-        bool is_done = progress_lesson_done(&s->prog, l->id);
+        bool is_done = lesson_progress_done(&s->prog, l->id);
         int first_skip;
         bool skipped = !is_done && gui_lesson_skipped(s, l, &first_skip) > 0;
         /* the one open, done, or passed with questions skipped */

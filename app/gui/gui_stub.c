@@ -7,7 +7,7 @@
  */
 #include <stdio.h>
 
-#include "app.h"
+#include "cli.h"
 #include "gui_cmds.h"
 #include "lesson_cmd.h"
 
@@ -17,20 +17,20 @@ static int no_window(const char *name)
                     "(configured with -DCOLLVIZ_GUI=OFF); run, bench, cost, list, lesson, "
                     "lessons, drill and nccl-log work without it\n",
             name);
-    return APP_EXIT_USAGE;
+    return CLI_EXIT_USAGE;
 }
 
-int app_cmd_gui(int argc, char **argv) { return (void)argc, (void)argv, no_window("gui"); }
-int app_cmd_export(int argc, char **argv) { return (void)argc, (void)argv, no_window("export"); }
-int app_cmd_render(int argc, char **argv) { return (void)argc, (void)argv, no_window("render"); }
-int app_cmd_show(int argc, char **argv) { return (void)argc, (void)argv, no_window("show"); }
+int gui_cmd_gui(int argc, char **argv) { return (void)argc, (void)argv, no_window("gui"); }
+int gui_cmd_export(int argc, char **argv) { return (void)argc, (void)argv, no_window("export"); }
+int gui_cmd_render(int argc, char **argv) { return (void)argc, (void)argv, no_window("render"); }
+int gui_cmd_show(int argc, char **argv) { return (void)argc, (void)argv, no_window("show"); }
 bool gui_has_window(void) { return false; }
 int gui_open_lesson(const lesson_course *course, int lesson_index, int beat, lesson_lang lang,
                     const lesson_window *win)
 {
-    return (void)course, (void)lesson_index, (void)beat, (void)lang, (void)win, APP_EXIT_UNAVAIL;
+    return (void)course, (void)lesson_index, (void)beat, (void)lang, (void)win, CLI_EXIT_UNAVAIL;
 }
 int gui_open_nccl_log(const char *path, const char *comm_id)
 {
-    return (void)path, (void)comm_id, APP_EXIT_UNAVAIL;
+    return (void)path, (void)comm_id, CLI_EXIT_UNAVAIL;
 }

@@ -224,7 +224,7 @@ typedef struct {
  * rebuilt are an error only when a caller picks them (ncclog_pick), so a
  * log with one good and one broken communicator still lists both. */
 int ncclog_read(FILE *in, const char *name, ncclog *log, char *err, size_t errlen);
-void ncclog_free(ncclog *log); /* accepts a zeroed or freed log */
+void ncclog_destroy(ncclog *log); /* accepts a zeroed or freed log */
 
 /* What the reader had to change in the log's lines ("2 lines longer than
  * 64 KiB were cut, the first at line 9"), for a note; "" when nothing. */
@@ -240,7 +240,7 @@ int ncclog_pick(const ncclog *log, const char *id, const ncclog_comm **out, char
                 size_t errlen);
 
 /* Makes s safe for a terminal into out[len] (control and bidi characters
- * written as escapes), returning the length: the CLI's app_escape. */
+ * written as escapes), returning the length: the CLI's cli_escape. */
 typedef size_t (*ncclog_escape_fn)(const char *s, char *out, size_t len);
 
 /* Prints what `collviz nccl-log` shows of communicator c: NCCL's WARN

@@ -884,7 +884,7 @@ int ncclog_first_known(const ncclog_comm *c)
     return -1;
 }
 
-void ncclog_free(ncclog *log)
+void ncclog_destroy(ncclog *log)
 {
     for (int i = 0; i < log->ncomms; i++) {
         ncclog_comm *c = &log->comms[i];

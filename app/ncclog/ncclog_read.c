@@ -168,6 +168,6 @@ int ncclog_read(FILE *in, const char *name, ncclog *log, char *err, size_t errle
     free(r.fact_hash);
     free(r.vias);
     if (rc)
-        ncclog_free(log);
+        ncclog_destroy(log);
     return rc;
 }

@@ -451,7 +451,7 @@ double ncclog_model_seconds(const ncclog_comm *c, int coll, cv_algo algo, int64_
     if (bytes % unit)
         goto done;
     spec.count = bytes / unit;
-    if (cv_plan_build(&spec, &plan, err, sizeof err))
+    if (cv_plan_create(&spec, &plan, err, sizeof err))
         goto done;
     cv_cost cost;
     cv_cost_plan_nodes(plan, intra, nodes > 1 ? inter : intra, &cost);

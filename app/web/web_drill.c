@@ -2,7 +2,7 @@
  * web_drill.c: the interview drill in the page (`?drill`, or the bar's
  * "drill"). The drill is words, not animation, so the page shows it as the
  * terminal does, in a text panel with a line to type into (web.js), and
- * this file drives the same drill (app/course/drill.c) a line at a time:
+ * this file drives the same drill (app/lesson/lesson_drill.c) a line at a time:
  * each call returns what the drill printed since the last one. Answers and
  * the score go into the progress file as in the terminal, and from there
  * into the browser's storage.
@@ -15,19 +15,19 @@
 #include <time.h>
 
 #include "cv.h"
-#include "drill.h"
+#include "lesson_drill.h"
 #include "lesson_cmd.h"
-#include "progress.h"
+#include "lesson_progress.h"
 #include "web.h"
 
 static struct {
     bool loaded;
     lesson_course course;
-    progress prog;
+    lesson_progress prog;
     char path[4096];
-    drill_progress dp;
-    drill_item *items;
-    drill_session *s;
+    lesson_drill_progress dp;
+    lesson_drill_item *items;
+    lesson_drill_session *s;
     lesson_lang lang;
     FILE *out;
     char *buf;
@@ -55,10 +55,10 @@ static const char *take_text(void)
 
 static void finish(void)
 {
-    drill_result res;
-    drill_end(d.s, &res);
+    lesson_drill_result res;
+    lesson_drill_end(d.s, &res);
     d.s = NULL;
-    drill_finish(&d.dp, &res, d.lang, d.out);
+    lesson_drill_finish(&d.dp, &res, d.lang, d.out);
 }
 
 EMSCRIPTEN_KEEPALIVE const char *web_drill_start(int zh, int seconds, int count)
@@ -73,21 +73,21 @@ EMSCRIPTEN_KEEPALIVE const char *web_drill_start(int zh, int seconds, int count)
             return take_text();
         }
         lesson_cmd_load_progress(&d.prog, d.path, sizeof d.path);
-        d.dp = (drill_progress){&d.prog, d.path};
+        d.dp = (lesson_drill_progress){&d.prog, d.path};
         d.loaded = true;
     }
     d.lang = zh ? LESSON_ZH : LESSON_EN;
     uint64_t seed = ((uint64_t)time(NULL) ^ (uint64_t)(cv_now_seconds() * 1e6)) & 0x7fffffff;
     free(d.items);
-    int n = drill_items(&d.course, seed, &d.items);
+    int n = lesson_drill_items(&d.course, seed, &d.items);
     if (count > 0 && count < n)
         n = count;
     if (n == 0) {
         fprintf(d.out, "collviz: drill: no quizzes found (no lessons loaded)\n");
         return take_text();
     }
-    drill_say_start(d.out, d.lang, n, seconds, seed);
-    d.s = drill_begin(d.items, n, d.lang, seconds, d.out, drill_record_answer, &d.dp);
+    lesson_drill_say_start(d.out, d.lang, n, seconds, seed);
+    d.s = lesson_drill_begin(d.items, n, d.lang, seconds, d.out, lesson_drill_record_answer, &d.dp);
     return take_text();
 }
 
@@ -95,14 +95,14 @@ EMSCRIPTEN_KEEPALIVE const char *web_drill_answer(const char *line)
 {
     if (!d.s)
         return "";
-    if (!drill_take(d.s, line) || drill_over(d.s))
+    if (!lesson_drill_take(d.s, line) || lesson_drill_over(d.s))
         finish();
     return take_text();
 }
 
 EMSCRIPTEN_KEEPALIVE const char *web_drill_tick(void)
 {
-    if (d.s && drill_time_up(d.s))
+    if (d.s && lesson_drill_time_up(d.s))
         finish();
     return take_text();
 }
@@ -111,6 +111,6 @@ EMSCRIPTEN_KEEPALIVE int web_drill_left(void)
 {
     if (!d.s)
         return -2;
-    double left = drill_seconds_left(d.s);
+    double left = lesson_drill_seconds_left(d.s);
     return left < 0 ? -1 : (int)(left + 0.999);
 }

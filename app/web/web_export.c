@@ -4,7 +4,7 @@
  * "export GIF" runs `collviz export` on the stage as it is set up now (the
  * op, algorithms, ranks, count, dtype, inputs, theme and language, an NCCL
  * log's cluster too) into the page's memory, and offers the GIF for
- * download as a screenshot is (app_file_written). The page says "making
+ * download as a screenshot is (cli_file_written). The page says "making
  * the GIF" before calling, since the export holds the page for a few
  * seconds. A swipe across the canvas turns the page of a lesson, or steps
  * the free stage, for a tablet without keys.
@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "app.h"
+#include "cli.h"
 #include "gui.h"
 #include "gui_cmds.h"
 #include "web.h"
@@ -78,7 +78,7 @@ EMSCRIPTEN_KEEPALIVE int web_export_gif(void)
         add_int(&a, "--nodes", s->nodes);
     int channel = 0;
     const char *log = NULL, *comm = NULL;
-    if (s->topo && app_nccl_log(&channel, &log, &comm) && log) {
+    if (s->topo && cli_nccl_log(&channel, &log, &comm) && log) {
         add2(&a, "--nccl-log", log);
         if (comm && *comm)
             add2(&a, "--comm", comm);
@@ -96,9 +96,9 @@ EMSCRIPTEN_KEEPALIVE int web_export_gif(void)
     add2(&a, "--lang", gui_lang(g) == CV_LANG_ZH ? "zh" : "en");
     add2(&a, "--size", "960x600");
     add2(&a, "--gif", path);
-    int rc = app_cmd_export(a.argc, a.argv);
-    if (rc == APP_EXIT_OK)
-        app_wrote_file(path, APP_FILE_USER);
+    int rc = gui_cmd_export(a.argc, a.argv);
+    if (rc == CLI_EXIT_OK)
+        cli_wrote_file(path, CLI_FILE_USER);
     return rc;
 }
 

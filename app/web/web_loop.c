@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
+#include "cli.h"
 #include "gui.h"
 #include "web.h"
 

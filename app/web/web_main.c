@@ -19,7 +19,7 @@
  * lessons state, so the course opens without computing them) is packed
  * into the page's data file at /collviz; progress lives under /persist, a folder the page keeps
  * in the browser's IndexedDB (web.js), written atomically as on the
- * desktop and copied there after each save through app_file_written. A
+ * desktop and copied there after each save through cli_file_written. A
  * screenshot (S) is offered as a download the same way. The window's loop
  * is gui_frame, called by the browser once per display frame (web_loop.c).
  */
@@ -29,7 +29,7 @@
 #include <string.h>
 
 #include "../compose.h"
-#include "app.h"
+#include "cli.h"
 #include "gui_cmds.h"
 #include "web.h"
 
@@ -64,9 +64,9 @@ EM_JS(void, web_js_file_written, (const char *path, int user), {
         Module.collvizFileWritten(UTF8ToString(path), user);
 });
 
-static void file_written(const char *path, app_file_kind kind)
+static void file_written(const char *path, cli_file_kind kind)
 {
-    web_js_file_written(path, kind == APP_FILE_USER);
+    web_js_file_written(path, kind == CLI_FILE_USER);
 }
 
 /* The link's parameters, in the order the command line takes them. */
@@ -283,10 +283,10 @@ static int run(int argc, char **argv)
     if (argc >= 2 && strcmp(argv[1], "drill") == 0)
         return open_drill(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "lesson") == 0)
-        return app_cmd_lesson(argc - 1, argv + 1);
+        return compose_cmd_lesson(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "show") == 0)
-        return app_cmd_show(argc - 1, argv + 1);
-    return app_cmd_gui(argc - 1, argv + 1);
+        return gui_cmd_show(argc - 1, argv + 1);
+    return gui_cmd_gui(argc - 1, argv + 1);
 }
 
 int main(void)
@@ -296,7 +296,7 @@ int main(void)
     setenv("XDG_DATA_HOME", WEB_PERSIST_DIR, 1);
     setenv("COLLVIZ_MODEL_CACHE", WEB_DATA_DIR "/model-cache.json", 1);
     setenv("SDL_VIDEODRIVER", "emscripten", 1);
-    app_file_written = file_written;
+    cli_file_written = file_written;
 
     char *lines = web_query_lines();
     web_args a = {.argc = 0, .used = 0};

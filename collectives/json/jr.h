@@ -104,14 +104,14 @@ typedef struct {
  * JR_EMEMORY) and *text NULL. For readers of other formats that share
  * these guards. */
 jr_status jr_slurp(const char *path, size_t cap, char **text, size_t *len, jr_error *e);
-/* Reads path. Returns JR_OK with d filled (free it with jr_free), or the
+/* Reads path. Returns JR_OK with d filled (free it with jr_destroy), or the
  * status with e filled and d empty. o may be NULL (the defaults). */
 jr_status jr_read_file(const char *path, const jr_opts *o, jr_doc *d, jr_error *e);
 /* The same for text already in memory (len bytes, NUL not needed); name
  * stands for the file in messages. The text must outlive d. */
 jr_status jr_read_text(const char *name, const char *text, size_t len, const jr_opts *o,
                        jr_doc *d, jr_error *e);
-void jr_free(jr_doc *d); /* accepts an empty or freed doc */
+void jr_destroy(jr_doc *d); /* accepts an empty or freed doc */
 
 jr_val jr_root(const jr_doc *d);
 /* obj's member named key (the first, where duplicates were allowed). */

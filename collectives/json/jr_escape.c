@@ -2,7 +2,7 @@
  * jr_escape.c: text from outside made safe to print (jr.h): the one
  * escaper collviz has. It lives with the reader, below render/ and app/,
  * so a theme's message in the renderer and a flag's in the command line
- * (app_escape is this) escape alike: a control character, a bidirectional
+ * (cli_escape is this) escape alike: a control character, a bidirectional
  * override or a byte that is not UTF-8 in a file or a path never reaches a
  * terminal raw. jr_clip shortens a quoted string between characters.
  */

@@ -62,7 +62,7 @@ static const char *size_words(size_t n, char *out, size_t len)
     return out;
 }
 
-void jr_free(jr_doc *d)
+void jr_destroy(jr_doc *d)
 {
     cJSON_Delete(d->root);
     free(d->nodes);
@@ -334,7 +334,7 @@ jr_status jr_read_text(const char *name, const char *text, size_t len, const jr_
         ws++;
     e->empty = e->status == JR_ESYNTAX && ws == len;
     jr_position(d, e->off, &e->line, &e->col);
-    jr_free(d);
+    jr_destroy(d);
     return e->status;
 }
 

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "app.h"
+#include "cli.h"
 #include "jr.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -57,7 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         char line[1500];
         if (jr_read_text("fuzz.json", (const char *)data, size, &opts[k], &d, &e) == JR_OK) {
             walk(&d, jr_root(&d), 0);
-            jr_free(&d);
+            jr_destroy(&d);
         } else {
             if (d.root || d.nodes || (e.line > 0 && e.line > (int)size + 1))
                 __builtin_trap(); /* a refusal holds nothing, and its place is in the text */
@@ -85,9 +85,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     void **in = NULL;
     char msg[1600];
-    if (app_parse_inputs("fuzz.json", (const char *)data + 1, size - 1, &s, &in, msg,
+    if (cli_parse_inputs("fuzz.json", (const char *)data + 1, size - 1, &s, &in, msg,
                          sizeof msg))
-        app_free_inputs(in, s.ranks);
+        cli_free_inputs(in, s.ranks);
     else if (strchr(msg, '\n') || strchr(msg, '\033'))
         __builtin_trap(); /* one line, nothing raw */
     return 0;

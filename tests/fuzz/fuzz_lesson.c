@@ -46,6 +46,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     lesson_diags_print(&diags, sink());
     lesson_destroy(l);
-    lesson_diags_free(&diags);
+    lesson_diags_destroy(&diags);
     return 0;
 }

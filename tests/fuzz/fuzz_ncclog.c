@@ -14,7 +14,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* The CLI passes app_escape; here any byte outside printable ASCII is a
+/* The CLI passes cli_escape; here any byte outside printable ASCII is a
  * '?', which exercises the same buffer sizes. */
 static size_t escape(const char *s, char *out, size_t len)
 {
@@ -43,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (ncclog_pick(&log, log.comms[i].id, &c, err, sizeof err) == 0)
                 ncclog_print_summary(sink, &log, c, escape);
         }
-        ncclog_free(&log);
+        ncclog_destroy(&log);
     }
     fclose(in);
     return 0;

@@ -12,32 +12,32 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "progress.h"
+#include "lesson_progress.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    progress p;
-    if (progress_parse(&p, (const char *)data, size)) {
-        progress_lesson_done(&p, "algo-ring");
-        progress_find_quiz(&p, "algo-ring/q1");
-        progress_record_quiz(&p, "algo-ring/q1", true);
-        progress_set_done(&p, "algo-ring", true);
-        progress_set_current(&p, "algo-ring", 3);
-        progress_record_drill(&p, 2, 3, 0);
-        progress copy;
-        progress_copy(&copy, &p);
-        char *text = progress_format(&copy);
-        progress q;
+    lesson_progress p;
+    if (lesson_progress_parse(&p, (const char *)data, size)) {
+        lesson_progress_done(&p, "algo-ring");
+        lesson_progress_find_quiz(&p, "algo-ring/q1");
+        lesson_progress_record_quiz(&p, "algo-ring/q1", true);
+        lesson_progress_set_done(&p, "algo-ring", true);
+        lesson_progress_set_current(&p, "algo-ring", 3);
+        lesson_progress_record_drill(&p, 2, 3, 0);
+        lesson_progress copy;
+        lesson_progress_copy(&copy, &p);
+        char *text = lesson_progress_format(&copy);
+        lesson_progress q;
         /* What was written must read back. */
-        if (text && !progress_parse(&q, text, strlen(text)))
+        if (text && !lesson_progress_parse(&q, text, strlen(text)))
             __builtin_trap();
         if (text)
-            progress_free(&q);
+            lesson_progress_destroy(&q);
         free(text);
-        progress_free(&copy);
+        lesson_progress_destroy(&copy);
     }
-    progress_free(&p);
+    lesson_progress_destroy(&p);
     return 0;
 }

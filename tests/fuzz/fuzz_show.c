@@ -37,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             show_print_table(sink, &r, "fuzz");
         char title[256];
         show_title(&r, title, sizeof title);
-        show_result_free(&r);
+        show_result_destroy(&r);
     }
     free(text);
     return 0;

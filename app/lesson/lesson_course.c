@@ -13,17 +13,17 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "app.h"
+#include "cli.h"
 #include "lesson_internal.h"
 #include "lesson_walk.h"
-#include "progress.h"
+#include "lesson_progress.h"
 
 void lesson_course_init(lesson_course *c)
 {
     memset(c, 0, sizeof *c);
 }
 
-void lesson_course_free(lesson_course *c)
+void lesson_course_destroy(lesson_course *c)
 {
     for (int i = 0; i < c->nlessons; i++)
         lesson_destroy(c->lessons[i]);
@@ -262,7 +262,7 @@ int lesson_course_suggest(const lesson_course *c, const char *id, int *out, int 
     return n;
 }
 
-int lesson_course_resume(const lesson_course *c, const progress *p, int *beat)
+int lesson_course_resume(const lesson_course *c, const lesson_progress *p, int *beat)
 {
     *beat = 0;
     if (c->nlessons == 0)
@@ -274,7 +274,7 @@ int lesson_course_resume(const lesson_course *c, const progress *p, int *beat)
         return i;
     }
     for (i = 0; p && i < c->nlessons; i++)
-        if (!progress_lesson_done(p, c->lessons[i]->id))
+        if (!lesson_progress_done(p, c->lessons[i]->id))
             return i;
     return 0;
 }
@@ -282,10 +282,10 @@ int lesson_course_resume(const lesson_course *c, const progress *p, int *beat)
 bool lesson_find_dir(char *out, size_t outlen, char *why, size_t whylen)
 {
     static const char *const env[] = {"COLLVIZ_LESSONS_DIR", "COLLVIZ_LESSONS", NULL};
-    return app_data_dir("lessons", env, out, outlen, why, whylen);
+    return cli_data_dir("lessons", env, out, outlen, why, whylen);
 }
 
-lesson_lang lesson_default_lang(const struct progress *p)
+lesson_lang lesson_default_lang(const struct lesson_progress *p)
 {
     if (p && p->lang[0] && lesson_lang_parse(p->lang) >= 0)
         return (lesson_lang)lesson_lang_parse(p->lang);

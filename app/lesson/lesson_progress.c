@@ -1,5 +1,5 @@
 /*
- * progress.c: reading and writing progress.json (see progress.h).
+ * lesson_progress.c: reading and writing progress.json (see lesson_progress.h).
  *
  * The file is small and rewritten whole on every save. Crash safety comes
  * from never writing the real file in place: a temporary file named with
@@ -10,9 +10,9 @@
  * removed on the next save once their process is gone.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "progress.h"
+#include "lesson_progress.h"
 
-#include "app.h"
+#include "cli.h"
 #include "cv.h"
 #include "jr.h"
 
@@ -30,12 +30,12 @@
 #include <time.h>
 #include <unistd.h>
 
-void progress_init(progress *p)
+void lesson_progress_init(lesson_progress *p)
 {
     memset(p, 0, sizeof *p);
 }
 
-void progress_free(progress *p)
+void lesson_progress_destroy(lesson_progress *p)
 {
     for (int i = 0; i < p->ndone; i++)
         free(p->done[i]);
@@ -47,7 +47,7 @@ void progress_free(progress *p)
     memset(p, 0, sizeof *p);
 }
 
-bool progress_default_path(char *out, size_t n)
+bool lesson_progress_default_path(char *out, size_t n)
 {
     const char *xdg = getenv("XDG_DATA_HOME");
     const char *home = getenv("HOME");
@@ -64,7 +64,7 @@ bool progress_default_path(char *out, size_t n)
 
 /* ------------------------------------------------------------- changes */
 
-bool progress_lesson_done(const progress *p, const char *lesson_id)
+bool lesson_progress_done(const lesson_progress *p, const char *lesson_id)
 {
     for (int i = 0; i < p->ndone; i++)
         if (strcmp(p->done[i], lesson_id) == 0)
@@ -82,13 +82,13 @@ static void *grow(void *arr, int n, int *cap, size_t size)
     return cv_xrealloc(arr, (size_t)*cap * size);
 }
 
-static void append_done(progress *p, const char *lesson_id)
+static void append_done(lesson_progress *p, const char *lesson_id)
 {
     p->done = grow(p->done, p->ndone, &p->done_cap, sizeof *p->done);
     p->done[p->ndone++] = cv_xstrdup(lesson_id);
 }
 
-void progress_set_done(progress *p, const char *lesson_id, bool done)
+void lesson_progress_set_done(lesson_progress *p, const char *lesson_id, bool done)
 {
     for (int i = 0; i < p->ndone; i++) {
         if (strcmp(p->done[i], lesson_id) == 0) {
@@ -103,7 +103,7 @@ void progress_set_done(progress *p, const char *lesson_id, bool done)
         append_done(p, lesson_id);
 }
 
-const progress_quiz *progress_find_quiz(const progress *p, const char *key)
+const lesson_progress_quiz *lesson_progress_find_quiz(const lesson_progress *p, const char *key)
 {
     for (int i = 0; i < p->nquizzes; i++)
         if (strcmp(p->quizzes[i].key, key) == 0)
@@ -111,16 +111,16 @@ const progress_quiz *progress_find_quiz(const progress *p, const char *key)
     return NULL;
 }
 
-static progress_quiz *append_quiz(progress *p, const char *key)
+static lesson_progress_quiz *append_quiz(lesson_progress *p, const char *key)
 {
     p->quizzes = grow(p->quizzes, p->nquizzes, &p->quizzes_cap, sizeof *p->quizzes);
-    progress_quiz *q = &p->quizzes[p->nquizzes++];
+    lesson_progress_quiz *q = &p->quizzes[p->nquizzes++];
     memset(q, 0, sizeof *q);
     q->key = cv_xstrdup(key);
     return q;
 }
 
-static progress_quiz *quiz_slot(progress *p, const char *key)
+static lesson_progress_quiz *quiz_slot(lesson_progress *p, const char *key)
 {
     for (int i = 0; i < p->nquizzes; i++)
         if (strcmp(p->quizzes[i].key, key) == 0)
@@ -128,17 +128,17 @@ static progress_quiz *quiz_slot(progress *p, const char *key)
     return append_quiz(p, key);
 }
 
-void progress_record_quiz(progress *p, const char *key, bool correct)
+void lesson_progress_record_quiz(lesson_progress *p, const char *key, bool correct)
 {
-    progress_quiz *q = quiz_slot(p, key);
+    lesson_progress_quiz *q = quiz_slot(p, key);
     q->tries++;
     q->right += correct;
     q->last = correct;
 }
 
-void progress_note_skipped(progress *p, const char *key) { quiz_slot(p, key); }
+void lesson_progress_note_skipped(lesson_progress *p, const char *key) { quiz_slot(p, key); }
 
-void progress_set_current(progress *p, const char *lesson_id, int beat)
+void lesson_progress_set_current(lesson_progress *p, const char *lesson_id, int beat)
 {
     char *id = lesson_id ? cv_xstrdup(lesson_id) : NULL;
     free(p->current_lesson);
@@ -146,7 +146,7 @@ void progress_set_current(progress *p, const char *lesson_id, int beat)
     p->current_beat = beat < 0 ? 0 : beat;
 }
 
-void progress_record_drill(progress *p, int right, int asked, int64_t when)
+void lesson_progress_record_drill(lesson_progress *p, int right, int asked, int64_t when)
 {
     p->drill.runs++;
     if (right > p->drill.best)
@@ -253,14 +253,14 @@ static int seen_add(seen_set *t, const char *key, const void *base, size_t strid
 
 /* Fills p from the document; false, r saying where, when it is not
  * progress. */
-static bool from_json(progress *p, reading *r)
+static bool from_json(lesson_progress *p, reading *r)
 {
     const jr_doc *d = r->doc;
     jr_val root = jr_root(d);
     long long v = 0;
     if (!cJSON_IsObject(root.j))
         return wrong(r, root, "an object");
-    if (!get_int(r, root, "format", 1, PROGRESS_FORMAT, "\"format\": 1", &v) ||
+    if (!get_int(r, root, "format", 1, LESSON_PROGRESS_FORMAT, "\"format\": 1", &v) ||
         !get_str(r, root, "lang", p->lang, sizeof p->lang, "\"lang\": \"en\" or \"zh\"") ||
         !get_str(r, root, "theme", p->theme, sizeof p->theme, "\"theme\": a theme's name"))
         return false;
@@ -274,7 +274,7 @@ static bool from_json(progress *p, reading *r)
             !get_int(r, cur, "beat", 0, 1 << 20, "a beat from 0", &beat))
             return false;
         if (id[0])
-            progress_set_current(p, id, (int)beat);
+            lesson_progress_set_current(p, id, (int)beat);
     }
     jr_val done = jr_member(d, root, "done");
     if (done.j) {
@@ -314,8 +314,8 @@ static bool from_json(progress *p, reading *r)
                 break;
             /* A key given twice: the later one counts, as a search would. */
             int at = seen_add(&seen, e.j->string, p->quizzes, sizeof *p->quizzes,
-                              offsetof(progress_quiz, key), p->nquizzes);
-            progress_quiz *q = at >= 0 ? &p->quizzes[at] : append_quiz(p, e.j->string);
+                              offsetof(lesson_progress_quiz, key), p->nquizzes);
+            lesson_progress_quiz *q = at >= 0 ? &p->quizzes[at] : append_quiz(p, e.j->string);
             q->tries = (int)tries;
             q->right = (int)right;
             q->last = cJSON_IsTrue(last.j);
@@ -335,7 +335,7 @@ static bool from_json(progress *p, reading *r)
             !get_int(r, drill, "last_asked", 0, 1 << 30, "a count", &la) ||
             !get_int(r, drill, "last_time", 0, (long long)1 << 50, "seconds since 1970", &lt))
             return false;
-        p->drill = (progress_drill){(int)runs, (int)best, (int)lr, (int)la, lt};
+        p->drill = (lesson_progress_drill){(int)runs, (int)best, (int)lr, (int)la, lt};
     }
     return true;
 }
@@ -343,12 +343,12 @@ static bool from_json(progress *p, reading *r)
 /* How the progress file is read. collviz writes each key once; a key given
  * twice (by hand) has always been read as the later one counting, and a
  * file is not set aside for it. */
-static const jr_opts progress_read = {.max_bytes = PROGRESS_MAX_BYTES, .max_depth = 8,
+static const jr_opts lesson_progress_read = {.max_bytes = LESSON_PROGRESS_MAX_BYTES, .max_depth = 8,
                                       .allow_duplicates = true};
 
 /* p (initialised) from a document the reader accepted; false, p left
  * empty and why saying where, when it is not progress. */
-static bool from_doc(progress *p, const jr_doc *d, char *why, size_t whylen)
+static bool from_doc(lesson_progress *p, const jr_doc *d, char *why, size_t whylen)
 {
     reading r = {.doc = d};
     bool ok = from_json(p, &r);
@@ -356,27 +356,27 @@ static bool from_doc(progress *p, const jr_doc *d, char *why, size_t whylen)
         char found[64];
         jr_say(d, jr_off(d, r.at), why, whylen, "expected %s, not %s", r.what,
                jr_found(d, r.at, found, sizeof found));
-        progress_free(p);
-        progress_init(p);
+        lesson_progress_destroy(p);
+        lesson_progress_init(p);
     }
     return ok;
 }
 
-bool progress_parse(progress *p, const char *data, size_t len)
+bool lesson_progress_parse(lesson_progress *p, const char *data, size_t len)
 {
-    progress_init(p);
+    lesson_progress_init(p);
     jr_doc d;
     jr_error e;
-    if (jr_read_text("progress.json", data, len, &progress_read, &d, &e) != JR_OK)
+    if (jr_read_text("progress.json", data, len, &lesson_progress_read, &d, &e) != JR_OK)
         return false;
     char why[512];
     bool ok = from_doc(p, &d, why, sizeof why);
-    jr_free(&d);
+    jr_destroy(&d);
     return ok;
 }
 
 /* Renames a bad file aside so nothing is lost, and says so. */
-static progress_status set_aside(const char *path, const char *why, const char *detail,
+static lesson_progress_status set_aside(const char *path, const char *why, const char *detail,
                                  char *msg, size_t msglen)
 {
     char aside[4096], stamp[32];
@@ -391,19 +391,19 @@ static progress_status set_aside(const char *path, const char *why, const char *
     if (rename(path, aside) != 0) {
         snprintf(msg, msglen, "progress file %s is %s and could not be set aside (%s)", path, why,
                  strerror(errno));
-        return PROGRESS_EIO;
+        return LESSON_PROGRESS_EIO;
     }
     /* Where it went wrong last: the file's name and place, for whoever
      * wants to mend the copy. */
     snprintf(msg, msglen,
              "progress file %s was %s; it was moved to %s and progress starts afresh%s%s%s", path,
              why, aside, detail ? " (" : "", detail ? detail : "", detail ? ")" : "");
-    return PROGRESS_RECOVERED;
+    return LESSON_PROGRESS_RECOVERED;
 }
 
-progress_status progress_load(progress *p, const char *path, char *msg, size_t msglen)
+lesson_progress_status lesson_progress_load(lesson_progress *p, const char *path, char *msg, size_t msglen)
 {
-    progress_init(p);
+    lesson_progress_init(p);
     if (msglen)
         msg[0] = '\0';
     /* The shared reader opens without blocking and reads only a regular
@@ -411,20 +411,20 @@ progress_status progress_load(progress *p, const char *path, char *msg, size_t m
     jr_doc d;
     jr_error e;
     char detail[1400];
-    switch (jr_read_file(path, &progress_read, &d, &e)) {
+    switch (jr_read_file(path, &lesson_progress_read, &d, &e)) {
     case JR_OK:
         break;
     case JR_EOPEN:
         if (e.sys_errno == ENOENT)
-            return PROGRESS_EMPTY;
+            return LESSON_PROGRESS_EMPTY;
         snprintf(msg, msglen, "cannot read progress file %s: %s", path, strerror(e.sys_errno));
-        return PROGRESS_EIO;
+        return LESSON_PROGRESS_EIO;
     case JR_ENOTFILE:
     case JR_EREAD:
     case JR_EMEMORY: /* not the file's fault: it is kept, and not written over */
         snprintf(msg, msglen, "cannot read progress file %s: %s", path,
                  strncmp(e.msg, "cannot read: ", 13) ? e.msg : e.msg + 13);
-        return PROGRESS_EIO;
+        return LESSON_PROGRESS_EIO;
     case JR_EBIG:
         return set_aside(path, "too large to be progress", NULL, msg, msglen);
     default:
@@ -432,18 +432,18 @@ progress_status progress_load(progress *p, const char *path, char *msg, size_t m
                          msg, msglen);
     }
     bool ok = from_doc(p, &d, detail, sizeof detail);
-    jr_free(&d);
+    jr_destroy(&d);
     if (!ok)
         return set_aside(path, "not a valid progress file", detail, msg, msglen);
-    return PROGRESS_OK;
+    return LESSON_PROGRESS_OK;
 }
 
 /* ------------------------------------------------------------- writing */
 
-static cJSON *to_json(const progress *p)
+static cJSON *to_json(const lesson_progress *p)
 {
     cJSON *root = cJSON_CreateObject();
-    cJSON_AddNumberToObject(root, "format", PROGRESS_FORMAT);
+    cJSON_AddNumberToObject(root, "format", LESSON_PROGRESS_FORMAT);
     cJSON_AddStringToObject(root, "lang", p->lang);
     cJSON_AddStringToObject(root, "theme", p->theme);
     if (p->current_lesson) {
@@ -470,10 +470,10 @@ static cJSON *to_json(const progress *p)
     return root;
 }
 
-char *progress_format(const progress *p)
+char *lesson_progress_format(const lesson_progress *p)
 {
     cJSON *root = to_json(p);
-    /* Compact: a file that loads (PROGRESS_MAX_BYTES) must still fit once
+    /* Compact: a file that loads (LESSON_PROGRESS_MAX_BYTES) must still fit once
      * written again; indentation grew a near-limit file by 14 %. */
     char *text = cJSON_PrintUnformatted(root);
     cJSON_Delete(root);
@@ -536,7 +536,7 @@ static bool write_all(int fd, const char *s, size_t n)
     return true;
 }
 
-progress_status progress_save(const progress *p, const char *path, char *msg, size_t msglen)
+lesson_progress_status lesson_progress_save(const lesson_progress *p, const char *path, char *msg, size_t msglen)
 {
     char dir[4096], tmp[4096];
     const char *slash = strrchr(path, '/');
@@ -549,18 +549,18 @@ progress_status progress_save(const progress *p, const char *path, char *msg, si
         snprintf(dir, sizeof dir, "/");
     if (mkdir_p(dir) != 0) {
         snprintf(msg, msglen, "cannot create %s: %s", dir, strerror(errno));
-        return PROGRESS_EIO;
+        return LESSON_PROGRESS_EIO;
     }
     remove_stale_temps(dir, base);
     snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
 
-    char *text = progress_format(p);
+    char *text = lesson_progress_format(p);
     if (!text) {
         snprintf(msg, msglen, "out of memory writing progress");
-        return PROGRESS_EIO;
+        return LESSON_PROGRESS_EIO;
     }
     size_t len = strlen(text);
-    if (len + 1 > PROGRESS_MAX_BYTES) {
+    if (len + 1 > LESSON_PROGRESS_MAX_BYTES) {
         /* The next load would set it aside as too large: keep the old file,
          * which holds everything but this change. */
         /* No size in it: each save would give another, and callers say a
@@ -568,15 +568,15 @@ progress_status progress_save(const progress *p, const char *path, char *msg, si
         snprintf(msg, msglen,
                  "progress file %s would grow over the limit of %d bytes; the file is left as "
                  "it was and progress is not saved",
-                 path, PROGRESS_MAX_BYTES);
+                 path, LESSON_PROGRESS_MAX_BYTES);
         free(text);
-        return PROGRESS_EIO;
+        return LESSON_PROGRESS_EIO;
     }
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) {
         snprintf(msg, msglen, "cannot write %s: %s", tmp, strerror(errno));
         free(text);
-        return PROGRESS_EIO;
+        return LESSON_PROGRESS_EIO;
     }
     bool ok = write_all(fd, text, len) && write_all(fd, "\n", 1) && fsync(fd) == 0;
     int saved_errno = errno;
@@ -587,7 +587,7 @@ progress_status progress_save(const progress *p, const char *path, char *msg, si
             saved_errno = errno;
         snprintf(msg, msglen, "cannot save progress to %s: %s", path, strerror(saved_errno));
         unlink(tmp);
-        return PROGRESS_EIO;
+        return LESSON_PROGRESS_EIO;
     }
     /* Make the rename itself durable; failure here loses nothing already
      * written, so it is not reported. */
@@ -596,8 +596,8 @@ progress_status progress_save(const progress *p, const char *path, char *msg, si
         fsync(dfd);
         close(dfd);
     }
-    app_wrote_file(path, APP_FILE_STATE);
-    return PROGRESS_OK;
+    cli_wrote_file(path, CLI_FILE_STATE);
+    return LESSON_PROGRESS_OK;
 }
 
 /* --------------------------------------------------------------- update */
@@ -623,8 +623,8 @@ static int lock_open(const char *path, char *msg, size_t msglen)
     return fd;
 }
 
-progress_status progress_update(const char *path, progress_change change, void *user,
-                                progress *result, char *msg, size_t msglen)
+lesson_progress_status lesson_progress_update(const char *path, lesson_progress_change change, void *user,
+                                lesson_progress *result, char *msg, size_t msglen)
 {
     if (msglen)
         msg[0] = '\0';
@@ -633,49 +633,49 @@ progress_status progress_update(const char *path, progress_change change, void *
     snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
     if (dir[0] && mkdir_p(dir) != 0) {
         snprintf(msg, msglen, "cannot create %s: %s", dir, strerror(errno));
-        return PROGRESS_EIO;
+        return LESSON_PROGRESS_EIO;
     }
     int lock = lock_open(path, msg, msglen);
     if (lock < 0)
-        return PROGRESS_EIO;
-    progress disk;
+        return LESSON_PROGRESS_EIO;
+    lesson_progress disk;
     char note[1024] = "";
-    progress_status st = progress_load(&disk, path, note, sizeof note);
-    if (st == PROGRESS_EIO) {
+    lesson_progress_status st = lesson_progress_load(&disk, path, note, sizeof note);
+    if (st == LESSON_PROGRESS_EIO) {
         /* Never write over what could not be read: it may be all there is. */
         close(lock);
-        progress_free(&disk);
+        lesson_progress_destroy(&disk);
         snprintf(msg, msglen, "%s; progress is not saved", note);
-        return PROGRESS_EIO;
+        return LESSON_PROGRESS_EIO;
     }
-    change(&disk, st == PROGRESS_OK, user);
-    progress_status saved = progress_save(&disk, path, msg, msglen);
+    change(&disk, st == LESSON_PROGRESS_OK, user);
+    lesson_progress_status saved = lesson_progress_save(&disk, path, msg, msglen);
     close(lock); /* releases the lock */
-    if (saved == PROGRESS_OK && st == PROGRESS_RECOVERED)
+    if (saved == LESSON_PROGRESS_OK && st == LESSON_PROGRESS_RECOVERED)
         snprintf(msg, msglen, "%s", note);
-    if (saved == PROGRESS_OK && result) {
-        progress_free(result);
+    if (saved == LESSON_PROGRESS_OK && result) {
+        lesson_progress_destroy(result);
         *result = disk;
     } else {
-        progress_free(&disk);
+        lesson_progress_destroy(&disk);
     }
-    return saved == PROGRESS_OK ? st == PROGRESS_RECOVERED ? PROGRESS_RECOVERED : PROGRESS_OK
+    return saved == LESSON_PROGRESS_OK ? st == LESSON_PROGRESS_RECOVERED ? LESSON_PROGRESS_RECOVERED : LESSON_PROGRESS_OK
                                 : saved;
 }
 
-void progress_copy(progress *dst, const progress *src)
+void lesson_progress_copy(lesson_progress *dst, const lesson_progress *src)
 {
-    progress_init(dst);
+    lesson_progress_init(dst);
     for (int i = 0; i < src->ndone; i++)
         append_done(dst, src->done[i]);
     for (int i = 0; i < src->nquizzes; i++) {
-        progress_quiz *q = append_quiz(dst, src->quizzes[i].key);
+        lesson_progress_quiz *q = append_quiz(dst, src->quizzes[i].key);
         q->tries = src->quizzes[i].tries;
         q->right = src->quizzes[i].right;
         q->last = src->quizzes[i].last;
     }
     if (src->current_lesson)
-        progress_set_current(dst, src->current_lesson, src->current_beat);
+        lesson_progress_set_current(dst, src->current_lesson, src->current_beat);
     memcpy(dst->lang, src->lang, sizeof dst->lang);
     memcpy(dst->theme, src->theme, sizeof dst->theme);
     dst->drill = src->drill;

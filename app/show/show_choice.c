@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
+#include "cli.h"
 #include "show.h"
 
 bool show_has_tuning(const char *text, size_t len)
@@ -135,7 +135,7 @@ int show_parse_ncclog(const char *path, const char *text, size_t len, const show
     int rc = !log ? CV_ENOMEM : ncclog_read(in, path, log, why, sizeof why) ? CV_EINVAL : CV_OK;
     fclose(in);
     if (rc == CV_EINVAL)
-        app_escape(why, err, errlen);
+        cli_escape(why, err, errlen);
     else if (rc == CV_OK && !log->tuning.have)
         rc = CV_EINVAL, snprintf(err, errlen, "%s: no tuning table in this NCCL log (NCCL prints "
                                  "it with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=TUNING)", path);
@@ -146,7 +146,7 @@ int show_parse_ncclog(const char *path, const char *text, size_t len, const show
         out->table_line = log->tuning.line;
         snprintf(out->source, sizeof out->source, "nccl-log");
         snprintf(out->backend, sizeof out->backend, "nccl");
-        app_escape(log->version, out->version, sizeof out->version);
+        cli_escape(log->version, out->version, sizeof out->version);
         rc = model_spec(out, c, h, err, errlen);
         if (rc == CV_OK)
             rc = fill_rows(out, log, c);
@@ -154,10 +154,10 @@ int show_parse_ncclog(const char *path, const char *text, size_t len, const show
             snprintf(err, errlen, "%s: out of memory", path);
     }
     if (log)
-        ncclog_free(log);
+        ncclog_destroy(log);
     free(log);
     if (rc != CV_OK)
-        show_result_free(out);
+        show_result_destroy(out);
     return rc;
 }
 

@@ -59,7 +59,7 @@ static cv_plan *setup_plan(lesson__ctx *c, lesson__val v, const char *where, con
         }
     }
     cv_plan *plan = NULL;
-    if (cv_plan_build(&s->spec, &plan, err, sizeof err) != CV_OK) {
+    if (cv_plan_create(&s->spec, &plan, err, sizeof err) != CV_OK) {
         lesson__err(c, lesson__off(c, v), "%s: the engine cannot build this plan: %s", where, err);
         return NULL;
     }
@@ -709,7 +709,7 @@ int lesson_load_buffer(const char *name, const char *data, size_t len, unsigned 
         return -1;
     }
     int rc = load_doc(name, &doc, flags, out, diags);
-    jr_free(&doc);
+    jr_destroy(&doc);
     return rc;
 }
 
@@ -726,7 +726,7 @@ int lesson_load_file(const char *path, unsigned flags, lesson **out, lesson_diag
         return -1;
     }
     int rc = load_doc(path, &doc, flags, out, diags);
-    jr_free(&doc);
+    jr_destroy(&doc);
     return rc;
 }
 

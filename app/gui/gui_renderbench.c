@@ -1,5 +1,5 @@
 /*
- * renderbench.c: `collviz render --bench`: how long a frame takes on the
+ * gui_renderbench.c: `collviz render --bench`: how long a frame takes on the
  * software renderer, headless.
  *
  * Frames follow playback at 1x (or --speed) and 60 frames a second, so
@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "app.h"
+#include "cli.h"
 #include "gui_cmds.h"
 #include "gui_internal.h"
 
@@ -35,7 +35,7 @@ static const char render_help[] =
                  "frame-time median and p99, as during playback at X times normal speed\n"
                  "and 60 fps (defaults: 1920x1080, 300 frames, 16 ranks, 1x).\n";
 
-int app_cmd_render(int argc, char **argv)
+int gui_cmd_render(int argc, char **argv)
 {
     double t0 = cv_now_seconds();
     gui_options o;
@@ -49,39 +49,39 @@ int app_cmd_render(int argc, char **argv)
     double speed = 1.0;
     int size[2] = {o.width, o.height};
     o.spec.count = -1; /* not given: the stage picks it from the rank count */
-    app_flag flags[] = {
-        APP_SWITCH("--bench", &bench),
-        APP_SPEC_FLAGS(&o.spec),
-        APP_WXH("--size", size, 8192),
-        APP_LONG("--frames", &frames, 1, 100000),
-        APP_NUMBER("--speed", &speed, 0.01, 1000, "times normal speed"),
-        APP_ENUM("--theme", &o.theme, &gui_themes),
-        APP_ENUM("--lang", &o.lang, &app_langs),
+    cli_flag flags[] = {
+        CLI_SWITCH("--bench", &bench),
+        CLI_SPEC_FLAGS(&o.spec),
+        CLI_WXH("--size", size, 8192),
+        CLI_LONG("--frames", &frames, 1, 100000),
+        CLI_NUMBER("--speed", &speed, 0.01, 1000, "times normal speed"),
+        CLI_ENUM("--theme", &o.theme, &gui_themes),
+        CLI_ENUM("--lang", &o.lang, &cli_langs),
     };
-    app_cmdline cl = APP_CMDLINE("render", render_help, flags);
+    cli_cmdline cl = CLI_CMDLINE("render", render_help, flags);
     int code;
-    if (!app_flags_parse(&cl, argc, argv, &code))
+    if (!cli_flags_parse(&cl, argc, argv, &code))
         return code;
     o.width = size[0];
     o.height = size[1];
-    bool algo_given = app_flag_given(&cl, "--algo");
+    bool algo_given = cli_flag_given(&cl, "--algo");
     if (!bench)
-        return app_usage_error("render needs --bench (see collviz render --help)");
+        return cli_usage_error("render needs --bench (see collviz render --help)");
     if (o.spec.count < 0)
         o.spec.count = gui_default_count(o.spec.op, o.spec.ranks);
-    if (!app_finish_spec(&cl, &o.spec, algo_given, CV_MAX_VISUAL_RANKS))
-        return APP_EXIT_USAGE;
+    if (!cli_finish_spec(&cl, &o.spec, algo_given, CV_MAX_VISUAL_RANKS))
+        return CLI_EXIT_USAGE;
     o.backend = cv_cpu_backend();
     gui *g = NULL;
     char err[CV_ERR_LEN] = "";
     if (gui_create(&o, &g, err, sizeof err) != CV_OK) {
         fprintf(stderr, "collviz: %s\n", err);
-        return APP_EXIT_USAGE;
+        return CLI_EXIT_USAGE;
     }
     if (!gui_trace(g, 0)) {
         fprintf(stderr, "collviz: %s\n", gui_current_message(g) ? gui_current_message(g) : "no trace");
         gui_destroy(g);
-        return APP_EXIT_USAGE;
+        return CLI_EXIT_USAGE;
     }
     double a = cv_now_seconds();
     gui_render(g);
@@ -126,9 +126,9 @@ int app_cmd_render(int argc, char **argv)
                landing[nland / 2], landing[nland - 1]);
     }
     printf("first frame %.1f ms (%.1f ms after start, incl. plan and run)  peak RSS %.1f MB\n",
-           first * 1e3, launch * 1e3, app_peak_rss_kb() / 1024.0);
+           first * 1e3, launch * 1e3, cli_peak_rss_kb() / 1024.0);
     free(ms);
     free(landing);
     gui_destroy(g);
-    return APP_EXIT_OK;
+    return CLI_EXIT_OK;
 }

@@ -1,5 +1,5 @@
 /*
- * show.c: `collviz show FILE`: a `collviz bench --json` result, or the
+ * gui_show.c: `collviz show FILE`: a `collviz bench --json` result, or the
  * table nccl-tests printed, replayed as a bandwidth-versus-size chart
  * (render/rd_chart.h), measured busbw and algbw with the cost model's
  * busbw beside them.
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "app.h"
+#include "cli.h"
 #include "gui_cmds.h"
 #include "gui.h"
 #include "rd_chart.h"
@@ -197,7 +197,7 @@ static void save_shot(show_view *v, int w, int h)
     }
     if (draw_png(v, w, h, path, err, sizeof err) == CV_OK) {
         snprintf(v->message, sizeof v->message, "saved %s", path);
-        app_wrote_file(path, APP_FILE_USER);
+        cli_wrote_file(path, CLI_FILE_USER);
     }
     else
         snprintf(v->message, sizeof v->message, "%s", err);
@@ -370,10 +370,10 @@ static int choose_links(show_result *res, const show_links *f, show_view *v, cv_
     snprintf(about, alen, "none (pass --link or --bw)");
     snprintf(v->model_label, sizeof v->model_label, "model: pass --link or --bw");
     if (f->alpha >= 0 && !dl && !(f->bw > 0))
-        return app_usage_error("--alpha: a %s result has no default link; give --link or --bw "
+        return cli_usage_error("--alpha: a %s result has no default link; give --link or --bw "
                                "with it", res->backend);
     if (!dl && !(f->bw > 0))
-        return APP_EXIT_OK;
+        return CLI_EXIT_OK;
     *link = dl ? *dl : (cv_link){NULL, f->bw * 1e9, 0, 0, NULL};
     if (f->alpha >= 0)
         link->alpha = f->alpha * 1e-6;
@@ -417,7 +417,7 @@ static void print_notes(const show_result *res)
     }
 }
 
-int app_cmd_show(int argc, char **argv)
+int gui_cmd_show(int argc, char **argv)
 {
     static const char *const scales[] = {"auto", "linear", "log", NULL};
     const char *file = NULL, *out = NULL, *link_name = NULL, *inter_name = NULL, *scale = "auto";
@@ -426,51 +426,51 @@ int app_cmd_show(int argc, char **argv)
     bool table = false;
     int size[2] = {1280, 800};
     show_view v = {.theme = RD_THEME_DARK, .auto_scale = true};
-    app_flag flags[] = {
-        APP_TEXT("--out", &out),
-        APP_WXH("--size", size, 16384),
-        APP_PICK("--link", &link_name, app_link_names()),
-        APP_PICK("--inter-link", &inter_name, app_link_names()),
-        APP_NUMBER("--bw", &f.bw, 1e-3, 1e6, "GB/s"),
-        APP_NUMBER("--alpha", &f.alpha, 0, 1e6, "microseconds"),
-        APP_ENUM("--theme", &v.theme, &gui_themes),
-        APP_PICK("--scale", &scale, scales),
-        APP_SWITCH("--table", &table),
-        APP_ENUM("--op", &hints.op, &app_ops),
-        APP_ENUM("--algo", &hints.algo, &app_algos),
-        APP_INT("--ranks", &hints.ranks, 1, CV_MAX_RANKS),
-        APP_SWITCH("--choice", &hints.choice),
+    cli_flag flags[] = {
+        CLI_TEXT("--out", &out),
+        CLI_WXH("--size", size, 16384),
+        CLI_PICK("--link", &link_name, cli_link_names()),
+        CLI_PICK("--inter-link", &inter_name, cli_link_names()),
+        CLI_NUMBER("--bw", &f.bw, 1e-3, 1e6, "GB/s"),
+        CLI_NUMBER("--alpha", &f.alpha, 0, 1e6, "microseconds"),
+        CLI_ENUM("--theme", &v.theme, &gui_themes),
+        CLI_PICK("--scale", &scale, scales),
+        CLI_SWITCH("--table", &table),
+        CLI_ENUM("--op", &hints.op, &cli_ops),
+        CLI_ENUM("--algo", &hints.algo, &cli_algos),
+        CLI_INT("--ranks", &hints.ranks, 1, CV_MAX_RANKS),
+        CLI_SWITCH("--choice", &hints.choice),
     };
     char links[1200], help[sizeof show_help + sizeof links];
     link_help(links, sizeof links);
     snprintf(help, sizeof help, show_help, links);
-    app_cmdline cl = APP_CMDLINE_ARGS("show", help, flags, &file, 1, "FILE");
+    cli_cmdline cl = CLI_CMDLINE_ARGS("show", help, flags, &file, 1, "FILE");
     int code;
-    if (!app_flags_parse(&cl, argc, argv, &code))
+    if (!cli_flags_parse(&cl, argc, argv, &code))
         return code;
     int w = size[0], h = size[1];
-    bool sized = app_flag_given(&cl, "--size");
+    bool sized = cli_flag_given(&cl, "--size");
     f.preset = link_name ? cv_link_find(link_name) : NULL;
     f.inter_preset = inter_name ? cv_link_find(inter_name) : NULL;
     v.auto_scale = !strcmp(scale, "auto");
     v.scale = !strcmp(scale, "log") ? RD_SCALE_LOG : RD_SCALE_LINEAR;
     if (!file)
-        return app_usage_error("show: give the file that `collviz bench ... --json > FILE` "
+        return cli_usage_error("show: give the file that `collviz bench ... --json > FILE` "
                                "or nccl-tests wrote (see collviz show --help)");
     if (f.preset && f.bw > 0)
-        return app_usage_error("--bw: give either --link or --bw, not both");
+        return cli_usage_error("--bw: give either --link or --bw, not both");
 
     show_result res;
     char err[1200];
-    int status = APP_EXIT_OK;
+    int status = CLI_EXIT_OK;
     if (show_load(file, &hints, &res, err, sizeof err) != CV_OK) {
         fprintf(stderr, "collviz: %s\n", err);
-        return APP_EXIT_USAGE;
+        return CLI_EXIT_USAGE;
     }
     if (!strcmp(res.source, "collviz") &&
         (hints.op >= 0 || hints.ranks > 0 || hints.algo >= 0 || inter_name || hints.choice)) {
-        show_result_free(&res);
-        return app_usage_error("--op, --ranks, --algo, --inter-link and --choice are for "
+        show_result_destroy(&res);
+        return cli_usage_error("--op, --ranks, --algo, --inter-link and --choice are for "
                                "nccl-tests' text and NCCL's logs; %s is collviz bench's JSON, "
                                "which states them", file);
     }
@@ -485,7 +485,7 @@ int app_cmd_show(int argc, char **argv)
         snprintf(v.model_label, sizeof v.model_label, "collviz model: needs the rank count "
                  "(--ranks N; the log names no communicator)");
         snprintf(about, sizeof about, "none: the log names no communicator (--ranks N)");
-        chosen = APP_EXIT_OK;
+        chosen = CLI_EXIT_OK;
     } else if (v.choice && chosen < 0) {
         char words[sizeof v.model_label];
         snprintf(words, sizeof words, "collviz %s, %d ranks: %.200s", cv_algo_name(res.spec.algo),
@@ -495,13 +495,13 @@ int app_cmd_show(int argc, char **argv)
     }
     if (chosen >= 0) {
         status = chosen;
-        if (status != APP_EXIT_OK)
+        if (status != CLI_EXIT_OK)
             goto done;
     } else {
         int priced = 0;
         if (show_model(&res, &link, &priced, err, sizeof err) != CV_OK) {
             fprintf(stderr, "collviz: %s\n", err);
-            status = APP_EXIT_USAGE;
+            status = CLI_EXIT_USAGE;
             goto done;
         }
         if (priced < res.nrows)
@@ -514,7 +514,7 @@ int app_cmd_show(int argc, char **argv)
     }
     if (!(v.points = calloc((size_t)res.nrows, sizeof *v.points))) {
         fprintf(stderr, "collviz: out of memory\n");
-        status = APP_EXIT_USAGE;
+        status = CLI_EXIT_USAGE;
         goto done;
     }
     for (int i = 0; i < res.nrows; i++) {
@@ -559,9 +559,9 @@ int app_cmd_show(int argc, char **argv)
     if (out) {
         if (draw_png(&v, w, h, out, err, sizeof err) != CV_OK) {
             fprintf(stderr, "collviz: %s\n", err);
-            status = APP_EXIT_USAGE;
+            status = CLI_EXIT_USAGE;
         } else {
-            printf("collviz: wrote %s (%dx%d)\n", app_esc(out), w, h);
+            printf("collviz: wrote %s (%dx%d)\n", cli_esc(out), w, h);
         }
     }
     if (table || out)
@@ -573,11 +573,11 @@ int app_cmd_show(int argc, char **argv)
         show_print_table(stdout, &res, about);
     } else if (rc != CV_OK) {
         fprintf(stderr, "collviz: %s\n", err);
-        status = APP_EXIT_USAGE;
+        status = CLI_EXIT_USAGE;
     }
     SDL_Quit();
 done:
     free(v.points);
-    show_result_free(&res);
+    show_result_destroy(&res);
     return status;
 }

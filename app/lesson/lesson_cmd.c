@@ -14,48 +14,48 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "app.h"
+#include "cli.h"
 #include "lesson.h"
 #include "lesson_cmd.h"
-#include "progress.h"
+#include "lesson_progress.h"
 
-void lesson_cmd_load_progress(progress *p, char *path, size_t pathlen)
+void lesson_cmd_load_progress(lesson_progress *p, char *path, size_t pathlen)
 {
     char msg[1024];
-    if (!progress_default_path(path, pathlen)) {
+    if (!lesson_progress_default_path(path, pathlen)) {
         path[0] = '\0';
-        progress_init(p);
+        lesson_progress_init(p);
         return;
     }
-    progress_status st = progress_load(p, path, msg, sizeof msg);
-    if (st == PROGRESS_RECOVERED)
+    lesson_progress_status st = lesson_progress_load(p, path, msg, sizeof msg);
+    if (st == LESSON_PROGRESS_RECOVERED)
         fprintf(stderr, "collviz: %s\n", msg);
-    if (st == PROGRESS_EIO) {
+    if (st == LESSON_PROGRESS_EIO) {
         /* Unreadable is not empty: writing would replace what is there. */
-        fprintf(stderr, "collviz: %s; progress is not saved this time\n", app_esc(msg));
+        fprintf(stderr, "collviz: %s; progress is not saved this time\n", cli_esc(msg));
         path[0] = '\0';
     }
 }
 
-static void apply_record(progress *p, bool from_file, void *user)
+static void apply_record(lesson_progress *p, bool from_file, void *user)
 {
     (void)from_file;
     const lesson_record *r = user;
     switch (r->kind) {
-    case LESSON_REC_PLACE: progress_set_current(p, r->id, r->beat); break;
-    case LESSON_REC_QUIZ: progress_record_quiz(p, r->id, r->correct); break;
-    case LESSON_REC_DONE: progress_set_done(p, r->id, true); break;
-    case LESSON_REC_DRILL: progress_record_drill(p, r->right, r->asked, r->when); break;
+    case LESSON_REC_PLACE: lesson_progress_set_current(p, r->id, r->beat); break;
+    case LESSON_REC_QUIZ: lesson_progress_record_quiz(p, r->id, r->correct); break;
+    case LESSON_REC_DONE: lesson_progress_set_done(p, r->id, true); break;
+    case LESSON_REC_DRILL: lesson_progress_record_drill(p, r->right, r->asked, r->when); break;
     }
 }
 
-void lesson_cmd_record(progress *p, const char *path, const lesson_record *r)
+void lesson_cmd_record(lesson_progress *p, const char *path, const lesson_record *r)
 {
     apply_record(p, true, (void *)r);
     char msg[1024];
     static char said[1024]; /* a drill records many times: say a failure once */
     if (path[0] &&
-        progress_update(path, apply_record, (void *)r, NULL, msg, sizeof msg) != PROGRESS_OK &&
+        lesson_progress_update(path, apply_record, (void *)r, NULL, msg, sizeof msg) != LESSON_PROGRESS_OK &&
         msg[0] && strcmp(msg, said) != 0) {
         fprintf(stderr, "collviz: %s\n", msg);
         snprintf(said, sizeof said, "%s", msg);
@@ -79,36 +79,36 @@ int lesson_cmd_load_course(lesson_course *course, const char *dir, bool quiet)
          * every command that needs the course stops with exit 2. */
         const lesson_diag *g = diags.count ? &diags.items[0] : NULL;
         if (!g)
-            fprintf(stderr, "collviz: %s holds no lesson files (*.json)\n", app_esc(paths[0]));
+            fprintf(stderr, "collviz: %s holds no lesson files (*.json)\n", cli_esc(paths[0]));
         else if (bad <= 1 && g->line <= 0)
-            fprintf(stderr, "collviz: %s: %s\n", app_esc(g->file), g->message);
+            fprintf(stderr, "collviz: %s: %s\n", cli_esc(g->file), g->message);
         else if (g->line > 0)
             fprintf(stderr, "collviz: no lesson in %s loads: %d file%s with problems, the first "
                             "%s:%d:%d: %s\n",
-                    app_esc(paths[0]), bad, bad == 1 ? "" : "s", app_esc(g->file), g->line,
+                    cli_esc(paths[0]), bad, bad == 1 ? "" : "s", cli_esc(g->file), g->line,
                     g->col, g->message);
         else
             fprintf(stderr, "collviz: no lesson in %s loads: %d file%s with problems, the first "
                             "%s: %s\n",
-                    app_esc(paths[0]), bad, bad == 1 ? "" : "s", app_esc(g->file), g->message);
-        lesson_diags_free(&diags);
-        lesson_course_free(course);
+                    cli_esc(paths[0]), bad, bad == 1 ? "" : "s", cli_esc(g->file), g->message);
+        lesson_diags_destroy(&diags);
+        lesson_course_destroy(course);
         return -1;
     }
     if (bad > 0 && !quiet)
         fprintf(stderr,
                 "collviz: %d lesson file%s in %s %s problems and %s left out; `collviz lessons "
                 "--check` lists them\n",
-                bad, bad == 1 ? "" : "s", app_esc(paths[0]), bad == 1 ? "has" : "have",
+                bad, bad == 1 ? "" : "s", cli_esc(paths[0]), bad == 1 ? "has" : "have",
                 bad == 1 ? "is" : "are");
-    lesson_diags_free(&diags);
+    lesson_diags_destroy(&diags);
     return bad;
 }
 
 /* ------------------------------------------------------------- lesson */
 
 typedef struct {
-    progress *p;
+    lesson_progress *p;
     const char *path;
     const lesson *l;
 } play_state;
@@ -161,60 +161,60 @@ int lesson_cmd_parse(int argc, char **argv, bool have_window, lesson_cmd_req *re
     long step = 1;
     int lang = LESSON_EN;
     int size[2] = {0, 0};
-    app_flag flags[] = {
-        APP_LONG("--step", &step, 1, 1000000), /* past the last beat: said with the beats */
-        APP_ENUM("--lang", &lang, &app_langs),
-        APP_SWITCH("--text", &req->text),
-        APP_TEXT("--dir", &dir),
-        APP_PICK("--theme", &req->win.theme, themes),
-        APP_WXH("--size", size, 16384),
-        APP_SWITCH("--fullscreen", &req->win.fullscreen),
-        APP_TEXT("--shots", &req->win.shots),
-        APP_LONG("--frames", &req->win.frames, 1, 1000000000L),
+    cli_flag flags[] = {
+        CLI_LONG("--step", &step, 1, 1000000), /* past the last beat: said with the beats */
+        CLI_ENUM("--lang", &lang, &cli_langs),
+        CLI_SWITCH("--text", &req->text),
+        CLI_TEXT("--dir", &dir),
+        CLI_PICK("--theme", &req->win.theme, themes),
+        CLI_WXH("--size", size, 16384),
+        CLI_SWITCH("--fullscreen", &req->win.fullscreen),
+        CLI_TEXT("--shots", &req->win.shots),
+        CLI_LONG("--frames", &req->win.frames, 1, 1000000000L),
     };
-    app_cmdline cl = APP_CMDLINE_ARGS("lesson", lesson_help, flags, &id, 1, "lesson id");
+    cli_cmdline cl = CLI_CMDLINE_ARGS("lesson", lesson_help, flags, &id, 1, "lesson id");
     int code;
-    if (!app_flags_parse(&cl, argc, argv, &code))
+    if (!cli_flags_parse(&cl, argc, argv, &code))
         return code;
     req->win.width = size[0];
     req->win.height = size[1];
-    const char *window_flag = app_flag_first(&cl, window_flags); /* only the window uses */
+    const char *window_flag = cli_flag_first(&cl, window_flags); /* only the window uses */
     if (window_flag && req->text) {
         fprintf(stderr, "collviz: lesson: %s is for the window; --text plays the lesson in the "
                         "terminal\n",
                 window_flag);
-        return APP_EXIT_USAGE;
+        return CLI_EXIT_USAGE;
     }
     if (window_flag && !have_window) {
         fprintf(stderr, "collviz: lesson: %s is for the window, which this collviz was built "
                         "without (-DCOLLVIZ_GUI=OFF)\n",
                 window_flag);
-        return APP_EXIT_USAGE;
+        return CLI_EXIT_USAGE;
     }
     if (!id) {
         fprintf(stderr, "collviz: lesson: which lesson? give its id (`collviz lessons` lists them)\n");
-        return APP_EXIT_USAGE;
+        return CLI_EXIT_USAGE;
     }
     if (lesson_cmd_load_course(&req->course, dir, false) < 0)
-        return APP_EXIT_USAGE;
+        return CLI_EXIT_USAGE;
     req->loaded = true;
     lesson_cmd_load_progress(&req->prog, req->path, sizeof req->path);
-    req->lang = app_flag_given(&cl, "--lang") ? (lesson_lang)lang : lesson_default_lang(&req->prog);
+    req->lang = cli_flag_given(&cl, "--lang") ? (lesson_lang)lang : lesson_default_lang(&req->prog);
     int li = lesson_course_find(&req->course, id);
     if (li < 0) {
         int close[5];
         int n = lesson_course_suggest(&req->course, id, close, 5);
-        fprintf(stderr, "collviz: no lesson '%s'", app_esc(id));
+        fprintf(stderr, "collviz: no lesson '%s'", cli_esc(id));
         for (int k = 0; k < n; k++)
             fprintf(stderr, "%s%s", k ? ", " : "; did you mean: ", req->course.lessons[close[k]]->id);
         fprintf(stderr, "%s\n", n ? "?" : " (`collviz lessons` lists them)");
-        return APP_EXIT_USAGE;
+        return CLI_EXIT_USAGE;
     }
     const lesson *l = req->course.lessons[li];
     if (step < 1 || step > l->nbeats) {
         fprintf(stderr, "collviz: --step: %ld is out of range; lesson %s has beats 1 to %d\n", step,
                 l->id, l->nbeats);
-        return APP_EXIT_USAGE;
+        return CLI_EXIT_USAGE;
     }
     req->index = li;
     req->beat = (int)step - 1;
@@ -238,12 +238,12 @@ int lesson_cmd_play_text(lesson_cmd_req *req)
     return lesson_play_text(l, req->beat, &opts, stdin, stdout);
 }
 
-void lesson_cmd_req_free(lesson_cmd_req *req)
+void lesson_cmd_req_destroy(lesson_cmd_req *req)
 {
     if (!req->loaded)
         return;
-    progress_free(&req->prog);
-    lesson_course_free(&req->course);
+    lesson_progress_destroy(&req->prog);
+    lesson_course_destroy(&req->course);
     req->loaded = false;
 }
 
@@ -257,7 +257,7 @@ static int check(int npaths, const char *const *paths)
     if (npaths == 0) {
         if (!lesson_find_dir(found, sizeof found, why, sizeof why)) {
             fprintf(stderr, "collviz: %s\n", why);
-            return APP_EXIT_USAGE;
+            return CLI_EXIT_USAGE;
         }
         paths = def;
         npaths = 1;
@@ -274,10 +274,10 @@ static int check(int npaths, const char *const *paths)
         /* Nothing checked is not "all valid": a wrong directory, or *.json
          * files missing, must not pass CI. */
         fprintf(stderr, "collviz: lessons --check: no lesson files (*.json) in %s\n",
-                npaths == 1 ? app_esc(paths[0]) : "the paths given");
-        lesson_course_free(&course);
-        lesson_diags_free(&diags);
-        return APP_EXIT_USAGE;
+                npaths == 1 ? cli_esc(paths[0]) : "the paths given");
+        lesson_course_destroy(&course);
+        lesson_diags_destroy(&diags);
+        return CLI_EXIT_USAGE;
     }
     if (bad)
         printf("%d lesson%s valid, %d file%s with problems (%d problem%s)\n", course.nlessons,
@@ -286,9 +286,9 @@ static int check(int npaths, const char *const *paths)
     else
         printf("%d lesson%s valid (%d quizzes)\n", course.nlessons, course.nlessons == 1 ? "" : "s",
                quizzes);
-    lesson_course_free(&course);
-    lesson_diags_free(&diags);
-    return bad || diags.count ? APP_EXIT_USAGE : APP_EXIT_OK;
+    lesson_course_destroy(&course);
+    lesson_diags_destroy(&diags);
+    return bad || diags.count ? CLI_EXIT_USAGE : CLI_EXIT_OK;
 }
 
 static const char lessons_help[] =
@@ -303,7 +303,7 @@ static const char lessons_help[] =
                  "which COLLVIZ_MODEL_CACHE=FILE then reads instead of recomputing them (the\n"
                  "browser's page starts from one).\n";
 
-static void list(const lesson_course *c, const progress *p, lesson_lang lang)
+static void list(const lesson_course *c, const lesson_progress *p, lesson_lang lang)
 {
     int track = -1;
     for (int i = 0; i < c->nlessons; i++) {
@@ -314,43 +314,43 @@ static void list(const lesson_course *c, const progress *p, lesson_lang lang)
         }
         int right = 0;
         for (int k = 0; k < l->nquizzes; k++) {
-            const progress_quiz *q = progress_find_quiz(p, l->quizzes[k].key);
+            const lesson_progress_quiz *q = lesson_progress_find_quiz(p, l->quizzes[k].key);
             right += q && q->last;
         }
         bool current = p->current_lesson && strcmp(p->current_lesson, l->id) == 0;
         printf(" %s[%s] %-28s %d/%d  %s\n", current ? ">" : " ",
-               progress_lesson_done(p, l->id) ? "x" : " ", l->id, right, l->nquizzes,
+               lesson_progress_done(p, l->id) ? "x" : " ", l->id, right, l->nquizzes,
                lesson_text_get(&l->title, lang));
     }
     if (c->nlessons == 0)
         printf("(no lessons found)\n");
 }
 
-int app_cmd_lessons(int argc, char **argv)
+int lesson_cmd_lessons(int argc, char **argv)
 {
     const char *dir = NULL, *model_cache = NULL;
     bool check_files = false;
     lesson_lang lang = LESSON_EN;
     const char **paths = cv_xcalloc((size_t)argc, sizeof *paths);
-    app_flag flags[] = {
-        APP_SWITCH("--check", &check_files),
-        APP_ENUM("--lang", &lang, &app_langs),
-        APP_TEXT("--dir", &dir),
-        APP_TEXT("--model-cache", &model_cache),
+    cli_flag flags[] = {
+        CLI_SWITCH("--check", &check_files),
+        CLI_ENUM("--lang", &lang, &cli_langs),
+        CLI_TEXT("--dir", &dir),
+        CLI_TEXT("--model-cache", &model_cache),
     };
     /* the files and directories --check reads */
-    app_cmdline cl = APP_CMDLINE_ARGS("lessons", lessons_help, flags, paths, argc, "PATH");
+    cli_cmdline cl = CLI_CMDLINE_ARGS("lessons", lessons_help, flags, paths, argc, "PATH");
     int code;
-    if (!app_flags_parse(&cl, argc, argv, &code)) {
+    if (!cli_flags_parse(&cl, argc, argv, &code)) {
         free(paths);
         return code;
     }
     if (check_files || cl.nargs) {
         if (!check_files)
-            code = app_usage_error("lessons: '%s' is a file to check: give --check before it",
-                                   app_esc(paths[0]));
+            code = cli_usage_error("lessons: '%s' is a file to check: give --check before it",
+                                   cli_esc(paths[0]));
         else if (dir && cl.nargs)
-            code = app_usage_error("lessons: --check reads either --dir or PATH..., not both");
+            code = cli_usage_error("lessons: --check reads either --dir or PATH..., not both");
         else
             code = check(cl.nargs ? cl.nargs : dir ? 1 : 0, cl.nargs ? paths : &dir);
         free(paths);
@@ -358,24 +358,24 @@ int app_cmd_lessons(int argc, char **argv)
     }
     free(paths);
     lesson_course course;
-    progress prog;
+    lesson_progress prog;
     char path[4096];
     if (lesson_cmd_load_course(&course, dir, false) < 0)
-        return APP_EXIT_USAGE;
+        return CLI_EXIT_USAGE;
     if (model_cache) {
         char err[CV_ERR_LEN];
         int n = lesson_model_cache_write(model_cache, err, sizeof err);
-        lesson_course_free(&course);
+        lesson_course_destroy(&course);
         if (n < 0)
-            return app_usage_error("lessons: --model-cache: %s", err);
+            return cli_usage_error("lessons: --model-cache: %s", err);
         printf("%d answers of the cost model written to %s\n", n, model_cache);
-        return APP_EXIT_OK;
+        return CLI_EXIT_OK;
     }
     lesson_cmd_load_progress(&prog, path, sizeof path);
-    if (!app_flag_given(&cl, "--lang"))
+    if (!cli_flag_given(&cl, "--lang"))
         lang = lesson_default_lang(&prog);
     list(&course, &prog, lang);
-    progress_free(&prog);
-    lesson_course_free(&course);
-    return APP_EXIT_OK;
+    lesson_progress_destroy(&prog);
+    lesson_course_destroy(&course);
+    return CLI_EXIT_OK;
 }

@@ -133,7 +133,7 @@ static void load_file(void)
         jr_escape(path, safe, sizeof safe);
         fprintf(stderr, "collviz: COLLVIZ_MODEL_CACHE=%s is not a model cache of format %d; "
                         "computing the lessons' figures instead\n", safe, MODEL_FORMAT);
-        jr_free(&d);
+        jr_destroy(&d);
         return;
     }
     const cJSON *row;
@@ -151,7 +151,7 @@ static void load_file(void)
         if (ok)
             put(key->valuestring, v);
     }
-    jr_free(&d);
+    jr_destroy(&d);
 }
 
 /* Everything a plan's cost depends on, exactly (%a: no rounding). */
@@ -193,7 +193,7 @@ bool lesson__model_cost(const cv_spec *spec, const cv_link *link, const cv_link 
     cv_spec s = *spec;
     cv_plan *plan = NULL;
     if (cv_spec_check(&s, CV_MAX_RANKS, err, errlen) != CV_OK ||
-        cv_plan_build(&s, &plan, err, errlen) != CV_OK)
+        cv_plan_create(&s, &plan, err, errlen) != CV_OK)
         return false;
     cv_cost_plan_nodes(plan, link, inter, out);
     cv_plan_destroy(plan);

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
+#include "cli.h"
 #include "lesson_internal.h"
 
 /* ----------------------------------------------------------- UI strings */
@@ -168,7 +168,7 @@ void lesson_print_state(const lesson *l, int beat, FILE *out)
     cv_plan *plan = NULL;
     cv_trace *trace = NULL;
     cv_state *state = NULL;
-    if (cv_plan_build(&s->spec, &plan, err, sizeof err) != CV_OK)
+    if (cv_plan_create(&s->spec, &plan, err, sizeof err) != CV_OK)
         goto fail;
     cv_run_opts opts;
     cv_run_opts_init(&opts);
@@ -422,7 +422,7 @@ int lesson_play_text(const lesson *l, int beat, const lesson_play_opts *opts, FI
             if (opts->interactive) {
                 int r = lesson_ask_quiz(b->quiz, lang, in, out);
                 if (r < 0)
-                    return APP_EXIT_OK;
+                    return CLI_EXIT_OK;
                 if (opts->on_quiz)
                     opts->on_quiz(opts->user, b->quiz, r == 1);
             } else {
@@ -433,12 +433,12 @@ int lesson_play_text(const lesson *l, int beat, const lesson_play_opts *opts, FI
             fprintf(out, "%s ", lesson__say(LESSON__SAY_NEXT, lang));
             fflush(out);
             if (!read_line(in, line, sizeof line) || is_quit(line))
-                return APP_EXIT_OK;
+                return CLI_EXIT_OK;
         }
     }
     print_mistakes(l, lang, out);
     fprintf(out, "\n%s\n", lesson__say(LESSON__SAY_DONE, lang));
     if (opts->on_finish)
         opts->on_finish(opts->user);
-    return APP_EXIT_OK;
+    return CLI_EXIT_OK;
 }

@@ -68,7 +68,7 @@ static int price(show_result *r, int i, const cv_link *link, char *err, size_t e
     spec.count = (int64_t)count;
     char why[CV_ERR_LEN];
     cv_plan *plan = NULL;
-    if (cv_plan_build(&spec, &plan, why, sizeof why) != CV_OK) {
+    if (cv_plan_create(&spec, &plan, why, sizeof why) != CV_OK) {
         if (r->rows[i].line > 0)
             snprintf(err, errlen, "%s:%d: %s", r->path, r->rows[i].line, why);
         else

@@ -77,7 +77,7 @@ typedef struct {
 /* Reads and checks path: JSON when its first character is "{", else
  * nccl-tests' text. h may be NULL. CV_OK, or CV_EINVAL with
  * "path:line:col: reason" ("path: reason" where it has no place) in err;
- * *out is then empty (show_result_free is still safe). */
+ * *out is then empty (show_result_destroy is still safe). */
 int show_load(const char *path, const show_hints *h, show_result *out, char *err, size_t errlen);
 /* The same from text already in memory (path only names it in errors). */
 int show_parse(const char *path, const char *text, size_t len, const show_hints *h,
@@ -97,7 +97,7 @@ int show_choice_marks(const show_result *r, double *sizes, const char **labels, 
 /* nccl-tests' text alone (show_nccltests.c). */
 int show_parse_nccltests(const char *path, const char *text, size_t len, const show_hints *h,
                          show_result *out, char *err, size_t errlen);
-void show_result_free(show_result *r);
+void show_result_destroy(show_result *r);
 
 /* The link a backend's result is priced on when none is given: nvlink4
  * for cuda and nccl (the GPUs collviz is measured on); NULL for the CPU,

@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
+#include "cli.h"
 #include "show.h"
 
 #define NT_LINE 2048 /* longer lines are cut here (none of nccl-tests' rows comes close) */
@@ -81,7 +81,7 @@ __attribute__((format(printf, 3, 4))) static int nt_fail(nt_reader *c, int line,
     if (n >= 0 && (size_t)n < sizeof raw)
         vsnprintf(raw + n, sizeof raw - (size_t)n, fmt, ap);
     va_end(ap);
-    app_escape(raw, c->err, c->errlen);
+    cli_escape(raw, c->err, c->errlen);
     return CV_EINVAL;
 }
 
@@ -246,7 +246,7 @@ static void rank_line(nt_reader *c, const char *line)
             s++;
         while (e > s && isspace((unsigned char)e[-1]))
             *--e = '\0';
-        app_escape(s, c->r->gpu, sizeof c->r->gpu);
+        cli_escape(s, c->r->gpu, sizeof c->r->gpu);
     }
     int h = 0;
     while (host && h < c->nhosts && strcmp(c->hosts[h], host))
@@ -309,7 +309,7 @@ static bool setup_line(nt_reader *c, const char *line)
     if (v) {
         char ver[32];
         if (sscanf(v + 19, "%31s", ver) == 1)
-            app_escape(ver, c->r->version, sizeof c->r->version);
+            cli_escape(ver, c->r->version, sizeof c->r->version);
         return true;
     }
     if (!strstr(line, "nThread") || !strstr(line, "nGpus"))
@@ -661,7 +661,7 @@ static void log_in_paste(nt_reader *c, const char *text, size_t len, int *ranks)
         }
     }
     if (log)
-        ncclog_free(log);
+        ncclog_destroy(log);
     free(log);
     if (in)
         fclose(in);
@@ -796,6 +796,6 @@ int show_parse_nccltests(const char *path, const char *text, size_t len, const s
         rc = finish(c, text, len);
     free(c);
     if (rc != CV_OK)
-        show_result_free(out);
+        show_result_destroy(out);
     return rc;
 }

@@ -1,5 +1,5 @@
 /*
- * export.c: `collviz export`: PNG frames and an animated GIF of a
+ * gui_export.c: `collviz export`: PNG frames and an animated GIF of a
  * collective, for slides and notes, rendered headless with the software
  * renderer (no display needed).
  *
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "app.h"
+#include "cli.h"
 #include "gui_cmds.h"
 #include "gui_internal.h"
 
@@ -38,7 +38,7 @@ static const char export_help[] =
             "--input FILE gives the inputs yourself, in the shape of run --json's \"inputs\"\n"
             "(see collviz run --help); --init and --seed fill them otherwise.\n";
 
-int app_cmd_export(int argc, char **argv)
+int gui_cmd_export(int argc, char **argv)
 {
     gui_options o;
     gui_options_init(&o);
@@ -51,69 +51,69 @@ int app_cmd_export(int argc, char **argv)
     bool no_narration = false, stills = false;
     int size[2] = {o.width, o.height};
     o.spec.count = -1; /* not given: the stage picks it from the rank count */
-    app_nccl_args nccl = {NULL, NULL, 0};
-    app_flag flags[] = {
-        APP_SPEC_FLAGS(&o.spec),
-        APP_NCCL_FLAGS(&nccl),
-        APP_PICK("--backend", &backend_name, app_backends),
-        APP_TEXT("--out", &out_dir),
-        APP_TEXT("--gif", &gif_path),
-        APP_WXH("--size", size, 8192),
-        APP_LONG("--fps", &fps, 1, 60),
-        APP_NUMBER("--step-seconds", &step_seconds, 0.1, 60, "seconds"),
-        APP_NUMBER("--hold", &hold, 0, 600, "seconds"),
-        APP_ENUM("--theme", &o.theme, &gui_themes),
-        APP_ENUM("--lang", &o.lang, &app_langs),
-        APP_TEXT("--compare", &compare),
-        APP_SWITCH("--no-narration", &no_narration),
-        APP_SWITCH("--stills", &stills),
-        APP_ENUM("--init", &o.init, &app_inits),
-        APP_LONG("--seed", &seed, 0, 2147483647L),
-        APP_TEXT("--input", &input),
+    cli_nccl_args nccl = {NULL, NULL, 0};
+    cli_flag flags[] = {
+        CLI_SPEC_FLAGS(&o.spec),
+        CLI_NCCL_FLAGS(&nccl),
+        CLI_PICK("--backend", &backend_name, cli_backends),
+        CLI_TEXT("--out", &out_dir),
+        CLI_TEXT("--gif", &gif_path),
+        CLI_WXH("--size", size, 8192),
+        CLI_LONG("--fps", &fps, 1, 60),
+        CLI_NUMBER("--step-seconds", &step_seconds, 0.1, 60, "seconds"),
+        CLI_NUMBER("--hold", &hold, 0, 600, "seconds"),
+        CLI_ENUM("--theme", &o.theme, &gui_themes),
+        CLI_ENUM("--lang", &o.lang, &cli_langs),
+        CLI_TEXT("--compare", &compare),
+        CLI_SWITCH("--no-narration", &no_narration),
+        CLI_SWITCH("--stills", &stills),
+        CLI_ENUM("--init", &o.init, &cli_inits),
+        CLI_LONG("--seed", &seed, 0, 2147483647L),
+        CLI_TEXT("--input", &input),
     };
-    app_cmdline cl = APP_CMDLINE("export", export_help, flags);
+    cli_cmdline cl = CLI_CMDLINE("export", export_help, flags);
     cl.nccl = &nccl;
     int code;
-    if (!app_flags_parse(&cl, argc, argv, &code))
+    if (!cli_flags_parse(&cl, argc, argv, &code))
         return code;
     o.narration = !no_narration;
     o.seed = (uint64_t)seed;
     o.width = size[0];
     o.height = size[1];
-    bool algo_given = app_flag_given(&cl, "--algo");
+    bool algo_given = cli_flag_given(&cl, "--algo");
     if (!out_dir && !gif_path)
-        return app_usage_error("export needs --out DIR, --gif FILE or both");
+        return cli_usage_error("export needs --out DIR, --gif FILE or both");
     if (stills && !out_dir)
-        return app_usage_error("--stills needs --out DIR (one PNG per step goes there)");
+        return cli_usage_error("--stills needs --out DIR (one PNG per step goes there)");
     if (!gui_finish_stage(&cl, &o, compare, algo_given))
-        return APP_EXIT_USAGE;
-    int rc = app_select_backend(backend_name, true, &o.backend);
-    if (rc != APP_EXIT_OK)
+        return CLI_EXIT_USAGE;
+    int rc = cli_select_backend(backend_name, true, &o.backend);
+    if (rc != CLI_EXIT_OK)
         return rc;
     void **given = NULL; /* --input's values, checked before any frame */
-    if (input && !app_read_inputs(input, &o.spec, &given))
-        return APP_EXIT_USAGE;
+    if (input && !cli_read_inputs(input, &o.spec, &given))
+        return CLI_EXIT_USAGE;
     o.inputs = (const void *const *)given;
     o.inputs_spec = o.spec;
     if (out_dir && mkdir(out_dir, 0777) != 0 && errno != EEXIST) {
-        app_free_inputs(given, o.spec.ranks);
-        return app_usage_error("--out: cannot create %s: %s", out_dir, strerror(errno));
+        cli_free_inputs(given, o.spec.ranks);
+        return cli_usage_error("--out: cannot create %s: %s", out_dir, strerror(errno));
     }
 
     char err[CV_ERR_LEN] = "";
     gui *g = NULL;
     rd_gif *gif = NULL;
-    int status = APP_EXIT_OK;
+    int status = CLI_EXIT_OK;
     long total = 0; /* frames made: said once the GIF is whole */
     int nsteps = 0;
     if (gui_create(&o, &g, err, sizeof err) != CV_OK) {
         fprintf(stderr, "collviz: %s\n", err);
-        app_free_inputs(given, o.spec.ranks);
-        return APP_EXIT_USAGE;
+        cli_free_inputs(given, o.spec.ranks);
+        return CLI_EXIT_USAGE;
     }
     if (!gui_trace(g, 0)) {
         fprintf(stderr, "collviz: %s\n", gui_current_message(g) ? gui_current_message(g) : "no trace");
-        status = APP_EXIT_USAGE;
+        status = CLI_EXIT_USAGE;
         goto done;
     }
     if (gui_backend(g) != o.backend) {
@@ -123,14 +123,14 @@ int app_cmd_export(int argc, char **argv)
         const char *why = gui_current_message(g) ? gui_current_message(g) : "the device failed";
         fprintf(stderr, "collviz: %s\n", why);
         if (strcmp(backend_name, "auto") != 0) {
-            status = APP_EXIT_UNAVAIL;
+            status = CLI_EXIT_UNAVAIL;
             goto done;
         }
     }
     g->clean = true;
-    if (gif_path && !(gif = rd_gif_open(gif_path, o.width, o.height, err, sizeof err))) {
+    if (gif_path && !(gif = rd_gif_create(gif_path, o.width, o.height, err, sizeof err))) {
         fprintf(stderr, "collviz: %s\n", err);
-        status = APP_EXIT_USAGE;
+        status = CLI_EXIT_USAGE;
         goto done;
     }
     if (stills) {
@@ -146,12 +146,12 @@ int app_cmd_export(int argc, char **argv)
             if (!s || rd_save_png(s, path, err, sizeof err) != CV_OK) {
                 fprintf(stderr, "collviz: %s\n", s ? err : SDL_GetError());
                 SDL_FreeSurface(s);
-                status = APP_EXIT_USAGE;
+                status = CLI_EXIT_USAGE;
                 goto done;
             }
             SDL_FreeSurface(s);
         }
-        printf("collviz: %d stills (step-00 to step-%02d) in %s\n", ns + 1, ns, app_esc(out_dir));
+        printf("collviz: %d stills (step-00 to step-%02d) in %s\n", ns + 1, ns, cli_esc(out_dir));
         if (!gif_path)
             goto done;
     }
@@ -169,7 +169,7 @@ int app_cmd_export(int argc, char **argv)
         SDL_Surface *s = rd_read_pixels(gui_renderer(g));
         if (!s) {
             fprintf(stderr, "collviz: cannot read frame %ld: %s\n", k, SDL_GetError());
-            status = APP_EXIT_USAGE;
+            status = CLI_EXIT_USAGE;
             goto done;
         }
         if (out_dir) {
@@ -178,7 +178,7 @@ int app_cmd_export(int argc, char **argv)
             if (rd_save_png(s, path, err, sizeof err) != CV_OK) {
                 fprintf(stderr, "collviz: %s\n", err);
                 SDL_FreeSurface(s);
-                status = APP_EXIT_USAGE;
+                status = CLI_EXIT_USAGE;
                 goto done;
             }
         }
@@ -188,7 +188,7 @@ int app_cmd_export(int argc, char **argv)
         if (gif && rd_gif_add(gif, s, this_cs, err, sizeof err) != CV_OK) {
             fprintf(stderr, "collviz: %s\n", err);
             SDL_FreeSurface(s);
-            status = APP_EXIT_USAGE;
+            status = CLI_EXIT_USAGE;
             goto done;
         }
         SDL_FreeSurface(s);
@@ -196,16 +196,16 @@ int app_cmd_export(int argc, char **argv)
     total = frames;
 done:
     /* The GIF is whole (and in place) only once closed: say so after. */
-    if (gif && rd_gif_close(gif, err, sizeof err) != CV_OK && status == APP_EXIT_OK) {
+    if (gif && rd_gif_destroy(gif, err, sizeof err) != CV_OK && status == CLI_EXIT_OK) {
         fprintf(stderr, "collviz: %s\n", err);
-        status = APP_EXIT_USAGE;
+        status = CLI_EXIT_USAGE;
     }
-    if (status == APP_EXIT_OK && total > 0)
+    if (status == CLI_EXIT_OK && total > 0)
         printf("collviz: %ld frame%s (%d step%s, %ld fps)%s%s%s%s\n", total,
                total == 1 ? "" : "s", nsteps, nsteps == 1 ? "" : "s", fps, out_dir ? " in " : "",
-               out_dir ? app_esc(out_dir) : "", gif_path ? ", GIF " : "",
-               gif_path ? app_esc(gif_path) : "");
+               out_dir ? cli_esc(out_dir) : "", gif_path ? ", GIF " : "",
+               gif_path ? cli_esc(gif_path) : "");
     gui_destroy(g);
-    app_free_inputs(given, o.spec.ranks);
+    cli_free_inputs(given, o.spec.ranks);
     return status;
 }

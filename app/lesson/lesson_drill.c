@@ -1,5 +1,5 @@
 /*
- * drill.c: the interview drill. It is a terminal program on purpose: an
+ * lesson_drill.c: the interview drill. It is a terminal program on purpose: an
  * interview is words, not animation. Questions come from every lesson in a
  * seeded random order; the clock is real (input is read with poll on the
  * file descriptor, so a learner who stops typing still runs out of time);
@@ -11,7 +11,7 @@
  * once. The score goes into progress.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "drill.h"
+#include "lesson_drill.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -20,25 +20,25 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "app.h"
+#include "cli.h"
 #include "lesson_cmd.h"
 #include "lesson_internal.h"
-#include "progress.h"
+#include "lesson_progress.h"
 
-int drill_items(const lesson_course *c, uint64_t seed, drill_item **out)
+int lesson_drill_items(const lesson_course *c, uint64_t seed, lesson_drill_item **out)
 {
     int n = 0;
     for (int i = 0; i < c->nlessons; i++)
         n += c->lessons[i]->nquizzes;
-    drill_item *items = lesson__xcalloc((size_t)(n ? n : 1), sizeof *items);
+    lesson_drill_item *items = lesson__xcalloc((size_t)(n ? n : 1), sizeof *items);
     int k = 0;
     for (int i = 0; i < c->nlessons; i++)
         for (int j = 0; j < c->lessons[i]->nquizzes; j++)
-            items[k++] = (drill_item){c->lessons[i], &c->lessons[i]->quizzes[j]};
+            items[k++] = (lesson_drill_item){c->lessons[i], &c->lessons[i]->quizzes[j]};
     uint64_t s = seed;
     for (int i = n - 1; i > 0; i--) { /* Fisher-Yates */
         int j = (int)(lesson__next_random(&s) % (uint64_t)(i + 1));
-        drill_item t = items[i];
+        lesson_drill_item t = items[i];
         items[i] = items[j];
         items[j] = t;
     }
@@ -120,8 +120,8 @@ static void print_clock(FILE *out, double deadline)
     fprintf(out, "  [%d:%02d]", (int)left / 60, (int)left % 60);
 }
 
-struct drill_session {
-    const drill_item *items;
+struct lesson_drill_session {
+    const lesson_drill_item *items;
     int n, i;          /* questions, and the one on screen */
     lesson_lang lang;
     double deadline;   /* cv_now_seconds() when time is up; 0: no clock */
@@ -131,13 +131,13 @@ struct drill_session {
     const lesson_mistake **shown; /* mistake cards shown so far: each is shown once */
     int nshown;
     bool over;
-    drill_result res;
+    lesson_drill_result res;
 };
 
 /* Question i: its lesson, the clock, the state it asks about, the quiz. */
-static void ask(drill_session *s)
+static void ask(lesson_drill_session *s)
 {
-    const drill_item *it = &s->items[s->i];
+    const lesson_drill_item *it = &s->items[s->i];
     fprintf(s->out, "\n== %d/%d  %s", s->i + 1, s->n, lesson_text_get(&it->l->title, s->lang));
     print_clock(s->out, s->deadline);
     fputs(" ==\n", s->out);
@@ -148,13 +148,13 @@ static void ask(drill_session *s)
     fflush(s->out);
 }
 
-drill_session *drill_begin(const drill_item *items, int n, lesson_lang lang, double seconds,
+lesson_drill_session *lesson_drill_begin(const lesson_drill_item *items, int n, lesson_lang lang, double seconds,
                            FILE *out, void (*on_answer)(void *user, const lesson_quiz *q,
                                                         bool correct),
                            void *user)
 {
-    drill_session *s = lesson__xcalloc(1, sizeof *s);
-    *s = (drill_session){.items = items, .n = n, .lang = lang, .out = out,
+    lesson_drill_session *s = lesson__xcalloc(1, sizeof *s);
+    *s = (lesson_drill_session){.items = items, .n = n, .lang = lang, .out = out,
                          .on_answer = on_answer, .user = user};
     s->deadline = seconds > 0 ? cv_now_seconds() + seconds : 0;
     s->shown = lesson__xcalloc((size_t)(n ? n : 1), sizeof *s->shown);
@@ -164,17 +164,17 @@ drill_session *drill_begin(const drill_item *items, int n, lesson_lang lang, dou
     return s;
 }
 
-bool drill_take(drill_session *s, const char *line)
+bool lesson_drill_take(lesson_drill_session *s, const char *line)
 {
     if (s->over)
         return false;
-    if (drill_time_up(s))
+    if (lesson_drill_time_up(s))
         return false;
     if (!strcmp(line, "q") || !strcmp(line, "quit")) {
         s->over = true;
         return false;
     }
-    const drill_item *it = &s->items[s->i];
+    const lesson_drill_item *it = &s->items[s->i];
     lesson_verdict v;
     bool passed = false;
     char err[256];
@@ -218,7 +218,7 @@ bool drill_take(drill_session *s, const char *line)
     return true;
 }
 
-bool drill_time_up(drill_session *s)
+bool lesson_drill_time_up(lesson_drill_session *s)
 {
     if (s->over || s->deadline <= 0 || cv_now_seconds() < s->deadline)
         return s->over && s->res.timed_out;
@@ -229,7 +229,7 @@ bool drill_time_up(drill_session *s)
     return true;
 }
 
-double drill_seconds_left(const drill_session *s)
+double lesson_drill_seconds_left(const lesson_drill_session *s)
 {
     if (s->deadline <= 0)
         return -1;
@@ -237,39 +237,39 @@ double drill_seconds_left(const drill_session *s)
     return left > 0 ? left : 0;
 }
 
-bool drill_over(const drill_session *s) { return s->over; }
+bool lesson_drill_over(const lesson_drill_session *s) { return s->over; }
 
-void drill_end(drill_session *s, drill_result *res)
+void lesson_drill_end(lesson_drill_session *s, lesson_drill_result *res)
 {
     *res = s->res;
     free(s->shown);
     free(s);
 }
 
-void drill_run(const drill_item *items, int n, lesson_lang lang, double seconds, int in, FILE *out,
+void lesson_drill_run(const lesson_drill_item *items, int n, lesson_lang lang, double seconds, int in, FILE *out,
                void (*on_answer)(void *user, const lesson_quiz *q, bool correct), void *user,
-               drill_result *res)
+               lesson_drill_result *res)
 {
     line_reader reader = {.fd = in};
-    drill_session *s = drill_begin(items, n, lang, seconds, out, on_answer, user);
-    while (!drill_over(s)) {
+    lesson_drill_session *s = lesson_drill_begin(items, n, lang, seconds, out, on_answer, user);
+    while (!lesson_drill_over(s)) {
         char line[512];
         int r = read_line(&reader, line, sizeof line, s->deadline);
         if (r < 0) {
             s->deadline = cv_now_seconds(); /* the wait ran out: say so now */
-            drill_time_up(s);
+            lesson_drill_time_up(s);
             break;
         }
         if (r == 0)
             break;
-        drill_take(s, line);
+        lesson_drill_take(s, line);
     }
-    drill_end(s, res);
+    lesson_drill_end(s, res);
 }
 
 /* ---------------------------------------------------------- the command */
 
-void drill_say_start(FILE *out, lesson_lang lang, int n, long seconds, uint64_t seed)
+void lesson_drill_say_start(FILE *out, lesson_lang lang, int n, long seconds, uint64_t seed)
 {
     if (lang == LESSON_ZH)
         fprintf(out, "面试练习：%d 道题，%ld 秒（seed %llu）。每题一次机会，输入 q 提前结束。\n", n,
@@ -281,7 +281,7 @@ void drill_say_start(FILE *out, lesson_lang lang, int n, long seconds, uint64_t 
     fprintf(out, "%s\n", lesson__say(LESSON__SAY_RANGES, lang));
 }
 
-void drill_finish(drill_progress *d, const drill_result *res, lesson_lang lang, FILE *out)
+void lesson_drill_finish(lesson_drill_progress *d, const lesson_drill_result *res, lesson_lang lang, FILE *out)
 {
     lesson_record r = {.kind = LESSON_REC_DRILL, .right = res->right, .asked = res->asked,
                        .when = (int64_t)time(NULL)};
@@ -294,16 +294,16 @@ void drill_finish(drill_progress *d, const drill_result *res, lesson_lang lang, 
     fflush(out);
 }
 
-void drill_record_answer(void *user, const lesson_quiz *q, bool correct)
+void lesson_drill_record_answer(void *user, const lesson_quiz *q, bool correct)
 {
-    drill_progress *d = user;
+    lesson_drill_progress *d = user;
     /* Saved at once, under the lock: another drill or a window saving
      * meanwhile keeps its answers, and a drill cut short keeps these. */
     lesson_record r = {.kind = LESSON_REC_QUIZ, .id = q->key, .correct = correct};
     lesson_cmd_record(d->p, d->path, &r);
 }
 
-static const char drill_help[] =
+static const char lesson_drill_help[] =
     "usage: collviz drill [--lang en|zh] [--time SECONDS] [--seed S] [--count N] "
                  "[--dir DIR]\n\n"
                  "Interview drill in the terminal: the quizzes of every lesson in random order\n"
@@ -315,55 +315,55 @@ static const char drill_help[] =
                  "  --count  ask at most N questions (default: all)\n"
                  "The score is saved with your progress.\n";
 
-int app_cmd_drill(int argc, char **argv)
+int lesson_cmd_drill(int argc, char **argv)
 {
     const char *dir = NULL;
     long seconds = 600, count = -1, given_seed = 0;
     lesson_lang lang = LESSON_EN;
-    app_flag flags[] = {
-        APP_ENUM("--lang", &lang, &app_langs),
-        APP_TEXT("--dir", &dir),
-        APP_LONG("--time", &seconds, 0, 86400),
-        APP_LONG("--count", &count, 1, 100000),
-        APP_LONG("--seed", &given_seed, 0, 0x7fffffffL),
+    cli_flag flags[] = {
+        CLI_ENUM("--lang", &lang, &cli_langs),
+        CLI_TEXT("--dir", &dir),
+        CLI_LONG("--time", &seconds, 0, 86400),
+        CLI_LONG("--count", &count, 1, 100000),
+        CLI_LONG("--seed", &given_seed, 0, 0x7fffffffL),
     };
-    app_cmdline cl = APP_CMDLINE("drill", drill_help, flags);
+    cli_cmdline cl = CLI_CMDLINE("drill", lesson_drill_help, flags);
     int code;
-    if (!app_flags_parse(&cl, argc, argv, &code))
+    if (!cli_flags_parse(&cl, argc, argv, &code))
         return code;
-    uint64_t seed = app_flag_given(&cl, "--seed")
+    uint64_t seed = cli_flag_given(&cl, "--seed")
                         ? (uint64_t)given_seed
                         : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
     /* a seed printed for repeating must be one --seed accepts */
     seed &= 0x7fffffff;
 
     lesson_course course;
-    progress prog;
+    lesson_progress prog;
     char path[4096];
     if (lesson_cmd_load_course(&course, dir, false) < 0)
-        return APP_EXIT_USAGE;
+        return CLI_EXIT_USAGE;
     lesson_cmd_load_progress(&prog, path, sizeof path);
-    if (!app_flag_given(&cl, "--lang"))
+    if (!cli_flag_given(&cl, "--lang"))
         lang = lesson_default_lang(&prog);
-    drill_item *items = NULL;
-    int n = drill_items(&course, seed, &items);
+    lesson_drill_item *items = NULL;
+    int n = lesson_drill_items(&course, seed, &items);
     if (count > 0 && count < n)
         n = (int)count;
-    int rc = APP_EXIT_OK;
+    int rc = CLI_EXIT_OK;
     if (n == 0) {
         fprintf(stderr, "collviz: drill: no quizzes found (no lessons loaded)\n");
-        rc = APP_EXIT_USAGE;
+        rc = CLI_EXIT_USAGE;
         goto done;
     }
-    drill_say_start(stdout, lang, n, seconds, seed);
-    drill_progress dp = {&prog, path};
-    drill_result res;
-    drill_run(items, n, lang, (double)seconds, STDIN_FILENO, stdout, drill_record_answer, &dp,
+    lesson_drill_say_start(stdout, lang, n, seconds, seed);
+    lesson_drill_progress dp = {&prog, path};
+    lesson_drill_result res;
+    lesson_drill_run(items, n, lang, (double)seconds, STDIN_FILENO, stdout, lesson_drill_record_answer, &dp,
               &res);
-    drill_finish(&dp, &res, lang, stdout);
+    lesson_drill_finish(&dp, &res, lang, stdout);
 done:
     free(items);
-    progress_free(&prog);
-    lesson_course_free(&course);
+    lesson_progress_destroy(&prog);
+    lesson_course_destroy(&course);
     return rc;
 }

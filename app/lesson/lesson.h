@@ -13,7 +13,7 @@
  *
  * Everything a lesson owns lives in one arena freed by lesson_destroy, so the
  * structs below are read-only views: never free or keep their pointers past
- * lesson_destroy / lesson_course_free.
+ * lesson_destroy / lesson_course_destroy.
  */
 #ifndef LESSON_H
 #define LESSON_H
@@ -316,7 +316,7 @@ typedef struct {
 } lesson_diags;
 
 void lesson_diags_init(lesson_diags *d);
-void lesson_diags_free(lesson_diags *d);
+void lesson_diags_destroy(lesson_diags *d);
 void lesson_diags_add(lesson_diags *d, const char *file, int line, int col, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 /* One "file:line:column: message" line each (file: message without a place). */
@@ -351,7 +351,7 @@ void lesson_course_init(lesson_course *c);
  * made too. Returns how many files had problems. */
 int lesson_course_load(lesson_course *c, const char *const *paths, int npaths, unsigned flags,
                        lesson_diags *diags);
-void lesson_course_free(lesson_course *c);
+void lesson_course_destroy(lesson_course *c);
 /* Index of the lesson with this id, or -1. */
 int lesson_course_find(const lesson_course *c, const char *id);
 /* Up to max lesson indices whose ids are close to id (edit distance or
@@ -360,15 +360,15 @@ int lesson_course_suggest(const lesson_course *c, const char *id, int *out, int 
 /* Where `collviz` alone resumes: the lesson in progress at its saved beat
  * (clamped), else the first lesson not yet done, else the first. Returns
  * the lesson index and sets *beat, or -1 when the course is empty. */
-struct progress;
-int lesson_course_resume(const lesson_course *c, const struct progress *p, int *beat);
+struct lesson_progress;
+int lesson_course_resume(const lesson_course *c, const struct lesson_progress *p, int *beat);
 /* The language to teach in: the one saved in progress, else Chinese when
  * the locale (LC_ALL, LC_MESSAGES, LANG) says zh, else English. */
-lesson_lang lesson_default_lang(const struct progress *p);
+lesson_lang lesson_default_lang(const struct lesson_progress *p);
 /* Where the course is: the directory $COLLVIZ_LESSONS_DIR or
  * $COLLVIZ_LESSONS names (no fallback when it is not a directory), else
  * lessons/ next to the executable (a build tree, an unpacked copy), else
- * PREFIX/share/collviz/lessons for an installed one (app_data_dir). False,
+ * PREFIX/share/collviz/lessons for an installed one (cli_data_dir). False,
  * with why, when none exists. */
 bool lesson_find_dir(char *out, size_t outlen, char *why, size_t whylen);
 
@@ -423,7 +423,7 @@ typedef struct {
 
 /* Opens the window on lesson course->lessons[lesson_index] at beat
  * (0-based) in lang, as win asks (NULL: the defaults). Returns an
- * APP_EXIT_* code; APP_EXIT_UNAVAIL when no window can be opened, in which
+ * CLI_EXIT_* code; CLI_EXIT_UNAVAIL when no window can be opened, in which
  * case `collviz lesson` falls back to the text player. The window's library
  * provides one (gui_open_lesson); the course never links the window. */
 typedef int (*lesson_window_fn)(const lesson_course *course, int lesson_index, int beat,
@@ -431,7 +431,7 @@ typedef int (*lesson_window_fn)(const lesson_course *course, int lesson_index, i
 
 /* The text player: prints beats from `beat` on, with the stage's buffers at
  * each beat's step; asks quizzes on in when interactive (reading answers
- * from in), otherwise prints each quiz with its answer. Returns APP_EXIT_*. */
+ * from in), otherwise prints each quiz with its answer. Returns CLI_EXIT_*. */
 typedef struct {
     lesson_lang lang;
     bool interactive;

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
+#include "cli.h"
 #include "lesson_internal.h"
 
 const char *lesson_lang_name(lesson_lang lang) { return cv_lang_name(lang); }
@@ -120,7 +120,7 @@ void lesson_diags_init(lesson_diags *d)
     memset(d, 0, sizeof *d);
 }
 
-void lesson_diags_free(lesson_diags *d)
+void lesson_diags_destroy(lesson_diags *d)
 {
     for (int i = 0; i < d->count; i++) {
         free(d->items[i].file);
@@ -157,8 +157,8 @@ void lesson_diags_print(const lesson_diags *d, FILE *out)
         /* A file's name and a message quoting its text may hold anything
          * (an ESC in a name clears a terminal): escaped, both. */
         char file[1024], msg[2048];
-        app_escape(g->file, file, sizeof file);
-        app_escape(g->message, msg, sizeof msg);
+        cli_escape(g->file, file, sizeof file);
+        cli_escape(g->message, msg, sizeof msg);
         if (g->line > 0)
             fprintf(out, "%s:%d:%d: %s\n", file, g->line, g->col, msg);
         else

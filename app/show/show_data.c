@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
+#include "cli.h"
 #include "jr.h"
 #include "show.h"
 
@@ -41,7 +41,7 @@ __attribute__((format(printf, 2, 3))) static int fail(checker *c, const char *fm
     if (n >= 0 && (size_t)n < sizeof raw)
         vsnprintf(raw + n, sizeof raw - (size_t)n, fmt, ap);
     va_end(ap);
-    app_escape(raw, c->err, c->errlen);
+    cli_escape(raw, c->err, c->errlen);
     return CV_EINVAL;
 }
 
@@ -195,7 +195,7 @@ static int parse_doc(checker *c, show_result *r)
                        "\"dtype\" is \"%.40s\", not a dtype collviz knows (see collviz list)",
                        dtype);
     r->spec.dtype = (cv_dtype)e;
-    app_escape(backend, r->backend, sizeof r->backend); /* drawn and printed */
+    cli_escape(backend, r->backend, sizeof r->backend); /* drawn and printed */
     double ranks = 0, root = 0, slices = 1, iters = -1, warmup = -1;
     if ((rc = get_number(c, doc, "", "ranks", true, true, 1, CV_MAX_RANKS,
                          "a whole number of ranks from 1 to 1024", &ranks)) ||
@@ -245,7 +245,7 @@ static int from_read(checker *c, jr_status st, const jr_doc *doc, const jr_error
     c->doc = doc;
     int rc = parse_doc(c, out);
     if (rc != CV_OK)
-        show_result_free(out);
+        show_result_destroy(out);
     return rc;
 }
 
@@ -293,7 +293,7 @@ int show_parse(const char *path, const char *text, size_t len, const show_hints 
     jr_doc doc;
     jr_error e;
     int rc = from_read(&c, jr_read_text(path, text, len, &show_read, &doc, &e), &doc, &e, out);
-    jr_free(&doc);
+    jr_destroy(&doc);
     return rc;
 }
 
@@ -314,7 +314,7 @@ int show_load(const char *path, const show_hints *h, show_result *out, char *err
     return rc;
 }
 
-void show_result_free(show_result *r)
+void show_result_destroy(show_result *r)
 {
     free(r->rows);
     free(r->choice);
