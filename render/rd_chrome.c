@@ -275,6 +275,12 @@ void rd__draw_timeline(rd_ctx *c, const rd_frame *f, bool cursor)
             continue;
         const cv_plan *plan = cv_trace_plan(f->panels[p].trace);
         SDL_Rect lane = rd__rect(tl.x, tl.y + tl.h * p / lanes, tl.w, tl.h / lanes);
+        SDL_Rect nm = c->L.lane_names;
+        if (nm.w > 0) /* the lane's name, left of it */
+            rd__text(c, cv_algo_name(plan->spec.algo),
+                     (int)fminf((float)c->L.px_small, lane.h * 0.62f), th->text,
+                     rd__rect(nm.x, lane.y, nm.w - c->L.px_small / 3, lane.h),
+                     RD_ALIGN_RIGHT | RD_ALIGN_FIT, 0);
         /* The lane's boundaries: step k at xs[k]. */
         int *xs = c->lane_x;
         int ns = plan->nsteps < RD__LANE_STEPS ? plan->nsteps : RD__LANE_STEPS;

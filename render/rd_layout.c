@@ -71,6 +71,28 @@ static void layout_scale(const rd_frame *f, int w, int h, rd_layout *L)
     }
 }
 
+/* Compare mode: each lane of the timeline is named by its algorithm, in a
+ * column cut from the timeline's left end (where the name fits in a
+ * quarter of it), so the axis both lanes share starts after the names. */
+static void layout_lane_names(const rd_frame *f, rd_text *text, rd_layout *L)
+{
+    if (f->npanels < 2 || !text || !f->panels[0].trace || !f->panels[1].trace)
+        return;
+    int lpx = (int)fminf((float)L->px_small, L->timeline.h / 2 * 0.62f), widest = 0;
+    for (int p = 0; p < 2; p++) {
+        int tw = 0;
+        rd_text_measure(text, cv_algo_name(cv_trace_plan(f->panels[p].trace)->spec.algo), lpx,
+                        &tw, NULL);
+        widest = tw > widest ? tw : widest;
+    }
+    int col = widest + lpx;
+    if (lpx < 7 || col > L->timeline.w / 4)
+        return;
+    L->lane_names = rd__rect(L->timeline.x, L->timeline.y, col, L->timeline.h);
+    L->timeline.x += col;
+    L->timeline.w -= col;
+}
+
 /* The button bar and the timeline at the bottom, where there is room;
  * returns the y the stage ends above. */
 static int layout_controls(const rd_frame *f, rd_text *text, int header_h, int pad, rd_layout *L)
@@ -91,6 +113,7 @@ static int layout_controls(const rd_frame *f, rd_text *text, int header_h, int p
     if (h - header_h - th_ - 2 * pad > 60) {
         L->timeline = rd__rect(pad, bottom - th_, w - 2 * pad, th_);
         bottom = L->timeline.y - pad / 2;
+        layout_lane_names(f, text, L);
     }
     return bottom;
 }

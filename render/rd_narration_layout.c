@@ -310,7 +310,9 @@ static void stage_column(narr *nc)
     for (int k = 0; k < 2 && !f->lesson; k++) {
         if (!blocks[k] || !*blocks[k])
             continue;
-        rd_string head = k == 0 && nv->flying ? RD_S_IN_FLIGHT : heads[k];
+        rd_string head = k == 0 && nv->flying ? RD_S_IN_FLIGHT
+                         : k == 1 && nv->result ? RD_S_RESULT
+                                                : heads[k];
         int h = add_block(sc, t, n, rd_str(f->lang, head), px, RD_LINE_HEAD, w, 0,
                           nc->head_rule < 0 ? pad : pad / 2 + pad / 3);
         if (nc->head_rule < 0 && h < *n)

@@ -48,6 +48,7 @@ static const char *const strings[RD_S_COUNT_][CV_LANG_COUNT] = {
     [RD_S_JUST_HAPPENED] = {"Just happened", "刚刚发生"},
     [RD_S_NEXT] = {"Next", "下一步"},
     [RD_S_IN_FLIGHT] = {"In flight", "正在传输"},
+    [RD_S_RESULT] = {"Result", "结果"},
     [RD_S_STEPS] = {"steps", "步"},
     [RD_S_BYTES_PER_RANK] = {"bytes sent per rank", "每进程发送字节"},
     [RD_S_START] = {"before the first step", "第一步之前"},

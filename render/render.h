@@ -167,12 +167,19 @@ typedef enum {
     RD_S_HELP_CLOSE, RD_S_JUST_HAPPENED, RD_S_NEXT, RD_S_STEPS, RD_S_BYTES_PER_RANK, RD_S_START, RD_S_DONE,
     RD_S_NO_TRACE, RD_S_NO_CJK, RD_S_LOCAL, RD_S_LEGEND_BLOCK, RD_S_LEGEND_DOT,
     RD_S_LENS, RD_S_NODES_OF, RD_S_NODE, RD_S_LEGEND_NET, RD_S_RANK1, RD_S_IN_FLIGHT,
-    RD_S_LEGEND_GATHERED, RD_S_VALUES, RD_S_LEGEND_NUMBERED, RD_S_COUNT_
+    RD_S_LEGEND_GATHERED, RD_S_VALUES, RD_S_LEGEND_NUMBERED, RD_S_RESULT, RD_S_COUNT_
 } rd_string;
 const char *rd_str(cv_lang lang, rd_string id);
 /* The strings with numbers in them (STEP_OF: a of b; GPU,
  * AGGREGATED, LAST_CHANGED: a). */
 void rd_strf(cv_lang lang, rd_string id, char *out, size_t outlen, long long a, long long b);
+
+/* Compare mode's closing sentence (rd_verdict.c): which of plans a and b
+ * finishes first in the model (link inside a node; inter between nodes,
+ * used where the spec has them), by how much, and why, in the model's own
+ * terms (alpha per step against bytes over bandwidth). "" on bad input. */
+void rd_compare_verdict(const cv_plan *a, const cv_plan *b, const cv_link *link,
+                        const cv_link *inter, cv_lang lang, char *out, size_t outlen);
 
 /* ------------------------------------------------------------------ keys */
 
@@ -280,6 +287,7 @@ typedef struct {
     const char *just;  /* the step that made the state shown, in words; may be NULL */
     const char *next;  /* the step that comes next; may be NULL */
     bool flying;       /* just is the step in flight: headed "In flight", not "Just happened" */
+    bool result;       /* next is compare mode's verdict: headed "Result", not "Next" */
     const rd_diagram *diagram; /* may be NULL */
     int nchoices;
     const char *choices[RD_MAX_CHOICES]; /* wrapped onto up to 5 lines each */
@@ -464,6 +472,7 @@ typedef struct {
     SDL_Rect buttons;   /* w == 0 when hidden */
     SDL_Rect button[RD_ACT_COUNT_]; /* bar buttons by action; w == 0: none */
     SDL_Rect timeline;  /* w == 0 when hidden */
+    SDL_Rect lane_names; /* compare mode: each timeline lane's algorithm, left of it; w == 0: none */
     SDL_Rect message;
     SDL_Rect diagram;   /* lesson mode: the diagram beside the stage; w == 0 when none */
     /* The narration panel's insides. */

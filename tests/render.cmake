@@ -10,6 +10,8 @@ collviz_test(test_gui_input SOURCES test_gui_input.c test_render_util.c LIBS cvg
 collviz_test(test_gui_text SOURCES test_gui_text.c test_render_util.c LIBS cvgui TIMEOUT 60)
 collviz_test(test_gui_counts SOURCES test_gui_counts.c test_render_util.c LIBS cvgui TIMEOUT 120)
 collviz_test(test_render_hover SOURCES test_render_hover.c test_render_util.c LIBS cvgui TIMEOUT 300)
+# Compare mode's end: lanes named, which finished first and why.
+collviz_test(test_gui_compare SOURCES test_gui_compare.c test_render_util.c LIBS cvgui TIMEOUT 300)
 # The final AllReduce sums read back off the frames by tesseract (skipped
 # without it; scripts/deps.sh installs it).
 collviz_test(test_render_ocr SOURCES test_render_ocr.c test_render_util.c LIBS cvgui TIMEOUT 300)

@@ -683,6 +683,7 @@ void gui__step_texts(gui *g)
     size_t uj = 0, un = 0;
     g->just_text[0] = g->next_text[0] = '\0';
     g->text_flying = false;
+    g->text_result = false;
     bool zh = g->lang == CV_LANG_ZH;
     for (int p = 0; p < g->npanels && p < 2 && g->panels[p].plan; p++) {
         gui_panel *gp = &g->panels[p];
@@ -725,6 +726,14 @@ void gui__step_texts(gui *g)
         if (next[0] && un < sizeof g->next_text)
             un += (size_t)snprintf(g->next_text + un, sizeof g->next_text - un, "%s%s%s%s",
                                    un ? sep : "", name, colon, next);
+    }
+    /* Compared and both sides done: which finished first, and why. */
+    if (g->npanels == 2 && g->panels[0].plan && g->panels[1].plan &&
+        shown[0] / 2 >= g->panels[0].plan->nsteps && shown[1] / 2 >= g->panels[1].plan->nsteps) {
+        rd_compare_verdict(g->panels[0].plan, g->panels[1].plan,
+                           g->link ? g->link : cv_link_find("nvlink4"), cv_link_find("ib-ndr"),
+                           g->lang, g->next_text, sizeof g->next_text);
+        g->text_result = g->next_text[0] != '\0';
     }
 }
 
@@ -794,6 +803,7 @@ void gui__frame(gui *g, rd_frame *out)
         f.narr.just = g->just_text[0] ? g->just_text : NULL;
         f.narr.next = g->next_text[0] && !g->hide_next ? g->next_text : NULL;
         f.narr.flying = g->text_flying && f.narr.just;
+        f.narr.result = g->text_result && f.narr.next;
     }
     f.narr.diagram = g->has_diagram ? &g->diagram : NULL;
     f.narr.nchoices = g->nchoices;

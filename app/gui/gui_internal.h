@@ -68,6 +68,7 @@ struct gui {
     char def_body[2048];
     char just_text[2048], next_text[2048]; /* gui__step_texts */
     bool text_flying;                      /* just_text is a step in flight */
+    bool text_result;                      /* next_text is compare mode's verdict */
     uint64_t text_key;
     bool text_key_ok;
     char *narr_title, *narr_body, *footer;
