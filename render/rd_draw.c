@@ -282,3 +282,15 @@ void rd_draw(rd_ctx *c, const rd_frame *f)
     }
     draw_dynamic(c, f);
 }
+
+void rd_draw_notice(rd_ctx *c, rd_theme_id theme, const char *text)
+{
+    const rd_theme *th = rd_theme_get(theme);
+    int w = 0, h = 0;
+    SDL_GetRendererOutputSize(c->r, &w, &h);
+    SDL_SetRenderDrawColor(c->r, th->bg.r, th->bg.g, th->bg.b, 255);
+    SDL_RenderClear(c->r);
+    int px = h / 40 < 14 ? 14 : h / 40 > 32 ? 32 : h / 40;
+    rd__text(c, text, px, th->text, rd__rect(w / 16, h / 2 - px, w - w / 8, 2 * px),
+             RD_ALIGN_CENTER, 0);
+}

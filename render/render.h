@@ -527,6 +527,10 @@ void rd_destroy(rd_ctx *c); /* accepts NULL */
 rd_text *rd_ctx_text(rd_ctx *c);
 /* Draws one frame onto the whole output of the renderer (not presented). */
 void rd_draw(rd_ctx *c, const rd_frame *f);
+/* Draws a one-line notice in the middle of the output, on the theme's
+ * background (not presented): what the window is busy with before a frame
+ * it takes a while to make ("Preparing the stage ..."). */
+void rd_draw_notice(rd_ctx *c, rd_theme_id theme, const char *text);
 /* The layout of the last frame drawn (overlays drawn after it use it). */
 const rd_layout *rd_last_layout(const rd_ctx *c);
 /* Forget cached layers (trace freed, render targets reset). */

@@ -5,7 +5,8 @@
  * The expected times are worked out here from the textbook's alpha-beta
  * formulas (ring AllReduce: 2(N-1) alpha + 2(N-1)/N D/B; binomial tree
  * reduce then broadcast: 2 log2 N alpha + 2 log2 N D/B), not from the
- * model the window calls, and checked against the words drawn.
+ * model the window calls, and checked against the words drawn. A stage
+ * large enough to take a while is made behind a notice saying so.
  */
 #include "test_render_util.h"
 
@@ -132,11 +133,42 @@ static void chinese(void)
     check_verdict(&vc, 1920, 1080);
 }
 
+/* The notice a large stage is made behind: its words, in the middle, on
+ * the theme's background. */
+static void busy_notice(void)
+{
+    cv_spec spec = tr_spec(CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 16);
+    gui *g = tr_gui(&spec, 1024, 768, RD_THEME_PROJECTOR, CV_LANG_EN);
+    rd_debug_boxes(gui_rd(g), true);
+    const char *text = "Preparing the stage: allreduce ring, 8 ranks";
+    rd_draw_notice(gui_rd(g), RD_THEME_PROJECTOR, text);
+    const rd_box *bx;
+    int nb = rd_boxes(gui_rd(g), &bx), at = -1;
+    for (int i = 0; i < nb; i++)
+        if (bx[i].kind == 0 && strcmp(bx[i].text, text) == 0)
+            at = i;
+    TR_CHECK(at >= 0, "the notice's words are drawn");
+    if (at >= 0)
+        TR_CHECK(bx[at].r.y < 384 && bx[at].r.y + bx[at].r.h > 384 && bx[at].r.x > 0 &&
+                     bx[at].r.x + bx[at].r.w < 1024,
+                 "the notice sits in the middle (%d,%d %dx%d)", bx[at].r.x, bx[at].r.y, bx[at].r.w,
+                 bx[at].r.h);
+    SDL_Surface *s = SDL_CreateRGBSurfaceWithFormat(0, 1024, 768, 32, SDL_PIXELFORMAT_ARGB8888);
+    SDL_RenderReadPixels(g->ren, NULL, SDL_PIXELFORMAT_ARGB8888, s->pixels, s->pitch);
+    Uint8 r, gg, b;
+    SDL_GetRGB(((Uint32 *)s->pixels)[5 * 1024 + 5], s->format, &r, &gg, &b);
+    SDL_Color bg = rd_theme_get(RD_THEME_PROJECTOR)->bg;
+    TR_CHECK(r == bg.r && gg == bg.g && b == bg.b, "the corner is the theme's background");
+    SDL_FreeSurface(s);
+    gui_destroy(g);
+}
+
 static const test_case cases[] = {
     CASE("latency-bound", latency_bound),
     CASE("bandwidth-bound", bandwidth_bound),
     CASE("between", between),
     CASE("chinese", chinese),
+    CASE("busy-notice", busy_notice),
 };
 
 int main(int argc, char **argv)

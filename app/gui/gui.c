@@ -146,9 +146,11 @@ static void sync_frame_panels(gui *g)
  * stays within CV_VISUAL_STAGE_BYTES: each side keeps its trace and three
  * states over it, so its memory grows with the count; past the bound the
  * stage says so instead (a compare of 524,288 elements took a gigabyte). */
-static int stage_fits(const cv_spec *spec, bool compare, cv_algo second, char *err, size_t n)
+static int stage_fits(const cv_spec *spec, bool compare, cv_algo second, int64_t *needp, char *err,
+                      size_t n)
 {
     int64_t need = 0;
+    *needp = 0;
     for (int side = 0; side < (compare ? 2 : 1); side++) {
         cv_spec s = *spec;
         if (side)
@@ -160,6 +162,7 @@ static int stage_fits(const cv_spec *spec, bool compare, cv_algo second, char *e
         need += cv_visual_footprint(plan, 3);
         cv_plan_destroy(plan);
     }
+    *needp = need;
     if (need <= CV_VISUAL_STAGE_BYTES)
         return CV_OK;
     snprintf(err, n, "showing %s %s%s%s with %d ranks x %lld elements step by step would hold "
@@ -170,12 +173,55 @@ static int stage_fits(const cv_spec *spec, bool compare, cv_algo second, char *e
     return CV_ETOOBIG;
 }
 
+/* A stage this large takes long enough to make (a second or more on the
+ * CPU backend) that the window says what it is doing meanwhile. */
+#define BUSY_STAGE_BYTES ((int64_t)32 << 20)
+
+/* The stage the window holds now, in the bytes stage_fits counts. */
+static int64_t stage_held(const gui *g)
+{
+    int64_t held = 0;
+    for (int i = 0; i < 2; i++)
+        if (g->panels[i].plan)
+            held += cv_visual_footprint(g->panels[i].plan, 3);
+    return held;
+}
+
+/* "Preparing the stage: allreduce ring against tree, 8 ranks x 131072
+ * elements (254 MiB)...", drawn and shown before a large stage is made. */
+static void busy_notice(gui *g, const cv_spec *spec, bool compare, cv_algo second, int64_t need)
+{
+    if (!g->win || g->headless)
+        return;
+    char text[256];
+    bool zh = g->lang == CV_LANG_ZH;
+    snprintf(text, sizeof text,
+             zh ? "正在准备舞台：%s %s%s%s，%d 个 rank × %lld 个元素（%lld MiB）……"
+                : "Preparing the stage: %s %s%s%s, %d ranks \xC3\x97 %lld elements (%lld MiB)...",
+             cv_op_name(spec->op), cv_algo_name(spec->algo),
+             compare ? (zh ? " 对比 " : " against ") : "", compare ? cv_algo_name(second) : "",
+             spec->ranks, (long long)spec->count, (long long)(need >> 20));
+    rd_draw_notice(g->rd, g->theme, text);
+    SDL_RenderPresent(g->ren);
+}
+
 static int rebuild(gui *g, const cv_spec *spec, bool compare, cv_algo second)
 {
     char err[CV_ERR_LEN] = "";
     gui_panel a, b;
     memset(&b, 0, sizeof b);
-    int rc = stage_fits(spec, compare, second, err, sizeof err);
+    int64_t need = 0;
+    int rc = stage_fits(spec, compare, second, &need, err, sizeof err);
+    if (rc == CV_OK && need >= BUSY_STAGE_BYTES)
+        busy_notice(g, spec, compare, second, need);
+    /* The old stage is kept until the new one is made (a failure leaves
+     * the window as it was), unless both together would pass the stage's
+     * bound: then the old goes first, so the peak is the new stage's. */
+    if (rc == CV_OK && need + stage_held(g) > CV_VISUAL_STAGE_BYTES) {
+        panel_free(&g->panels[0]);
+        panel_free(&g->panels[1]);
+        sync_frame_panels(g);
+    }
     if (rc == CV_OK)
         rc = panel_build(g, spec, &a, err, sizeof err);
     if (rc == CV_OK && compare) {
