@@ -119,7 +119,12 @@ typedef enum {
  * plan can be executed again and again on the same inputs. */
 typedef enum { CV_BUF_SEND, CV_BUF_RECV, CV_BUF_SCRATCH, CV_BUF_COUNT } cv_buf;
 
-typedef enum { CV_INIT_RANK, CV_INIT_INDEX, CV_INIT_RANDOM, CV_INIT_COUNT } cv_init;
+/* How inputs are filled: rank r's element i is r+1 (RANK), r*100 + i
+ * (INDEX), small integers drawn from the seed (RANDOM), or INDEX's values
+ * with one NaN at element 0 of rank 2 (the last rank below 3 ranks): what
+ * one bad value does to a collective (NAN; float dtypes, and not with min
+ * or max, see cv_init_check). */
+typedef enum { CV_INIT_RANK, CV_INIT_INDEX, CV_INIT_RANDOM, CV_INIT_NAN, CV_INIT_COUNT } cv_init;
 
 /* The languages the window and the lessons speak: one enum for both, so a
  * lesson's language is the renderer's without a cast. */
@@ -239,6 +244,14 @@ void cv_spec_init(cv_spec *spec);
 /* CV_OK, or CV_EINVAL with a one-line reason in err naming the field and
  * what is allowed. max_ranks is CV_MAX_RANKS or CV_MAX_VISUAL_RANKS. */
 int cv_spec_check(const cv_spec *spec, int max_ranks, char *err, size_t errlen);
+
+/* Whether init can fill spec's inputs: NAN needs a float dtype, and not a
+ * min or max reduction (whether a NaN survives min or max depends on the
+ * order the reduction meets it, so no one result is right). CV_OK, or
+ * CV_EINVAL with a one-line reason in err. */
+int cv_init_check(const cv_spec *spec, cv_init init, char *err, size_t errlen);
+/* The rank whose element 0 CV_INIT_NAN makes a NaN. */
+int cv_init_nan_rank(const cv_spec *spec);
 /* Two-level topology: how many nodes (at least 1), how many ranks each
  * holds, and the node of a rank (ranks r*L .. r*L+L-1 share node r, L the
  * ranks per node). Transfers between nodes cross the network. */

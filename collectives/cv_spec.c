@@ -29,7 +29,7 @@ static const char *const redop_names[CV_REDOP_COUNT] = {
     "sum", "prod", "min", "max", "avg", "band", "bor", "bxor",
 };
 static const char *const buf_names[CV_BUF_COUNT] = {"send", "recv", "scratch"};
-static const char *const init_names[CV_INIT_COUNT] = {"rank", "index", "random"};
+static const char *const init_names[CV_INIT_COUNT] = {"rank", "index", "random", "nan"};
 static const char *const kind_names[CV_XFER_KIND_COUNT] = {"copy", "reduce", "reduce-copy"};
 static const char *const prim_names[CV_PRIM_COUNT] = {
     "", "send", "recv", "copySend", "recvCopySend", "recvReduceSend", "recvReduceCopy",
@@ -95,6 +95,30 @@ int cv_dtype_parse(const char *s)
 
 int cv_redop_parse(const char *s) { return find_name(s, redop_names, CV_REDOP_COUNT); }
 int cv_init_parse(const char *s) { return find_name(s, init_names, CV_INIT_COUNT); }
+
+int cv_init_nan_rank(const cv_spec *spec) { return spec->ranks > 2 ? 2 : spec->ranks - 1; }
+
+int cv_init_check(const cv_spec *spec, cv_init init, char *err, size_t errlen)
+{
+    if ((unsigned)init >= CV_INIT_COUNT) {
+        snprintf(err, errlen, "unknown input pattern %d", (int)init);
+        return CV_EINVAL;
+    }
+    if (init != CV_INIT_NAN)
+        return CV_OK;
+    if (!cv_dtype_is_float(spec->dtype)) {
+        snprintf(err, errlen, "--init nan needs a float dtype (float16, bfloat16, float32, "
+                              "float64): %s has no NaN", cv_dtype_name(spec->dtype));
+        return CV_EINVAL;
+    }
+    if (cv_op_reduces(spec->op) && (spec->redop == CV_MIN || spec->redop == CV_MAX)) {
+        snprintf(err, errlen, "--init nan with --redop %s: whether a NaN survives %s depends on "
+                              "the order the reduction meets it; use sum, prod or avg",
+                 cv_redop_name(spec->redop), cv_redop_name(spec->redop));
+        return CV_EINVAL;
+    }
+    return CV_OK;
+}
 /* The window's and the lessons' languages. */
 static const char *const lang_names[CV_LANG_COUNT] = {"en", "zh"};
 const char *cv_lang_name(cv_lang l) { return (unsigned)l < CV_LANG_COUNT ? lang_names[l] : "?"; }

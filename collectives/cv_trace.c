@@ -97,7 +97,10 @@ int cv_run(const cv_plan *plan, const cv_backend *be, const cv_run_opts *opts, c
         o.iterations = 1;
         o.warmup = 0;
     }
-    int rc = be->probe(err, errlen);
+    int rc = o.inputs ? CV_OK : cv_init_check(s, o.init, err, errlen);
+    if (rc)
+        return rc;
+    rc = be->probe(err, errlen);
     if (rc)
         return rc;
     rc = cv_run_check_memory(plan, be, &o, err, errlen);

@@ -218,6 +218,8 @@ static inline double fill_value(const fill_job *j, bool is_float, bool prod, int
         return j->rank + 1;
     if (j->init == CV_INIT_INDEX)
         return (double)j->rank * 100 + (double)i;
+    if (j->init == CV_INIT_NAN)
+        return i == 0 && j->rank == cv_init_nan_rank(j->spec) ? NAN : (double)j->rank * 100 + (double)i;
     /* Small integers are exact in every dtype, so sums of them can be
      * checked tightly; for prod, values near 1 keep products of many ranks
      * finite. */

@@ -9,6 +9,7 @@
  * traces are checked to end in the same buffers the backend returned, and
  * seeking backwards to restore the earlier state exactly.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -478,6 +479,77 @@ static void check_op_algo(int i)
     }
 }
 
+/* --init nan: one NaN at element 0 of rank 2. Every op and algorithm
+ * (sum, float32) still matches the reference, and the NaN lands exactly
+ * where the op's semantics put rank 2's element 0 (rank 2 is the root),
+ * counted here from the op alone: in every rank's result for allreduce,
+ * allgather and broadcast, in one place for reduce, gather,
+ * reducescatter (rank 0's share), scatter and alltoall (both send block 0
+ * to rank 0). */
+static int nan_places(const cv_spec *s)
+{
+    int nr = cv_init_nan_rank(s);
+    switch (s->op) {
+    case CV_OP_ALLREDUCE: case CV_OP_ALLGATHER: return s->ranks;
+    case CV_OP_BROADCAST: return s->root == nr ? s->ranks : 0;
+    case CV_OP_REDUCE: case CV_OP_GATHER: case CV_OP_REDUCESCATTER: return 1;
+    case CV_OP_SCATTER: return s->root == nr ? 1 : 0; /* its block 0, to rank 0 */
+    case CV_OP_ALLTOALL: return 1; /* block 0 of rank 2 goes to rank 0 */
+    default: return -1;
+    }
+}
+
+static void check_nan_spreads(int i)
+{
+    cv_op op;
+    cv_algo algo;
+    if (!op_algo_at(i, &op, &algo))
+        return;
+    static const int ranks[] = {1, 2, 3, 5, 8};
+    for (size_t k = 0; k < sizeof ranks / sizeof ranks[0]; k++) {
+        cv_spec s;
+        cv_spec_init(&s);
+        s.op = op;
+        s.algo = algo;
+        s.ranks = ranks[k];
+        s.count = 7;
+        s.root = cv_init_nan_rank(&s);
+        char err[CV_ERR_LEN], what[160];
+        describe(&s, what, sizeof what);
+        cv_plan *p = NULL;
+        if (cv_plan_create(&s, &p, err, sizeof err))
+            continue; /* an algorithm that needs more ranks */
+        cv_run_opts o;
+        cv_run_opts_init(&o);
+        o.init = CV_INIT_NAN;
+        cv_trace *t = NULL;
+        int rc = cv_run(p, cv_cpu_backend(), &o, &t, err, sizeof err);
+        EXPECT(rc == CV_OK, "%s: run: %s", what, err);
+        if (rc == CV_OK) {
+            EXPECT(cv_trace_wrong(t) == 0, "%s: %lld wrong", what, (long long)cv_trace_wrong(t));
+            int nans = 0;
+            for (int r = 0; r < s.ranks; r++) {
+                const void *out = cv_trace_output(t, r);
+                for (int64_t e = 0; out && e < cv_spec_result_count(&s, r); e++)
+                    nans += isnan(cv_value_get(s.dtype, out, e));
+            }
+            int want = nan_places(&s);
+            EXPECT(want < 0 || nans == want, "%s: %d NaN in the results, expected %d", what, nans,
+                   want);
+        }
+        cv_trace_destroy(t);
+        cv_plan_destroy(p);
+    }
+    cv_spec s;
+    cv_spec_init(&s);
+    s.op = op;
+    s.algo = algo;
+    s.dtype = CV_INT32;
+    char err[CV_ERR_LEN];
+    EXPECT(cv_init_check(&s, CV_INIT_NAN, err, sizeof err) == CV_EINVAL && strstr(err, "int32"),
+           "int32 refused: %s", err);
+}
+
 static const test_case cases[] = {
     CASE("volumes", check_volumes),
     CASE("overflow-nan", check_overflow_nan),
@@ -485,6 +557,7 @@ static const test_case cases[] = {
     CASE_EACH("", op_algo_name, check_op_algo),
     CASE("verify-reductions", check_verify_reductions),
     CASE("in-place-catches", check_in_place_catches),
+    CASE_EACH("nan", op_algo_name, check_nan_spreads),
 };
 
 /* `--large`, a ctest of its own: 100, 1000 and 1024 ranks, and cv_verify

@@ -4,7 +4,8 @@
  * and plays it to where it was; at the start it does nothing. X draws a
  * large ring at the mouse in the accent colour, and X again takes it away.
  * I cycles the input values: by index, random, random drawn again, by
- * rank, and back, each a new run verified as any other. F3 opens the
+ * rank, by index with one NaN (float stages only), and back, each a new
+ * run verified as any other. F3 opens the
  * reference card over the stage, and F3, Esc or a click closes it. In the
  * projector theme at 1024x768, once the first step has played the step
  * text leads the panel: "Just happened" and "Next" are both in view.
@@ -92,9 +93,10 @@ static void inputs(void)
     TR_CHECK(gui_init(g) == CV_INIT_INDEX, "the stage starts with inputs by index");
     gui_render(g);
     SDL_Surface *a = tr_capture(g);
-    static const cv_init want[] = {CV_INIT_RANDOM, CV_INIT_RANDOM, CV_INIT_RANK, CV_INIT_INDEX};
+    static const cv_init want[] = {CV_INIT_RANDOM, CV_INIT_RANDOM, CV_INIT_RANK, CV_INIT_NAN,
+                                   CV_INIT_INDEX};
     uint64_t seed = gui_seed(g);
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < 5; k++) {
         tr_key(g, SDLK_i, 0);
         TR_CHECK(gui_init(g) == want[k], "I pressed %d times: init %d, expected %d", k + 1,
                  (int)gui_init(g), (int)want[k]);
@@ -109,6 +111,23 @@ static void inputs(void)
     TR_CHECK(a && b && tr_diff(a, b, 8, NULL) < 40000, "back to index: the stage differs");
     SDL_FreeSurface(a);
     SDL_FreeSurface(b);
+    /* The NaN pattern shows "nan" in a cell of the result once played. */
+    for (int k = 0; k < 4; k++)
+        tr_key(g, SDLK_i, 0);
+    TR_CHECK(gui_init(g) == CV_INIT_NAN, "four more presses: the NaN pattern");
+    gui_seek(g, g->ns);
+    const cv_trace *t = gui_trace(g, 0);
+    const void *out = t ? cv_trace_output(t, 0) : NULL;
+    TR_CHECK(out && isnan(cv_value_get(CV_FLOAT32, out, 0)) &&
+                 !isnan(cv_value_get(CV_FLOAT32, out, 1)),
+             "GPU 0's result: NaN at element 0 only");
+    gui_destroy(g);
+    /* An integer stage has no NaN: the cycle skips it. */
+    s.dtype = CV_INT32;
+    g = tr_gui(&s, 1280, 800, RD_THEME_DARK, CV_LANG_EN);
+    for (int k = 0; k < 4; k++)
+        tr_key(g, SDLK_i, 0);
+    TR_CHECK(gui_init(g) == CV_INIT_INDEX, "int32: rank is followed by index, not nan");
     gui_destroy(g);
 }
 
@@ -177,16 +196,23 @@ static void step_text_leads(int ranks)
     gui_destroy(g);
 }
 
-int main(void)
+static void step_text_leads_8(void) { step_text_leads(8); }
+static void step_text_leads_16(void) { step_text_leads(16); }
+
+static const test_case cases[] = {
+    CASE("replay", replay),
+    CASE("pointer", pointer),
+    CASE("inputs", inputs),
+    CASE("card", card),
+    CASE("step-text-leads/8", step_text_leads_8),
+    CASE("step-text-leads/16", step_text_leads_16),
+};
+
+int main(int argc, char **argv)
 {
+    cases_args(argc, argv, cases, CASES_COUNT(cases));
     tr_require_fonts();
-    replay();
-    pointer();
-    inputs();
-    card();
-    step_text_leads(8);
-    step_text_leads(16);
+    cases_run();
     SDL_Quit();
-    printf("%d problems\n", tr_failures);
-    return tr_failures ? 1 : 0;
+    return cases_end();
 }

@@ -13,7 +13,7 @@
 
 static const char run_help[] =
     "usage: collviz run --op OP [--algo A] [--ranks N] [--count C] [--dtype T] [--redop R]\n"
-    "                   [--root K] [--slices S] [--nodes K] [--init rank|index|random]\n"
+    "                   [--root K] [--slices S] [--nodes K] [--init rank|index|random|nan]\n"
     "                   [--seed S] [--input FILE] [--backend cpu|cuda|auto] [--json]\n"
     "                   [--nccl-log FILE [--comm ID] [--channel C]]\n\n"
     "Executes the collective once on the backend (default cpu, the CPU-emulated\n"
@@ -27,8 +27,10 @@ static const char run_help[] =
     "formula (\"6 steps = 2(N-1)\"); the algorithms NCCL runs name NCCL's primitive\n"
     "on each transfer.\n\n"
     "Inputs: --init index (the default: rank r's element i is r*100 + i), rank\n"
-    "(every element of rank r is r+1) or random (small integers drawn from\n"
-    "--seed, default 1; values near 1 for prod). --input FILE gives them yourself:\n"
+    "(every element of rank r is r+1), random (small integers drawn from\n"
+    "--seed, default 1; values near 1 for prod) or nan (index, with a NaN at\n"
+    "element 0 of rank 2: where one bad value ends up; float dtypes, not min or\n"
+    "max). --input FILE gives them yourself:\n"
     "a JSON array with one array of values per rank (null for a rank whose send\n"
     "buffer the op leaves unused), the shape of run --json's \"inputs\".\n"
     "--root only for an algorithm with a root, --slices only for a pipelined one,\n"

@@ -47,7 +47,7 @@ static const char gui_help[] =
             "                   [--backend cpu|cuda|auto] [--input FILE]\n"
             "                   [--compare ALGO[,ALGO]] [--theme dark|light|projector]\n"
             "                   [--lang en|zh] [--size WxH] [--fullscreen] [--no-narration]\n"
-            "                   [--link PRESET] [--init rank|index|random] [--seed N]\n"
+            "                   [--link PRESET] [--init rank|index|random|nan] [--seed N]\n"
             "                   [--shots DIR] [--frames N] [--timing]\n"
             "                   [--nccl-log FILE [--comm ID] [--channel C]]\n"
             "Opens the window that animates the collective step by step (H in the window\n"

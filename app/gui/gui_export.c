@@ -21,7 +21,7 @@ static const char export_help[] =
     "usage: collviz export [--op OP] [--algo ALGO] [--ranks N] [--count N] [--dtype T]\n"
             "                      [--redop R] [--root R] [--slices S] [--nodes K]\n"
             "                      [--backend cpu|cuda|auto] [--input FILE]\n"
-            "                      [--init rank|index|random] [--seed N]\n"
+            "                      [--init rank|index|random|nan] [--seed N]\n"
             "                      [--out DIR] [--gif FILE] [--size WxH] [--fps F]\n"
             "                      [--step-seconds S] [--theme dark|light|projector]\n"
             "                      [--lang en|zh] [--compare ALGO[,ALGO]] [--no-narration]\n"

@@ -325,31 +325,36 @@ void gui_do(gui *g, rd_action a, int arg)
         }
         break;
     case RD_ACT_INPUTS: {
-        /* index -> random -> random (another draw) ... -> rank -> index:
-         * random stays random for two presses, so a class sees two draws */
-        static const char *const en[] = {"by rank", "by index", "random"};
-        static const char *const zh[] = {"按进程", "按下标", "随机"};
-        cv_init next = g->init == CV_INIT_INDEX     ? CV_INIT_RANDOM
+        /* index -> random -> random (another draw) -> rank -> nan -> index:
+         * random stays random for two presses, so a class sees two draws;
+         * nan (one NaN at GPU 2) only where the dtype and redop allow it */
+        static const char *const en[] = {"by rank", "by index", "random", "by index with one NaN"};
+        static const char *const zh[] = {"按进程", "按下标", "随机", "按下标，其中一个是 NaN"};
+        char why[CV_ERR_LEN];
+        bool nan_ok = cv_init_check(&g->spec, CV_INIT_NAN, why, sizeof why) == CV_OK;
+        cv_init next = g->init == CV_INIT_INDEX                        ? CV_INIT_RANDOM
                        : g->init == CV_INIT_RANDOM && !g->random_again ? CV_INIT_RANDOM
-                       : g->init == CV_INIT_RANDOM ? CV_INIT_RANK
-                                                   : CV_INIT_INDEX;
+                       : g->init == CV_INIT_RANDOM                     ? CV_INIT_RANK
+                       : g->init == CV_INIT_RANK && nan_ok             ? CV_INIT_NAN
+                                                                       : CV_INIT_INDEX;
         g->random_again = g->init == CV_INIT_RANDOM && next == CV_INIT_RANDOM;
         bool had_file = g->inputs != NULL;
         if (gui_set_run(g, &g->spec, g->backend, next, g->seed + (next == CV_INIT_RANDOM)) ==
             CV_OK) {
+            bool zhl = g->lang == CV_LANG_ZH;
             char msg[200];
-            snprintf(msg, sizeof msg, g->lang == CV_LANG_ZH ? "输入：%s%s%s" : "inputs: %s%s%s",
-                     g->lang == CV_LANG_ZH ? zh[next] : en[next],
-                     next == CV_INIT_RANDOM ? (g->lang == CV_LANG_ZH ? "，种子 " : ", seed ") : "",
-                     "");
-            size_t n = strlen(msg);
+            size_t n = (size_t)snprintf(msg, sizeof msg, zhl ? "输入：%s" : "inputs: %s",
+                                        zhl ? zh[next] : en[next]);
             if (next == CV_INIT_RANDOM)
-                snprintf(msg + n, sizeof msg - n, "%llu", (unsigned long long)g->seed);
-            n = strlen(msg);
-            if (had_file)
-                snprintf(msg + n, sizeof msg - n, "%s", g->lang == CV_LANG_ZH
-                                                             ? "（不再用 --input 的值）"
-                                                             : " (the --input values are set aside)");
+                n += (size_t)snprintf(msg + n, sizeof msg - n, zhl ? "，种子 %llu" : ", seed %llu",
+                                      (unsigned long long)g->seed);
+            if (next == CV_INIT_NAN)
+                n += (size_t)snprintf(msg + n, sizeof msg - n,
+                                      zhl ? "（GPU %d 的第 0 个元素）" : " (GPU %d's element 0)",
+                                      cv_init_nan_rank(&g->spec));
+            if (had_file && n < sizeof msg)
+                snprintf(msg + n, sizeof msg - n, "%s",
+                         zhl ? "（不再用 --input 的值）" : " (the --input values are set aside)");
             gui_message(g, msg, 3);
         }
         break;

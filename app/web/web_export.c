@@ -57,7 +57,6 @@ EMSCRIPTEN_KEEPALIVE int web_export_gif(void)
     if (!g)
         return 3; /* the drill or a chart: no stage to export */
     const cv_spec *s = gui_spec(g);
-    static const char *const inits[] = {"rank", "index", "random"};
     char path[160], both[96];
     snprintf(path, sizeof path, "/tmp/collviz-%s-%s-%d.gif", cv_op_name(s->op),
              cv_algo_name(s->algo), s->ranks);
@@ -85,7 +84,7 @@ EMSCRIPTEN_KEEPALIVE int web_export_gif(void)
         add_int(&a, "--channel", channel);
     }
     if ((unsigned)gui_init(g) < sizeof inits / sizeof *inits)
-        add2(&a, "--init", inits[gui_init(g)]);
+        add2(&a, "--init", cv_init_name(gui_init(g)));
     add_int(&a, "--seed", (long long)gui_seed(g));
     if (gui_compare(g)) {
         snprintf(both, sizeof both, "%s,%s", cv_algo_name(s->algo),
