@@ -126,6 +126,15 @@ typedef enum { CV_BUF_SEND, CV_BUF_RECV, CV_BUF_SCRATCH, CV_BUF_COUNT } cv_buf;
  * or max, see cv_init_check). */
 typedef enum { CV_INIT_RANK, CV_INIT_INDEX, CV_INIT_RANDOM, CV_INIT_NAN, CV_INIT_COUNT } cv_init;
 
+/* NCCL's protocols, how a step's bytes travel; the cost model prices them
+ * (cv_cost.c, docs/MODEL.md), the values are the same under each. Simple
+ * sends the data as it is and fences once a step: the whole bandwidth, the
+ * most latency. LL128 stores 128-byte lines, 120 bytes of data and 8 of
+ * flags: 120/128 of the bandwidth, less latency. LL stores 8 bytes at a
+ * time, 4 of data and a 4-byte flag the receiver polls: half the
+ * bandwidth, the least latency. */
+typedef enum { CV_PROTO_SIMPLE, CV_PROTO_LL128, CV_PROTO_LL, CV_PROTO_COUNT } cv_proto;
+
 /* The languages the window and the lessons speak: one enum for both, so a
  * lesson's language is the renderer's without a cast. */
 typedef enum { CV_LANG_EN, CV_LANG_ZH, CV_LANG_COUNT } cv_lang;
@@ -146,6 +155,9 @@ int cv_algo_parse(const char *s);
 int cv_dtype_parse(const char *s);
 int cv_redop_parse(const char *s);
 int cv_init_parse(const char *s);
+const char *cv_proto_name(cv_proto proto); /* "simple", "ll128", "ll" */
+const char *cv_proto_title(cv_proto proto); /* "Simple", "LL128", "LL" */
+int cv_proto_parse(const char *s);
 int cv_lang_parse(const char *s);
 
 size_t cv_dtype_size(cv_dtype dtype);
@@ -217,6 +229,7 @@ typedef struct {
     int slices; /* pipelined ring broadcast and chain reduce: pieces */
     int nodes;  /* the ranks split into this many nodes of N/nodes ranks (0 or 1: one node) */
     const struct cv_topology *topo; /* a ring and trees from outside, or NULL */
+    cv_proto proto; /* NCCL's protocol the cost model prices (0: simple) */
 } cv_spec;
 
 /* A ring and trees taken from outside (an NCCL log's channel, read by
@@ -455,13 +468,25 @@ int64_t cv_plan_memory_bytes(const cv_plan *plan);
  * root sending N-1 messages at once through its one port pays N-1, as a
  * linear algorithm does in Thakur, Rabenseifner & Gropp. bw and gamma in
  * bytes per second, alpha in seconds. */
+/* The kind of hardware a link is, which sets how each protocol's latency
+ * compares with Simple's on it. */
+typedef enum { CV_HW_NVLINK, CV_HW_PCI, CV_HW_NET } cv_hw;
+
 typedef struct {
     const char *name;  /* preset name, or NULL for --bw */
     double bw;         /* bytes/s, one direction of one link */
-    double alpha;      /* s */
+    double alpha;      /* s, per step with the Simple protocol */
     double gamma;      /* bytes/s of reduction, 0 = not modelled */
     const char *about; /* one line: what the preset stands for */
+    cv_hw hw;          /* NVLink (also --bw's), PCIe or a network */
 } cv_link;
+
+/* What a protocol costs on a link, as the cost model charges it: the share
+ * of the bandwidth that carries data (1, 120/128, 1/2), and alpha's
+ * multiplier (1 for Simple; for LL128 and LL the ratio of NCCL's per-hop
+ * ring latencies to Simple's on that kind of hardware). */
+double cv_proto_data_share(cv_proto proto);
+double cv_proto_latency_share(cv_proto proto, const cv_link *link);
 
 /* The link presets, one row each (cv_cost.c): the only list of them. Help
  * texts, messages, `collviz list` and the README's list are made from it. */

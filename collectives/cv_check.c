@@ -50,6 +50,8 @@ int cv_spec_check(const cv_spec *s, int max_ranks, char *err, size_t errlen)
                         "--nodes: %d does not split %d ranks evenly; allowed: a "
                         "divisor of --ranks (1 = a single node)",
                         s->nodes, s->ranks);
+    if ((unsigned)s->proto >= CV_PROTO_COUNT)
+        return cv__fail(err, errlen, "--proto: unknown protocol; allowed: simple, ll128, ll");
     if (s->slices < 1 || s->slices > CV_MAX_SLICES)
         return cv__fail(err, errlen, "--slices: %d is out of range; allowed: 1 to %d", s->slices,
                         CV_MAX_SLICES);

@@ -36,15 +36,43 @@
  * is a row here. */
 static const cv_link presets[] = {
     {"nvlink3", 300e9, 2e-6, 0, "NVLink 3 (A100): 12 links x 25 GB/s each way = 300 GB/s; "
-                                "the 600 GB/s often quoted counts both directions"},
+                                "the 600 GB/s often quoted counts both directions", CV_HW_NVLINK},
     {"nvlink4", 450e9, 2e-6, 0, "NVLink 4 (H100): 18 links x 25 GB/s each way = 450 GB/s "
-                                "(900 GB/s both directions)"},
-    {"pcie4", 32e9, 3e-6, 0, "PCIe 4.0 x16: 32 GB/s each way (about 26 GB/s measured)"},
-    {"pcie5", 64e9, 3e-6, 0, "PCIe 5.0 x16: 64 GB/s each way"},
-    {"ib-hdr", 25e9, 5e-6, 0, "InfiniBand HDR: 200 Gb/s = 25 GB/s per port"},
-    {"ib-ndr", 50e9, 5e-6, 0, "InfiniBand NDR: 400 Gb/s = 50 GB/s per port"},
-    {"eth100", 12.5e9, 10e-6, 0, "100 Gb Ethernet: 12.5 GB/s per port"},
+                                "(900 GB/s both directions)", CV_HW_NVLINK},
+    {"pcie4", 32e9, 3e-6, 0, "PCIe 4.0 x16: 32 GB/s each way (about 26 GB/s measured)", CV_HW_PCI},
+    {"pcie5", 64e9, 3e-6, 0, "PCIe 5.0 x16: 64 GB/s each way", CV_HW_PCI},
+    {"ib-hdr", 25e9, 5e-6, 0, "InfiniBand HDR: 200 Gb/s = 25 GB/s per port", CV_HW_NET},
+    {"ib-ndr", 50e9, 5e-6, 0, "InfiniBand NDR: 400 Gb/s = 50 GB/s per port", CV_HW_NET},
+    {"eth100", 12.5e9, 10e-6, 0, "100 Gb Ethernet: 12.5 GB/s per port", CV_HW_NET},
 };
+
+/* The protocols, as the model charges them. The share of a line that is
+ * data follows from the wire format: Simple's lines are all data, LL128's
+ * 128-byte line carries 120 bytes of data and 8 of flags, LL's 8-byte store
+ * 4 and 4. Per step, alpha is Simple's latency on the link, and the other
+ * protocols pay it in the proportion NCCL's own tuner gives their per-hop
+ * ring latencies (src/graph/tuning.cc, hwLatencies, in microseconds:
+ * NVLink LL 0.6, LL128 1.9, Simple 3.4; PCIe 1.0, 2.5, 5.7; network 2.7,
+ * 4.0, 14). NCCL's tuner also caps LL and LL128 per channel and adds a
+ * base latency per call, which this model leaves out. */
+static const double proto_share[CV_PROTO_COUNT] = {1.0, 120.0 / 128.0, 0.5};
+static const double hop_us[3][CV_PROTO_COUNT] = {
+    /* Simple, LL128, LL */
+    {3.4, 1.9, 0.6},  /* NVLink */
+    {5.7, 2.5, 1.0},  /* PCIe */
+    {14.0, 4.0, 2.7}, /* network */
+};
+
+double cv_proto_data_share(cv_proto proto)
+{
+    return (unsigned)proto < CV_PROTO_COUNT ? proto_share[proto] : 1.0;
+}
+
+double cv_proto_latency_share(cv_proto proto, const cv_link *link)
+{
+    int hw = link && (unsigned)link->hw <= CV_HW_NET ? (int)link->hw : CV_HW_NVLINK;
+    return (unsigned)proto < CV_PROTO_COUNT ? hop_us[hw][proto] / hop_us[hw][CV_PROTO_SIMPLE] : 1.0;
+}
 
 int cv_link_presets(const cv_link **out)
 {
@@ -164,7 +192,8 @@ static double step_cost(const cv_plan *p, int k, const cv_link *link[2], port_co
             busiest = port > busiest ? port : busiest;
             if (port <= 0)
                 continue;
-            double t = link[l]->alpha * (double)m + (double)port / link[l]->bw;
+            double t = link[l]->alpha * cv_proto_latency_share(p->spec.proto, link[l]) * (double)m +
+                       (double)port / (link[l]->bw * cv_proto_data_share(p->spec.proto));
             if (t > sec) { /* the slowest port sets the step's time */
                 sec = t;
                 msgs = m;

@@ -30,6 +30,8 @@ static const char *const redop_names[CV_REDOP_COUNT] = {
 };
 static const char *const buf_names[CV_BUF_COUNT] = {"send", "recv", "scratch"};
 static const char *const init_names[CV_INIT_COUNT] = {"rank", "index", "random", "nan"};
+static const char *const proto_names[CV_PROTO_COUNT] = {"simple", "ll128", "ll"};
+static const char *const proto_titles[CV_PROTO_COUNT] = {"Simple", "LL128", "LL"};
 static const char *const kind_names[CV_XFER_KIND_COUNT] = {"copy", "reduce", "reduce-copy"};
 static const char *const prim_names[CV_PRIM_COUNT] = {
     "", "send", "recv", "copySend", "recvCopySend", "recvReduceSend", "recvReduceCopy",
@@ -95,6 +97,9 @@ int cv_dtype_parse(const char *s)
 
 int cv_redop_parse(const char *s) { return find_name(s, redop_names, CV_REDOP_COUNT); }
 int cv_init_parse(const char *s) { return find_name(s, init_names, CV_INIT_COUNT); }
+int cv_proto_parse(const char *s) { return find_name(s, proto_names, CV_PROTO_COUNT); }
+const char *cv_proto_name(cv_proto p) { return (unsigned)p < CV_PROTO_COUNT ? proto_names[p] : "?"; }
+const char *cv_proto_title(cv_proto p) { return (unsigned)p < CV_PROTO_COUNT ? proto_titles[p] : "?"; }
 
 int cv_init_nan_rank(const cv_spec *spec) { return spec->ranks > 2 ? 2 : spec->ranks - 1; }
 

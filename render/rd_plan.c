@@ -209,9 +209,12 @@ const char *rd__link_words(const rd_panel *p, const cv_plan *plan, char *out, si
 {
     const cv_link *link = rd__link(p), *inter = inter_of(p, plan);
     const char *a = link && link->name ? link->name : "-";
+    /* A protocol other than Simple is named beside the link it prices. */
+    const char *sep = plan->spec.proto != CV_PROTO_SIMPLE ? ", " : "";
+    const char *proto = plan->spec.proto != CV_PROTO_SIMPLE ? cv_proto_title(plan->spec.proto) : "";
     if (inter)
-        snprintf(out, outlen, "%s + %s", a, inter->name ? inter->name : "-");
+        snprintf(out, outlen, "%s + %s%s%s", a, inter->name ? inter->name : "-", sep, proto);
     else
-        snprintf(out, outlen, "%s", a);
+        snprintf(out, outlen, "%s%s%s", a, sep, proto);
     return out;
 }

@@ -22,6 +22,7 @@
 /* One side's model terms. */
 typedef struct {
     const char *name;
+    cv_proto proto;
     double t, a, b; /* whole, latency part, bandwidth part (s) */
     int steps;
     int64_t alphas, busiest;
@@ -31,8 +32,9 @@ static side terms(const cv_plan *plan, const cv_link *link, const cv_link *inter
 {
     cv_cost c;
     cv_cost_plan_nodes(plan, link, inter, &c);
-    side s = {cv_algo_name(plan->spec.algo), c.seconds, 0, 0, c.steps, c.alphas, c.busiest_total};
-    s.a = (double)c.alphas * link->alpha;
+    side s = {cv_algo_name(plan->spec.algo), plan->spec.proto, c.seconds, 0, 0, c.steps, c.alphas,
+              c.busiest_total};
+    s.a = (double)c.alphas * link->alpha * cv_proto_latency_share(plan->spec.proto, link);
     s.b = c.seconds - s.a;
     return s;
 }
@@ -48,7 +50,7 @@ static void side_words(const side *s, const cv_link *link, bool zh, char *out, s
         snprintf(b, sizeof b, "0");
     snprintf(out, n, zh ? "%s = %lld 个 \xCE\xB1（%s）+ 最忙端口 %s，按 %.0f GB/s（%s）"
                         : "%s = %lld \xCE\xB1 (%s) + %s through its busiest port at %.0f GB/s (%s)",
-             s->name, (long long)s->alphas, a, by, link->bw / 1e9, b);
+             s->name, (long long)s->alphas, a, by, link->bw * cv_proto_data_share(s->proto) / 1e9, b);
 }
 
 /* Why w won over l, from the terms: which part made the difference, and
@@ -138,7 +140,7 @@ void rd_compare_verdict(const cv_plan *a, const cv_plan *b, const cv_link *link,
     side_words(&s[1], link, zh, sl, sizeof sl);
     why(w, l, zh, because, sizeof because);
     char al[32];
-    rd__fmt_seconds(link->alpha, al, sizeof al);
+    rd__fmt_seconds(link->alpha * cv_proto_latency_share(a->spec.proto, link), al, sizeof al);
     snprintf(out + k, outlen - k, zh ? "\n模型的各项（%s：\xCE\xB1 = %s）：%s；%s。\n%s"
                                       : "\nThe model's terms (%s: \xCE\xB1 = %s): %s; %s.\n%s",
              link->name ? link->name : "--bw", al, sw, sl, because);

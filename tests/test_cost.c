@@ -28,7 +28,7 @@ static cv_cost cost_of(cv_op op, cv_algo algo, int ranks, int64_t bytes, int sli
         failures++;
         return c;
     }
-    cv_link l = {NULL, bw, 0, 0, NULL};
+    cv_link l = {NULL, bw, 0, 0, NULL, CV_HW_NVLINK};
     cv_cost_plan(p, &l, &c);
     cv_plan_destroy(p);
     return c;
@@ -93,7 +93,7 @@ static void check_alpha_per_step(void)
     char err[CV_ERR_LEN];
     s.count = 8;
     cv_plan_create(&s, &p, err, sizeof err);
-    cv_link l = {NULL, 1e30, 1e-6, 0, NULL};
+    cv_link l = {NULL, 1e30, 1e-6, 0, NULL, CV_HW_NVLINK};
     cv_cost c;
     cv_cost_plan(p, &l, &c);
     EXPECT(near(c.seconds, 14e-6), "alpha x 14 steps: %g", c.seconds);
@@ -117,7 +117,7 @@ static void check_root_port(void)
         s.ranks = 8;
         s.dtype = CV_INT8;
         s.count = 1000; /* per rank: 8 kB in all */
-        cv_link l = {NULL, 100e9, 5e-6, 0, NULL};
+        cv_link l = {NULL, 100e9, 5e-6, 0, NULL, CV_HW_NVLINK};
         for (int a = 0; a < 2; a++) {
             s.algo = a ? CV_ALGO_TREE : CV_ALGO_DIRECT;
             cv_plan_create(&s, &p, err, sizeof err);
@@ -139,7 +139,7 @@ static void check_parameter_server(void)
     cv_plan *p = NULL;
     char err[CV_ERR_LEN];
     cv_cost c;
-    cv_link l = {NULL, 100e9, 5e-6, 0, NULL};
+    cv_link l = {NULL, 100e9, 5e-6, 0, NULL, CV_HW_NVLINK};
     cv_spec_init(&s);
     s.algo = CV_ALGO_DIRECT;
     s.ranks = 8;
@@ -167,7 +167,7 @@ static void check_one_message_a_pair(void)
     s.dtype = CV_INT8;
     s.count = 100;
     cv_plan_create(&s, &p, err, sizeof err);
-    cv_link l = {NULL, 1e30, 1e-6, 0, NULL};
+    cv_link l = {NULL, 1e30, 1e-6, 0, NULL, CV_HW_NVLINK};
     cv_cost_plan(p, &l, &c);
     EXPECT(c.alphas == p->nrounds && near(c.seconds, p->nrounds * 1e-6),
            "recursive halving on 6 ranks: %lld alphas for %d rounds", (long long)c.alphas,
@@ -269,6 +269,86 @@ static void check_presets(void)
     EXPECT(cv_link_names(", ", NULL, 0) == len + n - 1, "the length with a longer separator");
 }
 
+/* The protocols, worked by hand from the wire formats and NCCL's per-hop
+ * ring latencies (tuning.cc: NVLink LL 0.6, LL128 1.9, Simple 3.4 us; PCIe
+ * 1.0, 2.5, 5.7; network 2.7, 4.0, 14): a ring AllReduce of D bytes on N
+ * ranks is 2(N-1) steps of alpha' + (D/N) / B', with B' the bandwidth's
+ * data share (1, 120/128, 1/2) and alpha' alpha scaled by the protocol's
+ * hop latency over Simple's. Simple is the model as it was. */
+static void check_protocols(void)
+{
+    static const struct {
+        const char *link;
+        cv_proto proto;
+        double share, hop; /* data share, hop latency / Simple's */
+    } rows[] = {
+        {"nvlink4", CV_PROTO_SIMPLE, 1.0, 1.0},
+        {"nvlink4", CV_PROTO_LL, 0.5, 0.6 / 3.4},
+        {"nvlink4", CV_PROTO_LL128, 120.0 / 128.0, 1.9 / 3.4},
+        {"pcie4", CV_PROTO_LL, 0.5, 1.0 / 5.7},
+        {"pcie5", CV_PROTO_LL128, 120.0 / 128.0, 2.5 / 5.7},
+        {"ib-ndr", CV_PROTO_LL, 0.5, 2.7 / 14.0},
+        {"eth100", CV_PROTO_LL128, 120.0 / 128.0, 4.0 / 14.0},
+    };
+    const int n = 8;
+    const int64_t d = 1 << 20;
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        const cv_link *l = cv_link_find(rows[i].link);
+        cv_spec s;
+        cv_spec_init(&s);
+        s.ranks = n;
+        s.dtype = CV_INT8;
+        s.count = d;
+        s.proto = rows[i].proto;
+        cv_plan *p = NULL;
+        char err[CV_ERR_LEN];
+        if (!l || cv_plan_create(&s, &p, err, sizeof err)) {
+            EXPECT(0, "%s: no link or plan", rows[i].link);
+            continue;
+        }
+        cv_cost c;
+        cv_cost_plan(p, l, &c);
+        double want = 2 * (n - 1) * (l->alpha * rows[i].hop + (double)d / n / (l->bw * rows[i].share));
+        EXPECT(near(c.seconds, want), "%s %s: %.6g s, by hand %.6g s", rows[i].link,
+               cv_proto_name(rows[i].proto), c.seconds, want);
+        cv_plan_destroy(p);
+    }
+    /* Small messages: LL wins on NVLink; large ones: Simple. */
+    const cv_link *nv = cv_link_find("nvlink4");
+    double t[2][CV_PROTO_COUNT];
+    const int64_t sizes[2] = {4096, (int64_t)256 << 20};
+    for (int k = 0; k < 2; k++)
+        for (int pr = 0; pr < CV_PROTO_COUNT; pr++) {
+            cv_spec s;
+            cv_spec_init(&s);
+            s.ranks = n;
+            s.dtype = CV_INT8;
+            s.count = sizes[k];
+            s.proto = (cv_proto)pr;
+            cv_plan *p = NULL;
+            char err[CV_ERR_LEN];
+            cv_cost c = {0};
+            if (cv_plan_create(&s, &p, err, sizeof err) == CV_OK) {
+                cv_cost_plan(p, nv, &c);
+                cv_plan_destroy(p);
+            }
+            t[k][pr] = c.seconds;
+        }
+    EXPECT(t[0][CV_PROTO_LL] < t[0][CV_PROTO_LL128] && t[0][CV_PROTO_LL128] < t[0][CV_PROTO_SIMPLE],
+           "4 KiB: LL < LL128 < Simple");
+    EXPECT(t[1][CV_PROTO_SIMPLE] < t[1][CV_PROTO_LL128] && t[1][CV_PROTO_LL128] < t[1][CV_PROTO_LL],
+           "256 MiB: Simple < LL128 < LL");
+    char err[CV_ERR_LEN];
+    cv_spec bad;
+    cv_spec_init(&bad);
+    bad.proto = CV_PROTO_COUNT;
+    EXPECT(cv_spec_check(&bad, CV_MAX_RANKS, err, sizeof err) == CV_EINVAL && strstr(err, "--proto"),
+           "an unknown protocol is refused: %s", err);
+    EXPECT(cv_proto_parse("LL128") == CV_PROTO_LL128 && cv_proto_parse("simple") == CV_PROTO_SIMPLE &&
+               cv_proto_parse("ll64") < 0,
+           "protocol names parse");
+}
+
 static const test_case cases[] = {
     CASE("examples", check_examples),
     CASE("formulas", check_formulas),
@@ -279,6 +359,7 @@ static const test_case cases[] = {
     CASE("two-levels", check_two_levels),
     CASE("sizes", check_sizes),
     CASE("presets", check_presets),
+    CASE("protocols", check_protocols),
 };
 
 int main(int argc, char **argv) { return CASES_MAIN(argc, argv, cases); }

@@ -91,7 +91,8 @@ typedef struct {
     const char *(*word)(int value);
     int count;
 } cli_enum;
-extern const cli_enum cli_ops, cli_algos, cli_dtypes, cli_redops, cli_inits, cli_langs;
+extern const cli_enum cli_ops, cli_algos, cli_dtypes, cli_redops, cli_inits, cli_langs,
+    cli_protos;
 extern const char *const cli_backends[]; /* cpu, cuda, auto */
 /* The cost model's link presets by name (nvlink3, ...), NULL-terminated. */
 const char *const *cli_link_names(void);
@@ -140,7 +141,8 @@ typedef struct {
     CLI_ENUM("--dtype", &(s)->dtype, &cli_dtypes), CLI_ENUM("--redop", &(s)->redop, &cli_redops), \
         CLI_INT("--root", &(s)->root, 0, CV_MAX_RANKS - 1),                                    \
         CLI_INT("--slices", &(s)->slices, 1, CV_MAX_SLICES),                                   \
-        CLI_INT("--nodes", &(s)->nodes, 1, CV_MAX_RANKS)
+        CLI_INT("--nodes", &(s)->nodes, 1, CV_MAX_RANKS),                                      \
+        CLI_ENUM("--proto", &(s)->proto, &cli_protos)
 #define CLI_SPEC_FLAGS(s)                                                                      \
     CLI_SPEC_OP_FLAGS(s), CLI_SIZE("--count", &(s)->count, 0, INT64_MAX, "elements"),          \
         CLI_SPEC_DATA_FLAGS(s)

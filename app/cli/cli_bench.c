@@ -24,7 +24,10 @@ static const char bench_help[] =
     "usage: collviz bench [--op OP] [--algo A] [--ranks N] [--backend cpu|cuda|auto|nccl]\n"
     "                     [-b MINBYTES] [-e MAXBYTES] [-f FACTOR] [-n ITERS] [-w WARMUP]\n"
     "                     [-c 0|1] [-o REDOP] [-d DTYPE] [-r ROOT] [--slices S] [--json]\n"
-    "                     [--dtype DTYPE] [--redop REDOP] [--root ROOT] [--nodes K]\n\n"
+    "                     [--dtype DTYPE] [--redop REDOP] [--root ROOT] [--nodes K]\n"
+    "                     [--proto simple|ll128|ll]\n\n"
+    "--proto (with --backend nccl) sets NCCL_PROTO for the run: Simple, LL128 or\n"
+    "LL; NCCL's default picks one per size.\n"
     "Times a collective over a range of sizes, as nccl-tests does:\n"
     "  -b, -e   smallest and largest size in bytes (8, 64k, 128M, 1G; default 32M);\n"
     "           -b alone above 32M, or -e alone below it, is the only size\n"
@@ -46,7 +49,7 @@ typedef struct {
     cv_spec spec;
     int64_t minb, maxb;
     long factor, iters, warmup;
-    bool json, check, algo_given, ranks_given, e_given;
+    bool json, check, algo_given, ranks_given, e_given, proto_given;
     const char *backend;
 } bench_opts;
 
@@ -120,6 +123,7 @@ static bool bench_parse(int argc, char **argv, bench_opts *o, int *code)
     o->check = check != 0;
     o->algo_given = cli_flag_given(&cl, "--algo");
     o->ranks_given = cli_flag_given(&cl, "--ranks");
+    o->proto_given = cli_flag_given(&cl, "--proto");
     o->e_given = cli_flag_given(&cl, "-e");
     *code = CLI_EXIT_USAGE;
     /* A size given alone past the other's default is the only size: the
@@ -135,6 +139,12 @@ static bool bench_parse(int argc, char **argv, bench_opts *o, int *code)
     }
     if (!strcmp(o->backend, "nccl"))
         return true; /* the rank count comes from NCCL: checked in bench_open */
+    if (s->proto != CV_PROTO_SIMPLE) {
+        cli_usage_error("--proto %s: only --backend nccl has protocols (it sets NCCL_PROTO); "
+                        "the %s backend copies memory; price them with collviz cost --proto",
+                        cv_proto_name(s->proto), o->backend);
+        return false;
+    }
     s->count = 0;
     if (!cli_finish_spec(&cl, s, o->algo_given, CV_MAX_RANKS))
         return false;
@@ -150,6 +160,10 @@ static int bench_open(bench_opts *o, bench_ctx *c)
     memset(c, 0, sizeof *c);
     if (!strcmp(o->backend, "nccl")) {
         char err[CV_ERR_LEN];
+        /* --proto is NCCL's own NCCL_PROTO, read when the communicator is
+         * made; without --proto, NCCL_PROTO from the environment stands. */
+        if (o->proto_given)
+            setenv("NCCL_PROTO", cv_proto_title(o->spec.proto), 1);
         bool mpi = cv_nccl_mpi_launched(); /* mpirun, srun, a PMIx launcher */
         int rc = mpi ? cv_nccl_create_mpi(&c->nccl, err, sizeof err)
                      : cv_nccl_create(o->ranks_given ? o->spec.ranks : 0, &c->nccl, err, sizeof err);

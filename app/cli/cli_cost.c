@@ -17,6 +17,7 @@ static const char cost_help[] =
     "                    [--alpha us] [--gamma GBps] [--slices S] [--dtype T]\n"
     "                    [--redop R] [--root R]\n"
     "                    [--nodes K [--inter-link ib-ndr|...]] [--json]\n"
+    "                    [--proto simple|ll128|ll]\n"
     "                    [--nccl-log FILE [--comm ID] [--channel C]]\n\n"
     "Predicts the time of a collective from its plan: every step that moves data\n"
     "costs alpha for each message through its busiest port (a root sending N-1\n"
@@ -33,7 +34,11 @@ static const char cost_help[] =
     "node and --inter-link (default ib-ndr) each rank's NIC between nodes; a step\n"
     "lasts as long as its slowest port, and the output adds how many steps cross\n"
     "the network and what the busiest NIC sends. Compare --algo hierarchical with\n"
-    "multi-ring (NCCL's flat ring, one channel per GPU) this way.\n";
+    "multi-ring (NCCL's flat ring, one channel per GPU) this way.\n"
+    "--proto prices NCCL's protocol (default simple): ll128 carries 120 data bytes\n"
+    "in each 128-byte line, ll 4 in each 8-byte store, at less latency per step\n"
+    "(alpha scaled by NCCL's per-hop ring latency against Simple's on the link's\n"
+    "kind: NVLink, PCIe or network). The output ends with the time under each.\n";
 
 static void human_bytes(double b, char *out, size_t len)
 {
@@ -55,6 +60,35 @@ static void human_time(double s, char *out, size_t len)
         snprintf(out, len, "%.2f ms", s * 1e3);
     else
         snprintf(out, len, "%.2f us", s * 1e6);
+}
+
+/* The plan's time under each protocol: the plan is the same, only the
+ * price of its steps changes. */
+static void by_proto(cv_plan *plan, const cv_link *link, const cv_link *inter,
+                     double secs[CV_PROTO_COUNT])
+{
+    cv_proto given = plan->spec.proto;
+    for (int p = 0; p < CV_PROTO_COUNT; p++) {
+        cv_cost c;
+        plan->spec.proto = (cv_proto)p;
+        cv_cost_plan_nodes(plan, link, inter, &c);
+        secs[p] = c.seconds;
+    }
+    plan->spec.proto = given;
+}
+
+/* "LL: 4 bytes of data in every 8-byte store ...": what the protocol
+ * changes in the model, on the link inside a node. */
+static void print_proto(cv_proto p, const cv_link *link)
+{
+    static const char *const how[CV_PROTO_COUNT] = {
+        "the data as it is, one fence a step",
+        "128-byte lines of 120 bytes of data and 8 of flags",
+        "8-byte stores of 4 bytes of data and a 4-byte flag",
+    };
+    printf("protocol: %s: %s\n          %.1f GB/s of data one way, alpha x %.2f = %.2f us a step\n",
+           cv_proto_title(p), how[p], link->bw * cv_proto_data_share(p) / 1e9,
+           cv_proto_latency_share(p, link), link->alpha * cv_proto_latency_share(p, link) * 1e6);
 }
 
 int cli_cmd_cost(int argc, char **argv)
@@ -100,7 +134,7 @@ int cli_cmd_cost(int argc, char **argv)
     if (link_name)
         link = *cv_link_find(link_name);
     if (bf->seen)
-        link = (cv_link){NULL, bw * 1e9, 0, 0, NULL};
+        link = (cv_link){NULL, bw * 1e9, 0, 0, NULL, CV_HW_NVLINK};
     if (inter_name)
         inter = *cv_link_find(inter_name);
     alpha = alpha >= 0 ? alpha * 1e-6 : -1;
@@ -149,6 +183,12 @@ int cli_cmd_cost(int argc, char **argv)
         cJSON_AddNumberToObject(root, "alpha_us", link.alpha * 1e6);
         cJSON_AddNumberToObject(root, "gamma_GBps", link.gamma / 1e9);
         cJSON_AddNumberToObject(root, "nodes", cv_spec_nodes(&spec));
+        cJSON_AddStringToObject(root, "proto", cv_proto_name(spec.proto));
+        double ps[CV_PROTO_COUNT];
+        by_proto(plan, &link, nodes ? &inter : &link, ps);
+        cJSON *bp = cJSON_AddObjectToObject(root, "time_us_by_proto");
+        for (int p = 0; p < CV_PROTO_COUNT; p++)
+            cJSON_AddNumberToObject(bp, cv_proto_name((cv_proto)p), ps[p] * 1e6);
         if (nodes) {
             cJSON_AddStringToObject(root, "inter_link", inter.name);
             cJSON_AddNumberToObject(root, "inter_bw_GBps", inter.bw / 1e9);
@@ -197,6 +237,7 @@ int cli_cmd_cost(int argc, char **argv)
     putchar('\n');
     if (link.about && link.name)
         printf("      %s\n", link.about);
+    print_proto(spec.proto, &link);
     if (nodes)
         printf("%d nodes x %d ranks; between nodes: %s, %.1f GB/s one way, alpha %.2f us\n",
                cv_spec_nodes(&spec), cv_spec_ranks_per_node(&spec), inter.name,
@@ -231,6 +272,17 @@ int cli_cmd_cost(int argc, char **argv)
                c.inter_rounds, (long long)c.max_sent_inter, b3);
     }
     printf("predicted time: %s\n", t1);
+    double ps[CV_PROTO_COUNT];
+    by_proto(plan, &link, nodes ? &inter : &link, ps);
+    int best = 0;
+    printf("by protocol:");
+    for (int p = 0; p < CV_PROTO_COUNT; p++) {
+        char tp[32];
+        human_time(ps[p], tp, sizeof tp);
+        printf("%s %s %s", p ? " ·" : "", cv_proto_title((cv_proto)p), tp);
+        best = ps[p] < ps[best] ? p : best;
+    }
+    printf(" (%s is quickest at this size)\n", cv_proto_title((cv_proto)best));
     printf("algbw: %.2f GB/s   busbw: %.2f GB/s (busbw = algbw x %.4g)\n", c.algbw / 1e9,
            c.busbw / 1e9, cv_spec_busbw_factor(&spec));
     cv_plan_destroy(plan);

@@ -21,7 +21,8 @@
 /* CLI_FLAG_ENUM writes an int where the table points at an enum. */
 _Static_assert(sizeof(cv_op) == sizeof(int) && sizeof(cv_algo) == sizeof(int) &&
                    sizeof(cv_dtype) == sizeof(int) && sizeof(cv_redop) == sizeof(int) &&
-                   sizeof(cv_init) == sizeof(int) && sizeof(cv_lang) == sizeof(int),
+                   sizeof(cv_init) == sizeof(int) && sizeof(cv_lang) == sizeof(int) &&
+                   sizeof(cv_proto) == sizeof(int),
                "an enum the flag parser fills is not int-sized");
 
 /* The enum tables of the spec's flags, and --init and --lang. */
@@ -31,12 +32,14 @@ static const char *dtype_word(int i) { return cv_dtype_name((cv_dtype)i); }
 static const char *redop_word(int i) { return cv_redop_name((cv_redop)i); }
 static const char *init_word(int i) { return cv_init_name((cv_init)i); }
 static const char *lang_word(int i) { return cv_lang_name((cv_lang)i); }
+static const char *proto_word(int i) { return cv_proto_name((cv_proto)i); }
 const cli_enum cli_ops = {cv_op_parse, op_word, CV_OP_COUNT};
 const cli_enum cli_algos = {cv_algo_parse, algo_word, CV_ALGO_COUNT};
 const cli_enum cli_dtypes = {cv_dtype_parse, dtype_word, CV_DTYPE_COUNT};
 const cli_enum cli_redops = {cv_redop_parse, redop_word, CV_REDOP_COUNT};
 const cli_enum cli_inits = {cv_init_parse, init_word, CV_INIT_COUNT};
 const cli_enum cli_langs = {cv_lang_parse, lang_word, CV_LANG_COUNT};
+const cli_enum cli_protos = {cv_proto_parse, proto_word, CV_PROTO_COUNT};
 const char *const cli_backends[] = {"cpu", "cuda", "auto", NULL};
 
 const char *const *cli_link_names(void)

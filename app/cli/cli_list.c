@@ -50,6 +50,9 @@ int cli_cmd_list(int argc, char **argv)
             cJSON_AddStringToObject(o, "about", links[i].about);
             cJSON_AddItemToArray(l, o);
         }
+        cJSON *pr = cJSON_AddArrayToObject(root, "protos");
+        for (int i = 0; i < CV_PROTO_COUNT; i++)
+            cJSON_AddItemToArray(pr, cJSON_CreateString(cv_proto_name((cv_proto)i)));
         cJSON *b = cJSON_AddArrayToObject(root, "backends");
         cJSON_AddItemToArray(b, cJSON_CreateString("cpu"));
         if (cuda_ok)
@@ -77,6 +80,9 @@ int cli_cmd_list(int argc, char **argv)
     for (int i = 0; i < nlinks; i++)
         printf("  %-8s %7.1f GB/s  alpha %4.1f us  %s\n", links[i].name, links[i].bw / 1e9,
                links[i].alpha * 1e6, links[i].about);
+    printf("protos (NCCL's protocols, priced by the cost model): simple (the data as it is,\n"
+           "  full bandwidth), ll128 (120 data bytes in each 128-byte line), ll (4 data\n"
+           "  bytes in each 8-byte store, the least latency)\n");
     printf("backends: cpu (%d worker threads)", cv_cpu_threads());
     if (cuda_ok)
         printf(", cuda\n");

@@ -48,7 +48,7 @@ static const char gui_help[] =
             "                   [--compare ALGO[,ALGO]] [--theme dark|light|projector]\n"
             "                   [--lang en|zh] [--size WxH] [--fullscreen] [--no-narration]\n"
             "                   [--link PRESET] [--init rank|index|random|nan] [--seed N]\n"
-            "                   [--shots DIR] [--frames N] [--timing]\n"
+            "                   [--shots DIR] [--frames N] [--timing] [--proto simple|ll128|ll]\n"
             "                   [--nccl-log FILE [--comm ID] [--channel C]]\n"
             "Opens the window that animates the collective step by step (H in the window\n"
             "lists the keys). Without flags that set up the stage it opens the course at the\n"

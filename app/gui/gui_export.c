@@ -26,7 +26,7 @@ static const char export_help[] =
             "                      [--step-seconds S] [--theme dark|light|projector]\n"
             "                      [--lang en|zh] [--compare ALGO[,ALGO]] [--no-narration]\n"
             "                      [--nccl-log FILE [--comm ID] [--channel C]] [--stills]\n"
-            "                      [--hold S]\n"
+            "                      [--hold S] [--proto simple|ll128|ll]\n"
             "Writes DIR/frame-00000.png ... (one frame every 1/F s, S seconds per step)\n"
             "and/or an animated GIF. Defaults: 1280x800, 10 fps, 1 s per step.\n"
             "--hold S: the GIF shows its first and last frames for S seconds (default 2,\n"

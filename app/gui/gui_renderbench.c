@@ -30,7 +30,7 @@ static const char render_help[] =
                  "                      [--op OP] [--algo ALGO] [--count N] [--dtype T]\n"
                  "                      [--redop R] [--root R] [--slices S] [--nodes K]\n"
                  "                      [--theme dark|light|projector] [--lang en|zh]\n"
-                 "                      [--speed X]\n"
+                 "                      [--speed X] [--proto simple|ll128|ll]\n"
                  "Renders F frames headless with the software renderer and prints the\n"
                  "frame-time median and p99, as during playback at X times normal speed\n"
                  "and 60 fps (defaults: 1920x1080, 300 frames, 16 ranks, 1x).\n";

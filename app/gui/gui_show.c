@@ -374,7 +374,7 @@ static int choose_links(show_result *res, const show_links *f, show_view *v, cv_
                                "with it", res->backend);
     if (!dl && !(f->bw > 0))
         return CLI_EXIT_OK;
-    *link = dl ? *dl : (cv_link){NULL, f->bw * 1e9, 0, 0, NULL};
+    *link = dl ? *dl : (cv_link){NULL, f->bw * 1e9, 0, 0, NULL, CV_HW_NVLINK};
     if (f->alpha >= 0)
         link->alpha = f->alpha * 1e-6;
     describe_link(link, by_default && !gpu, res->backend, v->model_label,
