@@ -113,8 +113,8 @@ static int rounds_scatter_ring(const cv_spec *s, char *f, size_t len)
 static int rounds_hier(const cv_spec *s, char *f, size_t len)
 {
     int K = cv_spec_nodes(s), L = cv_spec_ranks_per_node(s);
-    snprintf(f, len, "2(L-1)+2(K-1)");
-    return 2 * (L - 1) + 2 * (K - 1);
+    snprintf(f, len, s->slices > 1 ? "2(L-1)+2(K-1)+S-1" : "2(L-1)+2(K-1)");
+    return 2 * (L - 1) + 2 * (K - 1) + (s->slices > 1 ? s->slices - 1 : 0);
 }
 
 /* In-network reduction: S pieces up to the switch, each multicast back one
@@ -506,14 +506,18 @@ static const cv__algo_entry registry[] = {
          "gather，更多链路同时工作：共 2(N-1) 步。"},
     {.op = CV_OP_ALLREDUCE, .algo = CV_ALGO_HIERARCHICAL, .name = "hierarchical",
      .generate = cv__plan_allreduce_hierarchical, .rounds = rounds_hier, .bytes = bytes_none,
-     .shape = CV_STAGE_NODES, .flags = USES_NODES,
+     .shape = CV_STAGE_NODES, .flags = USES_NODES | USES_SLICES,
      .narration[CV_LANG_EN] =
          "Hierarchical: a ring reduce-scatter inside each node, an allreduce of the pieces "
          "between nodes, then a ring all-gather inside each node: only 1/L of the data crosses "
-         "the slower links between nodes.",
+         "the slower links between nodes. With --slices S the buffer's S slices follow each "
+         "other through the phases one step apart, so one slice crosses the network while the "
+         "next is reduced inside the nodes, as NCCL pipelines its two-level algorithms.",
      .narration[CV_LANG_ZH] =
          "分层：先在每个节点内做环形 reduce-scatter，再在节点之间对各自那份做 allreduce，"
-         "最后在节点内做环形 all-gather：只有 1/L 的数据经过节点之间较慢的链路。"},
+         "最后在节点内做环形 all-gather：只有 1/L 的数据经过节点之间较慢的链路。用 --slices S "
+         "时缓冲区分成 S 片，依次相隔一步穿过各阶段：一片跨网络时，下一片正在节点内规约，"
+         "NCCL 的两级算法就是这样流水的。"},
     {.op = CV_OP_ALLREDUCE, .algo = CV_ALGO_IN_NETWORK, .name = "in-network",
      .generate = cv__plan_allreduce_in_network, .rounds = rounds_switch, .bytes = bytes_none,
      .shape = CV_STAGE_SWITCH, .flags = USES_SLICES | STAGES,

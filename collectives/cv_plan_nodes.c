@@ -69,52 +69,107 @@ static void ring_ag_round(cv_plan *p, const ring *R, int t, bool nccl)
     }
 }
 
+/* The hierarchical allreduce of one slice of the buffer: its rings inside
+ * the nodes and across them, over the slice's range. */
+typedef struct {
+    ring *intra, *inter; /* K rings inside nodes, L across them */
+} hier;
+
+/* The four phases, in order, and the names of a step where pipelined
+ * slices run phases first..last of them at once. */
+static const char *const hier_phase[4][4] = {
+    {"intra reduce-scatter", "intra reduce-scatter + inter reduce-scatter",
+     "intra reduce-scatter + inter reduce-scatter + inter all-gather",
+     "intra reduce-scatter + inter reduce-scatter + inter all-gather + intra all-gather"},
+    {"", "inter reduce-scatter", "inter reduce-scatter + inter all-gather",
+     "inter reduce-scatter + inter all-gather + intra all-gather"},
+    {"", "", "inter all-gather", "inter all-gather + intra all-gather"},
+    {"", "", "", "intra all-gather"},
+};
+
+/* Which phase step q of a slice is in (0 .. 3), and its round within it. */
+static int hier_phase_of(int q, int K, int L, int *t)
+{
+    int ends[4] = {L - 1, L - 1 + K - 1, L - 1 + 2 * (K - 1), 2 * (L - 1) + 2 * (K - 1)};
+    int ph = 0;
+    while (ph < 3 && q >= ends[ph])
+        ph++;
+    *t = q - (ph ? ends[ph - 1] : 0);
+    return ph;
+}
+
+/* Step q of one slice: a round of its intra reduce-scatter, inter
+ * reduce-scatter, inter all-gather or intra all-gather. */
+static void hier_step(cv_plan *p, const hier *h, int q, int K, int L)
+{
+    int t, ph = hier_phase_of(q, K, L, &t);
+    /* a node's partial shard is in RECV, unless a node is one rank */
+    cv_buf own = L > 1 ? CV_BUF_RECV : CV_BUF_SEND;
+    for (int n = 0; ph == 0 && n < K; n++)
+        ring_rs_round(p, &h->intra[n], t, CV_BUF_SEND, K == 1 && t == L - 2 ? CV_XFER_FINISH : 0,
+                      false);
+    for (int j = 0; (ph == 1 || ph == 2) && j < L; j++)
+        if (ph == 2)
+            ring_ag_round(p, &h->inter[j], t, false);
+        else
+            ring_rs_round(p, &h->inter[j], t, own, t == K - 2 ? CV_XFER_FINISH : 0, false);
+    for (int n = 0; ph == 3 && n < K; n++)
+        ring_ag_round(p, &h->intra[n], t, false);
+}
+
+/* Slice s of S (its range [lo, lo + len) of the buffer): rings inside every
+ * node over the range, and across the nodes over each node's shard of it;
+ * shard j is held by local rank j - 1 of every node after the intra
+ * reduce-scatter. */
+static void hier_slice(hier *h, int K, int L, int64_t lo, int64_t len, int *intra_ranks,
+                       int *inter_ranks)
+{
+    for (int n = 0; n < K; n++)
+        h->intra[n] = (ring){intra_ranks + n * L, L, lo, len};
+    for (int j = 0; j < L; j++)
+        h->inter[j] = (ring){inter_ranks + j * K, K, lo + cv__chunk(len, L, j),
+                             cv__chunk(len, L, j + 1) - cv__chunk(len, L, j)};
+}
+
+/* With --slices S the buffer is cut into S slices that follow each other
+ * through the four phases one step apart, as NCCL's two-level algorithms
+ * pipeline chunks through the levels: while slice s crosses the network,
+ * slice s + 1 is reduced inside the nodes, so a step can keep NVLink and
+ * the NICs busy together. S = 1 is the three phases one after another. */
 void cv__plan_allreduce_hierarchical(cv_plan *p)
 {
     int K = cv_spec_nodes(&p->spec), L = cv_spec_ranks_per_node(&p->spec);
+    int S = p->spec.slices > 0 ? p->spec.slices : 1, P = 2 * (L - 1) + 2 * (K - 1);
     int64_t c = p->spec.count;
-    ring *intra = cv__xcalloc((size_t)K, sizeof *intra), *inter = cv__xcalloc((size_t)L, sizeof *inter);
+    hier *h = cv__xcalloc((size_t)S, sizeof *h);
+    ring *rings = cv__xcalloc((size_t)S * (size_t)(K + L), sizeof *rings);
     int *intra_ranks = cv__xmalloc((size_t)K * (size_t)L * sizeof *intra_ranks);
     int *inter_ranks = cv__xmalloc((size_t)K * (size_t)L * sizeof *inter_ranks);
-    for (int n = 0; n < K; n++) { /* node n's ranks, in order */
+    for (int n = 0; n < K; n++) /* node n's ranks, in order */
         for (int i = 0; i < L; i++)
             intra_ranks[n * L + i] = n * L + i;
-        intra[n] = (ring){intra_ranks + n * L, L, 0, c};
-    }
-    for (int j = 0; j < L; j++) { /* shard j is held by local rank j-1 of every node */
-        int holder = (j - 1 + L) % L;
+    for (int j = 0; j < L; j++) /* shard j's holders, one a node */
         for (int n = 0; n < K; n++)
-            inter_ranks[j * K + n] = n * L + holder;
-        inter[j] = (ring){inter_ranks + j * K, K, cv__chunk(c, L, j),
-                          cv__chunk(c, L, j + 1) - cv__chunk(c, L, j)};
+            inter_ranks[j * K + n] = n * L + (j - 1 + L) % L;
+    for (int s = 0; s < S; s++) {
+        h[s].intra = rings + (size_t)s * (size_t)(K + L);
+        h[s].inter = h[s].intra + K;
+        hier_slice(&h[s], K, L, cv__chunk(c, S, s), cv__chunk(c, S, s + 1) - cv__chunk(c, S, s),
+                   intra_ranks, inter_ranks);
     }
-    for (int t = 0; t < L - 1; t++) {
-        cv__plan_begin(p, "intra reduce-scatter");
-        for (int n = 0; n < K; n++)
-            ring_rs_round(p, &intra[n], t, CV_BUF_SEND, K == 1 && t == L - 2 ? CV_XFER_FINISH : 0,
-                          false);
+    for (int step = 0; step < P + S - 1; step++) {
+        int qlo = step - (S - 1) > 0 ? step - (S - 1) : 0, qhi = step < P - 1 ? step : P - 1, t;
+        /* the slices in flight run steps qlo .. qhi of their own */
+        int first = hier_phase_of(qlo, K, L, &t), last = hier_phase_of(qhi, K, L, &t);
+        cv__plan_begin(p, K == 1 && first == 0 && last == 3 ? "intra reduce-scatter + intra all-gather"
+                                                            : hier_phase[first][last]);
+        for (int s = 0; s < S; s++)
+            if (step - s >= 0 && step - s < P)
+                hier_step(p, &h[s], step - s, K, L);
         cv__plan_end(p);
     }
-    /* a node's partial shard is in RECV, unless a node is one rank */
-    cv_buf own = L > 1 ? CV_BUF_RECV : CV_BUF_SEND;
-    for (int phase = 0; phase < 2; phase++)
-        for (int t = 0; t < K - 1; t++) {
-            cv__plan_begin(p, phase ? "inter all-gather" : "inter reduce-scatter");
-            for (int j = 0; j < L; j++)
-                if (phase)
-                    ring_ag_round(p, &inter[j], t, false);
-                else
-                    ring_rs_round(p, &inter[j], t, own, t == K - 2 ? CV_XFER_FINISH : 0, false);
-            cv__plan_end(p);
-        }
-    for (int t = 0; t < L - 1; t++) {
-        cv__plan_begin(p, "intra all-gather");
-        for (int n = 0; n < K; n++)
-            ring_ag_round(p, &intra[n], t, false);
-        cv__plan_end(p);
-    }
-    free(intra);
-    free(inter);
+    free(h);
+    free(rings);
     free(intra_ranks);
     free(inter_ranks);
 }

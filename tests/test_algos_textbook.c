@@ -69,8 +69,9 @@ static int textbook(cv_op op, cv_algo algo, int n, int K, int S)
     /* NCCL's channels are each a ring through all ranks */
     case CV_ALGO_MULTIRING: return 2 * (n - 1);
     /* ring reduce-scatter and allgather inside the K nodes of L ranks, ring
-     * allreduce between them */
-    case CV_ALGO_HIERARCHICAL: return 2 * (n / K - 1) + 2 * (K - 1);
+     * allreduce between them; S slices pipelined through those phases one
+     * step apart, as a pipeline of that depth takes S - 1 steps more */
+    case CV_ALGO_HIERARCHICAL: return 2 * (n / K - 1) + 2 * (K - 1) + S - 1;
     /* in-network: every piece to the switch, and back one round later */
     case CV_ALGO_IN_NETWORK: return S + 1;
     case CV_ALGO_PAIRWISE: return n - 1;
