@@ -160,12 +160,13 @@ static bool make_key(char *out, size_t n, const char *kind, const cv_spec *s, co
 {
     if (s->topo) /* a topology from outside: not something a key can name */
         return false;
-    int len = snprintf(out, n, "%s %d %d %d %lld %d %d %d %d %d %d | %a %a %a", kind, (int)s->op,
-                       (int)s->algo, s->ranks, (long long)s->count, (int)s->dtype, (int)s->redop,
-                       s->root, s->slices, s->nodes, extra, link->bw, link->alpha, link->gamma);
+    int len = snprintf(out, n, "%s %d %d %d %lld %d %d %d %d %d %d %d | %a %a %a %d", kind,
+                       (int)s->op, (int)s->algo, s->ranks, (long long)s->count, (int)s->dtype,
+                       (int)s->redop, s->root, s->slices, s->nodes, (int)s->proto, extra, link->bw,
+                       link->alpha, link->gamma, (int)link->hw);
     if (inter && len > 0 && (size_t)len < n)
-        len += snprintf(out + len, n - (size_t)len, " | %a %a %a", inter->bw, inter->alpha,
-                        inter->gamma);
+        len += snprintf(out + len, n - (size_t)len, " | %a %a %a %d", inter->bw, inter->alpha,
+                        inter->gamma, (int)inter->hw);
     return len > 0 && (size_t)len < n;
 }
 

@@ -18,6 +18,7 @@ static const char *kind_name(int i) { return lesson_quiz_kind_name((lesson_quiz_
 static const char *op_name(int i) { return cv_op_name((cv_op)i); }
 static const char *algo_name(int i) { return cv_algo_name((cv_algo)i); }
 static const char *dtype_name(int i) { return cv_dtype_name((cv_dtype)i); }
+static const char *proto_name(int i) { return cv_proto_name((cv_proto)i); }
 static const char *quantity_name(int i) { return lesson_cost_quantity_name((lesson_cost_quantity)i); }
 
 static int kind_parse(const char *s)
@@ -202,7 +203,7 @@ bool lesson__read_cost(lesson__ctx *c, lesson__val v, const char *where, lesson_
     static const char *const keys[] = {"op",       "algo",          "ranks",          "bytes",
                                        "dtype",    "slices",        "nodes",          "link",
                                        "bw_gbps",  "alpha_us",      "inter_link",     "inter_bw_gbps",
-                                       "inter_alpha_us", "versus", "quantity", NULL};
+                                       "inter_alpha_us", "versus", "quantity", "proto", NULL};
     if (!lesson__want_object(c, v, where))
         return false;
     bool ok = lesson__keys(c, v, where, keys);
@@ -221,6 +222,9 @@ bool lesson__read_cost(lesson__ctx *c, lesson__val v, const char *where, lesson_
     ok = got_slices >= 0 && ok;
     int got_nodes = lesson__want_int(c, v, "nodes", where, false, 1, CV_MAX_RANKS, &nodes);
     ok = got_nodes >= 0 && ok;
+    int proto = CV_PROTO_SIMPLE;
+    lesson__names(names, sizeof names, proto_name, CV_PROTO_COUNT);
+    ok = lesson__want_enum(c, v, "proto", where, false, cv_proto_parse, names, &proto) >= 0 && ok;
     lesson__names(names, sizeof names, quantity_name, LESSON_COST_QUANTITY_COUNT);
     ok = lesson__want_enum(c, v, "quantity", where, true, quantity_parse, names, &quantity) > 0 &&
          ok;
@@ -306,6 +310,7 @@ bool lesson__read_cost(lesson__ctx *c, lesson__val v, const char *where, lesson_
     spec.dtype = (cv_dtype)dtype;
     spec.slices = (int)slices;
     spec.nodes = (int)nodes;
+    spec.proto = (cv_proto)proto;
     spec.count = 1;
     if (got_algo > 0) {
         if (!cv_op_has_algo(spec.op, (cv_algo)algo)) {
