@@ -723,6 +723,10 @@ const char *cv_trace_backend(const cv_trace *t);
 bool cv_trace_visual(const cv_trace *t);
 /* Measured seconds of step k, averaged over iterations. */
 double cv_trace_step_seconds(const cv_trace *t, int step);
+/* Replaces the measured time of each of the n steps (n must be the plan's
+ * step count) with times measured elsewhere: a trace replayed from a file
+ * shows the times of the run that recorded it. CV_OK or CV_EINVAL. */
+int cv_trace_set_step_seconds(cv_trace *t, const double *seconds, int n);
 /* Mean seconds of one whole execution of the plan. */
 double cv_trace_total_seconds(const cv_trace *t);
 /* The inputs as the user gave them (before any avg pre-multiply): SEND of

@@ -13,6 +13,7 @@
  * masks and "last changed" steps are derived during replay from the plan
  * itself, so they are the same whichever backend produced the values.
  */
+#include <math.h>
 #include <string.h>
 #include <time.h>
 
@@ -270,6 +271,17 @@ const char *cv_trace_backend(const cv_trace *t) { return t->backend; }
 bool cv_trace_visual(const cv_trace *t) { return t->visual; }
 double cv_trace_total_seconds(const cv_trace *t) { return t->total_seconds; }
 int64_t cv_trace_wrong(const cv_trace *t) { return t->wrong; }
+
+int cv_trace_set_step_seconds(cv_trace *t, const double *seconds, int n)
+{
+    if (!t || !seconds || n != t->plan->nsteps)
+        return CV_EINVAL;
+    for (int k = 0; k < n; k++)
+        if (!(seconds[k] >= 0) || !isfinite(seconds[k]))
+            return CV_EINVAL;
+    memcpy(t->step_seconds, seconds, (size_t)n * sizeof *seconds);
+    return CV_OK;
+}
 
 double cv_trace_step_seconds(const cv_trace *t, int step)
 {

@@ -25,3 +25,9 @@ add_test(NAME test_names
                  cli=$<TARGET_FILE:cvcli> lesson=$<TARGET_FILE:cvlesson> show=$<TARGET_FILE:cvshow>
                  gui=$<TARGET_FILE:cvgui> ncclog=$<TARGET_FILE:cvncclog>)
 set_tests_properties(test_names PROPERTIES TIMEOUT 60 SKIP_RETURN_CODE 77)
+# A trace travels: run --trace-out, export --trace, and a trace checked on
+# load as every input is (test_trace.sh).
+add_test(NAME test_trace
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_trace.sh $<TARGET_FILE:collviz>)
+set_tests_properties(test_trace PROPERTIES TIMEOUT 120
+                     ENVIRONMENT "SDL_VIDEODRIVER=dummy;SDL_RENDER_DRIVER=software")

@@ -298,6 +298,28 @@ bool cli_parse_inputs(const char *name, const char *text, size_t len, const cv_s
                       void ***inputs, char *err, size_t errlen);
 void cli_free_inputs(void **inputs, int ranks);
 
+/* A trace read back (cli_trace.c, docs/JSON.md): the document `run
+ * --trace-out FILE` (or `run --json`) writes, checked as every input is,
+ * for gui, export and the page to replay with the recorded times. */
+typedef struct {
+    cv_spec spec;
+    void **inputs;        /* per rank: its send buffer as given (NULL: unused) */
+    void **outputs;       /* per rank: its receive buffer as recorded */
+    double *step_seconds; /* per step of the plan: the recorded run's times */
+    int nsteps;
+    int64_t wrong;        /* wrong results the recording run counted */
+    char backend[32], host[128], created[32];
+} cli_trace;
+/* False with one line (file:line:column) in err. max_ranks: what the
+ * caller can show. */
+bool cli_trace_read(const char *path, int max_ranks, cli_trace *t, char *err, size_t errlen);
+/* The same from text in memory (name stands for the file in messages). */
+bool cli_trace_parse(const char *name, const char *text, size_t len, int max_ranks, cli_trace *t,
+                     char *err, size_t errlen);
+void cli_trace_destroy(cli_trace *t); /* accepts a zeroed or destroyed trace */
+/* Elements of the replay's results whose bytes differ from the recorded. */
+int64_t cli_trace_differs(const cli_trace *t, const cv_trace *replay);
+
 /* The terminal step-through of a visual trace: each step's phase and
  * transfers, then every rank's buffers with values and contributing ranks,
  * readable in 80 columns for 4 ranks x 8 elements. */

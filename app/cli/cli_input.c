@@ -21,8 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "jr.h"
+#include "cli_internal.h"
 
 /* A file of inputs is at most this big: some 10 million values, which
  * cJSON holds in about a gigabyte. */
@@ -111,16 +110,19 @@ static bool read_value(input_reader *in, jr_val v, cv_dtype d, void *out, int64_
 
 /* Rank r's entry e: null, or an array of exactly cv_spec_buf_count(SEND)
  * values. */
-static bool read_rank(input_reader *in, jr_val e, const cv_spec *s, int r, void **out)
+/* Rank r's buffer buf (its send buffer for inputs, its receive buffer for
+ * a trace's results) from array e. */
+static bool read_rank(input_reader *in, jr_val e, const cv_spec *s, cv_buf buf, int r, void **out)
 {
-    int64_t want = cv_spec_buf_count(s, CV_BUF_SEND, r), got = 0;
-    bool used = cv_spec_buf_used(s, CV_BUF_SEND, r);
+    int64_t want = cv_spec_buf_count(s, buf, r), got = 0;
+    bool used = cv_spec_buf_used(s, buf, r);
+    const char *what = buf == CV_BUF_SEND ? "send" : "receive";
     char found[64];
     if (cJSON_IsNull(e.j)) {
         if (want > 0)
             return fail(in, jr_off(in->doc, e),
-                        "rank %d's send buffer is null, but %s's holds %lld elements there", r,
-                        cv_op_name(s->op), (long long)want);
+                        "rank %d's %s buffer is null, but %s's holds %lld elements there", r,
+                        what, cv_op_name(s->op), (long long)want);
         return true;
     }
     if (!cJSON_IsArray(e.j))
@@ -134,15 +136,18 @@ static bool read_rank(input_reader *in, jr_val e, const cv_spec *s, int r, void 
         if (got == want)
             return fail(in, jr_off(in->doc, v), "rank %d has more than %lld values; %s", r,
                         (long long)want,
-                        !used ? "NCCL leaves this rank's send buffer unused: give null or []"
-                              : "the op's send buffer holds that many");
+                        !used ? (buf == CV_BUF_SEND
+                                     ? "NCCL leaves this rank's send buffer unused: give null or []"
+                                     : "NCCL leaves this rank's receive buffer unused")
+                        : buf == CV_BUF_SEND ? "the op's send buffer holds that many"
+                                             : "the op's receive buffer holds that many");
         if (!read_value(in, v, s->dtype, *out, got++))
             return false;
     }
     if (got < want)
         return fail(in, jr_end(in->doc, e) - 1,
-                    "rank %d has %lld values; %s's send buffer holds %lld on this rank "
-                    "(--count %lld)", r, (long long)got, cv_op_name(s->op), (long long)want,
+                    "rank %d has %lld values; %s's %s buffer holds %lld on this rank "
+                    "(--count %lld)", r, (long long)got, cv_op_name(s->op), what, (long long)want,
                     (long long)s->count);
     return true;
 }
@@ -162,11 +167,11 @@ static jr_opts input_opts(const cv_spec *s, char *why, size_t whylen)
                      .max_values = most < INT32_MAX ? most : INT32_MAX, .too_many = why};
 }
 
-/* The document read: one entry per rank. */
-static bool from_doc(input_reader *in, const cv_spec *s, void ***inputs)
+/* Array root: one entry per rank, each rank's buffer buf. */
+static bool read_buffers(input_reader *in, jr_val root, const cv_spec *s, cv_buf buf,
+                         void ***buffers)
 {
     const jr_doc *doc = in->doc;
-    jr_val root = jr_root(doc);
     void **got = calloc((size_t)s->ranks, sizeof *got);
     bool ok = got != NULL;
     if (!ok) {
@@ -185,7 +190,7 @@ static bool from_doc(input_reader *in, const cv_spec *s, void ***inputs)
                       s->ranks, s->ranks);
             break;
         }
-        ok = read_rank(in, v, s, r, &got[r]);
+        ok = read_rank(in, v, s, buf, r, &got[r]);
     }
     if (ok && r < s->ranks)
         ok = fail(in, jr_end(doc, root) - 1, "%d entries; give one per rank (--ranks %d)", r,
@@ -194,8 +199,22 @@ static bool from_doc(input_reader *in, const cv_spec *s, void ***inputs)
         cli_free_inputs(got, s->ranks);
         return false;
     }
-    *inputs = got;
+    *buffers = got;
     return true;
+}
+
+/* The document read: one entry per rank. */
+static bool from_doc(input_reader *in, const cv_spec *s, void ***inputs)
+{
+    return read_buffers(in, jr_root(in->doc), s, CV_BUF_SEND, inputs);
+}
+
+bool cli__read_buffers(const jr_doc *doc, jr_val arr, const cv_spec *s, cv_buf buf,
+                       void ***buffers, char *err, size_t errlen)
+{
+    input_reader in = {doc, err, errlen};
+    *buffers = NULL;
+    return read_buffers(&in, arr, s, buf, buffers);
 }
 
 /* Reads what jr_read_* gave: the inputs, or one line in err. */

@@ -3,11 +3,16 @@
  * it against the reference, and prints the terminal step-through, or with
  * --json one JSON document with the steps, their transfers and timings,
  * every rank's inputs and outputs (null where NCCL leaves a buffer unused)
- * and the number of wrong elements.
+ * and the number of wrong elements; --trace-out writes that document to a
+ * file as well, a trace other machines replay.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -15,7 +20,7 @@ static const char run_help[] =
     "usage: collviz run --op OP [--algo A] [--ranks N] [--count C] [--dtype T] [--redop R]\n"
     "                   [--root K] [--slices S] [--nodes K] [--init rank|index|random|nan]\n"
     "                   [--seed S] [--input FILE] [--backend cpu|cuda|auto] [--json]\n"
-    "                   [--proto simple|ll128|ll]\n"
+    "                   [--proto simple|ll128|ll] [--trace-out FILE]\n"
     "                   [--nccl-log FILE [--comm ID] [--channel C]]\n\n"
     "Executes the collective once on the backend (default cpu, the CPU-emulated\n"
     "devices), verifies every result against the reference, and prints each step:\n"
@@ -36,6 +41,9 @@ static const char run_help[] =
     "buffer the op leaves unused), the shape of run --json's \"inputs\".\n"
     "--root only for an algorithm with a root, --slices only for a pipelined one,\n"
     "--nodes K splits the ranks into K nodes (hierarchical and multi-ring use it).\n"
+    "--trace-out FILE also writes the run as --json prints it: a trace that\n"
+    "collviz gui --trace FILE, export --trace FILE and the page replay on any\n"
+    "machine, with this run's measured step times (docs/JSON.md).\n"
     "--proto picks NCCL's protocol the model time is priced with (see collviz cost\n"
     "--help); the values are the same under each.\n"
     "--nccl-log FILE takes the ranks, the nodes and channel C's ring and trees\n"
@@ -62,12 +70,26 @@ static cJSON *json_values(const cv_spec *s, cv_buf buf, int rank, const void *ba
     return a;
 }
 
-static void print_json(const cv_trace *t)
+/* The run as JSON (docs/JSON.md): the spec, the plan's steps with their
+ * measured times, every rank's inputs and results. The same document is a
+ * trace (`run --trace-out`): gui, export and the page replay it. */
+static cJSON *run_json(const cv_trace *t)
 {
     const cv_plan *p = cv_trace_plan(t);
     const cv_spec *s = &p->spec;
     size_t esz = cv_dtype_size(s->dtype);
     cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "format", "collviz-run");
+    cJSON_AddNumberToObject(root, "version", 1);
+    char host[256] = "";
+    if (gethostname(host, sizeof host - 1) != 0)
+        host[0] = '\0';
+    cJSON_AddStringToObject(root, "host", host);
+    char when[32];
+    time_t now = time(NULL);
+    struct tm tm;
+    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
+    cJSON_AddStringToObject(root, "created", when);
     cJSON_AddStringToObject(root, "op", cv_op_name(s->op));
     cJSON_AddStringToObject(root, "algo", cv_algo_name(s->algo));
     cJSON_AddNumberToObject(root, "ranks", s->ranks);
@@ -82,6 +104,7 @@ static void print_json(const cv_trace *t)
     else
         cJSON_AddNullToObject(root, "root");
     cJSON_AddNumberToObject(root, "slices", s->slices);
+    cJSON_AddStringToObject(root, "proto", cv_proto_name(s->proto));
     /* the two-level topology: rank r sits in node r / ranks_per_node */
     cJSON_AddNumberToObject(root, "nodes", cv_spec_nodes(s));
     cJSON_AddNumberToObject(root, "ranks_per_node", cv_spec_ranks_per_node(s));
@@ -149,11 +172,42 @@ static void print_json(const cv_trace *t)
                                                cv_spec_buf_count(s, CV_BUF_RECV, r)));
     }
     cJSON_AddNumberToObject(root, "wrong", (double)cv_trace_wrong(t));
+    return root;
+}
+
+static void print_json(const cv_trace *t)
+{
+    cJSON *root = run_json(t);
     char *text = cJSON_Print(root);
     if (text)
         puts(text);
     free(text);
     cJSON_Delete(root);
+}
+
+/* --trace-out FILE: the run's JSON, written whole or not at all (a
+ * temporary beside it, renamed over it once complete). */
+static bool write_trace(const cv_trace *t, const char *path)
+{
+    cJSON *root = run_json(t);
+    char *text = cJSON_PrintUnformatted(root);
+    cJSON_Delete(root);
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = text ? fopen(tmp, "wb") : NULL;
+    bool ok = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
+    ok = (f ? fclose(f) == 0 : false) && ok;
+    free(text);
+    if (ok && rename(tmp, path) != 0)
+        ok = false;
+    if (!ok) {
+        fprintf(stderr, "collviz: --trace-out: cannot write %s: %s\n", cli_esc(path),
+                strerror(errno));
+        remove(tmp);
+        return false;
+    }
+    cli_wrote_file(path, CLI_FILE_USER);
+    return true;
 }
 
 int cli_cmd_run(int argc, char **argv)
@@ -163,7 +217,7 @@ int cli_cmd_run(int argc, char **argv)
     cv_run_opts opts;
     cv_run_opts_init(&opts);
     bool json = false;
-    const char *input = NULL;
+    const char *input = NULL, *trace_out = NULL;
     spec.op = CV_OP_COUNT; /* --op is required */
     spec.ranks = 4;       /* what reads in 80 columns */
     spec.count = 8;
@@ -178,6 +232,7 @@ int cli_cmd_run(int argc, char **argv)
         CLI_TEXT("--input", &input),
         CLI_PICK("--backend", &backend, cli_backends),
         CLI_SWITCH("--json", &json),
+        CLI_TEXT("--trace-out", &trace_out),
     };
     cli_cmdline cl = CLI_CMDLINE("run", run_help, flags);
     cl.nccl = &nccl;
@@ -240,9 +295,10 @@ int cli_cmd_run(int argc, char **argv)
         cli_print_nccl_source(stdout);
         cli_print_steps(stdout, t);
     }
+    bool written = !trace_out || write_trace(t, trace_out);
     int64_t wrong = cv_trace_wrong(t);
     cv_trace_destroy(t);
     cv_plan_destroy(plan);
     cli_free_inputs(given, spec.ranks);
-    return wrong ? CLI_EXIT_WRONG : CLI_EXIT_OK;
+    return wrong ? CLI_EXIT_WRONG : written ? CLI_EXIT_OK : CLI_EXIT_UNAVAIL;
 }

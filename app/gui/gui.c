@@ -61,6 +61,15 @@ static void panel_free(gui_panel *p)
     memset(p, 0, sizeof *p);
 }
 
+/* Whether two specs describe the same run (the same plan on the same
+ * layout of values). */
+static bool same_run(const cv_spec *a, const cv_spec *b)
+{
+    return a->op == b->op && a->algo == b->algo && a->ranks == b->ranks && a->count == b->count &&
+           a->dtype == b->dtype && a->redop == b->redop && a->root == b->root &&
+           a->slices == b->slices && a->nodes == b->nodes && !a->topo && !b->topo;
+}
+
 bool gui_inputs_fit(const cv_spec *given, const cv_spec *spec)
 {
     return given->op == spec->op && given->ranks == spec->ranks &&
@@ -92,6 +101,9 @@ static int panel_build(gui *g, const cv_spec *spec, gui_panel *out, char *err, s
     rc = cv_run(p.plan, g->backend, &opts, &p.trace, err, errlen);
     if (rc != CV_OK)
         goto fail;
+    /* A replayed trace's side shows the recorded run's times. */
+    if (g->rec_seconds && same_run(spec, &g->rec_spec) && opts.inputs)
+        p.recorded = cv_trace_set_step_seconds(p.trace, g->rec_seconds, p.plan->nsteps) == CV_OK;
     rc = cv_state_create(p.trace, &p.state);
     if (rc == CV_OK)
         rc = cv_state_create(p.trace, &p.before);
@@ -347,6 +359,9 @@ int gui_create(const gui_options *o, gui **out, char *err, size_t errlen)
     g->seed = o->seed;
     g->inputs = o->inputs;
     g->inputs_spec = o->inputs_spec;
+    g->rec_seconds = o->recorded_seconds;
+    g->rec_label = o->recorded_label;
+    g->rec_spec = o->recorded_spec;
     g->theme = o->theme;
     g->lang = o->lang;
     g->narration = o->narration;
@@ -797,7 +812,7 @@ void gui__frame(gui *g, rd_frame *out)
         f.panels[i].widest = g->panels[i].widest;
         f.panels[i].link = g->link;
         f.panels[i].inter = cv_link_find("ib-ndr"); /* used only where the spec has nodes */
-        f.panels[i].backend = g->backend->name;
+        f.panels[i].backend = g->panels[i].recorded && g->rec_label ? g->rec_label : g->backend->name;
     }
     /* The hosts of an NCCL log's nodes, while the stage is that log's
      * cluster (its ring on the stage and as many nodes). */

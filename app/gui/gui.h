@@ -46,6 +46,13 @@ typedef struct {
      * outlive the gui. */
     const void *const *inputs;
     cv_spec inputs_spec;
+    /* A replayed trace (--trace): while a side of the stage shows
+     * recorded_spec, its measured step times are recorded_seconds (one a
+     * step of the plan) and its header names recorded_label ("cuda,
+     * recorded on node7") instead of the replaying backend. Borrowed. */
+    const double *recorded_seconds;
+    const char *recorded_label;
+    cv_spec recorded_spec;
 } gui_options;
 
 void gui_options_init(gui_options *o);

@@ -49,6 +49,7 @@ static const char gui_help[] =
             "                   [--lang en|zh] [--size WxH] [--fullscreen] [--no-narration]\n"
             "                   [--link PRESET] [--init rank|index|random|nan] [--seed N]\n"
             "                   [--shots DIR] [--frames N] [--timing] [--proto simple|ll128|ll]\n"
+            "                   [--trace FILE]\n"
             "                   [--nccl-log FILE [--comm ID] [--channel C]]\n"
             "Opens the window that animates the collective step by step (H in the window\n"
             "lists the keys). Without flags that set up the stage it opens the course at the\n"
@@ -56,6 +57,9 @@ static const char gui_help[] =
             "stage. Without a display, prints the steps in the terminal instead.\n"
             "--nccl-log FILE sets the stage up as NCCL did on your cluster: the log's\n"
             "ranks and nodes, channel C's ring and trees (collviz nccl-log reads it).\n"
+            "--trace FILE replays a run recorded anywhere (collviz run --trace-out FILE,\n"
+            "on a GPU too): its op, algorithm, ranks and inputs, with its measured step\n"
+            "times, backend and host; --compare sets another algorithm beside it.\n"
             "--input FILE starts the stage from your own inputs, in the shape of run\n"
             "--json's \"inputs\" (see collviz run --help), while the op, ranks, count,\n"
             "dtype and root stay as given.\n";
@@ -75,6 +79,64 @@ bool gui_finish_stage(const cli_cmdline *cl, gui_options *o, const char *compare
     if (count_default) /* an NCCL log may have set the ranks */
         o->spec.count = gui_default_count(o->spec.op, o->spec.ranks);
     return true;
+}
+
+bool gui_take_trace(const cli_cmdline *cl, const char *path, gui_options *o, cli_trace *rec,
+                    char *label, size_t labellen)
+{
+    static const char *const clash[] = {"--op",     "--algo",  "--ranks", "--count", "--dtype",
+                                        "--redop",  "--root",  "--slices", "--nodes", "--init",
+                                        "--seed",   "--input", "--nccl-log", "--backend", NULL};
+    const char *given = cli_flag_first(cl, clash);
+    if (given) {
+        cli_usage_error("%s: --trace replays the recorded run as it was; leave %s out", given,
+                        given);
+        return false;
+    }
+    char err[1600];
+    if (!cli_trace_read(path, CV_MAX_VISUAL_RANKS, rec, err, sizeof err)) {
+        cli_usage_error("%s", err);
+        return false;
+    }
+    o->spec = rec->spec;
+    o->inputs = (const void *const *)rec->inputs;
+    o->inputs_spec = rec->spec;
+    o->recorded_seconds = rec->step_seconds;
+    o->recorded_spec = rec->spec;
+    snprintf(label, labellen, "%s, recorded%s%s%s%s", cli_esc(rec->backend),
+             rec->host[0] ? " on " : "", rec->host[0] ? cli_esc(rec->host) : "",
+             rec->created[0] ? " at " : "", rec->created[0] ? cli_esc(rec->created) : "");
+    o->recorded_label = label;
+    return true;
+}
+
+void gui_report_trace(gui *g, const cli_trace *rec)
+{
+    const cv_trace *t = gui_trace(g, 0);
+    if (!rec || !t)
+        return;
+    int64_t differ = cli_trace_differs(rec, t);
+    char msg[300];
+    bool zh = gui_lang(g) == CV_LANG_ZH;
+    if (differ > 0)
+        snprintf(msg, sizeof msg,
+                 zh ? "记录的结果有 %lld 个元素与在 CPU 上重放的不同%s（记录它的后端：%s）"
+                    : "the recorded results differ from the replay on the CPU in %lld element%s "
+                      "(the backend that recorded them: %s)",
+                 (long long)differ, zh ? "" : differ == 1 ? "" : "s", cli_esc(rec->backend));
+    else if (rec->wrong > 0)
+        snprintf(msg, sizeof msg,
+                 zh ? "记录它的运行报告了 %lld 个错误结果；重放的结果与参考一致"
+                    : "the recorded run counted %lld wrong results; the replay matches the "
+                      "reference",
+                 (long long)rec->wrong);
+    else
+        snprintf(msg, sizeof msg,
+                 zh ? "重放了 %s 上记录的运行：结果逐位一致，时间是记录时测得的"
+                    : "replayed the run recorded on %s: the results agree bit for bit; the times "
+                      "are the recorded ones",
+                 rec->host[0] ? cli_esc(rec->host) : cli_esc(rec->backend));
+    gui_message(g, msg, 8);
 }
 
 static int terminal_fallback(const cv_spec *spec, const cv_backend *backend, cv_init init,
@@ -106,13 +168,15 @@ static int terminal_fallback(const cv_spec *spec, const cv_backend *backend, cv_
 
 static int open_stage(const gui_options *opt, bool stage_flags, bool theme_given, bool lang_given,
                       const char *shots, long frames);
+/* The trace --trace replays, for the window open_stage makes. */
+static const cli_trace *g_trace;
 
 int gui_cmd_gui(int argc, char **argv)
 {
     g_start = cv_now_seconds();
     gui_options o;
     gui_options_init(&o);
-    const char *backend_name = "cpu", *compare = NULL, *shots = NULL, *input = NULL;
+    const char *backend_name = "cpu", *compare = NULL, *shots = NULL, *input = NULL, *trace = NULL;
     long frames = 0, seed = (long)o.seed;
     bool no_narration = false;
     int size[2] = {o.width, o.height};
@@ -132,6 +196,7 @@ int gui_cmd_gui(int argc, char **argv)
         CLI_ENUM("--init", &o.init, &cli_inits),
         CLI_LONG("--seed", &seed, 0, 2147483647L),
         CLI_TEXT("--input", &input),
+        CLI_TEXT("--trace", &trace),
         CLI_TEXT("--shots", &shots),
         CLI_LONG("--frames", &frames, 1, 1000000000L),
         CLI_SWITCH("--timing", &g_timing),
@@ -151,21 +216,34 @@ int gui_cmd_gui(int argc, char **argv)
     static const char *const stage_names[] = {
         "--op", "--algo", "--ranks", "--count", "--dtype", "--redop", "--root", "--slices",
         "--nodes", "--compare", "--backend", "--init", "--seed", "--link", "--no-narration",
-        "--nccl-log", "--comm", "--channel", "--input", NULL};
+        "--nccl-log", "--comm", "--channel", "--input", "--trace", NULL};
     bool stage_flags = cli_flag_first(&cl, stage_names) != NULL;
     bool theme_given = cli_flag_given(&cl, "--theme"), lang_given = cli_flag_given(&cl, "--lang");
-    if (!gui_finish_stage(&cl, &o, compare, algo_given))
+    cli_trace rec;
+    memset(&rec, 0, sizeof rec);
+    char label[300];
+    if (trace && !gui_take_trace(&cl, trace, &o, &rec, label, sizeof label))
         return CLI_EXIT_USAGE;
+    if (!gui_finish_stage(&cl, &o, compare, algo_given || trace)) {
+        cli_trace_destroy(&rec);
+        return CLI_EXIT_USAGE;
+    }
     int rc = cli_select_backend(backend_name, false, &o.backend);
-    if (rc != CLI_EXIT_OK)
+    if (rc != CLI_EXIT_OK) {
+        cli_trace_destroy(&rec);
         return rc;
+    }
     void **given = NULL; /* --input's values, checked before a window opens */
     if (input && !cli_read_inputs(input, &o.spec, &given))
         return CLI_EXIT_USAGE;
-    o.inputs = (const void *const *)given;
-    o.inputs_spec = o.spec;
+    if (!trace) {
+        o.inputs = (const void *const *)given;
+        o.inputs_spec = o.spec;
+    }
+    g_trace = trace ? &rec : NULL;
     rc = open_stage(&o, stage_flags, theme_given, lang_given, shots, frames);
     cli_free_inputs(given, o.spec.ranks);
+    cli_trace_destroy(&rec);
     return rc;
 }
 
@@ -214,6 +292,7 @@ static int open_stage(const gui_options *opt, bool stage_flags, bool theme_given
     }
     if (shots)
         snprintf(g->shot_dir, sizeof g->shot_dir, "%s", shots);
+    gui_report_trace(g, g_trace);
     g->exit_after = frames;
     g->first_frame_cb = first_frame;
     gui_run(g);

@@ -26,7 +26,7 @@ static const char export_help[] =
             "                      [--step-seconds S] [--theme dark|light|projector]\n"
             "                      [--lang en|zh] [--compare ALGO[,ALGO]] [--no-narration]\n"
             "                      [--nccl-log FILE [--comm ID] [--channel C]] [--stills]\n"
-            "                      [--hold S] [--proto simple|ll128|ll]\n"
+            "                      [--hold S] [--proto simple|ll128|ll] [--trace FILE]\n"
             "Writes DIR/frame-00000.png ... (one frame every 1/F s, S seconds per step)\n"
             "and/or an animated GIF. Defaults: 1280x800, 10 fps, 1 s per step.\n"
             "--hold S: the GIF shows its first and last frames for S seconds (default 2,\n"
@@ -36,7 +36,9 @@ static const char export_help[] =
             "--nccl-log FILE draws your own cluster: the log's ranks and nodes, and\n"
             "channel C's ring and trees for ring and double-tree (collviz nccl-log).\n"
             "--input FILE gives the inputs yourself, in the shape of run --json's \"inputs\"\n"
-            "(see collviz run --help); --init and --seed fill them otherwise.\n";
+            "(see collviz run --help); --init and --seed fill them otherwise.\n"
+            "--trace FILE replays a run recorded anywhere (collviz run --trace-out FILE):\n"
+            "its op, algorithm, ranks and inputs, with its measured times and backend.\n";
 
 int gui_cmd_export(int argc, char **argv)
 {
@@ -44,7 +46,7 @@ int gui_cmd_export(int argc, char **argv)
     gui_options_init(&o);
     o.headless = true;
     const char *backend_name = "cpu", *out_dir = NULL, *gif_path = NULL, *compare = NULL;
-    const char *input = NULL;
+    const char *input = NULL, *trace = NULL;
     long seed = (long)o.seed;
     long fps = 10;
     double step_seconds = 1.0, hold = 2.0;
@@ -70,6 +72,7 @@ int gui_cmd_export(int argc, char **argv)
         CLI_ENUM("--init", &o.init, &cli_inits),
         CLI_LONG("--seed", &seed, 0, 2147483647L),
         CLI_TEXT("--input", &input),
+        CLI_TEXT("--trace", &trace),
     };
     cli_cmdline cl = CLI_CMDLINE("export", export_help, flags);
     cl.nccl = &nccl;
@@ -85,18 +88,30 @@ int gui_cmd_export(int argc, char **argv)
         return cli_usage_error("export needs --out DIR, --gif FILE or both");
     if (stills && !out_dir)
         return cli_usage_error("--stills needs --out DIR (one PNG per step goes there)");
-    if (!gui_finish_stage(&cl, &o, compare, algo_given))
+    cli_trace rec;
+    memset(&rec, 0, sizeof rec);
+    char label[300];
+    if (trace && !gui_take_trace(&cl, trace, &o, &rec, label, sizeof label))
         return CLI_EXIT_USAGE;
+    if (!gui_finish_stage(&cl, &o, compare, algo_given || trace)) {
+        cli_trace_destroy(&rec);
+        return CLI_EXIT_USAGE;
+    }
     int rc = cli_select_backend(backend_name, true, &o.backend);
-    if (rc != CLI_EXIT_OK)
+    if (rc != CLI_EXIT_OK) {
+        cli_trace_destroy(&rec);
         return rc;
+    }
     void **given = NULL; /* --input's values, checked before any frame */
     if (input && !cli_read_inputs(input, &o.spec, &given))
         return CLI_EXIT_USAGE;
-    o.inputs = (const void *const *)given;
-    o.inputs_spec = o.spec;
+    if (!trace) {
+        o.inputs = (const void *const *)given;
+        o.inputs_spec = o.spec;
+    }
     if (out_dir && mkdir(out_dir, 0777) != 0 && errno != EEXIST) {
         cli_free_inputs(given, o.spec.ranks);
+        cli_trace_destroy(&rec);
         return cli_usage_error("--out: cannot create %s: %s", out_dir, strerror(errno));
     }
 
@@ -109,7 +124,13 @@ int gui_cmd_export(int argc, char **argv)
     if (gui_create(&o, &g, err, sizeof err) != CV_OK) {
         fprintf(stderr, "collviz: %s\n", err);
         cli_free_inputs(given, o.spec.ranks);
+        cli_trace_destroy(&rec);
         return CLI_EXIT_USAGE;
+    }
+    if (trace) { /* the replay against the recording, on the terminal too */
+        gui_report_trace(g, &rec);
+        if (gui_current_message(g))
+            printf("collviz: %s\n", gui_current_message(g));
     }
     if (!gui_trace(g, 0)) {
         fprintf(stderr, "collviz: %s\n", gui_current_message(g) ? gui_current_message(g) : "no trace");
@@ -207,5 +228,6 @@ done:
                gif_path ? cli_esc(gif_path) : "");
     gui_destroy(g);
     cli_free_inputs(given, o.spec.ranks);
+    cli_trace_destroy(&rec);
     return status;
 }

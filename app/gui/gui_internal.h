@@ -16,6 +16,7 @@ typedef struct {
     cv_state *narr;   /* a third: the narration's values */
     char widest[48];  /* the widest value it ever holds (rd_trace_widest) */
     double *cum;      /* model time spent before each step, nsteps + 1 of them */
+    bool recorded;    /* its times are a replayed trace's (gui_options.recorded_*) */
 } gui_panel;
 
 struct gui {
@@ -33,6 +34,9 @@ struct gui {
     uint64_t seed;
     const void *const *inputs; /* gui_options.inputs, NULL once a lesson sets the run */
     cv_spec inputs_spec;
+    const double *rec_seconds; /* gui_options.recorded_*: a replayed trace */
+    const char *rec_label;
+    cv_spec rec_spec;
     const cv_link *link;
     bool compare;
     cv_algo second;
@@ -134,6 +138,16 @@ const char *gui__shown_message(gui *g);
  * count not given picked from the final rank count. False after printing
  * the error. */
 bool gui_finish_stage(const cli_cmdline *cl, gui_options *o, const char *compare, bool algo_given);
+/* --trace FILE (gui, export): the recorded run becomes the stage, its spec
+ * and inputs, with its times, backend and host (label, at least 200
+ * bytes) shown beside the replay; a flag that would change the run is
+ * refused. False after saying why (exit 2). rec is destroyed by the
+ * caller after the window. */
+bool gui_take_trace(const cli_cmdline *cl, const char *path, gui_options *o, cli_trace *rec,
+                    char *label, size_t labellen);
+/* After the window is made: where the replay's results differ from the
+ * recorded ones, or the recording run counted wrong results, it says so. */
+void gui_report_trace(gui *g, const cli_trace *rec);
 
 /* The reference card (gui_card.c): the table F3 shows, built for the
  * window's language the first time it is needed and again when the
