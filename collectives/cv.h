@@ -338,6 +338,11 @@ typedef struct {
     const char *phase; /* static string: "reduce-scatter", "all-gather", ... */
     int round;         /* 1-based round it belongs to; 0 in a plan with no communication */
     bool local;        /* moves nothing between ranks: a sub-phase of its round */
+    /* Its transfers are loads each receiver issues at once from its peers'
+     * memory (one kernel over NVLink or IPC, as one-shot and two-shot
+     * AllReduce read), not messages started one after another: the cost
+     * model charges each port one alpha for them, however many peers. */
+    bool loads;
 } cv_step;
 
 typedef struct {

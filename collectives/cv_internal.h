@@ -65,6 +65,9 @@ void cv__recv_reduce(cv_plan *p, cv__at src, cv__at local, cv__at dst, int64_t c
 /* Labels the transfers added since index `first` with the NCCL primitives
  * their sender and receiver execute. */
 void cv__prims(cv_plan *p, int64_t first, cv_prim send, cv_prim recv);
+/* Marks the open step as loads from peers' memory issued at once (cv_step's
+ * `loads`): each port pays alpha once in it. */
+void cv__plan_loads(cv_plan *p);
 /* Closes the open step; a step with no transfers is dropped. */
 void cv__plan_end(cv_plan *p);
 /* Copies `cnt` blocks of `c` elements, starting at block `a` of a numbering
