@@ -87,6 +87,8 @@ typedef enum {
     CV_ALGO_HIERARCHICAL,      /* intra-node reduce-scatter, inter-node allreduce, intra-node allgather */
     CV_ALGO_MULTIRING,         /* NCCL's flat ring, one channel per GPU of a node */
     CV_ALGO_IN_NETWORK,        /* NVLS/SHARP: the switch reduces and multicasts */
+    CV_ALGO_ONE_SHOT,          /* every rank reads every peer's whole buffer and reduces it */
+    CV_ALGO_TWO_SHOT,          /* a direct reduce-scatter, then a direct all-gather */
     CV_ALGO_COUNT
 } cv_algo;
 
