@@ -175,6 +175,7 @@ int cli_cmd_cost(int argc, char **argv)
             cJSON_AddStringToObject(o, "phase", plan->steps[k].phase);
             cJSON_AddNumberToObject(o, "round", plan->steps[k].round);
             cJSON_AddBoolToObject(o, "local", plan->steps[k].local);
+            cJSON_AddBoolToObject(o, "loads", plan->steps[k].loads);
             cJSON_AddNumberToObject(o, "busiest_bytes", (double)busiest);
             cJSON_AddNumberToObject(o, "time_us", sec * 1e6);
             cJSON_AddItemToArray(steps, o);
