@@ -20,9 +20,10 @@
  * each level a local sub-phase of the round that brought the data, the
  * last level writing RECV and finishing the reduction. Every rank runs the
  * same tree over the same slots, so every rank sums in the same order and
- * ends with the same bits, as the real kernels, which sum rank 0 to N-1 on
- * every GPU, do. A rank's own slot is never copied: the tree reads its
- * input in SEND until level 1 has folded it into SCRATCH.
+ * ends with the same bits, which vLLM's one-shot kernel keeps too (it
+ * reads the peers in rank order on every GPU rather than starting from its
+ * own). A rank's own slot is never copied: the tree reads its input in
+ * SEND until level 1 has folded it into SCRATCH.
  */
 #include "cv_internal.h"
 
