@@ -87,6 +87,8 @@ typedef enum {
     CV_ALGO_HIERARCHICAL,      /* intra-node reduce-scatter, inter-node allreduce, intra-node allgather */
     CV_ALGO_MULTIRING,         /* NCCL's flat ring, one channel per GPU of a node */
     CV_ALGO_IN_NETWORK,        /* NVLS/SHARP: the switch reduces and multicasts */
+    CV_ALGO_ONE_SHOT,          /* every rank reads every peer's whole buffer and reduces it */
+    CV_ALGO_TWO_SHOT,          /* a direct reduce-scatter, then a direct all-gather */
     CV_ALGO_COUNT
 } cv_algo;
 
@@ -364,6 +366,11 @@ typedef struct {
     const char *phase; /* static string: "reduce-scatter", "all-gather", ... */
     int round;         /* 1-based round it belongs to; 0 in a plan with no communication */
     bool local;        /* moves nothing between ranks: a sub-phase of its round */
+    /* Its transfers are loads each receiver issues at once from its peers'
+     * memory (one kernel over NVLink or IPC, as one-shot and two-shot
+     * AllReduce read), not messages started one after another: the cost
+     * model charges each port one alpha for them, however many peers. */
+    bool loads;
 } cv_step;
 
 typedef struct {

@@ -39,6 +39,13 @@ static int rounds_one(const cv_spec *s, char *f, size_t len)
     return 1;
 }
 
+static int rounds_two(const cv_spec *s, char *f, size_t len)
+{
+    (void)s;
+    snprintf(f, len, "2");
+    return 2;
+}
+
 static int rounds_n1(const cv_spec *s, char *f, size_t len)
 {
     snprintf(f, len, "N-1");
@@ -177,7 +184,8 @@ static int64_t bytes_share(const cv_spec *s, int64_t D, char *f, size_t len)
     return quote(f, len, "(N-1)/N" DOT "D", (N - 1) * D / N);
 }
 
-/* The root's port, one rank after another. */
+/* The root's port, one rank after another; or every rank's, when each
+ * reads every peer's whole buffer (one-shot). */
 static int64_t bytes_linear(const cv_spec *s, int64_t D, char *f, size_t len)
 {
     int64_t N = s->ranks;
@@ -205,7 +213,8 @@ static int64_t bytes_2tree(const cv_spec *s, int64_t D, char *f, size_t len)
     return quote(f, len, "2 ceil(log2 N)" DOT "D", 2 * cv__log2_ceil(s->ranks) * D);
 }
 
-/* A ring reduce-scatter and all-gather: D/N in each of 2(N-1) rounds. */
+/* A reduce-scatter and all-gather: D/N in each of a ring's 2(N-1) rounds,
+ * or (N-1)/N·D in each of two-shot's 2. */
 static int64_t bytes_ring(const cv_spec *s, int64_t D, char *f, size_t len)
 {
     int64_t N = s->ranks;
@@ -528,6 +537,44 @@ static const cv__algo_entry registry[] = {
      .narration[CV_LANG_ZH] =
          "网内规约（NVLS、SHARP）：每个 GPU 把缓冲区发给交换机，交换机求和，再把结果组播回去："
          "无论 N 多大都只有 2 步，每个 GPU 只收发一次缓冲区。"},
+    {.op = CV_OP_ALLREDUCE, .algo = CV_ALGO_ONE_SHOT, .name = "one-shot",
+     .generate = cv__plan_allreduce_one_shot, .rounds = rounds_one, .bytes = bytes_linear,
+     .shape = CV_STAGE_ALL_PAIRS, .flags = STAGES,
+     .narration[CV_LANG_EN] =
+         "One-shot (the custom all-reduce of vLLM and TensorRT-LLM): in one step every rank reads "
+         "the whole buffer of each of the N-1 other ranks and adds them all up itself, in the same "
+         "order as every other rank, so all end with the same bits. Each rank takes in N-1 "
+         "buffers, far more than a ring's 2(N-1)/N, but pays the latency once instead of 2(N-1) "
+         "times: decode-time tensor parallelism sends messages of a few kB, where latency is "
+         "everything. It needs every GPU to reach every other directly, all on one "
+         "NVLink/NVSwitch domain. The real kernel loads straight from its peers' memory "
+         "(NVLink through IPC pointers, or multimem); here each read lands in a scratch slot "
+         "and the additions are local sub-phases.",
+     .narration[CV_LANG_ZH] =
+         "一次读取（one-shot，vLLM 和 TensorRT-LLM 的自定义 all-reduce）：一步之内每个进程读取其他 "
+         "N-1 个进程的整个缓冲区，自己把它们全部加起来，各进程的相加顺序相同，所以结果逐位一致。"
+         "每个进程要收 N-1 个缓冲区，远多于环形的 2(N-1)/N，但只付一次延迟而不是 2(N-1) 次："
+         "解码阶段的张量并行每次只传几 kB，延迟决定一切。它要求每个 GPU 都能直接访问其他所有 "
+         "GPU，即都在同一个 NVLink/NVSwitch 域内。真实的内核通过 NVLink（IPC 指针或 multimem）"
+         "直接读取对方的显存；这里每次读取落到一个暂存槽里，求和是本地子阶段。"},
+    {.op = CV_OP_ALLREDUCE, .algo = CV_ALGO_TWO_SHOT, .name = "two-shot",
+     .generate = cv__plan_allreduce_two_shot, .rounds = rounds_two, .bytes = bytes_ring,
+     .shape = CV_STAGE_ALL_PAIRS, .flags = STAGES,
+     .narration[CV_LANG_EN] =
+         "Two-shot (vLLM, TensorRT-LLM): a direct reduce-scatter, where each rank reads its own "
+         "1/N block from every other rank and adds them up, then a direct all-gather, where each "
+         "rank reads every other rank's finished block: 2 steps, each moving (N-1)/N of the "
+         "buffer through a port. The same bytes as the ring at 2 latencies instead of 2(N-1): "
+         "for messages too large for one-shot but small enough that latency still counts. Like "
+         "one-shot it needs all GPUs on one NVLink/NVSwitch domain, and the real kernels load "
+         "from their peers' memory rather than receive messages.",
+     .narration[CV_LANG_ZH] =
+         "两次读取（two-shot，vLLM、TensorRT-LLM）：先做直接 reduce-scatter，每个进程从其他每个"
+         "进程读取属于自己的那 1/N 块并求和；再做直接 all-gather，每个进程读取其他每个进程求和好"
+         "的那一块：共 2 步，每步每个端口传缓冲区的 (N-1)/N。数据量与环形相同，延迟却只有 2 次"
+         "而不是 2(N-1) 次：适合对 one-shot 来说太大、但延迟仍然重要的消息。和 one-shot 一样，"
+         "它要求所有 GPU 在同一个 NVLink/NVSwitch 域内，真实的内核直接读取对方的显存，而不是"
+         "接收消息。"},
     {.op = CV_OP_ALLTOALL, .algo = CV_ALGO_PAIRWISE, .name = "pairwise",
      .generate = cv__plan_alltoall_pairwise, .rounds = rounds_n1, .bytes = bytes_share,
      .shape = CV_STAGE_ALL_PAIRS, .flags = 0,
@@ -638,6 +685,8 @@ int cv_algo_parse(const char *s)
         {"van-de-geijn", CV_ALGO_SCATTER_ALLGATHER}, {"hier", CV_ALGO_HIERARCHICAL},
         {"nvls", CV_ALGO_IN_NETWORK}, {"sharp", CV_ALGO_IN_NETWORK},
         {"multiring", CV_ALGO_MULTIRING},
+        {"oneshot", CV_ALGO_ONE_SHOT}, {"one_shot", CV_ALGO_ONE_SHOT},
+        {"twoshot", CV_ALGO_TWO_SHOT}, {"two_shot", CV_ALGO_TWO_SHOT},
     };
     if (!s)
         return -1;

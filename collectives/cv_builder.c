@@ -19,7 +19,10 @@ void cv__plan_begin(cv_plan *p, const char *phase)
     p->steps[p->nsteps].first = p->ntransfers;
     p->steps[p->nsteps].count = 0;
     p->steps[p->nsteps].phase = phase;
+    p->steps[p->nsteps].loads = false;
 }
+
+void cv__plan_loads(cv_plan *p) { p->steps[p->nsteps].loads = true; }
 
 /* Appends a zeroed transfer to the open step. */
 static cv_transfer *add_transfer(cv_plan *p)

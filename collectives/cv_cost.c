@@ -18,7 +18,9 @@
  * steps of alpha + D/N, a pipelined chain broadcast (S+N-2) steps of D/S, a
  * binomial tree log2(N) steps of alpha + D, and a root that sends N-1
  * messages at once through its one port (direct scatter, the parameter
- * server's broadcast) (N-1) alpha, as a linear algorithm pays.
+ * server's broadcast) (N-1) alpha, as a linear algorithm pays. A step of
+ * loads (one-shot and two-shot AllReduce: a kernel that reads every peer's
+ * memory at once over NVLink) pays one alpha a port, however many peers.
  * Local copies cost nothing here: they are memory traffic, not network.
  */
 #include <ctype.h>
@@ -189,6 +191,8 @@ static double step_cost(const cv_plan *p, int k, const cv_link *link[2], port_co
         for (int l = 0; l < 2; l++) {
             int64_t port = pc->sent[l][r] > pc->recvd[l][r] ? pc->sent[l][r] : pc->recvd[l][r];
             int64_t m = pc->nout[l][r] > pc->nin[l][r] ? pc->nout[l][r] : pc->nin[l][r];
+            if (st->loads && m > 1) /* loads from every peer at once: one start-up */
+                m = 1;
             busiest = port > busiest ? port : busiest;
             if (port <= 0)
                 continue;

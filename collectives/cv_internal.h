@@ -65,6 +65,9 @@ void cv__recv_reduce(cv_plan *p, cv__at src, cv__at local, cv__at dst, int64_t c
 /* Labels the transfers added since index `first` with the NCCL primitives
  * their sender and receiver execute. */
 void cv__prims(cv_plan *p, int64_t first, cv_prim send, cv_prim recv);
+/* Marks the open step as loads from peers' memory issued at once (cv_step's
+ * `loads`): each port pays alpha once in it. */
+void cv__plan_loads(cv_plan *p);
 /* Closes the open step; a step with no transfers is dropped. */
 void cv__plan_end(cv_plan *p);
 /* Copies `cnt` blocks of `c` elements, starting at block `a` of a numbering
@@ -174,6 +177,8 @@ void cv__plan_allreduce_double_tree(cv_plan *p); /* cv_plan_tree.c */
 void cv__plan_allreduce_hierarchical(cv_plan *p);  /* cv_plan_nodes.c */
 void cv__plan_allreduce_multiring(cv_plan *p);
 void cv__plan_allreduce_in_network(cv_plan *p); /* cv_plan_switch.c */
+void cv__plan_allreduce_one_shot(cv_plan *p);   /* cv_plan_shot.c */
+void cv__plan_allreduce_two_shot(cv_plan *p);
 void cv__plan_alltoall_pairwise(cv_plan *p);
 /* The reduce half of the direct algorithms (cv_plan_all.c). */
 void cv__reduce_into_root(cv_plan *p);

@@ -240,13 +240,14 @@ int rd__caption_lines(rd_text *t, const rd_frame *f, const rd_panel *panel, int 
     bool zh = f->lang == CV_LANG_ZH;
     char pieces[3][160], formula[64], bf[64], busy[32], model[32];
     /* What was counted, beside the textbook's formula where they agree. */
+    const char *steps = zh ? "步" : plan->nrounds == 1 ? "step" : "steps";
     if (cv_plan_textbook_rounds(plan, formula, sizeof formula) == plan->nrounds &&
         plan->spec.ranks > 1)
-        snprintf(pieces[0], sizeof pieces[0], zh ? "%s：%d 步 = %s" : "%s: %d steps = %s",
-                 cv_algo_name(plan->spec.algo), plan->nrounds, formula);
+        snprintf(pieces[0], sizeof pieces[0], zh ? "%s：%d %s = %s" : "%s: %d %s = %s",
+                 cv_algo_name(plan->spec.algo), plan->nrounds, steps, formula);
     else
-        snprintf(pieces[0], sizeof pieces[0], zh ? "%s：%d 步" : "%s: %d steps",
-                 cv_algo_name(plan->spec.algo), plan->nrounds);
+        snprintf(pieces[0], sizeof pieces[0], zh ? "%s：%d %s" : "%s: %d %s",
+                 cv_algo_name(plan->spec.algo), plan->nrounds, steps);
     rd__fmt_bytes((double)cost.busiest_total, busy, sizeof busy);
     int64_t tb = cv_spec_textbook_bytes(&plan->spec, bf, sizeof bf);
     bool match = tb > 0 && tb == cost.busiest_total;

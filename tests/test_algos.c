@@ -333,6 +333,9 @@ static void check_rounds_text(void)
         {CV_OP_BROADCAST, CV_ALGO_RING, 4, 2, "5 steps (S+N-2 = 6 with every chunk non-empty)"},
         {CV_OP_ALLREDUCE, CV_ALGO_RING, 1, 8, "0 steps (one rank: nothing to communicate)"},
         {CV_OP_SENDRECV, CV_ALGO_DIRECT, 4, 8, "1 step = 1"},
+        {CV_OP_ALLREDUCE, CV_ALGO_ONE_SHOT, 8, 64, "1 step = 1"},
+        {CV_OP_ALLREDUCE, CV_ALGO_TWO_SHOT, 8, 64, "2 steps = 2"},
+        {CV_OP_ALLREDUCE, CV_ALGO_TWO_SHOT, 8, 3, "2 steps = 2"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         cv_spec s;
@@ -542,6 +545,80 @@ static void check_redop_ignored(void)
     }
 }
 
+/* One-shot and two-shot AllReduce, the custom all-reduce of vLLM and
+ * TensorRT-LLM: their names, one and two rounds whose reading steps are
+ * loads, what every rank sends ((N-1)·D for one-shot; for two-shot the
+ * others' blocks and then its own block to N-1 peers, 2(N-1)/N·D where N
+ * divides the count), the textbook bytes, and results that are right and
+ * the same bits on every rank, since every rank sums in one order. */
+static void check_one_two_shot(void)
+{
+    EXPECT(cv_algo_parse("one-shot") == CV_ALGO_ONE_SHOT &&
+               cv_algo_parse("oneshot") == CV_ALGO_ONE_SHOT &&
+               cv_algo_parse("two-shot") == CV_ALGO_TWO_SHOT &&
+               cv_algo_parse("two_shot") == CV_ALGO_TWO_SHOT &&
+               cv_op_has_algo(CV_OP_ALLREDUCE, CV_ALGO_ONE_SHOT) &&
+               cv_op_has_algo(CV_OP_ALLREDUCE, CV_ALGO_TWO_SHOT) &&
+               !cv_op_has_algo(CV_OP_ALLGATHER, CV_ALGO_ONE_SHOT) &&
+               cv_algo_stage_shape(CV_OP_ALLREDUCE, CV_ALGO_ONE_SHOT) == CV_STAGE_ALL_PAIRS &&
+               cv_algo_stage_shape(CV_OP_ALLREDUCE, CV_ALGO_TWO_SHOT) == CV_STAGE_ALL_PAIRS,
+           "one-shot and two-shot are allreduce's, by every spelling");
+    static const int ranks[] = {2, 3, 5, 8, 16, 64};
+    for (int two = 0; two < 2; two++)
+        for (size_t ri = 0; ri < sizeof ranks / sizeof ranks[0]; ri++)
+            for (int uneven = 0; uneven < 2; uneven++) {
+                int n = ranks[ri];
+                cv_spec s;
+                cv_spec_init(&s);
+                s.algo = two ? CV_ALGO_TWO_SHOT : CV_ALGO_ONE_SHOT;
+                s.ranks = n;
+                s.count = 8 * (int64_t)n + uneven; /* N divides it, or not */
+                s.dtype = CV_FLOAT32;
+                const char *an = cv_algo_name(s.algo);
+                cv_plan *p = NULL;
+                char err[CV_ERR_LEN];
+                if (cv_plan_create(&s, &p, err, sizeof err)) {
+                    EXPECT(0, "%s N=%d: %s", an, n, err);
+                    continue;
+                }
+                int64_t c = s.count, D = 4 * c;
+                EXPECT(p->nrounds == 1 + two, "%s N=%d: %d rounds", an, n, p->nrounds);
+                for (int k = 0; k < p->nsteps; k++)
+                    EXPECT(p->steps[k].loads == !p->steps[k].local,
+                           "%s N=%d: step %d %s loads", an, n, k,
+                           p->steps[k].loads ? "is" : "is not");
+                for (int r = 0; r < n; r++) {
+                    int64_t own = c * (r + 1) / n - c * r / n; /* rank r's block */
+                    int64_t want = two ? 4 * (c + (n - 2) * own) : (n - 1) * D;
+                    EXPECT(cv_plan_bytes_sent(p, r) == want, "%s N=%d count %lld: rank %d "
+                           "sends %lld B, not %lld", an, n, (long long)c, r,
+                           (long long)cv_plan_bytes_sent(p, r), (long long)want);
+                }
+                char f[64];
+                int64_t book = cv_spec_textbook_bytes(&s, f, sizeof f);
+                int64_t want = two ? (uneven ? 0 : 2 * (n - 1) * D / n) : (n - 1) * D;
+                EXPECT(book == want, "%s N=%d count %lld: textbook %lld B (%s), want %lld", an, n,
+                       (long long)c, (long long)book, f, (long long)want);
+                cv_run_opts o;
+                cv_run_opts_init(&o);
+                o.init = CV_INIT_RANDOM;
+                o.seed = 7;
+                cv_trace *t = NULL;
+                if (cv_run(p, cv_cpu_backend(), &o, &t, err, sizeof err) != CV_OK) {
+                    EXPECT(0, "%s N=%d: run: %s", an, n, err);
+                } else {
+                    EXPECT(cv_trace_wrong(t) == 0, "%s N=%d: %lld wrong", an, n,
+                           (long long)cv_trace_wrong(t));
+                    for (int r = 1; r < n; r++)
+                        EXPECT(!memcmp(cv_trace_output(t, 0), cv_trace_output(t, r), (size_t)D),
+                               "%s N=%d: rank %d's sum differs in its bits from rank 0's", an,
+                               n, r);
+                }
+                cv_trace_destroy(t);
+                cv_plan_destroy(p);
+            }
+}
+
 static const test_case cases[] = {
     CASE("redop-ignored", check_redop_ignored),
     CASE("rows", check_rows),
@@ -550,6 +627,7 @@ static const test_case cases[] = {
     CASE("flags", check_flags),
     CASE("rounds", check_rounds),
     CASE("rounds-text", check_rounds_text),
+    CASE("one-two-shot", check_one_two_shot),
 };
 
 int main(int argc, char **argv) { return CASES_MAIN(argc, argv, cases); }

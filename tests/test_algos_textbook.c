@@ -6,14 +6,17 @@
  * ranks, on every number of nodes that divides them and 1 or 3 slices,
  * gives the textbook's count: Thakur, Rabenseifner & Gropp (2005) for the
  * MPICH algorithms, NCCL for the ring, the double binary tree, the channels
- * and in-network reduction, van de Geijn for scatter-allgather.
+ * and in-network reduction, van de Geijn for scatter-allgather, vLLM's and
+ * TensorRT-LLM's custom all-reduce for one-shot and two-shot.
  *
  * Bytes: every row's textbook bytes (cv_spec_textbook_bytes) and formula
  * give exactly what the window's caption computed before the registry
  * carried them: chrome_textbook_bytes below is render/rd_chrome.c's
  * textbook_bytes as it stood then, copied unchanged but for its name, for
  * every op and algorithm at many rank counts, counts, slices and dtypes.
- * So the caption reading the registry instead is provably the same.
+ * So the caption reading the registry instead is provably the same. The
+ * algorithms added after it (one-shot, two-shot) are checked against their
+ * own formulas, written out here (later_textbook_bytes).
  *
  * An algorithm these sources do not cover is reported, not failed: its
  * own formulas are checked against its plans by test_algos.
@@ -75,6 +78,11 @@ static int textbook(cv_op op, cv_algo algo, int n, int K, int S)
     /* in-network: every piece to the switch, and back one round later */
     case CV_ALGO_IN_NETWORK: return S + 1;
     case CV_ALGO_PAIRWISE: return n - 1;
+    /* vLLM's and TensorRT-LLM's custom all-reduce: one-shot reads every
+     * peer's buffer at once; two-shot a reduce-scatter read, then an
+     * all-gather read */
+    case CV_ALGO_ONE_SHOT: return 1;
+    case CV_ALGO_TWO_SHOT: return 2;
     case CV_ALGO_DIRECT:
         switch (op) {
         case CV_OP_BROADCAST:     /* the root sends to one rank at a time */
@@ -148,6 +156,30 @@ static int64_t chrome_textbook_bytes(const cv_plan *plan, char *formula, size_t 
 #undef F
 }
 
+/* The algorithms the caption above predates, from their sources: one-shot
+ * receives every peer's whole buffer, (N-1)·D; two-shot moves the blocks
+ * of all peers but its own, (N-1)/N·D, in each of its two steps, quoted
+ * where N divides the count, as for the ring. -1: not one of these. */
+static int64_t later_textbook_bytes(const cv_plan *plan, char *formula, size_t n)
+{
+    const cv_spec *s = &plan->spec;
+    int64_t N = s->ranks, D = s->count * (int64_t)cv_dtype_size(s->dtype);
+    formula[0] = '\0';
+    if (s->op != CV_OP_ALLREDUCE ||
+        (s->algo != CV_ALGO_ONE_SHOT && s->algo != CV_ALGO_TWO_SHOT))
+        return -1;
+    if (N < 2 || D <= 0)
+        return 0;
+    if (s->algo == CV_ALGO_ONE_SHOT) {
+        snprintf(formula, n, "(N-1)\xC2\xB7" "D");
+        return (N - 1) * D;
+    }
+    if (s->count % N)
+        return 0;
+    snprintf(formula, n, "2(N-1)/N\xC2\xB7" "D");
+    return 2 * (N - 1) * D / N;
+}
+
 /* ------------------------------------------------------------- checks */
 
 static void check_rounds(int *uncovered)
@@ -213,7 +245,9 @@ static void check_bytes(void)
                         p.spec.slices = slices[sl];
                         p.spec.dtype = dtypes[d];
                         char want_f[64], got_f[64] = "x";
-                        int64_t want = chrome_textbook_bytes(&p, want_f, sizeof want_f);
+                        int64_t want = later_textbook_bytes(&p, want_f, sizeof want_f);
+                        if (want < 0)
+                            want = chrome_textbook_bytes(&p, want_f, sizeof want_f);
                         int64_t got = cv_spec_textbook_bytes(&p.spec, got_f, sizeof got_f);
                         compared++;
                         quoted += want > 0;

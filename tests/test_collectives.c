@@ -405,9 +405,11 @@ static void check_large(int i)
     op_algo_at(i, &op, &algo);
     for (int ri = 0; ri < 3; ri++) {
         int n = ranks[ri];
-        /* the all-to-all ops move N x N blocks: keep their count small */
+        /* the all-to-all ops move N x N blocks, and one-shot holds every
+         * peer's whole buffer on every rank: keep their count small */
         bool square = op == CV_OP_ALLGATHER || op == CV_OP_ALLTOALL ||
-                      op == CV_OP_REDUCESCATTER || op == CV_OP_GATHER || op == CV_OP_SCATTER;
+                      op == CV_OP_REDUCESCATTER || op == CV_OP_GATHER || op == CV_OP_SCATTER ||
+                      algo == CV_ALGO_ONE_SHOT;
         int64_t counts[] = {1, square ? 3 : 2 * (int64_t)n + 5};
         for (int ci = 0; ci < 2; ci++) {
             cv_spec s;

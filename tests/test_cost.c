@@ -152,6 +152,86 @@ static void check_parameter_server(void)
     cv_plan_destroy(p);
 }
 
+/* One-shot and two-shot load from every peer at once, so a port pays one
+ * alpha a step however many peers it reads: one-shot alpha + (N-1) D/B +
+ * (N-1) D/gamma, two-shot 2 alpha + 2(N-1)/N D/B + (N-1)/N D/gamma, the
+ * ring's bytes in 2 alphas instead of 2(N-1). Worked by hand at alpha =
+ * 5 us, B = 100 GB/s, gamma = 50 GB/s where given (0: none). */
+static void check_one_two_shot(void)
+{
+    static const struct {
+        cv_algo algo;
+        int ranks;
+        int64_t bytes;
+        double gamma, want_s;
+        int64_t alphas, sent;
+    } cases[] = {
+        /* 5 us + 7 x 1 MB / 100 GB/s = 5 + 70 us */
+        {CV_ALGO_ONE_SHOT, 8, 1000000, 0, 75e-6, 1, 7000000},
+        /* + 7 MB reduced at 50 GB/s = 140 us */
+        {CV_ALGO_ONE_SHOT, 8, 1000000, 50e9, 215e-6, 1, 7000000},
+        /* 5 us + 1 x 8 kB / 100 GB/s = 5 + 0.08 us */
+        {CV_ALGO_ONE_SHOT, 2, 8000, 0, 5.08e-6, 1, 8000},
+        /* 5 us + 63 x 8 kB / 100 GB/s = 5 + 5.04 us */
+        {CV_ALGO_ONE_SHOT, 64, 8000, 0, 10.04e-6, 1, 504000},
+        /* 2 x 5 us + 2 x 7/8 x 8 MB / 100 GB/s = 10 + 140 us */
+        {CV_ALGO_TWO_SHOT, 8, 8000000, 0, 150e-6, 2, 14000000},
+        /* + 7/8 x 8 MB reduced at 50 GB/s = 140 us */
+        {CV_ALGO_TWO_SHOT, 8, 8000000, 50e9, 290e-6, 2, 14000000},
+        /* 2 x 5 us + 2 x 3/4 x 4 kB / 100 GB/s = 10 + 0.06 us */
+        {CV_ALGO_TWO_SHOT, 4, 4000, 0, 10.06e-6, 2, 6000},
+        /* the ring, same bytes: 14 x 5 us + 140 us */
+        {CV_ALGO_RING, 8, 8000000, 0, 210e-6, 14, 14000000},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cv_spec s;
+        cv_spec_init(&s);
+        s.algo = cases[i].algo;
+        s.ranks = cases[i].ranks;
+        s.dtype = CV_INT8;
+        s.count = cases[i].bytes;
+        cv_plan *p = NULL;
+        char err[CV_ERR_LEN];
+        if (cv_plan_create(&s, &p, err, sizeof err)) {
+            EXPECT(0, "%s: %s", cv_algo_name(s.algo), err);
+            continue;
+        }
+        cv_link l = {NULL, 100e9, 5e-6, cases[i].gamma, NULL};
+        cv_cost c;
+        cv_cost_plan(p, &l, &c);
+        EXPECT(near(c.seconds, cases[i].want_s) && c.alphas == cases[i].alphas &&
+                   c.max_sent == cases[i].sent,
+               "%s N=%d %lld B gamma %g: %g s, %lld alphas, %lld B sent; want %g s, %lld, %lld",
+               cv_algo_name(s.algo), s.ranks, (long long)s.count, cases[i].gamma, c.seconds,
+               (long long)c.alphas, (long long)c.max_sent, cases[i].want_s,
+               (long long)cases[i].alphas, (long long)cases[i].sent);
+        cv_plan_destroy(p);
+    }
+    /* one-shot beats two-shot below alpha B N / ((N-1)(N-2)): on nvlink4 (2 us,
+     * 450 GB/s) at 8 ranks, 171 kB: one-shot wins at 64 kB, two-shot at 1 MB */
+    const cv_link *nv = cv_link_find("nvlink4");
+    double t[2][2];
+    for (int a = 0; a < 2; a++)
+        for (int big = 0; big < 2; big++) {
+            cv_spec s;
+            cv_spec_init(&s);
+            s.algo = a ? CV_ALGO_TWO_SHOT : CV_ALGO_ONE_SHOT;
+            s.ranks = 8;
+            s.dtype = CV_INT8;
+            s.count = big ? 1 << 20 : 64 << 10;
+            cv_plan *p = NULL;
+            char err[CV_ERR_LEN];
+            cv_cost c = {0};
+            if (cv_plan_create(&s, &p, err, sizeof err) == CV_OK)
+                cv_cost_plan(p, nv, &c);
+            t[a][big] = c.seconds;
+            cv_plan_destroy(p);
+        }
+    EXPECT(t[0][0] < t[1][0] && t[1][1] < t[0][1],
+           "one-shot %g / %g s, two-shot %g / %g s at 64 kB / 1 MB", t[0][0], t[0][1], t[1][0],
+           t[1][1]);
+}
+
 /* Transfers between the same two ranks in one step are one message:
  * recursive halving's last round splits a folded pair's range in three. */
 static void check_one_message_a_pair(void)
@@ -409,6 +489,7 @@ static const test_case cases[] = {
     CASE("root-port", check_root_port),
     CASE("parameter-server", check_parameter_server),
     CASE("one-message-a-pair", check_one_message_a_pair),
+    CASE("one-two-shot", check_one_two_shot),
     CASE("two-levels", check_two_levels),
     CASE("sizes", check_sizes),
     CASE("presets", check_presets),

@@ -2,9 +2,10 @@
 # test_cuda_mock_cli.sh: `--backend cuda`, `auto` and `nccl` through the
 # command line, on collviz-mockgpu (collviz built on the CUDA runtime and
 # NCCL test doubles of tests/cuda_mock/; COLLVIZ_MOCK_CUDA sets its GPUs):
-# run and bench verify their results, bench prints the bound column and
-# --json the step times, NCCL gives its table over 4 GPUs and its one-rank
-# note on one, and no device, too little device memory and NCCL without a
+# run and bench verify their results (one-shot and two-shot among them),
+# bench prints the bound column and --json the step times, NCCL gives its
+# table over 4 GPUs and its one-rank note on one and refuses --algo, and
+# no device, too little device memory and NCCL without a
 # GPU give their one-line messages and exit codes. Where it has the window:
 # export writes frames from the GPU's trace, and the GUI runs a collective
 # on the GPU, or, when the device cannot hold it, on the CPU with a notice.
@@ -36,6 +37,11 @@ check "run on 1 GPU" 0 "verified: 0 of the results differ" "" -- \
 check "run on 3 GPUs without peer access" 0 "verified: 0 of the results differ" \
   "COLLVIZ_MOCK_CUDA=ndev=3,peer=0" -- \
   run --backend cuda --op reducescatter --algo ring --ranks 7 --count 9 --redop max
+check "run one-shot on 2 GPUs without peer access" 0 "verified: 0 of the results differ" \
+  "COLLVIZ_MOCK_CUDA=ndev=2,peer=0" -- \
+  run --backend cuda --op allreduce --algo one-shot --ranks 5 --count 11 --dtype float32
+check "run two-shot on 3 GPUs" 0 "verified: 0 of the results differ" "COLLVIZ_MOCK_CUDA=ndev=3" -- \
+  run --backend cuda --op allreduce --algo two-shot --ranks 6 --count 13 --redop max
 check "auto picks the GPU" 0 "backend cuda" "" -- \
   run --backend auto --op broadcast --ranks 4 --count 8
 check "bench: the bound column" 0 "device-to-device copy bandwidth" "" -- \
@@ -65,6 +71,8 @@ check "NCCL older than 2.10: no avg" 2 "NCCL 2.8.3 has no avg" \
   -b 1k -e 1k
 check "NCCL: a peer gone ends the wait, exit 3" 3 "remote process exited" \
   "COLLVIZ_MOCK_CUDA=ndev=2,ncclerror=1" -- bench --backend nccl --op allreduce -b 1k -e 4k
+check "NCCL: --algo is refused, NCCL picks its own" 2 "runs the algorithm NCCL picks" \
+  "COLLVIZ_MOCK_CUDA=ndev=2" -- bench --backend nccl --op allreduce --algo one-shot -b 1k -e 1k
 check "NCCL without a GPU" 3 "no CUDA device" "COLLVIZ_MOCK_CUDA=ndev=0" -- \
   bench --backend nccl --op allreduce -b 1k -e 1k
 check "NCCL on 4 GPUs" 0 "Out of bounds values : 0 OK" "COLLVIZ_MOCK_CUDA=ndev=4" -- \

@@ -39,7 +39,8 @@ static const char bench_help[] =
     "Defaults: --op allreduce, its default algorithm, --ranks 8, --backend cpu.\n"
     "--backend nccl runs the op through NCCL, one rank per GPU (every visible GPU\n"
     "unless --ranks says fewer); under `mpirun -np P` it spans the processes, one\n"
-    "GPU each, with MPI only for bootstrap, and rank 0 prints the table.\n"
+    "GPU each, with MPI only for bootstrap, and rank 0 prints the table; NCCL picks\n"
+    "its own algorithm (NCCL_ALGO), so --algo is refused with it.\n"
     "size is the whole buffer (allgather: the gathered result; reducescatter: the\n"
     "input), algbw = size / time and busbw = algbw x 2(n-1)/n for allreduce,\n"
     "(n-1)/n for allgather, reducescatter, alltoall, gather and scatter, 1 otherwise.\n";
@@ -135,6 +136,15 @@ static bool bench_parse(int argc, char **argv, bench_opts *o, int *code)
     if (o->maxb < o->minb) {
         cli_usage_error("-e: %lld is smaller than -b %lld", (long long)o->maxb,
                         (long long)o->minb);
+        return false;
+    }
+    if (!strcmp(o->backend, "nccl") && o->algo_given) {
+        /* NCCL takes no algorithm through its API: a given one would be
+         * silently replaced by NCCL's choice */
+        cli_usage_error("--algo %s: --backend nccl runs the algorithm NCCL picks (its NCCL_ALGO "
+                        "variable chooses among NCCL's own); collviz's %s runs on --backend cpu "
+                        "or cuda",
+                        cv_algo_name(s->algo), cv_algo_name(s->algo));
         return false;
     }
     if (!strcmp(o->backend, "nccl"))

@@ -21,7 +21,8 @@ static const char cost_help[] =
     "                    [--nccl-log FILE [--comm ID] [--channel C]]\n\n"
     "Predicts the time of a collective from its plan: every step that moves data\n"
     "costs alpha for each message through its busiest port (a root sending N-1\n"
-    "messages at once pays N-1 alphas), plus the bytes through its busiest port\n"
+    "messages at once pays N-1 alphas; one-shot and two-shot, which load from every\n"
+    "peer at once, one), plus the bytes through its busiest port\n"
     "(a rank's sends or receives, whichever is larger) over the one-way\n"
     "bandwidth, plus the bytes reduced over gamma when --gamma is given. SIZE is the message in nccl-tests'\n"
     "convention (the whole buffer; for allgather the gathered result) and takes\n"
@@ -214,6 +215,7 @@ int cli_cmd_cost(int argc, char **argv)
             cJSON_AddStringToObject(o, "phase", plan->steps[k].phase);
             cJSON_AddNumberToObject(o, "round", plan->steps[k].round);
             cJSON_AddBoolToObject(o, "local", plan->steps[k].local);
+            cJSON_AddBoolToObject(o, "loads", plan->steps[k].loads);
             cJSON_AddNumberToObject(o, "busiest_bytes", (double)busiest);
             cJSON_AddNumberToObject(o, "time_us", sec * 1e6);
             cJSON_AddItemToArray(steps, o);
@@ -262,8 +264,11 @@ int cli_cmd_cost(int argc, char **argv)
     char rounds[128];
     cv_plan_rounds_text(plan, rounds, sizeof rounds);
     printf("\n%s (each a round that moves data between ranks)\n", rounds);
-    printf("latency: alpha x %lld (one per message through the busiest port, each step)\n",
-           (long long)c.alphas);
+    bool loads = false; /* a step that reads every peer at once pays one alpha */
+    for (int k = 0; k < plan->nsteps; k++)
+        loads |= plan->steps[k].loads;
+    printf("latency: alpha x %lld (one per message through the busiest port, each step%s)\n",
+           (long long)c.alphas, loads ? "; one for a step that loads from every peer at once" : "");
     printf("bytes sent per rank (busiest): %lld (%s)\n", (long long)c.max_sent, b2);
     if (nodes) {
         char b3[32];

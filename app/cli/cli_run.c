@@ -133,6 +133,7 @@ static cJSON *run_json(const cv_trace *t)
         cJSON_AddStringToObject(st, "phase", p->steps[k].phase);
         cJSON_AddNumberToObject(st, "round", p->steps[k].round);
         cJSON_AddBoolToObject(st, "local", p->steps[k].local);
+        cJSON_AddBoolToObject(st, "loads", p->steps[k].loads);
         cJSON_AddNumberToObject(st, "time_us", cv_trace_step_seconds(t, k) * 1e6);
         cJSON *xs = cJSON_AddArrayToObject(st, "transfers");
         for (int64_t i = 0; i < p->steps[k].count; i++) {
