@@ -196,7 +196,7 @@ static void check_one_two_shot(void)
             EXPECT(0, "%s: %s", cv_algo_name(s.algo), err);
             continue;
         }
-        cv_link l = {NULL, 100e9, 5e-6, cases[i].gamma, NULL};
+        cv_link l = {NULL, 100e9, 5e-6, cases[i].gamma, NULL, CV_HW_NVLINK};
         cv_cost c;
         cv_cost_plan(p, &l, &c);
         EXPECT(near(c.seconds, cases[i].want_s) && c.alphas == cases[i].alphas &&
