@@ -125,6 +125,7 @@ static void draw_static(rd_ctx *c, const rd_frame *f)
         rd__draw_side_diagram(c, f);
     if (c->L.narration.w > 0)
         rd__draw_narration(c, f);
+    rd__draw_steptl(c, f);
     if (c->L.timeline.w > 0)
         rd__draw_timeline(c, f, false);
     if (c->L.buttons.w > 0)
@@ -203,6 +204,11 @@ static uint64_t static_key(const rd_ctx *c, const rd_frame *f)
         for (size_t i = 0; i < sizeof *f->narr.diagram; i++)
             h = mix64(h, d[i]);
     }
+    if (f->narr.steptl) {
+        const unsigned char *d = (const unsigned char *)f->narr.steptl;
+        for (size_t i = 0; i < sizeof *f->narr.steptl; i++)
+            h = mix64(h, d[i]);
+    }
     return h;
 }
 
@@ -224,6 +230,7 @@ static void draw_dynamic(rd_ctx *c, const rd_frame *f)
     }
     if (c->L.timeline.w > 0)
         rd__draw_timeline(c, f, true);
+    rd__draw_steptl_cursor(c, f);
     rd__draw_tooltip(c, f);
     rd__draw_pointer(c, f);
     if (f->help)

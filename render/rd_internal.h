@@ -12,9 +12,9 @@
  *      words for them: rd_plan.c, rd_chunks.c, rd_words.c
  *   3. layout: where everything goes, rectangles and lines only, nothing
  *      drawn; the hit test reads it: rd_cells.c, rd_fit.c, rd_stage.c,
- *      rd_narration_layout.c, rd_layout.c, rd_hit.c
+ *      rd_timeline_layout.c, rd_narration_layout.c, rd_layout.c, rd_hit.c
  *   4. drawing: walks the layout and draws it: rd_links.c, rd_card.c,
- *      rd_flight.c, rd_chrome.c, rd_diagram.c, rd_narration.c,
+ *      rd_flight.c, rd_chrome.c, rd_diagram.c, rd_timeline.c, rd_narration.c,
  *      rd_overlay.c, rd_draw.c (the frame), and show's chart,
  *      rd_chart_axes.c, rd_chart.c (rd_chart_internal.h)
  * This header is in the same order. Per-frame scratch lives in rd_ctx
@@ -234,6 +234,10 @@ void rd__layout_panel(rd__scratch *sc, const rd_frame *f, const rd_panel *p, SDL
 /* rd_narration_layout.c: the narration panel's lines, answers, buttons and
  * field, into L (its rectangle L->narration already placed). */
 void rd__layout_narration(rd__scratch *sc, rd_text *t, const rd_frame *f, rd_layout *L);
+/* A step timeline's lane height in text heights (px_small) for nl lanes:
+ * a few lanes get room for a label on two lines, many (a pipeline's
+ * stages) one line each (rd_timeline_layout.c). */
+float rd__steptl_lane_px(int nl);
 /* Where a diagram's boxes, arrows (clipped to the boxes) and arrow labels
  * go in area, for the drawing. */
 typedef struct {
@@ -299,6 +303,7 @@ struct rd_ctx {
     int nboxes;
     rd__scratch scratch;            /* the layout's */
     rd__diagram_geom diagram;       /* the diagram being drawn */
+    rd_steptl_geom steptl;          /* the step timeline being drawn */
     int lane_x[RD__LANE_STEPS + 1]; /* the timeline lane being drawn: step k at lane_x[k] */
     uint64_t route_sig[2];          /* each panel's layout, as the routes depend on it */
     rd__route_memo routes[RD__ROUTE_MEMO];
@@ -338,6 +343,10 @@ void rd__draw_caption(rd_ctx *c, const rd_frame *f, int p);
  * (rd_diagram.c). */
 void rd__draw_diagram(rd_ctx *c, const rd_frame *f, const rd_diagram *d, SDL_Rect area);
 void rd__draw_side_diagram(rd_ctx *c, const rd_frame *f);
+/* A beat's step timeline, under the stage or in the panel, with the
+ * static layer; its cursor, each frame (rd_timeline.c). */
+void rd__draw_steptl(rd_ctx *c, const rd_frame *f);
+void rd__draw_steptl_cursor(rd_ctx *c, const rd_frame *f);
 /* The narration panel as laid out (rd_narration.c). */
 void rd__draw_narration(rd_ctx *c, const rd_frame *f);
 

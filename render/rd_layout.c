@@ -146,6 +146,22 @@ static int layout_narration_panel(const rd_frame *f, int header_h, int bottom, i
     return right;
 }
 
+/* A lesson's step timeline: a band along the stage's bottom, the
+ * stage's full width (time runs across), as tall as its lanes need. */
+static void layout_side_steptl(const rd_frame *f, int pad, rd_layout *L)
+{
+    const rd_steptl *tl = f->narr.steptl;
+    if (!f->lesson || !tl || tl->nblocks <= 0 || L->narration.w <= 0)
+        return;
+    int nl = tl->nlanes < 1 ? 1 : tl->nlanes;
+    int inner = (int)fmaxf(3, 6 * L->ui);
+    int dh = (int)(L->px_small * (4.4f + rd__steptl_lane_px(nl) * nl)) + 2 * inner;
+    if (dh > L->stage.h * 0.45f)
+        dh = (int)(L->stage.h * 0.45f);
+    L->steptl = rd__rect(L->stage.x, L->stage.y + L->stage.h - dh, L->stage.w, dh);
+    L->stage.h -= dh + pad;
+}
+
 /* A lesson's diagram beside the stage: a tall diagram (the usual "where in
  * the model") takes a column on the stage's right, a wide one a band along
  * its bottom; the cards share what is left. */
@@ -203,6 +219,7 @@ void rd__layout_frame(rd__scratch *sc, const rd_frame *f, int w, int h, rd_text 
     int bottom = layout_controls(f, text, header_h, pad, L);
     int right = layout_narration_panel(f, header_h, bottom, pad, L);
     L->stage = rd__rect(pad, header_h + pad / 2, right - pad, bottom - header_h - pad);
+    layout_side_steptl(f, pad, L);
     layout_side_diagram(f, pad, L);
     L->message = rd__rect(L->stage.x + L->stage.w / 8, L->stage.y + pad, L->stage.w * 3 / 4,
                           (int)(L->px_text * 2.2));
@@ -231,5 +248,6 @@ void rd_frame_init(rd_frame *f)
     f->controls = true;
     f->mouse_x = f->mouse_y = -1;
     f->focus = -1;
+    f->narr.steptl_t = -1;
     f->panels[0].t = f->panels[1].t = -1;
 }

@@ -132,8 +132,8 @@ static void emit_text(rd_layout *L, const char *text, int px, int role, SDL_Rect
 
 /* ----------------------------------------------------------- the bottom */
 
-/* Bottom up: the diagram (unless it sits beside the stage), the
- * navigation row and the footer take their room. */
+/* Bottom up: the diagram and the step timeline (unless they sit beside
+ * the stage), the navigation row and the footer take their room. */
 static void layout_nav(narr *nc)
 {
     const rd_frame *f = nc->f;
@@ -144,6 +144,13 @@ static void layout_nav(narr *nc)
         int dh = in.h * 2 / 5;
         L->narr_diagram = rd__rect(in.x, in.y + in.h - dh, in.w, dh);
         nc->bottom = L->narr_diagram.y - nc->pad;
+    }
+    if (nv->steptl && nv->steptl->nblocks > 0 && L->steptl.w <= 0) {
+        int nl = nv->steptl->nlanes < 1 ? 1 : nv->steptl->nlanes;
+        int dh = (int)fminf(L->px_small * (4.4f + rd__steptl_lane_px(nl) * nl) + 8 * L->ui,
+                            in.h * 2 / 5);
+        L->narr_steptl = rd__rect(in.x, nc->bottom - dh, in.w, dh);
+        nc->bottom = L->narr_steptl.y - nc->pad;
     }
     if (!f->lesson || !nv->nav)
         return;

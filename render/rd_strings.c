@@ -38,6 +38,12 @@ static const char *const strings[RD_S_COUNT_][CV_LANG_COUNT] = {
     [RD_S_LEGEND_DOT] = {"\xC2\xB7 = not written yet", "\xC2\xB7 = 尚未写入"},
     [RD_S_LEGEND_NET] = {"dashed = between nodes (network)", "虚线 = 跨节点（网络）"},
     [RD_S_VALUE] = {"value", "值"},
+    /* a step timeline's legend (rd_timeline.c) */
+    [RD_S_TL_COMPUTE] = {"compute", "计算"},
+    [RD_S_TL_HIDDEN] = {"comm, hidden", "通信（已隐藏）"},
+    [RD_S_TL_EXPOSED] = {"comm, exposed", "通信（暴露）"},
+    [RD_S_TL_BUBBLE] = {"idle (bubble)", "空闲（气泡）"},
+    [RD_S_TL_SLOTS] = {"slots", "个时隙"},
     [RD_S_VALUES] = {"values", "值"},
     [RD_S_FROM] = {"from ranks", "来自 rank"},
     [RD_S_INITIAL] = {"initial input", "初始输入"},

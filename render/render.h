@@ -167,7 +167,8 @@ typedef enum {
     RD_S_HELP_CLOSE, RD_S_JUST_HAPPENED, RD_S_NEXT, RD_S_STEPS, RD_S_BYTES_PER_RANK, RD_S_START, RD_S_DONE,
     RD_S_NO_TRACE, RD_S_NO_CJK, RD_S_LOCAL, RD_S_LEGEND_BLOCK, RD_S_LEGEND_DOT,
     RD_S_LENS, RD_S_NODES_OF, RD_S_NODE, RD_S_LEGEND_NET, RD_S_RANK1, RD_S_IN_FLIGHT,
-    RD_S_LEGEND_GATHERED, RD_S_VALUES, RD_S_LEGEND_NUMBERED, RD_S_RESULT, RD_S_COUNT_
+    RD_S_LEGEND_GATHERED, RD_S_VALUES, RD_S_LEGEND_NUMBERED, RD_S_RESULT, RD_S_TL_COMPUTE,
+    RD_S_TL_HIDDEN, RD_S_TL_EXPOSED, RD_S_TL_BUBBLE, RD_S_TL_SLOTS, RD_S_COUNT_
 } rd_string;
 const char *rd_str(cv_lang lang, rd_string id);
 /* The strings with numbers in them (STEP_OF: a of b; GPU,
@@ -273,6 +274,60 @@ typedef struct {
     rd_diagram_arrow arrows[RD_DIAGRAM_MAX_ARROWS];
 } rd_diagram;
 
+/* A step timeline for the narration panel or beside the stage (lessons):
+ * lanes (streams, or pipeline stages) of blocks over one step, in unit
+ * ("s", "ms", "us", or "slot": the axis counts slots), as docs/LESSONS.md
+ * defines them. A comm block is hidden
+ * where a compute block (of any lane) runs beside it and exposed where
+ * none does; the renderer shows which. */
+#define RD_STEPTL_MAX_LANES 8
+#define RD_STEPTL_MAX_BLOCKS 64
+#define RD_STEPTL_MAX_MARKERS 4
+typedef enum { RD_SPAN_COMPUTE, RD_SPAN_COMM, RD_SPAN_BUBBLE } rd_span_kind;
+typedef struct {
+    int lane;           /* index into lanes */
+    int kind;           /* rd_span_kind */
+    double start, dur;  /* in the timeline's unit */
+    char label[32];
+} rd_steptl_block;
+typedef struct {
+    double at;
+    char label[32];
+} rd_steptl_marker;
+typedef struct {
+    char unit[8];
+    int nlanes, nblocks, nmarkers;
+    char lanes[RD_STEPTL_MAX_LANES][32];
+    rd_steptl_block blocks[RD_STEPTL_MAX_BLOCKS];
+    rd_steptl_marker markers[RD_STEPTL_MAX_MARKERS];
+} rd_steptl;
+
+/* Where a step timeline's parts go in area (rd_steptl_place): a column
+ * of lane names label_w wide, the lanes, the time axis under them and the
+ * legend at the bottom; time t is at x = plot.x + (t - t0) * plot.w /
+ * (t1 - t0). */
+#define RD_STEPTL_MAX_TICKS 12
+typedef struct {
+    SDL_Rect names;                        /* the lane names' column */
+    SDL_Rect plot;                         /* the lanes, where the blocks go */
+    SDL_Rect lane[RD_STEPTL_MAX_LANES];    /* each lane's row, across the plot */
+    SDL_Rect block[RD_STEPTL_MAX_BLOCKS];  /* each block; w >= 1 */
+    SDL_Rect axis;                         /* the tick labels' row */
+    SDL_Rect legend;
+    double t0, t1;
+    int nticks;
+    double tick[RD_STEPTL_MAX_TICKS];
+} rd_steptl_geom;
+void rd_steptl_place(const rd_steptl *d, SDL_Rect area, int label_w, int px,
+                     rd_steptl_geom *g);
+/* x of time t in the plot. */
+int rd_steptl_x(const rd_steptl_geom *g, double t);
+/* Block b's exposed time: the part of a comm block no compute block
+ * covers (0 for compute and bubbles). The exposed pieces go to seg[][2]
+ * (start, end), at most maxseg of them, their count to *nseg (either may
+ * be NULL/0). */
+double rd_steptl_exposed(const rd_steptl *d, int b, double (*seg)[2], int maxseg, int *nseg);
+
 /* Clickable answers under the narration (quizzes). */
 #define RD_MAX_CHOICES 6
 typedef enum { RD_CHOICE_PLAIN, RD_CHOICE_PICKED, RD_CHOICE_RIGHT, RD_CHOICE_WRONG } rd_choice_state;
@@ -289,6 +344,8 @@ typedef struct {
     bool flying;       /* just is the step in flight: headed "In flight", not "Just happened" */
     bool result;       /* next is compare mode's verdict: headed "Result", not "Next" */
     const rd_diagram *diagram; /* may be NULL */
+    const rd_steptl *steptl;   /* a step timeline; may be NULL */
+    double steptl_t;           /* its cursor, 0..1 of its length; < 0: none */
     int nchoices;
     const char *choices[RD_MAX_CHOICES]; /* wrapped onto up to 5 lines each */
     int choice_state[RD_MAX_CHOICES];
@@ -475,6 +532,7 @@ typedef struct {
     SDL_Rect lane_names; /* compare mode: each timeline lane's algorithm, left of it; w == 0: none */
     SDL_Rect message;
     SDL_Rect diagram;   /* lesson mode: the diagram beside the stage; w == 0 when none */
+    SDL_Rect steptl;    /* lesson mode: the step timeline under the stage; w == 0 when none */
     /* The narration panel's insides. */
     SDL_Rect choice[RD_MAX_CHOICES]; /* answer buttons; w == 0 when not shown */
     int nnav;
@@ -482,6 +540,7 @@ typedef struct {
     rd_action nav_action[RD_MAX_NAV];
     SDL_Rect input;     /* the typed-answer field */
     SDL_Rect narr_diagram; /* a diagram inside the panel */
+    SDL_Rect narr_steptl;  /* a step timeline inside the panel */
     SDL_Rect narr_text; /* the text column */
     int narr_scroll;    /* narration lines scrolled off the top, after clamping */
     int narr_scroll_max; /* 0 when the whole text fits */

@@ -9,6 +9,10 @@ collviz_test(test_render_routes SOURCES test_render_routes.c test_render_util.c 
 collviz_test(test_gui_input SOURCES test_gui_input.c test_render_util.c LIBS cvgui TIMEOUT 300)
 collviz_test(test_gui_text SOURCES test_gui_text.c test_render_util.c LIBS cvgui TIMEOUT 60)
 collviz_test(test_gui_counts SOURCES test_gui_counts.c test_render_util.c LIBS cvgui TIMEOUT 120)
+# A lesson's step timeline: exposed and hidden communication, blocks on
+# the time axis, the band under the stage and its sweeping cursor.
+collviz_test(test_render_timeline SOURCES test_render_timeline.c test_render_util.c LIBS cvgui
+             TIMEOUT 120)
 collviz_test(test_render_hover SOURCES test_render_hover.c test_render_util.c LIBS cvgui TIMEOUT 300)
 # Compare mode's end: lanes named, which finished first and why.
 collviz_test(test_gui_compare SOURCES test_gui_compare.c test_render_util.c LIBS cvgui TIMEOUT 300)

@@ -12,8 +12,9 @@
  * ones from the menu, opens a lesson from the menu, reopens the window and
  * resumes where it
  * was, checks that every piece of text stays inside the window and the
- * narration panel, and compares two lesson frames (English, Chinese) with
- * golden images: COLLVIZ_UPDATE_GOLDEN=1 rewrites them.
+ * narration panel, and compares three lesson frames (English, Chinese, a
+ * step timeline) with golden images: COLLVIZ_UPDATE_GOLDEN=1 rewrites
+ * them.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "gui_lesson.h"
@@ -697,6 +698,16 @@ static void test_goldens(void)
     li = lesson_index("par-tp");
     attach(&s, g, li, 0, LESSON_ZH);
     TR_CHECK(!golden(g, "lesson_diagram_zh"), "the frame differs from its golden image");
+    gui_lesson_detach(&s);
+    gui_destroy(g);
+    /* DDP's buckets on the step timeline under the stage, the cursor held
+     * at the end of its sweep */
+    g = open_gui(1024, 640);
+    li = lesson_index("par-dp-ddp");
+    attach(&s, g, li, 4, LESSON_EN);
+    gui_tick(g, 10);
+    gui_render(g);
+    TR_CHECK(!golden(g, "lesson_timeline_en"), "the frame differs from its golden image");
     gui_lesson_detach(&s);
     gui_destroy(g);
 }

@@ -1,6 +1,6 @@
 /*
- * test_lesson_labels.c: the validator's diagram label limits are the
- * renderer's field sizes (render.h), so a label the validator accepts is
+ * test_lesson_labels.c: the validator's diagram and step timeline label
+ * limits are the renderer's field sizes (render.h), so a label the validator accepts is
  * never cut when it is copied into a frame, and copying a longer one cuts
  * between UTF-8 characters.
  */
@@ -15,6 +15,17 @@ _Static_assert(sizeof(((rd_diagram_box *)0)->label) == LESSON_MAX_BOX_LABEL + 1,
                "LESSON_MAX_BOX_LABEL must match rd_diagram_box.label");
 _Static_assert(sizeof(((rd_diagram_arrow *)0)->label) == LESSON_MAX_ARROW_LABEL + 1,
                "LESSON_MAX_ARROW_LABEL must match rd_diagram_arrow.label");
+/* The step timeline's labels and arrays, the same way. */
+_Static_assert(sizeof(((rd_steptl *)0)->lanes[0]) == LESSON_MAX_LANE_LABEL + 1,
+               "LESSON_MAX_LANE_LABEL must match rd_steptl.lanes");
+_Static_assert(sizeof(((rd_steptl_block *)0)->label) == LESSON_MAX_SPAN_LABEL + 1,
+               "LESSON_MAX_SPAN_LABEL must match rd_steptl_block.label");
+_Static_assert(sizeof(((rd_steptl_marker *)0)->label) == LESSON_MAX_SPAN_LABEL + 1,
+               "LESSON_MAX_SPAN_LABEL must match rd_steptl_marker.label");
+_Static_assert(LESSON_TIMELINE_MAX_LANES == RD_STEPTL_MAX_LANES &&
+                   LESSON_TIMELINE_MAX_BLOCKS == RD_STEPTL_MAX_BLOCKS &&
+                   LESSON_TIMELINE_MAX_MARKERS == RD_STEPTL_MAX_MARKERS,
+               "a timeline the validator accepts fits the renderer's arrays");
 
 int main(void)
 {

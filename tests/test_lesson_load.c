@@ -7,6 +7,7 @@
  * that the documented example in docs/LESSONS.md is itself valid, the
  * algorithm a setup override gets, and the quizzes converted to from_cost.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -310,6 +311,75 @@ static void test_doc_example(void)
     lesson_diags_destroy(&diags);
 }
 
+/* A beat's step timeline: blocks placed after earlier ones start where
+ * those end, a comm block lasts what the cost model says (priced here
+ * again, straight from the engine), a compute block what the file gives,
+ * and the timeline carries to later beats until one gives null. */
+static void test_timeline(void)
+{
+    lesson_diags diags;
+    lesson_diags_init(&diags);
+    lesson *l = NULL;
+    int rc = lesson_load_file(COLLVIZ_SOURCE_DIR "/lessons/par-dp-ddp.json", LESSON_LOAD_NO_TRACE,
+                              &l, &diags);
+    lesson_diags_print(&diags, stderr);
+    EXPECT(rc == 0 && l, "par-dp-ddp loads");
+    if (!l) {
+        lesson_diags_destroy(&diags);
+        return;
+    }
+    const lesson_timeline *t = l->beats[4].timeline;
+    EXPECT(t && l->beats[3].timeline == NULL, "beat 5 brings the timeline");
+    EXPECT(t && l->beats[5].timeline == t, "beat 6 keeps it");
+    if (t) {
+        EXPECT(strcmp(t->unit, "ms") == 0 && t->nlanes == 2 && t->nblocks == 7, "%s %d lanes %d blocks",
+              t->unit, t->nlanes, t->nblocks);
+        const lesson_span *l3 = &t->blocks[1], *a1 = &t->blocks[4], *a2 = &t->blocks[5];
+        EXPECT(l3->kind == LESSON_SPAN_COMPUTE && !l3->has_cost && l3->duration == 1.5 &&
+                  l3->start == 1.5,
+              "layer 3: %g + %g", l3->start, l3->duration);
+        EXPECT(a1->kind == LESSON_SPAN_COMM && a1->has_cost && a1->lane == 1 && a1->start == 3.0,
+              "bucket 1 starts when layer 3 ends: %g", a1->start);
+        /* 25 MiB of float32 on a ring of 8 over ib-hdr */
+        cv_spec spec;
+        cv_spec_init(&spec);
+        spec.op = CV_OP_ALLREDUCE;
+        spec.algo = CV_ALGO_RING;
+        spec.ranks = 8;
+        spec.count = 25 * 1024 * 1024 / 4;
+        cv_plan *plan = NULL;
+        char err[256];
+        EXPECT(cv_plan_create(&spec, &plan, err, sizeof err) == CV_OK, "%s", err);
+        cv_cost cost;
+        memset(&cost, 0, sizeof cost);
+        if (plan)
+            cv_cost_plan(plan, cv_link_find("ib-hdr"), &cost);
+        cv_plan_destroy(plan);
+        double ms = cost.seconds * 1e3;
+        EXPECT(ms > 1.5 && fabs(a1->duration - ms) < 1e-9 * ms && fabs(a2->duration - ms) < 1e-9 * ms,
+              "all-reduce %g ms and %g ms, the model %g ms", a1->duration, a2->duration, ms);
+        EXPECT(t->nmarkers == 1 && t->markers[0].at == 6.0, "backward ends at 6 ms");
+        EXPECT(fabs(t->end - (6.0 + ms + 1.0)) < 1e-9, "the step ends after the optimizer: %g",
+              t->end);
+    }
+    lesson_destroy(l);
+    lesson_diags_destroy(&diags);
+    /* "timeline": null ends it: par-pp's schedules stop at beat 7. */
+    lesson_diags_init(&diags);
+    l = NULL;
+    rc = lesson_load_file(COLLVIZ_SOURCE_DIR "/lessons/par-pp.json", LESSON_LOAD_NO_TRACE, &l,
+                          &diags);
+    EXPECT(rc == 0 && l && l->nbeats > 6, "par-pp loads");
+    if (l && l->nbeats > 6) {
+        const lesson_timeline *pp = l->beats[5].timeline;
+        EXPECT(pp && strcmp(pp->unit, "slot") == 0 && pp->nlanes == 6, "the schedules, in slots");
+        EXPECT(l->beats[6].timeline == NULL, "null clears the timeline");
+        EXPECT(l->beats[5].diagram == NULL, "null clears the diagram beside it");
+    }
+    lesson_destroy(l);
+    lesson_diags_destroy(&diags);
+}
+
 /* docs/LESSONS.md lists the course: every shipped lesson, with its quiz
  * count, and nothing that is not shipped. */
 static void test_doc_course_list(void)
@@ -375,6 +445,7 @@ static const test_case cases[] = {
     CASE("doc-example", test_doc_example),
     CASE("override-algo", test_override_algo),
     CASE("converted-quizzes", test_converted_quizzes),
+    CASE("timeline", test_timeline),
 };
 
 int main(int argc, char **argv) { return CASES_MAIN(argc, argv, cases); }

@@ -22,8 +22,9 @@ ORDER='
 primitives: rd_font.c rd_text.c rd_theme.c rd_theme_load.c rd_strings.c rd_keys.c
             rd_prims.c rd_image.c
 plan:       rd_plan.c rd_chunks.c rd_words.c rd_verdict.c
-layout:     rd_cells.c rd_fit.c rd_stage.c rd_narration_layout.c rd_layout.c rd_hit.c
-drawing:    rd_links.c rd_card.c rd_flight.c rd_chrome.c rd_diagram.c rd_narration.c
+layout:     rd_cells.c rd_fit.c rd_stage.c rd_timeline_layout.c rd_narration_layout.c rd_layout.c
+            rd_hit.c
+drawing:    rd_links.c rd_card.c rd_flight.c rd_chrome.c rd_diagram.c rd_timeline.c rd_narration.c
             rd_overlay.c rd_table.c rd_draw.c rd_chart_axes.c rd_chart.c
 '
 fail=0

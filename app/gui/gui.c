@@ -867,6 +867,8 @@ void gui__frame(gui *g, rd_frame *out)
         f.narr.result = g->text_result && f.narr.next;
     }
     f.narr.diagram = g->has_diagram ? &g->diagram : NULL;
+    f.narr.steptl = g->has_steptl ? &g->steptl : NULL;
+    f.narr.steptl_t = gui__steptl_t(g);
     f.narr.nchoices = g->nchoices;
     for (int i = 0; i < g->nchoices; i++) {
         f.narr.choices[i] = g->choices[i];
@@ -1004,7 +1006,7 @@ void gui_loop_init(gui_loop *l)
 
 bool gui_loop_busy(const gui *g)
 {
-    return g->playing || g->exit_after > 0;
+    return g->playing || g->exit_after > 0 || gui__steptl_moving(g);
 }
 
 bool gui_frame(gui *g, gui_loop *l, bool may_wait)
@@ -1012,7 +1014,7 @@ bool gui_frame(gui *g, gui_loop *l, bool may_wait)
     SDL_Event e;
     /* Paused and nothing changing: sleep until something happens. */
     bool idle = !g->playing && !g->dragging && !(g->has_message && g->message_until > 0) &&
-                g->exit_after == 0;
+                g->exit_after == 0 && !gui__steptl_moving(g);
     if (may_wait && idle && !l->dirty && SDL_WaitEventTimeout(&e, 250)) {
         gui_handle_event(g, &e);
         l->dirty = true;
@@ -1025,14 +1027,15 @@ bool gui_frame(gui *g, gui_loop *l, bool may_wait)
     l->last = now;
     if (dt > 0.25)
         dt = 0.25; /* after a stall, don't jump a whole step */
-    bool was_playing = g->playing;
+    bool was_playing = g->playing, sweeping = gui__steptl_moving(g);
     gui_tick(g, dt);
     if (g->hooks.on_frame)
         g->hooks.on_frame(g->hooks.user, g);
     /* --frames N counts frames, so a window that must quit after N
      * never idles: it draws at ~60 fps instead of waiting for events
      * that may never come (a bare X server sends none). */
-    if (g->playing || was_playing || g->message_until > 0 || g->exit_after > 0 || l->redraw)
+    if (g->playing || was_playing || sweeping || g->message_until > 0 || g->exit_after > 0 ||
+        l->redraw)
         l->dirty = true;
     l->redraw = false;
     if (g->quit)

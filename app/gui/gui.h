@@ -180,6 +180,9 @@ void gui_set_highlights(gui *g, uint64_t ranks, const rd_region *regions, int nr
                         const int (*links)[2], int nlinks);
 void gui_clear_highlights(gui *g);
 void gui_set_diagram(gui *g, const rd_diagram *d); /* copied; NULL clears */
+/* A step timeline (copied; NULL clears). Its cursor sweeps it once from
+ * the start whenever a different timeline is set. */
+void gui_set_step_timeline(gui *g, const rd_steptl *d);
 /* Answer buttons under the narration; states are rd_choice_state values
  * (NULL = all plain). n = 0 removes them. */
 void gui_set_choices(gui *g, const char *const *choices, int n, const int *states);

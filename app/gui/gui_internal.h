@@ -78,6 +78,9 @@ struct gui {
     char *narr_title, *narr_body, *footer;
     bool has_diagram;
     rd_diagram diagram;
+    bool has_steptl;
+    rd_steptl steptl;
+    double steptl_since; /* the clock when this timeline was first shown: its cursor's start */
     int nchoices;
     char *choices[RD_MAX_CHOICES];
     int choice_state[RD_MAX_CHOICES];
@@ -108,6 +111,11 @@ struct gui {
     bool hide_measured; /* golden images: no run-to-run timings */
     rd_layout *hit_layout; /* gui__hit's, kept off the stack */
 };
+
+/* The step timeline's cursor now, 0..1 of its length (-1: no timeline),
+ * and whether it is still moving (the window must keep drawing). */
+double gui__steptl_t(const gui *g);
+bool gui__steptl_moving(const gui *g);
 
 /* The narration's "Just happened" and "Next" for the time shown. */
 void gui__step_texts(gui *g);

@@ -266,6 +266,38 @@ static void show_diagram(gui_lesson *s, const lesson_diagram *d)
     free(rd);
 }
 
+static void show_steptl(gui_lesson *s, const lesson_timeline *t)
+{
+    if (!t) {
+        gui_set_step_timeline(s->g, NULL);
+        return;
+    }
+    rd_steptl *rd = cv_xcalloc(1, sizeof *rd);
+    snprintf(rd->unit, sizeof rd->unit, "%s", t->unit);
+    rd->nlanes = t->nlanes < RD_STEPTL_MAX_LANES ? t->nlanes : RD_STEPTL_MAX_LANES;
+    for (int i = 0; i < rd->nlanes; i++)
+        copy_label(rd->lanes[i], sizeof rd->lanes[i], lesson_text_get(&t->lanes[i].label, s->lang));
+    rd->nblocks = t->nblocks < RD_STEPTL_MAX_BLOCKS ? t->nblocks : RD_STEPTL_MAX_BLOCKS;
+    for (int i = 0; i < rd->nblocks; i++) {
+        const lesson_span *b = &t->blocks[i];
+        rd->blocks[i].lane = b->lane;
+        rd->blocks[i].kind = (int)b->kind; /* same order as rd_span_kind */
+        rd->blocks[i].start = b->start;
+        rd->blocks[i].dur = b->duration;
+        if (lesson_text_present(&b->label))
+            copy_label(rd->blocks[i].label, sizeof rd->blocks[i].label,
+                       lesson_text_get(&b->label, s->lang));
+    }
+    rd->nmarkers = t->nmarkers < RD_STEPTL_MAX_MARKERS ? t->nmarkers : RD_STEPTL_MAX_MARKERS;
+    for (int i = 0; i < rd->nmarkers; i++) {
+        rd->markers[i].at = t->markers[i].at;
+        copy_label(rd->markers[i].label, sizeof rd->markers[i].label,
+                   lesson_text_get(&t->markers[i].label, s->lang));
+    }
+    gui_set_step_timeline(s->g, rd);
+    free(rd);
+}
+
 static void show_highlights(gui_lesson *s, const lesson_beat *b, bool page)
 {
     uint64_t ranks = 0;
@@ -349,6 +381,7 @@ static void show_intro(gui_lesson *s)
     gui_hide_next(s->g, false);
     gui_clear_highlights(s->g);
     gui_set_diagram(s->g, NULL);
+    gui_set_step_timeline(s->g, NULL);
 }
 
 void gui_lesson_refresh(gui_lesson *s)
@@ -404,6 +437,7 @@ void gui_lesson_refresh(gui_lesson *s)
     gui_hide_next(s->g, q && !s->quiz.solved && !s->quiz.revealed);
     show_highlights(s, b, page);
     show_diagram(s, b->diagram);
+    show_steptl(s, b->timeline);
 }
 
 /* ----------------------------------------------------------- moving */
@@ -676,6 +710,7 @@ void gui_lesson_detach(gui_lesson *s)
     gui_set_picks(g, NULL, 0);
     gui_set_footer(g, NULL);
     gui_set_diagram(g, NULL);
+    gui_set_step_timeline(g, NULL);
     gui_clear_highlights(g);
     lesson_progress_destroy(&s->prog);
     s->g = NULL;

@@ -49,6 +49,31 @@ void gui_set_diagram(gui *g, const rd_diagram *d)
         g->diagram = *d;
 }
 
+void gui_set_step_timeline(gui *g, const rd_steptl *d)
+{
+    if (d && (!g->has_steptl || memcmp(&g->steptl, d, sizeof *d) != 0)) {
+        g->steptl = *d;
+        g->steptl_since = g->clock;
+    }
+    g->has_steptl = d != NULL;
+}
+
+/* The cursor crosses the whole step in this many seconds, once. */
+#define STEPTL_SWEEP_S 6.0
+
+double gui__steptl_t(const gui *g)
+{
+    if (!g->has_steptl)
+        return -1;
+    double t = (g->clock - g->steptl_since) / STEPTL_SWEEP_S;
+    return t < 0 ? 0 : t > 1 ? 1 : t;
+}
+
+bool gui__steptl_moving(const gui *g)
+{
+    return g->has_steptl && g->clock - g->steptl_since < STEPTL_SWEEP_S;
+}
+
 void gui_set_choices(gui *g, const char *const *choices, int n, const int *states)
 {
     for (int i = 0; i < RD_MAX_CHOICES; i++) {

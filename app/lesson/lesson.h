@@ -48,6 +48,14 @@ extern "C" {
  * validator refuses a longer one instead of letting it be cut. */
 #define LESSON_MAX_BOX_LABEL 63
 #define LESSON_MAX_ARROW_LABEL 47
+/* Step timelines: the same rule for lane and block labels (render.h:
+ * rd_steptl.lanes[][32], rd_steptl_block.label[32]), and the renderer's
+ * fixed arrays. */
+#define LESSON_MAX_LANE_LABEL 31
+#define LESSON_MAX_SPAN_LABEL 31
+#define LESSON_TIMELINE_MAX_LANES 8
+#define LESSON_TIMELINE_MAX_BLOCKS 64
+#define LESSON_TIMELINE_MAX_MARKERS 4
 
 /* --------------------------------------------------------------- vocabulary */
 
@@ -202,6 +210,50 @@ typedef struct {
     lesson_cost_quantity quantity;
 } lesson_cost_ref;
 
+/* A step timeline: lanes (streams, or pipeline stages) and the blocks that
+ * run on them over one training step, in `unit` ("s", "ms", "us", or
+ * "slot" for a schedule drawn in equal slots). A comm block's duration is
+ * the cost model's (has_cost, times `times`); a compute or bubble block's
+ * is given. Blocks of one lane never overlap. */
+typedef enum {
+    LESSON_SPAN_COMPUTE,
+    LESSON_SPAN_COMM,   /* a collective: hidden where compute runs beside it, else exposed */
+    LESSON_SPAN_BUBBLE, /* a pipeline stage waiting */
+    LESSON_SPAN_KIND_COUNT
+} lesson_span_kind;
+
+typedef struct {
+    const char *id;
+    lesson_text label;
+} lesson_lane;
+
+typedef struct {
+    const char *id;    /* may be NULL */
+    int lane;          /* index into the timeline's lanes */
+    lesson_text label; /* may be absent */
+    lesson_span_kind kind;
+    double start, duration;
+    bool has_cost;
+    lesson_cost_ref cost; /* duration = cost.value * times */
+    double times;
+} lesson_span;
+
+typedef struct {
+    double at;
+    lesson_text label;
+} lesson_marker;
+
+typedef struct {
+    const char *unit; /* "s", "ms", "us", "slot" */
+    lesson_lane *lanes;
+    int nlanes;
+    lesson_span *blocks;
+    int nblocks;
+    lesson_marker *markers;
+    int nmarkers;
+    double end; /* the latest block end or marker */
+} lesson_timeline;
+
 typedef struct {
     lesson_text text;
     lesson_text why; /* may be absent */
@@ -255,6 +307,7 @@ typedef struct {
     lesson_highlight highlight;
     lesson_quiz *quiz;        /* NULL when none */
     lesson_diagram *diagram;  /* the diagram in effect (carried from earlier beats), or NULL */
+    lesson_timeline *timeline; /* the step timeline in effect (carried the same way), or NULL */
 } lesson_beat;
 
 typedef struct {

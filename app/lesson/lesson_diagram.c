@@ -25,8 +25,8 @@ static int box_kind_parse(const char *s)
  * label longer than the field would silently lose its end, and a line
  * break cannot be drawn, so both are refused here, at the offending
  * language's string. An absent label fits. */
-static bool label_fits(lesson__ctx *c, lesson__val owner, const char *where,
-                       const lesson_text *label, size_t max, const char *what)
+bool lesson__label_fits(lesson__ctx *c, lesson__val owner, const char *where,
+                        const lesson_text *label, size_t max, const char *what)
 {
     bool ok = true;
     for (int lang = 0; lang < LESSON_LANG_COUNT; lang++) {
@@ -102,7 +102,7 @@ lesson_diagram *lesson__read_diagram(lesson__ctx *c, lesson__val v, const char *
         int kind = LESSON_BOX_COMPUTE;
         bool bok = lesson__want_id(c, e, "id", ep, true, &b->id) > 0;
         bok = lesson__want_text(c, e, "label", ep, true, &b->label) > 0 && bok;
-        bok = label_fits(c, e, ep, &b->label, LESSON_MAX_BOX_LABEL, "a box") && bok;
+        bok = lesson__label_fits(c, e, ep, &b->label, LESSON_MAX_BOX_LABEL, "a box") && bok;
         bok = lesson__want_int(c, e, "x", ep, true, 0, 11, &x) > 0 && bok;
         bok = lesson__want_int(c, e, "y", ep, true, 0, 11, &y) > 0 && bok;
         bok = lesson__want_int(c, e, "w", ep, false, 1, 12, &w) >= 0 && bok;
@@ -172,7 +172,7 @@ lesson_diagram *lesson__read_diagram(lesson__ctx *c, lesson__val v, const char *
             a->from = idx[0];
             a->to = idx[1];
             ok = lesson__want_text(c, e, "label", ep, false, &a->label) >= 0 && ok;
-            ok = label_fits(c, e, ep, &a->label, LESSON_MAX_ARROW_LABEL, "an arrow") && ok;
+            ok = lesson__label_fits(c, e, ep, &a->label, LESSON_MAX_ARROW_LABEL, "an arrow") && ok;
         }
     } else if (av.j) {
         ok = false;

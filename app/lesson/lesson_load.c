@@ -380,8 +380,8 @@ static bool read_step(lesson__ctx *c, lesson__val bv, const char *where, int set
 
 static void read_beats(lesson__ctx *c, lesson__val root)
 {
-    static const char *const keys[] = {"step", "text", "setup", "highlight", "quiz", "diagram",
-                                       NULL};
+    static const char *const keys[] = {"step", "text",    "setup",    "highlight",
+                                       "quiz", "diagram", "timeline", NULL};
     lesson *l = c->l;
     lesson__val beats = lesson__member(c, root, "beats");
     if (!beats.j) {
@@ -396,6 +396,7 @@ static void read_beats(lesson__ctx *c, lesson__val root)
     size_t *quiz_id_off = lesson__xcalloc((size_t)l->nbeats, sizeof(size_t));
     int cur = c->plans[0] ? 0 : -1, quizzes_given = 0;
     lesson_diagram *diagram = NULL;
+    lesson_timeline *timeline = NULL;
 
     for (int i = 0; i < l->nbeats; i++) {
         lesson__val bv = lesson__item(c, beats, i);
@@ -431,6 +432,13 @@ static void read_beats(lesson__ctx *c, lesson__val root)
             diagram = cJSON_IsNull(dv.j) ? NULL : lesson__read_diagram(c, dv, path);
         }
         b->diagram = diagram;
+        lesson__val tv = lesson__member(c, bv, "timeline");
+        if (tv.j) {
+            char path[96];
+            lesson__path(path, sizeof path, where, "timeline");
+            timeline = cJSON_IsNull(tv.j) ? NULL : lesson__read_timeline(c, tv, path);
+        }
+        b->timeline = timeline;
 
         lesson__val qv = lesson__member(c, bv, "quiz");
         if (qv.j) {

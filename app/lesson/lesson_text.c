@@ -375,6 +375,38 @@ int lesson_ask_quiz(const lesson_quiz *q, lesson_lang lang, FILE *in, FILE *out)
 
 /* ---------------------------------------------------------- the player */
 
+/* A beat's step timeline, one line a lane: each block's label (a bubble's
+ * "idle"), "comm" for a collective, and when it runs. Which
+ * communication is exposed the beat's text says; the window shows it. */
+static void print_timeline(const lesson_timeline *t, lesson_lang lang, FILE *out)
+{
+    bool zh = lang == LESSON_ZH;
+    const char *unit = strcmp(t->unit, "us") == 0     ? "\xC2\xB5s"
+                       : strcmp(t->unit, "slot") == 0 ? (zh ? "时隙" : "slots")
+                                                      : t->unit;
+    fprintf(out, zh ? "  [时间线，%s]\n" : "  [timeline, %s]\n", unit);
+    for (int ln = 0; ln < t->nlanes; ln++) {
+        fprintf(out, zh ? "    %s：" : "    %s: ", lesson_text_get(&t->lanes[ln].label, lang));
+        int n = 0;
+        for (int i = 0; i < t->nblocks; i++) {
+            const lesson_span *b = &t->blocks[i];
+            if (b->lane != ln)
+                continue;
+            const char *label = lesson_text_present(&b->label)  ? lesson_text_get(&b->label, lang)
+                                : b->kind == LESSON_SPAN_BUBBLE ? (zh ? "空闲" : "idle")
+                                                                : "";
+            char t0[32], t1[32];
+            /* three digits, but no exponent: 2080, not 2.08e+03 */
+            snprintf(t0, sizeof t0, b->start >= 1000 ? "%.0f" : "%.3g", b->start);
+            double end = b->start + b->duration;
+            snprintf(t1, sizeof t1, end >= 1000 ? "%.0f" : "%.3g", end);
+            fprintf(out, "%s%s%s %s\xE2\x80\x93%s", n++ ? (zh ? "，" : ", ") : "", label,
+                    b->kind == LESSON_SPAN_COMM ? (zh ? "（通信）" : " (comm)") : "", t0, t1);
+        }
+        fputc('\n', out);
+    }
+}
+
 static void print_mistakes(const lesson *l, lesson_lang lang, FILE *out)
 {
     for (int i = 0; i < l->nmistakes; i++) {
@@ -413,6 +445,8 @@ int lesson_play_text(const lesson *l, int beat, const lesson_play_opts *opts, FI
             }
             fputc('\n', out);
         }
+        if (b->timeline && (i == beat || b->timeline != l->beats[i - 1].timeline))
+            print_timeline(b->timeline, lang, out);
         if (opts->show_state) {
             fputc('\n', out);
             lesson_print_state(l, i, out);

@@ -1,9 +1,10 @@
 /*
  * lesson_walk.h: the loader's private toolkit (prefix lesson__), shared by
  * lesson_load.c (the lesson, its setups and beats), lesson_quiz_load.c
- * (quizzes, cost references), lesson_diagram.c, lesson_verify.c and
- * lesson_walk.c, and nothing else: with collectives/json/jr.h, the only header of
- * the course that mentions cJSON, which must not leak past the loader.
+ * (quizzes, cost references), lesson_diagram.c, lesson_timeline.c,
+ * lesson_verify.c and lesson_walk.c, and nothing else: with
+ * collectives/json/jr.h, the only header of the course that mentions
+ * cJSON, which must not leak past the loader.
  *
  * A lesson__val is the shared reader's jr_val: a cJSON node with the
  * scanner's node for the same value, so every complaint can name a line
@@ -114,6 +115,13 @@ bool lesson__read_cost(lesson__ctx *c, lesson__val v, const char *where, lesson_
 bool lesson__read_quiz(lesson__ctx *c, lesson__val v, const char *where, int beat, int setup,
                        int step, lesson_quiz *out);
 lesson_diagram *lesson__read_diagram(lesson__ctx *c, lesson__val v, const char *where);
+/* A label the renderer draws on one line from a field of max bytes: a
+ * longer one, or one holding a control character, is an error at the
+ * offending language's string; what ("a box") names it in the message. */
+bool lesson__label_fits(lesson__ctx *c, lesson__val owner, const char *where,
+                        const lesson_text *label, size_t max, const char *what);
+/* lesson_timeline.c: a beat's step timeline. */
+lesson_timeline *lesson__read_timeline(lesson__ctx *c, lesson__val v, const char *where);
 
 /* lesson_giveaway.c: an error at text_off when a beat's text (any
  * language) writes its number quiz's answer with the unit. */
