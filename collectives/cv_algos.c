@@ -408,6 +408,19 @@ static const cv__algo_entry registry[] = {
          "N-1 messages.",
      .narration[CV_LANG_ZH] =
          "直接法：一步之内每个进程把数据块发给其他所有进程；每个端口要承载 N-1 条消息。"},
+    {.op = CV_OP_ALLGATHER, .algo = CV_ALGO_IN_NETWORK, .name = "in-network",
+     .generate = cv__plan_allgather_in_network, .rounds = rounds_switch, .bytes = bytes_share,
+     .shape = CV_STAGE_SWITCH, .flags = USES_SLICES,
+     .narration[CV_LANG_EN] =
+         "In-network (NVLS's multicast): every GPU stores its block once, to the switch, and the "
+         "switch copies each block to every other GPU: 2 steps whatever N, each GPU sending D/N "
+         "and receiving (N-1)/N of D. Nothing is added, so NCCL runs it on NVLS with fewer SMs "
+         "than a ring needs; NVLS itself writes through multicast addresses, not a switch's "
+         "buffer as drawn here.",
+     .narration[CV_LANG_ZH] =
+         "网内（NVLS 的组播）：每个 GPU 只把自己的块存一次到交换机，交换机再把每块复制给其他所有 GPU："
+         "无论 N 多大都只有 2 步，每个 GPU 发送 D/N、接收 D 的 (N-1)/N。这里没有加法，所以 NCCL "
+         "在 NVLS 上跑它所需的 SM 比环形少；真实的 NVLS 写的是组播地址，而不是这里画的交换机缓冲区。"},
     {.op = CV_OP_REDUCESCATTER, .algo = CV_ALGO_RING, .name = "ring",
      .generate = cv__plan_reducescatter_ring, .rounds = rounds_n1, .bytes = bytes_share,
      .shape = CV_STAGE_RING, .flags = FOLLOWS_TOPO,
@@ -438,6 +451,20 @@ static const cv__algo_entry registry[] = {
      .narration[CV_LANG_ZH] =
          "成对交换：第 k 步进程 r 把第 r+k 块发给进程 r+k，对方把它加到自己的数据上：共 N-1 步，"
          "每步只与一个伙伴通信，每个端口每步传一块。"},
+    {.op = CV_OP_REDUCESCATTER, .algo = CV_ALGO_IN_NETWORK, .name = "in-network",
+     .generate = cv__plan_reducescatter_in_network, .rounds = rounds_switch, .bytes = bytes_whole,
+     .shape = CV_STAGE_SWITCH, .flags = USES_SLICES | STAGES,
+     .narration[CV_LANG_EN] =
+         "In-network (NVLS, SHARP): every GPU hands its whole buffer to the switch once, the "
+         "switch adds block i of every GPU and sends the sum to GPU i: 2 steps whatever N, each "
+         "GPU sending D and receiving D/N. NVLS adds as it loads (multimem.ld_reduce: the switch "
+         "reads block i from every GPU and returns the sum) rather than parking the buffers as "
+         "drawn here; the bytes through each GPU's port are the same.",
+     .narration[CV_LANG_ZH] =
+         "网内（NVLS、SHARP）：每个 GPU 把整个缓冲区交给交换机一次，交换机把所有 GPU 的第 i 块相加，"
+         "再把和发给 GPU i：无论 N 多大都只有 2 步，每个 GPU 发送 D、接收 D/N。NVLS 是边读边加"
+         "（multimem.ld_reduce：交换机从每个 GPU 读出第 i 块并返回其和），而不是像这里画的那样先存下"
+         "缓冲区；经过每个 GPU 端口的字节数是一样的。"},
     {.op = CV_OP_ALLREDUCE, .algo = CV_ALGO_RING, .name = "ring",
      .generate = cv__plan_allreduce_ring, .rounds = rounds_2n1, .bytes = bytes_ring,
      .shape = CV_STAGE_RING, .flags = FOLLOWS_TOPO,

@@ -177,6 +177,8 @@ void cv__plan_allreduce_double_tree(cv_plan *p); /* cv_plan_tree.c */
 void cv__plan_allreduce_hierarchical(cv_plan *p);  /* cv_plan_nodes.c */
 void cv__plan_allreduce_multiring(cv_plan *p);
 void cv__plan_allreduce_in_network(cv_plan *p); /* cv_plan_switch.c */
+void cv__plan_allgather_in_network(cv_plan *p);
+void cv__plan_reducescatter_in_network(cv_plan *p);
 void cv__plan_allreduce_one_shot(cv_plan *p);   /* cv_plan_shot.c */
 void cv__plan_allreduce_two_shot(cv_plan *p);
 void cv__plan_alltoall_pairwise(cv_plan *p);

@@ -15,8 +15,9 @@
  * textbook_bytes as it stood then, copied unchanged but for its name, for
  * every op and algorithm at many rank counts, counts, slices and dtypes.
  * So the caption reading the registry instead is provably the same. The
- * algorithms added after it (one-shot, two-shot) are checked against their
- * own formulas, written out here (later_textbook_bytes).
+ * algorithms added after it (one-shot, two-shot, ReduceScatter in-network)
+ * are checked against their own formulas, written out here
+ * (later_textbook_bytes).
  *
  * An algorithm these sources do not cover is reported, not failed: its
  * own formulas are checked against its plans by test_algos.
@@ -165,6 +166,14 @@ static int64_t later_textbook_bytes(const cv_plan *plan, char *formula, size_t n
     const cv_spec *s = &plan->spec;
     int64_t N = s->ranks, D = s->count * (int64_t)cv_dtype_size(s->dtype);
     formula[0] = '\0';
+    /* ReduceScatter through the switch: every rank hands it its whole
+     * buffer, D (the op's buffer: N blocks) */
+    if (s->op == CV_OP_REDUCESCATTER && s->algo == CV_ALGO_IN_NETWORK) {
+        if (N < 2 || D <= 0)
+            return 0;
+        snprintf(formula, n, "D");
+        return N * D;
+    }
     if (s->op != CV_OP_ALLREDUCE ||
         (s->algo != CV_ALGO_ONE_SHOT && s->algo != CV_ALGO_TWO_SHOT))
         return -1;
