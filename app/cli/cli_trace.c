@@ -133,6 +133,16 @@ static bool read_spec(trace_reader *tr, jr_val root, int max_ranks, cv_spec *s)
     char why[CV_ERR_LEN];
     if (cv_spec_check(s, max_ranks, why, sizeof why) != CV_OK)
         return say(tr, root, "the run it records is not one collviz runs: %s", why);
+    /* Its values are in the file, a byte or more each: a count the file
+     * cannot hold is refused before any buffer is made for it. */
+    double values = 0;
+    for (int r = 0; r < s->ranks; r++)
+        values += (double)cv_spec_buf_count(s, CV_BUF_SEND, r) +
+                  (double)cv_spec_buf_count(s, CV_BUF_RECV, r);
+    if (values > (double)jr_end(tr->doc, root))
+        return say(tr, jr_member(tr->doc, root, "count"),
+                   "\"count\" %lld: a run of that size has %.0f values, more than this file of "
+                   "%zu bytes holds", (long long)s->count, values, jr_end(tr->doc, root));
     return true;
 }
 
@@ -170,8 +180,9 @@ static bool read_steps(trace_reader *tr, jr_val root, const cv_spec *s, cli_trac
     return true;
 }
 
-bool cli_trace_parse(const char *name, const char *text, size_t len, int max_ranks, cli_trace *t,
-                     char *err, size_t errlen)
+/* A file (text NULL) or text in memory, read whole and checked. */
+static bool trace_read(const char *name, const char *text, size_t len, int max_ranks, cli_trace *t,
+                       char *err, size_t errlen)
 {
     memset(t, 0, sizeof *t);
     jr_opts o = {.max_bytes = TRACE_MAX_BYTES, .max_depth = 16};
@@ -226,7 +237,13 @@ bool cli_trace_parse(const char *name, const char *text, size_t len, int max_ran
 
 bool cli_trace_read(const char *path, int max_ranks, cli_trace *t, char *err, size_t errlen)
 {
-    return cli_trace_parse(path, NULL, 0, max_ranks, t, err, errlen);
+    return trace_read(path, NULL, 0, max_ranks, t, err, errlen);
+}
+
+bool cli_trace_parse(const char *name, const char *text, size_t len, int max_ranks, cli_trace *t,
+                     char *err, size_t errlen)
+{
+    return trace_read(name, text ? text : "", text ? len : 0, max_ranks, t, err, errlen);
 }
 
 void cli_trace_destroy(cli_trace *t)

@@ -120,8 +120,8 @@ var Module = typeof Module !== "undefined" ? Module : {};
   /* A file the page was given: an NCCL log is stored and opened on the
    * stage (one whose only news is NCCL's tuning table, as the chart of
    * NCCL's choice by size); a bench result (collviz bench --json) or
-   * nccl-tests' output as show's chart; anything else is refused in one
-   * line. */
+   * nccl-tests' output as show's chart; a trace (collviz run --trace-out)
+   * replayed on the stage; anything else is refused in one line. */
   var NCCLTESTS_ROW = new RegExp("^.*?\\b\\d+\\s+\\d+\\s+(float|half|bfloat16|double|" +
       "int8|uint8|int32|uint32|int64|uint64|char|int|f8e4m3|f8e5m2)\\s", "m");
   function kindOf(text) {
@@ -129,6 +129,8 @@ var Module = typeof Module !== "undefined" ? Module : {};
     var rings = /NCCL INFO (Channel \d+\/|Ring \d+|Trees? |comm 0x)/.test(text);
     if (/NCCL INFO/.test(text) && (rings || !tuning) && !NCCLTESTS_ROW.test(text))
       return "nccl-log";
+    if (/^\s*\{/.test(text) && /"format"\s*:\s*"collviz-run"/.test(text))
+      return "trace";
     if (/^\s*\{/.test(text) && /"results"/.test(text))
       return "show";
     if (NCCLTESTS_ROW.test(text) || tuning)
@@ -139,7 +141,8 @@ var Module = typeof Module !== "undefined" ? Module : {};
     var kind = kindOf(text);
     if (!kind) {
       say(name + " is neither an NCCL log (no \"NCCL INFO\" line) nor a `collviz bench " +
-          "--json` result nor nccl-tests' output: the page opens those three");
+          "--json` result nor nccl-tests' output nor a trace (`collviz run --trace-out`): " +
+          "the page opens those four");
       return;
     }
     var safe = name.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 100) || "dropped.log";
@@ -150,9 +153,12 @@ var Module = typeof Module !== "undefined" ? Module : {};
     FS.syncfs(false, function () {
       syncing = false;
       var q = new URLSearchParams(location.search);
-      ["lesson", "step", "nccl-log", "show", "comm", "channel"].forEach(function (k) {
+      ["lesson", "step", "nccl-log", "show", "trace", "comm", "channel"].forEach(function (k) {
         q.delete(k);
       });
+      if (kind === "trace") /* the trace is the run: the link's own setup goes */
+        ["op", "algo", "ranks", "count", "dtype", "redop", "root", "slices", "nodes", "init",
+         "seed", "compare"].forEach(function (k) { q.delete(k); });
       q.set(kind, safe);
       location.search = q.toString();
     });

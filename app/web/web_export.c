@@ -83,7 +83,7 @@ EMSCRIPTEN_KEEPALIVE int web_export_gif(void)
             add2(&a, "--comm", comm);
         add_int(&a, "--channel", channel);
     }
-    if ((unsigned)gui_init(g) < sizeof inits / sizeof *inits)
+    if ((unsigned)gui_init(g) < CV_INIT_COUNT)
         add2(&a, "--init", cv_init_name(gui_init(g)));
     add_int(&a, "--seed", (long long)gui_seed(g));
     if (gui_compare(g)) {

@@ -9,8 +9,9 @@
  * and `&lang=zh` go with either, and no parameter opens the course where
  * the learner left it. A file dropped on the page arrives as
  * `?nccl-log=NAME` (an NCCL log, set up on the stage) or `?show=NAME` (a
- * `collviz bench --json` result, as show's chart), NAME a file the page
- * stored under /persist/dropped.
+ * `collviz bench --json` result, as show's chart) or `?trace=NAME` (a run
+ * recorded by `collviz run --trace-out`, replayed on the stage), NAME a
+ * file the page stored under /persist/dropped.
  * `?drill&time=600&count=10` is the interview drill, in a text panel.
  * A link the program refuses is one line on the page, and the course opens
  * instead: never a blank canvas.
@@ -162,7 +163,7 @@ static bool drill_args(char **keys, char **vals, int n, web_args *a, char *why, 
  * browser cannot open. */
 static bool link_to_args(char *lines, web_args *a, char *why, size_t whylen)
 {
-    char *lesson = NULL, *step = NULL, *ncclog = NULL, *show = NULL;
+    char *lesson = NULL, *step = NULL, *ncclog = NULL, *show = NULL, *trace = NULL;
     bool drill = false;
     char *keys[32], *vals[32];
     int n = 0;
@@ -185,6 +186,8 @@ static bool link_to_args(char *lines, web_args *a, char *why, size_t whylen)
             ncclog = vals[i];
         else if (strcmp(keys[i], "show") == 0)
             show = vals[i];
+        else if (strcmp(keys[i], "trace") == 0)
+            trace = vals[i];
         else if (drill)
             continue; /* drill_args checks its own */
         else if (!listed(stage_keys, keys[i]) && strcmp(keys[i], "comm") != 0 &&
@@ -211,6 +214,27 @@ static bool link_to_args(char *lines, web_args *a, char *why, size_t whylen)
         add(a, path);
         for (int i = 0; i < n; i++)
             if (strcmp(keys[i], "theme") == 0 || strcmp(keys[i], "link") == 0) {
+                char flag[64];
+                snprintf(flag, sizeof flag, "--%s", keys[i]);
+                add(a, flag);
+                add(a, vals[i]);
+            }
+        return true;
+    }
+    if (trace) { /* a run recorded elsewhere, replayed with its times */
+        if (!plain_name(trace)) {
+            snprintf(why, whylen, "the link's trace=%s is not a file name", trace);
+            return false;
+        }
+        char path[300];
+        snprintf(path, sizeof path, "%s/%s", WEB_DROPPED_DIR, trace);
+        add(a, "gui");
+        add(a, "--trace");
+        add(a, path);
+        /* The trace is the run; the link may add the view and a second
+         * algorithm (a setup flag beside it is refused, as on the desktop). */
+        for (int i = 0; i < n; i++)
+            if (listed(stage_keys, keys[i])) {
                 char flag[64];
                 snprintf(flag, sizeof flag, "--%s", keys[i]);
                 add(a, flag);

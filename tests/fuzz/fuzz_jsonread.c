@@ -5,8 +5,9 @@
  * time). Every JSON file collviz reads goes through the reader, so no
  * input may crash, hang or leak it: the input is read with a few sets of
  * limits, every value of what is accepted is walked and placed and named,
- * every refusal is formatted; then the same bytes are read as --input for
- * a spec the first byte picks, as `run`, `gui` and `export` read a file.
+ * every refusal is formatted; then the same bytes are read as a trace
+ * (`run --trace-out`'s file), and as --input for a spec the first byte
+ * picks, as `run`, `gui` and `export` read a file.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -64,6 +65,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             jr_error_text(&e, "fuzz.json", line, sizeof line);
         }
     }
+    /* The same bytes as a trace (run --trace-out), as gui, export and the
+     * page read one: refused in one line, or read whole. */
+    cli_trace t;
+    char tmsg[1600];
+    if (cli_trace_parse("fuzz.json", (const char *)data, size, 8, &t, tmsg, sizeof tmsg))
+        cli_trace_destroy(&t);
+    else if (strchr(tmsg, '\n') || strchr(tmsg, '\033'))
+        __builtin_trap(); /* one line, nothing raw */
     /* --input: the first byte picks the op, the ranks, the count and the
      * dtype; the rest is the file. */
     if (size < 1)

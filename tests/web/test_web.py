@@ -320,6 +320,18 @@ def test_ncclog(base):
         if "show=perf.txt" not in p.d.current_url or not re.search(r"8 ranks", text):
             fail("show: the dropped nccl-tests output is not charted (%s; read: %r)"
                  % (p.d.current_url, text[:300]))
+        # A trace recorded elsewhere (collviz run --op allreduce --algo tree
+        # --ranks 5 --count 7 --trace-out) replays on the stage with its
+        # backend and host in the header.
+        trace = open(os.path.join(HERE, "trace-tree-5.json")).read()
+        p.js("window.collvizReady = 0; Module.collvizTake('t5.json', arguments[0]);", trace)
+        if not p.wait_ready("a dropped trace"):
+            return
+        # (tesseract reads this face's 7 as "/" and 5 as "S" at times)
+        found, text = ocr_find(p.canvas(), r"recorded on node[7/]")
+        if "trace=t5.json" not in p.d.current_url or not found:
+            fail("trace: the dropped trace is not replayed with its host (%s; read: %r)"
+                 % (p.d.current_url, text[:300]))
         p.collect_logs("ncclog")
     finally:
         p.close()
