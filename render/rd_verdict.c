@@ -19,6 +19,16 @@
 #include <math.h>
 #include <string.h>
 
+/* A time as the stage writes it, but a few nanoseconds or less with two
+ * significant digits ("0.25 ns"), never a bare "0 ns" beside a real cost. */
+static void fmt_time(double sec, char *out, size_t n)
+{
+    if (sec > 0 && sec < 1e-8)
+        snprintf(out, n, "%.2g ns", sec * 1e9);
+    else
+        rd__fmt_seconds(sec, out, n);
+}
+
 /* One side's model terms. */
 typedef struct {
     const char *name;
@@ -43,8 +53,8 @@ static side terms(const cv_plan *plan, const cv_link *link, const cv_link *inter
 static void side_words(const side *s, const cv_link *link, bool zh, char *out, size_t n)
 {
     char a[32], b[32], by[32];
-    rd__fmt_seconds(s->a, a, sizeof a);
-    rd__fmt_seconds(s->b, b, sizeof b);
+    fmt_time(s->a, a, sizeof a);
+    fmt_time(s->b, b, sizeof b);
     rd__fmt_bytes((double)s->busiest, by, sizeof by);
     if (s->b <= 0)
         snprintf(b, sizeof b, "0");
@@ -69,13 +79,13 @@ static void why(const side *w, const side *l, bool zh, char *out, size_t n)
                         : latency ? (zh ? "这个大小下是延迟主导" : "Latency-bound at this size")
                                   : (zh ? "这个大小下是带宽主导" : "Bandwidth-bound at this size");
     if (ga >= gb) {
-        rd__fmt_seconds(ga, saved, sizeof saved);
+        fmt_time(ga, saved, sizeof saved);
         snprintf(out, n, zh ? "%s：%s 的 \xCE\xB1 更少（%lld 对 %lld），省下 %s%s"
                             : "%s: %s pays fewer \xCE\xB1 (%lld against %lld), which saves %s%s",
                  bound, w->name, (long long)w->alphas, (long long)l->alphas, saved,
                  latency ? (zh ? "；步数少的赢。" : "; fewer steps win.") : (zh ? "。" : "."));
     } else {
-        rd__fmt_seconds(gb, saved, sizeof saved);
+        fmt_time(gb, saved, sizeof saved);
         snprintf(out, n, zh ? "%s：%s 最忙端口的字节更少（%s 对 %s），省下 %s%s"
                             : "%s: %s sends fewer bytes through its busiest port (%s against %s), "
                               "which saves %s%s",
@@ -87,7 +97,7 @@ static void why(const side *w, const side *l, bool zh, char *out, size_t n)
     if (other < 0) {
         size_t k = strlen(out);
         char cost[32];
-        rd__fmt_seconds(-other, cost, sizeof cost);
+        fmt_time(-other, cost, sizeof cost);
         if (zh)
             snprintf(out + k, n - k, "%s 的%s更多，多花 %s，不足以扭转。", w->name,
                      ga >= gb ? "字节" : "步数", cost);
@@ -109,9 +119,9 @@ void rd_compare_verdict(const cv_plan *a, const cv_plan *b, const cv_link *link,
     int wi = s[1].t < s[0].t;
     const side *w = &s[wi], *l = &s[!wi];
     char tw[32], tl[32], diff[32], sw[200], sl[200], because[400];
-    rd__fmt_seconds(w->t, tw, sizeof tw);
-    rd__fmt_seconds(l->t, tl, sizeof tl);
-    rd__fmt_seconds(l->t - w->t, diff, sizeof diff);
+    fmt_time(w->t, tw, sizeof tw);
+    fmt_time(l->t, tl, sizeof tl);
+    fmt_time(l->t - w->t, diff, sizeof diff);
     size_t k;
     if (l->t - w->t <= 0.01 * l->t)
         k = (size_t)snprintf(out, outlen, zh ? "两边在模型里几乎同时完成：%s %s，%s %s。"
@@ -140,7 +150,7 @@ void rd_compare_verdict(const cv_plan *a, const cv_plan *b, const cv_link *link,
     side_words(&s[1], link, zh, sl, sizeof sl);
     why(w, l, zh, because, sizeof because);
     char al[32];
-    rd__fmt_seconds(link->alpha * cv_proto_latency_share(a->spec.proto, link), al, sizeof al);
+    fmt_time(link->alpha * cv_proto_latency_share(a->spec.proto, link), al, sizeof al);
     snprintf(out + k, outlen - k, zh ? "\n模型的各项（%s：\xCE\xB1 = %s）：%s；%s。\n%s"
                                       : "\nThe model's terms (%s: \xCE\xB1 = %s): %s; %s.\n%s",
              link->name ? link->name : "--bw", al, sw, sl, because);

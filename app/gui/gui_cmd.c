@@ -81,6 +81,30 @@ bool gui_finish_stage(const cli_cmdline *cl, gui_options *o, const char *compare
     return true;
 }
 
+int gui_setup_stage(const cli_cmdline *cl, gui_options *o, const gui_stage_args *a,
+                    cli_trace *rec, char *label, size_t labellen, void ***given)
+{
+    memset(rec, 0, sizeof *rec);
+    *given = NULL;
+    if (a->trace && !gui_take_trace(cl, a->trace, o, rec, label, labellen))
+        return CLI_EXIT_USAGE;
+    int rc = gui_finish_stage(cl, o, a->compare, a->algo_given || a->trace) ? CLI_EXIT_OK
+                                                                            : CLI_EXIT_USAGE;
+    if (rc == CLI_EXIT_OK)
+        rc = cli_select_backend(a->backend, a->quiet, &o->backend);
+    if (rc == CLI_EXIT_OK && a->input && !cli_read_inputs(a->input, &o->spec, given))
+        rc = CLI_EXIT_USAGE;
+    if (rc != CLI_EXIT_OK) {
+        cli_trace_destroy(rec);
+        return rc;
+    }
+    if (!a->trace) {
+        o->inputs = (const void *const *)*given;
+        o->inputs_spec = o->spec;
+    }
+    return CLI_EXIT_OK;
+}
+
 bool gui_take_trace(const cli_cmdline *cl, const char *path, gui_options *o, cli_trace *rec,
                     char *label, size_t labellen)
 {
@@ -220,26 +244,12 @@ int gui_cmd_gui(int argc, char **argv)
     bool stage_flags = cli_flag_first(&cl, stage_names) != NULL;
     bool theme_given = cli_flag_given(&cl, "--theme"), lang_given = cli_flag_given(&cl, "--lang");
     cli_trace rec;
-    memset(&rec, 0, sizeof rec);
     char label[300];
-    if (trace && !gui_take_trace(&cl, trace, &o, &rec, label, sizeof label))
-        return CLI_EXIT_USAGE;
-    if (!gui_finish_stage(&cl, &o, compare, algo_given || trace)) {
-        cli_trace_destroy(&rec);
-        return CLI_EXIT_USAGE;
-    }
-    int rc = cli_select_backend(backend_name, false, &o.backend);
-    if (rc != CLI_EXIT_OK) {
-        cli_trace_destroy(&rec);
-        return rc;
-    }
     void **given = NULL; /* --input's values, checked before a window opens */
-    if (input && !cli_read_inputs(input, &o.spec, &given))
-        return CLI_EXIT_USAGE;
-    if (!trace) {
-        o.inputs = (const void *const *)given;
-        o.inputs_spec = o.spec;
-    }
+    gui_stage_args sa = {trace, compare, backend_name, input, algo_given, false};
+    int rc = gui_setup_stage(&cl, &o, &sa, &rec, label, sizeof label, &given);
+    if (rc != CLI_EXIT_OK)
+        return rc;
     g_trace = trace ? &rec : NULL;
     rc = open_stage(&o, stage_flags, theme_given, lang_given, shots, frames);
     cli_free_inputs(given, o.spec.ranks);

@@ -89,26 +89,12 @@ int gui_cmd_export(int argc, char **argv)
     if (stills && !out_dir)
         return cli_usage_error("--stills needs --out DIR (one PNG per step goes there)");
     cli_trace rec;
-    memset(&rec, 0, sizeof rec);
     char label[300];
-    if (trace && !gui_take_trace(&cl, trace, &o, &rec, label, sizeof label))
-        return CLI_EXIT_USAGE;
-    if (!gui_finish_stage(&cl, &o, compare, algo_given || trace)) {
-        cli_trace_destroy(&rec);
-        return CLI_EXIT_USAGE;
-    }
-    int rc = cli_select_backend(backend_name, true, &o.backend);
-    if (rc != CLI_EXIT_OK) {
-        cli_trace_destroy(&rec);
-        return rc;
-    }
     void **given = NULL; /* --input's values, checked before any frame */
-    if (input && !cli_read_inputs(input, &o.spec, &given))
-        return CLI_EXIT_USAGE;
-    if (!trace) {
-        o.inputs = (const void *const *)given;
-        o.inputs_spec = o.spec;
-    }
+    gui_stage_args sa = {trace, compare, backend_name, input, algo_given, true};
+    int rc = gui_setup_stage(&cl, &o, &sa, &rec, label, sizeof label, &given);
+    if (rc != CLI_EXIT_OK)
+        return rc;
     if (out_dir && mkdir(out_dir, 0777) != 0 && errno != EEXIST) {
         cli_free_inputs(given, o.spec.ranks);
         cli_trace_destroy(&rec);
@@ -160,6 +146,10 @@ int gui_cmd_export(int argc, char **argv)
         for (int k = 0; k <= ns; k++) {
             gui_seek(g, k);
             g->landed = k > 0;
+            /* Twice: where the step text follows the step, the panel
+             * scrolls to it from the layout of the frame before, which a
+             * still that is drawn once would show one step behind. */
+            gui_render(g);
             gui_render(g);
             SDL_Surface *s = rd_read_pixels(gui_renderer(g));
             char path[1200];

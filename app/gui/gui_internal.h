@@ -146,6 +146,19 @@ const char *gui__shown_message(gui *g);
  * count not given picked from the final rank count. False after printing
  * the error. */
 bool gui_finish_stage(const cli_cmdline *cl, gui_options *o, const char *compare, bool algo_given);
+/* What gui and export read from their flags to set up the stage. */
+typedef struct {
+    const char *trace, *compare, *backend, *input; /* --trace, --compare, --backend, --input */
+    bool algo_given;
+    bool quiet; /* cli_select_backend's: no note on the terminal (export) */
+} gui_stage_args;
+/* The stage gui and export share once their flags are read: the trace
+ * (--trace) or the flags' spec finished, the backend chosen, --input's
+ * values read into *given (the caller frees them with cli_free_inputs,
+ * and rec with cli_trace_destroy). CLI_EXIT_OK, or the exit code after
+ * saying why, with nothing left to free. */
+int gui_setup_stage(const cli_cmdline *cl, gui_options *o, const gui_stage_args *a,
+                    cli_trace *rec, char *label, size_t labellen, void ***given);
 /* --trace FILE (gui, export): the recorded run becomes the stage, its spec
  * and inputs, with its times, backend and host (label, at least 200
  * bytes) shown beside the replay; a flag that would change the run is
