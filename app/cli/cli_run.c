@@ -176,23 +176,19 @@ static cJSON *run_json(const cv_trace *t)
     return root;
 }
 
-static void print_json(const cv_trace *t)
+static void print_json(const cJSON *root)
 {
-    cJSON *root = run_json(t);
     char *text = cJSON_Print(root);
     if (text)
         puts(text);
     free(text);
-    cJSON_Delete(root);
 }
 
 /* --trace-out FILE: the run's JSON, written whole or not at all (a
  * temporary beside it, renamed over it once complete). */
-static bool write_trace(const cv_trace *t, const char *path)
+static bool write_trace(const cJSON *root, const char *path)
 {
-    cJSON *root = run_json(t);
     char *text = cJSON_PrintUnformatted(root);
-    cJSON_Delete(root);
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     FILE *f = text ? fopen(tmp, "wb") : NULL;
@@ -290,13 +286,16 @@ int cli_cmd_run(int argc, char **argv)
         fprintf(stderr, "collviz: run: %s\n", err);
         return cli_exit_for(rc, be);
     }
+    /* The document --json prints and --trace-out writes, made once. */
+    cJSON *doc = json || trace_out ? run_json(t) : NULL;
     if (json)
-        print_json(t);
+        print_json(doc);
     else {
         cli_print_nccl_source(stdout);
         cli_print_steps(stdout, t);
     }
-    bool written = !trace_out || write_trace(t, trace_out);
+    bool written = !trace_out || write_trace(doc, trace_out);
+    cJSON_Delete(doc);
     int64_t wrong = cv_trace_wrong(t);
     cv_trace_destroy(t);
     cv_plan_destroy(plan);

@@ -190,10 +190,8 @@ static int terminal_fallback(const cv_spec *spec, const cv_backend *backend, cv_
     return CLI_EXIT_OK;
 }
 
-static int open_stage(const gui_options *opt, bool stage_flags, bool theme_given, bool lang_given,
-                      const char *shots, long frames);
-/* The trace --trace replays, for the window open_stage makes. */
-static const cli_trace *g_trace;
+static int open_stage(const gui_options *opt, const cli_trace *rec, bool stage_flags,
+                      bool theme_given, bool lang_given, const char *shots, long frames);
 
 int gui_cmd_gui(int argc, char **argv)
 {
@@ -250,8 +248,7 @@ int gui_cmd_gui(int argc, char **argv)
     int rc = gui_setup_stage(&cl, &o, &sa, &rec, label, sizeof label, &given);
     if (rc != CLI_EXIT_OK)
         return rc;
-    g_trace = trace ? &rec : NULL;
-    rc = open_stage(&o, stage_flags, theme_given, lang_given, shots, frames);
+    rc = open_stage(&o, trace ? &rec : NULL, stage_flags, theme_given, lang_given, shots, frames);
     cli_free_inputs(given, o.spec.ranks);
     cli_trace_destroy(&rec);
     return rc;
@@ -259,8 +256,8 @@ int gui_cmd_gui(int argc, char **argv)
 
 /* The rest of `collviz gui` once its flags are read: the course, or the
  * free stage o sets up, or the steps in the terminal without a display. */
-static int open_stage(const gui_options *opt, bool stage_flags, bool theme_given, bool lang_given,
-                      const char *shots, long frames)
+static int open_stage(const gui_options *opt, const cli_trace *rec, bool stage_flags,
+                      bool theme_given, bool lang_given, const char *shots, long frames)
 {
     gui_options o = *opt;
     int rc;
@@ -302,7 +299,7 @@ static int open_stage(const gui_options *opt, bool stage_flags, bool theme_given
     }
     if (shots)
         snprintf(g->shot_dir, sizeof g->shot_dir, "%s", shots);
-    gui_report_trace(g, g_trace);
+    gui_report_trace(g, rec);
     g->exit_after = frames;
     g->first_frame_cb = first_frame;
     gui_run(g);
