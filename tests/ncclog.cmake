@@ -2,6 +2,7 @@
 # every format NCCL has used (tests/ncclog/make_logs.py), bad logs and their
 # one-line errors, and `collviz nccl-log` itself.
 collviz_test(test_ncclog SOURCES test_ncclog.c LIBS cvncclog cvjson TIMEOUT 120)
+collviz_test(test_ncclog_tuner SOURCES test_ncclog_tuner.c LIBS cvncclog cvjson TIMEOUT 60)
 add_test(NAME test_ncclog_cli
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_ncclog_cli.sh $<TARGET_FILE:collviz>
                  ${CMAKE_CURRENT_SOURCE_DIR}/ncclog)

@@ -205,5 +205,21 @@ for f in "$logs"/bad-*.log; do
     [ "$n" = 1 ] || fail "$f: $n lines of error, expected one"
 done
 
+# cost --nccl: NCCL's tuner modelled for a preset; its table read back by
+# nccl-log gives the same picks.
+expect 0 'NVLS/Simple from 2 MiB' -- "$collviz" cost --nccl h100-8 --no-table
+expect 0 'Ring/Simple +[0-9.]+ +35[0-9]\.[0-9]+' -- "$collviz" cost --nccl h100-8-nonvls -b 1G -e 1G
+expect 0 'PAT/Simple' -- "$collviz" cost --nccl h100-8 --nodes 16 --gpus-per-node 1 --op allgather
+expect 0 'NVLSTree' -- "$collviz" cost --nccl h100-8 --nodes 4 --no-table
+expect 2 "unknown value 'foo'; allowed: a100-8, h100-8" -- "$collviz" cost --nccl foo
+expect 2 'one rank in all' -- "$collviz" cost --nccl a100-8 --gpus-per-node 1
+expect 2 'above -e' -- "$collviz" cost --nccl a100-8 -b 1G -e 1K
+tab=$(mktemp)
+"$collviz" cost --nccl a100-8 --nodes 4 > "$tab"
+want=$(sed -n 's/^the pick changes: //p' "$tab")
+got=$("$collviz" nccl-log "$tab" 2>&1 | grep -c 'Ring/Simple')
+[ "$got" -gt 0 ] || fail "nccl-log did not read cost --nccl's table back: $want"
+rm -f "$tab"
+
 [ $fails = 0 ] && echo "test_ncclog_cli: all passed"
 exit $((fails > 0))

@@ -43,6 +43,7 @@ void cli_card_caption(int ranks, int64_t d, const cv_link *link, cv_lang lang, c
 int cli_cmd_run(int argc, char **argv);
 int cli_cmd_bench(int argc, char **argv);
 int cli_cmd_cost(int argc, char **argv);
+int cli_cmd_cost_nccl(int argc, char **argv); /* cost --nccl PRESET */
 
 /* Prints "collviz: " + message + newline on stderr; returns CLI_EXIT_USAGE. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -18,7 +18,9 @@ static const char cost_help[] =
     "                    [--redop R] [--root R]\n"
     "                    [--nodes K [--inter-link ib-ndr|...]] [--json]\n"
     "                    [--proto simple|ll128|ll]\n"
-    "                    [--nccl-log FILE [--comm ID] [--channel C]]\n\n"
+    "                    [--nccl-log FILE [--comm ID] [--channel C]]\n"
+    "       collviz cost --nccl PRESET [--nodes K] [--op OP]   (NCCL's own choice;\n"
+    "                    `collviz cost --nccl h100-8 --help` says more)\n\n"
     "Predicts the time of a collective from its plan: every step that moves data\n"
     "costs alpha for each message through its busiest port (a root sending N-1\n"
     "messages at once pays N-1 alphas; one-shot and two-shot, which load from every\n"
@@ -94,6 +96,9 @@ static void print_proto(cv_proto p, const cv_link *link)
 
 int cli_cmd_cost(int argc, char **argv)
 {
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+        if (!strcmp(argv[i], "--nccl"))
+            return cli_cmd_cost_nccl(argc, argv);
     cv_spec spec;
     cv_spec_init(&spec);
     spec.op = CV_OP_COUNT;

@@ -311,6 +311,11 @@ typedef struct {
 int ncclog_choices(const ncclog *log, const ncclog_comm *c, int coll, ncclog_choice *out,
                    char *note, size_t notelen);
 
+/* The same from a table alone: ver as ncclog_version_num gives it (0
+ * unknown), nnodes, nranks and nch (channels) 0 where unknown. */
+int ncclog_choices_of(const ncclog_tuning *t, int ver, int nnodes, int nranks, int nch, int coll,
+                      ncclog_choice *out, char *note, size_t notelen);
+
 /* The collective to show NCCL's choice for: the one its per-call lines
  * name most, where the table has its row; else AllReduce; else the last
  * row the table has; -1 where there is no table. */
@@ -322,6 +327,52 @@ int ncclog_choice_coll(const ncclog *log);
  * that does not (0 none). */
 int ncclog_choice_agreement(const ncclog *log, int coll, const ncclog_choice *ch, int n,
                             int *checked, long *first_off);
+
+/* ------------------------------------------------ the tuner, modelled */
+
+/* A system as NCCL's tuner sees it (ncclog_tuner.c). */
+typedef struct {
+    const char *name;   /* the preset's name: "h100-8" */
+    const char *about;  /* one line for people */
+    int cc;             /* compute capability x 10: 80 A100, 90 H100 */
+    int gpus_per_node;
+    int nodes;
+    double gpu_gbs;     /* one GPU's bandwidth inside the node, one way (NVLink or PCIe) */
+    bool nvlink;        /* GPUs reach each other over NVLink (else PCIe) */
+    bool nvswitch;
+    bool nvls;          /* NVLink SHARP enabled (NVSwitch, Hopper and newer) */
+    int nics;           /* per node */
+    double nic_gbs;     /* each, one way */
+    bool cpu_amd;       /* AMD hosts: more network overhead, other LL caps */
+} ncclog_system;
+
+/* NCCL's path kinds, nearest first (as its topology orders them). */
+enum { NCCLOG_PATH_LOC, NCCLOG_PATH_NVL, NCCLOG_PATH_NVB, NCCLOG_PATH_C2C, NCCLOG_PATH_PIX,
+       NCCLOG_PATH_PXB, NCCLOG_PATH_PXN, NCCLOG_PATH_P2C, NCCLOG_PATH_PHB, NCCLOG_PATH_SYS };
+
+/* What NCCL's search finds for one algorithm: channels and GB/s each. */
+typedef struct {
+    int channels;
+    double bw_intra, bw_inter;
+    int path_intra, path_inter; /* NCCLOG_PATH_* */
+    double latency_inter;       /* us the network adds (0 for IB) */
+    bool tree_pattern;          /* a plain tree (one GPU a node): Tree's bandwidth x 0.85 */
+} ncclog_graph;
+
+/* The presets (`collviz cost --nccl NAME`), and one by name (NULL none). */
+int ncclog_system_presets(const ncclog_system **out);
+const ncclog_system *ncclog_system_find(const char *name);
+/* The graphs NCCL's search would find on s, by its main rules (assumed:
+ * a real search also sees PCIe and NUMA placement). */
+void ncclog_tuner_graphs(const ncclog_system *s, ncclog_graph g[NCCLOG_ALGOS]);
+/* The tuning table NCCL 2.29-2.30 computes from those graphs, each value
+ * rounded to the decimal NCCL prints, and its threads per block. */
+void ncclog_tuner_table(const ncclog_system *s, const ncclog_graph g[NCCLOG_ALGOS], ncclog_tuning *t,
+                        int max_threads[NCCLOG_ALGOS][NCCLOG_PROTOS]);
+/* The table in NCCL 2.18+'s layout, each line after "NCCL INFO " as a log
+ * has it (so `collviz nccl-log` and `show` read it back). */
+void ncclog_tuner_print(FILE *out, const ncclog_tuning *t,
+                        const int max_threads[NCCLOG_ALGOS][NCCLOG_PROTOS]);
 
 /* collviz's own cost model for NCCL's collective coll at bytes on c's
  * ranks and nodes (intra inside a node, inter between), along the log's

@@ -300,14 +300,22 @@ static int log2_floor(int64_t v) /* -1 for 0 */
 int ncclog_choices(const ncclog *log, const ncclog_comm *c, int coll, ncclog_choice *out,
                    char *note, size_t notelen)
 {
-    const ncclog_tuning *t = &log->tuning;
     note[0] = 0;
-    if (!t->have || coll < 0 || coll >= NCCLOG_COLLS || !t->row_seen[coll])
+    if (!log->tuning.have)
         return 0;
     int ver = ncclog_version_num(c && c->version[0] ? c->version : log->version);
     int nnodes = c ? (c->nnodes_said > 0 ? c->nnodes_said : c->nnodes) : 0;
     int nranks = c ? c->nranks : 0;
     int nch = c ? (c->nchannels_said > 0 ? c->nchannels_said : c->nchannels) : 0;
+    return ncclog_choices_of(&log->tuning, ver, nnodes, nranks, nch, coll, out, note, notelen);
+}
+
+int ncclog_choices_of(const ncclog_tuning *t, int ver, int nnodes, int nranks, int nch, int coll,
+                      ncclog_choice *out, char *note, size_t notelen)
+{
+    note[0] = 0;
+    if (coll < 0 || coll >= NCCLOG_COLLS || !t->row_seen[coll])
+        return 0;
     size_t w = 0;
 #define NOTE(...)                                                                          \
     do {                                                                                   \
