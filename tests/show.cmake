@@ -1,6 +1,10 @@
 # collviz show (app/gui/show*.c, render/rd_chart*.c): bench results read
 # back, bad files refused, the model beside the measurement, and the chart
 # drawn to PNG headless; the command itself is run as the program.
+# NCCL's tuner as modelled against nccl-tests results of real systems
+# (tests/model/measured/, each paste's source in its README.md); cvshow
+# has no window, so this runs in every build.
+collviz_test(test_model_measured SOURCES test_model_measured.c LIBS cvshow TIMEOUT 60)
 if(NOT COLLVIZ_GUI)
   return() # a build without the window (COLLVIZ_GUI=OFF)
 endif()

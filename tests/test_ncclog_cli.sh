@@ -221,5 +221,16 @@ got=$("$collviz" nccl-log "$tab" 2>&1 | grep -c 'Ring/Simple')
 [ "$got" -gt 0 ] || fail "nccl-log did not read cost --nccl's table back: $want"
 rm -f "$tab"
 
+# show --nccl: measured nccl-tests rows beside the tuner's pick (a build
+# with the window has show).
+m=$logs/../model/measured
+if "$collviz" show --help >/dev/null 2>&1; then
+    expect 0 "NVLSTree/Simple" -- "$collviz" show "$m/nccltests-309-h100-2x8-ib-ndr-allreduce.txt" --nccl h100-8 --table
+    expect 0 "Ring/Simple" -- "$collviz" show "$m/nccltests-309-h100-2x8-ib-ndr-allreduce.txt" --nccl h100-8 --nccl-algo ring --table
+    expect 2 "has 16 ranks, the system 8" -- "$collviz" show "$m/nccltests-309-h100-2x8-ib-ndr-allreduce.txt" --nccl h100-8 --nodes 1 --table
+    expect 2 "go with --nccl PRESET" -- "$collviz" show "$m/nccltests-309-h100-2x8-ib-ndr-allreduce.txt" --nodes 2 --table
+    expect 2 "alltoall is not one of them" -- "$collviz" show "$m/autodl-blog-2080ti-1x2-pcie3-alltoall.txt" --nccl pcie-8 --gpus-per-node 2 --table
+fi
+
 [ $fails = 0 ] && echo "test_ncclog_cli: all passed"
 exit $((fails > 0))

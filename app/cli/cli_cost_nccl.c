@@ -17,7 +17,7 @@
 
 static const char cost_nccl_help[] =
     "usage: collviz cost --nccl PRESET [--nodes K] [--gpus-per-node N] [--op OP]\n"
-    "                    [-b MIN] [-e MAX] [--no-table] [--json]\n\n"
+    "                    [--nccl-algo LIST] [-b MIN] [-e MAX] [--no-table] [--json]\n\n"
     "Predicts which algorithm and protocol NCCL picks for a collective at each\n"
     "message size, the way NCCL's tuner does (NCCL 2.29-2.30, src/graph/tuning.cc):\n"
     "for every algorithm and protocol a latency and a bandwidth, from the system's\n"
@@ -32,6 +32,8 @@ static const char cost_nccl_help[] =
     "             run PAT for allgather and reducescatter)\n"
     "  --op OP    broadcast, reduce, allgather, reducescatter or allreduce (default)\n"
     "  -b, -e     the sizes shown, powers of two from 8 B to 16 GiB (default all)\n"
+    "  --nccl-algo LIST  as NCCL_ALGO=LIST: only these algorithms (ring,tree),\n"
+    "             or all but them (^nvls)\n"
     "  --no-table leave out NCCL's table\n"
     "  --json     the graphs, the table and the picks as JSON\n"
     "What is certain and what is not: the tuner's formula and constants are NCCL's;\n"
@@ -85,7 +87,7 @@ int cli_cmd_cost_nccl(int argc, char **argv)
     char list[256] = "";
     for (int i = 0; names[i]; i++)
         snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", names[i]);
-    const char *preset = NULL, *op = "allreduce";
+    const char *preset = NULL, *op = "allreduce", *only = NULL;
     int nodes = 1, ppn = 0;
     int64_t lo = 8, hi = (int64_t)16 << 30;
     bool json = false, no_table = false;
@@ -94,6 +96,7 @@ int cli_cmd_cost_nccl(int argc, char **argv)
         CLI_INT("--nodes", &nodes, 1, 1024),
         CLI_INT("--gpus-per-node", &ppn, 1, 8),
         CLI_PICK("--op", &op, colls),
+        CLI_TEXT("--nccl-algo", &only),
         CLI_SIZE("-b", &lo, 8, (int64_t)16 << 30, "bytes"),
         CLI_SIZE("-e", &hi, 8, (int64_t)16 << 30, "bytes"),
         CLI_SWITCH("--no-table", &no_table),
@@ -128,6 +131,9 @@ int cli_cmd_cost_nccl(int argc, char **argv)
     ncclog_tuning t;
     int threads[NCCLOG_ALGOS][NCCLOG_PROTOS];
     ncclog_tuner_table(&sys, g, &t, threads);
+    char err[160];
+    if (only && ncclog_tuner_only(&t, only, err, sizeof err))
+        return cli_usage_error("--nccl-algo: %s", err);
     int nranks = sys.nodes * sys.gpus_per_node;
     ncclog_choice ch[NCCLOG_CHOICE_SIZES];
     char note[512];

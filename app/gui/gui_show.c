@@ -26,7 +26,8 @@ static const char show_help[] =
     "usage: collviz show FILE [--out FILE.png] [--size WxH] [--link PRESET | --bw GBps]\n"
     "                    [--alpha us] [--theme dark|light|projector]\n"
     "                    [--scale auto|linear|log] [--table]\n"
-    "                    [--op OP] [--ranks N] [--algo A] [--inter-link PRESET]\n\n"
+    "                    [--op OP] [--ranks N] [--algo A] [--inter-link PRESET]\n"
+    "                    [--nccl PRESET [--nodes K] [--gpus-per-node N] [--nccl-algo LIST]]\n\n"
     "Replays a measured result as a bandwidth-versus-size chart: message size on a\n"
     "log axis, measured busbw and algbw as lines with points, and the cost model's\n"
     "predicted busbw dashed beside them (each size's plan rebuilt from the op, algo,\n"
@@ -50,6 +51,10 @@ static const char show_help[] =
     "    beside it; --op picks the collective (default: the one its per-call lines\n"
     "    name, else allreduce)\n"
     "  --choice       NCCL's tuning table even where the file holds nccl-tests rows\n"
+    "  --nccl P       price the rows with NCCL's own choice as its tuner would make it\n"
+    "                 on preset P (see collviz cost --nccl h100-8 --help) instead of\n"
+    "                 collviz's plan; --nodes K (default: the ranks over P's GPUs a\n"
+    "                 node), --gpus-per-node N, --nccl-algo LIST as NCCL_ALGO\n"
     "%s" /* --link, with the presets from their table: link_help */
     "  --out F.png    write the chart as PNG (1280x800, or --size) without a window\n"
     "  --scale S      the GB/s axis: linear, log, or auto (log when one line peaks\n"
@@ -417,6 +422,19 @@ static void print_notes(const show_result *res)
     }
 }
 
+/* The tuner's presets by name, for --nccl (NULL-terminated). */
+static const char *const *show_nccl_names(void)
+{
+    static const char *names[17];
+    if (!names[0]) {
+        const ncclog_system *p;
+        int n = ncclog_system_presets(&p);
+        for (int i = 0; i < n && i < 16; i++)
+            names[i] = p[i].name;
+    }
+    return names;
+}
+
 int gui_cmd_show(int argc, char **argv)
 {
     static const char *const scales[] = {"auto", "linear", "log", NULL};
@@ -424,6 +442,8 @@ int gui_cmd_show(int argc, char **argv)
     show_links f = {.alpha = -1};
     show_hints hints = {.op = -1, .ranks = 0, .algo = -1};
     bool table = false;
+    const char *nccl = NULL, *nccl_algo = NULL;
+    int nodes = 0, ppn = 0;
     int size[2] = {1280, 800};
     show_view v = {.theme = RD_THEME_DARK, .auto_scale = true};
     cli_flag flags[] = {
@@ -440,6 +460,10 @@ int gui_cmd_show(int argc, char **argv)
         CLI_ENUM("--algo", &hints.algo, &cli_algos),
         CLI_INT("--ranks", &hints.ranks, 1, CV_MAX_RANKS),
         CLI_SWITCH("--choice", &hints.choice),
+        CLI_PICK("--nccl", &nccl, show_nccl_names()),
+        CLI_INT("--nodes", &nodes, 1, 1024),
+        CLI_INT("--gpus-per-node", &ppn, 1, 8),
+        CLI_TEXT("--nccl-algo", &nccl_algo),
     };
     char links[1200], help[sizeof show_help + sizeof links];
     link_help(links, sizeof links);
@@ -479,7 +503,37 @@ int gui_cmd_show(int argc, char **argv)
     cv_link link;
     char about[512];
     v.choice = !strcmp(res.source, "nccl-log");
-    int chosen = choose_links(&res, &f, &v, &link, about, sizeof about);
+    if (!nccl && (nodes || ppn || nccl_algo)) {
+        show_result_destroy(&res);
+        return cli_usage_error("--nodes, --gpus-per-node and --nccl-algo go with --nccl PRESET");
+    }
+    if (nccl) {
+        if (!strcmp(res.source, "nccl-log") || f.preset || f.bw > 0 || inter_name) {
+            show_result_destroy(&res);
+            return cli_usage_error("--nccl prices measured rows with NCCL's tuner; it does not "
+                                   "go with --link, --bw, --inter-link or a tuning table");
+        }
+        ncclog_system sys = *ncclog_system_find(nccl);
+        if (ppn && ppn != sys.gpus_per_node) {
+            int nics = sys.nics * ppn / sys.gpus_per_node;
+            sys.nics = nics < 1 ? 1 : nics;
+            sys.gpus_per_node = ppn;
+        }
+        sys.nodes = nodes ? nodes
+                    : res.spec.ranks > sys.gpus_per_node && res.spec.ranks % sys.gpus_per_node == 0
+                        ? res.spec.ranks / sys.gpus_per_node
+                        : 1;
+        if (show_model_nccl(&res, &sys, nccl_algo, about, sizeof about, err, sizeof err)) {
+            fprintf(stderr, "collviz: %s\n", err);
+            show_result_destroy(&res);
+            return CLI_EXIT_USAGE;
+        }
+        snprintf(v.model_label, sizeof v.model_label, "NCCL's tuner, modelled: %s, %d node%s%s%s",
+                 sys.name, sys.nodes, sys.nodes == 1 ? "" : "s", nccl_algo ? ", NCCL_ALGO=" : "",
+                 nccl_algo ? nccl_algo : "");
+        v.have_model = true;
+    }
+    int chosen = nccl ? CLI_EXIT_OK : choose_links(&res, &f, &v, &link, about, sizeof about);
     if (v.choice && res.spec.ranks < 1 && chosen < 0) {
         /* no ranks in the log: nothing to price collviz's plan on */
         snprintf(v.model_label, sizeof v.model_label, "collviz model: needs the rank count "

@@ -316,6 +316,10 @@ int ncclog_choices(const ncclog *log, const ncclog_comm *c, int coll, ncclog_cho
 int ncclog_choices_of(const ncclog_tuning *t, int ver, int nnodes, int nranks, int nch, int coll,
                       ncclog_choice *out, char *note, size_t notelen);
 
+/* The choice at one size (any, not only a power of two). */
+void ncclog_choice_at(const ncclog_tuning *t, int ver, int nnodes, int nranks, int nch, int coll,
+                      int64_t bytes, ncclog_choice *ch);
+
 /* The collective to show NCCL's choice for: the one its per-call lines
  * name most, where the table has its row; else AllReduce; else the last
  * row the table has; -1 where there is no table. */
@@ -369,6 +373,10 @@ void ncclog_tuner_graphs(const ncclog_system *s, ncclog_graph g[NCCLOG_ALGOS]);
  * rounded to the decimal NCCL prints, and its threads per block. */
 void ncclog_tuner_table(const ncclog_system *s, const ncclog_graph g[NCCLOG_ALGOS], ncclog_tuning *t,
                         int max_threads[NCCLOG_ALGOS][NCCLOG_PROTOS]);
+/* As NCCL_ALGO=list does: only the algorithms named ("ring,tree"; any
+ * case), or all but them ("^nvls"); the others' bandwidth set to 0. 0, or
+ * -1 with why in err for a name NCCL does not know. */
+int ncclog_tuner_only(ncclog_tuning *t, const char *list, char *err, size_t errlen);
 /* The table in NCCL 2.18+'s layout, each line after "NCCL INFO " as a log
  * has it (so `collviz nccl-log` and `show` read it back). */
 void ncclog_tuner_print(FILE *out, const ncclog_tuning *t,

@@ -310,6 +310,51 @@ int ncclog_choices(const ncclog *log, const ncclog_comm *c, int coll, ncclog_cho
     return ncclog_choices_of(&log->tuning, ver, nnodes, nranks, nch, coll, out, note, notelen);
 }
 
+void ncclog_choice_at(const ncclog_tuning *t, int ver, int nnodes, int nranks, int nch, int coll,
+                      int64_t bytes, ncclog_choice *ch)
+{
+    ch->bytes = bytes;
+    ch->algo = ch->proto = -1;
+    ch->time_us = ch->ring_us = ch->tree_us = -1;
+    for (int a = 0; a < NCCLOG_ALGOS; a++)
+        for (int p = 0; p < NCCLOG_PROTOS; p++)
+            ch->all_us[a][p] = -1;
+    int ls = ver && ver < 22300 ? (bytes >> 6 ? log2_floor(bytes >> 6) : 0)
+                                : log2_floor(bytes >> 6);
+    for (int a = 0; a < NCCLOG_ALGOS; a++)
+        for (int p = 0; p < NCCLOG_PROTOS; p++) {
+            double bw = t->bw[coll][a][p], lat = t->lat[coll][a][p];
+            if (bw <= 0)
+                continue;
+            if (a == 0 && coll == 4 && ls >= 0) {
+                if (ver && ver < 21200) {
+                    if (ls < 22)
+                        bw *= tree_corr_27[p][ls];
+                } else if (ls < 23) {
+                    bw *= tree_corr_212[p][ls];
+                }
+            }
+            if (a == 1 && p == 2 && coll == 4 && nnodes > 1) {
+                bool plateau = ver && ver < 21800
+                                   ? bytes >= nranks / 16.0 * 65536
+                                   : nch > 0 && bytes / ((int64_t)nch * nranks) >= 64;
+                if (plateau)
+                    lat *= ver && ver < 21800 ? 1.9 : 1.4;
+            }
+            double time = lat + (double)bytes / (1000.0 * bw);
+            ch->all_us[a][p] = time;
+            if (ch->algo < 0 || time < ch->time_us) {
+                ch->algo = a;
+                ch->proto = p;
+                ch->time_us = time;
+            }
+            if (a == 1 && (ch->ring_us < 0 || time < ch->ring_us))
+                ch->ring_us = time;
+            if (a == 0 && (ch->tree_us < 0 || time < ch->tree_us))
+                ch->tree_us = time;
+        }
+}
+
 int ncclog_choices_of(const ncclog_tuning *t, int ver, int nnodes, int nranks, int nch, int coll,
                       ncclog_choice *out, char *note, size_t notelen)
 {
@@ -333,50 +378,8 @@ int ncclog_choices_of(const ncclog_tuning *t, int ver, int nnodes, int nranks, i
         NOTE("%sRing Simple's latency x1.4 past its plateau, NCCL's factor for compute "
              "capability 8.0 and newer (1.9 before)",
              w ? "; " : "");
-    for (int i = 0; i < NCCLOG_CHOICE_SIZES; i++) {
-        int64_t bytes = (int64_t)8 << i;
-        ncclog_choice *ch = &out[i];
-        ch->bytes = bytes;
-        ch->algo = ch->proto = -1;
-        ch->time_us = ch->ring_us = ch->tree_us = -1;
-        for (int a = 0; a < NCCLOG_ALGOS; a++)
-            for (int p = 0; p < NCCLOG_PROTOS; p++)
-                ch->all_us[a][p] = -1;
-        int ls = ver && ver < 22300 ? (bytes >> 6 ? log2_floor(bytes >> 6) : 0)
-                                    : log2_floor(bytes >> 6);
-        for (int a = 0; a < NCCLOG_ALGOS; a++)
-            for (int p = 0; p < NCCLOG_PROTOS; p++) {
-                double bw = t->bw[coll][a][p], lat = t->lat[coll][a][p];
-                if (bw <= 0)
-                    continue;
-                if (a == 0 && coll == 4 && ls >= 0) {
-                    if (ver && ver < 21200) {
-                        if (ls < 22)
-                            bw *= tree_corr_27[p][ls];
-                    } else if (ls < 23) {
-                        bw *= tree_corr_212[p][ls];
-                    }
-                }
-                if (a == 1 && p == 2 && coll == 4 && nnodes > 1) {
-                    bool plateau = ver && ver < 21800
-                                       ? bytes >= nranks / 16.0 * 65536
-                                       : nch > 0 && bytes / ((int64_t)nch * nranks) >= 64;
-                    if (plateau)
-                        lat *= ver && ver < 21800 ? 1.9 : 1.4;
-                }
-                double time = lat + (double)bytes / (1000.0 * bw);
-                ch->all_us[a][p] = time;
-                if (ch->algo < 0 || time < ch->time_us) {
-                    ch->algo = a;
-                    ch->proto = p;
-                    ch->time_us = time;
-                }
-                if (a == 1 && (ch->ring_us < 0 || time < ch->ring_us))
-                    ch->ring_us = time;
-                if (a == 0 && (ch->tree_us < 0 || time < ch->tree_us))
-                    ch->tree_us = time;
-            }
-    }
+    for (int i = 0; i < NCCLOG_CHOICE_SIZES; i++)
+        ncclog_choice_at(t, ver, nnodes, nranks, nch, coll, (int64_t)8 << i, &out[i]);
 #undef NOTE
     return NCCLOG_CHOICE_SIZES;
 }

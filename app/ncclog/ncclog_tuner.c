@@ -25,6 +25,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ncclog_internal.h"
 
@@ -387,4 +388,34 @@ void ncclog_tuner_print(FILE *out, const ncclog_tuning *t,
             fputc('\n', out);
         }
     }
+}
+
+int ncclog_tuner_only(ncclog_tuning *t, const char *list, char *err, size_t errlen)
+{
+    bool keep[NCCLOG_ALGOS] = {0}, negate = list[0] == '^';
+    const char *p = list + negate;
+    if (!*p) {
+        snprintf(err, errlen, "no algorithm named");
+        return -1;
+    }
+    while (*p) {
+        size_t n = strcspn(p, ",");
+        int a = -1;
+        for (int k = 0; k < NCCLOG_ALGOS && a < 0; k++)
+            if (strlen(ncclog_algo_name(k)) == n && !strncasecmp(ncclog_algo_name(k), p, n))
+                a = k;
+        if (a < 0) {
+            snprintf(err, errlen, "'%.*s' is not one of NCCL's algorithms (tree, ring, "
+                     "collnetdirect, collnetchain, nvls, nvlstree, pat)", (int)(n > 40 ? 40 : n), p);
+            return -1;
+        }
+        keep[a] = true;
+        p += n + (p[n] == ',');
+    }
+    for (int a = 0; a < NCCLOG_ALGOS; a++)
+        if (keep[a] == negate)
+            for (int c = 0; c < NCCLOG_COLLS; c++)
+                for (int q = 0; q < NCCLOG_PROTOS; q++)
+                    t->bw[c][a][q] = 0;
+    return 0;
 }

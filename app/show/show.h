@@ -114,6 +114,13 @@ const cv_link *show_gpu_link(const char *gpu, const cv_link **inter, char *why, 
  * reason" when a size cannot be planned (not a whole number of elements
  * per rank). */
 int show_model(show_result *r, const cv_link *link, int *priced, char *err, size_t errlen);
+/* Instead of collviz's plan, NCCL's own choice at each row's size as its
+ * tuner would make it on sys (app/ncclog/ncclog_tuner.c), with only as
+ * NCCL_ALGO (may be NULL): model_us and model_busbw of every row, the pick
+ * in each row's pick, a line on what was priced in about. CV_EINVAL with
+ * why in err for an op the tuner does not price or ranks that differ. */
+int show_model_nccl(show_result *r, const ncclog_system *sys, const char *only, char *about,
+                    size_t alen, char *err, size_t errlen);
 
 /* "AllReduce ring, 4 ranks, float32 sum, backend cpu" */
 void show_title(const show_result *r, char *out, size_t outlen);

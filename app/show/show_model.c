@@ -223,6 +223,7 @@ void show_print_table(FILE *out, const show_result *r, const char *model_about)
     show_title(r, title, sizeof title);
     show_origin(r, origin, sizeof origin);
     bool model = r->nrows > 0 && r->rows[0].model_busbw >= 0;
+    bool picks = model && r->rows[0].pick[0];
     fprintf(out, "# %s: %s", r->path, title);
     if (origin[0])
         fprintf(out, "\n# from %s", origin);
@@ -233,6 +234,8 @@ void show_print_table(FILE *out, const show_result *r, const char *model_about)
             "#wrong");
     if (model)
         fprintf(out, " %11s %9s", "model time", "model bus");
+    if (picks)
+        fprintf(out, "  %s", "NCCL's pick");
     fprintf(out, "\n# %12s %12s %11s %9s %9s %7s", "(B)", "(elements)", "(us)", "(GB/s)",
             "(GB/s)", "");
     if (model)
@@ -249,6 +252,53 @@ void show_print_table(FILE *out, const show_result *r, const char *model_about)
             fprintf(out, " %11.1f %9.2f", w->model_us, w->model_busbw);
         else if (model)
             fprintf(out, " %11s %9s", "-", "-"); /* a size the model was not priced at */
+        if (picks)
+            fprintf(out, "  %s", w->pick);
         fputc('\n', out);
     }
+}
+
+int show_model_nccl(show_result *r, const ncclog_system *sys, const char *only, char *about,
+                    size_t alen, char *err, size_t errlen)
+{
+    int coll = -1;
+    for (int c = 0; c < NCCLOG_COLLS; c++)
+        if (ncclog_coll_op(c) == r->spec.op)
+            coll = c;
+    if (coll < 0) {
+        snprintf(err, errlen, "--nccl: NCCL's tuner prices broadcast, reduce, allgather, "
+                 "reducescatter and allreduce; %s is not one of them", cv_op_name(r->spec.op));
+        return CV_EINVAL;
+    }
+    int nranks = sys->nodes * sys->gpus_per_node;
+    if (r->spec.ranks > 0 && r->spec.ranks != nranks) {
+        snprintf(err, errlen, "--nccl: %s has %d ranks, the system %d (%d node%s x %d GPUs): "
+                 "give --nodes or --gpus-per-node", r->path, r->spec.ranks, nranks, sys->nodes,
+                 sys->nodes == 1 ? "" : "s", sys->gpus_per_node);
+        return CV_EINVAL;
+    }
+    ncclog_graph g[NCCLOG_ALGOS];
+    ncclog_tuning t;
+    int threads[NCCLOG_ALGOS][NCCLOG_PROTOS];
+    ncclog_tuner_graphs(sys, g);
+    ncclog_tuner_table(sys, g, &t, threads);
+    if (only && ncclog_tuner_only(&t, only, err, errlen))
+        return CV_EINVAL;
+    double factor = coll == 4 ? 2.0 * (nranks - 1) / nranks
+                    : coll == 2 || coll == 3 ? (double)(nranks - 1) / nranks : 1.0;
+    for (int i = 0; i < r->nrows; i++) {
+        ncclog_choice ch;
+        ncclog_choice_at(&t, 23000, sys->nodes, nranks, g[1].channels, coll,
+                         (int64_t)r->rows[i].size, &ch);
+        r->rows[i].model_us = ch.time_us;
+        r->rows[i].model_busbw = ch.time_us > 0 ? r->rows[i].size / (ch.time_us * 1e3) * factor
+                                                : -1;
+        if (ch.algo >= 0)
+            snprintf(r->rows[i].pick, sizeof r->rows[i].pick, "%s/%s", ncclog_algo_name(ch.algo),
+                     ncclog_proto_name(ch.proto));
+    }
+    snprintf(about, alen, "NCCL's tuner, modelled (collviz cost --nccl %s%s%s): %d node%s x %d "
+             "GPUs, its pick at each size", sys->name, only ? " --nccl-algo " : "",
+             only ? only : "", sys->nodes, sys->nodes == 1 ? "" : "s", sys->gpus_per_node);
+    return CV_OK;
 }
