@@ -132,6 +132,18 @@ static int rounds_switch(const cv_spec *s, char *f, size_t len)
     return s->slices + 1;
 }
 
+/* AllReduce in the network: inside a node (NVLS) a piece takes 4 rounds
+ * (the reducing load up, its sum down to the owner, the owner's store,
+ * the multicast), pipelined; across nodes (SHARP) 2. */
+static int rounds_switch_allreduce(const cv_spec *s, char *f, size_t len)
+{
+    if (s->ranks > 1 && cv_spec_nodes(s) <= 1) {
+        snprintf(f, len, "S+3");
+        return s->slices + 3;
+    }
+    return rounds_switch(s, f, len);
+}
+
 static int rounds_fold(const cv_spec *s, char *f, size_t len)
 {
     snprintf(f, len, pow2(s->ranks) ? "log2 N" : "floor(log2 N)+2");
@@ -555,15 +567,22 @@ static const cv__algo_entry registry[] = {
          "时缓冲区分成 S 片，依次相隔一步穿过各阶段：一片跨网络时，下一片正在节点内规约，"
          "NCCL 的两级算法就是这样流水的。"},
     {.op = CV_OP_ALLREDUCE, .algo = CV_ALGO_IN_NETWORK, .name = "in-network",
-     .generate = cv__plan_allreduce_in_network, .rounds = rounds_switch, .bytes = bytes_none,
-     .shape = CV_STAGE_SWITCH, .flags = USES_SLICES | STAGES,
+     .generate = cv__plan_allreduce_in_network, .rounds = rounds_switch_allreduce,
+     .bytes = bytes_none, .shape = CV_STAGE_SWITCH, .flags = USES_SLICES | USES_NODES | STAGES,
      .narration[CV_LANG_EN] =
-         "In-network (NVLS, SHARP): every GPU sends its buffer to the switch, the switch adds "
-         "them, and multicasts the result back: 2 steps whatever N, each GPU sending and "
-         "receiving the buffer once.",
+         "In-network. Inside a node (NVLink SHARP, NVLS) each GPU owns 1/N of the buffer and "
+         "loads its block through the switch with a reducing load: the switch reads the block from "
+         "every GPU and adds the copies as they pass, so the sum arrives, never the copies. The "
+         "owner then stores the sum to the multicast address, which writes it into every GPU. "
+         "Each GPU sends and receives (1+1/N) D, against a ring's 2(N-1)/N D, in 4 steps for any "
+         "N. Across nodes (InfiniBand SHARP) each node pushes its buffer to the switch, which adds "
+         "and multicasts the sum back: 2 steps, D each way.",
      .narration[CV_LANG_ZH] =
-         "网内规约（NVLS、SHARP）：每个 GPU 把缓冲区发给交换机，交换机求和，再把结果组播回去："
-         "无论 N 多大都只有 2 步，每个 GPU 只收发一次缓冲区。"},
+         "网内规约。节点内（NVLink SHARP，NVLS）每个 GPU 负责缓冲区的 1/N：它通过交换机对自己那块"
+         "做一次“规约读”，交换机从每个 GPU 读出这一块，数据经过时就相加，送回的是和而不是各份副本。"
+         "随后这个 GPU 把和写到组播地址，交换机把它写进每个 GPU。每个 GPU 收发各 (1+1/N) D，"
+         "环形是 2(N-1)/N D；无论 N 多大都是 4 步。跨节点（InfiniBand SHARP）时每个节点把缓冲区推给"
+         "交换机，交换机求和后组播回去：2 步，每个方向 D。"},
     {.op = CV_OP_ALLREDUCE, .algo = CV_ALGO_ONE_SHOT, .name = "one-shot",
      .generate = cv__plan_allreduce_one_shot, .rounds = rounds_one, .bytes = bytes_linear,
      .shape = CV_STAGE_ALL_PAIRS, .flags = STAGES,

@@ -3,20 +3,133 @@
  * node and InfiniBand SHARP between nodes, as a plan with the switch in it.
  *
  * The switch is a participant after the ranks (plan->nswitch = 1) with no
- * input and no result of its own, only a SCRATCH where it reduces: one slot
- * of `count` elements per rank. Each GPU sends its data to the switch once;
- * the switch adds the slots (its own arithmetic, drawn as local sub-phases
- * of the round that delivered them: a binary tree over the slots) and
- * multicasts the sum back, so every GPU sends D and receives D, against a
- * ring's 2(N-1)/N D each way, and pays alpha twice, not 2(N-1) times. The
- * buffer goes through in `slices` pieces: while the switch multicasts piece
- * s-1 the GPUs send it piece s, so the plan takes S + 1 rounds, each moving
- * D/S into and out of every GPU at once. With several nodes the switch is
- * the network's and every transfer to or from it crosses the network.
+ * input and no result of its own, only a SCRATCH: where the copies of a
+ * piece it adds up meet (one slot per rank; its arithmetic is drawn as
+ * local sub-phases of the round that brought them, a binary tree over the
+ * slots), and where a piece waits to be multicast. With several nodes the
+ * switch is the network's and every transfer to or from it crosses the
+ * network. The buffer goes through in `slices` pieces, pipelined: while one
+ * piece comes down another goes up.
+ *
+ * AllReduce takes two forms. Inside a node (NVLS) no GPU pushes its buffer
+ * whole: each GPU owns 1/N of it and loads that block through the switch
+ * with a reducing load (multimem.ld_reduce), the switch reading the block
+ * from every GPU and adding the copies as they pass, then stores the sum
+ * to the multicast address (multimem.st), which writes it into every GPU.
+ * Each GPU sends its whole buffer once (read by the N loads) and its block
+ * once more (the store), and receives its block's sum and then the whole
+ * result: (1+1/N)·D each way, in 4 rounds a piece (S + 3 for S pieces).
+ * Across nodes (SHARP) each node pushes its buffer to the switch, which
+ * adds and multicasts the sum back: D each way, S + 1 rounds.
  */
 #include "cv_internal.h"
 
-void cv__plan_allreduce_in_network(cv_plan *p)
+/* Piece t (of S) of each of the n blocks of c elements, joined where one
+ * ends as the next begins (with S = 1 the whole buffer is one run), as
+ * [lo, hi) pairs into run (room for n). Returns how many. */
+static int piece_runs(int64_t c, int n, int S, int t, int64_t (*run)[2])
+{
+    int runs = 0;
+    for (int q = 0; q < n; q++) {
+        int64_t b0 = cv__chunk(c, n, q), bl = cv__chunk(c, n, q + 1) - b0;
+        int64_t lo = b0 + cv__chunk(bl, S, t), hi = b0 + cv__chunk(bl, S, t + 1);
+        if (hi <= lo)
+            continue;
+        if (runs && run[runs - 1][1] == lo)
+            run[runs - 1][1] = hi;
+        else {
+            run[runs][0] = lo;
+            run[runs][1] = hi;
+            runs++;
+        }
+    }
+    return runs;
+}
+
+/* NVLS inside a node: round t loads piece t of every block up into the
+ * switch (each GPU's copy in its slot, added there), returns the sum of
+ * piece t-1 of block q to its owner q, has each owner store piece t-2 of
+ * its block to the switch's multicast area, and multicasts piece t-3 to
+ * every GPU, the owner too. */
+static void allreduce_nvls(cv_plan *p)
+{
+    int n = p->spec.ranks, S = p->spec.slices, sw = n;
+    int64_t c = p->spec.count;
+    p->nswitch = 1;
+    p->switch_scratch = (int64_t)(n + 1) * c; /* a slot per rank, then the multicast area */
+    int64_t mc = (int64_t)n * c;
+    int64_t(*run)[2] = cv__xmalloc(sizeof *run * (size_t)n);
+    int top = cv__pow2_floor(n - 1);
+    for (int t = 0; t <= S + 2; t++) {
+        /* the stages under way this round, first to last (a step keeps
+         * its phase's pointer, so the names are static) */
+        static const char *const phases[4][4] = {
+            [0][0] = "reducing load",
+            [0][1] = "reducing load, sum to owner",
+            [0][2] = "reducing load, sum to owner, store",
+            [0][3] = "reducing load, sum to owner, store, multicast",
+            [1][1] = "sum to owner",
+            [1][2] = "sum to owner, store",
+            [1][3] = "sum to owner, store, multicast",
+            [2][2] = "store",
+            [2][3] = "store, multicast",
+            [3][3] = "multicast",
+        };
+        int klo = t - S + 1 > 0 ? t - S + 1 : 0, khi = t < 3 ? t : 3;
+        cv__plan_begin(p, phases[klo][khi]);
+        if (t < S) { /* the switch reads piece t of every block from every GPU */
+            int runs = piece_runs(c, n, S, t, run);
+            for (int r = 0; r < n; r++)
+                for (int i = 0; i < runs; i++)
+                    cv__copy(p, r, CV_BUF_SEND, run[i][0], sw, CV_BUF_SCRATCH,
+                             (int64_t)r * c + run[i][0], run[i][1] - run[i][0]);
+        }
+        for (int k = 1; k <= 2; k++) {
+            int piece = t - k;
+            if (piece < 0 || piece >= S)
+                continue;
+            for (int q = 0; q < n; q++) {
+                int64_t b0 = cv__chunk(c, n, q), bl = cv__chunk(c, n, q + 1) - b0;
+                int64_t lo = b0 + cv__chunk(bl, S, piece);
+                int64_t len = b0 + cv__chunk(bl, S, piece + 1) - lo;
+                if (len <= 0)
+                    continue;
+                if (k == 1) /* the sum comes back to the block's owner */
+                    cv__copy(p, sw, CV_BUF_SCRATCH, lo, q, CV_BUF_RECV, lo, len);
+                else /* the owner stores it to the multicast address */
+                    cv__copy(p, q, CV_BUF_RECV, lo, sw, CV_BUF_SCRATCH, mc + lo, len);
+            }
+        }
+        if (t - 3 >= 0 && t - 3 < S) { /* which writes every block into every GPU */
+            int runs = piece_runs(c, n, S, t - 3, run);
+            for (int r = 0; r < n; r++)
+                for (int i = 0; i < runs; i++)
+                    cv__copy(p, sw, CV_BUF_SCRATCH, mc + run[i][0], r, CV_BUF_RECV, run[i][0],
+                             run[i][1] - run[i][0]);
+        }
+        cv__plan_end(p);
+        if (t < S) { /* the switch adds piece t of every block as it is read */
+            int runs = piece_runs(c, n, S, t, run);
+            for (int m = 1; m < n; m *= 2) {
+                cv__plan_begin(p, "switch reduce");
+                for (int i = 0; i < runs; i++)
+                    for (int r = 0; r + m < n; r += 2 * m) {
+                        int64_t at = run[i][0];
+                        cv__recv_reduce(p, CV_AT(sw, CV_BUF_SCRATCH, (int64_t)(r + m) * c + at),
+                                        CV_AT(sw, CV_BUF_SCRATCH, (int64_t)r * c + at),
+                                        CV_AT(sw, CV_BUF_SCRATCH, (int64_t)r * c + at),
+                                        run[i][1] - at, m == top ? CV_XFER_FINISH : 0);
+                    }
+                cv__plan_end(p);
+            }
+        }
+    }
+    free(run);
+}
+
+/* SHARP across nodes: every GPU pushes each piece to the switch, which
+ * adds the slots and multicasts the sum one round later. */
+static void allreduce_sharp(cv_plan *p)
 {
     int n = p->spec.ranks, S = p->spec.slices, sw = n;
     int64_t c = p->spec.count;
@@ -43,6 +156,14 @@ void cv__plan_allreduce_in_network(cv_plan *p)
             cv__plan_end(p);
         }
     }
+}
+
+void cv__plan_allreduce_in_network(cv_plan *p)
+{
+    if (p->spec.ranks > 1 && cv_spec_nodes(&p->spec) <= 1)
+        allreduce_nvls(p);
+    else
+        allreduce_sharp(p);
 }
 
 /* AllGather through the switch (NVLS's multicast, SHARP's): every rank

@@ -354,7 +354,8 @@ static rd__panel_fit arrange(rd__scratch *sc, const rd__stage *s, SDL_Rect A, rd
     rd__plan_links(s->plan, &a->links);
     int n = a->n;
     cv_stage_shape shape = cv_algo_stage_shape(s->plan->spec.op, s->plan->spec.algo);
-    int nodes = cv_algo_uses_nodes(s->plan->spec.op, s->plan->spec.algo) && !s->plan->spec.topo
+    int nodes = cv_algo_uses_nodes(s->plan->spec.op, s->plan->spec.algo) && !s->plan->spec.topo &&
+                        shape != CV_STAGE_SWITCH
                     ? cv_spec_nodes(&s->plan->spec)
                     : 1; /* rows of nodes; an NCCL log's own ring keeps the loop */
     for (int i = 0; i < n; i++)

@@ -76,8 +76,10 @@ static int textbook(cv_op op, cv_algo algo, int n, int K, int S)
      * allreduce between them; S slices pipelined through those phases one
      * step apart, as a pipeline of that depth takes S - 1 steps more */
     case CV_ALGO_HIERARCHICAL: return 2 * (n / K - 1) + 2 * (K - 1) + S - 1;
-    /* in-network: every piece to the switch, and back one round later */
-    case CV_ALGO_IN_NETWORK: return S + 1;
+    /* in-network: every piece to the switch, and back one round later;
+     * NVLS's AllReduce inside a node: a reducing load up and its sum back
+     * to the block's owner, the owner's store, the multicast, pipelined */
+    case CV_ALGO_IN_NETWORK: return op == CV_OP_ALLREDUCE && K == 1 && n > 1 ? S + 3 : S + 1;
     case CV_ALGO_PAIRWISE: return n - 1;
     /* vLLM's and TensorRT-LLM's custom all-reduce: one-shot reads every
      * peer's buffer at once; two-shot a reduce-scatter read, then an
@@ -289,9 +291,58 @@ static void rounds(void)
     printf("%d algorithms outside the textbook's table\n", uncovered);
 }
 
+/* NVLS's AllReduce inside a node, counted transfer by transfer: every GPU
+ * sends its whole buffer to the switch once (the N reducing loads read it)
+ * and its block once more (the store), and receives its block's sum and
+ * then the whole result: (1+1/N)·D each way, as NVLink SHARP moves it.
+ * Across nodes (SHARP's push) D each way. */
+static void nvls_traffic(void)
+{
+    static const int ranks[] = {2, 3, 4, 5, 8, 16};
+    for (size_t i = 0; i < sizeof ranks / sizeof ranks[0]; i++)
+        for (int S = 1; S <= 3; S += 2)
+            for (int K = 1; K <= 2; K++) {
+                int N = ranks[i];
+                if (N % K)
+                    continue;
+                cv_spec s;
+                cv_spec_init(&s);
+                s.op = CV_OP_ALLREDUCE;
+                s.algo = CV_ALGO_IN_NETWORK;
+                s.ranks = N;
+                s.nodes = K;
+                s.slices = S;
+                s.count = 48 * (int64_t)N;
+                s.dtype = CV_FLOAT32;
+                cv_plan *p = NULL;
+                char err[CV_ERR_LEN];
+                if (cv_plan_create(&s, &p, err, sizeof err) != CV_OK) {
+                    EXPECT(0, "in-network N=%d K=%d S=%d: %s", N, K, S, err);
+                    continue;
+                }
+                for (int r = 0; r < N; r++) {
+                    int64_t sent = 0, got = 0;
+                    for (int64_t t = 0; t < p->ntransfers; t++) {
+                        const cv_transfer *x = &p->transfers[t];
+                        if (x->src == x->dst)
+                            continue;
+                        sent += x->src == r ? x->count : 0;
+                        got += x->dst == r ? x->count : 0;
+                    }
+                    int64_t want = K == 1 ? s.count + s.count / N : s.count;
+                    EXPECT(sent == want && got == want,
+                           "in-network N=%d K=%d S=%d rank %d: sent %lld, received %lld "
+                           "elements, want %lld each way", N, K, S, r, (long long)sent,
+                           (long long)got, (long long)want);
+                }
+                cv_plan_destroy(p);
+            }
+}
+
 static const test_case cases[] = {
     CASE("rounds", rounds),
     CASE("bytes", check_bytes),
+    CASE("nvls-traffic", nvls_traffic),
 };
 
 int main(int argc, char **argv) { return CASES_MAIN(argc, argv, cases); }
