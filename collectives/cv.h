@@ -89,6 +89,7 @@ typedef enum {
     CV_ALGO_IN_NETWORK,        /* NVLS/SHARP: the switch reduces and multicasts */
     CV_ALGO_ONE_SHOT,          /* every rank reads every peer's whole buffer and reduces it */
     CV_ALGO_TWO_SHOT,          /* a direct reduce-scatter, then a direct all-gather */
+    CV_ALGO_PAT,               /* NCCL's parallel aggregated trees: log2 N rounds, far first */
     CV_ALGO_COUNT
 } cv_algo;
 

@@ -400,6 +400,21 @@ static const cv__algo_entry registry[] = {
          "递归倍增：第 k 步每个进程与编号只在第 k 位不同的伙伴交换手上所有数据，持有量翻倍："
          "共 log2 N 步。"
          FOLD_ZH},
+    {.op = CV_OP_ALLGATHER, .algo = CV_ALGO_PAT, .name = "pat",
+     .generate = cv__plan_allgather_pat, .rounds = rounds_log, .bytes = bytes_share,
+     .shape = CV_STAGE_HYPERCUBE, .flags = 0,
+     .narration[CV_LANG_EN] =
+         "PAT (NCCL 2.23, one GPU per node): every rank's block spreads down a binomial tree of its "
+         "own, all N trees at once, over distances that are powers of two counted round the ranks. "
+         "Unlike Bruck it starts far away with one block and ends next door with half of them, so "
+         "the longest hops carry the least, and each block lands in its own place: ceil(log2 N) "
+         "steps, (N-1)/N D per rank. NCCL merges steps like this as far as its buffers allow; a "
+         "large message takes more, smaller steps.",
+     .narration[CV_LANG_ZH] =
+         "PAT（NCCL 2.23，每个节点一张 GPU）：每个 rank 的数据块沿着自己的一棵二项树扩散，N 棵树同时"
+         "进行，距离是绕 rank 环计数的 2 的幂。与 Bruck 相反，它先在最远处只传一块，最后在相邻 rank "
+         "之间传一半的块，所以最长的跳传得最少；每块都直接落在自己的位置：ceil(log2 N) 步，每个 rank "
+         "传 (N-1)/N D。NCCL 在缓冲区允许的范围内这样合并各步；大消息会分成更多、更小的步。"},
     {.op = CV_OP_ALLGATHER, .algo = CV_ALGO_BRUCK, .name = "bruck",
      .generate = cv__plan_allgather_bruck, .rounds = rounds_log, .bytes = bytes_share,
      .shape = CV_STAGE_HYPERCUBE, .flags = 0,
@@ -443,6 +458,18 @@ static const cv__algo_entry registry[] = {
      .narration[CV_LANG_ZH] =
          "环形：每一步每个进程把自己那份数据加到左邻居传来的部分和上再传下去；"
          "N-1 步后进程 i 持有全部进程求和后的第 i 块。每步每条链路传一块。"},
+    {.op = CV_OP_REDUCESCATTER, .algo = CV_ALGO_PAT, .name = "pat",
+     .generate = cv__plan_reducescatter_pat, .rounds = rounds_log, .bytes = bytes_share,
+     .shape = CV_STAGE_HYPERCUBE, .flags = 0,
+     .narration[CV_LANG_EN] =
+         "PAT (NCCL 2.23, one GPU per node): PAT's AllGather trees walked backwards. Each rank passes "
+         "partial sums along powers-of-two distances round the ranks, nearest first, and adds what "
+         "arrives where two branches meet; every contribution to block x reaches rank x once. "
+         "ceil(log2 N) steps, (N-1)/N of the input per rank; the farthest hop carries one block.",
+     .narration[CV_LANG_ZH] =
+         "PAT（NCCL 2.23，每个节点一张 GPU）：把 PAT AllGather 的树倒过来走。每个 rank 沿绕环计数的 "
+         "2 的幂距离传递部分和，由近及远，在两个分支汇合处把收到的加上；对块 x 的每份贡献恰好一次到达 "
+         "rank x。共 ceil(log2 N) 步，每个 rank 传输入的 (N-1)/N；最远的一跳只传一块。"},
     {.op = CV_OP_REDUCESCATTER, .algo = CV_ALGO_RECURSIVE_HALVING, .name = "recursive-halving",
      .generate = cv__plan_reducescatter_rh, .rounds = rounds_fold, .bytes = bytes_share,
      .shape = CV_STAGE_HYPERCUBE, .flags = 0,

@@ -164,6 +164,8 @@ void cv__plan_reduce_direct(cv_plan *p);
 void cv__plan_allgather_ring(cv_plan *p);
 void cv__plan_allgather_rd(cv_plan *p);
 void cv__plan_allgather_bruck(cv_plan *p);
+void cv__plan_allgather_pat(cv_plan *p);
+void cv__plan_reducescatter_pat(cv_plan *p);
 void cv__plan_allgather_direct(cv_plan *p);
 void cv__plan_reducescatter_ring(cv_plan *p);
 void cv__plan_reducescatter_rh(cv_plan *p);

@@ -65,6 +65,8 @@ static int textbook(cv_op op, cv_algo algo, int n, int K, int S)
     case CV_ALGO_RECURSIVE_HALVING: return floor_log2(n) + fold;
     case CV_ALGO_RABENSEIFNER: return 2 * floor_log2(n) + fold;
     case CV_ALGO_BRUCK: return ceil_log2(n);
+    /* PAT fully aggregated: one round per power-of-two distance */
+    case CV_ALGO_PAT: return ceil_log2(n);
     /* NCCL's double binary tree: both trees are ceil(log2 N) deep; S chunks
      * stream up and back down behind each other */
     case CV_ALGO_DOUBLE_TREE: return 2 * ceil_log2(n) + S - 1;
