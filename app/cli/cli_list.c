@@ -26,6 +26,8 @@ int cli_cmd_list(int argc, char **argv)
     bool cuda_ok = cv_cuda_backend()->probe(why, sizeof why) == CV_OK;
     const cv_link *links;
     int nlinks = cv_link_presets(&links);
+    const ncclog_system *presets;
+    int npresets = ncclog_system_presets(&presets);
     if (json) {
         cJSON *root = cJSON_CreateObject(), *ops = cJSON_AddObjectToObject(root, "ops");
         for (int op = 0; op < CV_OP_COUNT; op++) {
@@ -53,6 +55,13 @@ int cli_cmd_list(int argc, char **argv)
         cJSON *pr = cJSON_AddArrayToObject(root, "protos");
         for (int i = 0; i < CV_PROTO_COUNT; i++)
             cJSON_AddItemToArray(pr, cJSON_CreateString(cv_proto_name((cv_proto)i)));
+        cJSON *np = cJSON_AddArrayToObject(root, "nccl_presets");
+        for (int i = 0; i < npresets; i++) {
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "name", presets[i].name);
+            cJSON_AddStringToObject(o, "about", presets[i].about);
+            cJSON_AddItemToArray(np, o);
+        }
         cJSON *b = cJSON_AddArrayToObject(root, "backends");
         cJSON_AddItemToArray(b, cJSON_CreateString("cpu"));
         if (cuda_ok)
@@ -83,6 +92,9 @@ int cli_cmd_list(int argc, char **argv)
     printf("protos (NCCL's protocols, priced by the cost model): simple (the data as it is,\n"
            "  full bandwidth), ll128 (120 data bytes in each 128-byte line), ll (4 data\n"
            "  bytes in each 8-byte store, the least latency)\n");
+    printf("nccl presets (cost --nccl P: NCCL's own pick by size, its tuner modelled):\n");
+    for (int i = 0; i < npresets; i++)
+        printf("  %-14s %s\n", presets[i].name, presets[i].about);
     printf("backends: cpu (%d worker threads)", cv_cpu_threads());
     if (cuda_ok)
         printf(", cuda\n");

@@ -68,9 +68,9 @@ static const double speeds_inter_sm90[] = {48, 45, 42, 40, 30, 24, 22, 20, 17.5,
 #define SEARCH_MAX_CHANNELS 16 /* MAXCHANNELS / 2: what one search may find */
 
 static const ncclog_system presets[] = {
-    {"a100-8", "8 x A100 SXM on NVSwitch (NVLink 3: 12 links x 20 GB/s), 8 HDR NICs", 80, 8, 1, 240.0,
+    {"a100-8", "8 x A100 SXM on NVSwitch (NVLink 3: 12 links x 20 GB/s as NCCL counts them), 8 HDR NICs", 80, 8, 1, 240.0,
      true, true, false, 8, 25.0, false},
-    {"h100-8", "8 x H100 SXM on NVSwitch (NVLink 4: 18 links x 20.6 GB/s) with NVLS, 8 NDR NICs", 90, 8,
+    {"h100-8", "8 x H100 SXM on NVSwitch (NVLink 4: 18 links x 20.6 GB/s as NCCL counts them) with NVLS, 8 NDR NICs", 90, 8,
      1, 370.8, true, true, true, 8, 50.0, false},
     {"h100-8-nonvls", "the same 8 x H100 with NCCL_NVLS_ENABLE=0", 90, 8, 1, 370.8, true, true, false, 8,
      50.0, false},
