@@ -72,23 +72,6 @@ long cv_mpi_launcher_size(void)
     return 0;
 }
 
-/* COLLVIZ_MPI_TIMEOUT: seconds, above 0; CV_EINVAL for anything else. */
-static int timeout_env(double *seconds, char *err, size_t errlen)
-{
-    const char *v = getenv("COLLVIZ_MPI_TIMEOUT");
-    *seconds = DEFAULT_TIMEOUT_S;
-    if (!v)
-        return CV_OK;
-    char *end = NULL;
-    errno = 0;
-    double s = strtod(v, &end);
-    if (errno || end == v || *end || !(s > 0) || s > 1e6)
-        return cv__fail(err, errlen, "COLLVIZ_MPI_TIMEOUT='%.40s': allowed: seconds above 0 and "
-                        "at most 1000000 (default %g)", v, DEFAULT_TIMEOUT_S);
-    *seconds = s;
-    return CV_OK;
-}
-
 #ifndef COLLVIZ_HAVE_MPI
 
 /* ------------------------------------------------------ built without MPI */
@@ -154,6 +137,23 @@ static const cv_backend mpi_backend = {
 
 /* ---------------------------------------------------------- the processes */
 
+/* COLLVIZ_MPI_TIMEOUT: seconds, above 0; CV_EINVAL for anything else. */
+static int timeout_env(double *seconds, char *err, size_t errlen)
+{
+    const char *v = getenv("COLLVIZ_MPI_TIMEOUT");
+    *seconds = DEFAULT_TIMEOUT_S;
+    if (!v)
+        return CV_OK;
+    char *end = NULL;
+    errno = 0;
+    double s = strtod(v, &end);
+    if (errno || end == v || *end || !(s > 0) || s > 1e6)
+        return cv__fail(err, errlen, "COLLVIZ_MPI_TIMEOUT='%.40s': allowed: seconds above 0 and "
+                        "at most 1000000 (default %g)", v, DEFAULT_TIMEOUT_S);
+    *seconds = s;
+    return CV_OK;
+}
+
 struct cv_mpi {
     int rank, size;
     bool init_here;
@@ -184,6 +184,31 @@ static void mpi_error_text(int code, char *out, size_t len)
     snprintf(out, len, "%s", text);
 }
 
+/* Waits for one collective of the run's own bookkeeping (the hosts, the
+ * agreement), as wait_all does for a step's messages: a process that
+ * stopped before it ends the run with one line rather than a hang. */
+static void settle(cv_mpi *m, MPI_Request *req, const char *what)
+{
+    const struct timespec nap = {0, 50 * 1000};
+    int stagger = m->rank < 16 ? m->rank : 16;
+    double deadline = cv_now_seconds() + m->timeout + 0.25 * stagger;
+    for (long spins = 0;; spins++) {
+        int done = 0, rc = MPI_Test(req, &done, MPI_STATUS_IGNORE);
+        char text[MPI_MAX_ERROR_STRING] = "";
+        if (rc != MPI_SUCCESS)
+            mpi_error_text(rc, text, sizeof text);
+        else if (done)
+            return;
+        else if (spins > 2000 && (nanosleep(&nap, NULL), cv_now_seconds() > deadline))
+            snprintf(text, sizeof text, "some rank did not answer within %g s "
+                     "(COLLVIZ_MPI_TIMEOUT); it stopped or died", m->timeout);
+        if (text[0]) {
+            fprintf(stderr, "collviz: rank %d: --backend mpi: %s: %s\n", m->rank, what, text);
+            cv_mpi_abort(m, 3);
+        }
+    }
+}
+
 int cv_mpi_create(cv_mpi **out, char *err, size_t errlen)
 {
     int initialised = 0, finalised = 0;
@@ -208,9 +233,11 @@ int cv_mpi_create(cv_mpi **out, char *err, size_t errlen)
     int len = 0;
     if (MPI_Get_processor_name(me, &len) != MPI_SUCCESS)
         me[0] = '\0';
-    MPI_Allgather(me, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, m->hosts, MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
-                  m->comm);
     m->timeout_status = timeout_env(&m->timeout, m->timeout_err, sizeof m->timeout_err);
+    MPI_Request req;
+    MPI_Iallgather(me, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, m->hosts, MPI_MAX_PROCESSOR_NAME,
+                   MPI_CHAR, m->comm, &req);
+    settle(m, &req, "learning each rank's host");
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_term;
@@ -255,7 +282,9 @@ int cv_mpi_agree(cv_mpi *m, int status, char *why, size_t len, int *who)
      * mistake everywhere from different ones, without sending every line. */
     long long mine[2] = {status, status ? (long long)text_hash(why) : 0};
     long long *all = cv__xcalloc((size_t)m->size * 2, sizeof *all);
-    MPI_Allgather(mine, 2, MPI_LONG_LONG, all, 2, MPI_LONG_LONG, m->comm);
+    MPI_Request req;
+    MPI_Iallgather(mine, 2, MPI_LONG_LONG, all, 2, MPI_LONG_LONG, m->comm, &req);
+    settle(m, &req, "agreeing to start");
     int first = -1;
     bool alike = true;
     for (int r = 0; r < m->size; r++) {
@@ -271,7 +300,8 @@ int cv_mpi_agree(cv_mpi *m, int status, char *why, size_t len, int *who)
         return 0;
     char line[CV_ERR_LEN];
     snprintf(line, sizeof line, "%s", m->rank == first ? why : "");
-    MPI_Bcast(line, (int)sizeof line, MPI_CHAR, first, m->comm);
+    MPI_Ibcast(line, (int)sizeof line, MPI_CHAR, first, m->comm, &req);
+    settle(m, &req, "agreeing to start");
     snprintf(why, len, "%s", line);
     *who = alike ? -1 : first; /* alike: every process failed, as the first did */
     return code;
@@ -281,18 +311,41 @@ bool cv_mpi_same(cv_mpi *m, const char *text, char *why, size_t len)
 {
     char first[CV_ERR_LEN];
     snprintf(first, sizeof first, "%s", m->rank == 0 ? text : "");
-    MPI_Bcast(first, (int)sizeof first, MPI_CHAR, 0, m->comm);
+    MPI_Request req;
+    MPI_Ibcast(first, (int)sizeof first, MPI_CHAR, 0, m->comm, &req);
+    settle(m, &req, "agreeing to start");
     if (!strncmp(first, text, sizeof first - 1))
         return true;
-    snprintf(why, len, "runs %.100s, but rank 0 runs %.100s; every process must run the same "
-                       "collective", text, first);
+    /* Say which word differs: for "--flag value" texts, the flag and both
+     * values. */
+    const char *a = text, *b = first;
+    for (;;) {
+        size_t na = strcspn(a, " "), nb = strcspn(b, " ");
+        if (na != nb || strncmp(a, b, na) || !a[na] || !b[nb])
+            break;
+        a += na + 1;
+        b += nb + 1;
+    }
+    /* a and b: the first word that differs; the flag is the word before
+     * it where that begins with "--". */
+    const char *flag = a, *before = a > text + 1 ? a - 2 : NULL;
+    while (before && before > text && before[-1] != ' ')
+        before--;
+    if (before && !strncmp(before, "--", 2) && strncmp(a, "--", 2))
+        flag = before;
+    size_t nflag = flag == a ? 0 : (size_t)(a - flag);
+    snprintf(why, len, "runs %.*s%.*s where rank 0 runs %.*s%.*s; every process must run the "
+                       "same collective", (int)nflag, flag, (int)strcspn(a, " "), a, (int)nflag,
+             flag, (int)strcspn(b, " "), b);
     return false;
 }
 
 int64_t cv_mpi_share(cv_mpi *m, int64_t value)
 {
     long long v = value;
-    MPI_Bcast(&v, 1, MPI_LONG_LONG, 0, m->comm);
+    MPI_Request req;
+    MPI_Ibcast(&v, 1, MPI_LONG_LONG, 0, m->comm, &req);
+    settle(m, &req, "sharing rank 0's result");
     return v;
 }
 
@@ -446,7 +499,11 @@ static int mpi_write(void *state, int rank, cv_buf buf, int64_t off, int64_t cou
 static int wait_all(mpi_state *s, int64_t n, const char *what, char *err, size_t errlen)
 {
     const struct timespec nap = {0, 20 * 1000};
-    double deadline = cv_now_seconds() + s->m->timeout;
+    /* Later ranks wait a little longer, so that where several wait on one
+     * silent process the lowest says so and ends the run before the
+     * others would: one line, not one from each. */
+    int stagger = s->m->rank < 16 ? s->m->rank : 16;
+    double deadline = cv_now_seconds() + s->m->timeout + 0.25 * stagger;
     for (long spins = 0;; spins++) {
         int done = 0;
         int rc = MPI_Testall((int)n, s->reqs, &done, MPI_STATUSES_IGNORE);
@@ -471,8 +528,12 @@ static int wait_all(mpi_state *s, int64_t n, const char *what, char *err, size_t
             if (!flag)
                 peer = s->peers[i];
         }
-        snprintf(err, errlen, "%s: nothing from rank %d within %g s (COLLVIZ_MPI_TIMEOUT); it "
-                 "stopped or died", what, peer, s->m->timeout);
+        if (peer >= 0)
+            snprintf(err, errlen, "%s: nothing from rank %d within %g s (COLLVIZ_MPI_TIMEOUT); "
+                     "it stopped or died", what, peer, s->m->timeout);
+        else
+            snprintf(err, errlen, "%s: some rank did not answer within %g s "
+                     "(COLLVIZ_MPI_TIMEOUT); it stopped or died", what, s->m->timeout);
         return CV_EBACKEND;
     }
 }
