@@ -101,6 +101,12 @@ int cv_mpi_agree(cv_mpi *m, int status, char *why, size_t len, int *who)
 bool cv_mpi_same(cv_mpi *m, const char *text, char *why, size_t len) { return true; }
 int64_t cv_mpi_share(cv_mpi *m, int64_t value) { return value; }
 void cv_mpi_abort(cv_mpi *m, int code) { exit(code); }
+int cv_mpi_library_seconds(cv_mpi *m, const cv_spec *spec, int warmup, int iterations,
+                           double *seconds, char *err, size_t errlen)
+{
+    *seconds = 0;
+    return no_mpi(err, errlen);
+}
 
 static int nompi_probe(char *err, size_t errlen) { return no_mpi(err, errlen); }
 static int nompi_open(const cv_plan *plan, void **state, char *err, size_t errlen)
@@ -356,6 +362,105 @@ void cv_mpi_abort(cv_mpi *m, int code)
     fflush(stderr);
     MPI_Abort(m ? m->comm : MPI_COMM_WORLD, code);
     exit(code); /* MPI_Abort does not return; should it, end this process at least */
+}
+
+/* ------------------------------------------------- the library's own call */
+
+/* MPI's datatype and op for spec where it reduces; false where it has none. */
+static bool mpi_reduction(const cv_spec *s, MPI_Datatype *type, MPI_Op *op)
+{
+    switch (s->dtype) {
+    case CV_INT8: *type = MPI_INT8_T; break;
+    case CV_INT32: *type = MPI_INT32_T; break;
+    case CV_INT64: *type = MPI_INT64_T; break;
+    case CV_FLOAT32: *type = MPI_FLOAT; break;
+    case CV_FLOAT64: *type = MPI_DOUBLE; break;
+    default: return false; /* float16, bfloat16: no MPI type */
+    }
+    switch (s->redop) {
+    case CV_SUM: *op = MPI_SUM; break;
+    case CV_PROD: *op = MPI_PROD; break;
+    case CV_MIN: *op = MPI_MIN; break;
+    case CV_MAX: *op = MPI_MAX; break;
+    case CV_BAND: *op = MPI_BAND; break;
+    case CV_BOR: *op = MPI_BOR; break;
+    case CV_BXOR: *op = MPI_BXOR; break;
+    default: return false; /* avg: MPI has none */
+    }
+    return true;
+}
+
+int cv_mpi_library_seconds(cv_mpi *m, const cv_spec *spec, int warmup, int iterations,
+                           double *seconds, char *err, size_t errlen)
+{
+    *seconds = 0;
+    bool reduces = cv_op_reduces(spec->op);
+    MPI_Datatype type = MPI_BYTE;
+    MPI_Op op = MPI_SUM;
+    if (reduces && !mpi_reduction(spec, &type, &op)) {
+        snprintf(err, errlen, "MPI has no %s reduction of %s", cv_redop_name(spec->redop),
+                 cv_dtype_name(spec->dtype));
+        return CV_EUNAVAIL;
+    }
+    /* Without a reduction the elements are bytes: any dtype moves. */
+    int64_t unit = reduces ? 1 : (int64_t)cv_dtype_size(spec->dtype);
+    int64_t count = spec->count * unit;
+    if (count > 2147483647) {
+        snprintf(err, errlen, "%lld elements: beyond an MPI count (an int)", (long long)count);
+        return CV_EUNAVAIL;
+    }
+    size_t esz = cv_dtype_size(spec->dtype);
+    int64_t ns = cv_spec_buf_count(spec, CV_BUF_SEND, m->rank);
+    int64_t nr = cv_spec_buf_count(spec, CV_BUF_RECV, m->rank);
+    /* The buffers NCCL's layout gives each rank (MPI reads no buffer a
+     * rank leaves unused, such as a non-root's receive buffer of gather). */
+    unsigned char *in = cv__alloc_big((size_t)ns * esz + 64);
+    unsigned char *out = cv__alloc_big((size_t)nr * esz + 64);
+    if (!in || !out) {
+        free(in);
+        free(out);
+        snprintf(err, errlen, "out of memory for MPI's own call's buffers");
+        return CV_ENOMEM;
+    }
+    memset(in, 0, (size_t)ns * esz + 64);
+    memset(out, 0, (size_t)nr * esz + 64);
+    int c = (int)count, root = cv_op_has_root(spec->op) ? spec->root : 0, n = m->size;
+    int next = (m->rank + 1) % n, prev = (m->rank + n - 1) % n;
+    double t0 = 0;
+    int rc = MPI_SUCCESS;
+    for (int it = 0; it < warmup + iterations && rc == MPI_SUCCESS; it++) {
+        if (it == warmup) {
+            MPI_Barrier(m->comm);
+            t0 = MPI_Wtime();
+        }
+        switch (spec->op) {
+        case CV_OP_ALLREDUCE: rc = MPI_Allreduce(in, out, c, type, op, m->comm); break;
+        case CV_OP_ALLGATHER: rc = MPI_Allgather(in, c, type, out, c, type, m->comm); break;
+        case CV_OP_REDUCESCATTER:
+            rc = MPI_Reduce_scatter_block(in, out, c, type, op, m->comm);
+            break;
+        case CV_OP_ALLTOALL: rc = MPI_Alltoall(in, c, type, out, c, type, m->comm); break;
+        case CV_OP_BROADCAST: rc = MPI_Bcast(out, c, type, root, m->comm); break;
+        case CV_OP_REDUCE: rc = MPI_Reduce(in, out, c, type, op, root, m->comm); break;
+        case CV_OP_GATHER: rc = MPI_Gather(in, c, type, out, c, type, root, m->comm); break;
+        case CV_OP_SCATTER: rc = MPI_Scatter(in, c, type, out, c, type, root, m->comm); break;
+        default:
+            rc = MPI_Sendrecv(in, c, type, next, 7, out, c, type, prev, 7, m->comm,
+                              MPI_STATUS_IGNORE);
+            break;
+        }
+    }
+    double mine = (MPI_Wtime() - t0) / iterations;
+    free(in);
+    free(out);
+    if (rc != MPI_SUCCESS) {
+        char text[MPI_MAX_ERROR_STRING];
+        mpi_error_text(rc, text, sizeof text);
+        snprintf(err, errlen, "MPI's own %s: %s", cv_op_name(spec->op), text);
+        return CV_EBACKEND;
+    }
+    MPI_Allreduce(&mine, seconds, 1, MPI_DOUBLE, MPI_MAX, m->comm);
+    return CV_OK;
 }
 
 /* ------------------------------------------------------------ the backend */

@@ -66,6 +66,16 @@ int64_t cv_mpi_share(cv_mpi *m, int64_t value);
  * one. Without MPI, exit(code). */
 void cv_mpi_abort(cv_mpi *m, int code) __attribute__((noreturn));
 
+/* Collective: the MPI library's own call for spec's op (MPI_Allreduce,
+ * MPI_Allgather, MPI_Reduce_scatter_block, MPI_Alltoall, MPI_Bcast,
+ * MPI_Reduce, MPI_Gather, MPI_Scatter; MPI_Sendrecv to the next rank for
+ * sendrecv) on buffers of spec's sizes: *seconds, the slowest process's
+ * mean over iterations after warmup, timed as `bench` times its own.
+ * CV_EUNAVAIL and why where MPI has no such call (avg; a float16 or
+ * bfloat16 reduction; a count beyond an int). */
+int cv_mpi_library_seconds(cv_mpi *m, const cv_spec *spec, int warmup, int iterations,
+                           double *seconds, char *err, size_t errlen);
+
 /* The backend; its probe answers CV_EUNAVAIL without MPI or before
  * cv_mpi_create. Waits give up after COLLVIZ_MPI_TIMEOUT seconds (default
  * 60) with the step and the rank not heard from. */

@@ -289,6 +289,7 @@ bool cli_parse_compare(const char *s, cv_spec *spec, bool *algo_given, cv_algo *
  * this rank, then every process ends with exit 3. cli_mpi_end(code):
  * process 0's code, on every process; MPI ends. cli_mpi_world: the
  * processes, NULL where run is not under MPI. */
+#define CLI_MPI_HELP (-1) /* cli_mpi_agree's code for a process that printed --help */
 bool cli_mpi_requested(int argc, char **argv);
 int cli_mpi_begin(void);
 int cli_mpi_agree(int code, const char *what);

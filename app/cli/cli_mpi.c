@@ -82,11 +82,13 @@ static void release(char *held, size_t heldlen, char *line, size_t len)
 int cli_mpi_agree(int code, const char *what)
 {
     if (!g_mpi)
-        return code;
+        return code == CLI_MPI_HELP ? CLI_EXIT_OK : code;
     char held[4096], why[CV_ERR_LEN];
     bool zero = cv_mpi_rank(g_mpi) == 0;
     release(held, sizeof held, why, sizeof why);
-    if (code && !why[0])
+    if (code == CLI_MPI_HELP)
+        snprintf(why, sizeof why, "printed its --help and stopped");
+    else if (code && !why[0])
         snprintf(why, sizeof why, "stopped with exit status %d", code);
     int who = -1;
     int agreed = cv_mpi_agree(g_mpi, code, why, sizeof why, &who);
@@ -100,6 +102,8 @@ int cli_mpi_agree(int code, const char *what)
             fputs(held, stderr);
         return CLI_EXIT_OK;
     }
+    if (agreed == CLI_MPI_HELP && who < 0) /* --help everywhere: rank 0's is on stdout */
+        return CLI_EXIT_OK;
     if (zero) {
         if (who < 0)
             fprintf(stderr, "collviz: %s\n", why);

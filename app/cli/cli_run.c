@@ -282,7 +282,7 @@ static int run_main(int argc, char **argv)
     cl.nccl = &nccl;
     int code;
     if (!cli_flags_parse(&cl, argc, argv, &code))
-        return ready(code);
+        return ready(code ? code : CLI_MPI_HELP);
     opts.seed = (uint64_t)seed;
     bool algo_given = cli_flag_given(&cl, "--algo");
     if (spec.op == CV_OP_COUNT)
