@@ -250,6 +250,7 @@ typedef struct {
      * and put a row above 100%. */
     bench_ctx *probe;
     double probe_sec;
+    bool quiet; /* under MPI, every process but rank 0 */
 } progress_state;
 
 #define PROBE_SHARE 0.1
@@ -266,7 +267,7 @@ static int bench_measure(const bench_opts *o, bench_ctx *c, cv_spec *spec, int64
     int rc = cv_plan_create(spec, &plan, err, errlen);
     if (rc)
         return rc;
-    progress_state ps = {cv_now_seconds(), size, false, NULL, 0};
+    progress_state ps = {cv_now_seconds(), size, false, NULL, 0, c->quiet};
     double traffic = 0;
     if (c->bound && !c->nccl && c->be->plan_bound(plan, &c->bw, &traffic) > 0 &&
         traffic >= BOUND_MIN_TRAFFIC)
@@ -374,7 +375,7 @@ static void on_progress(void *user, int done, int total)
         probe_again(p->probe, 1); /* between iterations: not in their time */
         p->probe_sec += cv_now_seconds() - now;
     }
-    if (cv_now_seconds() - p->start < 1.0)
+    if (p->quiet || cv_now_seconds() - p->start < 1.0)
         return;
     if (isatty(STDERR_FILENO)) {
         fprintf(stderr, "\rbench: %lld B: run %d of %d ", (long long)p->size, done, total);
