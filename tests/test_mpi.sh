@@ -7,6 +7,7 @@
 #    P-1, 7P+3, one per case in turn), and a sweep of dtypes and redops;
 #  - it can fail: for a few cases the MPI run's JSON (steps, inputs,
 #    results, wrong count) equals the CPU backend's value for value;
+#  - bench --backend mpi checks its rows and times MPI's own call beside;
 #  - a trace written by an MPI run replays in `export --trace` (the build
 #    with the window) and agrees bit for bit with the CPU's replay;
 #  - --ranks other than the process count, a bad flag on one process and a
@@ -152,6 +153,15 @@ if "$collviz" export --help >/dev/null 2>&1; then
 else
     echo "ok: export --trace (no window in this build; not checked)"
 fi
+
+# ----------------------------------------------------------------- bench
+out=$(launch 3 bench --backend mpi --op reducescatter -b 96 -e 96K -f 32 -n 2 2>&1)
+rows=$(echo "$out" | awk '/^ +[0-9]/ && $9 == 0 && $10 + 0 > 0 && $11 + 0 > 0' | wc -l)
+[ "$rows" -eq 3 ] && echo "$out" | grep -q "Out of bounds values : 0 OK"
+check "bench --backend mpi: 3 rows checked, each beside MPI's own call ($rows)" $?
+out=$(launch 2 bench --backend mpi --op allreduce --redop avg -b 1k -e 1k -n 2 2>&1)
+echo "$out" | awk '/^ +1024/ && $9 == 0 && $10 == "-" { found = 1 } END { exit !found }'
+check "bench --backend mpi: '-' where MPI has no such call (avg)" $?
 
 # ------------------------------------------------------------- mistakes
 one_line() { # what, want rc, want text, P, args...
