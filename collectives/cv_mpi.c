@@ -79,8 +79,9 @@ long cv_mpi_launcher_size(void)
 
 static int no_mpi(char *err, size_t errlen)
 {
-    snprintf(err, errlen, "mpi unavailable (built without MPI): install an MPI (Open MPI's "
-                          "libopenmpi-dev, scripts/deps.sh) and reconfigure");
+    snprintf(err, errlen,
+             "mpi unavailable (built without MPI): install an MPI (Open MPI's "
+             "libopenmpi-dev, scripts/deps.sh) and reconfigure");
     return CV_EUNAVAIL;
 }
 
@@ -155,8 +156,10 @@ static int timeout_env(double *seconds, char *err, size_t errlen)
     errno = 0;
     double s = strtod(v, &end);
     if (errno || end == v || *end || !(s > 0) || s > 1e6)
-        return cv__fail(err, errlen, "COLLVIZ_MPI_TIMEOUT='%.40s': allowed: seconds above 0 and "
-                        "at most 1000000 (default %g)", v, DEFAULT_TIMEOUT_S);
+        return cv__fail(err, errlen,
+                        "COLLVIZ_MPI_TIMEOUT='%.40s': allowed: seconds above 0 and "
+                        "at most 1000000 (default %g)",
+                        v, DEFAULT_TIMEOUT_S);
     *seconds = s;
     return CV_OK;
 }
@@ -207,8 +210,10 @@ static void settle(cv_mpi *m, MPI_Request *req, const char *what)
         else if (done)
             return;
         else if (spins > 2000 && (nanosleep(&nap, NULL), cv_now_seconds() > deadline))
-            snprintf(text, sizeof text, "some rank did not answer within %g s "
-                     "(COLLVIZ_MPI_TIMEOUT); it stopped or died", m->timeout);
+            snprintf(text, sizeof text,
+                     "some rank did not answer within %g s "
+                     "(COLLVIZ_MPI_TIMEOUT); it stopped or died",
+                     m->timeout);
         if (text[0]) {
             fprintf(stderr, "collviz: rank %d: --backend mpi: %s: %s\n", m->rank, what, text);
             cv_mpi_abort(m, 3);
@@ -242,8 +247,8 @@ int cv_mpi_create(cv_mpi **out, char *err, size_t errlen)
         me[0] = '\0';
     m->timeout_status = timeout_env(&m->timeout, m->timeout_err, sizeof m->timeout_err);
     MPI_Request req;
-    MPI_Iallgather(me, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, m->hosts, MPI_MAX_PROCESSOR_NAME,
-                   MPI_CHAR, m->comm, &req);
+    MPI_Iallgather(me, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, m->hosts, MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
+                   m->comm, &req);
     settle(m, &req, "learning each rank's host");
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -341,9 +346,10 @@ bool cv_mpi_same(cv_mpi *m, const char *text, char *why, size_t len)
     if (before && !strncmp(before, "--", 2) && strncmp(a, "--", 2))
         flag = before;
     size_t nflag = flag == a ? 0 : (size_t)(a - flag);
-    snprintf(why, len, "runs %.*s%.*s where rank 0 runs %.*s%.*s; every process must run the "
-                       "same collective", (int)nflag, flag, (int)strcspn(a, " "), a, (int)nflag,
-             flag, (int)strcspn(b, " "), b);
+    snprintf(why, len,
+             "runs %.*s%.*s where rank 0 runs %.*s%.*s; every process must run the "
+             "same collective",
+             (int)nflag, flag, (int)strcspn(a, " "), a, (int)nflag, flag, (int)strcspn(b, " "), b);
     return false;
 }
 
@@ -488,8 +494,9 @@ static bool mine(const mpi_state *s, int part) { return owner(s, part) == s->m->
 static int mpi_probe(char *err, size_t errlen)
 {
     if (!g_world) {
-        cv__fail(err, errlen, "the MPI backend runs under an MPI launcher through collviz run "
-                              "(mpirun -np N collviz run --backend mpi ...)");
+        cv__fail(err, errlen,
+                 "the MPI backend runs under an MPI launcher through collviz run "
+                 "(mpirun -np N collviz run --backend mpi ...)");
         return CV_EUNAVAIL;
     }
     if (g_world->timeout_status) {
@@ -499,7 +506,8 @@ static int mpi_probe(char *err, size_t errlen)
     long launched = cv_mpi_launcher_size();
     if (g_world->size == 1 && launched > 1) {
         /* srun without --mpi=pmix, say: each process is alone in its world */
-        snprintf(err, errlen, "MPI sees 1 process but the launcher started %ld: this MPI cannot "
+        snprintf(err, errlen,
+                 "MPI sees 1 process but the launcher started %ld: this MPI cannot "
                  "reach the launcher's process manager (with Slurm, try srun --mpi=pmix)",
                  launched);
         return CV_EUNAVAIL;
@@ -544,8 +552,10 @@ static int mpi_open(const cv_plan *plan, void **state, char *err, size_t errlen)
     if (rc)
         return rc;
     if (plan->spec.ranks != g_world->size)
-        return cv__fail(err, errlen, "the plan has %d ranks and MPI %d processes: one rank a "
-                        "process", plan->spec.ranks, g_world->size);
+        return cv__fail(err, errlen,
+                        "the plan has %d ranks and MPI %d processes: one rank a "
+                        "process",
+                        plan->spec.ranks, g_world->size);
     mpi_state *s = cv__xcalloc(1, sizeof *s);
     s->plan = plan;
     s->m = g_world;
@@ -577,8 +587,8 @@ static int check_range(const mpi_state *s, int rank, cv_buf buf, int64_t off, in
 {
     if (rank < 0 || rank >= s->parts || (unsigned)buf >= CV_BUF_COUNT || off < 0 || count < 0 ||
         off + count > s->lens[rank * CV_BUF_COUNT + buf])
-        return cv__fail(err, errlen, "mpi: access to rank %d %s [%lld, +%lld) out of bounds",
-                        rank, cv_buf_name(buf), (long long)off, (long long)count);
+        return cv__fail(err, errlen, "mpi: access to rank %d %s [%lld, +%lld) out of bounds", rank,
+                        cv_buf_name(buf), (long long)off, (long long)count);
     return CV_OK;
 }
 
@@ -587,8 +597,8 @@ static unsigned char *at(const mpi_state *s, int part, int buf, int64_t off)
     return s->bufs[part * CV_BUF_COUNT + buf] + (size_t)off * s->esz;
 }
 
-static int mpi_write(void *state, int rank, cv_buf buf, int64_t off, int64_t count,
-                     const void *src, char *err, size_t errlen)
+static int mpi_write(void *state, int rank, cv_buf buf, int64_t off, int64_t count, const void *src,
+                     char *err, size_t errlen)
 {
     mpi_state *s = state;
     int rc = check_range(s, rank, buf, off, count, err, errlen);
@@ -635,11 +645,15 @@ static int wait_all(mpi_state *s, int64_t n, const char *what, char *err, size_t
                 peer = s->peers[i];
         }
         if (peer >= 0)
-            snprintf(err, errlen, "%s: nothing from rank %d within %g s (COLLVIZ_MPI_TIMEOUT); "
-                     "it stopped or died", what, peer, s->m->timeout);
+            snprintf(err, errlen,
+                     "%s: nothing from rank %d within %g s (COLLVIZ_MPI_TIMEOUT); "
+                     "it stopped or died",
+                     what, peer, s->m->timeout);
         else
-            snprintf(err, errlen, "%s: some rank did not answer within %g s "
-                     "(COLLVIZ_MPI_TIMEOUT); it stopped or died", what, s->m->timeout);
+            snprintf(err, errlen,
+                     "%s: some rank did not answer within %g s "
+                     "(COLLVIZ_MPI_TIMEOUT); it stopped or died",
+                     what, s->m->timeout);
         return CV_EBACKEND;
     }
 }

@@ -23,7 +23,7 @@
 #include "cv_mpi.h"
 
 static cv_mpi *g_mpi;
-static FILE *g_held;      /* stderr, held back until the agreement */
+static FILE *g_held; /* stderr, held back until the agreement */
 static int g_saved_err = -1;
 
 bool cli_mpi_requested(int argc, char **argv)
