@@ -59,8 +59,8 @@ int cli_mpi_begin(void)
     return CLI_EXIT_OK;
 }
 
-/* Gives stderr back: what was held in held, its first line without
- * "collviz: " in line. */
+/* Gives stderr back: what was held in held, its last line (the failure,
+ * after any notes) without "collviz: " in line. */
 static void release(char *held, size_t heldlen, char *line, size_t len)
 {
     line[0] = held[0] = '\0';
@@ -75,7 +75,12 @@ static void release(char *held, size_t heldlen, char *line, size_t len)
     held[n] = '\0';
     fclose(g_held);
     g_held = NULL;
-    const char *s = !strncmp(held, "collviz: ", 9) ? held + 9 : held;
+    while (n > 0 && held[n - 1] == '\n')
+        n--;
+    const char *s = held + n;
+    while (s > held && s[-1] != '\n')
+        s--;
+    s += !strncmp(s, "collviz: ", 9) ? 9 : 0;
     snprintf(line, len, "%.*s", (int)strcspn(s, "\n"), s);
 }
 
