@@ -13,8 +13,10 @@
 #  - --ranks other than the process count, a bad flag on one process and a
 #    different collective on one process are one line each, exit 2 or 3;
 #  - a process killed mid-run ends the others within 10 s (the launcher's
-#    notice names it; the others exit 3), and a stopped one is reported by
-#    the others' timeout (COLLVIZ_MPI_TIMEOUT) in one line naming its rank.
+#    notice names it and ends the others with SIGTERM, on which a process
+#    exits 3: checked by sending one SIGTERM), and a stopped one is
+#    reported by the others' timeout (COLLVIZ_MPI_TIMEOUT) in one line
+#    naming its rank, exit 3.
 # Skipped (77) where there is no mpirun or collviz was built without MPI;
 # there, --backend mpi must say "mpi unavailable" and exit 3.
 #
@@ -192,42 +194,44 @@ one_line "another collective on one process" 3 "^collviz: rank 2: runs --count 9
     --count 9
 
 # ------------------------------------------- a process killed or stopped
-# Each process writes its pid, then becomes collviz (exec keeps the pid).
-long="run --backend mpi --op allreduce --algo ring --count 24M"
-mkdir "$tmp/pids"
-start=$(date +%s)
-timeout 60 "$mpiexec" -np 4 sh -c 'echo $$ >"$0/$OMPI_COMM_WORLD_RANK"; exec "$@"' "$tmp/pids" \
-    "$collviz" $long </dev/null >"$tmp/killed.out" 2>&1 &
-launcher=$!
-n=0
-while [ "$(ls "$tmp/pids" | wc -l)" -lt 4 ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
-sleep 0.5
-kill -KILL "$(cat "$tmp/pids/2")"
-wait $launcher
-rc=$?
-took=$(($(date +%s) - start))
-[ "$rc" -ne 0 ] && [ "$took" -le 12 ] && grep -q "rank 2 .* signal 9" "$tmp/killed.out" &&
-    ! grep -q "^verified" "$tmp/killed.out"
+# A bench of many iterations: whenever the signal lands after MPI_Init, it
+# lands mid-run. Each process writes its pid, then becomes collviz (exec
+# keeps the pid).
+long="bench --backend mpi --op allreduce --algo ring -b 16M -e 16M -n 100000"
+signalled() { # name, signal, rank, processes, [env...]
+    name=$1 sig=$2 victim=$3 p=$4
+    shift 4
+    rm -rf "$tmp/pids"
+    mkdir "$tmp/pids"
+    start=$(date +%s)
+    env "$@" timeout 60 "$mpiexec" -np "$p" sh -c 'echo $$ >"$0/$OMPI_COMM_WORLD_RANK"; exec "$@"' \
+        "$tmp/pids" "$collviz" $long </dev/null >"$tmp/$name.out" 2>&1 &
+    launcher=$!
+    n=0
+    while [ "$(ls "$tmp/pids" | wc -l)" -lt "$p" ] && [ $n -lt 100 ]; do
+        sleep 0.1
+        n=$((n + 1))
+    done
+    # Past MPI_Init: a process stopped inside it stops the others there
+    # too, where no program can time it (docs/MPI.md).
+    sleep 1
+    kill "-$sig" "$(cat "$tmp/pids/$victim")"
+    wait $launcher
+    rc=$?
+    took=$(($(date +%s) - start))
+    kill -KILL "$(cat "$tmp/pids/$victim")" 2>/dev/null
+    lines=$(grep -c '^collviz' "$tmp/$name.out")
+}
+signalled killed KILL 2 4
+[ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && [ "$took" -le 12 ] &&
+    grep -q "rank 2 .* signal 9" "$tmp/killed.out"
 check "rank 2 killed mid-run: every process ended in ${took} s, exit $rc, the launcher names it" $?
-
-rm -f "$tmp/pids"/*
-start=$(date +%s)
-COLLVIZ_MPI_TIMEOUT=2 timeout 60 "$mpiexec" -np 3 sh -c 'echo $$ >"$0/$OMPI_COMM_WORLD_RANK"; exec "$@"' \
-    "$tmp/pids" "$collviz" $long </dev/null >"$tmp/stopped.out" 2>&1 &
-launcher=$!
-n=0
-while [ "$(ls "$tmp/pids" | wc -l)" -lt 3 ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
-# Past MPI_Init: a process stopped inside it stops the others there too,
-# where no program can time it (docs/MPI.md).
-sleep 0.7
-kill -STOP "$(cat "$tmp/pids/1")"
-wait $launcher
-rc=$?
-took=$(($(date +%s) - start))
-kill -KILL "$(cat "$tmp/pids/1")" 2>/dev/null
-lines=$(grep -c '^collviz' "$tmp/stopped.out")
+signalled terminated TERM 1 3
+[ "$rc" -eq 3 ] && [ "$took" -le 12 ] && grep -q "Exit code: *3" "$tmp/terminated.out"
+check "rank 1 ended by SIGTERM (as the launcher ends the others): exit 3 in ${took} s" $?
+signalled stopped STOP 1 3 COLLVIZ_MPI_TIMEOUT=2
 [ "$rc" -eq 3 ] && [ "$took" -le 15 ] && [ "$lines" -eq 1 ] &&
-    grep -q "^collviz: rank [02]: run: step [0-9]*.*rank 1 within 2 s" "$tmp/stopped.out"
+    grep -q "^collviz: rank [02]: bench: .*step [0-9]*.*rank 1 within 2 s" "$tmp/stopped.out"
 check "rank 1 stopped: exit $rc in ${took} s, $lines line: $(grep '^collviz' "$tmp/stopped.out")" $?
 
 exit "$fail"
