@@ -21,11 +21,11 @@
 #include "cv_cuda.h"
 
 static const char bench_help[] =
-    "usage: collviz bench [--op OP] [--algo A] [--ranks N] [--backend cpu|cuda|auto|nccl|mpi]\n"
+    "usage: collviz bench [--op OP] [--algo A] [--ranks N]\n"
     "                     [-b MINBYTES] [-e MAXBYTES] [-f FACTOR] [-n ITERS] [-w WARMUP]\n"
     "                     [-c 0|1] [-o REDOP] [-d DTYPE] [-r ROOT] [--slices S] [--json]\n"
     "                     [--dtype DTYPE] [--redop REDOP] [--root ROOT] [--nodes K]\n"
-    "                     [--proto simple|ll128|ll]\n\n"
+    "                     [--proto simple|ll128|ll] [--backend cpu|cuda|auto|nccl|mpi]\n\n"
     "--proto (with --backend nccl) sets NCCL_PROTO for the run: Simple, LL128 or\n"
     "LL; NCCL's default picks one per size.\n"
     "Times a collective over a range of sizes, as nccl-tests does:\n"

@@ -19,8 +19,8 @@
 static const char run_help[] =
     "usage: collviz run --op OP [--algo A] [--ranks N] [--count C] [--dtype T] [--redop R]\n"
     "                   [--root K] [--slices S] [--nodes K] [--init rank|index|random|nan]\n"
-    "                   [--seed S] [--input FILE] [--backend cpu|cuda|auto|mpi] [--json]\n"
-    "                   [--proto simple|ll128|ll] [--trace-out FILE]\n"
+    "                   [--seed S] [--input FILE] [--backend cpu|cuda|auto|mpi]\n"
+    "                   [--proto simple|ll128|ll] [--trace-out FILE] [--json]\n"
     "                   [--nccl-log FILE [--comm ID] [--channel C]]\n\n"
     "Executes the collective once on the backend (default cpu, the CPU-emulated\n"
     "devices), verifies every result against the reference, and prints each step:\n"
