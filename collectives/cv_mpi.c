@@ -40,6 +40,7 @@
 /* MPI counts are ints: a transfer goes as messages of at most this. */
 #define MAX_MESSAGE_BYTES ((int64_t)1 << 30)
 #define READ_TAG 30000
+#define TIME_TAG 30001
 #define STEP_TAGS 16384
 
 bool cv_mpi_built(void)
@@ -481,6 +482,7 @@ typedef struct {
     MPI_Request *reqs;
     int *peers; /* the rank each request waits on */
     int64_t cap_reqs;
+    double *times;        /* process 0: each process's time for a step */
     unsigned char *stage; /* where reductions' incoming chunks land */
     int64_t cap_stage;
 } mpi_state;
@@ -528,6 +530,7 @@ static void mpi_close(void *state)
     free(s->reqs);
     free(s->peers);
     free(s->stage);
+    free(s->times);
     free(s);
 }
 
@@ -561,6 +564,7 @@ static int mpi_open(const cv_plan *plan, void **state, char *err, size_t errlen)
     s->m = g_world;
     s->esz = cv_dtype_size(plan->spec.dtype);
     s->parts = cv_plan_parts(plan);
+    s->times = cv__xcalloc((size_t)s->m->size, sizeof *s->times);
     int nb = s->parts * CV_BUF_COUNT;
     s->bufs = cv__xcalloc((size_t)nb, sizeof *s->bufs);
     s->lens = cv__xcalloc((size_t)nb, sizeof *s->lens);
@@ -690,6 +694,38 @@ static int64_t post(mpi_state *s, bool send, unsigned char *p, int64_t bytes, in
     return posted;
 }
 
+/* The largest of every process's `mine`, on every process: each sends its
+ * own to process 0, which sends the largest back. Messages rather than a
+ * collective, so that a wait that runs out names the rank that is silent
+ * (process 0 waits the least, cv_mpi_create's stagger, and says it). */
+static int slowest(mpi_state *s, double mine, double *out, const char *what, char *err,
+                   size_t errlen)
+{
+    int n = s->m->size, me = s->m->rank;
+    ensure_reqs(s, n + 1);
+    *out = mine;
+    if (n == 1)
+        return CV_OK;
+    if (me != 0) {
+        MPI_Isend(&mine, 1, MPI_DOUBLE, 0, TIME_TAG, s->m->comm, &s->reqs[0]);
+        MPI_Irecv(out, 1, MPI_DOUBLE, 0, TIME_TAG, s->m->comm, &s->reqs[1]);
+        s->peers[0] = s->peers[1] = 0;
+        return wait_all(s, 2, what, err, errlen);
+    }
+    for (int r = 1; r < n; r++) {
+        MPI_Irecv(&s->times[r], 1, MPI_DOUBLE, r, TIME_TAG, s->m->comm, &s->reqs[r - 1]);
+        s->peers[r - 1] = r;
+    }
+    int rc = wait_all(s, n - 1, what, err, errlen);
+    for (int r = 1; r < n && !rc; r++)
+        *out = s->times[r] > *out ? s->times[r] : *out;
+    for (int r = 1; r < n && !rc; r++) {
+        MPI_Isend(out, 1, MPI_DOUBLE, r, TIME_TAG, s->m->comm, &s->reqs[r - 1]);
+        s->peers[r - 1] = r;
+    }
+    return rc ? rc : wait_all(s, n - 1, what, err, errlen);
+}
+
 static int mpi_run_step(void *state, int step, double *seconds, char *err, size_t errlen)
 {
     mpi_state *s = state;
@@ -771,17 +807,8 @@ static int mpi_run_step(void *state, int step, double *seconds, char *err, size_
         stage_at += x->count * (int64_t)s->esz;
     }
     /* The step lasts as long as its slowest process took. */
-    double mine_s = cv_now_seconds() - t0, slowest = mine_s;
-    int r = MPI_Iallreduce(&mine_s, &slowest, 1, MPI_DOUBLE, MPI_MAX, s->m->comm, &s->reqs[0]);
-    if (r != MPI_SUCCESS) {
-        cv__fail(err, errlen, "%s: MPI_Iallreduce failed", what);
-        return CV_EBACKEND;
-    }
-    s->peers[0] = -1;
     snprintf(what, sizeof what, "step %d's timing", step + 1);
-    rc = wait_all(s, 1, what, err, errlen);
-    *seconds = slowest;
-    return rc;
+    return slowest(s, cv_now_seconds() - t0, seconds, what, err, errlen);
 }
 
 /* Collective: every process calls it alike; process 0 gets the region,
