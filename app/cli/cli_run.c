@@ -368,11 +368,9 @@ static int run_main(int argc, char **argv)
     bool printer = !world || cv_mpi_rank(world) == 0;
     /* The document --json prints and --trace-out writes, made once. */
     cJSON *doc = printer && (json || trace_out) ? run_json(t) : NULL;
-    if (!printer)
-        ;
-    else if (json)
+    if (printer && json)
         print_json(doc);
-    else {
+    else if (printer) {
         cli_print_nccl_source(stdout);
         cli_print_steps(stdout, t);
         if (world)
