@@ -603,6 +603,16 @@ typedef struct {
      * (cv_run_opts.discard) fills the inputs into it and checks the
      * results where they lie, instead of copying both in and out. */
     void *(*view)(void *state, int rank, cv_buf buf);
+    /* Optional (NULL: every rank is here). For a backend whose processes
+     * each hold some of the ranks (MPI: cv_mpi.h), cv_run is called on
+     * every process alike, and this says whether rank's buffers are this
+     * process's. Each process then fills, writes and keeps only its own
+     * ranks' inputs and reads back only its own ranks' buffers, except the
+     * process holding rank 0, which keeps every input and reads every
+     * buffer (read of a rank held elsewhere is then the backend's
+     * collective: the holder sends, it receives) and alone verifies;
+     * elsewhere the trace's wrong count is 0. */
+    bool (*holds)(void *state, int rank);
 } cv_backend;
 
 const cv_backend *cv_cpu_backend(void);

@@ -122,6 +122,10 @@ int cv_run(const cv_plan *plan, const cv_backend *be, const cv_run_opts *opts, c
     t->inputs = cv__xcalloc((size_t)n, sizeof *t->inputs);
     t->outputs = cv__xcalloc((size_t)n, sizeof *t->outputs);
 
+    /* A backend of several processes (cv_backend.holds): this one's own
+     * ranks, and whether it is the one that gathers and checks. */
+#define HERE(r) (!be->holds || be->holds(st, (r)))
+    bool checker = HERE(0);
     bool premul = cv__avg_premultiplies(s);       /* NCCL's avg on floats */
     bool direct = cv__run_in_place(plan, be, &o); /* inputs and results in the backend's memory */
     void *scaled = NULL;
@@ -133,6 +137,8 @@ int cv_run(const cv_plan *plan, const cv_backend *be, const cv_run_opts *opts, c
             cv_fill_input(s, o.init, o.seed, r, be->view(st, r, CV_BUF_SEND));
             continue;
         }
+        if (!HERE(r) && !checker)
+            continue;
         t->inputs[r] = cv__xmalloc_big((size_t)cnt * esz);
         if (o.inputs) /* the user's own values */
             memcpy(t->inputs[r], o.inputs[r], (size_t)cnt * esz);
@@ -145,7 +151,8 @@ int cv_run(const cv_plan *plan, const cv_backend *be, const cv_run_opts *opts, c
             cv__premultiply(s->dtype, scaled, cnt, n);
             src = scaled;
         }
-        rc = be->write(st, r, CV_BUF_SEND, 0, cnt, src, err, errlen);
+        if (HERE(r))
+            rc = be->write(st, r, CV_BUF_SEND, 0, cnt, src, err, errlen);
     }
     free(scaled);
 
@@ -155,8 +162,9 @@ int cv_run(const cv_plan *plan, const cv_backend *be, const cv_run_opts *opts, c
         for (int i = 0; i < nb && !rc; i++) {
             t->lens[i] = buf_len(plan, i / CV_BUF_COUNT, i % CV_BUF_COUNT);
             t->init[i] = cv__xcalloc((size_t)t->lens[i] + 1, esz);
-            rc = be->read(st, i / CV_BUF_COUNT, i % CV_BUF_COUNT, 0, t->lens[i], t->init[i],
-                          err, errlen);
+            if (checker || HERE(i / CV_BUF_COUNT))
+                rc = be->read(st, i / CV_BUF_COUNT, i % CV_BUF_COUNT, 0, t->lens[i], t->init[i],
+                              err, errlen);
         }
         int64_t moved = 0;
         t->delta_off = cv__xcalloc((size_t)plan->nsteps + 1, sizeof *t->delta_off);
@@ -192,7 +200,8 @@ int cv_run(const cv_plan *plan, const cv_backend *be, const cv_run_opts *opts, c
             unsigned char *d = t->delta + t->delta_off[k];
             for (int64_t i = 0; i < plan->steps[k].count && !rc; i++) {
                 const cv_transfer *x = &plan->transfers[plan->steps[k].first + i];
-                rc = be->read(st, x->dst, x->dst_buf, x->dst_off, x->count, d, err, errlen);
+                if (checker || HERE(x->dst))
+                    rc = be->read(st, x->dst, x->dst_buf, x->dst_off, x->count, d, err, errlen);
                 d += (size_t)x->count * esz;
             }
         }
@@ -219,7 +228,7 @@ int cv_run(const cv_plan *plan, const cv_backend *be, const cv_run_opts *opts, c
     if (!rc && !direct && (o.verify || o.visual)) {
         for (int r = 0; r < n && !rc; r++) {
             int64_t cnt = cv_spec_buf_count(s, CV_BUF_RECV, r);
-            if (!cnt)
+            if (!cnt || (!checker && !HERE(r)))
                 continue;
             t->outputs[r] = cv__xmalloc_big((size_t)cnt * esz);
             rc = be->read(st, r, CV_BUF_RECV, 0, cnt, t->outputs[r], err, errlen);
@@ -232,8 +241,9 @@ int cv_run(const cv_plan *plan, const cv_backend *be, const cv_run_opts *opts, c
     }
     if (o.verify && !direct && o.on_step)
         o.on_step(o.progress_user, -1, plan->nsteps);
-    if (o.verify && !direct)
+    if (o.verify && !direct && checker)
         t->wrong = cv_verify(s, (const void *const *)t->inputs, (const void *const *)t->outputs);
+#undef HERE
     if (o.discard && !o.visual)
         for (int r = 0; r < n; r++) {
             free(t->inputs[r]);

@@ -722,6 +722,7 @@ static const cv_backend cuda_backend_table = {
     "the plan reads and writes on its busiest GPU / that bandwidth",
     NULL, /* host_bytes: its buffers are on the device; open checks the device's memory */
     NULL, /* view: device memory, so inputs are copied in and results out */
+    NULL, /* holds: one process holds every rank */
 };
 
 extern "C" const cv_backend *cv_cuda_backend(void) { return &cuda_backend_table; }

@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "cuda_internal.h"
+#include "cv_mpi.h"
 
 #ifdef COLLVIZ_HAVE_NCCL
 #include "nccl_internal.h"
@@ -38,18 +39,9 @@ bool cv_nccl_have_mpi(void)
 #endif
 }
 
-/* Open MPI's mpirun (OMPI_), MPICH's and Intel MPI's hydra (PMI_), PMIx
- * launchers (Open MPI 5's prterun, srun --mpi=pmix: PMIX_RANK), and
- * Slurm's srun with several tasks, whatever its --mpi. */
-bool cv_nccl_mpi_launched(void)
-{
-    static const char *vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMI_RANK", "PMIX_RANK"};
-    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
-        if (getenv(vars[i]))
-            return true;
-    const char *tasks = getenv("SLURM_STEP_NUM_TASKS");
-    return getenv("SLURM_PROCID") && tasks && atol(tasks) > 1;
-}
+/* The launcher's variables are read in one place, for both MPI backends
+ * (collectives/cv_mpi.c). */
+bool cv_nccl_mpi_launched(void) { return cv_mpi_launched(); }
 
 #ifndef COLLVIZ_HAVE_NCCL
 
@@ -335,19 +327,6 @@ static int init_rank(cv_nccl *n, ncclUniqueId id, int rank, int size, char *err,
 
 #endif
 
-/* How many processes the launcher says it started (0: it does not say). */
-static long launcher_size(void)
-{
-    static const char *vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE",
-                                 "SLURM_STEP_NUM_TASKS", "SLURM_NTASKS"};
-    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
-        const char *v = getenv(vars[i]);
-        if (v && atol(v) > 0)
-            return atol(v);
-    }
-    return 0;
-}
-
 int cv_nccl_create_mpi(cv_nccl **out, char *err, size_t errlen)
 {
     int initialised = 0, status = CV_OK, visible = 0, world_rank, world_size, local, local_size;
@@ -375,7 +354,7 @@ int cv_nccl_create_mpi(cv_nccl **out, char *err, size_t errlen)
     n->first = world_rank;
 
     status = cv_cuda__device_count(&visible, err, errlen);
-    long launched = launcher_size();
+    long launched = cv_mpi_launcher_size();
     if (world_size == 1 && launched > 1) {
         /* srun without --mpi=pmix, say: each process is alone in its world */
         snprintf(err, errlen, "MPI sees 1 process but the launcher started %ld: this MPI cannot "

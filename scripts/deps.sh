@@ -7,7 +7,9 @@ set -euo pipefail
 packages=(build-essential cmake pkg-config
           libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev libcjson-dev libfontconfig-dev libgif-dev
           fonts-dejavu-core fonts-wqy-microhei
-          tesseract-ocr tesseract-ocr-eng "$@")
+          tesseract-ocr tesseract-ocr-eng
+          openmpi-bin libopenmpi-dev
+          "$@")
 
 missing=()
 for p in "${packages[@]}"; do

@@ -56,7 +56,7 @@ if(CMAKE_CXX_COMPILER)
   target_include_directories(cvcudamock BEFORE PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/cuda_mock
                              ${CVCUDA_DIR})
   target_compile_definitions(cvcudamock PUBLIC COLLVIZ_HAVE_CUDA=1 COLLVIZ_HAVE_NCCL=1)
-  target_link_libraries(cvcudamock PUBLIC cvcore)
+  target_link_libraries(cvcudamock PUBLIC cvcore cvmpi)
   collviz_warnings(cvcudamock)
   target_compile_options(cvcudamock PRIVATE
                          $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wno-unused-parameter>
@@ -79,8 +79,7 @@ if(CMAKE_CXX_COMPILER)
 
   # NCCL bootstrapped through MPI on the doubles, under a real launcher:
   # one process's ncclCommInitRank failing must end every process's wait.
-  find_package(MPI COMPONENTS C QUIET)
-  if(MPI_C_FOUND AND MPIEXEC_EXECUTABLE)
+  if(COLLVIZ_HAVE_MPI AND MPIEXEC_EXECUTABLE) # MPI found at the top (CMakeLists.txt)
     add_library(cvcudamock_mpi STATIC cuda_mock/cuda_mock.c cuda_mock/nccl_mock.c
                 cuda_mock/backend_host.cpp
                 ${CVCUDA_DIR}/cuda_info.c ${CVCUDA_DIR}/plan_traffic.c ${CVCUDA_DIR}/nccl_comm.c
@@ -89,7 +88,7 @@ if(CMAKE_CXX_COMPILER)
                                ${CVCUDA_DIR})
     target_compile_definitions(cvcudamock_mpi PUBLIC COLLVIZ_HAVE_CUDA=1 COLLVIZ_HAVE_NCCL=1
                                COLLVIZ_HAVE_MPI=1)
-    target_link_libraries(cvcudamock_mpi PUBLIC cvcore MPI::MPI_C)
+    target_link_libraries(cvcudamock_mpi PUBLIC cvcore cvmpi MPI::MPI_C)
     collviz_warnings(cvcudamock_mpi)
     add_executable(test_cuda_nccl_mpi_mock test_cuda_nccl_mpi_mock.c)
     target_link_libraries(test_cuda_nccl_mpi_mock PRIVATE cvcheck cvcudamock_mpi)

@@ -178,8 +178,8 @@ static void backends(void)
 {
     good("run --backend=cpu --op=allreduce --ranks=2 --count=2", "verified");
     good("bench --backend=cpu --op=allgather --ranks=2 -b=1k -e=1k -n=1 -w=0", "Avg bus");
-    bad("bench --backend foo", "--backend", "cpu", "cuda", "auto", "nccl", (char *)NULL);
-    bad("run --backend foo", "--backend", "cpu", "cuda", "auto", (char *)NULL);
+    bad("bench --backend foo", "--backend", "cpu", "cuda", "auto", "nccl", "mpi", (char *)NULL);
+    bad("run --backend foo", "--backend", "cpu", "cuda", "auto", "mpi", (char *)NULL);
 }
 
 /* Issue 18's misleading messages about numbers. */

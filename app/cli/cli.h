@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "cv.h"
+#include "cv_mpi.h"
 #include "ncclog.h"
 
 enum {
@@ -95,6 +96,7 @@ typedef struct {
 extern const cli_enum cli_ops, cli_algos, cli_dtypes, cli_redops, cli_inits, cli_langs,
     cli_protos;
 extern const char *const cli_backends[]; /* cpu, cuda, auto */
+extern const char *const cli_run_backends[]; /* those and mpi: run's */
 /* The cost model's link presets by name (nvlink3, ...), NULL-terminated. */
 const char *const *cli_link_names(void);
 /* "a, b, c": the names of e, for messages. */
@@ -272,7 +274,31 @@ bool cli__apply_nccl_log(const cli_cmdline *c, cv_spec *spec, int max_ranks);
  * algorithms of spec->op and prints the error naming --compare otherwise. */
 bool cli_parse_compare(const char *s, cv_spec *spec, bool *algo_given, cv_algo *second);
 
-/* Backend by name: "cpu", "cuda" or "auto". auto takes CUDA when a device
+/* `run --backend mpi` on every process of an MPI launch (cli_mpi.c).
+ * cli_mpi_requested: whether the command line asks for it, read before the
+ * flags, since MPI must start first for a bad flag on one process to reach
+ * the others. cli_mpi_begin starts MPI (a build without MPI: nothing, and
+ * cli_select_backend says it is unavailable), sends stdout of every
+ * process but 0 to /dev/null, and holds stderr back; CLI_EXIT_OK or the
+ * exit code, its line printed. cli_mpi_agree(code, what), with this
+ * process's exit code so far (CLI_EXIT_OK: ready to run) and the
+ * collective it is about to run as text, is the agreement: OK where every
+ * process is ready to run the same; otherwise process 0 has printed one line (the
+ * line itself where every process said the same, with its code; else
+ * naming the first failing rank, CLI_EXIT_UNAVAIL) and every process gets
+ * the code to return. cli_mpi_fail: after the agreement, one line naming
+ * this rank, then every process ends with exit 3. cli_mpi_end(code):
+ * process 0's code, on every process; MPI ends. cli_mpi_world: the
+ * processes, NULL where run is not under MPI. */
+#define CLI_MPI_HELP (-1) /* cli_mpi_agree's code for a process that printed --help */
+bool cli_mpi_requested(int argc, char **argv);
+int cli_mpi_begin(void);
+int cli_mpi_agree(int code, const char *what);
+void cli_mpi_fail(const char *what) __attribute__((noreturn));
+int cli_mpi_end(int code);
+cv_mpi *cli_mpi_world(void);
+
+/* Backend by name: "cpu", "cuda", "auto" or "mpi". auto takes CUDA when a device
  * is present, otherwise prints one notice (unless quiet) and takes the CPU.
  * Returns CLI_EXIT_OK, CLI_EXIT_USAGE for an unknown name, or
  * CLI_EXIT_UNAVAIL (message printed) for an explicit backend that cannot run. */

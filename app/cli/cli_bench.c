@@ -21,11 +21,11 @@
 #include "cv_cuda.h"
 
 static const char bench_help[] =
-    "usage: collviz bench [--op OP] [--algo A] [--ranks N] [--backend cpu|cuda|auto|nccl]\n"
+    "usage: collviz bench [--op OP] [--algo A] [--ranks N]\n"
     "                     [-b MINBYTES] [-e MAXBYTES] [-f FACTOR] [-n ITERS] [-w WARMUP]\n"
     "                     [-c 0|1] [-o REDOP] [-d DTYPE] [-r ROOT] [--slices S] [--json]\n"
     "                     [--dtype DTYPE] [--redop REDOP] [--root ROOT] [--nodes K]\n"
-    "                     [--proto simple|ll128|ll]\n\n"
+    "                     [--proto simple|ll128|ll] [--backend cpu|cuda|auto|nccl|mpi]\n\n"
     "--proto (with --backend nccl) sets NCCL_PROTO for the run: Simple, LL128 or\n"
     "LL; NCCL's default picks one per size.\n"
     "Times a collective over a range of sizes, as nccl-tests does:\n"
@@ -41,6 +41,10 @@ static const char bench_help[] =
     "unless --ranks says fewer); under `mpirun -np P` it spans the processes, one\n"
     "GPU each, with MPI only for bootstrap, and rank 0 prints the table; NCCL picks\n"
     "its own algorithm (NCCL_ALGO), so --algo is refused with it.\n"
+    "--backend mpi runs collviz's plan with one rank per process under mpirun -np P\n"
+    "(--ranks, if given, must be P) and, in the same run, the MPI library's own call\n"
+    "for the op (MPI_Allreduce, MPI_Allgather, ...) on the same buffers: the columns\n"
+    "'MPI us' and 'xMPI' (its time over collviz's); rank 0 prints (docs/MPI.md).\n"
     "size is the whole buffer (allgather: the gathered result; reducescatter: the\n"
     "input), algbw = size / time and busbw = algbw x 2(n-1)/n for allreduce,\n"
     "(n-1)/n for allgather, reducescatter, alltoall, gather and scatter, 1 otherwise.\n";
@@ -59,6 +63,7 @@ typedef struct {
     const cv_backend *be; /* NULL under NCCL */
     cv_nccl *nccl;
     bool quiet;           /* under MPI only rank 0 prints */
+    cv_mpi *mpi;          /* --backend mpi: the processes, and MPI's own call beside */
     const char *name;
     bool bound;           /* the backend reports a memory bound */
     cv_membw bw;          /* best seen in this run */
@@ -69,6 +74,7 @@ typedef struct {
     double sec, step_sec;       /* wall time; the sum of the backend's own step times */
     double algbw, busbw;        /* GB/s */
     double traffic, bound_sec, bound_pct;
+    double mpi_sec;             /* --backend mpi: MPI's own call; 0 where it has none */
 } bench_row;
 
 /* Below this much traffic the data lives in caches, which memory bandwidth
@@ -86,7 +92,7 @@ typedef struct {
 
 /* --------------------------------------------------------------- parse */
 
-static const char *const bench_backends[] = {"cpu", "cuda", "auto", "nccl", NULL};
+static const char *const bench_backends[] = {"cpu", "cuda", "auto", "nccl", "mpi", NULL};
 
 /* True to go on; false to return *code (help printed, or a bad flag said). */
 static bool bench_parse(int argc, char **argv, bench_opts *o, int *code)
@@ -156,6 +162,15 @@ static bool bench_parse(int argc, char **argv, bench_opts *o, int *code)
         return false;
     }
     s->count = 0;
+    cv_mpi *world = cli_mpi_world(); /* under MPI the ranks are the processes */
+    if (world && !o->ranks_given)
+        s->ranks = cv_mpi_size(world);
+    if (world && s->ranks != cv_mpi_size(world)) {
+        cli_usage_error("--ranks %d: under --backend mpi each process is one rank and the "
+                        "launcher started %d; give --ranks %d or leave it out",
+                        s->ranks, cv_mpi_size(world), cv_mpi_size(world));
+        return false;
+    }
     if (!cli_finish_spec(&cl, s, o->algo_given, CV_MAX_RANKS))
         return false;
     *code = CLI_EXIT_OK;
@@ -201,6 +216,8 @@ static int bench_open(bench_opts *o, bench_ctx *c)
     if (rc)
         return rc;
     c->name = c->be->name;
+    c->mpi = c->be == cv_mpi_backend() ? cli_mpi_world() : NULL;
+    c->quiet = c->mpi && cv_mpi_rank(c->mpi) != 0;
     char err[CV_ERR_LEN];
     c->bound = c->be->membw && c->be->plan_bound &&
                c->be->membw(PROBE_BYTES, PROBE_PASSES_FIRST, &c->bw, err, sizeof err) == CV_OK &&
@@ -233,6 +250,7 @@ typedef struct {
      * and put a row above 100%. */
     bench_ctx *probe;
     double probe_sec;
+    bool quiet; /* under MPI, every process but rank 0 */
 } progress_state;
 
 #define PROBE_SHARE 0.1
@@ -249,7 +267,7 @@ static int bench_measure(const bench_opts *o, bench_ctx *c, cv_spec *spec, int64
     int rc = cv_plan_create(spec, &plan, err, errlen);
     if (rc)
         return rc;
-    progress_state ps = {cv_now_seconds(), size, false, NULL, 0};
+    progress_state ps = {cv_now_seconds(), size, false, NULL, 0, c->quiet};
     double traffic = 0;
     if (c->bound && !c->nccl && c->be->plan_bound(plan, &c->bw, &traffic) > 0 &&
         traffic >= BOUND_MIN_TRAFFIC)
@@ -276,6 +294,10 @@ static int bench_measure(const bench_opts *o, bench_ctx *c, cv_spec *spec, int64
         for (int k = 0; !rc && k < plan->nsteps; k++)
             row->step_sec += cv_trace_step_seconds(t, k);
         row->wrong = rc || !o->check ? -1 : cv_trace_wrong(t);
+        char why[CV_ERR_LEN];
+        if (!rc && c->mpi && cv_mpi_library_seconds(c->mpi, spec, (int)o->warmup, (int)o->iters,
+                                                    &row->mpi_sec, why, sizeof why) != CV_OK)
+            row->mpi_sec = 0; /* the same answer on every process: no such call */
     }
     if (ps.shown)
         fprintf(stderr, "\r%60s\r", "");
@@ -353,7 +375,7 @@ static void on_progress(void *user, int done, int total)
         probe_again(p->probe, 1); /* between iterations: not in their time */
         p->probe_sec += cv_now_seconds() - now;
     }
-    if (cv_now_seconds() - p->start < 1.0)
+    if (p->quiet || cv_now_seconds() - p->start < 1.0)
         return;
     if (isatty(STDERR_FILENO)) {
         fprintf(stderr, "\rbench: %lld B: run %d of %d ", (long long)p->size, done, total);
@@ -407,10 +429,15 @@ static void print_header(const bench_opts *o, const bench_ctx *c)
                    c->bw.copy / 1e9);
     }
     const char *bc = c->bound ? "   bound" : "";
-    printf("#\n# %10s %12s %8s %6s %6s %10s %8s %8s %7s%s\n", "size", "count", "type", "redop",
-           "root", "time", "algbw", "busbw", "#wrong", bc);
-    printf("# %10s %12s %8s %6s %6s %10s %8s %8s %7s%s\n", "(B)", "(elements)", "", "", "",
-           "(us)", "(GB/s)", "(GB/s)", "", c->bound ? "  (% of)" : "");
+    if (c->mpi)
+        printf("# MPI: MPI's own %s on the same buffers, in the same run, after collviz's\n"
+               "#   iterations of each size; xMPI = its time / collviz's ('-': no such call)\n",
+               cv_op_name(s->op));
+    const char *mc = c->mpi ? "     MPI    xMPI" : "", *mu = c->mpi ? "    (us)        " : "";
+    printf("#\n# %10s %12s %8s %6s %6s %10s %8s %8s %7s%s%s\n", "size", "count", "type",
+           "redop", "root", "time", "algbw", "busbw", "#wrong", bc, mc);
+    printf("# %10s %12s %8s %6s %6s %10s %8s %8s %7s%s%s\n", "(B)", "(elements)", "", "", "",
+           "(us)", "(GB/s)", "(GB/s)", "", c->bound ? "  (% of)" : "", mu);
 }
 
 static const char *redop_of(const cv_spec *s)
@@ -432,6 +459,10 @@ static void print_row(const bench_opts *o, const bench_ctx *c, const bench_row *
         printf(" %7.1f", r->bound_pct);
     else if (c->bound)
         printf(" %7s", "-");
+    if (c->mpi && r->mpi_sec > 0)
+        printf(" %8.1f %7.2f", r->mpi_sec * 1e6, r->sec > 0 ? r->mpi_sec / r->sec : 0);
+    else if (c->mpi)
+        printf(" %8s %7s", "-", "-");
     putchar('\n');
     fflush(stdout);
 }
@@ -481,6 +512,10 @@ static void json_row(cJSON *doc, const bench_opts *o, const bench_ctx *c, const 
     cJSON_AddNumberToObject(row, "algbw_GBps", r->algbw);
     cJSON_AddNumberToObject(row, "busbw_GBps", r->busbw);
     cJSON_AddNumberToObject(row, "wrong", (double)r->wrong);
+    if (c->mpi && r->mpi_sec > 0) /* MPI's own call for the op, same buffers, same run */
+        cJSON_AddNumberToObject(row, "mpi_us", r->mpi_sec * 1e6);
+    else if (c->mpi)
+        cJSON_AddNullToObject(row, "mpi_us");
     if (c->bound) {
         cJSON_AddNumberToObject(row, "memory_bytes", r->traffic);
         cJSON_AddNumberToObject(row, "bound_us", r->bound_sec * 1e6);
@@ -507,16 +542,18 @@ static bool json_finish(cJSON *doc, const bench_ctx *c, double avg, double wall,
 
 /* ------------------------------------------------------------- command */
 
-int cli_cmd_bench(int argc, char **argv)
+static int bench_main(int argc, char **argv)
 {
     double start = cv_now_seconds(), timed = 0;
     bench_opts o;
     bench_ctx c;
     int rc;
+    /* Under MPI (cli_mpi_agree): nothing runs until every process has
+     * read its flags and opened the backend alike. */
     if (!bench_parse(argc, argv, &o, &rc))
-        return rc;
+        return cli_mpi_agree(rc ? rc : CLI_MPI_HELP, NULL);
     if ((rc = bench_open(&o, &c)) != CLI_EXIT_OK)
-        return rc;
+        return cli_mpi_agree(rc, NULL);
     int64_t unit = cv_spec_bench_unit(&o.spec);
     if (o.minb % unit) { /* every row would be cut down to whole elements */
         cv_nccl_destroy(c.nccl);
@@ -531,7 +568,16 @@ int cli_cmd_bench(int argc, char **argv)
     if (st != CV_OK) {
         rc = bench_refuse(&o, &c, largest, st, err, sizeof err);
         cv_nccl_destroy(c.nccl);
-        return rc;
+        return cli_mpi_agree(rc, NULL);
+    }
+    if (c.mpi) {
+        char what[CV_ERR_LEN];
+        snprintf(what, sizeof what, "bench --op %s --algo %s -b %lld -e %lld -f %ld -n %ld -w %ld "
+                 "-c %d -d %s -o %s -r %d", cv_op_name(o.spec.op), cv_algo_name(o.spec.algo),
+                 (long long)o.minb, (long long)o.maxb, o.factor, o.iters, o.warmup, o.check,
+                 cv_dtype_name(o.spec.dtype), cv_redop_name(o.spec.redop), o.spec.root);
+        if ((rc = cli_mpi_agree(CLI_EXIT_OK, what)) != CLI_EXIT_OK)
+            return rc;
     }
     bool json = o.json && !c.quiet, text = !o.json && !c.quiet;
     cJSON *doc = json ? json_doc(&o, &c) : NULL;
@@ -546,6 +592,11 @@ int cli_cmd_bench(int argc, char **argv)
         bench_row row;
         cv_spec spec = o.spec;
         st = bench_measure(&o, &c, &spec, size, &row, err, sizeof err);
+        if (st != CV_OK && c.mpi) { /* the others may be waiting for this process */
+            char line[CV_ERR_LEN + 32];
+            snprintf(line, sizeof line, "bench: %lld B: %s", (long long)size, err);
+            cli_mpi_fail(line);
+        }
         if (st != CV_OK) {
             status = bench_refuse(&o, &c, size, st, err, sizeof err);
             goto done;
@@ -571,4 +622,12 @@ done:
     cJSON_Delete(doc);
     cv_nccl_destroy(c.nccl);
     return status;
+}
+
+int cli_cmd_bench(int argc, char **argv)
+{
+    if (!cli_mpi_requested(argc, argv))
+        return bench_main(argc, argv);
+    int code = cli_mpi_begin();
+    return code ? code : cli_mpi_end(bench_main(argc, argv));
 }

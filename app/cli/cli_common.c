@@ -181,5 +181,14 @@ int cli_select_backend(const char *name, bool quiet, const cv_backend **out)
         }
         return CLI_EXIT_OK;
     }
-    return cli_usage_error("--backend: unknown backend '%s'; allowed: cpu, cuda, auto", name);
+    if (!strcmp(name, "mpi")) {
+        const cv_backend *mpi = cv_mpi_backend();
+        if (mpi->probe(err, sizeof err) != CV_OK) {
+            fprintf(stderr, "collviz: --backend mpi: %s\n", err);
+            return CLI_EXIT_UNAVAIL;
+        }
+        *out = mpi;
+        return CLI_EXIT_OK;
+    }
+    return cli_usage_error("--backend: unknown backend '%s'; allowed: cpu, cuda, auto, mpi", name);
 }

@@ -41,6 +41,7 @@ const cli_enum cli_inits = {cv_init_parse, init_word, CV_INIT_COUNT};
 const cli_enum cli_langs = {cv_lang_parse, lang_word, CV_LANG_COUNT};
 const cli_enum cli_protos = {cv_proto_parse, proto_word, CV_PROTO_COUNT};
 const char *const cli_backends[] = {"cpu", "cuda", "auto", NULL};
+const char *const cli_run_backends[] = {"cpu", "cuda", "auto", "mpi", NULL};
 
 const char *const *cli_link_names(void)
 {

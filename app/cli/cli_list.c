@@ -66,6 +66,8 @@ int cli_cmd_list(int argc, char **argv)
         cJSON_AddItemToArray(b, cJSON_CreateString("cpu"));
         if (cuda_ok)
             cJSON_AddItemToArray(b, cJSON_CreateString("cuda"));
+        if (cv_mpi_built())
+            cJSON_AddItemToArray(b, cJSON_CreateString("mpi"));
         char *text = cJSON_Print(root);
         puts(text);
         free(text);
@@ -97,8 +99,13 @@ int cli_cmd_list(int argc, char **argv)
         printf("  %-14s %s\n", presets[i].name, presets[i].about);
     printf("backends: cpu (%d worker threads)", cv_cpu_threads());
     if (cuda_ok)
-        printf(", cuda\n");
-    else
-        printf("\n  cuda unavailable: %s\n", why);
+        printf(", cuda");
+    if (cv_mpi_built()) /* one rank per process: under mpirun, through run */
+        printf(", mpi (mpirun -np N collviz run --backend mpi ...)");
+    putchar('\n');
+    if (!cuda_ok)
+        printf("  cuda unavailable: %s\n", why);
+    if (!cv_mpi_built())
+        printf("  mpi unavailable (built without MPI)\n");
     return CLI_EXIT_OK;
 }

@@ -19,8 +19,8 @@
 static const char run_help[] =
     "usage: collviz run --op OP [--algo A] [--ranks N] [--count C] [--dtype T] [--redop R]\n"
     "                   [--root K] [--slices S] [--nodes K] [--init rank|index|random|nan]\n"
-    "                   [--seed S] [--input FILE] [--backend cpu|cuda|auto] [--json]\n"
-    "                   [--proto simple|ll128|ll] [--trace-out FILE]\n"
+    "                   [--seed S] [--input FILE] [--backend cpu|cuda|auto|mpi]\n"
+    "                   [--proto simple|ll128|ll] [--trace-out FILE] [--json]\n"
     "                   [--nccl-log FILE [--comm ID] [--channel C]]\n\n"
     "Executes the collective once on the backend (default cpu, the CPU-emulated\n"
     "devices), verifies every result against the reference, and prints each step:\n"
@@ -49,8 +49,13 @@ static const char run_help[] =
     "--nccl-log FILE takes the ranks, the nodes and channel C's ring and trees\n"
     "(default channel 0) from a log NCCL printed with NCCL_DEBUG=INFO: ring and\n"
     "double-tree then send along what NCCL built (see collviz nccl-log).\n"
+    "--backend mpi runs it on real processes: under mpirun -np N each process is\n"
+    "one rank (--ranks, if given, must be N), each step's transfers are MPI\n"
+    "messages, and rank 0 gathers, verifies and prints (docs/MPI.md):\n"
+    "  mpirun -np 4 collviz run --backend mpi --op allreduce --algo ring\n"
     "`collviz list` shows every op's algorithms. Exit 1 if a result is wrong,\n"
-    "2 for bad usage or input.\n";
+    "2 for bad usage or input, 3 where the backend cannot run (under MPI: a\n"
+    "process failed; one line names its rank).\n";
 
 /* One buffer as a JSON array: null where NCCL leaves the buffer unused, []
  * for a used buffer of 0 elements; each value exact (see
@@ -113,6 +118,12 @@ static cJSON *run_json(const cv_trace *t)
     else
         cJSON_AddNullToObject(root, "switch");
     cJSON_AddStringToObject(root, "backend", cv_trace_backend(t));
+    cv_mpi *world = cli_mpi_world();
+    if (world) { /* each rank's host, as MPI_Get_processor_name gives it */
+        cJSON *hosts = cJSON_AddArrayToObject(root, "hosts");
+        for (int r = 0; r < s->ranks; r++)
+            cJSON_AddItemToArray(hosts, cJSON_CreateString(cv_mpi_host(world, r)));
+    }
     int channel;
     const char *log_path;
     const ncclog_comm *log = cli_nccl_log(&channel, &log_path, NULL);
@@ -207,7 +218,43 @@ static bool write_trace(const cJSON *root, const char *path)
     return true;
 }
 
-int cli_cmd_run(int argc, char **argv)
+/* Before anything runs under MPI, every process must have come this far
+ * (cli_mpi_agree); without MPI, code as it is. */
+static int ready(int code) { return cli_mpi_agree(code, NULL); }
+
+/* What an MPI process is about to run, compared with process 0's. */
+static void run_text(const cv_spec *s, const cv_run_opts *o, const char *input, char *out,
+                     size_t len)
+{
+    snprintf(out, len, "--op %s --algo %s --ranks %d --count %lld --dtype %s --redop %s --root %d "
+             "--slices %d --nodes %d --init %s --seed %llu%s%s",
+             cv_op_name(s->op), cv_algo_name(s->algo), s->ranks, (long long)s->count,
+             cv_dtype_name(s->dtype), cv_redop_name(s->redop), s->root, s->slices,
+             cv_spec_nodes(s), cv_init_name(o->init), (unsigned long long)o->seed,
+             input ? " --input " : "", input ? input : "");
+}
+
+/* Which host each rank ran on, ranks on one host run together:
+ * "vm (ranks 0-3)". */
+static void print_hosts(FILE *out, cv_mpi *w)
+{
+    int n = cv_mpi_size(w);
+    fprintf(out, "mpi: %d process%s, one rank each:", n, n == 1 ? "" : "es");
+    for (int r = 0; r < n;) {
+        int e = r;
+        while (e + 1 < n && !strcmp(cv_mpi_host(w, e + 1), cv_mpi_host(w, r)))
+            e++;
+        fprintf(out, "%s %s (rank%s %d", r ? "," : "", cli_esc(cv_mpi_host(w, r)),
+                e > r ? "s" : "", r);
+        if (e > r)
+            fprintf(out, "-%d", e);
+        fputc(')', out);
+        r = e + 1;
+    }
+    fputc('\n', out);
+}
+
+static int run_main(int argc, char **argv)
 {
     cv_spec spec;
     cv_spec_init(&spec);
@@ -227,7 +274,7 @@ int cli_cmd_run(int argc, char **argv)
         CLI_ENUM("--init", &opts.init, &cli_inits),
         CLI_LONG("--seed", &seed, 0, 2147483647L),
         CLI_TEXT("--input", &input),
-        CLI_PICK("--backend", &backend, cli_backends),
+        CLI_PICK("--backend", &backend, cli_run_backends),
         CLI_SWITCH("--json", &json),
         CLI_TEXT("--trace-out", &trace_out),
     };
@@ -235,32 +282,58 @@ int cli_cmd_run(int argc, char **argv)
     cl.nccl = &nccl;
     int code;
     if (!cli_flags_parse(&cl, argc, argv, &code))
-        return code;
+        return ready(code ? code : CLI_MPI_HELP);
     opts.seed = (uint64_t)seed;
     bool algo_given = cli_flag_given(&cl, "--algo");
     if (spec.op == CV_OP_COUNT)
-        return cli_usage_error("run: --op is required; allowed: broadcast, scatter, gather, "
-                               "reduce, allgather, reducescatter, allreduce, alltoall, sendrecv");
+        return ready(cli_usage_error("run: --op is required; allowed: broadcast, scatter, gather, "
+                                     "reduce, allgather, reducescatter, allreduce, alltoall, "
+                                     "sendrecv"));
+    /* Under MPI the ranks are the processes. */
+    cv_mpi *world = cli_mpi_world();
+    if (world && !cli_flag_given(&cl, "--ranks"))
+        spec.ranks = cv_mpi_size(world);
+    if (world && spec.ranks != cv_mpi_size(world))
+        return ready(cli_usage_error("--ranks %d: under --backend mpi each process is one rank "
+                                     "and the launcher started %d; give --ranks %d or leave it out",
+                                     spec.ranks, cv_mpi_size(world), cv_mpi_size(world)));
     if (!cli_finish_spec(&cl, &spec, algo_given, CV_MAX_RANKS))
-        return CLI_EXIT_USAGE;
+        return ready(CLI_EXIT_USAGE);
     const cv_backend *be = NULL;
     int rc = cli_select_backend(backend, json, &be);
     if (rc)
-        return rc;
+        return ready(rc);
 
     void **given = NULL; /* --input's values, checked before anything runs */
     if (input && !cli_read_inputs(input, &spec, &given))
-        return CLI_EXIT_USAGE;
+        return ready(CLI_EXIT_USAGE);
     opts.inputs = (const void *const *)given;
     char err[CV_ERR_LEN];
     cv_plan *plan = NULL;
     if (cv_plan_create(&spec, &plan, err, sizeof err)) {
         cli_free_inputs(given, spec.ranks);
-        return cli_usage_error("%s", err);
+        return ready(cli_usage_error("%s", err));
     }
     /* Record every step where that is affordable; otherwise run plainly. */
     cv_trace *t = NULL;
     opts.visual = !json && spec.ranks <= CV_MAX_VISUAL_RANKS;
+    if (world) {
+        /* Every process decides here what cv_run would find out on its own,
+         * so that none fails inside it alone while the others wait. */
+        if (opts.visual && cv_visual_check(plan, err, sizeof err) == CV_ETOOBIG)
+            opts.visual = false;
+        rc = cv_run_check_memory(plan, be, &opts, err, sizeof err);
+        if (rc)
+            fprintf(stderr, "collviz: run: %s\n", err);
+        char what[CV_ERR_LEN];
+        run_text(&spec, &opts, input, what, sizeof what);
+        rc = cli_mpi_agree(rc ? cli_exit_for(rc, be) : CLI_EXIT_OK, what);
+        if (rc) {
+            cv_plan_destroy(plan);
+            cli_free_inputs(given, spec.ranks);
+            return rc;
+        }
+    }
     cli_progress_begin(&opts);
     rc = cv_run(plan, be, &opts, &t, err, sizeof err);
     if (rc == CV_ETOOBIG) {
@@ -280,25 +353,42 @@ int cli_cmd_run(int argc, char **argv)
         }
     }
     cli_progress_end();
+    if (rc && world) { /* the others may be waiting for this process: end them all */
+        char line[CV_ERR_LEN + 16];
+        snprintf(line, sizeof line, "run: %s", err);
+        cli_mpi_fail(line);
+    }
     if (rc) {
         cv_plan_destroy(plan);
         cli_free_inputs(given, spec.ranks);
         fprintf(stderr, "collviz: run: %s\n", err);
         return cli_exit_for(rc, be);
     }
+    /* Process 0 holds every result (cv_mpi.h) and alone prints and writes. */
+    bool printer = !world || cv_mpi_rank(world) == 0;
     /* The document --json prints and --trace-out writes, made once. */
-    cJSON *doc = json || trace_out ? run_json(t) : NULL;
-    if (json)
+    cJSON *doc = printer && (json || trace_out) ? run_json(t) : NULL;
+    if (printer && json)
         print_json(doc);
-    else {
+    else if (printer) {
         cli_print_nccl_source(stdout);
         cli_print_steps(stdout, t);
+        if (world)
+            print_hosts(stdout, world);
     }
-    bool written = !trace_out || write_trace(doc, trace_out);
+    bool written = !printer || !trace_out || write_trace(doc, trace_out);
     cJSON_Delete(doc);
     int64_t wrong = cv_trace_wrong(t);
     cv_trace_destroy(t);
     cv_plan_destroy(plan);
     cli_free_inputs(given, spec.ranks);
     return wrong ? CLI_EXIT_WRONG : written ? CLI_EXIT_OK : CLI_EXIT_UNAVAIL;
+}
+
+int cli_cmd_run(int argc, char **argv)
+{
+    if (!cli_mpi_requested(argc, argv))
+        return run_main(argc, argv);
+    int code = cli_mpi_begin();
+    return code ? code : cli_mpi_end(run_main(argc, argv));
 }
