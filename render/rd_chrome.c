@@ -180,7 +180,7 @@ static void legend_words(rd_ctx *c, const rd_frame *f, int p, int nodes, int x)
                 group = cl->group[b];
             blocks |= pl->cards[r].mode[b] == RD_ROW_CHUNKS && pl->cards[r].cells[b] > 0;
         }
-    char agg[96] = "", parts[6][160];
+    char agg[96] = "", parts[7][160];
     int np = 0;
     if (group > 0) { /* bars without numbers, one element a cell or more: hover reads them */
         rd_strf(f->lang, RD_S_AGGREGATED, agg, sizeof agg, (long long)group, 0);
@@ -193,6 +193,11 @@ static void legend_words(rd_ctx *c, const rd_frame *f, int p, int nodes, int x)
     /* + and - in a label mean summed: an op that sums nothing gets its own
      * words, for one rank's block and a run of them */
     const cv_plan *plan = f->panels[p].trace ? cv_trace_plan(f->panels[p].trace) : NULL;
+    /* a protocol other than Simple: what each chunk in flight is made of */
+    if (plan && plan->spec.proto != CV_PROTO_SIMPLE)
+        snprintf(parts[np++], sizeof parts[0], "%s",
+                 rd_str(f->lang, plan->spec.proto == CV_PROTO_LL ? RD_S_LEGEND_LL
+                                                                  : RD_S_LEGEND_LL128));
     bool sums = !plan || cv_op_reduces(plan->spec.op);
     snprintf(parts[np++], sizeof parts[0], "%s",
              rd_str(f->lang, sums ? RD_S_LEGEND_CHUNK : RD_S_LEGEND_GATHERED));

@@ -110,9 +110,12 @@ static int flight_path(rd_ctx *c, int p, const cv_transfer *x, bool both, float 
     return rd__flight_path_on(&c->L, p, x, (const float(*)[2])route, m, pts);
 }
 
-/* A chunk in flight at u with its trail from where it left. */
+/* A chunk in flight at u with its trail from where it left. Under LL or
+ * LL128 it carries its flags ahead of it, in the text colour: a disc as
+ * large as the data's under LL (4 B of flag for 4 B of data), a small tip
+ * under LL128 (8 B of flags for 120 B). */
 static void draw_chunk(rd_ctx *c, const rd_theme *th, int p, const cv_transfer *x, bool both,
-                       double u, float size, SDL_Color col)
+                       double u, float size, SDL_Color col, cv_proto proto)
 {
     float pts[RD_ROUTE_MAX + 2][2];
     int n = flight_path(c, p, x, both, pts);
@@ -124,6 +127,17 @@ static void draw_chunk(rd_ctx *c, const rd_theme *th, int p, const cv_transfer *
     for (int i = 0; i <= at && i + 1 < n; i++)
         rd__line(c->r, pts[i][0], pts[i][1], i == at ? qx : pts[i + 1][0],
                  i == at ? qy : pts[i + 1][1], fmaxf(1.5f, size / 4), trail);
+    if (proto != CV_PROTO_SIMPLE && n > 1) {
+        int k = at + 1 < n ? at : n - 2;
+        float dx = pts[k + 1][0] - pts[k][0], dy = pts[k + 1][1] - pts[k][1];
+        float len = sqrtf(dx * dx + dy * dy);
+        if (len > 0) {
+            float fr = proto == CV_PROTO_LL ? size / 2 : fmaxf(1.5f, size / 5);
+            float fx = qx + dx / len * (size / 2 + fr), fy = qy + dy / len * (size / 2 + fr);
+            rd__disc(c->r, fx, fy, fr + fmaxf(1, c->L.ui), col);
+            rd__disc(c->r, fx, fy, fr, th->text);
+        }
+    }
     rd__disc(c->r, qx, qy, size / 2 + fmaxf(1, c->L.ui), th->text);
     rd__disc(c->r, qx, qy, size / 2, col);
 }
@@ -201,7 +215,7 @@ void rd__draw_flight(rd_ctx *c, const rd_frame *f, int p, int step, double frac)
             /* What the switch sends is everyone's: no rank's colour. */
             SDL_Color col = x->src < pl->nranks ? rd_theme_rank_color(th, x->src) : th->text;
             if (pass == 0) {
-                draw_chunk(c, th, p, x, both, u, size, col);
+                draw_chunk(c, th, p, x, both, u, size, col, plan->spec.proto);
                 continue;
             }
             /* With a lens, the cards are too small for labels: only the

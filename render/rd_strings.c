@@ -36,6 +36,10 @@ static const char *const strings[RD_S_COUNT_][CV_LANG_COUNT] = {
     [RD_S_LEGEND_BLOCK] = {"1 block = 1 chunk (hover a block for each value)",
                            "1 个方块 = 1 个数据块（悬停查看每个值）"},
     [RD_S_LEGEND_DOT] = {"\xC2\xB7 = not written yet", "\xC2\xB7 = 尚未写入"},
+    [RD_S_LEGEND_LL] = {"LL: every 8-byte store is 4 B of data + a 4 B flag (the disc ahead of each chunk): no fence, half the bandwidth",
+                        "LL：每次 8 字节存储 = 4 B 数据 + 4 B 标志（每块前面的圆点）：无需栅栏，带宽减半"},
+    [RD_S_LEGEND_LL128] = {"LL128: every 128-byte line is 120 B of data + 8 B of flags (the small disc ahead of each chunk)",
+                           "LL128：每 128 字节一行 = 120 B 数据 + 8 B 标志（每块前面的小圆点）"},
     [RD_S_LEGEND_NET] = {"dashed = between nodes (network)", "虚线 = 跨节点（网络）"},
     [RD_S_VALUE] = {"value", "值"},
     /* a step timeline's legend (rd_timeline.c) */
