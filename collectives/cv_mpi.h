@@ -48,6 +48,12 @@ int cv_mpi_rank(const cv_mpi *m);
 int cv_mpi_size(const cv_mpi *m);
 /* MPI_Get_processor_name of process `rank`, "" out of range. */
 const char *cv_mpi_host(const cv_mpi *m, int rank);
+/* The nodes the ranks sit on, for the spec: K where the processes lie on
+ * K hosts in K equal blocks of consecutive ranks (as launchers place them
+ * by default); 1 otherwise (one host, or hosts interleaved or unequal,
+ * which a spec's nodes cannot say). COLLVIZ_MPI_HOST, where set, names a
+ * process's host in place of MPI_Get_processor_name. */
+int cv_mpi_nodes(const cv_mpi *m);
 
 /* Before anything runs, every process says how its own preparation went:
  * status 0, or a non-zero code and one line why. Collective. Returns 0

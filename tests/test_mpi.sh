@@ -16,7 +16,8 @@
 #    notice names it and ends the others with SIGTERM, on which a process
 #    exits 3: checked by sending one SIGTERM), and a stopped one is
 #    reported by the others' timeout (COLLVIZ_MPI_TIMEOUT) in one line
-#    naming its rank, exit 3.
+#    naming its rank, exit 3;
+#  - processes on two hosts in blocks make a spec of two nodes.
 # Skipped (77) where there is no mpirun or collviz was built without MPI;
 # there, --backend mpi must say "mpi unavailable" and exit 3.
 #
@@ -155,6 +156,29 @@ if "$collviz" export --help >/dev/null 2>&1; then
 else
     echo "ok: export --trace (no window in this build; not checked)"
 fi
+
+# ------------------------------------------------------- hosts are nodes
+# Two hosts of two processes each (named through COLLVIZ_MPI_HOST, as
+# containers on one machine would be): the spec's nodes follow them, so
+# the stage draws two nodes and the cost model prices the network between;
+# --nodes overrides; hosts that interleave are no nodes a spec can say.
+hosts() { # four host names, then collviz's arguments for every process
+    a=$1 b=$2 c=$3 d=$4
+    shift 4
+    "$mpiexec" -np 1 env COLLVIZ_MPI_HOST="$a" "$collviz" "$@" : \
+        -np 1 env COLLVIZ_MPI_HOST="$b" "$collviz" "$@" : \
+        -np 1 env COLLVIZ_MPI_HOST="$c" "$collviz" "$@" : \
+        -np 1 env COLLVIZ_MPI_HOST="$d" "$collviz" "$@" </dev/null 2>/dev/null
+}
+out=$(hosts alpha alpha beta beta run --backend mpi --op allreduce --algo ring --count 8 --json)
+echo "$out" | grep -q '"nodes":[[:space:]]*2,' && echo "$out" | grep -q '"ranks_per_node":[[:space:]]*2,'
+check "ranks on two hosts in blocks make 2 nodes" $?
+out=$(hosts alpha alpha beta beta run --backend mpi --op allreduce --algo ring --count 8 --nodes 1 --json)
+echo "$out" | grep -q '"nodes":[[:space:]]*1,'
+check "--nodes 1 overrides the hosts" $?
+out=$(hosts alpha beta alpha beta run --backend mpi --op allreduce --algo ring --count 8 --json)
+echo "$out" | grep -q '"nodes":[[:space:]]*1,'
+check "interleaved hosts: one node" $?
 
 # ----------------------------------------------------------------- bench
 out=$(launch 3 bench --backend mpi --op reducescatter -b 96 -e 96K -f 32 -n 2 2>&1)

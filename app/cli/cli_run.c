@@ -293,6 +293,9 @@ static int run_main(int argc, char **argv)
     cv_mpi *world = cli_mpi_world();
     if (world && !cli_flag_given(&cl, "--ranks"))
         spec.ranks = cv_mpi_size(world);
+    /* ... and the nodes are the hosts they run on, unless --nodes says */
+    if (world && !cli_flag_given(&cl, "--nodes"))
+        spec.nodes = cv_mpi_nodes(world);
     if (world && spec.ranks != cv_mpi_size(world))
         return ready(cli_usage_error("--ranks %d: under --backend mpi each process is one rank "
                                      "and the launcher started %d; give --ranks %d or leave it out",
