@@ -117,6 +117,9 @@ int gui_cmd_export(int argc, char **argv)
         gui_report_trace(g, &rec);
         if (gui_current_message(g))
             printf("collviz: %s\n", gui_current_message(g));
+        /* said on the terminal; the frames' header names where the run was
+         * recorded, so no notice lies over their cards */
+        gui_message(g, NULL, 0);
     }
     if (!gui_trace(g, 0)) {
         fprintf(stderr, "collviz: %s\n", gui_current_message(g) ? gui_current_message(g) : "no trace");
