@@ -81,4 +81,15 @@ rc=$?
 [ "$rc" -eq 3 ] && grep -q "cannot write" "$tmp/err"
 check "an unwritable --trace-out is exit 3 and one line (rc $rc)" $?
 
+# The window draws an MPI run from its trace, and says how when asked for
+# --backend mpi itself.
+for cmd in export gui; do
+    "$collviz" export --help >/dev/null 2>&1 || break # no window in this build
+    "$collviz" $cmd --op allreduce --backend mpi --stills --out "$tmp/m" >/dev/null 2>"$tmp/err"
+    rc=$?
+    [ "$rc" -eq 2 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] &&
+        grep -q "collviz $cmd --trace T.json" "$tmp/err"
+    check "$cmd --backend mpi points at run --trace-out, exit 2 (rc $rc)" $?
+done
+
 exit "$fail"

@@ -292,6 +292,9 @@ bool cli_parse_compare(const char *s, cv_spec *spec, bool *algo_given, cv_algo *
  * processes, NULL where run is not under MPI. */
 #define CLI_MPI_HELP (-1) /* cli_mpi_agree's code for a process that printed --help */
 bool cli_mpi_requested(int argc, char **argv);
+/* For gui and export, which draw an MPI run from its trace: the one line
+ * that says how (exit 2). */
+int cli_mpi_trace_only(const char *cmd);
 int cli_mpi_begin(void);
 int cli_mpi_agree(int code, const char *what);
 void cli_mpi_fail(const char *what) __attribute__((noreturn));

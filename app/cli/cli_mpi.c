@@ -40,6 +40,13 @@ bool cli_mpi_requested(int argc, char **argv)
 
 cv_mpi *cli_mpi_world(void) { return g_mpi; }
 
+int cli_mpi_trace_only(const char *cmd)
+{
+    return cli_usage_error("%s --backend mpi: the window draws an MPI run from its trace: run "
+                           "`mpirun -np N collviz run --backend mpi ... --trace-out T.json`, then "
+                           "`collviz %s --trace T.json`", cmd, cmd);
+}
+
 int cli_mpi_begin(void)
 {
     char err[CV_ERR_LEN];

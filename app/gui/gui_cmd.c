@@ -195,6 +195,8 @@ static int open_stage(const gui_options *opt, const cli_trace *rec, bool stage_f
 
 int gui_cmd_gui(int argc, char **argv)
 {
+    if (cli_mpi_requested(argc, argv))
+        return cli_mpi_trace_only("gui");
     g_start = cv_now_seconds();
     gui_options o;
     gui_options_init(&o);

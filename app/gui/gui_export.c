@@ -42,6 +42,8 @@ static const char export_help[] =
 
 int gui_cmd_export(int argc, char **argv)
 {
+    if (cli_mpi_requested(argc, argv))
+        return cli_mpi_trace_only("export");
     gui_options o;
     gui_options_init(&o);
     o.headless = true;
