@@ -229,6 +229,12 @@ if "$collviz" show --help >/dev/null 2>&1; then
     expect 0 "Ring/Simple" -- "$collviz" show "$m/nccltests-309-h100-2x8-ib-ndr-allreduce.txt" --nccl h100-8 --nccl-algo ring --table
     expect 2 "has 16 ranks, the system 8" -- "$collviz" show "$m/nccltests-309-h100-2x8-ib-ndr-allreduce.txt" --nccl h100-8 --nodes 1 --table
     expect 2 "go with --nccl PRESET" -- "$collviz" show "$m/nccltests-309-h100-2x8-ib-ndr-allreduce.txt" --nodes 2 --table
+    # on a tuning table: the model's pick beside NCCL's, and how often they agree
+    tab=$(mktemp)
+    "$collviz" cost --nccl a100-8 --nodes 4 > "$tab"
+    expect 0 "the model picks as this table does at 32 of the 32 sizes" -- "$collviz" show "$tab" --nccl a100-8 --ranks 32 --table
+    rm -f "$tab"
+    expect 0 "Ring/Simple +\(differs\)|\(differs\)" -- "$collviz" show "$logs/real/nccl-ebpf-2.29-tuning-blocks.log" --nccl h100-8 --gpus-per-node 1 --nodes 2 --table
     expect 2 "alltoall is not one of them" -- "$collviz" show "$m/autodl-blog-2080ti-1x2-pcie3-alltoall.txt" --nccl pcie-8 --gpus-per-node 2 --table
 fi
 

@@ -54,7 +54,8 @@ static const char show_help[] =
     "  --nccl P       price the rows with NCCL's own choice as its tuner would make it\n"
     "                 on preset P (see collviz cost --nccl h100-8 --help) instead of\n"
     "                 collviz's plan; --nodes K (default: the ranks over P's GPUs a\n"
-    "                 node), --gpus-per-node N, --nccl-algo LIST as NCCL_ALGO\n"
+    "                 node), --gpus-per-node N, --nccl-algo LIST as NCCL_ALGO; on a\n"
+    "                 tuning table, the model's pick beside NCCL's, and how often they agree\n"
     "%s" /* --link, with the presets from their table: link_help */
     "  --out F.png    write the chart as PNG (1280x800, or --size) without a window\n"
     "  --scale S      the GB/s axis: linear, log, or auto (log when one line peaks\n"
@@ -508,10 +509,10 @@ int gui_cmd_show(int argc, char **argv)
         return cli_usage_error("--nodes, --gpus-per-node and --nccl-algo go with --nccl PRESET");
     }
     if (nccl) {
-        if (!strcmp(res.source, "nccl-log") || f.preset || f.bw > 0 || inter_name) {
+        if (f.preset || f.bw > 0 || inter_name) {
             show_result_destroy(&res);
-            return cli_usage_error("--nccl prices measured rows with NCCL's tuner; it does not "
-                                   "go with --link, --bw, --inter-link or a tuning table");
+            return cli_usage_error("--nccl prices the rows with NCCL's tuner, modelled; it does "
+                                   "not go with --link, --bw or --inter-link");
         }
         ncclog_system sys = *ncclog_system_find(nccl);
         if (ppn && ppn != sys.gpus_per_node) {

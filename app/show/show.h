@@ -34,6 +34,7 @@ typedef struct {
     double model_busbw; /* GB/s; -1 until show_model */
     int line;         /* the row's line in a text table; 0 for JSON */
     char pick[24];    /* "nccl-log": NCCL's algorithm/protocol at this size */
+    char model_pick[24]; /* show --nccl on a tuning table: the tuner model's pick */
 } show_row;
 
 typedef struct {

@@ -111,7 +111,7 @@ static int fill_rows(show_result *r, const ncclog *log, const ncclog_comm *c)
         show_row *w = &r->rows[i];
         /* busbw's line is the best Ring, algbw's the best Tree: algbw = size / time */
         *w = (show_row){b, -1, ch->time_us, ch->tree_us > 0 ? b / (ch->tree_us * 1e3) : -1,
-                        ch->ring_us > 0 ? b / (ch->ring_us * 1e3) : -1, -1, -1, -1, -1, 0, ""};
+                        ch->ring_us > 0 ? b / (ch->ring_us * 1e3) : -1, -1, -1, -1, -1, 0, "", ""};
         pick_name(ch, w->pick, sizeof w->pick);
     }
     r->nrows = n;

@@ -200,17 +200,28 @@ static void print_choice_table(FILE *out, const show_result *r, const char *mode
     if (r->checked)
         fprintf(out, "# NCCL's per-call lines agree at %d of the %d sizes they name\n", r->agree,
                 r->checked);
-    fprintf(out, "# %12s  %-18s %11s %11s %11s %11s\n", "size (B)", "NCCL picks", "its time",
-            "best Ring", "best Tree", "collviz");
+    bool tuner = r->nrows > 0 && r->rows[0].model_pick[0]; /* show --nccl */
+    int same = 0;
+    fprintf(out, "# %12s  %-18s %11s %11s %11s %11s%s\n", "size (B)", "NCCL picks", "its time",
+            "best Ring", "best Tree", tuner ? "model" : "collviz", tuner ? "  model picks" : "");
     for (int i = 0; i < r->nrows; i++) {
         const ncclog_choice *c = &r->choice[i];
         char t[4][24];
         double v[4] = {c->time_us, c->ring_us, c->tree_us, r->rows[i].model_us};
         for (int k = 0; k < 4; k++)
             snprintf(t[k], sizeof t[k], v[k] >= 0 ? "%.1f us" : "-", v[k]);
-        fprintf(out, "  %12.0f  %-18s %11s %11s %11s %11s\n", r->rows[i].size, r->rows[i].pick,
+        fprintf(out, "  %12.0f  %-18s %11s %11s %11s %11s", r->rows[i].size, r->rows[i].pick,
                 t[0], t[1], t[2], t[3]);
+        if (tuner) {
+            bool agree = !strcmp(r->rows[i].pick, r->rows[i].model_pick);
+            same += agree;
+            fprintf(out, "  %s%s", r->rows[i].model_pick, agree ? "" : "  (differs)");
+        }
+        fputc('\n', out);
     }
+    if (tuner)
+        fprintf(out, "# the model picks as this table does at %d of the %d sizes\n", same,
+                r->nrows);
 }
 
 void show_print_table(FILE *out, const show_result *r, const char *model_about)
@@ -293,8 +304,11 @@ int show_model_nccl(show_result *r, const ncclog_system *sys, const char *only, 
         r->rows[i].model_us = ch.time_us;
         r->rows[i].model_busbw = ch.time_us > 0 ? r->rows[i].size / (ch.time_us * 1e3) * factor
                                                 : -1;
+        /* on a tuning table the row's pick is NCCL's own: the model's
+         * goes beside it */
+        char *to = strcmp(r->source, "nccl-log") ? r->rows[i].pick : r->rows[i].model_pick;
         if (ch.algo >= 0)
-            snprintf(r->rows[i].pick, sizeof r->rows[i].pick, "%s/%s", ncclog_algo_name(ch.algo),
+            snprintf(to, sizeof r->rows[i].pick, "%s/%s", ncclog_algo_name(ch.algo),
                      ncclog_proto_name(ch.proto));
     }
     snprintf(about, alen, "NCCL's tuner, modelled (collviz cost --nccl %s%s%s): %d node%s x %d "

@@ -445,7 +445,7 @@ static int data_row(nt_reader *c, nt_toks *t, int lineno)
         return nt_fail(c, lineno, "more than %d rows; cut the table into parts", SHOW_MAX_ROWS);
     double scale = c->head.time_scale > 0 ? c->head.time_scale : 1;
     c->r->rows[c->r->nrows++] = (show_row){size, count, tm * scale, alg, bus, wrong, -1, -1, -1,
-                                           lineno, ""};
+                                           lineno, "", ""};
     c->alg_eps = fmax(c->alg_eps, ah);
     c->bus_eps = fmax(c->bus_eps, bh);
     return 1;
