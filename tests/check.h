@@ -37,6 +37,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 /* Every check and every failure of the process, in the cases or not. */
 extern int checks, failures;
@@ -55,6 +56,15 @@ extern int checks, failures;
                 fflush(stdout);                                                            \
             }                                                                              \
         }                                                                                  \
+    } while (0)
+
+/* A check whose failure leaves nothing sensible to test after it. */
+#define REQUIRE(cond)                                                                      \
+    do {                                                                                   \
+        int ok_ = !!(cond);                                                                \
+        EXPECT(ok_, "%s, in %s (fatal)", #cond, __func__);                                 \
+        if (!ok_)                                                                          \
+            exit(1);                                                                       \
     } while (0)
 
 /* One row of a test's table: a case, or a family of cases generated from

@@ -15,14 +15,6 @@
 
 #define LOGDIR COLLVIZ_SOURCE_DIR "/tests/ncclog/"
 #define CHECK(cond) EXPECT(cond, "in %s", __func__)
-/* A check whose failure leaves nothing sensible to test after it. */
-#define REQUIRE(cond)                                                                      \
-    do {                                                                                   \
-        int ok_ = !!(cond);                                                                \
-        EXPECT(ok_, "%s, in %s (fatal)", #cond, __func__);                                 \
-        if (!ok_)                                                                          \
-            exit(1);                                                                       \
-    } while (0)
 
 static cJSON *load_expect(const char *name)
 {

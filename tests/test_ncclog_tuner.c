@@ -17,15 +17,6 @@
 #include "check.h"
 #include "ncclog.h"
 
-/* A check whose failure leaves nothing sensible to test after it. */
-#define REQUIRE(cond)                                                                      \
-    do {                                                                                   \
-        int ok_ = !!(cond);                                                                \
-        EXPECT(ok_, "%s, in %s (fatal)", #cond, __func__);                                 \
-        if (!ok_)                                                                          \
-            exit(1);                                                                       \
-    } while (0)
-
 static void read_log(const char *path, ncclog *log)
 {
     char err[NCCLOG_ERR_LEN];
@@ -121,10 +112,7 @@ static void pick(const char *preset, int nodes, int ppn, int coll, int64_t bytes
 {
     ncclog_system s = *ncclog_system_find(preset);
     s.nodes = nodes;
-    if (ppn) {
-        s.nics = s.nics * ppn / s.gpus_per_node < 1 ? 1 : s.nics * ppn / s.gpus_per_node;
-        s.gpus_per_node = ppn;
-    }
+    ncclog_system_gpus(&s, ppn);
     ncclog_graph g[NCCLOG_ALGOS];
     int threads[NCCLOG_ALGOS][NCCLOG_PROTOS];
     ncclog_tuning t;
@@ -132,7 +120,7 @@ static void pick(const char *preset, int nodes, int ppn, int coll, int64_t bytes
     ncclog_tuner_table(&s, g, &t, threads);
     ncclog_choice ch[NCCLOG_CHOICE_SIZES];
     char note[512];
-    REQUIRE(ncclog_choices_of(&t, 23000, s.nodes, s.nodes * s.gpus_per_node, g[1].channels, coll,
+    REQUIRE(ncclog_choices_of(&t, NCCLOG_TUNER_VERSION, s.nodes, s.nodes * s.gpus_per_node, g[1].channels, coll,
                               ch, note, sizeof note) == NCCLOG_CHOICE_SIZES);
     int i = 0;
     while (i < NCCLOG_CHOICE_SIZES - 1 && ch[i].bytes < bytes)

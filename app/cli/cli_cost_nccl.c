@@ -65,25 +65,9 @@ static void pick_text(int algo, int proto, char *out, size_t len)
         snprintf(out, len, "%s/%s", ncclog_algo_name(algo), ncclog_proto_name(proto));
 }
 
-/* nccl-tests' busbw factor of the collective on n ranks */
-static double bus_factor(int coll, int n)
-{
-    if (coll == 4)
-        return 2.0 * (n - 1) / n;
-    if (coll == 2 || coll == 3)
-        return (double)(n - 1) / n;
-    return 1.0;
-}
-
 int cli_cmd_cost_nccl(int argc, char **argv)
 {
-    const ncclog_system *presets;
-    int npresets = ncclog_system_presets(&presets);
-    const char *names[16];
-    int k = 0;
-    for (; k < npresets && k < 15; k++)
-        names[k] = presets[k].name;
-    names[k] = NULL;
+    const char *const *names = ncclog_system_names();
     char list[256] = "";
     for (int i = 0; names[i]; i++)
         snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", names[i]);
@@ -114,12 +98,7 @@ int cli_cmd_cost_nccl(int argc, char **argv)
         return cli_usage_error("-b %lld is above -e %lld", (long long)lo, (long long)hi);
     ncclog_system sys = *ncclog_system_find(preset);
     sys.nodes = nodes;
-    if (ppn && ppn != sys.gpus_per_node) {
-        /* fewer GPUs of each node: the NICs nearest them */
-        int nics = sys.nics * ppn / sys.gpus_per_node;
-        sys.nics = nics < 1 ? 1 : nics;
-        sys.gpus_per_node = ppn;
-    }
+    ncclog_system_gpus(&sys, ppn);
     if (sys.nodes * sys.gpus_per_node < 2)
         return cli_usage_error("cost --nccl: one rank in all; give --nodes K or --gpus-per-node N "
                                "for at least 2");
@@ -137,7 +116,12 @@ int cli_cmd_cost_nccl(int argc, char **argv)
     int nranks = sys.nodes * sys.gpus_per_node;
     ncclog_choice ch[NCCLOG_CHOICE_SIZES];
     char note[512];
-    int n = ncclog_choices_of(&t, 23000, sys.nodes, nranks, g[1].channels, coll, ch, note,
+    cv_spec spec; /* for nccl-tests' busbw factor */
+    cv_spec_init(&spec);
+    spec.op = ncclog_coll_op(coll);
+    spec.ranks = nranks;
+    double factor = cv_spec_busbw_factor(&spec);
+    int n = ncclog_choices_of(&t, NCCLOG_TUNER_VERSION, sys.nodes, nranks, g[1].channels, coll, ch, note,
                               sizeof note);
     static const int shown[] = {1, 0, 4, 5, 6}; /* Ring, Tree, NVLS, NVLSTree, PAT */
 
@@ -179,8 +163,7 @@ int cli_cmd_cost_nccl(int argc, char **argv)
             cJSON_AddNumberToObject(o, "bytes", (double)ch[i].bytes);
             cJSON_AddStringToObject(o, "pick", pk);
             cJSON_AddNumberToObject(o, "time_us", ch[i].time_us);
-            cJSON_AddNumberToObject(o, "busbw_GBps", ch[i].bytes / (ch[i].time_us * 1e3) *
-                                                         bus_factor(coll, nranks));
+            cJSON_AddNumberToObject(o, "busbw_GBps", ch[i].bytes / (ch[i].time_us * 1e3) * factor);
             cJSON_AddItemToArray(rows, o);
         }
         if (note[0])
@@ -235,7 +218,7 @@ int cli_cmd_cost_nccl(int argc, char **argv)
         else
             snprintf(tk, sizeof tk, "off");
         printf("%10s  %-14s %12.1f %12.2f %14s %14s\n", sz, pk, ch[i].time_us,
-               ch[i].bytes / (ch[i].time_us * 1e3) * bus_factor(coll, nranks), rk, tk);
+               ch[i].bytes / (ch[i].time_us * 1e3) * factor, rk, tk);
     }
     printf("the pick changes:");
     int changes = 0;

@@ -423,19 +423,6 @@ static void print_notes(const show_result *res)
     }
 }
 
-/* The tuner's presets by name, for --nccl (NULL-terminated). */
-static const char *const *show_nccl_names(void)
-{
-    static const char *names[17];
-    if (!names[0]) {
-        const ncclog_system *p;
-        int n = ncclog_system_presets(&p);
-        for (int i = 0; i < n && i < 16; i++)
-            names[i] = p[i].name;
-    }
-    return names;
-}
-
 int gui_cmd_show(int argc, char **argv)
 {
     static const char *const scales[] = {"auto", "linear", "log", NULL};
@@ -461,7 +448,7 @@ int gui_cmd_show(int argc, char **argv)
         CLI_ENUM("--algo", &hints.algo, &cli_algos),
         CLI_INT("--ranks", &hints.ranks, 1, CV_MAX_RANKS),
         CLI_SWITCH("--choice", &hints.choice),
-        CLI_PICK("--nccl", &nccl, show_nccl_names()),
+        CLI_PICK("--nccl", &nccl, ncclog_system_names()),
         CLI_INT("--nodes", &nodes, 1, 1024),
         CLI_INT("--gpus-per-node", &ppn, 1, 8),
         CLI_TEXT("--nccl-algo", &nccl_algo),
@@ -515,11 +502,7 @@ int gui_cmd_show(int argc, char **argv)
                                    "not go with --link, --bw or --inter-link");
         }
         ncclog_system sys = *ncclog_system_find(nccl);
-        if (ppn && ppn != sys.gpus_per_node) {
-            int nics = sys.nics * ppn / sys.gpus_per_node;
-            sys.nics = nics < 1 ? 1 : nics;
-            sys.gpus_per_node = ppn;
-        }
+        ncclog_system_gpus(&sys, ppn);
         sys.nodes = nodes ? nodes
                     : res.spec.ranks > sys.gpus_per_node && res.spec.ranks % sys.gpus_per_node == 0
                         ? res.spec.ranks / sys.gpus_per_node

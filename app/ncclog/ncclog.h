@@ -363,9 +363,17 @@ typedef struct {
     bool tree_pattern;          /* a plain tree (one GPU a node): Tree's bandwidth x 0.85 */
 } ncclog_graph;
 
-/* The presets (`collviz cost --nccl NAME`), and one by name (NULL none). */
+/* The presets (`collviz cost --nccl NAME`), one by name (NULL none), and
+ * their names, NULL-terminated (a flag's allowed values). */
 int ncclog_system_presets(const ncclog_system **out);
 const ncclog_system *ncclog_system_find(const char *name);
+const char *const *ncclog_system_names(void);
+/* Uses gpus_per_node GPUs of each of s's nodes (0: all), with the NICs
+ * nearest them (at least one). */
+void ncclog_system_gpus(ncclog_system *s, int gpus_per_node);
+/* The NCCL version whose tuner ncclog_tuner_table models, as
+ * ncclog_version_num gives it: what its choices are priced under. */
+#define NCCLOG_TUNER_VERSION 23000
 /* The graphs NCCL's search would find on s, by its main rules (assumed:
  * a real search also sees PCIe and NUMA placement). */
 void ncclog_tuner_graphs(const ncclog_system *s, ncclog_graph g[NCCLOG_ALGOS]);

@@ -97,7 +97,37 @@ const ncclog_system *ncclog_system_find(const char *name)
     return NULL;
 }
 
+const char *const *ncclog_system_names(void)
+{
+    enum { N = sizeof presets / sizeof presets[0] };
+    static const char *names[N + 1];
+    for (int i = 0; i < N; i++)
+        names[i] = presets[i].name;
+    return names;
+}
+
+void ncclog_system_gpus(ncclog_system *s, int gpus_per_node)
+{
+    if (gpus_per_node <= 0 || gpus_per_node == s->gpus_per_node)
+        return;
+    int nics = s->nics * gpus_per_node / s->gpus_per_node;
+    s->nics = nics < 1 ? 1 : nics;
+    s->gpus_per_node = gpus_per_node;
+}
+
 static int gen_of(int cc) { return cc >= 100 ? 3 : cc >= 90 ? 2 : cc >= 80 ? 1 : 0; }
+
+/* NCCL's speed steps for the generation cc, inside a node or across
+ * nodes; *n their count. */
+static const double *speeds(int cc, bool inter, int *n)
+{
+    if (inter) {
+        *n = cc >= 90 ? NSP(speeds_inter_sm90) : NSP(speeds_inter);
+        return cc >= 90 ? speeds_inter_sm90 : speeds_inter;
+    }
+    *n = cc >= 90 ? NSP(speeds_intra_sm90) : NSP(speeds_intra);
+    return cc >= 90 ? speeds_intra_sm90 : speeds_intra;
+}
 
 /* The first speed step not above limit. */
 static double step_at_most(const double *sp, int n, double limit)
@@ -115,8 +145,8 @@ static double step_at_most(const double *sp, int n, double limit)
  * still fit (the search's second pass). */
 static void intra_graph(const ncclog_system *s, ncclog_graph *g)
 {
-    const double *sp = s->cc >= 90 ? speeds_intra_sm90 : speeds_intra;
-    int n = s->cc >= 90 ? NSP(speeds_intra_sm90) : NSP(speeds_intra);
+    int n;
+    const double *sp = speeds(s->cc, false, &n);
     double bw = step_at_most(sp, n, s->gpu_gbs);
     int nch = (int)floor(s->gpu_gbs / bw + 1e-9);
     if (nch > SEARCH_MAX_CHANNELS)
@@ -146,8 +176,8 @@ void ncclog_tuner_graphs(const ncclog_system *s, ncclog_graph g[NCCLOG_ALGOS])
         /* Across nodes each channel leaves through a NIC: the fastest step a
          * NIC carries whose channels, one per NIC, the GPU's link also
          * carries; doubled where NCCL doubles. */
-        const double *sp = s->cc >= 90 ? speeds_inter_sm90 : speeds_inter;
-        int n = s->cc >= 90 ? NSP(speeds_inter_sm90) : NSP(speeds_inter);
+        int n;
+        const double *sp = speeds(s->cc, true, &n);
         int nics = s->nics < 1 ? 1 : s->nics;
         int per_gpu_nics = nics >= ppn ? nics / ppn : 1;
         double limit = s->nic_gbs;
@@ -170,26 +200,26 @@ void ncclog_tuner_graphs(const ncclog_system *s, ncclog_graph g[NCCLOG_ALGOS])
     if (s->nodes == 2 && ppn > 1) {
         /* two nodes: the search raises a tree's speed inside the node up to
          * twice the speed between them, where the NVLink carries it */
-        const double *sp = s->cc >= 90 ? speeds_inter_sm90 : speeds_inter;
-        int n = s->cc >= 90 ? NSP(speeds_inter_sm90) : NSP(speeds_inter);
+        int n;
+        const double *sp = speeds(s->cc, true, &n);
         double want = 2 * ring.bw_inter, room = s->gpu_gbs / ring.channels;
         g[T_TREE].bw_intra = step_at_most(sp, n, want < room ? want : room);
     }
     g[T_TREE].tree_pattern = ppn == 1; /* one GPU a node: a plain tree */
     if (s->nvls && s->nvswitch && s->cc >= 90) {
         /* NVLS: one channel per GPU, all pulling evenly inside a node */
-        const double *sp = speeds_intra_sm90;
+        int n, ni;
+        const double *sp = speeds(s->cc, false, &n), *spi = speeds(s->cc, true, &ni);
         ncclog_graph nv = {0};
         nv.channels = ppn < 32 ? ppn : 32;
-        nv.bw_intra = step_at_most(sp, NSP(speeds_intra_sm90), s->gpu_gbs / nv.channels);
+        nv.bw_intra = step_at_most(sp, n, s->gpu_gbs / nv.channels);
         /* the search's second pass raises the speed between nodes up to
          * twice the speed inside (on one node nothing limits it but the
          * steps; across nodes, the NIC) */
         double up = 2 * nv.bw_intra;
         if (s->nodes > 1 && s->nic_gbs < up)
             up = s->nic_gbs;
-        nv.bw_inter = step_at_most(s->nodes > 1 ? speeds_inter_sm90 : sp,
-                                   s->nodes > 1 ? NSP(speeds_inter_sm90) : NSP(speeds_intra_sm90), up);
+        nv.bw_inter = s->nodes > 1 ? step_at_most(spi, ni, up) : step_at_most(sp, n, up);
         nv.path_intra = NCCLOG_PATH_NVL;
         nv.path_inter = ring.path_inter;
         g[T_NVLS] = g[T_NVLST] = nv;

@@ -295,21 +295,23 @@ int show_model_nccl(show_result *r, const ncclog_system *sys, const char *only, 
     ncclog_tuner_table(sys, g, &t, threads);
     if (only && ncclog_tuner_only(&t, only, err, errlen))
         return CV_EINVAL;
-    double factor = coll == 4 ? 2.0 * (nranks - 1) / nranks
-                    : coll == 2 || coll == 3 ? (double)(nranks - 1) / nranks : 1.0;
+    cv_spec spec = r->spec; /* for nccl-tests' busbw factor on the system's ranks */
+    spec.ranks = nranks;
+    double factor = cv_spec_busbw_factor(&spec);
     for (int i = 0; i < r->nrows; i++) {
         ncclog_choice ch;
-        ncclog_choice_at(&t, 23000, sys->nodes, nranks, g[1].channels, coll,
+        ncclog_choice_at(&t, NCCLOG_TUNER_VERSION, sys->nodes, nranks, g[1].channels, coll,
                          (int64_t)r->rows[i].size, &ch);
         r->rows[i].model_us = ch.time_us;
         r->rows[i].model_busbw = ch.time_us > 0 ? r->rows[i].size / (ch.time_us * 1e3) * factor
                                                 : -1;
         /* on a tuning table the row's pick is NCCL's own: the model's
          * goes beside it */
-        char *to = strcmp(r->source, "nccl-log") ? r->rows[i].pick : r->rows[i].model_pick;
+        show_row *w = &r->rows[i];
+        bool table = !strcmp(r->source, "nccl-log");
         if (ch.algo >= 0)
-            snprintf(to, sizeof r->rows[i].pick, "%s/%s", ncclog_algo_name(ch.algo),
-                     ncclog_proto_name(ch.proto));
+            snprintf(table ? w->model_pick : w->pick, table ? sizeof w->model_pick : sizeof w->pick,
+                     "%s/%s", ncclog_algo_name(ch.algo), ncclog_proto_name(ch.proto));
     }
     snprintf(about, alen, "NCCL's tuner, modelled (collviz cost --nccl %s%s%s): %d node%s x %d "
              "GPUs, its pick at each size", sys->name, only ? " --nccl-algo " : "",
