@@ -90,6 +90,9 @@ typedef enum {
     CV_ALGO_ONE_SHOT,          /* every rank reads every peer's whole buffer and reduces it */
     CV_ALGO_TWO_SHOT,          /* a direct reduce-scatter, then a direct all-gather */
     CV_ALGO_PAT,               /* NCCL's parallel aggregated trees: log2 N rounds, far first */
+    CV_ALGO_NVLS_TREE,         /* NVLS inside each node, NCCL's double tree between nodes */
+    CV_ALGO_COLLNET_DIRECT,    /* every GPU a head: direct inside the node, SHARP between nodes */
+    CV_ALGO_COLLNET_CHAIN,     /* a chain inside the node, SHARP between nodes */
     CV_ALGO_COUNT
 } cv_algo;
 
@@ -377,10 +380,12 @@ typedef struct {
 typedef struct {
     cv_spec spec;
     int64_t scratch_count; /* elements of SCRATCH per rank */
-    /* In-network reduction adds a switch to the plan: participant
-     * spec.ranks, with no input or result of its own, only a SCRATCH of
-     * switch_scratch elements where it reduces. Backends, the trace and the
-     * checks give every participant buffers (cv_plan_parts). */
+    /* In-network reduction adds switches to the plan: participants
+     * spec.ranks onwards, with no input or result of their own, only a
+     * SCRATCH of switch_scratch elements each where they reduce. One switch
+     * is the network's (or the one node's); several are one per node, the
+     * NVSwitch of node j being participant spec.ranks + j. Backends, the
+     * trace and the checks give every participant buffers (cv_plan_parts). */
     int nswitch;
     int64_t switch_scratch;
     int nsteps;
@@ -397,11 +402,11 @@ typedef struct {
  * spec's buffer sizes (cv_spec_buf_count), plan->scratch_count for
  * SCRATCH; a switch has only its SCRATCH. */
 int64_t cv_plan_buf_count(const cv_plan *plan, cv_buf buf, int rank);
-/* Participants: the ranks, and the switch of an in-network plan after them. */
+/* Participants: the ranks, and the switches of an in-network plan after them. */
 int cv_plan_parts(const cv_plan *plan);
-/* The node a participant sits in; a switch between several nodes is the
- * network's (-1, apart from every node), one inside a single node is that
- * node's (NVSwitch). */
+/* The node a participant sits in; a plan's one switch between several
+ * nodes is the network's (-1, apart from every node), one inside a single
+ * node is that node's (NVSwitch); of a switch a node, switch j is node j's. */
 int cv_plan_node_of(const cv_plan *plan, int part);
 
 /* Builds the plan for a spec (checked with cv_spec_check against

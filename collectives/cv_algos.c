@@ -144,6 +144,37 @@ static int rounds_switch_allreduce(const cv_spec *s, char *f, size_t len)
     return rounds_switch(s, f, len);
 }
 
+/* NVLS-Tree: load, sum to the heads, H up NCCL's trees over the K nodes
+ * and H down, store, multicast, a piece a round behind the one before; on
+ * one node NVLS alone. */
+static int rounds_nvls_tree(const cv_spec *s, char *f, size_t len)
+{
+    int K = cv_spec_nodes(s);
+    if (K <= 1)
+        return rounds_switch_allreduce(s, f, len);
+    int h = cv__dtree_height(K);
+    snprintf(f, len, "2H+S+3, H = %d (the taller of the two trees over the nodes)", h);
+    return 2 * h + s->slices + 3;
+}
+
+/* CollNet Direct: scatter to the heads, to the network, back, to the
+ * peers, pipelined; a GPU alone in its node is its own head (no scatter,
+ * no peers). */
+static int rounds_collnet_direct(const cv_spec *s, char *f, size_t len)
+{
+    bool alone = cv_spec_ranks_per_node(s) == 1;
+    snprintf(f, len, alone ? "S+1 (L = 1: no scatter, no peers)" : "S+3");
+    return s->slices + (alone ? 1 : 3);
+}
+
+/* CollNet Chain: L-1 hops up the node's chain, to the network and back,
+ * L-1 hops down, pipelined. */
+static int rounds_collnet_chain(const cv_spec *s, char *f, size_t len)
+{
+    snprintf(f, len, "2L+S-1");
+    return 2 * cv_spec_ranks_per_node(s) + s->slices - 1;
+}
+
 static int rounds_fold(const cv_spec *s, char *f, size_t len)
 {
     snprintf(f, len, pow2(s->ranks) ? "log2 N" : "floor(log2 N)+2");
@@ -610,6 +641,53 @@ static const cv__algo_entry registry[] = {
          "随后这个 GPU 把和写到组播地址，交换机把它写进每个 GPU。每个 GPU 收发各 (1+1/N) D，"
          "环形是 2(N-1)/N D；无论 N 多大都是 4 步。跨节点（InfiniBand SHARP）时每个节点把缓冲区推给"
          "交换机，交换机求和后组播回去：2 步，每个方向 D。"},
+    {.op = CV_OP_ALLREDUCE, .algo = CV_ALGO_NVLS_TREE, .name = "nvls-tree",
+     .generate = cv__plan_allreduce_nvls_tree, .rounds = rounds_nvls_tree, .bytes = bytes_none,
+     .shape = CV_STAGE_NODES, .flags = USES_SLICES | USES_NODES | STAGES,
+     .narration[CV_LANG_EN] =
+         "NVLS-Tree (NCCL across nodes of NVSwitch GPUs): inside each node GPU q is the head of "
+         "block q, and the node's switch adds block q from every GPU as the head loads it "
+         "(NVLS). The heads carry only their node's sums across the network, up and back down "
+         "NCCL's two binary trees over the nodes (half of each block on each tree), each parent "
+         "adding its children's sums to its own. Every head then stores its finished block "
+         "through the switch's multicast into every GPU of its node. Only 1/L of the buffer "
+         "leaves each GPU for the network, and the tree's depth grows as log2 of the nodes, not "
+         "with them as a ring's steps do.",
+     .narration[CV_LANG_ZH] =
+         "NVLS-Tree（NCCL 在多个 NVSwitch 节点之间使用）：节点内 GPU q 负责第 q 块，它读取这一块时，"
+         "节点的交换机把所有 GPU 的这一块相加（NVLS）。只有各块的负责者把本节点的和送到网络上，"
+         "沿 NCCL 在节点之间建的两棵二叉树上行再下行（每块一半走一棵树），每个父节点把子节点的和"
+         "加到自己的和上。最后每个负责者通过交换机的组播把完成的块写进本节点的每个 GPU。每个 GPU "
+         "只有 1/L 的缓冲区经过网络，树的深度随节点数按 log2 增长，而不是像环那样随节点数线性增长。"},
+    {.op = CV_OP_ALLREDUCE, .algo = CV_ALGO_COLLNET_DIRECT, .name = "collnet-direct",
+     .generate = cv__plan_allreduce_collnet_direct, .rounds = rounds_collnet_direct,
+     .bytes = bytes_none, .shape = CV_STAGE_SWITCH, .flags = USES_SLICES | USES_NODES | STAGES,
+     .narration[CV_LANG_EN] =
+         "CollNet Direct (NCCL with InfiniBand SHARP): every GPU of a node is the head of one "
+         "block. Each GPU sends block q straight to head q, which adds the node's copies; the "
+         "heads hand their node's sums to the network switch, which adds the nodes' sums and "
+         "sends the total back; each head then sends it straight to the other GPUs of its node. "
+         "4 steps for any number of nodes; each GPU moves 2(L-1)/L of the buffer inside its node "
+         "and 1/L through the network, every NIC busy at once.",
+     .narration[CV_LANG_ZH] =
+         "CollNet Direct（NCCL 配合 InfiniBand SHARP）：节点内每个 GPU 负责一块。每个 GPU 把第 q 块"
+         "直接发给负责者 q，由它把节点内的各份相加；负责者把本节点的和交给网络交换机，交换机把各"
+         "节点的和相加后送回；每个负责者再把结果直接发给本节点的其他 GPU。无论节点多少都是 4 步；"
+         "每个 GPU 在节点内收发缓冲区的 2(L-1)/L，经网络只收发 1/L，所有网卡同时工作。"},
+    {.op = CV_OP_ALLREDUCE, .algo = CV_ALGO_COLLNET_CHAIN, .name = "collnet-chain",
+     .generate = cv__plan_allreduce_collnet_chain, .rounds = rounds_collnet_chain,
+     .bytes = bytes_none, .shape = CV_STAGE_SWITCH, .flags = USES_SLICES | USES_NODES | STAGES,
+     .narration[CV_LANG_EN] =
+         "CollNet Chain (NCCL with InfiniBand SHARP): a node's GPUs form a chain. Each piece of "
+         "the buffer is added up the chain, each GPU adding its own as it passes the piece on; "
+         "the top GPU hands the node's sum to the network switch, which adds the nodes' sums and "
+         "sends the total back, and it goes back down the chain. 2L steps plus one a piece, "
+         "pipelined; the whole buffer crosses the network, but through one NIC a node.",
+     .narration[CV_LANG_ZH] =
+         "CollNet Chain（NCCL 配合 InfiniBand SHARP）：节点内的 GPU 连成一条链。缓冲区的每一片沿链"
+         "上行，每个 GPU 传下去之前加上自己的那份；链顶的 GPU 把本节点的和交给网络交换机，交换机"
+         "把各节点的和相加后送回，再沿链下行。每片 2L 步，多片流水，每多一片多一步；整个缓冲区都"
+         "经过网络，但每个节点只用一块网卡。"},
     {.op = CV_OP_ALLREDUCE, .algo = CV_ALGO_ONE_SHOT, .name = "one-shot",
      .generate = cv__plan_allreduce_one_shot, .rounds = rounds_one, .bytes = bytes_linear,
      .shape = CV_STAGE_ALL_PAIRS, .flags = STAGES,
@@ -760,6 +838,9 @@ int cv_algo_parse(const char *s)
         {"multiring", CV_ALGO_MULTIRING},
         {"oneshot", CV_ALGO_ONE_SHOT}, {"one_shot", CV_ALGO_ONE_SHOT},
         {"twoshot", CV_ALGO_TWO_SHOT}, {"two_shot", CV_ALGO_TWO_SHOT},
+        {"nvlstree", CV_ALGO_NVLS_TREE}, {"nvls_tree", CV_ALGO_NVLS_TREE},
+        {"collnetdirect", CV_ALGO_COLLNET_DIRECT}, {"collnet_direct", CV_ALGO_COLLNET_DIRECT},
+        {"collnetchain", CV_ALGO_COLLNET_CHAIN}, {"collnet_chain", CV_ALGO_COLLNET_CHAIN},
     };
     if (!s)
         return -1;

@@ -110,3 +110,23 @@ int cv__ring_pos(const cv_plan *p, int rank)
             return k;
     return rank; /* unreachable for a checked topology */
 }
+
+void cv__pipeline_run(cv_plan *p, const cv__pipeline *pl, void *ctx)
+{
+    int S = pl->slices, R = pl->rounds;
+    for (int t = 0; t < S + R - 1; t++) {
+        int s_lo = t - R + 1 > 0 ? t - R + 1 : 0, s_hi = t < S - 1 ? t : S - 1;
+        /* the latest slice is in the earliest local round */
+        int first = pl->phase_of(ctx, t - s_hi), last = pl->phase_of(ctx, t - s_lo);
+        cv__plan_begin(p, pl->names[first * pl->nphases + last]);
+        for (int s = s_lo; s <= s_hi; s++)
+            pl->round(p, ctx, s, t - s);
+        cv__plan_end(p);
+        for (int k = 0; k < pl->subs; k++) {
+            cv__plan_begin(p, pl->sub_names[k]);
+            for (int s = s_lo; s <= s_hi; s++)
+                pl->sub(p, ctx, s, t - s, k);
+            cv__plan_end(p);
+        }
+    }
+}

@@ -70,6 +70,22 @@ void cv__prims(cv_plan *p, int64_t first, cv_prim send, cv_prim recv);
 void cv__plan_loads(cv_plan *p);
 /* Closes the open step; a step with no transfers is dropped. */
 void cv__plan_end(cv_plan *p);
+/* A pipelined plan: `slices` slices of the buffer go through the same
+ * `rounds` local rounds, slice s one round behind slice s - 1. Global round
+ * t is one step, named names[first * nphases + last] where first and last
+ * are the phases (phase_of) of the local rounds its slices are in, with
+ * round(p, ctx, s, r) called for each slice s under way in local round r;
+ * then `subs` local sub-phases, sub-phase k named sub_names[k] and filled
+ * by sub(p, ctx, s, r, k). Steps left empty are dropped. */
+typedef struct {
+    int slices, rounds, nphases, subs;
+    const char *const *names; /* nphases x nphases, [first][last] */
+    const char *const *sub_names;
+    int (*phase_of)(void *ctx, int r);
+    void (*round)(cv_plan *p, void *ctx, int s, int r);
+    void (*sub)(cv_plan *p, void *ctx, int s, int r, int k);
+} cv__pipeline;
+void cv__pipeline_run(cv_plan *p, const cv__pipeline *pl, void *ctx);
 /* Copies `cnt` blocks of `c` elements, starting at block `a` of a numbering
  * that is rotated by `root` (block q is absolute block (q + root) mod N).
  * An absolute side addresses the block's own position in its buffer; a
@@ -176,6 +192,14 @@ void cv__plan_allreduce_rd(cv_plan *p);
 void cv__plan_allreduce_rabenseifner(cv_plan *p);
 void cv__plan_allreduce_direct(cv_plan *p);
 void cv__plan_allreduce_double_tree(cv_plan *p); /* cv_plan_tree.c */
+/* Tree t (0 or 1) of NCCL's double binary tree over n members
+ * (ncclGetDtree): rank's parent and up to two children, -1 where there is
+ * none; and the taller tree's height (0 for one member). */
+void cv__dtree(int n, int t, int rank, int *up, int *down0, int *down1);
+int cv__dtree_height(int n);
+void cv__plan_allreduce_nvls_tree(cv_plan *p);      /* cv_plan_nvls_tree.c */
+void cv__plan_allreduce_collnet_direct(cv_plan *p); /* cv_plan_collnet.c */
+void cv__plan_allreduce_collnet_chain(cv_plan *p);
 void cv__plan_allreduce_hierarchical(cv_plan *p);  /* cv_plan_nodes.c */
 void cv__plan_allreduce_multiring(cv_plan *p);
 void cv__plan_allreduce_in_network(cv_plan *p); /* cv_plan_switch.c */

@@ -165,6 +165,8 @@ int cv_plan_node_of(const cv_plan *p, int part)
 {
     if (part < p->spec.ranks)
         return cv_spec_node_of(&p->spec, part);
+    if (p->nswitch > 1) /* a switch a node */
+        return part - p->spec.ranks;
     return cv_spec_nodes(&p->spec) > 1 ? -1 : 0;
 }
 

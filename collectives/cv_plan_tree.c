@@ -50,8 +50,7 @@ static void btree(int n, int rank, int *up, int *down0, int *down1)
     *down1 = d1;
 }
 
-/* Tree t (0 or 1) of NCCL's double binary tree (ncclGetDtree). */
-static void dtree(int n, int t, int rank, int *up, int *down0, int *down1)
+void cv__dtree(int n, int t, int rank, int *up, int *down0, int *down1)
 {
     if (t == 0) {
         btree(n, rank, up, down0, down1);
@@ -66,6 +65,34 @@ static void dtree(int n, int t, int rank, int *up, int *down0, int *down1)
     *up = link[0];
     *down0 = link[1];
     *down1 = link[2];
+}
+
+/* The height of tree t's rank r: 0 for a leaf. */
+static int dtree_height_of(int n, int t, int r)
+{
+    int up, d[2], h = 0;
+    cv__dtree(n, t, r, &up, &d[0], &d[1]);
+    for (int i = 0; i < 2; i++)
+        if (d[i] >= 0) {
+            int hc = dtree_height_of(n, t, d[i]) + 1;
+            h = hc > h ? hc : h;
+        }
+    return h;
+}
+
+int cv__dtree_height(int n)
+{
+    int H = 0;
+    for (int t = 0; t < 2; t++)
+        for (int r = 0; r < n; r++) {
+            int up, d0, d1;
+            cv__dtree(n, t, r, &up, &d0, &d1);
+            if (up < 0) {
+                int h = dtree_height_of(n, t, r);
+                H = h > H ? h : H;
+            }
+        }
+    return H;
 }
 
 typedef struct {
@@ -108,7 +135,7 @@ static int build_tree(const cv_plan *p, int n, int t, tree_node *nodes)
             }
         } else {
             int d0, d1;
-            dtree(n, t, r, &nodes[r].up, &d0, &d1);
+            cv__dtree(n, t, r, &nodes[r].up, &d0, &d1);
             if (d0 >= 0)
                 nodes[r].child[nodes[r].nchild++] = d0;
             if (d1 >= 0)

@@ -22,6 +22,7 @@
  * An algorithm these sources do not cover is reported, not failed: its
  * own formulas are checked against its plans by test_algos.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -341,10 +342,115 @@ static void nvls_traffic(void)
             }
 }
 
+/* The two-level in-network AllReduces, counted transfer by transfer,
+ * inside the node and through the network apart, against what NCCL's
+ * kernels move: NVLS-Tree's GPUs each load their whole buffer through
+ * their node's switch and store their block b back, taking b and then the
+ * whole result in (NVLS, (1+1/L)·D for even blocks), no GPU sends another
+ * of its node anything, and the heads' trees carry 2(K-1)·D across the
+ * network in all (each tree's half up from and down to every node but
+ * the root); CollNet Direct's GPU i sends every block but its own to the
+ * other heads and its own block b_i to each of the L-1 others, and b_i
+ * through the network each way; CollNet Chain's GPUs send D to each
+ * neighbour in the chain and the top D through the network each way. */
+static void two_level_traffic(void)
+{
+    static const int shapes[][2] = {{4, 2}, {8, 2}, {8, 4}, {12, 3}, {16, 8}, {6, 6}, {16, 2}};
+    static const cv_algo algos[] = {CV_ALGO_NVLS_TREE, CV_ALGO_COLLNET_DIRECT,
+                                    CV_ALGO_COLLNET_CHAIN};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+        for (size_t a = 0; a < sizeof algos / sizeof algos[0]; a++)
+            for (int S = 1; S <= 3; S += 2) {
+                int N = shapes[i][0], K = shapes[i][1], L = N / K;
+                cv_spec s;
+                cv_spec_init(&s);
+                s.op = CV_OP_ALLREDUCE;
+                s.algo = algos[a];
+                s.ranks = N;
+                s.nodes = K;
+                s.slices = S;
+                s.count = 1000 + N; /* blocks that do not divide evenly */
+                s.dtype = CV_FLOAT32;
+                cv_plan *p = NULL;
+                char err[CV_ERR_LEN];
+                const char *name = cv_algo_name(algos[a]);
+                if (cv_plan_create(&s, &p, err, sizeof err) != CV_OK) {
+                    EXPECT(0, "%s N=%d K=%d S=%d: %s", name, N, K, S, err);
+                    continue;
+                }
+                int64_t c = s.count, net_total = 0;
+                int64_t *in_sent = calloc((size_t)N, sizeof(int64_t));
+                int64_t *in_got = calloc((size_t)N, sizeof(int64_t));
+                int64_t *net_sent = calloc((size_t)N, sizeof(int64_t));
+                int64_t *net_got = calloc((size_t)N, sizeof(int64_t));
+                for (int64_t t = 0; t < p->ntransfers; t++) {
+                    const cv_transfer *x = &p->transfers[t];
+                    if (x->src == x->dst)
+                        continue;
+                    /* through the network: between nodes, or to the network's switch */
+                    int ns = x->src < N ? x->src / L : algos[a] == CV_ALGO_NVLS_TREE ? x->src - N : -1;
+                    int nd = x->dst < N ? x->dst / L : algos[a] == CV_ALGO_NVLS_TREE ? x->dst - N : -1;
+                    bool net = ns != nd;
+                    if (x->src < N) {
+                        (net ? net_sent : in_sent)[x->src] += x->count;
+                        net_total += net ? x->count : 0;
+                    }
+                    if (x->dst < N)
+                        (net ? net_got : in_got)[x->dst] += x->count;
+                    if (algos[a] == CV_ALGO_NVLS_TREE)
+                        EXPECT(x->src >= N || x->dst >= N || ns != nd,
+                               "nvls-tree N=%d K=%d: GPU %d sends GPU %d of its node", N, K,
+                               x->src, x->dst);
+                }
+                for (int r = 0; r < N; r++) {
+                    int li = r % L;
+                    int64_t b = c * (li + 1) / L - c * li / L, ws = 0, wg = 0, wn = 0;
+                    if (algos[a] == CV_ALGO_NVLS_TREE) {
+                        ws = wg = c + b;
+                        wn = -1; /* the trees: checked in total below */
+                    } else if (algos[a] == CV_ALGO_COLLNET_DIRECT) {
+                        ws = wg = (c - b) + (int64_t)(L - 1) * b;
+                        wn = b;
+                    } else {
+                        ws = wg = (li > 0 ? c : 0) + (li < L - 1 ? c : 0);
+                        wn = li == 0 ? c : 0;
+                    }
+                    EXPECT(in_sent[r] == ws && in_got[r] == wg,
+                           "%s N=%d K=%d S=%d GPU %d: inside the node sent %lld, received %lld, "
+                           "want %lld and %lld", name, N, K, S, r, (long long)in_sent[r],
+                           (long long)in_got[r], (long long)ws, (long long)wg);
+                    if (wn >= 0)
+                        EXPECT(net_sent[r] == wn && net_got[r] == wn,
+                               "%s N=%d K=%d S=%d GPU %d: through the network sent %lld, "
+                               "received %lld, want %lld each way", name, N, K, S, r,
+                               (long long)net_sent[r], (long long)net_got[r], (long long)wn);
+                }
+                if (algos[a] == CV_ALGO_NVLS_TREE)
+                    EXPECT(net_total == 2 * (K - 1) * c,
+                           "nvls-tree N=%d K=%d S=%d: %lld elements cross the network, want "
+                           "2(K-1)D = %lld", N, K, S, (long long)net_total,
+                           (long long)(2 * (K - 1) * c));
+                /* and the rounds, where the trees' height is log2 K */
+                int want = algos[a] == CV_ALGO_COLLNET_CHAIN ? 2 * L + S - 1
+                           : algos[a] == CV_ALGO_COLLNET_DIRECT ? S + (L == 1 ? 1 : 3)
+                           : (K & (K - 1)) == 0 ? 2 * (int)log2((double)K) + S + 3
+                                                : -1;
+                if (want >= 0)
+                    EXPECT(p->nrounds == want, "%s N=%d K=%d S=%d: %d rounds, want %d", name, N,
+                           K, S, p->nrounds, want);
+                free(in_sent);
+                free(in_got);
+                free(net_sent);
+                free(net_got);
+                cv_plan_destroy(p);
+            }
+}
+
 static const test_case cases[] = {
     CASE("rounds", rounds),
     CASE("bytes", check_bytes),
     CASE("nvls-traffic", nvls_traffic),
+    CASE("two-level-traffic", two_level_traffic),
 };
 
 int main(int argc, char **argv) { return CASES_MAIN(argc, argv, cases); }
