@@ -207,7 +207,7 @@ typedef enum {
     CV_STAGE_STAR,        /* one rank (the root, a server) with every other */
     CV_STAGE_ALL_PAIRS,   /* every rank with every other */
     CV_STAGE_SWITCH,      /* a star through a switch (in-network reduction) */
-    CV_STAGE_NODES,       /* rings inside nodes and between them */
+    CV_STAGE_NODES,       /* a node a row: rings, chains, switches inside nodes, links between */
     CV_STAGE_COUNT
 } cv_stage_shape;
 

@@ -661,7 +661,7 @@ static const cv__algo_entry registry[] = {
          "只有 1/L 的缓冲区经过网络，树的深度随节点数按 log2 增长，而不是像环那样随节点数线性增长。"},
     {.op = CV_OP_ALLREDUCE, .algo = CV_ALGO_COLLNET_DIRECT, .name = "collnet-direct",
      .generate = cv__plan_allreduce_collnet_direct, .rounds = rounds_collnet_direct,
-     .bytes = bytes_none, .shape = CV_STAGE_SWITCH, .flags = USES_SLICES | USES_NODES | STAGES,
+     .bytes = bytes_none, .shape = CV_STAGE_NODES, .flags = USES_SLICES | USES_NODES | STAGES,
      .narration[CV_LANG_EN] =
          "CollNet Direct (NCCL with InfiniBand SHARP): every GPU of a node is the head of one "
          "block. Each GPU sends block q straight to head q, which adds the node's copies; the "
@@ -676,7 +676,7 @@ static const cv__algo_entry registry[] = {
          "每个 GPU 在节点内收发缓冲区的 2(L-1)/L，经网络只收发 1/L，所有网卡同时工作。"},
     {.op = CV_OP_ALLREDUCE, .algo = CV_ALGO_COLLNET_CHAIN, .name = "collnet-chain",
      .generate = cv__plan_allreduce_collnet_chain, .rounds = rounds_collnet_chain,
-     .bytes = bytes_none, .shape = CV_STAGE_SWITCH, .flags = USES_SLICES | USES_NODES | STAGES,
+     .bytes = bytes_none, .shape = CV_STAGE_NODES, .flags = USES_SLICES | USES_NODES | STAGES,
      .narration[CV_LANG_EN] =
          "CollNet Chain (NCCL with InfiniBand SHARP): a node's GPUs form a chain. Each piece of "
          "the buffer is added up the chain, each GPU adding its own as it passes the piece on; "

@@ -246,7 +246,12 @@ void cv__plan_allreduce_nvls_tree(cv_plan *p)
     }
     p->nswitch = K;
     p->switch_scratch = (int64_t)(x.L + 1) * x.c; /* a slot per GPU of the node, then multicast */
-    p->scratch_count = x.c;                       /* a parent's second child lands here */
+    /* a parent's second child lands in SCRATCH, where two arrive at once */
+    bool twins = false;
+    for (int t = 0; t < 2; t++)
+        for (int j = 0; j < K; j++)
+            twins |= x.up[t][j] >= 0 && second_child(&x, t, j);
+    p->scratch_count = twins ? x.c : 0;
     const char *subs[32]; /* the switch's levels, then a parent's add */
     for (int k = 0; k < x.levels; k++)
         subs[k] = "switch reduce";

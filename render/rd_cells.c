@@ -380,7 +380,9 @@ SDL_Rect rd__card_title(rd_text *t, const rd_layout *L, const rd_frame *f, int p
     int rank = lens ? pl->lens_rank : k;
     int px = lens ? pl->lens_px : pl->cell_px;
     int sq = cl->title.h / 2;
-    if (rank >= pl->nranks) /* an in-network plan's switch */
+    if (rank >= pl->nranks && pl->nparts > pl->nranks + 1) /* a switch a node */
+        rd_strf(f->lang, RD_S_NODE_SWITCH, title, len, rank - pl->nranks, 0);
+    else if (rank >= pl->nranks) /* an in-network plan's switch */
         snprintf(title, len, "%s", rd_str(f->lang, RD_S_SWITCH));
     else
         rd_strf(f->lang, RD_S_GPU, title, len, rank, 0);

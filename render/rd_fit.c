@@ -59,7 +59,9 @@ void rd__stage_init(rd__stage *s, const rd_frame *f, const rd_panel *p, const rd
     s->lang = f->lang;
     s->n = plan->spec.ranks < RD_LAYOUT_MAX_RANKS ? plan->spec.ranks : RD_LAYOUT_MAX_RANKS;
     s->nrows = plan->scratch_count > 0 ? 3 : 2;
-    s->nparts = s->n + (plan->nswitch > 0 ? 1 : 0);
+    s->nparts = s->n + plan->nswitch;
+    if (s->nparts > RD_LAYOUT_MAX_PARTS)
+        s->nparts = RD_LAYOUT_MAX_PARTS;
     s->projector = rd_theme_get(f->theme)->text_scale > 1.2f;
     /* The smallest value a learner can read: 11 px on a desk at 1280x800,
      * larger on a larger window, and half again on a projector. */

@@ -151,13 +151,13 @@ typedef struct {
     rd_text *t;
     cv_lang lang;
     int n, nrows;
-    int nparts; /* the ranks' cards, and an in-network plan's switch (card n) */
+    int nparts; /* the ranks' cards, and an in-network plan's switches (cards n ...) */
     bool projector;
     int px_min, px_max;
-    int64_t count[RD_LAYOUT_MAX_RANKS + 1][CV_BUF_COUNT]; /* -1: no such row */
-    int chunks[RD_LAYOUT_MAX_RANKS + 1][CV_BUF_COUNT];    /* chunk blocks a row would have */
-    int64_t part[RD_LAYOUT_MAX_RANKS + 1][CV_BUF_COUNT];
-    int64_t cgroup[RD_LAYOUT_MAX_RANKS + 1][CV_BUF_COUNT];
+    int64_t count[RD_LAYOUT_MAX_PARTS][CV_BUF_COUNT]; /* -1: no such row */
+    int chunks[RD_LAYOUT_MAX_PARTS][CV_BUF_COUNT];    /* chunk blocks a row would have */
+    int64_t part[RD_LAYOUT_MAX_PARTS][CV_BUF_COUNT];
+    int64_t cgroup[RD_LAYOUT_MAX_PARTS][CV_BUF_COUNT];
     /* measured at each text size */
     int value_w[64], label_w[64], rowlab_w[64], dots_w[64];
 } rd__stage;

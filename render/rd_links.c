@@ -17,12 +17,13 @@ void rd__draw_nodes(rd_ctx *c, const rd_frame *f, int p)
 {
     const cv_plan *plan = cv_trace_plan(f->panels[p].trace);
     const rd_panel_layout *pl = &c->L.panels[p];
-    int n = pl->nranks;
-    if (cv_spec_nodes(&plan->spec) <= 1 || n < 2)
+    /* the ranks, and a node's own switch with them (NVLS-Tree) */
+    int n = pl->nparts > pl->nranks + 1 ? pl->nparts : pl->nranks;
+    if (cv_spec_nodes(&plan->spec) <= 1 || pl->nranks < 2)
         return;
     const rd_theme *th = rd_theme_get(f->theme);
     int pad = (int)fmaxf(3, 6 * c->L.ui);
-    int by[RD_LAYOUT_MAX_RANKS]; /* ranks by row, then left to right */
+    int by[RD_LAYOUT_MAX_PARTS]; /* cards by row, then left to right */
     for (int i = 0; i < n; i++)
         by[i] = i;
     for (int i = 1; i < n; i++)
@@ -137,13 +138,14 @@ static void draw_star(rd_ctx *c, const rd_frame *f, int p, int step, float lw, f
     const rd_theme *th = rd_theme_get(f->theme);
     const rd_panel_layout *pl = &c->L.panels[p];
     const cv_plan *plan = cv_trace_plan(f->panels[p].trace);
-    int n = pl->nranks, sw = n;
-    uint64_t act = 0; /* bit r: rank r and the switch exchange in this step */
+    int n = pl->nranks;
+    bool per_node = pl->nparts > n + 1; /* a switch a node, else the one */
+    uint64_t act = 0; /* bit r: rank r and its switch exchange in this step */
     if (step >= 0 && step < plan->nsteps)
         for (int64_t i = plan->steps[step].first;
              i < plan->steps[step].first + plan->steps[step].count; i++) {
             const cv_transfer *x = &plan->transfers[i];
-            int r = x->src == sw ? x->dst : x->dst == sw ? x->src : -1;
+            int r = x->src >= n ? x->dst : x->dst >= n ? x->src : -1;
             if (r >= 0 && r < n && r < 64)
                 act |= 1ull << r;
         }
@@ -153,6 +155,9 @@ static void draw_star(rd_ctx *c, const rd_frame *f, int p, int step, float lw, f
             if (on != (pass == 1))
                 continue;
             SDL_Color col = on ? th->accent : n > 16 ? rd__mix(th->bg, th->link, 0.5f) : th->link;
+            int sw = per_node ? n + cv_plan_node_of(plan, r) : n;
+            if (sw >= pl->nparts)
+                continue;
             draw_route(c, p, r, sw, true, rd__crosses_nodes(plan, r, sw), on ? lw * 1.6f : lw,
                        n <= 16 || on ? head : 0, col);
         }

@@ -107,7 +107,9 @@ static int tooltip_lines(const rd_frame *f, const rd_hit *h, cv_bufview v, char 
     size_t ll = sizeof lines[0];
     int n = 0;
     char gpu[32];
-    if (h->rank >= spec->ranks) /* an in-network plan's switch */
+    if (h->rank >= spec->ranks && plan->nswitch > 1) /* a switch a node */
+        rd_strf(f->lang, RD_S_NODE_SWITCH, gpu, sizeof gpu, h->rank - spec->ranks, 0);
+    else if (h->rank >= spec->ranks) /* an in-network plan's switch */
         snprintf(gpu, sizeof gpu, "%s", rd_str(f->lang, RD_S_SWITCH));
     else
         rd_strf(f->lang, RD_S_GPU, gpu, sizeof gpu, h->rank, 0);

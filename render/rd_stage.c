@@ -74,7 +74,7 @@ static double circle_width(rd__scratch *sc, SDL_Rect area, int n, double aspect,
             memo[m].aspect == aspect && memo[m].centre == centre)
             return memo[m].width;
     int order[RD_LAYOUT_MAX_RANKS];
-    SDL_Rect cards[RD_LAYOUT_MAX_RANKS + 1];
+    SDL_Rect cards[RD_LAYOUT_MAX_PARTS];
     for (int i = 0; i < n; i++)
         order[i] = i;
     double lo = 4, hi = fmin(area.w, area.h * aspect);
@@ -129,7 +129,9 @@ typedef struct {
     rd__scratch *sc;
     SDL_Rect A;
     int n;
-    bool sw; /* an in-network plan's switch: card n, which every rank links to */
+    bool sw;    /* an in-network plan's one switch: card n, which every rank links to */
+    int nodesw; /* or a switch a node (NVLS-Tree): cards n .. n + nodesw - 1 */
+    bool sw_row; /* the one switch has a row of its own below the nodes' (CollNet) */
     int gap, link_gap, loop_gap;
     rd__links links;
     int order[RD_LAYOUT_MAX_RANKS]; /* ranks in ring order, else 0..n-1 */
@@ -137,7 +139,7 @@ typedef struct {
     double score;
     rd_shape shape;
     rd__panel_fit fit;
-    SDL_Rect cards[RD_LAYOUT_MAX_RANKS + 1], best[RD_LAYOUT_MAX_RANKS + 1];
+    SDL_Rect cards[RD_LAYOUT_MAX_PARTS], best[RD_LAYOUT_MAX_PARTS];
 } arrangement;
 
 /* Scores the candidate in a->cards (a switch goes in the middle of shapes
@@ -145,7 +147,7 @@ typedef struct {
 static void try_cards(arrangement *a, rd_shape shape, double bonus)
 {
     SDL_Rect *cards = a->cards, A = a->A;
-    if (a->sw && shape != RD_SHAPE_GRID && shape != RD_SHAPE_CIRCLE)
+    if (a->sw && !a->sw_row && shape != RD_SHAPE_GRID && shape != RD_SHAPE_CIRCLE)
         cards[a->n] = rd__rect(A.x + (A.w - cards[0].w) / 2, A.y + (A.h - cards[0].h) / 2,
                                cards[0].w, cards[0].h);
     rd__panel_fit pf = rd__fit_panel(a->s, cards[0].w, cards[0].h);
@@ -206,7 +208,7 @@ static void try_star(arrangement *a)
 {
     static const double aspects[] = {1.3, 1.8, 2.4, 3.2};
     int n = a->n, root = a->s->plan->spec.root, order[RD_LAYOUT_MAX_RANKS];
-    SDL_Rect placed[RD_LAYOUT_MAX_RANKS + 1];
+    SDL_Rect placed[RD_LAYOUT_MAX_PARTS];
     for (int k = 0; k < n - 1; k++)
         order[k] = k;
     for (size_t i = 0; i < sizeof aspects / sizeof *aspects; i++) {
@@ -285,6 +287,28 @@ static void try_grids(arrangement *a)
     }
 }
 
+/* A node a row with its switch in the middle of the row (a switch a
+ * node: NVLS-Tree), the lanes between the rows for the links between
+ * nodes, which join the same column of every row. */
+static void try_switch_rows(arrangement *a)
+{
+    SDL_Rect A = a->A;
+    int K = a->nodesw, L = a->n / K, C = L + 1;
+    if (K > 8)
+        return; /* too many rows to read: the grid */
+    int lane = (int)fmaxf(fmaxf(a->link_gap, 34 * a->s->L->ui), A.h * 0.08f);
+    int cw = (A.w - a->gap * (C - 1)) / C, ch = (A.h - (K + 1) * lane) / K;
+    if (cw < 8 || ch < 8)
+        return;
+    for (int j = 0; j < K; j++)
+        for (int k = 0; k < C; k++) {
+            /* columns 0 .. L/2-1 and L/2+1 .. L: the GPUs; column L/2: the switch */
+            int part = k == L / 2 ? a->n + j : j * L + (k < L / 2 ? k : k - 1);
+            a->cards[part] = rd__rect(A.x + k * (cw + a->gap), A.y + lane + j * (ch + lane), cw, ch);
+        }
+    try_cards(a, RD_SHAPE_ROWS, 0);
+}
+
 /* Rows of cards in rank order with a lane above and below each row: a
  * link that skips cards runs through a lane, round the cards between its
  * ends (a double tree's edges over and under one row, a hypercube's pairs
@@ -296,10 +320,14 @@ static void try_rows(arrangement *a, int first)
 {
     SDL_Rect A = a->A;
     int n = a->n;
+    if (a->nodesw > 1) { /* a node a row, its switch in the middle of it */
+        try_switch_rows(a);
+        return;
+    }
     for (int R = first; R <= 8 && R <= n; R *= 2) {
-        int C = (n + R - 1) / R;
+        int C = (n + R - 1) / R, rows = R + (a->sw ? 1 : 0); /* the network's switch: a row */
         int lane = (int)fmaxf(fmaxf(a->link_gap, 34 * a->s->L->ui), A.h * (R == 1 ? 0.13f : 0.08f));
-        int cw = (A.w - a->gap * (C - 1)) / C, ch = (A.h - (R + 1) * lane) / R;
+        int cw = (A.w - a->gap * (C - 1)) / C, ch = (A.h - (rows + 1) * lane) / rows;
         if (cw < 8 || ch < 8)
             continue; /* too narrow in one row: more rows */
         for (int r = 0; r < n; r++) {
@@ -307,11 +335,17 @@ static void try_rows(arrangement *a, int first)
             int x0 = A.x + (A.w - (in_row * cw + (in_row - 1) * a->gap)) / 2;
             a->cards[r] = rd__rect(x0 + k * (cw + a->gap), A.y + lane + row * (ch + lane), cw, ch);
         }
+        if (a->sw)
+            a->cards[n] = rd__rect(A.x + (A.w - cw) / 2, A.y + lane + R * (ch + lane), cw, ch);
+        a->sw_row = a->sw;
         /* A double tree in one row is a tree: up to 16 ranks it stays
          * there, whatever the size of its values. */
         bool tree = cv_algo_stage_shape(a->s->plan->spec.op, a->s->plan->spec.algo) ==
                     CV_STAGE_DOUBLE_TREE;
         try_cards(a, RD_SHAPE_ROWS, R == 1 ? (tree && n <= 16 ? 1e6 : 10) : 0);
+        a->sw_row = false;
+        if (a->sw)
+            break; /* a node a row above the switch's: more rows would split a node */
     }
 }
 
@@ -344,7 +378,9 @@ static rd__panel_fit arrange(rd__scratch *sc, const rd__stage *s, SDL_Rect A, rd
     a->sc = sc;
     a->A = A;
     a->n = s->n;
-    a->sw = s->nparts > s->n;
+    a->sw = s->nparts == s->n + 1;
+    a->nodesw = s->nparts > s->n + 1 ? s->nparts - s->n : 0;
+    a->sw_row = false;
     a->gap = (int)fmaxf(4, 10 * L->ui);
     a->link_gap = (int)fmaxf(a->gap, 30 * L->ui); /* room for a link and its arrow */
     a->loop_gap = (int)fmaxf(a->gap, 22 * L->ui); /* between neighbours side by side */
@@ -373,7 +409,8 @@ static rd__panel_fit arrange(rd__scratch *sc, const rd__stage *s, SDL_Rect A, rd
         try_cards(a, RD_SHAPE_SINGLE, 0);
     } else if (drawn_as_levels(s->plan, n)) {
         try_levels(a);
-    } else if (shape == CV_STAGE_DOUBLE_TREE || shape == CV_STAGE_HYPERCUBE || nodes > 1) {
+    } else if (shape == CV_STAGE_DOUBLE_TREE || shape == CV_STAGE_HYPERCUBE || nodes > 1 ||
+               (shape == CV_STAGE_NODES && a->sw)) { /* CollNet: a node a row, the network's switch below */
         try_rows(a, nodes > 1 ? nodes : 1); /* the shape wins over the size of the values */
         if (a->score < -1e9)
             try_grids(a); /* no room for rows at all */

@@ -99,6 +99,12 @@ void rd_strf(cv_lang lang, rd_string id, char *out, size_t outlen, long long a, 
         else
             snprintf(out, outlen, "%lld nodes \xC3\x97 %lld", a, b);
         break;
+    case RD_S_NODE_SWITCH: /* a switch a node: node a's */
+        if (zh)
+            snprintf(out, outlen, "节点 %lld 交换机", a);
+        else
+            snprintf(out, outlen, "node %lld switch", a);
+        break;
     case RD_S_NODE:
         if (zh)
             snprintf(out, outlen, "节点 %lld", a);

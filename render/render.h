@@ -169,7 +169,7 @@ typedef enum {
     RD_S_LENS, RD_S_NODES_OF, RD_S_NODE, RD_S_LEGEND_NET, RD_S_RANK1, RD_S_IN_FLIGHT,
     RD_S_LEGEND_GATHERED, RD_S_VALUES, RD_S_LEGEND_NUMBERED, RD_S_RESULT, RD_S_TL_COMPUTE,
     RD_S_TL_HIDDEN, RD_S_TL_EXPOSED, RD_S_TL_BUBBLE, RD_S_TL_SLOTS, RD_S_LEGEND_LL,
-    RD_S_LEGEND_LL128, RD_S_COUNT_
+    RD_S_LEGEND_LL128, RD_S_NODE_SWITCH, RD_S_COUNT_
 } rd_string;
 const char *rd_str(cv_lang lang, rd_string id);
 /* The strings with numbers in them (STEP_OF: a of b; GPU,
@@ -434,8 +434,11 @@ void rd_frame_init(rd_frame *f);
 /* ---------------------------------------------------------------- layout */
 
 #define RD_LAYOUT_MAX_RANKS CV_MAX_VISUAL_RANKS
-/* Where the lens's card is kept, after the ranks' and a switch's. */
-#define RD_LENS_CARD (RD_LAYOUT_MAX_RANKS + 1)
+/* Cards a panel can have: the ranks', then an in-network plan's switches
+ * (the network's one, or one a node). */
+#define RD_LAYOUT_MAX_PARTS (2 * RD_LAYOUT_MAX_RANKS)
+/* Where the lens's card is kept, after the ranks' and the switches'. */
+#define RD_LENS_CARD RD_LAYOUT_MAX_PARTS
 
 typedef enum {
     RD_SHAPE_SINGLE,
@@ -482,7 +485,7 @@ typedef struct {
     SDL_Rect legend;
     rd_shape shape;
     int nranks;
-    int nparts;       /* cards: the ranks, then an in-network plan's switch (nranks + 1) */
+    int nparts;       /* cards: the ranks, then an in-network plan's switches */
     int nrows;        /* buffer rows per card */
     int cell_px;      /* text size inside cards: titles, values */
     int label_px;     /* chunk labels under values; 0 when cells have no room for them */
@@ -492,11 +495,11 @@ typedef struct {
     SDL_Rect lens;
     int lens_rank;
     int lens_px, lens_label_px;
-    rd_card_layout cards[RD_LENS_CARD + 1]; /* ranks, a switch, ..., the lens */
+    rd_card_layout cards[RD_LENS_CARD + 1]; /* ranks, switches, ..., the lens */
     /* Bit d of under[s]: the link from s to d, where it cannot run
      * straight, goes round below the cards (else above): a double tree's
      * second tree, the way back of a hypercube's pairs. */
-    uint64_t under[RD_LAYOUT_MAX_RANKS + 1];
+    uint64_t under[RD_LAYOUT_MAX_PARTS];
 } rd_panel_layout;
 
 /* What a line of the narration panel is: it picks the line's colour. */

@@ -117,6 +117,8 @@ static cJSON *run_json(const cv_trace *t)
         cJSON_AddNumberToObject(root, "switch", s->ranks);
     else
         cJSON_AddNullToObject(root, "switch");
+    /* the switches: the network's one, or one a node from "switch" on */
+    cJSON_AddNumberToObject(root, "switches", p->nswitch);
     cJSON_AddStringToObject(root, "backend", cv_trace_backend(t));
     cv_mpi *world = cli_mpi_world();
     if (world) { /* each rank's host, as MPI_Get_processor_name gives it */

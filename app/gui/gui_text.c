@@ -166,7 +166,9 @@ static void pattern(const cv_plan *plan, const cv_step *st, long long messages, 
 
 static void gpu_name(const cv_plan *plan, int r, bool zh, char *out, size_t n)
 {
-    if (r >= plan->spec.ranks)
+    if (r >= plan->spec.ranks && plan->nswitch > 1) /* a switch a node */
+        snprintf(out, n, zh ? "节点 %d 交换机" : "node %d switch", r - plan->spec.ranks);
+    else if (r >= plan->spec.ranks)
         snprintf(out, n, "%s", zh ? "交换机" : "switch");
     else
         snprintf(out, n, "GPU %d", r);
