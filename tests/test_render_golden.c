@@ -74,6 +74,14 @@ static const golden_case cases[] = {
      * header, mid-flight across the network. */
     {"ring16_two_nodes", CV_OP_ALLREDUCE, CV_ALGO_RING, 16, 16, 7.5, RD_THEME_DARK, CV_LANG_EN,
      CV_ALGO_COUNT, -1, -1, false, 1280, 800, 2, CV_PROTO_SIMPLE},
+    /* NVLS-Tree: a switch a node, in the middle of its row, the heads'
+     * partial sums crossing between the nodes up the two trees */
+    {"allreduce_nvls_tree_up", CV_OP_ALLREDUCE, CV_ALGO_NVLS_TREE, 8, 8, 4.5, RD_THEME_DARK,
+     CV_LANG_EN, CV_ALGO_COUNT, -1, -1, false, 1280, 800, 2, CV_PROTO_SIMPLE},
+    /* CollNet Direct: the network's switch in a row of its own below the
+     * nodes, the heads' sums flying down to it */
+    {"allreduce_collnet_direct", CV_OP_ALLREDUCE, CV_ALGO_COLLNET_DIRECT, 8, 8, 2.5,
+     RD_THEME_LIGHT, CV_LANG_ZH, CV_ALGO_COUNT, -1, -1, false, 1280, 800, 2, CV_PROTO_SIMPLE},
     /* LL: each chunk carries its flag ahead of it; the legend says so */
     {"allreduce_ring_ll_flight", CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 8, 1.4, RD_THEME_DARK,
      CV_LANG_EN, CV_ALGO_COUNT, -1, -1, false, 1024, 640, 0, CV_PROTO_LL},
