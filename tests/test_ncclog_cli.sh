@@ -220,6 +220,12 @@ want=$(sed -n 's/^the pick changes: //p' "$tab")
 got=$("$collviz" nccl-log "$tab" 2>&1 | grep -c 'Ring/Simple')
 [ "$got" -gt 0 ] || fail "nccl-log did not read cost --nccl's table back: $want"
 rm -f "$tab"
+# each pick named as collviz's own plan, with a window that draws the last
+out=$("$collviz" cost --nccl h100-8 --nodes 8 --no-table)
+echo "$out" | grep -q '^as collviz plans: Tree = double-tree, NVLSTree = nvls-tree$' ||
+    fail "cost --nccl h100-8 --nodes 8 did not name its picks' plans: $out"
+echo "$out" | grep -q 'e.g. collviz gui --op allreduce --algo nvls-tree --ranks 64 --nodes 8' ||
+    fail "cost --nccl h100-8 --nodes 8 gave no window to watch: $out"
 
 # show --nccl: measured nccl-tests rows beside the tuner's pick (a build
 # with the window has show).

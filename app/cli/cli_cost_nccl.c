@@ -57,6 +57,12 @@ static void size_text(int64_t b, char *out, size_t len)
         snprintf(out, len, "%lld B", (long long)b);
 }
 
+/* collviz's own plan of each of NCCL's algorithms (ncclog_algo_name's
+ * order), where the op has it: what `run`, `gui` and `cost --algo` take. */
+static const cv_algo as_plan[NCCLOG_ALGOS] = {
+    CV_ALGO_DOUBLE_TREE,    CV_ALGO_RING,       CV_ALGO_COLLNET_DIRECT, CV_ALGO_COLLNET_CHAIN,
+    CV_ALGO_IN_NETWORK,     CV_ALGO_NVLS_TREE,  CV_ALGO_PAT};
+
 static void pick_text(int algo, int proto, char *out, size_t len)
 {
     if (algo < 0)
@@ -230,6 +236,34 @@ int cli_cmd_cost_nccl(int argc, char **argv)
             changes++;
         }
     }
+    printf("\n");
+    /* the picks as collviz's own plans, to watch or price them */
+    printf("as collviz plans:");
+    int shown_plans = 0;
+    unsigned seen = 0;
+    for (int i = 0; i < n; i++) {
+        int a = ch[i].algo;
+        if (a < 0 || a >= NCCLOG_ALGOS || seen >> a & 1)
+            continue;
+        seen |= 1u << a;
+        bool has = cv_op_has_algo(spec.op, as_plan[a]);
+        printf("%s %s = %s", shown_plans++ ? "," : "", ncclog_algo_name(a),
+               has ? cv_algo_name(as_plan[a]) : "(none)");
+    }
+    /* the largest size's pick on the stage, at a size the window draws */
+    int vk = sys.nodes, vr = nranks, top = ch[n - 1].algo;
+    if (vr > CV_MAX_VISUAL_RANKS) {
+        vk = CV_MAX_VISUAL_RANKS / sys.gpus_per_node >= 2 ? CV_MAX_VISUAL_RANKS / sys.gpus_per_node : 1;
+        vr = vk * sys.gpus_per_node <= CV_MAX_VISUAL_RANKS ? vk * sys.gpus_per_node : CV_MAX_VISUAL_RANKS;
+        vk = vr == CV_MAX_VISUAL_RANKS && vk * sys.gpus_per_node != vr ? 1 : vk;
+    }
+    cv_algo watch = top >= 0 && top < NCCLOG_ALGOS && cv_op_has_algo(spec.op, as_plan[top])
+                        ? as_plan[top]
+                        : CV_ALGO_RING;
+    printf("\n  e.g. collviz gui --op %s --algo %s --ranks %d", cv_op_name(spec.op),
+           cv_algo_name(watch), vr);
+    if (vk > 1)
+        printf(" --nodes %d", vk);
     printf("\n");
     if (note[0])
         printf("note: %s\n", note);
