@@ -307,8 +307,10 @@ void rd__draw_timeline(rd_ctx *c, const rd_frame *f, bool cursor)
                 e++;
             SDL_Rect br = rd__rect(xs[st], lane.y, xs[e] - xs[st], lane.h);
             rd__fill(c->r, br, band++ % 2 ? th->band_b : th->band_a);
+            char shown[160];
+            rd_phase_text(f->lang, ph, shown, sizeof shown);
             if (lpx >= 7)
-                rd__text(c, ph, lpx, th->text, rd__rect(br.x + 3, br.y, br.w - 6, br.h),
+                rd__text(c, shown, lpx, th->text, rd__rect(br.x + 3, br.y, br.w - 6, br.h),
                          RD_ALIGN_CENTER | RD_ALIGN_FIT, 0);
             st = e;
         }

@@ -138,3 +138,73 @@ void rd_strf(cv_lang lang, rd_string id, char *out, size_t outlen, long long a, 
         break;
     }
 }
+
+/* The plans' phase names (cv_step.phase, English, as the plan generators
+ * in collectives/ write them) in the other languages. A phase of pipelined
+ * slices joins several with ", " or " + "; each part is looked up alone.
+ * The NCCL names reduce-scatter and all-gather stay as the course's
+ * Chinese text writes them. */
+static const struct {
+    const char *en, *zh;
+} phases[] = {
+    {"add the second child", "加上第二个子节点"}, {"all-gather", "all-gather"},
+    {"broadcast", "广播"}, {"broadcast down", "向下广播"}, {"bruck", "Bruck"},
+    {"copy", "复制"}, {"direct", "直接"}, {"down the chain", "沿链向下"},
+    {"down the trees", "沿树下行"}, {"exchange", "交换"}, {"fold", "折叠"},
+    {"from the network", "从网络返回"}, {"gather", "收集"}, {"halving", "减半"},
+    {"heads reduce", "负责者规约"}, {"heads to peers", "负责者发给同节点 GPU"},
+    {"heads to the network", "负责者发往网络"}, {"inter all-gather", "节点间 all-gather"},
+    {"inter reduce-scatter", "节点间 reduce-scatter"}, {"intra all-gather", "节点内 all-gather"},
+    {"intra reduce-scatter", "节点内 reduce-scatter"}, {"local reduce", "本地规约"},
+    {"multicast", "组播"}, {"network to heads", "网络发回负责者"}, {"own block", "自己的块"},
+    {"pairwise", "成对交换"}, {"pat", "PAT"}, {"pipeline", "流水线"},
+    {"read every peer", "读取每个对端"}, {"reduce", "规约"}, {"reduce up", "向上规约"},
+    {"reduce-scatter", "reduce-scatter"}, {"reducing load", "规约读"}, {"ring", "环"},
+    {"rotate", "旋转"}, {"rotate back", "转回"}, {"scatter", "分发"},
+    {"scatter to heads", "分发给负责者"}, {"send", "发送"}, {"send/recv", "发送/接收"},
+    {"store", "写入组播地址"}, {"sum to heads", "和交给负责者"}, {"sum to owner", "和交给所有者"},
+    {"switch reduce", "交换机规约"}, {"to and from the switch", "往返交换机"},
+    {"to the network", "发往网络"}, {"to the owners", "交给所有者"},
+    {"to the switch", "发往交换机"}, {"tree", "树"}, {"unfold", "展开"}, {"unpack", "解包"},
+    {"up and down", "上行与下行"}, {"up the chain", "沿链向上"}, {"up the trees", "沿树上行"},
+};
+
+bool rd_phase_text(cv_lang lang, const char *phase, char *out, size_t outlen)
+{
+    if (!outlen)
+        return false;
+    out[0] = '\0';
+    if (!phase)
+        phase = "";
+    if (lang != CV_LANG_ZH) {
+        snprintf(out, outlen, "%s", phase);
+        return true;
+    }
+    bool all = true;
+    size_t used = 0;
+    for (const char *p = phase; *p;) {
+        /* the next part, up to ", " or " + " */
+        const char *comma = strstr(p, ", "), *plus = strstr(p, " + ");
+        const char *end = comma && (!plus || comma < plus) ? comma : plus;
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        const char *zh = NULL;
+        for (size_t i = 0; i < sizeof phases / sizeof phases[0] && !zh; i++)
+            if (strlen(phases[i].en) == len && !strncmp(phases[i].en, p, len))
+                zh = phases[i].zh;
+        all &= zh != NULL;
+        int w = zh ? snprintf(out + used, outlen - used, "%s", zh)
+                   : snprintf(out + used, outlen - used, "%.*s", (int)len, p);
+        used += w > 0 ? (size_t)w : 0;
+        if (used >= outlen)
+            return all;
+        if (!end)
+            break;
+        bool is_comma = end == comma;
+        w = snprintf(out + used, outlen - used, "%s", is_comma ? "、" : " + ");
+        used += w > 0 ? (size_t)w : 0;
+        if (used >= outlen)
+            return all;
+        p = end + (is_comma ? 2 : 3);
+    }
+    return all;
+}

@@ -169,8 +169,10 @@ void rd__step_numbers(rd_text *tx, int px, int maxw, const rd_frame *f, const rd
             snprintf(model, sizeof model, "0");
             where = rd_str(f->lang, RD_S_LOCAL);
         }
-        const char *phase = plan->steps[step].phase ? plan->steps[step].phase : "-";
-        char ph[96], bs[96], bs2[64], ms[64], md[160], md2[64];
+        char phase[160];
+        rd_phase_text(L, plan->steps[step].phase ? plan->steps[step].phase : "-", phase,
+                      sizeof phase);
+        char ph[192], bs[96], bs2[64], ms[64], md[160], md2[64];
         snprintf(ph, sizeof ph, "%s %s", rd_str(L, RD_S_PHASE), phase);
         snprintf(bs, sizeof bs, "%s %s, %s %s", rd_str(L, RD_S_BUSIEST), busy,
                  rd_str(L, RD_S_TOTAL), total);

@@ -175,6 +175,9 @@ const char *rd_str(cv_lang lang, rd_string id);
 /* The strings with numbers in them (STEP_OF: a of b; GPU,
  * AGGREGATED, LAST_CHANGED: a). */
 void rd_strf(cv_lang lang, rd_string id, char *out, size_t outlen, long long a, long long b);
+/* A plan step's phase name (cv_step.phase) in lang, into out; false where
+ * a part of it has no translation (it is copied as it is). */
+bool rd_phase_text(cv_lang lang, const char *phase, char *out, size_t outlen);
 
 /* Compare mode's closing sentence (rd_verdict.c): which of plans a and b
  * finishes first in the model (link inside a node; inter between nodes,

@@ -8,6 +8,7 @@ collviz_test(test_render_layout SOURCES test_render_layout.c test_render_util.c 
 collviz_test(test_render_routes SOURCES test_render_routes.c test_render_util.c LIBS cvgui TIMEOUT 600)
 collviz_test(test_gui_input SOURCES test_gui_input.c test_render_util.c LIBS cvgui TIMEOUT 300)
 collviz_test(test_gui_text SOURCES test_gui_text.c test_render_util.c LIBS cvgui TIMEOUT 60)
+collviz_test(test_render_phases SOURCES test_render_phases.c LIBS cvgui TIMEOUT 120)
 collviz_test(test_gui_counts SOURCES test_gui_counts.c test_render_util.c LIBS cvgui TIMEOUT 120)
 # A lesson's step timeline: exposed and hidden communication, blocks on
 # the time axis, the band under the stage and its sweeping cursor.

@@ -408,10 +408,12 @@ void gui__describe_step(const cv_plan *plan, int step, cv_state *before, cv_stat
     char who[160], counts[256];
     pattern(plan, st, k.messages, zh, who, sizeof who);
     counts_text(&k, zh, brief, counts, sizeof counts);
-    const char *phase = st->phase ? st->phase : "";
+    const char *phase_en = st->phase ? st->phase : "";
+    char phase[160];
+    rd_phase_text(lang, phase_en, phase, sizeof phase);
     size_t len;
     /* A local sub-phase says so, unless its phase's name does. */
-    bool say_local = st->local && !strstr(phase, "local");
+    bool say_local = st->local && !strstr(phase_en, "local");
     if (zh)
         len = (size_t)snprintf(out, outlen, "第 %d 步 / 共 %d 步（%s%s）：%s", st->round, plan->nrounds,
                                phase, say_local ? "，本地" : "", who);
