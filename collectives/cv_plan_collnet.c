@@ -100,8 +100,8 @@ static void direct_sub(cv_plan *p, void *ctx, int s, int r, int k)
                 for (int a = 0; a + m < L; a += 2 * m)
                     cv__recv_reduce(p, CV_AT(head, CV_BUF_SCRATCH, (int64_t)(a + m) * x->bmax + at),
                                     CV_AT(head, CV_BUF_SCRATCH, (int64_t)a * x->bmax + at),
-                                    CV_AT(head, CV_BUF_SCRATCH, (int64_t)a * x->bmax + at),
-                                    hi - lo, x->K == 1 && m == top ? CV_XFER_FINISH : 0);
+                                    CV_AT(head, CV_BUF_SCRATCH, (int64_t)a * x->bmax + at), hi - lo,
+                                    x->K == 1 && m == top ? CV_XFER_FINISH : 0);
             }
         return;
     }
@@ -138,8 +138,11 @@ static void sub_names(const collnet *x, const char **out)
 
 static collnet collnet_of(const cv_plan *p)
 {
-    collnet x = {.n = p->spec.ranks, .K = cv_spec_nodes(&p->spec),
-                 .L = cv_spec_ranks_per_node(&p->spec), .S = p->spec.slices, .c = p->spec.count};
+    collnet x = {.n = p->spec.ranks,
+                 .K = cv_spec_nodes(&p->spec),
+                 .L = cv_spec_ranks_per_node(&p->spec),
+                 .S = p->spec.slices,
+                 .c = p->spec.count};
     x.lv_head = cv__log2_ceil(x.L);
     x.lv_switch = cv__log2_ceil(x.K);
     return x;
@@ -153,13 +156,19 @@ void cv__plan_allreduce_collnet_direct(cv_plan *p)
         x.bmax = bl > x.bmax ? bl : x.bmax;
     }
     p->nswitch = 1;
-    p->switch_scratch = (int64_t)x.K * x.c; /* a slot a node */
+    p->switch_scratch = (int64_t)x.K * x.c;   /* a slot a node */
     p->scratch_count = (int64_t)x.L * x.bmax; /* a head's slot for each GPU of its node */
     const char *subs[64];
     sub_names(&x, subs);
-    cv__pipeline pl = {.slices = x.S, .rounds = 4, .nphases = 4, .subs = x.lv_head + x.lv_switch,
-                       .names = &direct_names[0][0], .sub_names = subs,
-                       .phase_of = direct_phase, .round = direct_round, .sub = direct_sub};
+    cv__pipeline pl = {.slices = x.S,
+                       .rounds = 4,
+                       .nphases = 4,
+                       .subs = x.lv_head + x.lv_switch,
+                       .names = &direct_names[0][0],
+                       .sub_names = subs,
+                       .phase_of = direct_phase,
+                       .round = direct_round,
+                       .sub = direct_sub};
     cv__pipeline_run(p, &pl, &x);
 }
 
@@ -224,8 +233,14 @@ void cv__plan_allreduce_collnet_chain(cv_plan *p)
     p->switch_scratch = (int64_t)x.K * x.c; /* a slot a node */
     const char *subs[64];
     sub_names(&x, subs);
-    cv__pipeline pl = {.slices = x.S, .rounds = 2 * x.L, .nphases = 4, .subs = x.lv_switch,
-                       .names = &chain_names[0][0], .sub_names = subs, .phase_of = chain_phase,
-                       .round = chain_round, .sub = chain_sub};
+    cv__pipeline pl = {.slices = x.S,
+                       .rounds = 2 * x.L,
+                       .nphases = 4,
+                       .subs = x.lv_switch,
+                       .names = &chain_names[0][0],
+                       .sub_names = subs,
+                       .phase_of = chain_phase,
+                       .round = chain_round,
+                       .sub = chain_sub};
     cv__pipeline_run(p, &pl, &x);
 }

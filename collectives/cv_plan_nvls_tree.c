@@ -120,7 +120,8 @@ static void one_round(cv_plan *p, void *ctx, int s, int r)
             for (int k = 0; k < runs; k++) {
                 int64_t lo = x->run[k][0], len = x->run[k][1] - lo;
                 if (r == 0)
-                    cv__copy(p, g, CV_BUF_SEND, lo, sw, CV_BUF_SCRATCH, (int64_t)i * x->c + lo, len);
+                    cv__copy(p, g, CV_BUF_SEND, lo, sw, CV_BUF_SCRATCH, (int64_t)i * x->c + lo,
+                             len);
                 else
                     cv__copy(p, sw, CV_BUF_SCRATCH, x->mc + lo, g, CV_BUF_RECV, lo, len);
             }
@@ -225,8 +226,11 @@ void cv__plan_allreduce_nvls_tree(cv_plan *p)
         cv__plan_allreduce_in_network(p);
         return;
     }
-    nvls_tree x = {.n = p->spec.ranks, .K = K, .L = cv_spec_ranks_per_node(&p->spec),
-                   .S = p->spec.slices, .c = p->spec.count};
+    nvls_tree x = {.n = p->spec.ranks,
+                   .K = K,
+                   .L = cv_spec_ranks_per_node(&p->spec),
+                   .S = p->spec.slices,
+                   .c = p->spec.count};
     x.mc = (int64_t)x.L * x.c;
     x.levels = cv__log2_ceil(x.L);
     x.run = cv__xmalloc(sizeof *x.run * (size_t)(2 * x.L));
@@ -256,9 +260,15 @@ void cv__plan_allreduce_nvls_tree(cv_plan *p)
     for (int k = 0; k < x.levels; k++)
         subs[k] = "switch reduce";
     subs[x.levels] = "add the second child";
-    cv__pipeline pl = {.slices = x.S, .rounds = 2 * x.H + 4, .nphases = 6, .subs = x.levels + 1,
-                       .names = &phase_names[0][0], .sub_names = subs, .phase_of = phase_of,
-                       .round = one_round, .sub = one_sub};
+    cv__pipeline pl = {.slices = x.S,
+                       .rounds = 2 * x.H + 4,
+                       .nphases = 6,
+                       .subs = x.levels + 1,
+                       .names = &phase_names[0][0],
+                       .sub_names = subs,
+                       .phase_of = phase_of,
+                       .round = one_round,
+                       .sub = one_sub};
     cv__pipeline_run(p, &pl, &x);
     for (int t = 0; t < 2; t++) {
         free(x.up[t]);

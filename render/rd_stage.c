@@ -335,8 +335,10 @@ static void try_rows(arrangement *a, int first)
             int x0 = A.x + (A.w - (in_row * cw + (in_row - 1) * a->gap)) / 2;
             a->cards[r] = rd__rect(x0 + k * (cw + a->gap), A.y + lane + row * (ch + lane), cw, ch);
         }
-        if (a->sw)
-            a->cards[n] = rd__rect(A.x + (A.w - cw) / 2, A.y + lane + R * (ch + lane), cw, ch);
+        if (a->sw) { /* twice a GPU's width: its slots hold every node's sum */
+            int sw_w = 2 * cw + a->gap < A.w ? 2 * cw + a->gap : A.w;
+            a->cards[n] = rd__rect(A.x + (A.w - sw_w) / 2, A.y + lane + R * (ch + lane), sw_w, ch);
+        }
         a->sw_row = a->sw;
         /* A double tree in one row is a tree: up to 16 ranks it stays
          * there, whatever the size of its values. */

@@ -63,9 +63,9 @@ mkdir -p "$assets/fonts"
 cp -u assets/fonts/DejaVuSans.ttf assets/fonts/DejaVuSansMono.ttf assets/fonts/*.txt \
       "$assets/fonts/"
 cjk=$assets/fonts/WenQuanYiMicroHei-GB2312.ttf
-if [ ! -f "$cjk" ] || [ -n "$(find lessons app render assets/themes -newer "$cjk" \
+if [ ! -f "$cjk" ] || [ -n "$(find lessons app render collectives assets/themes -newer "$cjk" \
                               \( -name '*.json' -o -name '*.c' \) -print -quit)" ]; then
-  $py - "$cjk.txt" lessons app render assets/themes <<'EOF'
+  $py - "$cjk.txt" lessons app render collectives assets/themes <<'EOF'
 import os, sys
 chars = set(chr(c) for c in range(0x20, 0x7f))
 for root in sys.argv[2:]:

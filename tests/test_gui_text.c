@@ -20,10 +20,9 @@ typedef struct {
     cv_state *before, *after;
 } run_t;
 
-static bool run(run_t *r, cv_op op, cv_algo algo, int ranks, int64_t count)
+static bool run_spec(run_t *r, cv_spec s)
 {
     memset(r, 0, sizeof *r);
-    cv_spec s = tr_spec(op, algo, ranks, count);
     char err[CV_ERR_LEN];
     if (cv_plan_create(&s, &r->plan, err, sizeof err) != CV_OK)
         return false;
@@ -35,6 +34,18 @@ static bool run(run_t *r, cv_op op, cv_algo algo, int ranks, int64_t count)
     cv_state_create(r->trace, &r->before);
     cv_state_create(r->trace, &r->after);
     return true;
+}
+
+static bool run_nodes(run_t *r, cv_op op, cv_algo algo, int ranks, int nodes, int64_t count)
+{
+    cv_spec s = tr_spec(op, algo, ranks, count);
+    s.nodes = nodes;
+    return run_spec(r, s);
+}
+
+static bool run(run_t *r, cv_op op, cv_algo algo, int ranks, int64_t count)
+{
+    return run_nodes(r, op, algo, ranks, 1, count);
 }
 
 static void run_free(run_t *r)
@@ -279,6 +290,47 @@ static void chunks_named(void)
         EXPECT(false, "tree allreduce did not run");
 }
 
+/* With switches in the plan the sentence says who talks to them: only
+ * the chain's tops take CollNet Chain's sum back, NVLS-Tree's GPUs talk to
+ * their own node's switch, and a pipelined step that mixes GPU-to-GPU
+ * sends with the switch's says so rather than "every GPU". */
+static void switch_senders(void)
+{
+    if (run_nodes(&r, CV_OP_ALLREDUCE, CV_ALGO_COLLNET_CHAIN, 8, 2, 16)) {
+        words_of(&r, 5, false, CV_LANG_EN, false, t, sizeof t); /* step 5: from the network */
+        expect_has(t, "the switch sends to 2 GPUs", "collnet-chain, from the network");
+        words_of(&r, 5, false, CV_LANG_ZH, false, t, sizeof t);
+        expect_has(t, "\xE4\xBA\xA4\xE6\x8D\xA2\xE6\x9C\xBA\xE5\x8F\x91\xE7\xBB\x99 2 \xE4\xB8\xAA GPU",
+                   "collnet-chain, from the network, zh");
+        words_of(&r, 3, false, CV_LANG_EN, false, t, sizeof t); /* step 3: to the network */
+        expect_has(t, "2 GPUs send to the switch", "collnet-chain, to the network");
+        run_free(&r);
+    } else
+        EXPECT(false, "collnet-chain allreduce did not run");
+    if (run_nodes(&r, CV_OP_ALLREDUCE, CV_ALGO_NVLS_TREE, 8, 2, 16)) {
+        words_of(&r, 0, false, CV_LANG_EN, false, t, sizeof t);
+        expect_has(t, "every GPU sends to its node's switch", "nvls-tree, the reducing load");
+        words_of(&r, 3, false, CV_LANG_EN, false, t, sizeof t); /* step 3: sum to heads */
+        expect_has(t, "each node's switch sends to every GPU of its node", "nvls-tree, sums");
+        run_free(&r);
+    } else
+        EXPECT(false, "nvls-tree allreduce did not run");
+    cv_spec s = tr_spec(CV_OP_ALLREDUCE, CV_ALGO_COLLNET_CHAIN, 8, 16);
+    s.nodes = 2;
+    s.slices = 4;
+    if (run_spec(&r, s)) {
+        bool mixed = false;
+        for (int k = 0; k < r.plan->nsteps; k++) {
+            words_of(&r, k, false, CV_LANG_EN, false, t, sizeof t);
+            mixed |= strstr(t, "GPUs send to each other and to and from the switch at once") != NULL;
+            expect_not(t, "the switch sends to every GPU", "collnet-chain in 4 slices");
+        }
+        EXPECT(mixed, "no pipelined step of collnet-chain said it mixes GPUs and the switch");
+        run_free(&r);
+    } else
+        EXPECT(false, "collnet-chain in 4 slices did not run");
+}
+
 /* While a step is in flight the panel heads it "In flight" and "Next"
  * is the step after it, never the one already flying; once it lands
  * it is what just happened and the next is still the one after. */
@@ -330,6 +382,7 @@ static const test_case cases[] = {
     CASE("local-step", local_step),
     CASE("compare-titles", compare_titles),
     CASE("chunks-named", chunks_named),
+    CASE("switch-senders", switch_senders),
 };
 
 int main(int argc, char **argv) { return CASES_MAIN(argc, argv, cases); }

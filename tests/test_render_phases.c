@@ -62,15 +62,17 @@ static void every_phase(void)
                         plans++;
                         for (int k = 0; k < p->nsteps; k++) {
                             char out[256];
-                            bool whole = rd_phase_text(CV_LANG_ZH, p->steps[k].phase, out, sizeof out);
+                            bool whole = rd_phase_text(CV_LANG_ZH, p->steps[k].phase, out,
+                                                       sizeof out);
                             EXPECT(whole && !has_english(out),
-                                   "%s/%s N=%d K=%d S=%d step %d: phase \"%s\" reads \"%s\" in Chinese",
+                                   "%s/%s N=%d K=%d S=%d step %d: phase \"%s\" reads \"%s\" in "
+                                   "Chinese",
                                    cv_op_name((cv_op)op), cv_algo_name(algos[a]), N, K, S, k,
                                    p->steps[k].phase, out);
                             char en[256];
                             rd_phase_text(CV_LANG_EN, p->steps[k].phase, en, sizeof en);
-                            EXPECT(!strcmp(en, p->steps[k].phase), "English changed \"%s\" to \"%s\"",
-                                   p->steps[k].phase, en);
+                            EXPECT(!strcmp(en, p->steps[k].phase),
+                                   "English changed \"%s\" to \"%s\"", p->steps[k].phase, en);
                         }
                         cv_plan_destroy(p);
                     }
@@ -86,7 +88,8 @@ static void joined_and_unknown(void)
     EXPECT(rd_phase_text(CV_LANG_ZH, "up the trees, down the trees, store", out, sizeof out) &&
                !strcmp(out, "沿树上行、沿树下行、写入组播地址"),
            "joined phases read \"%s\"", out);
-    EXPECT(rd_phase_text(CV_LANG_ZH, "intra reduce-scatter + inter reduce-scatter", out, sizeof out) &&
+    EXPECT(rd_phase_text(CV_LANG_ZH, "intra reduce-scatter + inter reduce-scatter", out,
+                         sizeof out) &&
                !strcmp(out, "节点内 reduce-scatter + 节点间 reduce-scatter"),
            "phases joined by + read \"%s\"", out);
     EXPECT(!rd_phase_text(CV_LANG_ZH, "no such phase", out, sizeof out) &&

@@ -93,6 +93,34 @@ static const char *noun(long long n, const char *one, const char *many) { return
 /* Who talks to whom in a step: every transfer to (src + d) mod N for one
  * d, or to src XOR d, from one rank, or to one rank; "every GPU" only when
  * every rank sends. */
+/* Who sends in a step with an in-network plan's switch in it: up_n GPUs
+ * send to a switch, down_n receive from one, and GPUs may send to each
+ * other as well (a pipelined step); with a switch a node, each GPU's is its
+ * node's. */
+static void switch_pattern(const cv_plan *plan, int up_n, int down_n, bool gpu_gpu, bool zh,
+                           char *out, size_t outlen)
+{
+    int n = plan->spec.ranks;
+    bool own = plan->nswitch > 1;
+    const char *sw_zh = own ? "本节点的交换机" : "交换机", *sw_en = own ? "its node's switch" : "the switch";
+    if (gpu_gpu || (up_n && down_n)) /* several stages of a pipeline at once */
+        snprintf(out, outlen, "%s",
+                 zh ? (gpu_gpu ? "GPU 之间、GPU 与交换机之间同时传输" : "GPU 与交换机之间双向同时传输")
+                    : (gpu_gpu ? "GPUs send to each other and to and from the switch at once"
+                               : "GPUs and the switch send both ways at once"));
+    else if (up_n == n)
+        snprintf(out, outlen, zh ? "每个 GPU 发给%s" : "every GPU sends to %s", zh ? sw_zh : sw_en);
+    else if (up_n)
+        snprintf(out, outlen, zh ? "%d 个 GPU 发给%s" : "%d GPUs send to %s", up_n, zh ? sw_zh : sw_en);
+    else if (down_n == n)
+        snprintf(out, outlen, "%s",
+                 zh ? (own ? "每个交换机发给本节点的每个 GPU" : "交换机发给每个 GPU")
+                    : (own ? "each node's switch sends to every GPU of its node"
+                           : "the switch sends to every GPU"));
+    else
+        snprintf(out, outlen, zh ? "交换机发给 %d 个 GPU" : "the switch sends to %d GPUs", down_n);
+}
+
 static void pattern(const cv_plan *plan, const cv_step *st, long long messages, bool zh, char *out,
                     size_t outlen)
 {
@@ -102,12 +130,27 @@ static void pattern(const cv_plan *plan, const cv_step *st, long long messages, 
     bool on_switch = false, on_gpu = false; /* where a step's local work happens */
     int senders = 0;
     uint64_t sends[CV_MAX_RANKS / 64 + 1] = {0};
+    /* an in-network plan's switches: the GPUs that send to one, that one
+     * sends to, and whether GPUs send to each other in the same step */
+    int up_n = 0, down_n = 0;
+    bool gpu_gpu = false;
+    uint64_t ups[CV_MAX_RANKS / 64 + 1] = {0}, downs[CV_MAX_RANKS / 64 + 1] = {0};
     for (int64_t i = st->first; i < st->first + st->count; i++) {
         const cv_transfer *x = &plan->transfers[i];
         if (x->src == x->dst) {
             on_switch |= x->src >= n;
             on_gpu |= x->src < n;
             continue;
+        }
+        int g = x->dst >= n ? x->src : x->src >= n ? x->dst : -1;
+        if (g >= 0 && g < n && g < CV_MAX_RANKS) {
+            uint64_t *set = x->dst >= n ? ups : downs;
+            if (!(set[g / 64] >> (g % 64) & 1)) {
+                set[g / 64] |= 1ull << (g % 64);
+                ++*(x->dst >= n ? &up_n : &down_n);
+            }
+        } else if (x->src < n && x->dst < n) {
+            gpu_gpu = true;
         }
         int d = ((x->dst - x->src) % n + n) % n, e = x->src ^ x->dst;
         if (!any) {
@@ -130,10 +173,8 @@ static void pattern(const cv_plan *plan, const cv_step *st, long long messages, 
                  on_switch && !on_gpu ? (zh ? "交换机把收到的数据相加" : "the switch adds up what it received")
                  : zh              ? "只在各 GPU 内部操作"
                                    : "work stays inside each GPU");
-    else if (sw && to >= n)
-        snprintf(out, outlen, "%s", zh ? "每个 GPU 发给交换机" : "every GPU sends to the switch");
-    else if (sw)
-        snprintf(out, outlen, "%s", zh ? "交换机发给每个 GPU" : "the switch sends to every GPU");
+    else if (sw || up_n || down_n)
+        switch_pattern(plan, up_n, down_n, gpu_gpu, zh, out, outlen);
     else if (one_src && one_dst)
         snprintf(out, outlen, zh ? "GPU %d 发给 GPU %d" : "GPU %d sends to GPU %d", from, to);
     else if (one_src)
