@@ -130,3 +130,14 @@ void cv__pipeline_run(cv_plan *p, const cv__pipeline *pl, void *ctx)
         }
     }
 }
+
+void cv__add_slots(cv_plan *p, int part, int n, int64_t stride, int64_t off, int64_t len, int m,
+                   bool finish)
+{
+    int top = cv__pow2_floor(n - 1 > 0 ? n - 1 : 1);
+    for (int a = 0; a + m < n; a += 2 * m)
+        cv__recv_reduce(p, CV_AT(part, CV_BUF_SCRATCH, (int64_t)(a + m) * stride + off),
+                        CV_AT(part, CV_BUF_SCRATCH, (int64_t)a * stride + off),
+                        CV_AT(part, CV_BUF_SCRATCH, (int64_t)a * stride + off), len,
+                        finish && m == top ? CV_XFER_FINISH : 0);
+}

@@ -62,6 +62,12 @@ typedef struct {
  * adds nothing. */
 void cv__recv_reduce(cv_plan *p, cv__at src, cv__at local, cv__at dst, int64_t count,
                      unsigned flags);
+/* Level m (1, 2, 4, ...) of the binary tree that adds n slots of part's
+ * SCRATCH into slot 0 (slot i holds len elements at i * stride + off):
+ * slot a += slot a + m for a = 0, 2m, 4m, ... The last level (m the
+ * largest power of two below n) completes the reduction where `finish`. */
+void cv__add_slots(cv_plan *p, int part, int n, int64_t stride, int64_t off, int64_t len, int m,
+                   bool finish);
 /* Labels the transfers added since index `first` with the NCCL primitives
  * their sender and receiver execute. */
 void cv__prims(cv_plan *p, int64_t first, cv_prim send, cv_prim recv);

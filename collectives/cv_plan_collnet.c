@@ -32,17 +32,6 @@ typedef struct {
     int64_t c, bmax;                    /* bmax: the longest block, a head's slot */
 } collnet;
 
-/* The switch's adds of piece [lo, hi) over its K slots, level m. */
-static void switch_level(cv_plan *p, const collnet *x, int64_t lo, int64_t hi, int m)
-{
-    int sw = x->n, top = cv__pow2_floor(x->K - 1 > 0 ? x->K - 1 : 1);
-    for (int a = 0; a + m < x->K; a += 2 * m)
-        cv__recv_reduce(p, CV_AT(sw, CV_BUF_SCRATCH, (int64_t)(a + m) * x->c + lo),
-                        CV_AT(sw, CV_BUF_SCRATCH, (int64_t)a * x->c + lo),
-                        CV_AT(sw, CV_BUF_SCRATCH, (int64_t)a * x->c + lo), hi - lo,
-                        m == top ? CV_XFER_FINISH : 0);
-}
-
 /* ------------------------------------------------------------ Direct */
 
 /* Piece s of block q: [*lo, *hi), and the block's start. */
@@ -92,16 +81,10 @@ static void direct_sub(cv_plan *p, void *ctx, int s, int r, int k)
     if (k < x->lv_head) {
         if (r != 0)
             return;
-        int m = 1 << k, top = cv__pow2_floor(L - 1 > 0 ? L - 1 : 1);
         for (int j = 0; j < x->K; j++)
-            for (int q = 0; q < L; q++) {
-                int64_t lo, hi, b0 = direct_piece(x, q, s, &lo, &hi), at = lo - b0;
-                int head = j * L + q;
-                for (int a = 0; a + m < L; a += 2 * m)
-                    cv__recv_reduce(p, CV_AT(head, CV_BUF_SCRATCH, (int64_t)(a + m) * x->bmax + at),
-                                    CV_AT(head, CV_BUF_SCRATCH, (int64_t)a * x->bmax + at),
-                                    CV_AT(head, CV_BUF_SCRATCH, (int64_t)a * x->bmax + at), hi - lo,
-                                    x->K == 1 && m == top ? CV_XFER_FINISH : 0);
+            for (int q = 0; q < L; q++) { /* one GPU alone: its sum is the whole */
+                int64_t lo, hi, b0 = direct_piece(x, q, s, &lo, &hi);
+                cv__add_slots(p, j * L + q, L, x->bmax, lo - b0, hi - lo, 1 << k, x->K == 1);
             }
         return;
     }
@@ -110,7 +93,7 @@ static void direct_sub(cv_plan *p, void *ctx, int s, int r, int k)
     for (int q = 0; q < L; q++) {
         int64_t lo, hi;
         direct_piece(x, q, s, &lo, &hi);
-        switch_level(p, x, lo, hi, 1 << (k - x->lv_head));
+        cv__add_slots(p, x->n, x->K, x->c, lo, hi - lo, 1 << (k - x->lv_head), true);
     }
 }
 
@@ -209,7 +192,8 @@ static void chain_sub(cv_plan *p, void *ctx, int s, int r, int k)
     const collnet *x = ctx;
     if (r != x->L - 1)
         return;
-    switch_level(p, x, cv__chunk(x->c, x->S, s), cv__chunk(x->c, x->S, s + 1), 1 << k);
+    int64_t lo = cv__chunk(x->c, x->S, s), hi = cv__chunk(x->c, x->S, s + 1);
+    cv__add_slots(p, x->n, x->K, x->c, lo, hi - lo, 1 << k, true);
 }
 
 static const char *const chain_names[4][4] = {

@@ -165,16 +165,11 @@ static void one_sub(cv_plan *p, void *ctx, int s, int r, int k)
     if (k < x->levels) {
         if (r != 0)
             return;
-        int runs = runs_of(x, s), m = 1 << k;
-        for (int j = 0; j < x->K; j++)
-            for (int a = 0; a + m < L; a += 2 * m)
-                for (int i = 0; i < runs; i++) {
-                    int64_t lo = x->run[i][0], len = x->run[i][1] - lo;
-                    int sw = x->n + j;
-                    cv__recv_reduce(p, CV_AT(sw, CV_BUF_SCRATCH, (int64_t)(a + m) * x->c + lo),
-                                    CV_AT(sw, CV_BUF_SCRATCH, (int64_t)a * x->c + lo),
-                                    CV_AT(sw, CV_BUF_SCRATCH, (int64_t)a * x->c + lo), len, 0);
-                }
+        int runs = runs_of(x, s);
+        for (int j = 0; j < x->K; j++) /* a node's sum: a partial one of the whole */
+            for (int i = 0; i < runs; i++)
+                cv__add_slots(p, x->n + j, L, x->c, x->run[i][0], x->run[i][1] - x->run[i][0],
+                              1 << k, false);
         return;
     }
     if (r < 2 || r >= 2 + x->H)

@@ -59,7 +59,6 @@ static void allreduce_nvls(cv_plan *p)
     p->switch_scratch = (int64_t)(n + 1) * c; /* a slot per rank, then the multicast area */
     int64_t mc = (int64_t)n * c;
     int64_t(*run)[2] = cv__xmalloc(sizeof *run * (size_t)n);
-    int top = cv__pow2_floor(n - 1);
     for (int t = 0; t <= S + 2; t++) {
         /* the stages under way this round, first to last (a step keeps
          * its phase's pointer, so the names are static) */
@@ -113,13 +112,7 @@ static void allreduce_nvls(cv_plan *p)
             for (int m = 1; m < n; m *= 2) {
                 cv__plan_begin(p, "switch reduce");
                 for (int i = 0; i < runs; i++)
-                    for (int r = 0; r + m < n; r += 2 * m) {
-                        int64_t at = run[i][0];
-                        cv__recv_reduce(p, CV_AT(sw, CV_BUF_SCRATCH, (int64_t)(r + m) * c + at),
-                                        CV_AT(sw, CV_BUF_SCRATCH, (int64_t)r * c + at),
-                                        CV_AT(sw, CV_BUF_SCRATCH, (int64_t)r * c + at),
-                                        run[i][1] - at, m == top ? CV_XFER_FINISH : 0);
-                    }
+                    cv__add_slots(p, sw, n, c, run[i][0], run[i][1] - run[i][0], m, true);
                 cv__plan_end(p);
             }
         }
@@ -135,7 +128,6 @@ static void allreduce_sharp(cv_plan *p)
     int64_t c = p->spec.count;
     p->nswitch = 1;
     p->switch_scratch = (int64_t)n * c; /* rank r's data lands in slot r */
-    int top = cv__pow2_floor(n - 1);
     for (int t = 0; t <= S; t++) {
         bool in = t < S, out = t > 0;
         cv__plan_begin(p, in && out ? "to and from the switch" : in ? "to the switch" : "multicast");
@@ -148,11 +140,7 @@ static void allreduce_sharp(cv_plan *p)
         cv__plan_end(p);
         for (int m = 1; in && m < n; m *= 2) { /* the switch adds piece t's slots */
             cv__plan_begin(p, "switch reduce");
-            for (int r = 0; r + m < n; r += 2 * m)
-                cv__recv_reduce(p, CV_AT(sw, CV_BUF_SCRATCH, (int64_t)(r + m) * c + lo),
-                                CV_AT(sw, CV_BUF_SCRATCH, (int64_t)r * c + lo),
-                                CV_AT(sw, CV_BUF_SCRATCH, (int64_t)r * c + lo), hi - lo,
-                                m == top ? CV_XFER_FINISH : 0);
+            cv__add_slots(p, sw, n, c, lo, hi - lo, m, true);
             cv__plan_end(p);
         }
     }
@@ -207,7 +195,6 @@ void cv__plan_reducescatter_in_network(cv_plan *p)
     int64_t c = p->spec.count, whole = (int64_t)n * c;
     p->nswitch = 1;
     p->switch_scratch = (int64_t)n * whole; /* rank r's buffer lands in slot r */
-    int top = cv__pow2_floor(n - 1);
     for (int t = 0; t <= S; t++) {
         bool in = t < S, out = t > 0;
         cv__plan_begin(p, in && out ? "to and from the switch" : in ? "to the switch" : "to the owners");
@@ -222,14 +209,8 @@ void cv__plan_reducescatter_in_network(cv_plan *p)
         cv__plan_end(p);
         for (int m = 1; in && m < n; m *= 2) { /* the switch adds piece t of every block */
             cv__plan_begin(p, "switch reduce");
-            for (int r = 0; r + m < n; r += 2 * m)
-                for (int q = 0; q < n; q++) {
-                    int64_t at = (int64_t)q * c + lo;
-                    cv__recv_reduce(p, CV_AT(sw, CV_BUF_SCRATCH, (int64_t)(r + m) * whole + at),
-                                    CV_AT(sw, CV_BUF_SCRATCH, (int64_t)r * whole + at),
-                                    CV_AT(sw, CV_BUF_SCRATCH, (int64_t)r * whole + at), hi - lo,
-                                    m == top ? CV_XFER_FINISH : 0);
-                }
+            for (int q = 0; q < n; q++)
+                cv__add_slots(p, sw, n, whole, (int64_t)q * c + lo, hi - lo, m, true);
             cv__plan_end(p);
         }
     }
