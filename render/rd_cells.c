@@ -395,6 +395,11 @@ SDL_Rect rd__card_title(rd_text *t, const rd_layout *L, const rd_frame *f, int p
     rd_text_measure(t, title, px, &tw, NULL);
     *tpx = px;
     *square = true;
+    if (tw > tb.w && rank >= pl->nranks && pl->nparts > pl->nranks + 1) {
+        /* a node's switch on a small card: its row's band says whose it is */
+        snprintf(title, len, "%s %d", rd_str(f->lang, RD_S_SWITCH), rank - pl->nranks);
+        rd_text_measure(t, title, px, &tw, NULL);
+    }
     if (tw > tb.w && rank < pl->nranks) { /* a small card: its number says which GPU */
         snprintf(title, len, "%d", rank);
         rd_text_measure(t, title, px, &tw, NULL);
