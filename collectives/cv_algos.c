@@ -153,7 +153,7 @@ static int rounds_nvls_tree(const cv_spec *s, char *f, size_t len)
     if (K <= 1)
         return rounds_switch_allreduce(s, f, len);
     int h = cv__dtree_height(K);
-    snprintf(f, len, "2H+S+3, H = %d (the taller of the two trees over the nodes)", h);
+    snprintf(f, len, "2H+S+3, H = %d (the trees' depth)", h);
     return 2 * h + s->slices + 3;
 }
 
