@@ -199,9 +199,11 @@ void cv__plan_allreduce_rabenseifner(cv_plan *p);
 void cv__plan_allreduce_direct(cv_plan *p);
 void cv__plan_allreduce_double_tree(cv_plan *p); /* cv_plan_tree.c */
 /* Tree t (0 or 1) of NCCL's double binary tree over n members
- * (ncclGetDtree): rank's parent and up to two children, -1 where there is
- * none; and the taller tree's height (0 for one member). */
-void cv__dtree(int n, int t, int rank, int *up, int *down0, int *down1);
+ * (ncclGetDtree), whole: each member's parent (up[r], -1 at the root), its
+ * two children (kid[2r], kid[2r+1], -1 where there is none), its height (0
+ * for a leaf) and depth (0 for the root); returns the root. And the taller
+ * tree's height (0 for one member). */
+int cv__dtree_build(int n, int t, int *up, int *kid, int *height, int *depth);
 int cv__dtree_height(int n);
 void cv__plan_allreduce_nvls_tree(cv_plan *p);      /* cv_plan_nvls_tree.c */
 void cv__plan_allreduce_collnet_direct(cv_plan *p); /* cv_plan_collnet.c */

@@ -65,27 +65,6 @@ static int runs_of(nvls_tree *x, int s)
     return runs;
 }
 
-static int height_of(nvls_tree *x, int t, int j)
-{
-    int h = 0;
-    for (int i = 0; i < 2; i++) {
-        int k = x->kid[t][2 * j + i];
-        if (k >= 0) {
-            int hk = height_of(x, t, k) + 1;
-            h = hk > h ? hk : h;
-        }
-    }
-    return x->height[t][j] = h;
-}
-
-static void depth_of(nvls_tree *x, int t, int j, int d)
-{
-    x->depth[t][j] = d;
-    for (int i = 0; i < 2; i++)
-        if (x->kid[t][2 * j + i] >= 0)
-            depth_of(x, t, x->kid[t][2 * j + i], d + 1);
-}
-
 static int phase_of(void *ctx, int r)
 {
     const nvls_tree *x = ctx;
@@ -234,13 +213,7 @@ void cv__plan_allreduce_nvls_tree(cv_plan *p)
         x.kid[t] = cv__xmalloc(sizeof(int) * (size_t)(2 * K));
         x.height[t] = cv__xmalloc(sizeof(int) * (size_t)K);
         x.depth[t] = cv__xmalloc(sizeof(int) * (size_t)K);
-        for (int j = 0; j < K; j++) {
-            cv__dtree(K, t, j, &x.up[t][j], &x.kid[t][2 * j], &x.kid[t][2 * j + 1]);
-            if (x.up[t][j] < 0)
-                x.root[t] = j;
-        }
-        height_of(&x, t, x.root[t]);
-        depth_of(&x, t, x.root[t], 0);
+        x.root[t] = cv__dtree_build(K, t, x.up[t], x.kid[t], x.height[t], x.depth[t]);
         x.H = x.height[t][x.root[t]] > x.H ? x.height[t][x.root[t]] : x.H;
     }
     p->nswitch = K;

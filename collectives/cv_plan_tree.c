@@ -50,7 +50,8 @@ static void btree(int n, int rank, int *up, int *down0, int *down1)
     *down1 = d1;
 }
 
-void cv__dtree(int n, int t, int rank, int *up, int *down0, int *down1)
+/* Tree t (0 or 1) of NCCL's double binary tree (ncclGetDtree). */
+static void dtree(int n, int t, int rank, int *up, int *down0, int *down1)
 {
     if (t == 0) {
         btree(n, rank, up, down0, down1);
@@ -67,31 +68,39 @@ void cv__dtree(int n, int t, int rank, int *up, int *down0, int *down1)
     *down1 = link[2];
 }
 
-/* The height of tree t's rank r: 0 for a leaf. */
-static int dtree_height_of(int n, int t, int r)
+/* Depth d for member r and its subtree; returns r's height. */
+static int dtree_fill(const int *kid, int *height, int *depth, int r, int d)
 {
-    int up, d[2], h = 0;
-    cv__dtree(n, t, r, &up, &d[0], &d[1]);
+    int h = 0;
+    depth[r] = d;
     for (int i = 0; i < 2; i++)
-        if (d[i] >= 0) {
-            int hc = dtree_height_of(n, t, d[i]) + 1;
+        if (kid[2 * r + i] >= 0) {
+            int hc = dtree_fill(kid, height, depth, kid[2 * r + i], d + 1) + 1;
             h = hc > h ? hc : h;
         }
-    return h;
+    return height[r] = h;
+}
+
+int cv__dtree_build(int n, int t, int *up, int *kid, int *height, int *depth)
+{
+    int root = 0;
+    for (int r = 0; r < n; r++) {
+        dtree(n, t, r, &up[r], &kid[2 * r], &kid[2 * r + 1]);
+        if (up[r] < 0)
+            root = r;
+    }
+    dtree_fill(kid, height, depth, root, 0);
+    return root;
 }
 
 int cv__dtree_height(int n)
 {
-    int H = 0;
-    for (int t = 0; t < 2; t++)
-        for (int r = 0; r < n; r++) {
-            int up, d0, d1;
-            cv__dtree(n, t, r, &up, &d0, &d1);
-            if (up < 0) {
-                int h = dtree_height_of(n, t, r);
-                H = h > H ? h : H;
-            }
-        }
+    int *a = cv__xmalloc(sizeof(int) * (size_t)(5 * n)), H = 0;
+    for (int t = 0; t < 2; t++) {
+        int root = cv__dtree_build(n, t, a, a + n, a + 3 * n, a + 4 * n);
+        H = a[3 * n + root] > H ? a[3 * n + root] : H;
+    }
+    free(a);
     return H;
 }
 
@@ -135,7 +144,7 @@ static int build_tree(const cv_plan *p, int n, int t, tree_node *nodes)
             }
         } else {
             int d0, d1;
-            cv__dtree(n, t, r, &nodes[r].up, &d0, &d1);
+            dtree(n, t, r, &nodes[r].up, &d0, &d1);
             if (d0 >= 0)
                 nodes[r].child[nodes[r].nchild++] = d0;
             if (d1 >= 0)

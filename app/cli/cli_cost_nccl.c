@@ -253,9 +253,11 @@ int cli_cmd_cost_nccl(int argc, char **argv)
     /* the largest size's pick on the stage, at a size the window draws */
     int vk = sys.nodes, vr = nranks, top = ch[n - 1].algo;
     if (vr > CV_MAX_VISUAL_RANKS) {
-        vk = CV_MAX_VISUAL_RANKS / sys.gpus_per_node >= 2 ? CV_MAX_VISUAL_RANKS / sys.gpus_per_node : 1;
-        vr = vk * sys.gpus_per_node <= CV_MAX_VISUAL_RANKS ? vk * sys.gpus_per_node : CV_MAX_VISUAL_RANKS;
-        vk = vr == CV_MAX_VISUAL_RANKS && vk * sys.gpus_per_node != vr ? 1 : vk;
+        /* as many whole nodes as the window draws, else part of one */
+        vk = CV_MAX_VISUAL_RANKS / sys.gpus_per_node;
+        vk = vk > 1 ? vk : 1;
+        vr = vk * sys.gpus_per_node < CV_MAX_VISUAL_RANKS ? vk * sys.gpus_per_node
+                                                          : CV_MAX_VISUAL_RANKS;
     }
     cv_algo watch = top >= 0 && top < NCCLOG_ALGOS && cv_op_has_algo(spec.op, as_plan[top])
                         ? as_plan[top]

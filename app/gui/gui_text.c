@@ -207,10 +207,11 @@ static void pattern(const cv_plan *plan, const cv_step *st, long long messages, 
 
 static void gpu_name(const cv_plan *plan, int r, bool zh, char *out, size_t n)
 {
+    cv_lang lang = zh ? CV_LANG_ZH : CV_LANG_EN;
     if (r >= plan->spec.ranks && plan->nswitch > 1) /* a switch a node */
-        snprintf(out, n, zh ? "节点 %d 交换机" : "node %d switch", r - plan->spec.ranks);
+        rd_strf(lang, RD_S_NODE_SWITCH, out, n, r - plan->spec.ranks, 0);
     else if (r >= plan->spec.ranks)
-        snprintf(out, n, "%s", zh ? "交换机" : "switch");
+        snprintf(out, n, "%s", rd_str(lang, RD_S_SWITCH));
     else
         snprintf(out, n, "GPU %d", r);
 }
