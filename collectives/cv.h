@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -57,6 +58,26 @@ char *cv_xstrdup(const char *s);
 
 /* The one clock: monotonic seconds, for timing steps, runs and frames. */
 double cv_now_seconds(void);
+
+/* Files written whole or not at all (cv_file.c), by every writer in the
+ * program: the file goes under a fresh temporary beside its place (made
+ * with O_EXCL) and is renamed over it once flushed to disk. A place that
+ * is a directory, device, FIFO, socket or symbolic link is refused before
+ * anything is written; with CV_WFILE_THROUGH_LINK a link's final target
+ * is written instead (the progress file). err says why without the path,
+ * for "cannot write PATH: <err>". cv_wfile_destroy with keep renames the
+ * file into place (CV_OK, or CV_EINVAL and err), without keep removes it. */
+typedef struct cv_wfile cv_wfile;
+enum { CV_WFILE_THROUGH_LINK = 1 };
+int cv_wfile_check(const char *path, unsigned flags, char *err, size_t errlen);
+cv_wfile *cv_wfile_create(const char *path, unsigned flags, char *err, size_t errlen);
+FILE *cv_wfile_stream(cv_wfile *w);
+const char *cv_wfile_temp_name(const cv_wfile *w);
+int cv_wfile_destroy(cv_wfile *w, bool keep, char *err, size_t errlen);
+/* Moves PATH aside to "PATH.TAG" (or "PATH.TAG-1", "-2", ...), never over
+ * an earlier copy; the name taken in aside. */
+int cv_file_set_aside(const char *path, const char *tag, char *aside, size_t asidelen, char *err,
+                      size_t errlen);
 
 /* ------------------------------------------------------------ vocabulary */
 

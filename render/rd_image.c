@@ -11,10 +11,11 @@
  * the rectangle that changed, drawn over the last (DISPOSE_DO_NOT), and
  * the file says GIF89a, whose extensions (delays, looping) it uses.
  *
- * A GIF is written under a temporary name beside it and renamed into place
- * when whole, so a full disk or a failed frame leaves no torn file (unless
- * the path is not a regular file, such as /dev/stdout, which is written
- * straight). Paths in messages are escaped, as everything from outside.
+ * A PNG or GIF is written under a temporary name beside it and renamed
+ * into place when whole (cv_wfile), so a full disk or a failed frame
+ * leaves no torn file and the file it replaces stays until then; a place
+ * that is not a regular file (a device, a FIFO, a link) is refused. Paths
+ * in messages are escaped, as everything from outside.
  */
 #include "render.h"
 
@@ -56,33 +57,25 @@ SDL_Surface *rd_read_pixels(SDL_Renderer *r)
  * which IMG_SavePNG's own file never reports. */
 int rd_save_png(SDL_Surface *s, const char *path, char *err, size_t errlen)
 {
-    char esc[512];
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        snprintf(err, errlen, "cannot write %s: %s", shown(path, esc, sizeof esc),
-                 strerror(errno));
+    char esc[512], why[CV_ERR_LEN] = "";
+    cv_wfile *w = cv_wfile_create(path, 0, why, sizeof why);
+    if (!w) {
+        snprintf(err, errlen, "cannot write %s: %s", shown(path, esc, sizeof esc), why);
         return CV_EINVAL;
     }
+    FILE *f = cv_wfile_stream(w);
     SDL_RWops *rw = SDL_RWFromFP(f, SDL_FALSE);
     bool ok = rw && IMG_SavePNG_RW(s, rw, 0) == 0;
-    const char *why = ok ? NULL : IMG_GetError();
+    if (!ok)
+        snprintf(why, sizeof why, "%s", *IMG_GetError() ? IMG_GetError() : "write failed");
     if (rw)
-        SDL_RWclose(rw); /* frees rw only: f stays ours */
-    errno = 0;
-    if (fflush(f) != 0 || ferror(f)) {
+        SDL_RWclose(rw); /* frees rw only: f stays the writer's */
+    /* Flushed, synced and renamed into place only when whole: a torn PNG
+     * is worse than none, and the file it would replace stays. */
+    if (cv_wfile_destroy(w, ok, why, sizeof why) != CV_OK)
         ok = false;
-        why = strerror(errno ? errno : EIO);
-    }
-    if (fclose(f) != 0 && ok) {
-        ok = false;
-        why = strerror(errno);
-    }
     if (!ok) {
-        snprintf(err, errlen, "cannot write %s: %s", shown(path, esc, sizeof esc),
-                 why && *why ? why : "write failed");
-        struct stat st;
-        if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
-            remove(path); /* a torn PNG is worse than none */
+        snprintf(err, errlen, "cannot write %s: %s", shown(path, esc, sizeof esc), why);
         return CV_EINVAL;
     }
     return CV_OK;
@@ -99,10 +92,16 @@ struct rd_gif {
     uint8_t *prev;  /* the last frame written, to send only what changed */
     bool have_prev;
     bool failed;      /* a frame could not be written: the file is not kept */
-    char path[1024];  /* where it goes */
-    char tmp[1100];   /* what is written until it is whole ("": path itself) */
+    cv_wfile *out;    /* written beside its place, renamed there when whole */
     char shown[512];  /* path as messages print it */
 };
+
+/* giflib's output function: bytes into the writer's stream. */
+static int gif_write(GifFileType *gif, const GifByteType *bytes, int n)
+{
+    FILE *f = gif->UserData;
+    return n > 0 ? (int)fwrite(bytes, 1, (size_t)n, f) : 0;
+}
 
 rd_gif *rd_gif_create(const char *path, int w, int h, char *err, size_t errlen)
 {
@@ -114,28 +113,18 @@ rd_gif *rd_gif_create(const char *path, int w, int h, char *err, size_t errlen)
     g->lut = cv_xmalloc(32768);
     g->index = cv_xmalloc((size_t)w * (size_t)h);
     g->prev = cv_xmalloc((size_t)w * (size_t)h);
-    snprintf(g->path, sizeof g->path, "%s", path);
     shown(path, g->shown, sizeof g->shown);
-    struct stat st;
-    if (stat(path, &st) != 0 || S_ISREG(st.st_mode))
-        snprintf(g->tmp, sizeof g->tmp, "%s.tmp-%ld", path, (long)getpid());
-    /* Opened here rather than by EGifOpenFileName, which creates the file
-     * readable by its owner only; this way the user's umask decides. */
-    int e = 0, fd = open(g->tmp[0] ? g->tmp : path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    if (fd < 0) {
-        snprintf(err, errlen, "cannot write %s: %s", g->shown, strerror(errno));
-        free(g->lut);
-        free(g->index);
-        free(g->prev);
-        free(g);
-        return NULL;
-    }
-    g->gif = EGifOpenFileHandle(fd, &e); /* owns fd from here, closed by EGifCloseFile */
+    char why[CV_ERR_LEN];
+    int e = 0;
+    g->out = cv_wfile_create(path, 0, why, sizeof why);
+    /* giflib writes through gif_write into the writer's stream, so closing
+     * the GIF leaves the file for cv_wfile_destroy to finish. */
+    g->gif = g->out ? EGifOpen(cv_wfile_stream(g->out), gif_write, &e) : NULL;
     if (!g->gif) {
-        close(fd);
-        if (g->tmp[0])
-            unlink(g->tmp);
-        snprintf(err, errlen, "cannot write %s: %s", g->shown, GifErrorString(e));
+        if (g->out)
+            snprintf(why, sizeof why, "%s", GifErrorString(e));
+        cv_wfile_destroy(g->out, false, NULL, 0);
+        snprintf(err, errlen, "cannot write %s: %s", g->shown, why);
         free(g->lut);
         free(g->index);
         free(g->prev);
@@ -308,12 +297,11 @@ int rd_gif_destroy(rd_gif *g, char *err, size_t errlen)
         snprintf(err, errlen, "cannot finish %s: %s", g->shown, GifErrorString(e));
         rc = CV_EINVAL;
     }
-    if (g->tmp[0] && rc == CV_OK && rename(g->tmp, g->path) != 0) {
-        snprintf(err, errlen, "cannot write %s: %s", g->shown, strerror(errno));
+    char why[CV_ERR_LEN] = "";
+    if (cv_wfile_destroy(g->out, rc == CV_OK, why, sizeof why) != CV_OK && rc == CV_OK) {
+        snprintf(err, errlen, "cannot write %s: %s", g->shown, why);
         rc = CV_EINVAL;
     }
-    if (g->tmp[0] && rc != CV_OK)
-        unlink(g->tmp); /* a torn GIF is worse than none */
     free(g->lut);
     free(g->index);
     free(g->prev);

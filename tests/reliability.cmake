@@ -19,6 +19,14 @@ if(COLLVIZ_GUI)
   set_tests_properties(test_reliability_cli PROPERTIES TIMEOUT 900)
 endif()
 
+# Every writer of a file the user names (trace, GIF, frames, show's PNG,
+# the model cache) refuses a device, a FIFO, a directory or a link, and
+# never opens a temporary name taken beforehand (test_reliability_writers.sh).
+add_test(NAME test_reliability_writers
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_reliability_writers.sh $<TARGET_FILE:collviz>
+                 ${CMAKE_BINARY_DIR}/reliability-writers)
+set_tests_properties(test_reliability_writers PROPERTIES TIMEOUT 300)
+
 # libFuzzer targets for the other files collviz reads from a user's disk
 # (-DCOLLVIZ_FUZZ=ON, clang): the progress file, and `show`'s reader of
 # bench results (cvshow, instrumented, without the window).

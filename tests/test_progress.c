@@ -440,6 +440,120 @@ static void test_unreadable(void)
     }
 }
 
+/* A progress.json that is a link the user made (to keep it with their
+ * dotfiles) is written through: the link stays, its file gets the save. */
+static void test_symlink(void)
+{
+    char sub[1024], path[1100], target[1100], link_to[1100], msg[1024];
+    snprintf(sub, sizeof sub, "%s/link", dir);
+    clean_dir(sub);
+    mkdir(sub, 0755);
+    snprintf(path, sizeof path, "%s/progress.json", sub);
+    snprintf(target, sizeof target, "%s/kept-elsewhere.json", sub);
+    lesson_progress p;
+    fill(&p, 0);
+    EXPECT(lesson_progress_save(&p, target, msg, sizeof msg) == LESSON_PROGRESS_OK, "%s", msg);
+    lesson_progress_destroy(&p);
+    EXPECT(symlink("kept-elsewhere.json", path) == 0, "symlink");
+    fill(&p, 1);
+    EXPECT(lesson_progress_save(&p, path, msg, sizeof msg) == LESSON_PROGRESS_OK, "%s", msg);
+    lesson_progress_destroy(&p);
+    struct stat st;
+    EXPECT(lstat(path, &st) == 0 && S_ISLNK(st.st_mode), "the link is still a link");
+    ssize_t n = readlink(path, link_to, sizeof link_to - 1);
+    link_to[n > 0 ? n : 0] = '\0';
+    EXPECT(strcmp(link_to, "kept-elsewhere.json") == 0, "pointing where it did: %s", link_to);
+    EXPECT(lesson_progress_load(&p, target, msg, sizeof msg) == LESSON_PROGRESS_OK &&
+               p.current_lesson && strcmp(p.current_lesson, "version-b") == 0,
+           "the link's file holds the save");
+    lesson_progress_destroy(&p);
+    EXPECT(count_files(sub, "") == 4, "no temporary left (., .., the link, its file)");
+}
+
+/* A temporary name taken in advance (a file, or a link to someone's file)
+ * is never opened: the writer makes a fresh name with O_EXCL. */
+static void test_temp_taken(void)
+{
+    char sub[1024], path[1100], tmp[1200], victim[1100], other[1200], msg[1024];
+    snprintf(sub, sizeof sub, "%s/taken", dir);
+    clean_dir(sub);
+    mkdir(sub, 0755);
+    snprintf(path, sizeof path, "%s/progress.json", sub);
+    snprintf(victim, sizeof victim, "%s/victim.txt", sub);
+    write_file(victim, "precious\n");
+    snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
+    EXPECT(symlink(victim, tmp) == 0, "a link at the old temporary's name");
+    snprintf(other, sizeof other, "%s.tmp", path);
+    write_file(other, "a user's own file\n");
+    lesson_progress p;
+    fill(&p, 0);
+    EXPECT(lesson_progress_save(&p, path, msg, sizeof msg) == LESSON_PROGRESS_OK, "%s", msg);
+    lesson_progress_destroy(&p);
+    char got[64] = "";
+    FILE *f = fopen(victim, "rb");
+    size_t n = f ? fread(got, 1, sizeof got - 1, f) : 0;
+    if (f)
+        fclose(f);
+    got[n] = '\0';
+    EXPECT(strcmp(got, "precious\n") == 0, "the link's target is untouched: %s", got);
+    f = fopen(other, "rb");
+    n = f ? fread(got, 1, sizeof got - 1, f) : 0;
+    if (f)
+        fclose(f);
+    got[n] = '\0';
+    EXPECT(strcmp(got, "a user's own file\n") == 0, "PATH.tmp is untouched: %s", got);
+}
+
+/* A file from a later collviz is not corrupt: kept as it is, never set
+ * aside or written over, and the message says why. */
+static void test_newer_format(void)
+{
+    char sub[1024], path[1100], msg[1024];
+    snprintf(sub, sizeof sub, "%s/newer", dir);
+    clean_dir(sub);
+    mkdir(sub, 0755);
+    snprintf(path, sizeof path, "%s/progress.json", sub);
+    const char *text = "{\"format\": 99, \"lang\": \"en\", \"theme\": \"dark\", \"new\": [1]}\n";
+    write_file(path, text);
+    lesson_progress p;
+    EXPECT(lesson_progress_load(&p, path, msg, sizeof msg) == LESSON_PROGRESS_EIO, "refused");
+    EXPECT(strstr(msg, "newer collviz") && strstr(msg, "99") && strstr(msg, "kept"), "%s", msg);
+    lesson_progress_destroy(&p);
+    EXPECT(lesson_progress_update(path, add_run, "x/y", NULL, msg, sizeof msg) ==
+               LESSON_PROGRESS_EIO,
+           "an update does not write over it");
+    char got[256] = "";
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(got, 1, sizeof got - 1, f) : 0;
+    if (f)
+        fclose(f);
+    got[n] = '\0';
+    EXPECT(strcmp(got, text) == 0, "kept byte for byte");
+    EXPECT(count_files(sub, "progress.json.corrupt-") == 0, "not set aside");
+}
+
+/* However many bad files are set aside in one second, none overwrites an
+ * earlier copy (the 101st once wrote over "-99"). */
+static void test_set_aside_many(void)
+{
+    char sub[1024], path[1100], msg[1024], text[64];
+    snprintf(sub, sizeof sub, "%s/many", dir);
+    clean_dir(sub);
+    mkdir(sub, 0755);
+    snprintf(path, sizeof path, "%s/progress.json", sub);
+    int n = 130;
+    for (int i = 0; i < n; i++) {
+        snprintf(text, sizeof text, "not json %d", i);
+        write_file(path, text);
+        lesson_progress p;
+        EXPECT(lesson_progress_load(&p, path, msg, sizeof msg) == LESSON_PROGRESS_RECOVERED,
+               "%d: %s", i, msg);
+        lesson_progress_destroy(&p);
+    }
+    EXPECT(count_files(sub, "progress.json.corrupt-") == n, "%d copies, one for each",
+           count_files(sub, "progress.json.corrupt-"));
+}
+
 static void corrupt_syntax(void)
 {
     test_corrupt("{\"format\": 1, \"done\": [\"a\", ", "not valid JSON");
@@ -462,6 +576,10 @@ static const test_case cases[] = {
     CASE("concurrent-updates", test_concurrent_updates),
     CASE("unreadable", test_unreadable),
     CASE("paths", test_paths),
+    CASE("symlink", test_symlink),
+    CASE("temp-taken", test_temp_taken),
+    CASE("newer-format", test_newer_format),
+    CASE("set-aside-many", test_set_aside_many),
 };
 
 int main(int argc, char **argv)

@@ -197,23 +197,24 @@ static void print_json(const cJSON *root)
     free(text);
 }
 
-/* --trace-out FILE: the run's JSON, written whole or not at all (a
- * temporary beside it, renamed over it once complete). */
+/* --trace-out FILE: the run's JSON, written whole or not at all, never
+ * over what is not a file of its own (cv_wfile: a temporary beside it,
+ * renamed over it once complete). */
 static bool write_trace(const cJSON *root, const char *path)
 {
     char *text = cJSON_PrintUnformatted(root);
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = text ? fopen(tmp, "wb") : NULL;
+    char err[CV_ERR_LEN] = "out of memory";
+    cv_wfile *w = text ? cv_wfile_create(path, 0, err, sizeof err) : NULL;
+    FILE *f = cv_wfile_stream(w);
+    errno = 0;
     bool ok = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
-    ok = (f ? fclose(f) == 0 : false) && ok;
-    free(text);
-    if (ok && rename(tmp, path) != 0)
+    if (f && !ok)
+        snprintf(err, sizeof err, "%s", strerror(errno ? errno : EIO));
+    if (w && cv_wfile_destroy(w, ok, err, sizeof err) != CV_OK)
         ok = false;
+    free(text);
     if (!ok) {
-        fprintf(stderr, "collviz: --trace-out: cannot write %s: %s\n", cli_esc(path),
-                strerror(errno));
-        remove(tmp);
+        fprintf(stderr, "collviz: --trace-out: cannot write %s: %s\n", cli_esc(path), err);
         return false;
     }
     cli_wrote_file(path, CLI_FILE_USER);
@@ -304,6 +305,12 @@ static int run_main(int argc, char **argv)
                                      spec.ranks, cv_mpi_size(world), cv_mpi_size(world)));
     if (!cli_finish_spec(&cl, &spec, algo_given, CV_MAX_RANKS))
         return ready(CLI_EXIT_USAGE);
+    /* A place --trace-out must not write over is refused before the run,
+     * by the process that would write it. */
+    char why[CV_ERR_LEN];
+    if (trace_out && (!world || cv_mpi_rank(world) == 0) &&
+        cv_wfile_check(trace_out, 0, why, sizeof why) != CV_OK)
+        return ready(cli_usage_error("--trace-out: cannot write %s: %s", cli_esc(trace_out), why));
     const cv_backend *be = NULL;
     int rc = cli_select_backend(backend, json, &be);
     if (rc)
@@ -387,7 +394,7 @@ static int run_main(int argc, char **argv)
     cv_trace_destroy(t);
     cv_plan_destroy(plan);
     cli_free_inputs(given, spec.ranks);
-    return wrong ? CLI_EXIT_WRONG : written ? CLI_EXIT_OK : CLI_EXIT_UNAVAIL;
+    return wrong ? CLI_EXIT_WRONG : written ? CLI_EXIT_OK : CLI_EXIT_USAGE;
 }
 
 int cli_cmd_run(int argc, char **argv)

@@ -357,6 +357,10 @@ int lesson_cmd_lessons(int argc, char **argv)
         return code;
     }
     free(paths);
+    char why[CV_ERR_LEN];
+    if (model_cache && cv_wfile_check(model_cache, 0, why, sizeof why) != CV_OK)
+        return cli_usage_error("lessons: --model-cache: cannot write %s: %s", cli_esc(model_cache),
+                               why);
     lesson_course course;
     lesson_progress prog;
     char path[4096];

@@ -249,12 +249,18 @@ int lesson_model_cache_write(const char *path, char *err, size_t errlen)
     }
     char *text = cJSON_PrintUnformatted(doc);
     cJSON_Delete(doc);
-    FILE *f = text ? fopen(path, "w") : NULL;
+    char why[CV_ERR_LEN] = "out of memory";
+    cv_wfile *w = text ? cv_wfile_create(path, 0, why, sizeof why) : NULL;
+    FILE *f = cv_wfile_stream(w);
+    errno = 0;
     bool ok = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
-    ok = f && fclose(f) == 0 && ok;
+    if (f && !ok)
+        snprintf(why, sizeof why, "%s", strerror(errno ? errno : EIO));
+    if (w && cv_wfile_destroy(w, ok, why, sizeof why) != CV_OK)
+        ok = false;
     free(text);
     if (!ok) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+        snprintf(err, errlen, "cannot write %s: %s", path, why);
         return -1;
     }
     return memo.n;

@@ -379,18 +379,15 @@ bool lesson_progress_parse(lesson_progress *p, const char *data, size_t len)
 static lesson_progress_status set_aside(const char *path, const char *why, const char *detail,
                                  char *msg, size_t msglen)
 {
-    char aside[4096], stamp[32];
+    char aside[4096 + 64], stamp[48], err[CV_ERR_LEN];
     time_t now = time(NULL);
     struct tm tm;
     localtime_r(&now, &tm);
-    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-    snprintf(aside, sizeof aside, "%s.corrupt-%s", path, stamp);
-    /* Two failures in one second must not overwrite the first copy. */
-    for (int i = 1; access(aside, F_OK) == 0 && i < 100; i++)
-        snprintf(aside, sizeof aside, "%s.corrupt-%s-%d", path, stamp, i);
-    if (rename(path, aside) != 0) {
+    strftime(stamp, sizeof stamp, "corrupt-%Y%m%d-%H%M%S", &tm);
+    /* Never over an earlier copy, however many are set aside in a second. */
+    if (cv_file_set_aside(path, stamp, aside, sizeof aside, err, sizeof err) != CV_OK) {
         snprintf(msg, msglen, "progress file %s is %s and could not be set aside (%s)", path, why,
-                 strerror(errno));
+                 err);
         return LESSON_PROGRESS_EIO;
     }
     /* Where it went wrong last: the file's name and place, for whoever
@@ -430,6 +427,18 @@ lesson_progress_status lesson_progress_load(lesson_progress *p, const char *path
     default:
         return set_aside(path, "not valid JSON", jr_error_text(&e, path, detail, sizeof detail),
                          msg, msglen);
+    }
+    /* A later collviz's file is not corrupt: it is kept, and this one
+     * writes nothing over it. */
+    jr_val format = jr_member(&d, jr_root(&d), "format");
+    if (format.j && cJSON_IsNumber(format.j) && format.j->valuedouble > LESSON_PROGRESS_FORMAT &&
+        format.j->valuedouble < 1e9) {
+        snprintf(msg, msglen,
+                 "progress file %s was written by a newer collviz (format %.0f; this one reads "
+                 "format %d): it is kept as it is, and progress is not saved",
+                 path, format.j->valuedouble, LESSON_PROGRESS_FORMAT);
+        jr_destroy(&d);
+        return LESSON_PROGRESS_EIO;
     }
     bool ok = from_doc(p, &d, detail, sizeof detail);
     jr_destroy(&d);
@@ -496,7 +505,8 @@ static int mkdir_p(const char *dir)
     return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
 }
 
-/* Removes "<base>.tmp-<pid>" files whose process no longer exists. */
+/* Removes "<base>.tmp-<pid>-XXXXXX" files (cv_wfile's temporaries, and
+ * "<base>.tmp-<pid>" of earlier versions) whose process no longer exists. */
 static void remove_stale_temps(const char *dir, const char *base)
 {
     DIR *d = opendir(dir);
@@ -511,7 +521,7 @@ static void remove_stale_temps(const char *dir, const char *base)
             continue;
         char *end;
         long pid = strtol(e->d_name + plen, &end, 10);
-        if (*end || pid <= 0 || pid == (long)getpid())
+        if ((*end && !(*end == '-' && strlen(end) == 7)) || pid <= 0 || pid == (long)getpid())
             continue;
         if (kill((pid_t)pid, 0) != 0 && errno == ESRCH) {
             char stale[4096];
@@ -522,23 +532,9 @@ static void remove_stale_temps(const char *dir, const char *base)
     closedir(d);
 }
 
-static bool write_all(int fd, const char *s, size_t n)
-{
-    while (n > 0) {
-        ssize_t w = write(fd, s, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return false;
-        s += w;
-        n -= (size_t)w;
-    }
-    return true;
-}
-
 lesson_progress_status lesson_progress_save(const lesson_progress *p, const char *path, char *msg, size_t msglen)
 {
-    char dir[4096], tmp[4096];
+    char dir[4096];
     const char *slash = strrchr(path, '/');
     const char *base = slash ? slash + 1 : path;
     if (slash)
@@ -552,7 +548,6 @@ lesson_progress_status lesson_progress_save(const lesson_progress *p, const char
         return LESSON_PROGRESS_EIO;
     }
     remove_stale_temps(dir, base);
-    snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
 
     char *text = lesson_progress_format(p);
     if (!text) {
@@ -572,29 +567,21 @@ lesson_progress_status lesson_progress_save(const lesson_progress *p, const char
         free(text);
         return LESSON_PROGRESS_EIO;
     }
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        snprintf(msg, msglen, "cannot write %s: %s", tmp, strerror(errno));
-        free(text);
-        return LESSON_PROGRESS_EIO;
-    }
-    bool ok = write_all(fd, text, len) && write_all(fd, "\n", 1) && fsync(fd) == 0;
-    int saved_errno = errno;
-    ok = close(fd) == 0 && ok;
+    /* Whole or not at all, beside the file; a link the user made to keep
+     * the file elsewhere is written through, never replaced. */
+    char why[CV_ERR_LEN] = "";
+    cv_wfile *w = cv_wfile_create(path, CV_WFILE_THROUGH_LINK, why, sizeof why);
+    FILE *f = cv_wfile_stream(w);
+    errno = 0;
+    bool ok = f && fwrite(text, 1, len, f) == len && fputc('\n', f) != EOF;
+    if (f && !ok)
+        snprintf(why, sizeof why, "%s", strerror(errno ? errno : EIO));
     free(text);
-    if (!ok || rename(tmp, path) != 0) {
-        if (ok)
-            saved_errno = errno;
-        snprintf(msg, msglen, "cannot save progress to %s: %s", path, strerror(saved_errno));
-        unlink(tmp);
+    if (w && cv_wfile_destroy(w, ok, why, sizeof why) != CV_OK)
+        ok = false;
+    if (!ok) {
+        snprintf(msg, msglen, "cannot save progress to %s: %s", path, why);
         return LESSON_PROGRESS_EIO;
-    }
-    /* Make the rename itself durable; failure here loses nothing already
-     * written, so it is not reported. */
-    int dfd = open(dir, O_RDONLY | O_CLOEXEC);
-    if (dfd >= 0) {
-        fsync(dfd);
-        close(dfd);
     }
     cli_wrote_file(path, CLI_FILE_STATE);
     return LESSON_PROGRESS_OK;
