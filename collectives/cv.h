@@ -677,7 +677,8 @@ double cv_value_get(cv_dtype dtype, const void *base, int64_t i);
 /* Stores v as element i, rounded to a float dtype (to nearest even) or
  * converted to an integer one (truncated, wrapping). */
 void cv_value_set(cv_dtype dtype, void *base, int64_t i, double v);
-/* Formats element i compactly ("-3", "0.25", "1e+06"); returns length. */
+/* Formats element i compactly ("-3", "0.25", "12048", "1.5e+07"): whole
+ * numbers below 10^7 in full, floats otherwise to 4 digits; returns length. */
 int cv_value_format(cv_dtype dtype, const void *base, int64_t i, char *out, size_t outlen);
 /* Formats element i exactly, for programs: integers in full; floats as the
  * shortest decimal that reads back (as a double) to the element's exact

@@ -135,6 +135,10 @@ int cv_value_format(cv_dtype dtype, const void *base, int64_t i, char *out, size
     double v = cv_value_get(dtype, base, i);
     if (v == 0)
         return snprintf(out, outlen, "0"); /* no "-0" */
+    /* A whole number reads as one: 12048, not 1.205e+04, which hid the
+     * very digits a sum label is there to show. */
+    if (v == floor(v) && fabs(v) < 1e7)
+        return snprintf(out, outlen, "%.0f", v);
     return snprintf(out, outlen, "%.4g", v);
 }
 

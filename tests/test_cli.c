@@ -94,6 +94,33 @@ static void step_through(void)
         EXPECT(strlen(line) <= 80, "line over 80 columns: %s", line);
 }
 
+/* No value is cut and a whole number prints whole: the hierarchical
+ * sums of 16 ranks read 12048 (they printed "1.205e+0", the exponent
+ * cut), and a value wider than a column widens the line's columns. */
+static void step_through_values(void)
+{
+    int rc = run("run --op allreduce --algo hierarchical --ranks 16 --nodes 2 --count 4 "
+                 "--dtype float32");
+    EXPECT(rc == 0 && strstr(out, " 12048") && !strstr(out, "e+0"),
+           "whole sums in full: exit %d %.400s", rc, out);
+    char path[512];
+    snprintf(path, sizeof path, "%s/test_cli_step_values.json", COLLVIZ_BINARY_DIR);
+    FILE *f = fopen(path, "w");
+    fputs("[[12345.678, 0.0000123456], [-98765.4321, 3.5e-9]]\n", f);
+    fclose(f);
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "run --op allreduce --ranks 2 --count 2 --dtype float64 --input %s",
+             path);
+    rc = run(cmd);
+    remove(path);
+    EXPECT(rc == 0 && strstr(out, "1.235e-05") && strstr(out, "-8.642e+04"),
+           "exponents in full: exit %d %.600s", rc, out);
+    for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n"))
+        for (char *x = strchr(line, 'e'); x; x = strchr(x + 1, 'e')) /* an exponent has its digits */
+            if (x > line && x[-1] >= '0' && x[-1] <= '9' && (x[1] == '+' || x[1] == '-'))
+                EXPECT(x[2] >= '0' && x[2] <= '9' && x[3] >= '0' && x[3] <= '9', "cut: %s", line);
+}
+
 /* JSON: the promised keys, nulls where NCCL leaves a buffer unused. */
 static void json(void)
 {
@@ -319,6 +346,7 @@ static const test_case cases[] = {
     CASE("bad-commands", bad_commands),
     CASE("backends", backends),
     CASE("step-through", step_through),
+    CASE("step-through-values", step_through_values),
     CASE("json", json),
     CASE("json-values", json_values),
     CASE("input", input),

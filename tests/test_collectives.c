@@ -252,6 +252,24 @@ static void check_format_exact(void)
            "float64 one ulp apart: %s and %s", ta, tb);
 }
 
+/* The compact form the stage and the terminal show: a whole number in
+ * full (12048, never 1.205e+04), other values to four digits. */
+static void check_format_compact(void)
+{
+    float f[] = {12048.0f, -3.0f, 0.25f, 15000000.0f, -0.0f, 1234.5f};
+    const char *want[] = {"12048", "-3", "0.25", "1.5e+07", "0", "1234"};
+    for (int i = 0; i < 6; i++) {
+        char text[48];
+        cv_value_format(CV_FLOAT32, f, i, text, sizeof text);
+        EXPECT(strcmp(text, want[i]) == 0, "float32 %g: %s, want %s", f[i], text, want[i]);
+    }
+    uint16_t h = 0;
+    cv_value_set(CV_BFLOAT16, &h, 0, 4096);
+    char text[48];
+    cv_value_format(CV_BFLOAT16, &h, 0, text, sizeof text);
+    EXPECT(strcmp(text, "4096") == 0, "bfloat16 4096: %s", text);
+}
+
 /* float16 prod of 0, 100, ..., 600 along a tree: 100 x 200 x ... overflows
  * to inf before the 0 arrives, and inf x 0 is NaN, a legitimate result that
  * --verify must accept; sum that overflows both ways (inf - inf) too. */
@@ -556,6 +574,7 @@ static const test_case cases[] = {
     CASE("volumes", check_volumes),
     CASE("overflow-nan", check_overflow_nan),
     CASE("format-exact", check_format_exact),
+    CASE("format-compact", check_format_compact),
     CASE_EACH("", op_algo_name, check_op_algo),
     CASE("verify-reductions", check_verify_reductions),
     CASE("in-place-catches", check_in_place_catches),

@@ -74,20 +74,28 @@ static void print_buffer(FILE *out, const cv_trace *t, const cv_state *st, int r
                      buf == CV_BUF_SCRATCH ? "scr" : cv_buf_name(buf));
         fprintf(out, "%-8s", label);
         int64_t end = base + CELLS_PER_LINE < shown ? base + CELLS_PER_LINE : shown;
+        /* Columns of 8, wider where a value needs it: a value is never
+         * cut (1.205e+04 once printed as 1.205e+0). */
+        char vals[CELLS_PER_LINE][32];
+        int width = 8;
         for (int64_t i = base; i < end; i++) {
-            char val[32];
+            char *val = vals[i - base];
             if (!v.masks[i])
-                snprintf(val, sizeof val, ".");
+                snprintf(val, 32, ".");
             else
-                cv_value_format(s->dtype, v.values, i, val, sizeof val);
+                cv_value_format(s->dtype, v.values, i, val, 32);
+            int len = (int)strlen(val);
+            width = len > width ? len : width;
+        }
+        for (int64_t i = base; i < end; i++) {
             bool changed = step >= 0 && v.last_changed[i] == step;
-            fprintf(out, "%8.8s%c", val, changed ? '*' : ' ');
+            fprintf(out, "%*s%c", width, vals[i - base], changed ? '*' : ' ');
         }
         fprintf(out, "\n%-8s", "");
         for (int64_t i = base; i < end; i++) {
             char m[32];
             format_mask(v.masks[i], s->ranks, m, sizeof m);
-            fprintf(out, "%8.8s ", m);
+            fprintf(out, "%*.*s ", width, width, m);
         }
         fputc('\n', out);
     }
