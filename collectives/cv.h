@@ -213,6 +213,10 @@ bool cv_algo_uses_nodes(cv_op op, cv_algo algo);
  * an NCCL log's channel): ring and double-tree do; the others build their
  * own pattern over the same ranks. */
 bool cv_algo_follows_topology(cv_op op, cv_algo algo);
+/* The protocol the algorithm runs with when wanted is asked for: wanted,
+ * or Simple where NCCL has kernels for the algorithm with Simple alone
+ * (PAT, NVLS, NVLS-Tree, CollNet: tuning.cc and their device code). */
+cv_proto cv_algo_proto(cv_op op, cv_algo algo, cv_proto wanted);
 bool cv_op_reduces(cv_op op); /* takes a redop: reduce, allreduce, reducescatter */
 bool cv_op_has_root(cv_op op); /* broadcast, scatter, gather, reduce */
 

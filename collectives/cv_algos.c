@@ -299,7 +299,8 @@ enum {
     USES_SLICES = CV__USES_SLICES,
     STAGES = CV__STAGES,
     USES_NODES = CV__USES_NODES,
-    FOLLOWS_TOPO = CV__FOLLOWS_TOPO
+    FOLLOWS_TOPO = CV__FOLLOWS_TOPO,
+    SIMPLE_ONLY = CV__SIMPLE_ONLY
 };
 
 /* MPICH's fold for a rank count that is not a power of two, which
@@ -433,7 +434,7 @@ static const cv__algo_entry registry[] = {
          FOLD_ZH},
     {.op = CV_OP_ALLGATHER, .algo = CV_ALGO_PAT, .name = "pat",
      .generate = cv__plan_allgather_pat, .rounds = rounds_log, .bytes = bytes_share,
-     .shape = CV_STAGE_HYPERCUBE, .flags = 0,
+     .shape = CV_STAGE_HYPERCUBE, .flags = SIMPLE_ONLY,
      .narration[CV_LANG_EN] =
          "PAT (NCCL 2.23, one GPU per node): every rank's block spreads down a binomial tree of its "
          "own, all N trees at once, over distances that are powers of two counted round the ranks. "
@@ -468,7 +469,7 @@ static const cv__algo_entry registry[] = {
          "直接法：一步之内每个进程把数据块发给其他所有进程；每个端口要承载 N-1 条消息。"},
     {.op = CV_OP_ALLGATHER, .algo = CV_ALGO_IN_NETWORK, .name = "in-network",
      .generate = cv__plan_allgather_in_network, .rounds = rounds_switch, .bytes = bytes_share,
-     .shape = CV_STAGE_SWITCH, .flags = USES_SLICES,
+     .shape = CV_STAGE_SWITCH, .flags = USES_SLICES | SIMPLE_ONLY,
      .narration[CV_LANG_EN] =
          "In-network (NVLS's multicast): every GPU stores its block once, to the switch, and the "
          "switch copies each block to every other GPU: 2 steps whatever N, each GPU sending D/N "
@@ -491,7 +492,7 @@ static const cv__algo_entry registry[] = {
          "N-1 步后进程 i 持有全部进程求和后的第 i 块。每步每条链路传一块。"},
     {.op = CV_OP_REDUCESCATTER, .algo = CV_ALGO_PAT, .name = "pat",
      .generate = cv__plan_reducescatter_pat, .rounds = rounds_log, .bytes = bytes_share,
-     .shape = CV_STAGE_HYPERCUBE, .flags = 0,
+     .shape = CV_STAGE_HYPERCUBE, .flags = SIMPLE_ONLY,
      .narration[CV_LANG_EN] =
          "PAT (NCCL 2.23, one GPU per node): PAT's AllGather trees walked backwards. Each rank passes "
          "partial sums along powers-of-two distances round the ranks, nearest first, and adds what "
@@ -523,7 +524,7 @@ static const cv__algo_entry registry[] = {
          "每步只与一个伙伴通信，每个端口每步传一块。"},
     {.op = CV_OP_REDUCESCATTER, .algo = CV_ALGO_IN_NETWORK, .name = "in-network",
      .generate = cv__plan_reducescatter_in_network, .rounds = rounds_switch, .bytes = bytes_whole,
-     .shape = CV_STAGE_SWITCH, .flags = USES_SLICES | STAGES,
+     .shape = CV_STAGE_SWITCH, .flags = USES_SLICES | STAGES | SIMPLE_ONLY,
      .narration[CV_LANG_EN] =
          "In-network (NVLS, SHARP): every GPU hands its whole buffer to the switch once, the "
          "switch adds block i of every GPU and sends the sum to GPU i: 2 steps whatever N, each "
@@ -626,7 +627,8 @@ static const cv__algo_entry registry[] = {
          "NCCL 的两级算法就是这样流水的。"},
     {.op = CV_OP_ALLREDUCE, .algo = CV_ALGO_IN_NETWORK, .name = "in-network",
      .generate = cv__plan_allreduce_in_network, .rounds = rounds_switch_allreduce,
-     .bytes = bytes_none, .shape = CV_STAGE_SWITCH, .flags = USES_SLICES | USES_NODES | STAGES,
+     .bytes = bytes_none, .shape = CV_STAGE_SWITCH,
+     .flags = USES_SLICES | USES_NODES | STAGES | SIMPLE_ONLY,
      .narration[CV_LANG_EN] =
          "In-network. Inside a node (NVLink SHARP, NVLS) each GPU owns 1/N of the buffer and "
          "loads its block through the switch with a reducing load: the switch reads the block from "
@@ -643,7 +645,7 @@ static const cv__algo_entry registry[] = {
          "交换机，交换机求和后组播回去：2 步，每个方向 D。"},
     {.op = CV_OP_ALLREDUCE, .algo = CV_ALGO_NVLS_TREE, .name = "nvls-tree",
      .generate = cv__plan_allreduce_nvls_tree, .rounds = rounds_nvls_tree, .bytes = bytes_none,
-     .shape = CV_STAGE_NODES, .flags = USES_SLICES | USES_NODES | STAGES,
+     .shape = CV_STAGE_NODES, .flags = USES_SLICES | USES_NODES | STAGES | SIMPLE_ONLY,
      .narration[CV_LANG_EN] =
          "NVLS-Tree (NCCL across nodes of NVSwitch GPUs): inside each node GPU q is the head of "
          "block q, and the node's switch adds block q from every GPU as the head loads it "
@@ -661,7 +663,8 @@ static const cv__algo_entry registry[] = {
          "只有 1/L 的缓冲区经过网络，树的深度随节点数按 log2 增长，而不是像环那样随节点数线性增长。"},
     {.op = CV_OP_ALLREDUCE, .algo = CV_ALGO_COLLNET_DIRECT, .name = "collnet-direct",
      .generate = cv__plan_allreduce_collnet_direct, .rounds = rounds_collnet_direct,
-     .bytes = bytes_none, .shape = CV_STAGE_NODES, .flags = USES_SLICES | USES_NODES | STAGES,
+     .bytes = bytes_none, .shape = CV_STAGE_NODES,
+     .flags = USES_SLICES | USES_NODES | STAGES | SIMPLE_ONLY,
      .narration[CV_LANG_EN] =
          "CollNet Direct (NCCL with InfiniBand SHARP): every GPU of a node is the head of one "
          "block. Each GPU sends block q straight to head q, which adds the node's copies; the "
@@ -676,7 +679,8 @@ static const cv__algo_entry registry[] = {
          "每个 GPU 在节点内收发缓冲区的 2(L-1)/L，经网络只收发 1/L，所有网卡同时工作。"},
     {.op = CV_OP_ALLREDUCE, .algo = CV_ALGO_COLLNET_CHAIN, .name = "collnet-chain",
      .generate = cv__plan_allreduce_collnet_chain, .rounds = rounds_collnet_chain,
-     .bytes = bytes_none, .shape = CV_STAGE_NODES, .flags = USES_SLICES | USES_NODES | STAGES,
+     .bytes = bytes_none, .shape = CV_STAGE_NODES,
+     .flags = USES_SLICES | USES_NODES | STAGES | SIMPLE_ONLY,
      .narration[CV_LANG_EN] =
          "CollNet Chain (NCCL with InfiniBand SHARP): a node's GPUs form a chain. Each piece of "
          "the buffer is added up the chain, each GPU adding its own as it passes the piece on; "
@@ -797,6 +801,11 @@ bool cv_algo_uses_nodes(cv_op op, cv_algo algo) { return has_flag(op, algo, CV__
 bool cv_algo_follows_topology(cv_op op, cv_algo algo)
 {
     return has_flag(op, algo, CV__FOLLOWS_TOPO);
+}
+
+cv_proto cv_algo_proto(cv_op op, cv_algo algo, cv_proto wanted)
+{
+    return has_flag(op, algo, CV__SIMPLE_ONLY) ? CV_PROTO_SIMPLE : wanted;
 }
 
 void cv__algo_list(cv_op op, char *out, size_t outlen)

@@ -13,7 +13,7 @@
 
 int cv_spec_check(const cv_spec *s, int max_ranks, char *err, size_t errlen)
 {
-    char list[160];
+    char list[320];
     if ((unsigned)s->op >= CV_OP_COUNT)
         return cv__fail(err, errlen,
                         "--op: unknown op; allowed: broadcast, scatter, gather, reduce, "

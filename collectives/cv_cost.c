@@ -185,6 +185,8 @@ static double step_cost(const cv_plan *p, int k, const cv_link *link[2], port_co
     if (several) /* transfers between the same two ranks are one message */
         count_messages(p, st, pc);
     double sec = 0;
+    /* PAT, NVLS and CollNet have Simple kernels alone: priced as such. */
+    cv_proto proto = cv_algo_proto(p->spec.op, p->spec.algo, p->spec.proto);
     /* A switch has a port per rank it connects: the ranks' ports carry its
      * traffic, its own sums of them do not bound anything. */
     for (int r = 0; r < p->spec.ranks; r++) {
@@ -196,8 +198,8 @@ static double step_cost(const cv_plan *p, int k, const cv_link *link[2], port_co
             busiest = port > busiest ? port : busiest;
             if (port <= 0)
                 continue;
-            double t = link[l]->alpha * cv_proto_latency_share(p->spec.proto, link[l]) * (double)m +
-                       (double)port / (link[l]->bw * cv_proto_data_share(p->spec.proto));
+            double t = link[l]->alpha * cv_proto_latency_share(proto, link[l]) * (double)m +
+                       (double)port / (link[l]->bw * cv_proto_data_share(proto));
             if (t > sec) { /* the slowest port sets the step's time */
                 sec = t;
                 msgs = m;

@@ -142,7 +142,8 @@ enum {
     CV__USES_SLICES = 2,  /* reads spec->slices */
     CV__STAGES = 4,       /* has local sub-phases */
     CV__USES_NODES = 8,   /* reads spec->nodes */
-    CV__FOLLOWS_TOPO = 16 /* follows spec->topo's ring or trees */
+    CV__FOLLOWS_TOPO = 16, /* follows spec->topo's ring or trees */
+    CV__SIMPLE_ONLY = 32   /* NCCL has kernels for it with the Simple protocol alone */
 };
 
 /* One algorithm of one op: every fact the program knows about it. Each

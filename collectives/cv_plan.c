@@ -123,6 +123,9 @@ int cv_plan_create(const cv_spec *spec, cv_plan **out, char *err, size_t errlen)
                         cv_algo_name(spec->algo));
     cv_plan *p = cv__xcalloc(1, sizeof *p);
     p->spec = *spec;
+    /* What runs: PAT, NVLS and CollNet take Simple whatever was asked (the
+     * window keeps the protocol chosen while the algorithm changes). */
+    p->spec.proto = cv_algo_proto(spec->op, spec->algo, spec->proto);
     if (spec->topo) { /* the plan's own copy: the caller's may go */
         p->topo_ = cv__xcalloc(1, sizeof *p->topo_);
         *p->topo_ = *spec->topo;

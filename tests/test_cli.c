@@ -34,6 +34,17 @@ static void bad_input(void)
     bad("run --op allreduce --ranks 4 --count 100G", "memory");
     bad("run --op allmagic --ranks 4 --count 8", "--op");
     bad("run --op allreduce --algo bruck --ranks 4 --count 8", "--algo");
+    /* the list of what is allowed is whole, however many algorithms */
+    bad("run --op allreduce --algo pat --ranks 4 --count 8", "one-shot, two-shot");
+    /* PAT, NVLS and CollNet have Simple kernels alone in NCCL */
+    bad("cost --op allgather --algo pat --ranks 8 --bytes 1MiB --proto ll", "Simple protocol only");
+    bad("run --op allreduce --algo nvls-tree --ranks 8 --nodes 2 --proto ll128", "allowed: simple");
+    EXPECT(run("cost --op reducescatter --algo pat --ranks 8 --bytes 1MiB") == 0 &&
+               strstr(out, "Simple only") && !strstr(out, "quickest"),
+           "cost of PAT names Simple alone: %s", out);
+#ifndef COLLVIZ_TEST_NO_GUI
+    bad("export --op allreduce --compare ring,pat --out /nonexistent", "one-shot, two-shot");
+#endif
     bad("run --op allreduce --ranks 4 --count 8 --dtype float128", "--dtype");
     bad("run --op allreduce --ranks 4 --count 8 --redop mean", "--redop");
     bad("run --op allreduce --ranks 4 --count 8 --dtype float32 --redop bxor", "integer");

@@ -438,6 +438,62 @@ static void check_protocols(void)
  * On 8 nodes of 8 H100s at 1 GiB the pipeline beats the flat rings the
  * unpipelined hierarchy loses to; at 64 KiB every slice's extra alpha makes
  * it slower. */
+/* PAT, NVLS, NVLS-Tree and CollNet have Simple kernels alone in NCCL: a
+ * plan asked for LL runs and is priced as Simple, and the registry says so
+ * for exactly those rows. */
+static void check_simple_only(void)
+{
+    static const struct {
+        cv_op op;
+        cv_algo algo;
+        int nodes;
+    } rows[] = {
+        {CV_OP_ALLGATHER, CV_ALGO_PAT, 1},      {CV_OP_REDUCESCATTER, CV_ALGO_PAT, 1},
+        {CV_OP_ALLGATHER, CV_ALGO_IN_NETWORK, 1}, {CV_OP_REDUCESCATTER, CV_ALGO_IN_NETWORK, 1},
+        {CV_OP_ALLREDUCE, CV_ALGO_IN_NETWORK, 1},
+        {CV_OP_ALLREDUCE, CV_ALGO_NVLS_TREE, 2}, {CV_OP_ALLREDUCE, CV_ALGO_COLLNET_DIRECT, 2},
+        {CV_OP_ALLREDUCE, CV_ALGO_COLLNET_CHAIN, 2},
+    };
+    const cv_link *l = cv_link_find("nvlink4");
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        double t[CV_PROTO_COUNT];
+        for (int pr = 0; pr < CV_PROTO_COUNT; pr++) {
+            cv_spec s;
+            cv_spec_init(&s);
+            s.op = rows[i].op;
+            s.algo = rows[i].algo;
+            s.ranks = 8;
+            s.nodes = rows[i].nodes;
+            s.dtype = CV_INT8;
+            s.count = 1 << 20;
+            s.proto = (cv_proto)pr;
+            cv_plan *p = NULL;
+            char err[CV_ERR_LEN];
+            cv_cost c = {0};
+            EXPECT(cv_plan_create(&s, &p, err, sizeof err) == CV_OK, "%s", err);
+            if (!p)
+                return;
+            EXPECT(p->spec.proto == CV_PROTO_SIMPLE, "%s runs Simple", cv_algo_name(s.algo));
+            p->spec.proto = (cv_proto)pr; /* priced as Simple even when set afterwards */
+            cv_cost_plan_nodes(p, l, l, &c);
+            t[pr] = c.seconds;
+            cv_plan_destroy(p);
+        }
+        EXPECT(t[CV_PROTO_LL] == t[CV_PROTO_SIMPLE] && t[CV_PROTO_LL128] == t[CV_PROTO_SIMPLE],
+               "%s %s: %g %g %g", cv_op_name(rows[i].op), cv_algo_name(rows[i].algo),
+               t[0], t[1], t[2]);
+    }
+    int simple_only = 0;
+    for (int op = 0; op < CV_OP_COUNT; op++) {
+        cv_algo a[CV_ALGO_COUNT];
+        int n = cv_op_algos((cv_op)op, a);
+        for (int k = 0; k < n; k++)
+            simple_only += cv_algo_proto((cv_op)op, a[k], CV_PROTO_LL) != CV_PROTO_LL;
+    }
+    EXPECT(simple_only == (int)(sizeof rows / sizeof rows[0]), "%d rows are Simple-only",
+           simple_only);
+}
+
 static void check_pipelined_hierarchy(void)
 {
     const cv_link *nv = cv_link_find("nvlink4"), *ib = cv_link_find("ib-ndr");
@@ -494,6 +550,7 @@ static const test_case cases[] = {
     CASE("sizes", check_sizes),
     CASE("presets", check_presets),
     CASE("protocols", check_protocols),
+    CASE("simple-only", check_simple_only),
     CASE("pipelined-hierarchy", check_pipelined_hierarchy),
 };
 

@@ -84,6 +84,14 @@ bool cli_finish_spec(const cli_cmdline *c, cv_spec *spec, bool algo_given, int m
                         cv_op_name(spec->op), cv_algo_name(spec->algo), list);
         return false;
     }
+    const char *proto = cli_flag_given_as(c, "--proto");
+    if (proto && cv_algo_proto(spec->op, spec->algo, spec->proto) != spec->proto) {
+        cli_usage_error("%s %s: NCCL runs %s %s with the Simple protocol only (it has no LL or "
+                        "LL128 kernels for it); allowed: simple",
+                        proto, cv_proto_name(spec->proto), cv_op_name(spec->op),
+                        cv_algo_name(spec->algo));
+        return false;
+    }
     const char *redop = cli_flag_given_as(c, "--redop");
     if (redop && !cv_op_reduces(spec->op)) {
         list[0] = 0;
@@ -115,7 +123,7 @@ static bool compare_algo(const char *name, cv_op op, cv_algo *out)
     }
     cv_algo algos[CV_ALGO_COUNT];
     int n = cv_op_algos(op, algos);
-    char list[160] = "";
+    char list[320] = "";
     for (int i = 0; i < n; i++) {
         size_t used = strlen(list);
         snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", cv_algo_name(algos[i]));

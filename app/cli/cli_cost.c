@@ -94,6 +94,26 @@ static void print_proto(cv_proto p, const cv_link *link)
            cv_proto_latency_share(p, link), link->alpha * cv_proto_latency_share(p, link) * 1e6);
 }
 
+/* "by protocol: Simple 8.04 us · LL128 5.53 us · LL 5.14 us (LL is
+ * quickest at this size)", over the protocols NCCL runs the algorithm with. */
+static void print_by_proto(const cv_spec *spec, const double secs[CV_PROTO_COUNT])
+{
+    if (cv_algo_proto(spec->op, spec->algo, CV_PROTO_LL) != CV_PROTO_LL) {
+        printf("by protocol: Simple only: NCCL has no LL or LL128 kernels for %s %s\n",
+               cv_op_name(spec->op), cv_algo_name(spec->algo));
+        return;
+    }
+    int best = 0;
+    printf("by protocol:");
+    for (int p = 0; p < CV_PROTO_COUNT; p++) {
+        char tp[32];
+        human_time(secs[p], tp, sizeof tp);
+        printf("%s %s %s", p ? " ·" : "", cv_proto_title((cv_proto)p), tp);
+        best = secs[p] < secs[best] ? p : best;
+    }
+    printf(" (%s is quickest at this size)\n", cv_proto_title((cv_proto)best));
+}
+
 int cli_cmd_cost(int argc, char **argv)
 {
     for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
@@ -193,8 +213,9 @@ int cli_cmd_cost(int argc, char **argv)
         double ps[CV_PROTO_COUNT];
         by_proto(plan, &link, nodes ? &inter : &link, ps);
         cJSON *bp = cJSON_AddObjectToObject(root, "time_us_by_proto");
-        for (int p = 0; p < CV_PROTO_COUNT; p++)
-            cJSON_AddNumberToObject(bp, cv_proto_name((cv_proto)p), ps[p] * 1e6);
+        for (int p = 0; p < CV_PROTO_COUNT; p++) /* only those NCCL runs it with */
+            if (cv_algo_proto(spec.op, spec.algo, (cv_proto)p) == (cv_proto)p)
+                cJSON_AddNumberToObject(bp, cv_proto_name((cv_proto)p), ps[p] * 1e6);
         if (nodes) {
             cJSON_AddStringToObject(root, "inter_link", inter.name);
             cJSON_AddNumberToObject(root, "inter_bw_GBps", inter.bw / 1e9);
@@ -284,15 +305,7 @@ int cli_cmd_cost(int argc, char **argv)
     printf("predicted time: %s\n", t1);
     double ps[CV_PROTO_COUNT];
     by_proto(plan, &link, nodes ? &inter : &link, ps);
-    int best = 0;
-    printf("by protocol:");
-    for (int p = 0; p < CV_PROTO_COUNT; p++) {
-        char tp[32];
-        human_time(ps[p], tp, sizeof tp);
-        printf("%s %s %s", p ? " ·" : "", cv_proto_title((cv_proto)p), tp);
-        best = ps[p] < ps[best] ? p : best;
-    }
-    printf(" (%s is quickest at this size)\n", cv_proto_title((cv_proto)best));
+    print_by_proto(&spec, ps);
     printf("algbw: %.2f GB/s   busbw: %.2f GB/s (busbw = algbw x %.4g)\n", c.algbw / 1e9,
            c.busbw / 1e9, cv_spec_busbw_factor(&spec));
     cv_plan_destroy(plan);
