@@ -145,6 +145,10 @@ bool lesson__writes_value(const char *text, double value, const char *unit);
  * and against the texts that must state it. */
 void lesson__read_figures(lesson__ctx *c, lesson__val root);
 
+/* lesson_claims.c: an error at off when text (the string at path where)
+ * states a claim the course once made and found wrong. */
+void lesson__check_claims(lesson__ctx *c, size_t off, const char *where, const char *text);
+
 /* lesson_verify.c: runs the trace checks of the pending quizzes. */
 void lesson__check_traces(lesson__ctx *c);
 
