@@ -85,7 +85,7 @@ static bool holds(const char *s, const char *e, const char *needle, size_t n)
 }
 
 /* Does [s, e) hold one of the '|'-separated alternatives of term? */
-static bool holds_any(const char *s, const char *e, const char *term)
+bool lesson__holds_any(const char *s, const char *e, const char *term)
 {
     while (term && *term) {
         const char *bar = strchr(term, '|');
@@ -117,9 +117,9 @@ static const char *sentence_end(const char *s)
 static bool states(const claim *k, const char *s, const char *e)
 {
     for (int i = 0; i < 3 && k->all[i]; i++)
-        if (!holds_any(s, e, k->all[i]))
+        if (!lesson__holds_any(s, e, k->all[i]))
             return false;
-    return !k->unless || !holds_any(s, e, k->unless);
+    return !k->unless || !lesson__holds_any(s, e, k->unless);
 }
 
 void lesson__check_claims(lesson__ctx *c, size_t off, const char *where, const char *text)
