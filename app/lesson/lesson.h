@@ -317,7 +317,8 @@ typedef struct {
 /* A number the lesson's text states, declared so it cannot drift: either
  * computed by the cost model (has_cost: value must lie within the tolerance
  * of the model's value times `times`), or `given` (an input of a problem, a
- * measurement, a datasheet figure) with the reason. Either way the loader
+ * measurement, a datasheet figure) with the reason, or a `fact` of the
+ * course's facts table (a figure several lessons state). Either way the loader
  * checks that the English and the Chinese text both write it, value then
  * unit. */
 typedef struct {
@@ -328,7 +329,8 @@ typedef struct {
     double times; /* the model's value is multiplied by this (1: as is) */
     bool has_cost;
     lesson_cost_ref cost;
-    const char *given; /* NULL when has_cost */
+    const char *given; /* NULL when has_cost or fact */
+    const char *fact;  /* the facts table's id (lesson_facts.c), or NULL */
 } lesson_figure;
 
 typedef struct lesson__arena lesson__arena;

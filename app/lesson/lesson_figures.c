@@ -6,7 +6,7 @@
  * and either a cost reference (the same from_cost a number quiz takes,
  * optionally multiplied by `times`, for "four all-to-alls per layer") or a
  * `given` reason (an input of the problem, a measurement, a datasheet
- * figure). The loader evaluates the model and refuses a value outside the
+ * figure), or a `fact` of the facts table (lesson_facts.c). The loader evaluates the model and refuses a value outside the
  * tolerance, and refuses a figure that neither the English nor the Chinese
  * text states: a figure nobody reads is a figure nobody checks.
  * tests/test_lesson_figures.c closes the loop from the other side: every
@@ -53,8 +53,9 @@ static bool unit_fits(const char *unit, lesson_cost_quantity q)
 
 static bool read_figure(lesson__ctx *c, lesson__val v, const char *where, lesson_figure *f)
 {
-    static const char *const keys[] = {"value", "unit", "tolerance", "tolerance_pct", "times",
-                                       "from_cost", "given", NULL};
+    static const char *const keys[] = {"value",         "unit",  "tolerance",
+                                       "tolerance_pct", "times", "from_cost",
+                                       "given",         "fact",  NULL};
     if (!lesson__want_object(c, v, where))
         return false;
     bool ok = lesson__keys(c, v, where, keys);
@@ -101,7 +102,9 @@ static bool read_figure(lesson__ctx *c, lesson__val v, const char *where, lesson
 
     lesson__val fc = lesson__member(c, v, "from_cost");
     int got_given = lesson__want_string(c, v, "given", where, false, &f->given);
-    ok = got_given >= 0 && ok;
+    const char *fact = NULL;
+    int got_fact = lesson__want_string(c, v, "fact", where, false, &fact);
+    ok = got_given >= 0 && got_fact >= 0 && ok;
     if (got_given > 0)
         f->given = lesson__strdup(c->arena, f->given);
     if (got_given > 0 && !f->given[0]) {
@@ -110,17 +113,24 @@ static bool read_figure(lesson__ctx *c, lesson__val v, const char *where, lesson
                          "a non-empty reason: where the figure comes from");
         ok = false;
     }
-    if (!fc.j == !(got_given > 0)) {
+    if ((fc.j != NULL) + (got_given > 0) + (got_fact > 0) != 1) {
         lesson__err(c, lesson__off(c, v),
-                    "%s needs exactly one of \"from_cost\" (the model computes it) and \"given\" "
-                    "(why it is not computed: an input, a measurement)", where);
+                    "%s needs exactly one of \"from_cost\" (the model computes it), \"fact\" (the "
+                    "course's facts table states it) and \"given\" (why it is not computed: an "
+                    "input, a measurement)",
+                    where);
         return false;
     }
-    if (got_given > 0 && got_times > 0) {
+    if ((got_given > 0 || got_fact > 0) && got_times > 0) {
         lesson__err(c, lesson__off(c, lesson__member(c, v, "times")),
-                    "%s.times multiplies the model's value; a given figure has none", where);
+                    "%s.times multiplies the model's value; a %s figure has none", where,
+                    got_fact > 0 ? "fact" : "given");
         ok = false;
     }
+    if (ok && got_given > 0)
+        lesson__check_given(c, v, where, f->given);
+    if (ok && got_fact > 0)
+        return lesson__check_fact(c, v, where, f, fact, got_tol > 0 || got_pct > 0);
     if (!ok || !fc.j)
         return ok;
     char about[256];

@@ -291,6 +291,7 @@ bool lesson__read_text(lesson__ctx *c, lesson__val v, const char *where, lesson_
             continue;
         }
         out->s[lang] = lesson__strdup(c->arena, s.j->valuestring);
+        lesson__check_claims(c, lesson__off(c, s), path, out->s[lang]);
     }
     if (!ok)
         memset(out, 0, sizeof *out);

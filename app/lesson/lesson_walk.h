@@ -145,6 +145,20 @@ bool lesson__writes_value(const char *text, double value, const char *unit);
  * and against the texts that must state it. */
 void lesson__read_figures(lesson__ctx *c, lesson__val root);
 
+/* lesson_claims.c: an error at off when text (the string at path where)
+ * states a claim the course once made and found wrong. */
+void lesson__check_claims(lesson__ctx *c, size_t off, const char *where, const char *text);
+/* Does [s, e) hold one of the '|'-separated alternatives of term, ASCII
+ * case aside? */
+bool lesson__holds_any(const char *s, const char *e, const char *term);
+
+/* lesson_facts.c: a figure that names a fact ("fact": id) must state the
+ * fact's value (within its tolerance when the figure gives one) and unit;
+ * sets fig->fact. A given reason that describes a fact is an error. */
+bool lesson__check_fact(lesson__ctx *c, lesson__val v, const char *where, lesson_figure *fig,
+                        const char *id, bool tolerance_given);
+void lesson__check_given(lesson__ctx *c, lesson__val v, const char *where, const char *reason);
+
 /* lesson_verify.c: runs the trace checks of the pending quizzes. */
 void lesson__check_traces(lesson__ctx *c);
 
