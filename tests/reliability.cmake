@@ -21,8 +21,8 @@ if(COLLVIZ_GUI)
   # written, one line for a refusal, root, slices and transfers checked.
   add_test(NAME test_reliability_trace
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_reliability_trace.sh $<TARGET_FILE:collviz>
-                   ${CMAKE_BINARY_DIR}/reliability-trace)
-  set_tests_properties(test_reliability_trace PROPERTIES TIMEOUT 300)
+                   ${CMAKE_BINARY_DIR}/reliability-trace "${COLLVIZ_SANITIZE}")
+  set_tests_properties(test_reliability_trace PROPERTIES TIMEOUT 600)
 endif()
 
 # libFuzzer targets for the other files collviz reads from a user's disk

@@ -3,12 +3,14 @@
 # export) is bounded in memory, quotes what the file says and refuses in
 # one line; each case below once went wrong.
 #
-#   test_reliability_trace.sh COLLVIZ WORK_DIR
+#   test_reliability_trace.sh COLLVIZ WORK_DIR [SANITIZE]
 #
 # - A 23 MB trace of a run the stage cannot show is refused from its
 #   header, before its values are read (it peaked at 1.3 GB, some 55 times
 #   its size, then was refused by the stage anyway); a 25 MB trace the
-#   stage shows is read within 10 times its size (it took 700 MB).
+#   stage shows is read within 10 times its size (it took 700 MB), or
+#   refused from its header under a COLLVIZ_MEMORY_LIMIT below what it
+#   needs.
 # - A trace whose run fits alone but not beside --compare is one line on
 #   standard error and exit 2, in words for a trace (export printed it on
 #   standard output, then "no trace"; both said "lower the count or the
@@ -19,10 +21,12 @@
 #   too (they were taken); recorded transfers that are not the plan's are
 #   refused (they were ignored while the replay "agreed bit for bit"), and
 #   the verdict says what was compared.
-# Peak memory comes from /usr/bin/time (GNU time); without it those two
-# checks are skipped and said so.
+# Peak memory comes from /usr/bin/time (GNU time); without it, or under the
+# sanitizers (whose shadow memory and quarantine are no part of collviz's
+# own), those two checks are skipped and said so.
 bin=${1:?usage: test_reliability_trace.sh COLLVIZ WORK_DIR}
-work=${2:?usage: test_reliability_trace.sh COLLVIZ WORK_DIR}
+work=${2:?usage: test_reliability_trace.sh COLLVIZ WORK_DIR [SANITIZE]}
+sanitize=${3:-}
 rm -rf "$work" && mkdir -p "$work" || exit 1
 export HOME="$work" XDG_DATA_HOME="$work/data"
 # No display: gui reads the trace and steps in the terminal.
@@ -31,7 +35,7 @@ fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 ok() { echo "ok: $*"; }
 gnutime=
-if /usr/bin/time -f %M true >/dev/null 2>&1; then
+if [ -z "$sanitize" ] && /usr/bin/time -f %M true >/dev/null 2>&1; then
   gnutime=/usr/bin/time
 fi
 
@@ -57,7 +61,7 @@ peak() {
   limit=$1 what=$2
   shift 2
   if [ -z "$gnutime" ]; then
-    echo "skip: $what: no /usr/bin/time here to measure peak memory"
+    echo "skip: $what: peak memory is not measured here (no /usr/bin/time, or sanitizers)"
     "$bin" "$@" >/dev/null 2>&1 </dev/null
     rc=$?
     return
@@ -96,6 +100,13 @@ size=$(wc -c <"$fits")
 [ "$size" -gt 20000000 ] || fail "the trace that fits is only $size bytes"
 peak $((size / 1024 * 10)) "read and replayed ($size bytes)" gui --trace "$fits"
 [ "$rc" -eq 0 ] || fail "gui --trace $fits in the terminal: exit $rc"
+# The memory it needs (the file, its values, the stage) against the limit,
+# from the header.
+export COLLVIZ_MEMORY_LIMIT=100M
+refused "a trace past COLLVIZ_MEMORY_LIMIT" \
+  'fits.json:1:1: showing the run it records would need [0-9.]* MiB of memory (the file [0-9.]*, its values [0-9.]*, the stage [0-9.]*) but COLLVIZ_MEMORY_LIMIT is 100.0 MiB' \
+  export --trace "$fits" --gif "$work/x.gif"
+unset COLLVIZ_MEMORY_LIMIT
 
 # --------------------------------------------------------------- refusal
 refused "a trace beside --compare that does not fit, export" \

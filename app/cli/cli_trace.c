@@ -313,7 +313,8 @@ static bool trace_fits(trace_reader *tr, jr_val root, const cv_plan *plan)
                    (long long)(CV_VISUAL_STAGE_BYTES >> 20));
     double need = (double)stage + values + (double)tr->doc->len;
     char source[64];
-    int64_t have = cv_memory_available(source, sizeof source);
+    /* asked as the JSON reader asks: only of what is large enough to matter */
+    int64_t have = need > 64.0 * 1048576.0 ? cv_memory_available(source, sizeof source) : INT64_MAX;
     if (need > (double)have)
         return say(tr, root, "showing the run it records would need %.1f MiB of memory (the file "
                              "%.1f, its values %.1f, the stage %.1f) but %s is %.1f MiB",
