@@ -17,6 +17,12 @@ if(COLLVIZ_GUI)
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_reliability_cli.sh $<TARGET_FILE:collviz>
                    ${PROJECT_SOURCE_DIR} ${CMAKE_BINARY_DIR}/reliability-cli "${COLLVIZ_SANITIZE}")
   set_tests_properties(test_reliability_cli PROPERTIES TIMEOUT 900)
+  # Reading a trace: memory bounded from its header, numbers quoted as
+  # written, one line for a refusal, root, slices and transfers checked.
+  add_test(NAME test_reliability_trace
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_reliability_trace.sh $<TARGET_FILE:collviz>
+                   ${CMAKE_BINARY_DIR}/reliability-trace "${COLLVIZ_SANITIZE}")
+  set_tests_properties(test_reliability_trace PROPERTIES TIMEOUT 600)
 endif()
 
 # Every writer of a file the user names (trace, GIF, frames, show's PNG,

@@ -17,6 +17,11 @@
  *   paired through members and elements.
  * - What a message quotes is escaped; a key is shortened between
  *   characters.
+ * - An array under a lazy key (jr_opts.lazy) is checked, not held: no node
+ *   and no cJSON value inside it, so max_values does not count it; its
+ *   values are read from the text as tokens, numbers as written, strings
+ *   unescaped, a key given twice found where it is looked up; the values
+ *   after it keep their places; bad JSON inside it is still refused.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
@@ -223,10 +228,60 @@ static void escaping(void)
     EXPECT(!strcmp(jr_clip(out, 8, "short"), "short"), "fits: %s", out);
 }
 
+static void lazy(void)
+{
+    static const char *const keys[] = {"vals", "objs", NULL};
+    jr_opts o = {.lazy = keys, .max_values = 12};
+    const char *text = "{\"vals\": [[1, 9007199254740993], null, \"n\\u0061n\", [] ],\n"
+                       " \"objs\": [{\"a\": 1, \"b\": [2], \"a\": 3}], \"after\": 70}";
+    jr_doc d;
+    jr_error e;
+    jr_status st = jr_read_text("t.json", text, strlen(text), &o, &d, &e);
+    EXPECT(st == JR_OK, "lazy arrays read: %s", e.msg);
+    REQUIRE(st == JR_OK);
+    jr_val root = jr_root(&d), vals = jr_member(&d, root, "vals");
+    EXPECT(cJSON_IsArray(vals.j) && jr_count(vals) == 0, "cJSON holds no value of a lazy array");
+    jr_tok t = jr_tok_of(&d, vals);
+    EXPECT(t.kind == JR_TARRAY && text[t.off] == '[' && text[t.end - 1] == ']', "its bytes");
+    jr_tok r0 = jr_tok_first(&d, t), r1 = jr_tok_next(&d, r0), r2 = jr_tok_next(&d, r1);
+    jr_tok r3 = jr_tok_next(&d, r2), end = jr_tok_next(&d, r3);
+    EXPECT(r0.kind == JR_TARRAY && r1.kind == JR_TNULL && r2.kind == JR_TSTRING &&
+               r3.kind == JR_TARRAY && end.kind == JR_TNONE && text[end.off] == ']',
+           "the elements in order, then none at the ']'");
+    char out[64];
+    jr_tok big = jr_tok_next(&d, jr_tok_first(&d, r0));
+    EXPECT(!strcmp(jr_tok_text(&d, big, out, sizeof out), "9007199254740993"),
+           "a number as written: %s", out);
+    EXPECT(!strcmp(jr_tok_text(&d, r2, out, sizeof out), "nan"), "a string unescaped: %s", out);
+    EXPECT(jr_tok_first(&d, r3).kind == JR_TNONE, "an empty array has no element");
+    EXPECT(!strcmp(jr_tok_found(&d, r1, out, sizeof out), "null"), "named: %s", out);
+    jr_tok obj = jr_tok_first(&d, jr_tok_of(&d, jr_member(&d, root, "objs")));
+    bool twice = false;
+    size_t at = 0;
+    jr_tok b = jr_tok_member(&d, obj, "b", &twice, &at);
+    EXPECT(b.kind == JR_TARRAY && !twice, "a member found");
+    jr_tok a = jr_tok_member(&d, obj, "a", &twice, &at);
+    EXPECT(a.kind == JR_TNUMBER && twice && !strncmp(text + at, "\"a\": 3", 6),
+           "the first of a key given twice, and where the second is");
+    EXPECT(jr_tok_member(&d, obj, "c", NULL, NULL).kind == JR_TNONE, "an absent member");
+    jr_val after = jr_member(&d, root, "after");
+    int line, col;
+    jr_position(&d, jr_off(&d, after), &line, &col);
+    EXPECT(cJSON_IsNumber(after.j) && after.j->valueint == 70 && line == 2 && col == 49,
+           "a value after lazy arrays keeps its place: %d:%d", line, col);
+    jr_destroy(&d);
+    const char *bad = "{\"vals\": [1, [2,]]}", *zero = "{\"vals\": [01]}",
+               *many = "{\"other\": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]}";
+    refused(bad, strlen(bad), &o, JR_ESYNTAX, 1, 17, "trailing comma");
+    refused(zero, strlen(zero), &o, JR_ESYNTAX, 1, 11, "leading zeros");
+    refused(many, strlen(many), &o, JR_ETOOMANY, 1, 43, "more than 12 values");
+}
+
 static const test_case cases[] = {
     CASE("files", files),
     CASE("refusals", refusals),
     CASE("escaping", escaping),
+    CASE("lazy", lazy),
 };
 
 int main(int argc, char **argv) { return CASES_MAIN(argc, argv, cases); }

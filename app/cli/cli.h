@@ -337,6 +337,7 @@ typedef struct {
     void **outputs;       /* per rank: its receive buffer as recorded */
     double *step_seconds; /* per step of the plan: the recorded run's times */
     int nsteps;
+    int64_t transfers;    /* recorded transfers, each checked against the plan's */
     int64_t wrong;        /* wrong results the recording run counted */
     char backend[32], host[128], created[32];
 } cli_trace;

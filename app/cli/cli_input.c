@@ -49,12 +49,19 @@ static bool fail(input_reader *in, size_t off, const char *fmt, ...)
 }
 
 /* One value into element i of out, as dtype d. */
-static bool read_value(input_reader *in, jr_val v, cv_dtype d, void *out, int64_t i)
+static bool read_value(input_reader *in, jr_tok v, cv_dtype d, void *out, int64_t i)
 {
-    size_t at = jr_off(in->doc, v); /* errors point at the value's start */
+    size_t at = v.off; /* errors point at the value's start */
     bool fl = cv_dtype_is_float(d);
-    if (cJSON_IsString(v.j)) {
-        const char *s = v.j->valuestring;
+    if (v.kind == JR_TSTRING) {
+        char text[64], raw[200];
+        const char *s = jr_tok_text(in->doc, v, text, sizeof text);
+        if (!*s && v.end - v.off > 2) { /* too long to be a name: quoted as written, cut */
+            size_t n = v.end - v.off - 2 < sizeof raw ? v.end - v.off - 2 : sizeof raw - 1;
+            memcpy(raw, in->doc->text + v.off + 1, n);
+            raw[n] = '\0';
+            s = raw;
+        }
         double x = !strcmp(s, "nan") ? NAN : !strcmp(s, "inf") ? INFINITY
                    : !strcmp(s, "-inf") ? -INFINITY : 0;
         if (!fl || (x == 0 && !isnan(x))) {
@@ -66,11 +73,11 @@ static bool read_value(input_reader *in, jr_val v, cv_dtype d, void *out, int64_
         return true;
     }
     char tok[64];
-    if (!cJSON_IsNumber(v.j))
+    if (v.kind != JR_TNUMBER)
         return fail(in, at, "expected a number%s, not %s",
                     fl ? " (or \"nan\", \"inf\", \"-inf\")" : "",
-                    jr_found(in->doc, v, tok, sizeof tok));
-    jr_number_text(in->doc, v, tok, sizeof tok); /* as written: int64 stays exact */
+                    jr_tok_found(in->doc, v, tok, sizeof tok));
+    jr_tok_text(in->doc, v, tok, sizeof tok); /* as written: int64 stays exact */
     char *end;
     errno = 0;
     if (!fl) {
@@ -108,33 +115,31 @@ static bool read_value(input_reader *in, jr_val v, cv_dtype d, void *out, int64_
     return true;
 }
 
-/* Rank r's entry e: null, or an array of exactly cv_spec_buf_count(SEND)
- * values. */
 /* Rank r's buffer buf (its send buffer for inputs, its receive buffer for
- * a trace's results) from array e. */
-static bool read_rank(input_reader *in, jr_val e, const cv_spec *s, cv_buf buf, int r, void **out)
+ * a trace's results) from entry e: null, or an array of exactly
+ * cv_spec_buf_count values, read from the text one at a time. */
+static bool read_rank(input_reader *in, jr_tok e, const cv_spec *s, cv_buf buf, int r, void **out)
 {
     int64_t want = cv_spec_buf_count(s, buf, r), got = 0;
     bool used = cv_spec_buf_used(s, buf, r);
     const char *what = buf == CV_BUF_SEND ? "send" : "receive";
     char found[64];
-    if (cJSON_IsNull(e.j)) {
+    if (e.kind == JR_TNULL) {
         if (want > 0)
-            return fail(in, jr_off(in->doc, e),
+            return fail(in, e.off,
                         "rank %d's %s buffer is null, but %s's holds %lld elements there", r,
                         what, cv_op_name(s->op), (long long)want);
         return true;
     }
-    if (!cJSON_IsArray(e.j))
-        return fail(in, jr_off(in->doc, e),
-                    "expected '[' opening rank %d's values, or null; not %s", r,
-                    jr_found(in->doc, e, found, sizeof found));
+    if (e.kind != JR_TARRAY)
+        return fail(in, e.off, "expected '[' opening rank %d's values, or null; not %s", r,
+                    jr_tok_found(in->doc, e, found, sizeof found));
     *out = calloc((size_t)want + 1, cv_dtype_size(s->dtype));
     if (!*out)
-        return fail(in, jr_off(in->doc, e), "out of memory");
-    for (jr_val v = jr_child(in->doc, e); v.j; v = jr_next(in->doc, v)) {
+        return fail(in, e.off, "out of memory");
+    for (jr_tok v = jr_tok_first(in->doc, e); v.kind != JR_TNONE; v = jr_tok_next(in->doc, v)) {
         if (got == want)
-            return fail(in, jr_off(in->doc, v), "rank %d has more than %lld values; %s", r,
+            return fail(in, v.off, "rank %d has more than %lld values; %s", r,
                         (long long)want,
                         !used ? (buf == CV_BUF_SEND
                                      ? "NCCL leaves this rank's send buffer unused: give null or []"
@@ -145,7 +150,7 @@ static bool read_rank(input_reader *in, jr_val e, const cv_spec *s, cv_buf buf, 
             return false;
     }
     if (got < want)
-        return fail(in, jr_end(in->doc, e) - 1,
+        return fail(in, e.end - 1,
                     "rank %d has %lld values; %s's %s buffer holds %lld on this rank "
                     "(--count %lld)", r, (long long)got, cv_op_name(s->op), what, (long long)want,
                     (long long)s->count);
@@ -167,8 +172,9 @@ static jr_opts input_opts(const cv_spec *s, char *why, size_t whylen)
                      .max_values = most < INT32_MAX ? most : INT32_MAX, .too_many = why};
 }
 
-/* Array root: one entry per rank, each rank's buffer buf. */
-static bool read_buffers(input_reader *in, jr_val root, const cv_spec *s, cv_buf buf,
+/* Array root: one entry per rank, each rank's buffer buf, read from the
+ * text (a trace's arrays are lazy: no tree holds their values). */
+static bool read_buffers(input_reader *in, jr_tok root, const cv_spec *s, cv_buf buf,
                          void ***buffers)
 {
     const jr_doc *doc = in->doc;
@@ -176,24 +182,23 @@ static bool read_buffers(input_reader *in, jr_val root, const cv_spec *s, cv_buf
     bool ok = got != NULL;
     if (!ok) {
         fail(in, 0, "out of memory");
-    } else if (!cJSON_IsArray(root.j)) {
+    } else if (root.kind != JR_TARRAY) {
         char found[64];
-        ok = fail(in, jr_off(doc, root),
-                  "expected '[' opening one entry per rank (--ranks %d); not %s", s->ranks,
-                  jr_found(doc, root, found, sizeof found));
+        ok = fail(in, root.off, "expected '[' opening one entry per rank (--ranks %d); not %s",
+                  s->ranks, jr_tok_found(doc, root, found, sizeof found));
     }
     int r = 0;
-    for (jr_val v = ok ? jr_child(doc, root) : (jr_val){NULL, -1}; ok && v.j;
-         v = jr_next(doc, v), r++) {
+    for (jr_tok v = ok ? jr_tok_first(doc, root) : (jr_tok){JR_TNONE, 0, 0};
+         ok && v.kind != JR_TNONE; v = jr_tok_next(doc, v), r++) {
         if (r == s->ranks) {
-            ok = fail(in, jr_off(doc, v), "more than %d entries; give one per rank (--ranks %d)",
+            ok = fail(in, v.off, "more than %d entries; give one per rank (--ranks %d)",
                       s->ranks, s->ranks);
             break;
         }
         ok = read_rank(in, v, s, buf, r, &got[r]);
     }
     if (ok && r < s->ranks)
-        ok = fail(in, jr_end(doc, root) - 1, "%d entries; give one per rank (--ranks %d)", r,
+        ok = fail(in, root.end - 1, "%d entries; give one per rank (--ranks %d)", r,
                   s->ranks);
     if (!ok) {
         cli_free_inputs(got, s->ranks);
@@ -206,7 +211,7 @@ static bool read_buffers(input_reader *in, jr_val root, const cv_spec *s, cv_buf
 /* The document read: one entry per rank. */
 static bool from_doc(input_reader *in, const cv_spec *s, void ***inputs)
 {
-    return read_buffers(in, jr_root(in->doc), s, CV_BUF_SEND, inputs);
+    return read_buffers(in, jr_tok_of(in->doc, jr_root(in->doc)), s, CV_BUF_SEND, inputs);
 }
 
 bool cli__read_buffers(const jr_doc *doc, jr_val arr, const cv_spec *s, cv_buf buf,
@@ -214,7 +219,7 @@ bool cli__read_buffers(const jr_doc *doc, jr_val arr, const cv_spec *s, cv_buf b
 {
     input_reader in = {doc, err, errlen};
     *buffers = NULL;
-    return read_buffers(&in, arr, s, buf, buffers);
+    return read_buffers(&in, jr_tok_of(doc, arr), s, buf, buffers);
 }
 
 /* Reads what jr_read_* gave: the inputs, or one line in err. */

@@ -10,10 +10,19 @@
  *
  * The file is never trusted: it goes through the JSON reader every file
  * goes through (size cap, no FIFOs, positions), each member is checked for
- * its type and range, the spec as the command line's is, the values as
- * --input's are, and the number of steps against the plan collviz makes
- * for that spec. Every problem is one line with the file, line and column.
+ * its type and range (numbers read and quoted as written), the spec as the
+ * command line's is (root, slices and redop included), the values as
+ * --input's are, and the steps and each step's transfers against the plan
+ * collviz makes for that spec. Every problem is one line with the file,
+ * line and column.
+ *
+ * Its memory is bounded by its header: inputs, outputs and transfers are
+ * lazy arrays (jr_opts.lazy: checked as JSON, never a tree), the spec and
+ * the steps are read first, and a run the stage cannot show, or that would
+ * not fit in the memory available, is refused before a value is read; the
+ * values then go from the text straight into their buffers.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -70,8 +79,27 @@ static bool want_string(trace_reader *tr, jr_val root, const char *key, bool req
     return true;
 }
 
+/* The whole number a token writes, exactly (cJSON's double would make
+ * 9007199254740993 ...992): false for one that is not whole or not an
+ * int64. */
+static bool whole_number(const char *text, long long *out)
+{
+    char *end;
+    errno = 0;
+    if (text[strspn(text, "-0123456789")] == '\0') {
+        long long x = strtoll(text, &end, 10);
+        *out = x;
+        return *text && !*end && errno != ERANGE;
+    }
+    double d = strtod(text, &end);
+    if (*end || end == text || !(d == floor(d)) || fabs(d) >= 9.2e18)
+        return false;
+    *out = (long long)d;
+    return true;
+}
+
 /* A whole number in [lo, hi]; absent or null leaves *out as it is where
- * not required. */
+ * not required. A number refused is quoted as the file writes it. */
 static bool want_int(trace_reader *tr, jr_val root, const char *key, bool required, long long lo,
                      long long hi, long long *out)
 {
@@ -80,10 +108,13 @@ static bool want_int(trace_reader *tr, jr_val root, const char *key, bool requir
         return false;
     if (!v.j || cJSON_IsNull(v.j))
         return !required || say(tr, v, "\"%s\" is null; expected a whole number", key);
-    double d = cJSON_IsNumber(v.j) ? v.j->valuedouble : NAN;
-    if (!(d == floor(d)) || d < (double)lo || d > (double)hi)
-        return say(tr, v, "\"%s\" must be a whole number from %lld to %lld", key, lo, hi);
-    *out = (long long)d;
+    char text[80];
+    long long x = 0;
+    if (!cJSON_IsNumber(v.j) || !whole_number(jr_number_text(tr->doc, v, text, sizeof text), &x) ||
+        x < lo || x > hi)
+        return say(tr, v, "\"%s\" must be a whole number from %lld to %lld, not %s", key, lo, hi,
+                   jr_found(tr->doc, v, text, sizeof text));
+    *out = x;
     return true;
 }
 
@@ -130,6 +161,23 @@ static bool read_spec(trace_reader *tr, jr_val root, int max_ranks, cv_spec *s)
     s->slices = (int)slices;
     s->nodes = (int)nodes;
     s->proto = (cv_proto)proto;
+    /* What the command line refuses, a trace may not say either
+     * (cli_finish_spec): its writer puts null or 1 there. */
+    jr_val rv = jr_member(tr->doc, root, "root"), sv = jr_member(tr->doc, root, "slices"),
+           ov = jr_member(tr->doc, root, "redop");
+    if (rv.j && !cJSON_IsNull(rv.j) && !cv_algo_uses_root(s->op, s->algo) &&
+        (!cv_op_has_root(s->op) || s->root != 0))
+        return say(tr, rv, "\"root\" is %d, but %s %s has no root (the command line refuses "
+                           "--root for it; its trace says %s)", s->root, cv_op_name(s->op),
+                   cv_algo_name(s->algo), cv_op_has_root(s->op) ? "0" : "null");
+    if (sv.j && s->slices != 1 && !cv_algo_uses_slices(s->op, s->algo))
+        return say(tr, sv, "\"slices\" is %d, but %s %s is not pipelined (the command line "
+                           "refuses --slices for it; its trace says 1)", s->slices,
+                   cv_op_name(s->op), cv_algo_name(s->algo));
+    if (ov.j && !cJSON_IsNull(ov.j) && !cv_op_reduces(s->op))
+        return say(tr, ov, "\"redop\" is \"%s\", but %s does not reduce (the command line "
+                           "refuses --redop for it; its trace says null)",
+                   cv_redop_name(s->redop), cv_op_name(s->op));
     char why[CV_ERR_LEN];
     if (cv_spec_check(s, max_ranks, why, sizeof why) != CV_OK)
         return say(tr, root, "the run it records is not one collviz runs: %s", why);
@@ -139,27 +187,86 @@ static bool read_spec(trace_reader *tr, jr_val root, int max_ranks, cv_spec *s)
     for (int r = 0; r < s->ranks; r++)
         values += (double)cv_spec_buf_count(s, CV_BUF_SEND, r) +
                   (double)cv_spec_buf_count(s, CV_BUF_RECV, r);
-    if (values > (double)jr_end(tr->doc, root))
-        return say(tr, jr_member(tr->doc, root, "count"),
-                   "\"count\" %lld: a run of that size has %.0f values, more than this file of "
-                   "%zu bytes holds", (long long)s->count, values, jr_end(tr->doc, root));
+    if (values > (double)jr_end(tr->doc, root)) {
+        char text[80];
+        jr_val cv = jr_member(tr->doc, root, "count");
+        return say(tr, cv,
+                   "\"count\" %s: a run of that size has %.0f values, more than this file of %zu "
+                   "bytes holds",
+                   jr_number_text(tr->doc, cv, text, sizeof text), values, jr_end(tr->doc, root));
+    }
     return true;
 }
 
-/* steps: one object a step of the plan, each with its measured time_us. */
-static bool read_steps(trace_reader *tr, jr_val root, const cv_spec *s, cli_trace *t)
+/* A step's recorded transfers against the plan's: as many, each between
+ * the same ranks with as many elements. They are read from the text (a
+ * lazy array: 14 members a transfer would be a tree of millions of values
+ * in a large trace) and only compared; the replay runs the plan. */
+static bool read_transfers(trace_reader *tr, jr_val st, int k, const cv_plan *plan)
+{
+    const jr_doc *d = tr->doc;
+    const cv_step *step = &plan->steps[k];
+    jr_tok xs = jr_tok_of(d, jr_member(d, st, "transfers"));
+    char found[64];
+    if (xs.kind != JR_TARRAY)
+        return say(tr, xs.kind == JR_TNONE ? st : jr_member(d, st, "transfers"),
+                   "step %d's \"transfers\" must be an array, not %s", k + 1,
+                   jr_tok_found(d, xs, found, sizeof found));
+    int64_t i = 0;
+    jr_tok x;
+    for (x = jr_tok_first(d, xs); x.kind != JR_TNONE && i < step->count;
+         x = jr_tok_next(d, x), i++) {
+        const cv_transfer *t = &plan->transfers[step->first + i];
+        static const char *const keys[] = {"src", "dst", "count"};
+        int64_t want[] = {t->src, t->dst, t->count};
+        for (int m = 0; m < 3; m++) {
+            bool twice = false;
+            size_t at = 0;
+            jr_tok v = jr_tok_member(d, x, keys[m], &twice, &at);
+            char text[80];
+            long long got = 0;
+            bool whole = v.kind == JR_TNUMBER && whole_number(jr_tok_text(d, v, text, sizeof text),
+                                                              &got);
+            if (twice) {
+                jr_say(d, at, tr->err, tr->errlen,
+                       "duplicate key \"%s\" in steps[%d].transfers[%lld]", keys[m], k,
+                       (long long)i);
+                return false;
+            }
+            if (!whole || got != want[m]) {
+                jr_say(d, v.kind == JR_TNONE ? x.off : v.off, tr->err, tr->errlen,
+                       "step %d, transfer %lld: \"%s\" is %s where collviz's plan for this spec "
+                       "has %lld (a trace records the transfers of the plan it ran)", k + 1,
+                       (long long)i + 1, keys[m],
+                       v.kind == JR_TNONE ? "missing" : jr_tok_found(d, v, text, sizeof text),
+                       (long long)want[m]);
+                return false;
+            }
+        }
+    }
+    if (x.kind != JR_TNONE || i < step->count) {
+        int64_t n = i;
+        for (; x.kind != JR_TNONE; x = jr_tok_next(d, x))
+            n++;
+        jr_say(d, xs.off, tr->err, tr->errlen,
+               "step %d has %lld transfers; collviz's plan for this spec has %lld there (a trace "
+               "records the transfers of the plan it ran)", k + 1, (long long)n,
+               (long long)step->count);
+        return false;
+    }
+    return true;
+}
+
+/* steps: one object a step of the plan, each with its measured time_us
+ * and the transfers it ran. */
+static bool read_steps(trace_reader *tr, jr_val root, const cv_plan *plan, cli_trace *t)
 {
     jr_val steps;
     if (!member(tr, root, "steps", true, &steps))
         return false;
     if (!cJSON_IsArray(steps.j))
         return say(tr, steps, "\"steps\" must be an array, one object a step");
-    cv_plan *plan = NULL;
-    char why[CV_ERR_LEN];
-    if (cv_plan_create(s, &plan, why, sizeof why) != CV_OK)
-        return say(tr, root, "its spec has no plan: %s", why);
     int n = plan->nsteps;
-    cv_plan_destroy(plan);
     if (jr_count(steps) != n)
         return say(tr, steps, "%d steps; collviz's plan for this spec has %d (a trace records "
                               "every step of the plan it ran)", jr_count(steps), n);
@@ -176,16 +283,58 @@ static bool read_steps(trace_reader *tr, jr_val root, const cv_spec *s, cli_trac
             return say(tr, us, "step %d's \"time_us\" must be a number of microseconds, 0 or "
                                "more", k + 1);
         t->step_seconds[k] = us.j->valuedouble * 1e-6;
+        if (!read_transfers(tr, st, k, plan))
+            return false;
+        t->transfers += plan->steps[k].count;
     }
     return true;
 }
 
-/* A file (text NULL) or text in memory, read whole and checked. */
+/* Whether showing the recorded run fits, from the header alone, before a
+ * value is read: the stage's bound (what the window holds step by step,
+ * CV_VISUAL_STAGE_BYTES) and the memory available for the text, the
+ * values and the stage. A trace cannot be made smaller: the message says
+ * what was recorded and what the stage takes. */
+static bool trace_fits(trace_reader *tr, jr_val root, const cv_plan *plan)
+{
+    const cv_spec *s = &plan->spec;
+    int64_t stage = cv_visual_footprint(plan, 3), esz = (int64_t)cv_dtype_size(s->dtype);
+    double values = 0;
+    for (int r = 0; r < s->ranks; r++)
+        values += (double)(cv_spec_buf_count(s, CV_BUF_SEND, r) +
+                           cv_spec_buf_count(s, CV_BUF_RECV, r)) * (double)esz;
+    if (stage > CV_VISUAL_STAGE_BYTES)
+        return say(tr, jr_member(tr->doc, root, "count"),
+                   "it records %s %s with %d ranks x %lld %s, which would hold %lld MiB on the "
+                   "stage step by step; the stage holds at most %lld MiB, so this trace cannot "
+                   "be shown (record a run with a smaller --count or fewer --ranks)",
+                   cv_op_name(s->op), cv_algo_name(s->algo), s->ranks, (long long)s->count,
+                   cv_dtype_name(s->dtype), (long long)(stage >> 20),
+                   (long long)(CV_VISUAL_STAGE_BYTES >> 20));
+    double need = (double)stage + values + (double)tr->doc->len;
+    char source[64];
+    /* asked as the JSON reader asks: only of what is large enough to matter */
+    int64_t have = need > 64.0 * 1048576.0 ? cv_memory_available(source, sizeof source) : INT64_MAX;
+    if (need > (double)have)
+        return say(tr, root, "showing the run it records would need %.1f MiB of memory (the file "
+                             "%.1f, its values %.1f, the stage %.1f) but %s is %.1f MiB",
+                   need / 1048576.0, (double)tr->doc->len / 1048576.0, values / 1048576.0,
+                   (double)stage / 1048576.0, source, (double)have / 1048576.0);
+    return true;
+}
+
+/* The arrays a trace holds its values in: read from the text, never
+ * held as a tree (jr_opts.lazy). */
+static const char *const trace_lazy[] = {"inputs", "outputs", "transfers", NULL};
+
+/* A file (text NULL) or text in memory, checked and read: the header
+ * first (spec, steps, whether it fits), then the values, straight into
+ * the typed buffers. */
 static bool trace_read(const char *name, const char *text, size_t len, int max_ranks, cli_trace *t,
                        char *err, size_t errlen)
 {
     memset(t, 0, sizeof *t);
-    jr_opts o = {.max_bytes = TRACE_MAX_BYTES, .max_depth = 16};
+    jr_opts o = {.max_bytes = TRACE_MAX_BYTES, .max_depth = 16, .lazy = trace_lazy};
     jr_doc doc;
     jr_error e;
     jr_status st = text ? jr_read_text(name, text, len, &o, &doc, &e)
@@ -218,7 +367,12 @@ static bool trace_read(const char *name, const char *text, size_t len, int max_r
          want_string(&tr, root, "host", false, &host) &&
          want_string(&tr, root, "created", false, &created) &&
          want_int(&tr, root, "wrong", false, 0, INT64_MAX / 16, &wrong);
-    ok = ok && read_steps(&tr, root, &t->spec, t);
+    cv_plan *plan = NULL;
+    char why[CV_ERR_LEN];
+    if (ok && cv_plan_create(&t->spec, &plan, why, sizeof why) != CV_OK)
+        ok = say(&tr, root, "its spec has no plan: %s", why);
+    ok = ok && trace_fits(&tr, root, plan) && read_steps(&tr, root, plan, t);
+    cv_plan_destroy(plan);
     jr_val in = {NULL, -1}, out = {NULL, -1};
     ok = ok && member(&tr, root, "inputs", true, &in) && member(&tr, root, "outputs", true, &out);
     ok = ok && cli__read_buffers(&doc, in, &t->spec, CV_BUF_SEND, &t->inputs, err, errlen);

@@ -158,8 +158,8 @@ static void sync_frame_panels(gui *g)
  * stays within CV_VISUAL_STAGE_BYTES: each side keeps its trace and three
  * states over it, so its memory grows with the count; past the bound the
  * stage says so instead (a compare of 524,288 elements took a gigabyte). */
-static int stage_fits(const cv_spec *spec, bool compare, cv_algo second, int64_t *needp, char *err,
-                      size_t n)
+static int stage_fits(const cv_spec *spec, bool compare, cv_algo second, bool recorded,
+                      int64_t *needp, char *err, size_t n)
 {
     int64_t need = 0;
     *needp = 0;
@@ -177,12 +177,25 @@ static int stage_fits(const cv_spec *spec, bool compare, cv_algo second, int64_t
     *needp = need;
     if (need <= CV_VISUAL_STAGE_BYTES)
         return CV_OK;
-    snprintf(err, n, "showing %s %s%s%s with %d ranks x %lld elements step by step would hold "
-                     "%lld MiB (the stage's limit is %lld MiB); lower the count or the ranks",
-             cv_op_name(spec->op), cv_algo_name(spec->algo), compare ? " against " : "",
-             compare ? cv_algo_name(second) : "", spec->ranks, (long long)spec->count,
-             (long long)(need >> 20), (long long)(CV_VISUAL_STAGE_BYTES >> 20));
+    /* A recorded run (a trace) cannot be made smaller: what helps there is
+     * showing it alone, or recording a smaller one. */
+    snprintf(err, n, "showing %s%s %s%s%s with %d ranks x %lld elements step by step would hold "
+                     "%lld MiB (the stage's limit is %lld MiB); %s",
+             recorded ? "the recorded run, " : "", cv_op_name(spec->op), cv_algo_name(spec->algo),
+             compare ? " against " : "", compare ? cv_algo_name(second) : "", spec->ranks,
+             (long long)spec->count, (long long)(need >> 20),
+             (long long)(CV_VISUAL_STAGE_BYTES >> 20),
+             !recorded ? "lower the count or the ranks"
+             : compare ? "a trace cannot be made smaller: show it alone"
+                       : "a trace cannot be made smaller: record a smaller run");
     return CV_ETOOBIG;
+}
+
+int gui_stage_check(const gui_options *o, char *err, size_t n)
+{
+    int64_t need;
+    return stage_fits(&o->spec, o->compare, o->compare_algo, o->recorded_seconds != NULL, &need,
+                      err, n);
 }
 
 /* A stage this large takes long enough to make (a second or more on the
@@ -223,7 +236,8 @@ static int rebuild(gui *g, const cv_spec *spec, bool compare, cv_algo second)
     gui_panel a, b;
     memset(&b, 0, sizeof b);
     int64_t need = 0;
-    int rc = stage_fits(spec, compare, second, &need, err, sizeof err);
+    bool recorded = g->rec_seconds && same_run(spec, &g->rec_spec);
+    int rc = stage_fits(spec, compare, second, recorded, &need, err, sizeof err);
     if (rc == CV_OK && need >= BUSY_STAGE_BYTES)
         busy_notice(g, spec, compare, second, need);
     /* The old stage is kept until the new one is made (a failure leaves

@@ -61,6 +61,12 @@ void gui_options_init(gui_options *o);
  * chunk has a value to read and rows stay short enough to read. */
 int64_t gui_default_count(cv_op op, int ranks);
 
+/* CV_OK if the stage o sets up (both sides in compare mode) stays within
+ * CV_VISUAL_STAGE_BYTES; else CV_ETOOBIG and one line in err saying what
+ * would help (for a recorded run: not a smaller count). Asked before a
+ * window opens for a trace, so a refusal is one line and exit 2. */
+int gui_stage_check(const gui_options *o, char *err, size_t n);
+
 /* Opens the window (or the headless surface), plans and runs the spec.
  * CV_EUNAVAIL when no display or no font (err says which and, for fonts,
  * the Debian package). A failing first run is not fatal: the window opens

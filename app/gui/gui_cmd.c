@@ -94,6 +94,9 @@ int gui_setup_stage(const cli_cmdline *cl, gui_options *o, const gui_stage_args 
         rc = cli_select_backend(a->backend, a->quiet, &o->backend);
     if (rc == CLI_EXIT_OK && a->input && !cli_read_inputs(a->input, &o->spec, given))
         rc = CLI_EXIT_USAGE;
+    char err[CV_ERR_LEN];
+    if (rc == CLI_EXIT_OK && a->trace && gui_stage_check(o, err, sizeof err) != CV_OK)
+        rc = cli_usage_error("%s: %s", cli_esc(a->trace), err);
     if (rc != CLI_EXIT_OK) {
         cli_trace_destroy(rec);
         return rc;
@@ -140,7 +143,7 @@ void gui_report_trace(gui *g, const cli_trace *rec)
     if (!rec || !t)
         return;
     int64_t differ = cli_trace_differs(rec, t);
-    char msg[300];
+    char msg[480];
     bool zh = gui_lang(g) == CV_LANG_ZH;
     if (differ > 0)
         snprintf(msg, sizeof msg,
@@ -154,12 +157,15 @@ void gui_report_trace(gui *g, const cli_trace *rec)
                     : "the recorded run counted %lld wrong results; the replay matches the "
                       "reference",
                  (long long)rec->wrong);
-    else
+    else /* what was compared: the transfers with the plan's (on reading), the results */
         snprintf(msg, sizeof msg,
-                 zh ? "重放了 %s 上记录的运行：结果逐位一致，时间是记录时测得的"
-                    : "replayed the run recorded on %s: the results agree bit for bit; the times "
+                 zh ? "重放了 %s 上记录的运行：%lld 次传输与 collviz 的计划相同，"
+                      "结果与在 CPU 上的重放逐位一致，时间是记录时测得的"
+                    : "replayed the run recorded on %s: its %lld transfers are collviz's plan's "
+                      "and its results agree bit for bit with the replay on the CPU; the times "
                       "are the recorded ones",
-                 rec->host[0] ? cli_esc(rec->host) : cli_esc(rec->backend));
+                 rec->host[0] ? cli_esc(rec->host) : cli_esc(rec->backend),
+                 (long long)rec->transfers);
     gui_message(g, msg, 8);
 }
 

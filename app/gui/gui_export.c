@@ -115,7 +115,7 @@ int gui_cmd_export(int argc, char **argv)
         cli_trace_destroy(&rec);
         return CLI_EXIT_USAGE;
     }
-    if (trace) { /* the replay against the recording, on the terminal too */
+    if (trace && gui_trace(g, 0)) { /* the replay against the recording, on the terminal too */
         gui_report_trace(g, &rec);
         if (gui_current_message(g))
             printf("collviz: %s\n", gui_current_message(g));

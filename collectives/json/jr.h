@@ -74,6 +74,14 @@ typedef struct {
                             * top level" */
     bool allow_duplicates; /* accept a key given twice (only for files collviz wrote itself
                             * and once read that way) */
+    /* NULL, or keys (NULL-terminated list) whose array values, at any
+     * depth, are checked as JSON but not held: the scanner keeps no node
+     * for a value inside them, cJSON never sees them (jr_child finds none)
+     * and max_values does not count them, so millions of numbers cost
+     * their text alone. The caller reads them from the text with jr_tok_*.
+     * A key matches as written (not one spelt with escapes); inside such an
+     * array a key given twice is found only where jr_tok_member looks. */
+    const char *const *lazy;
 } jr_opts;
 
 typedef struct jr__node jr__node;
@@ -133,6 +141,42 @@ const char *jr_number_text(const jr_doc *d, jr_val v, char *out, size_t n);
 /* How a found value is named in messages: "an object", "an array", "a
  * string", "true", "false", "null", or a number as written. */
 const char *jr_found(const jr_doc *d, jr_val v, char *out, size_t n);
+
+/* ----------------------------------------------------- values as tokens
+ * Any value of a document read, straight from its text (which the scanner
+ * checked): how arrays under jr_opts.lazy keys are read, one value at a
+ * time, into whatever the caller keeps, with no tree. */
+typedef enum {
+    JR_TNULL,
+    JR_TFALSE,
+    JR_TTRUE,
+    JR_TNUMBER,
+    JR_TSTRING,
+    JR_TARRAY,
+    JR_TOBJECT,
+    JR_TNONE /* past an array's last element, an absent member */
+} jr_kind;
+typedef struct {
+    jr_kind kind;
+    size_t off, end; /* its bytes in the text; JR_TNONE: where it would be */
+} jr_tok;
+
+/* v as a token (JR_TNONE for a value not there). */
+jr_tok jr_tok_of(const jr_doc *d, jr_val v);
+/* Array arr's first element, and the element after el (JR_TNONE at the
+ * end, off then at the closing ']'). */
+jr_tok jr_tok_first(const jr_doc *d, jr_tok arr);
+jr_tok jr_tok_next(const jr_doc *d, jr_tok el);
+/* Object obj's member named key (compared as written: no escapes), or
+ * JR_TNONE; *twice (may be NULL) set where the key is given again, its
+ * offset in *twice_off. */
+jr_tok jr_tok_member(const jr_doc *d, jr_tok obj, const char *key, bool *twice,
+                     size_t *twice_off);
+/* A number token as written; a string's value, unescaped, when it fits
+ * in n bytes (else ""); "" for another kind. */
+const char *jr_tok_text(const jr_doc *d, jr_tok t, char *out, size_t n);
+/* As jr_found names a value: "an object", ..., or a number as written. */
+const char *jr_tok_found(const jr_doc *d, jr_tok t, char *out, size_t n);
 
 /* "NAME:LINE:COL: message" for byte off of d, escaped whole; returns out. */
 const char *jr_say(const jr_doc *d, size_t off, char *out, size_t n, const char *fmt, ...)

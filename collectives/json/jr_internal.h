@@ -30,12 +30,16 @@ typedef enum {
 
 struct jr__node {
     uint8_t type;     /* jr__type */
+    uint8_t lazy;     /* an array under a jr_opts.lazy key: checked, its values not kept */
     uint32_t off;     /* the value's first byte */
     uint32_t end;     /* past its last byte */
     uint32_t key_off; /* an object member: its key's opening '"' */
     int32_t first;    /* first child, -1 if none */
     int32_t next;     /* next sibling, -1 if none */
 };
+
+/* The index scan_node gives a value inside a lazy array: none is kept. */
+#define JR__UNKEPT INT32_MAX
 
 /* Scans d->text[d->start, d->len) into d's nodes (node 0 is the root).
  * JR_OK, or the status with e's msg and off (not its line and column). */

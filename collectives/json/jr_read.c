@@ -178,31 +178,56 @@ static const cJSON *find_duplicate(const jr_doc *d, const cJSON *j, int32_t n, i
 
 /* The text as cJSON is given it: NULL (the file's own) unless a number is
  * longer than cJSON reads (63 characters; it would stop there and misread
- * the rest), else a copy in which each such number is written again as the
- * nearest double, with as many digits as round-trip, padded with spaces to
- * its old length so every offset stays the file's. */
-static char *cjson_text(const jr_doc *d, const char *text, size_t len)
+ * the rest) or an array is lazy (jr_opts.lazy). Else a copy in which each
+ * such number is written again as the nearest double, with as many digits
+ * as round-trip, padded with spaces to its old length, and each lazy
+ * array is left as "[]": cJSON holds none of its values. *len is the
+ * copy's length and *same whether every offset in it is the file's (no
+ * lazy array cut out). */
+static char *cjson_text(const jr_doc *d, const char *text, size_t *len, bool *same)
 {
-    char *copy = NULL;
+    size_t cut = 0;
+    bool any = false;
     for (int32_t i = 0; i < d->n; i++) {
         const jr__node *nd = &d->nodes[i];
+        if (nd->lazy)
+            cut += nd->end - nd->off - 2;
+        any = any || nd->lazy ||
+              (nd->type == JR__NUMBER && nd->end - nd->off > JR__CJSON_NUMBER_MAX);
+    }
+    *same = cut == 0;
+    if (!any)
+        return NULL;
+    char *copy = cv_xmalloc(*len - cut + 1);
+    size_t from = 0, to = 0; /* text copied up to from, into copy up to to */
+    for (int32_t i = 0; i < d->n; i++) { /* nodes in document order */
+        const jr__node *nd = &d->nodes[i];
         size_t n = nd->end - nd->off;
+        if (nd->lazy) {
+            memcpy(copy + to, text + from, nd->off + 1 - from);
+            to += nd->off + 1 - from;
+            from = nd->end - 1; /* the closing ']' */
+            continue;
+        }
         if (nd->type != JR__NUMBER || n <= JR__CJSON_NUMBER_MAX)
             continue;
-        if (!copy) {
-            copy = cv_xmalloc(len + 1);
-            memcpy(copy, text, len);
-            copy[len] = '\0';
-        }
+        memcpy(copy + to, text + from, nd->off - from);
+        to += nd->off - from;
         char num[JR__NUMBER_MAX + 1], again[40];
         memcpy(num, text + nd->off, n);
         num[n] = '\0';
         double v = strtod(num, NULL);
         int k = isfinite(v) ? snprintf(again, sizeof again, "%.17g", v)
                             : snprintf(again, sizeof again, "%s", v < 0 ? "-1e999" : "1e999");
-        memset(copy + nd->off, ' ', n);
-        memcpy(copy + nd->off, again, (size_t)k < n ? (size_t)k : n);
+        memset(copy + to, ' ', n);
+        memcpy(copy + to, again, (size_t)k < n ? (size_t)k : n);
+        to += n;
+        from = nd->end;
     }
+    memcpy(copy + to, text + from, *len - from);
+    to += *len - from;
+    copy[to] = '\0';
+    *len = to;
     return copy;
 }
 
@@ -304,11 +329,13 @@ jr_status jr_read_text(const char *name, const char *text, size_t len, const jr_
             e->off = d->start;
         } else {
             const char *end = NULL;
-            char *copy = cjson_text(d, text, len);
+            size_t plen = len;
+            bool same;
+            char *copy = cjson_text(d, text, &plen, &same);
             const char *parse = copy ? copy : text;
-            d->root = cJSON_ParseWithLengthOpts(parse + d->start, len - d->start, &end, 0);
+            d->root = cJSON_ParseWithLengthOpts(parse + d->start, plen - d->start, &end, 0);
             if (copy && end)
-                end = text + (end - copy);
+                end = same ? text + (end - copy) : NULL;
             free(copy);
             if (!d->root) {
                 set_error(e, JR_EMEMORY, "cJSON could not hold the values (out of memory?)");
@@ -513,6 +540,166 @@ const char *jr_number_text(const jr_doc *d, jr_val v, char *out, size_t n)
         len = n - 1;
     memcpy(out, d->text + node->off, len);
     out[len] = '\0';
+    return out;
+}
+
+/* ---------------------------------------------------------------- tokens */
+
+static size_t skip_ws(const jr_doc *d, size_t p)
+{
+    while (p < d->len && strchr(" \t\r\n", d->text[p]) && d->text[p])
+        p++;
+    return p;
+}
+
+/* The value starting at p (the scanner checked the text: every value is
+ * whole and well formed), or JR_TNONE at a ']' or '}' or the end. */
+static jr_tok tok_at(const jr_doc *d, size_t p)
+{
+    const char *s = d->text;
+    jr_tok t = {JR_TNONE, p, p};
+    if (p >= d->len)
+        return t;
+    char c = s[p];
+    size_t q = p + 1;
+    switch (c) {
+    case '"':
+        t.kind = JR_TSTRING;
+        while (q < d->len && s[q] != '"')
+            q += s[q] == '\\' ? 2 : 1;
+        q++;
+        break;
+    case '[':
+    case '{': {
+        t.kind = c == '[' ? JR_TARRAY : JR_TOBJECT;
+        int depth = 1;
+        while (q < d->len && depth > 0) {
+            char x = s[q++];
+            if (x == '"') {
+                while (q < d->len && s[q] != '"')
+                    q += s[q] == '\\' ? 2 : 1;
+                q++;
+            } else if (x == '[' || x == '{') {
+                depth++;
+            } else if (x == ']' || x == '}') {
+                depth--;
+            }
+        }
+        break;
+    }
+    case 't':
+        t.kind = JR_TTRUE;
+        q = p + 4;
+        break;
+    case 'f':
+        t.kind = JR_TFALSE;
+        q = p + 5;
+        break;
+    case 'n':
+        t.kind = JR_TNULL;
+        q = p + 4;
+        break;
+    default:
+        if (c != '-' && !(c >= '0' && c <= '9'))
+            return t; /* ']' or '}' */
+        t.kind = JR_TNUMBER;
+        while (q < d->len && strchr("0123456789+-.eE", s[q]) && s[q])
+            q++;
+        break;
+    }
+    t.end = q < d->len ? q : d->len;
+    return t;
+}
+
+jr_tok jr_tok_of(const jr_doc *d, jr_val v)
+{
+    if (!v.j || v.n < 0 || v.n >= d->n)
+        return (jr_tok){JR_TNONE, d->start, d->start};
+    static const jr_kind kinds[] = {
+        [JR__NULL] = JR_TNULL,     [JR__FALSE] = JR_TFALSE,  [JR__TRUE] = JR_TTRUE,
+        [JR__NUMBER] = JR_TNUMBER, [JR__STRING] = JR_TSTRING, [JR__ARRAY] = JR_TARRAY,
+        [JR__OBJECT] = JR_TOBJECT};
+    const jr__node *nd = &d->nodes[v.n];
+    return (jr_tok){kinds[nd->type], nd->off, nd->end};
+}
+
+jr_tok jr_tok_first(const jr_doc *d, jr_tok arr)
+{
+    if (arr.kind != JR_TARRAY)
+        return (jr_tok){JR_TNONE, arr.off, arr.off};
+    return tok_at(d, skip_ws(d, arr.off + 1));
+}
+
+jr_tok jr_tok_next(const jr_doc *d, jr_tok el)
+{
+    if (el.kind == JR_TNONE)
+        return el;
+    size_t p = skip_ws(d, el.end);
+    if (p < d->len && d->text[p] == ',')
+        return tok_at(d, skip_ws(d, p + 1));
+    return (jr_tok){JR_TNONE, p, p};
+}
+
+jr_tok jr_tok_member(const jr_doc *d, jr_tok obj, const char *key, bool *twice,
+                     size_t *twice_off)
+{
+    jr_tok found = {JR_TNONE, obj.off, obj.off};
+    size_t klen = strlen(key);
+    if (twice)
+        *twice = false;
+    if (obj.kind != JR_TOBJECT)
+        return found;
+    size_t p = skip_ws(d, obj.off + 1);
+    while (p < d->len && d->text[p] == '"') {
+        jr_tok k = tok_at(d, p);
+        bool match = k.end - k.off == klen + 2 && memcmp(d->text + k.off + 1, key, klen) == 0;
+        p = skip_ws(d, k.end);
+        p = skip_ws(d, p + 1); /* the ':' */
+        jr_tok v = tok_at(d, p);
+        if (match && found.kind == JR_TNONE) {
+            found = v;
+        } else if (match) {
+            if (twice) {
+                *twice = true;
+                *twice_off = k.off;
+            }
+            break;
+        }
+        p = skip_ws(d, v.end);
+        if (p < d->len && d->text[p] == ',')
+            p = skip_ws(d, p + 1);
+    }
+    return found;
+}
+
+const char *jr_tok_text(const jr_doc *d, jr_tok t, char *out, size_t n)
+{
+    if (n == 0)
+        return out;
+    out[0] = '\0';
+    size_t len = t.end - t.off;
+    if (t.kind == JR_TNUMBER) {
+        if (len >= n)
+            len = n - 1;
+        memcpy(out, d->text + t.off, len);
+        out[len] = '\0';
+    } else if (t.kind == JR_TSTRING && len <= 4 * n + 2) {
+        /* a string's escapes are cJSON's to undo, on this one value */
+        cJSON *j = cJSON_ParseWithLength(d->text + t.off, len);
+        if (cJSON_IsString(j) && strlen(j->valuestring) < n)
+            snprintf(out, n, "%s", j->valuestring);
+        cJSON_Delete(j);
+    }
+    return out;
+}
+
+const char *jr_tok_found(const jr_doc *d, jr_tok t, char *out, size_t n)
+{
+    if (t.kind == JR_TNUMBER)
+        return jr_tok_text(d, t, out, n);
+    static const char *const names[] = {"null",     "false",  "true",   "",
+                                        "a string", "an array", "an object", "nothing"};
+    snprintf(out, n, "%s", names[t.kind]);
     return out;
 }
 

@@ -26,6 +26,8 @@ typedef struct {
     const jr_opts *o;
     jr_error *e;
     int failed;
+    int skip;      /* inside a lazy array: values checked, no nodes kept */
+    int lazy_next; /* the value about to be scanned is under a lazy key */
 } scanner;
 
 static int scan_fail(scanner *sc, jr_status st, size_t off, const char *fmt, ...)
@@ -45,10 +47,14 @@ static int scan_fail(scanner *sc, jr_status st, size_t off, const char *fmt, ...
     return -1;
 }
 
-/* A new node, or -1 after reporting (too many values, or no memory). */
+/* A new node, or -1 after reporting (too many values, or no memory);
+ * JR__UNKEPT inside a lazy array, where no node is kept (nor counted
+ * against max_values: the caller reads those values itself). */
 static int32_t scan_node(scanner *sc, jr__type type, size_t off)
 {
     jr_doc *d = sc->doc;
+    if (sc->skip)
+        return JR__UNKEPT;
     if (sc->o->max_values > 0 && d->n >= sc->o->max_values)
         return scan_fail(sc, JR_ETOOMANY, off, "more than %lld values%s%s",
                          (long long)sc->o->max_values, sc->o->too_many ? "; " : "",
@@ -65,6 +71,7 @@ static int32_t scan_node(scanner *sc, jr__type type, size_t off)
     }
     jr__node *n = &d->nodes[d->n];
     n->type = (uint8_t)type;
+    n->lazy = 0;
     n->off = (uint32_t)off;
     n->end = (uint32_t)off;
     n->key_off = 0;
@@ -267,6 +274,20 @@ static int scan_number(scanner *sc)
     return 0;
 }
 
+/* Whether the key whose opening quote is at key_off (its closing one at
+ * close) is one of the reader's lazy keys: compared as written, so a key
+ * spelt with escapes is not one. */
+static int lazy_key(const scanner *sc, size_t key_off, size_t close)
+{
+    if (!sc->o->lazy || sc->skip)
+        return 0;
+    size_t n = close - key_off - 1;
+    for (const char *const *k = sc->o->lazy; *k; k++)
+        if (strlen(*k) == n && memcmp(*k, sc->s + key_off + 1, n) == 0)
+            return 1;
+    return 0;
+}
+
 static const char *const expect_value =
     "expected a value (object, array, string, number, true, false or null)";
 
@@ -299,11 +320,13 @@ static int scan_container(scanner *sc, int depth, int32_t node, int is_object)
             key_off = sc->pos;
             if (scan_string(sc) < 0)
                 return -1;
+            int lazy = lazy_key(sc, key_off, sc->pos - 1);
             scan_ws(sc);
             if (sc->pos >= sc->len || sc->s[sc->pos] != ':')
                 return scan_fail(sc, JR_ESYNTAX, sc->pos, "expected ':' after the key");
             sc->pos++;
             scan_ws(sc);
+            sc->lazy_next = lazy;
         } else if (sc->pos < sc->len && sc->s[sc->pos] == ']' && last >= 0) {
             return scan_fail(sc, JR_ESYNTAX, sc->pos,
                              "expected a value after ',' (JSON allows no trailing comma)");
@@ -311,12 +334,14 @@ static int scan_container(scanner *sc, int depth, int32_t node, int is_object)
         int32_t child;
         if (scan_value(sc, depth + 1, &child) < 0)
             return -1;
-        jr__node *nodes = sc->doc->nodes;
-        nodes[child].key_off = (uint32_t)key_off;
-        if (last < 0)
-            nodes[node].first = child;
-        else
-            nodes[last].next = child;
+        if (node != JR__UNKEPT && child != JR__UNKEPT) {
+            jr__node *nodes = sc->doc->nodes;
+            nodes[child].key_off = (uint32_t)key_off;
+            if (last < 0)
+                nodes[node].first = child;
+            else
+                nodes[last].next = child;
+        }
         last = child;
         scan_ws(sc);
         if (sc->pos >= sc->len)
@@ -347,13 +372,19 @@ static int scan_value(scanner *sc, int depth, int32_t *out)
     char c = sc->s[sc->pos];
     size_t off = sc->pos;
     int32_t node;
-    int rc;
+    int rc, lazy = sc->lazy_next;
+    sc->lazy_next = 0;
     switch (c) {
     case '{':
     case '[':
         if ((node = scan_node(sc, c == '{' ? JR__OBJECT : JR__ARRAY, off)) < 0)
             return -1;
+        lazy = lazy && c == '[' && node != JR__UNKEPT;
+        if (lazy)
+            sc->doc->nodes[node].lazy = 1;
+        sc->skip += lazy;
         rc = scan_container(sc, depth, node, c == '{');
+        sc->skip -= lazy;
         break;
     case '"':
         if ((node = scan_node(sc, JR__STRING, off)) < 0)
@@ -388,7 +419,8 @@ static int scan_value(scanner *sc, int depth, int32_t *out)
     }
     if (rc < 0)
         return -1;
-    sc->doc->nodes[node].end = (uint32_t)sc->pos;
+    if (node != JR__UNKEPT)
+        sc->doc->nodes[node].end = (uint32_t)sc->pos;
     *out = node;
     return 0;
 }
