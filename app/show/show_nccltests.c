@@ -452,8 +452,8 @@ static int data_row(nt_reader *c, nt_toks *t, int lineno)
      * number is no measurement, and would be drawn as hundreds of digits */
     double scale_us = c->head.time_scale > 0 ? c->head.time_scale : 1;
     if (tm * scale_us > 1e15)
-        return nt_fail(c, lineno, "a time of %.40s%s us; allowed: 0 to 1e15 us",
-                       t->t[i + l.time], strlen(t->t[i + l.time]) > 40 ? "..." : "");
+        return nt_fail(c, lineno, "a time of %.40s%s us; allowed: 0 to 1e15 us", t->t[i + l.time],
+                       strlen(t->t[i + l.time]) > 40 ? "..." : "");
     if (alg > 1e9 || bus > 1e9)
         return nt_fail(c, lineno, "a bandwidth of %.40s%s GB/s; allowed: 0 to 1e9 GB/s",
                        t->t[i + l.time + (alg > 1e9 ? 1 : 2)],
@@ -743,8 +743,9 @@ static void finish_notes(nt_reader *c)
     if (c->zero_rows)
         nt_note(r, "%d rows of size 0 are left out (no place on a log axis)", c->zero_rows);
     if (c->nul_lines)
-        nt_note(r, "%d line%s holding NUL bytes %s skipped (the first is line %d): a NUL is "
-                   "no text nccl-tests prints",
+        nt_note(r,
+                "%d line%s holding NUL bytes %s skipped (the first is line %d): a NUL is "
+                "no text nccl-tests prints",
                 c->nul_lines, c->nul_lines == 1 ? "" : "s", c->nul_lines == 1 ? "is" : "are",
                 c->first_nul);
     if (c->done)
