@@ -50,7 +50,8 @@ int cv_memory_limit_env(int64_t *bytes, char *err, size_t errlen)
     if (!lim || !*lim)
         return CV_OK;
     int64_t v = 0;
-    if (cv_parse_size(lim, &v) != CV_OK || v <= 0) {
+    int prc = cv_parse_size(lim, &v);
+    if (prc != CV_OK || v <= 0) {
         /* the value as the user wrote it, but nothing a terminal would act on */
         char shown[48];
         size_t n = 0;
@@ -58,11 +59,17 @@ int cv_memory_limit_env(int64_t *bytes, char *err, size_t errlen)
             n += (size_t)(*p >= 0x20 && *p < 0x7f
                               ? snprintf(shown + n, sizeof shown - n, "%c", *p)
                               : snprintf(shown + n, sizeof shown - n, "\\x%02x", *p));
-        snprintf(err, errlen,
-                 "COLLVIZ_MEMORY_LIMIT=%s%s is not a size above 0: give bytes such as 8G, "
-                 "512MiB or 2000000000 (k, M, G, T and KiB, MiB, GiB, TiB: powers of 1024; kB, "
-                 "MB, GB, TB: of 1000), or unset it",
-                 shown, strlen(lim) > 40 ? "..." : "");
+        if (prc == CV_ETOOBIG) /* a size, only beyond what any count of bytes can be */
+            snprintf(err, errlen,
+                     "COLLVIZ_MEMORY_LIMIT=%s%s is too large: at most 9223372036854775807 bytes "
+                     "(2^63 - 1, about 8 EiB); give bytes such as 8G or 512MiB, or unset it",
+                     shown, strlen(lim) > 40 ? "..." : "");
+        else
+            snprintf(err, errlen,
+                     "COLLVIZ_MEMORY_LIMIT=%s%s is not a size above 0: give bytes such as 8G, "
+                     "512MiB or 2000000000 (k, M, G, T and KiB, MiB, GiB, TiB: powers of 1024; "
+                     "kB, MB, GB, TB: of 1000), or unset it",
+                     shown, strlen(lim) > 40 ? "..." : "");
         return CV_EINVAL;
     }
     *bytes = v;

@@ -20,6 +20,10 @@
  * (COLLVIZ_MPI_TIMEOUT, default 60 s) and names the step and the rank not
  * heard from; a process killed outright is the launcher's to notice, which
  * ends the others with SIGTERM, and they then exit at once with status 3.
+ * The end is bounded too: no process enters MPI_Finalize before every one
+ * has said it came to the end (cv_mpi_share), and MPI_Finalize itself has
+ * the same deadline (cv_mpi_destroy), so a process stopped at the end of a
+ * run cannot leave the others waiting there.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -41,6 +45,8 @@
 #define MAX_MESSAGE_BYTES ((int64_t)1 << 30)
 #define READ_TAG 30000
 #define TIME_TAG 30001
+#define END_TAG 30002
+#define SHARE_TAG 30003
 #define STEP_TAGS 16384
 
 bool cv_mpi_built(void)
@@ -195,30 +201,74 @@ static void mpi_error_text(int code, char *out, size_t len)
     snprintf(out, len, "%s", text);
 }
 
+/* Waits for n requests, polling so that a peer that never answers becomes
+ * an error rather than a hang: CV_EBACKEND and one line in err, naming the
+ * rank not heard from where peers says who each request is with (NULL: a
+ * collective, no one rank). Spins first (messages usually arrive within
+ * microseconds), then naps between polls, which leaves the cores to the
+ * other processes when there are more processes than cores. Later ranks
+ * wait a little longer, so that where several wait on one silent process
+ * the lowest says so and ends the run before the others would: one line,
+ * not one from each. A poll that comes more than a second after the one
+ * before means this process itself was stopped or starved (kill -STOP,
+ * then -CONT): that time does not count against its peers. */
+static int await(cv_mpi *m, int64_t n, MPI_Request *reqs, const int *peers, const char *what,
+                 char *err, size_t errlen)
+{
+    const struct timespec nap = {0, 20 * 1000};
+    int stagger = m->rank < 16 ? m->rank : 16;
+    double last = cv_now_seconds(), deadline = last + m->timeout + 0.25 * stagger;
+    for (long spins = 0;; spins++) {
+        int done = 0;
+        int rc = MPI_Testall((int)n, reqs, &done, MPI_STATUSES_IGNORE);
+        if (rc != MPI_SUCCESS) {
+            char text[MPI_MAX_ERROR_STRING];
+            mpi_error_text(rc, text, sizeof text);
+            snprintf(err, errlen, "%s: %s", what, text);
+            return CV_EBACKEND;
+        }
+        if (done)
+            return CV_OK;
+        if (spins < 2000)
+            continue;
+        nanosleep(&nap, NULL);
+        double now = cv_now_seconds();
+        if (now - last > 1.0)
+            deadline += now - last;
+        last = now;
+        if (now < deadline)
+            continue;
+        int peer = -1;
+        for (int64_t i = 0; peers && i < n && peer < 0; i++) {
+            int flag = 1;
+            if (reqs[i] != MPI_REQUEST_NULL)
+                MPI_Request_get_status(reqs[i], &flag, MPI_STATUS_IGNORE);
+            if (!flag)
+                peer = peers[i];
+        }
+        if (peer >= 0)
+            snprintf(err, errlen,
+                     "%s: nothing from rank %d within %g s (COLLVIZ_MPI_TIMEOUT); "
+                     "it stopped or died",
+                     what, peer, m->timeout);
+        else
+            snprintf(err, errlen,
+                     "%s: some rank did not answer within %g s "
+                     "(COLLVIZ_MPI_TIMEOUT); it stopped or died",
+                     what, m->timeout);
+        return CV_EBACKEND;
+    }
+}
+
 /* Waits for one collective of the run's own bookkeeping (the hosts, the
- * agreement), as wait_all does for a step's messages: a process that
- * stopped before it ends the run with one line rather than a hang. */
+ * agreement), as a step waits for its messages: a process that stopped
+ * before it ends the run with one line rather than a hang. */
 static void settle(cv_mpi *m, MPI_Request *req, const char *what)
 {
-    const struct timespec nap = {0, 50 * 1000};
-    int stagger = m->rank < 16 ? m->rank : 16;
-    double deadline = cv_now_seconds() + m->timeout + 0.25 * stagger;
-    for (long spins = 0;; spins++) {
-        int done = 0, rc = MPI_Test(req, &done, MPI_STATUS_IGNORE);
-        char text[MPI_MAX_ERROR_STRING] = "";
-        if (rc != MPI_SUCCESS)
-            mpi_error_text(rc, text, sizeof text);
-        else if (done)
-            return;
-        else if (spins > 2000 && (nanosleep(&nap, NULL), cv_now_seconds() > deadline))
-            snprintf(text, sizeof text,
-                     "some rank did not answer within %g s "
-                     "(COLLVIZ_MPI_TIMEOUT); it stopped or died",
-                     m->timeout);
-        if (text[0]) {
-            fprintf(stderr, "collviz: rank %d: --backend mpi: %s: %s\n", m->rank, what, text);
-            cv_mpi_abort(m, 3);
-        }
+    char err[CV_ERR_LEN];
+    if (await(m, 1, req, NULL, what, err, sizeof err)) {
+        fprintf(stderr, "collviz: rank %d: --backend mpi: %s\n", m->rank, err);
+        cv_mpi_abort(m, 3);
     }
 }
 
@@ -266,6 +316,18 @@ int cv_mpi_create(cv_mpi **out, char *err, size_t errlen)
     return CV_OK;
 }
 
+/* The line a process stuck in MPI_Finalize leaves with (on_alarm). */
+static char g_end_line[160];
+static size_t g_end_len;
+
+static void on_alarm(int sig)
+{
+    (void)sig;
+    ssize_t w = write(STDERR_FILENO, g_end_line, g_end_len);
+    (void)w;
+    _exit(3);
+}
+
 void cv_mpi_destroy(cv_mpi *m)
 {
     if (!m)
@@ -273,8 +335,30 @@ void cv_mpi_destroy(cv_mpi *m)
     if (g_world == m)
         g_world = NULL;
     MPI_Comm_free(&m->comm);
-    if (m->init_here)
+    if (m->init_here) {
+        /* Every process said it had come to the end (cv_mpi_share), but
+         * one can still stop before MPI_Finalize, which then waits for it
+         * with no deadline of its own: bound it as every other wait, and
+         * leave with exit status 3, which the launcher takes as the end of
+         * the job, which then ends the others (SIGTERM, on_term). Rank 0
+         * the sooner by a few seconds, the time the launcher takes to end
+         * the others: one line, not one from each. */
+        int n = snprintf(g_end_line, sizeof g_end_line,
+                         "collviz: rank %d: --backend mpi: ending MPI: some rank did not "
+                         "answer within %g s (COLLVIZ_MPI_TIMEOUT); it stopped or died\n",
+                         m->rank, m->timeout);
+        g_end_len = n < 0 ? 0 : (size_t)n < sizeof g_end_line ? (size_t)n : sizeof g_end_line - 1;
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_alarm;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGALRM, &sa, NULL);
+        fflush(stdout);
+        fflush(stderr);
+        alarm((unsigned)m->timeout + 1 + (m->rank > 0 ? 4 : 0));
         MPI_Finalize();
+        alarm(0);
+    }
     free(m->hosts);
     free(m);
 }
@@ -361,10 +445,43 @@ bool cv_mpi_same(cv_mpi *m, const char *text, char *why, size_t len)
 
 int64_t cv_mpi_share(cv_mpi *m, int64_t value)
 {
+    /* Messages rather than a collective: each process tells process 0 it
+     * has come to the end, and 0 answers each with the value once all
+     * have, so that a wait that runs out names the silent rank (process 0
+     * waits the least, await's stagger, and says it). A broadcast would
+     * let process 0 and the ones that heard it go on into MPI_Finalize
+     * and wait there, with no deadline, for one that stopped. */
+    int n = m->size, me = m->rank, rc = CV_OK;
+    if (n == 1)
+        return value;
     long long v = value;
-    MPI_Request req;
-    MPI_Ibcast(&v, 1, MPI_LONG_LONG, 0, m->comm, &req);
-    settle(m, &req, "sharing rank 0's result");
+    char token = 1, *tokens = cv__xcalloc((size_t)n, 1);
+    MPI_Request *reqs = cv__xcalloc((size_t)n + 1, sizeof *reqs);
+    int *peers = cv__xcalloc((size_t)n + 1, sizeof *peers);
+    char err[CV_ERR_LEN];
+    const char *what = "finishing the run";
+    if (me != 0) {
+        MPI_Isend(&token, 1, MPI_CHAR, 0, END_TAG, m->comm, &reqs[0]);
+        MPI_Irecv(&v, 1, MPI_LONG_LONG, 0, SHARE_TAG, m->comm, &reqs[1]);
+        rc = await(m, 2, reqs, peers, what, err, sizeof err);
+    } else {
+        for (int r = 1; r < n; r++) {
+            MPI_Irecv(&tokens[r], 1, MPI_CHAR, r, END_TAG, m->comm, &reqs[r - 1]);
+            peers[r - 1] = r;
+        }
+        rc = await(m, n - 1, reqs, peers, what, err, sizeof err);
+        for (int r = 1; r < n && !rc; r++)
+            MPI_Isend(&v, 1, MPI_LONG_LONG, r, SHARE_TAG, m->comm, &reqs[r - 1]);
+        if (!rc)
+            rc = await(m, n - 1, reqs, peers, what, err, sizeof err);
+    }
+    free(tokens);
+    free(reqs);
+    free(peers);
+    if (rc) {
+        fprintf(stderr, "collviz: rank %d: --backend mpi: %s\n", me, err);
+        cv_mpi_abort(m, 3);
+    }
     return v;
 }
 
@@ -616,55 +733,10 @@ static int mpi_write(void *state, int rank, cv_buf buf, int64_t off, int64_t cou
     return rc;
 }
 
-/* Waits for the first n requests, polling so that a peer that never
- * answers becomes an error naming it rather than a hang. Spins first (a
- * step's messages usually arrive within microseconds), then naps between
- * polls, which leaves the cores to the other processes when there are more
- * processes than cores. */
+/* Waits for the first n of the step's requests (await). */
 static int wait_all(mpi_state *s, int64_t n, const char *what, char *err, size_t errlen)
 {
-    const struct timespec nap = {0, 20 * 1000};
-    /* Later ranks wait a little longer, so that where several wait on one
-     * silent process the lowest says so and ends the run before the
-     * others would: one line, not one from each. */
-    int stagger = s->m->rank < 16 ? s->m->rank : 16;
-    double deadline = cv_now_seconds() + s->m->timeout + 0.25 * stagger;
-    for (long spins = 0;; spins++) {
-        int done = 0;
-        int rc = MPI_Testall((int)n, s->reqs, &done, MPI_STATUSES_IGNORE);
-        if (rc != MPI_SUCCESS) {
-            char text[MPI_MAX_ERROR_STRING];
-            mpi_error_text(rc, text, sizeof text);
-            snprintf(err, errlen, "%s: %s", what, text);
-            return CV_EBACKEND;
-        }
-        if (done)
-            return CV_OK;
-        if (spins < 2000)
-            continue;
-        nanosleep(&nap, NULL);
-        if (cv_now_seconds() < deadline)
-            continue;
-        int peer = -1;
-        for (int64_t i = 0; i < n && peer < 0; i++) {
-            int flag = 1;
-            if (s->reqs[i] != MPI_REQUEST_NULL)
-                MPI_Request_get_status(s->reqs[i], &flag, MPI_STATUS_IGNORE);
-            if (!flag)
-                peer = s->peers[i];
-        }
-        if (peer >= 0)
-            snprintf(err, errlen,
-                     "%s: nothing from rank %d within %g s (COLLVIZ_MPI_TIMEOUT); "
-                     "it stopped or died",
-                     what, peer, s->m->timeout);
-        else
-            snprintf(err, errlen,
-                     "%s: some rank did not answer within %g s "
-                     "(COLLVIZ_MPI_TIMEOUT); it stopped or died",
-                     what, s->m->timeout);
-        return CV_EBACKEND;
-    }
+    return await(s->m, n, s->reqs, s->peers, what, err, errlen);
 }
 
 static void ensure_reqs(mpi_state *s, int64_t n)

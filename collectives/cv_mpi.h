@@ -43,7 +43,10 @@ long cv_mpi_launcher_size(void);
  * on the world made last. */
 typedef struct cv_mpi cv_mpi;
 int cv_mpi_create(cv_mpi **out, char *err, size_t errlen);
-void cv_mpi_destroy(cv_mpi *m); /* accepts NULL */
+/* Accepts NULL. MPI_Finalize, where it ends MPI, is given
+ * COLLVIZ_MPI_TIMEOUT and a second: a process that waits there longer (a
+ * peer stopped after cv_mpi_share) leaves with one line and exit 3. */
+void cv_mpi_destroy(cv_mpi *m);
 int cv_mpi_rank(const cv_mpi *m);
 int cv_mpi_size(const cv_mpi *m);
 /* MPI_Get_processor_name of process `rank`, "" out of range. */
@@ -65,7 +68,10 @@ int cv_mpi_agree(cv_mpi *m, int status, char *why, size_t len, int *who);
 /* Collective: whether text (what this process is about to run) is the
  * same as process 0's; where not, why says what each runs. */
 bool cv_mpi_same(cv_mpi *m, const char *text, char *why, size_t len);
-/* Collective: process 0's value, on every process. */
+/* Collective, at the end of a run: process 0's value, on every process,
+ * once every process has come to it; where one does not within
+ * COLLVIZ_MPI_TIMEOUT, the first to notice names it in one line and ends
+ * every process (exit 3), so that none waits in MPI_Finalize for it. */
 int64_t cv_mpi_share(cv_mpi *m, int64_t value);
 /* Ends every process of the run with exit status code (MPI_Abort), for a
  * failure after the agreement, where the others may be waiting for this

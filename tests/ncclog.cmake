@@ -7,6 +7,12 @@ add_test(NAME test_ncclog_cli
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_ncclog_cli.sh $<TARGET_FILE:collviz>
                  ${CMAKE_CURRENT_SOURCE_DIR}/ncclog)
 set_tests_properties(test_ncclog_cli PROPERTIES TIMEOUT 120)
+# Input that never ends, on a pipe: bounded as a file is, and the bound
+# on what is kept says what it counted (test_ncclog_bounds.sh; some 5 GB
+# through a pipe, seconds each).
+add_test(NAME test_ncclog_bounds
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_ncclog_bounds.sh $<TARGET_FILE:collviz>)
+set_tests_properties(test_ncclog_bounds PROPERTIES TIMEOUT 600)
 
 # The reader's libFuzzer target (-DCOLLVIZ_FUZZ=ON, clang), seeded with the
 # test logs; scripts/fuzz.sh runs it for a bounded time.

@@ -10,8 +10,10 @@
 #  - bench --backend mpi checks its rows and times MPI's own call beside;
 #  - a trace written by an MPI run replays in `export --trace` (the build
 #    with the window) and agrees bit for bit with the CPU's replay;
-#  - --ranks other than the process count, a bad flag on one process and a
-#    different collective on one process are one line each, exit 2 or 3;
+#  - --ranks other than the process count, a bad flag on one process, a
+#    different collective or subcommand on one process, an --nccl-log of
+#    another rank count and a bad COLLVIZ_MPI_TIMEOUT are one line each,
+#    exit 2 or 3;
 #  - a process killed mid-run ends the others within 10 s (the launcher's
 #    notice names it and ends the others with SIGTERM, on which a process
 #    exits 3: checked by sending one SIGTERM), and a stopped one is
@@ -221,6 +223,23 @@ one_line "another collective on one process" 3 "^collviz: rank 2: runs --count 9
     1 "$collviz" run --backend mpi --op allreduce --count 8 : -np 1 "$collviz" run \
     --backend mpi --op allreduce --count 8 : -np 1 "$collviz" run --backend mpi --op allreduce \
     --count 9
+
+# A log of another rank count: the same mistake on every process, said
+# once, exit 2 (each process said it and exit 3).
+one_line "--nccl-log of 4 ranks on 2 processes" 2 \
+    "^collviz: --nccl-log .*dbtree-4\.log: its communicator has 4 ranks and the launcher started 2 processes" \
+    2 "$collviz" run --backend mpi --op allreduce --nccl-log "$(dirname "$0")/ncclog/dbtree-4.log"
+# A timeout that is no number of seconds is the user's setting: exit 2 (3).
+for v in abc 0 -1 nan 2000000; do
+    one_line "COLLVIZ_MPI_TIMEOUT=$v" 2 "^collviz: --backend mpi: COLLVIZ_MPI_TIMEOUT='$v': allowed: seconds above 0" \
+        2 env COLLVIZ_MPI_TIMEOUT="$v" "$collviz" run --backend mpi --op allreduce
+done
+# Another subcommand on one process names both (it said "runs bench where
+# rank 0 runs --op").
+one_line "bench on one process, run on the others" 3 \
+    "^collviz: rank 2: runs bench where rank 0 runs run; every process must run the same collective" \
+    2 "$collviz" run --backend mpi --op allreduce : -np 1 "$collviz" bench --backend mpi \
+    --op allreduce -b 1k -e 1k -n 1
 
 # ------------------------------------------- a process killed or stopped
 # A bench of many iterations: whenever the signal lands after MPI_Init, it

@@ -191,9 +191,11 @@ int cli_select_backend(const char *name, bool quiet, const cv_backend **out)
     }
     if (!strcmp(name, "mpi")) {
         const cv_backend *mpi = cv_mpi_backend();
-        if (mpi->probe(err, sizeof err) != CV_OK) {
+        int rc = mpi->probe(err, sizeof err);
+        if (rc != CV_OK) {
             fprintf(stderr, "collviz: --backend mpi: %s\n", err);
-            return CLI_EXIT_UNAVAIL;
+            /* CV_EINVAL: a setting the user gave (COLLVIZ_MPI_TIMEOUT) */
+            return rc == CV_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_UNAVAIL;
         }
         *out = mpi;
         return CLI_EXIT_OK;

@@ -594,6 +594,15 @@ bool cli__apply_nccl_log(const cli_cmdline *cl, cv_spec *spec, int max_ranks)
     if (!cli_flag_given(cl, "--channel") && ncclog_first_known(c) > 0 &&
         c->channels[g_log.channel].ring != NCCLOG_WHOLE)
         g_log.channel = ncclog_first_known(c); /* the first channel the log gives whole */
+    /* Under MPI each process is one rank: a log of another size is the
+     * same mistake on every process, said once (cli_mpi_agree), exit 2. */
+    cv_mpi *world = cli_mpi_world();
+    if (world && !ranks_given && cv_mpi_size(world) != c->nranks) {
+        cli_usage_error("--nccl-log %s: its communicator has %d ranks and the launcher started "
+                        "%d processes; under --backend mpi each process is one rank: start %d",
+                        cli_esc(g_log.path), c->nranks, cv_mpi_size(world), c->nranks);
+        return false;
+    }
     if (ranks_given && spec->ranks != c->nranks) {
         cli_usage_error("--ranks: %d, but the NCCL log's communicator has %d ranks; leave "
                         "--ranks out",

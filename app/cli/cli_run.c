@@ -229,12 +229,13 @@ static int ready(int code) { return cli_mpi_agree(code, NULL); }
 static void run_text(const cv_spec *s, const cv_run_opts *o, const char *input, char *out,
                      size_t len)
 {
-    snprintf(out, len, "--op %s --algo %s --ranks %d --count %lld --dtype %s --redop %s --root %d "
+    snprintf(out, len,
+             "run --op %s --algo %s --ranks %d --count %lld --dtype %s --redop %s --root %d "
              "--slices %d --nodes %d --init %s --seed %llu%s%s",
              cv_op_name(s->op), cv_algo_name(s->algo), s->ranks, (long long)s->count,
-             cv_dtype_name(s->dtype), cv_redop_name(s->redop), s->root, s->slices,
-             cv_spec_nodes(s), cv_init_name(o->init), (unsigned long long)o->seed,
-             input ? " --input " : "", input ? input : "");
+             cv_dtype_name(s->dtype), cv_redop_name(s->redop), s->root, s->slices, cv_spec_nodes(s),
+             cv_init_name(o->init), (unsigned long long)o->seed, input ? " --input " : "",
+             input ? input : "");
 }
 
 /* Which host each rank ran on, ranks on one host run together:

@@ -54,6 +54,8 @@
 #define NCCLOG_MAX_FACTS (1L << 21)    /* ring and tree entries kept: about 80 MB */
 #define NCCLOG_MAX_PRINTERS (1 << 17)  /* host:pid:tid [dev] prefixes kept */
 #define NCCLOG_MAX_POOL (1L << 22)     /* summary ranks kept */
+#define NCCLOG_MAX_BYTES (1LL << 32)   /* input read at most, a file or a pipe: 4 GiB */
+#define NCCLOG_FOREIGN_MAX (1LL << 26) /* input read without one NCCL line: not a log */
 #define NCCLOG_WARN_KEEP 8             /* distinct NCCL WARN lines kept (all are counted) */
 #define NCCLOG_WARN_LEN 200
 
@@ -220,7 +222,11 @@ typedef struct {
  * buffer: one longer than NCCLOG_LINE_MAX is cut there, NUL bytes are
  * dropped (both counted in log for a note), and a line of more than
  * NCCLOG_NUL_MAX NUL bytes (/dev/zero, a disk image) ends the read as not
- * text. Communicators that cannot be
+ * text. The input is bounded whatever it is, so that endless text on a
+ * pipe ends as a file does: past NCCLOG_FOREIGN_MAX bytes with no line
+ * NCCL wrote it is no NCCL log (an error), and reading stops after
+ * NCCLOG_MAX_BYTES, keeping what came before (a note, as the bounds on
+ * what is kept give). Communicators that cannot be
  * rebuilt are an error only when a caller picks them (ncclog_pick), so a
  * log with one good and one broken communicator still lists both. */
 int ncclog_read(FILE *in, const char *name, ncclog *log, char *err, size_t errlen);

@@ -348,8 +348,13 @@ static int put_fact(ncclog__reader *r, int printer, ncclog__fact *f)
         h = (h + 1) & mask;
     }
     if (r->nfacts >= NCCLOG_MAX_FACTS) {
-        char why[128];
-        snprintf(why, sizeof why, "more than %ld distinct ring and tree entries", NCCLOG_MAX_FACTS);
+        /* Kept once per communicator set-up (an epoch): a log of one job
+         * printed again, or a communicator made again, counts again. */
+        char why[160];
+        snprintf(why, sizeof why,
+                 "more than %ld ring and tree entries over %d communicator set-ups, each "
+                 "counted, repeated ones too",
+                 NCCLOG_MAX_FACTS, r->nepochs);
         return ncclog__stop(r, why);
     }
     r->facts = ncclog__grow(r->facts, &r->capfacts, r->nfacts + 1, sizeof *r->facts);

@@ -13,7 +13,10 @@
  * byte in fifty is a control character no text log holds (/dev/urandom,
  * a core file: binary data with line ends in it), at its first block.
  * What the reader keeps is bounded too (ncclog.h's NCCLOG_MAX_*): where a
- * bound is reached it stops there and says at which line.
+ * bound is reached it stops there and says at which line. So is what it
+ * reads, a file or a pipe alike (`nccl-log -` on endless text read for
+ * ever): NCCLOG_FOREIGN_MAX bytes without one line NCCL wrote end the read
+ * as no NCCL log, and reading stops after NCCLOG_MAX_BYTES in all.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,20 +29,68 @@ typedef struct {
     FILE *in;
     char *blk;
     size_t len, pos;
+    long long before; /* bytes of the input before blk */
 } blocks;
 
+/* Whether a line NCCL wrote was seen (INFO, WARN, a version line). */
+static bool nccl_seen(const ncclog *log)
+{
+    return log->info_lines || log->nwarn || log->version[0];
+}
+
+static const char *bytes_text(long long n, char *buf, size_t len)
+{
+    if (n >= 1LL << 30)
+        snprintf(buf, len, "%lld GiB", n >> 30);
+    else
+        snprintf(buf, len, "%lld MiB", n >> 20);
+    return buf;
+}
+
+/* Where the input has reached its bound (blocks): -1 with err set, where
+ * no NCCL line came before NCCLOG_FOREIGN_MAX; -2 past NCCLOG_MAX_BYTES,
+ * the reading stopped (a note); 0 otherwise. */
+static int input_bound(const blocks *b, ncclog *log, long lineno, char *err, size_t errlen)
+{
+    long long at = b->before + (long long)b->pos;
+    char size[32];
+    if (!nccl_seen(log) && at >= NCCLOG_FOREIGN_MAX) {
+        snprintf(err, errlen,
+                 "%s:%ld: no NCCL line in the first %s (no \"NCCL INFO\", no \"NCCL WARN\"): "
+                 "this is not an NCCL log; was it captured with NCCL_DEBUG=INFO?",
+                 log->name, lineno, bytes_text(NCCLOG_FOREIGN_MAX, size, sizeof size));
+        return -1;
+    }
+    if (at >= NCCLOG_MAX_BYTES) {
+        if (!log->stopped_at) {
+            log->stopped_at = lineno;
+            snprintf(log->stopped_why, sizeof log->stopped_why, "more than %s of input",
+                     bytes_text(NCCLOG_MAX_BYTES, size, sizeof size));
+        }
+        return -2;
+    }
+    return 0;
+}
+
 /* The next line into line[NCCLOG_LINE_MAX + 1], without its end: 1, 0 at
- * the end of the input, -1 with err set. */
+ * the end of the input, -1 with err set, -2 at the bound on the input
+ * (input_bound; the line it cut is not returned). */
 static int next_line(blocks *b, ncclog *log, long lineno, char *line, size_t *out, char *err,
                      size_t errlen)
 {
+    int bound = input_bound(b, log, lineno, err, errlen);
+    if (bound)
+        return bound;
     size_t n = 0;
     long nuls = 0;
     bool cut = false, any = false;
     for (;;) {
         if (b->pos == b->len) {
+            b->before += (long long)b->len;
+            b->len = b->pos = 0;
+            if ((bound = input_bound(b, log, lineno, err, errlen)) != 0)
+                return bound; /* a line of no end (`tr -d '\n' </dev/zero`...) */
             b->len = fread(b->blk, 1, BLOCK, b->in);
-            b->pos = 0;
             if (b->len == 0) {
                 if (ferror(b->in)) {
                     snprintf(err, errlen, "%s: read error after line %ld", log->name, lineno - 1);
@@ -128,7 +179,7 @@ void ncclog_read_note(const ncclog *log, char *note, size_t len)
                       log->nul_bytes, log->nul_bytes == 1 ? "" : "s", log->first_nul);
     if (log->stopped_at && w >= 0 && (size_t)w < len)
         snprintf(note + w, len - (size_t)w,
-                 "%sstopped reading at line %ld: %s (collviz keeps that much at most); what "
+                 "%sstopped reading at line %ld: %s (collviz goes no further); what "
                  "follows is what lines 1-%ld say",
                  w ? "; " : "", log->stopped_at, log->stopped_why, log->stopped_at - 1);
 }
@@ -145,6 +196,8 @@ int ncclog_read(FILE *in, const char *name, ncclog *log, char *err, size_t errle
     size_t len;
     int rc = 0, got;
     while (rc == 0 && (got = next_line(&b, log, log->lines + 1, line, &len, err, errlen)) != 0) {
+        if (got == -2) /* the bound on the input: what was read is kept */
+            break;
         if (got < 0) {
             rc = -1;
             break;

@@ -96,14 +96,26 @@ int show_model(show_result *r, const cv_link *link, int *priced, char *err, size
     /* NCCL's table is priced at every power of two: sizes below the rank
      * count of a per-rank op have no plan, and keep no model */
     bool lenient = !strcmp(r->source, "nccl-log");
-    for (int i = 0; i < r->nrows && !lenient; i++) {
+    /* the largest count a plan addresses (cv_spec_check's bound, which
+     * names --count, a flag show is not given) */
+    int64_t most = INT64_MAX / 16 / (r->spec.ranks > 0 ? r->spec.ranks : 1);
+    for (int i = 0; i < r->nrows; i++) {
         double count = r->rows[i].size / unit;
-        if (count != (double)(int64_t)count) {
-            char where[64];
-            if (r->rows[i].line > 0)
-                snprintf(where, sizeof where, "%d: size", r->rows[i].line);
-            else
-                snprintf(where, sizeof where, " results[%d].size", i);
+        char where[64];
+        if (r->rows[i].line > 0)
+            snprintf(where, sizeof where, "%d: size", r->rows[i].line);
+        else
+            snprintf(where, sizeof where, " results[%d].size", i);
+        if (count > (double)most) {
+            snprintf(err, errlen,
+                     "%s:%s %.0f B is too large to model: at %d ranks a size of at most %lld B "
+                     "(%lld %s elements%s) is allowed",
+                     r->path, where, r->rows[i].size, r->spec.ranks,
+                     (long long)(most * cv_spec_bench_unit(&r->spec)), (long long)most,
+                     cv_dtype_name(r->spec.dtype), per_rank ? " a rank" : "");
+            return CV_EINVAL;
+        }
+        if (!lenient && count != (double)(int64_t)count) {
             snprintf(err, errlen, "%s:%s %.0f is not a whole number of %s%s elements, so its "
                      "plan cannot be rebuilt for the model", r->path, where, r->rows[i].size,
                      per_rank ? "ranks x " : "", cv_dtype_name(r->spec.dtype));

@@ -59,9 +59,12 @@ typedef struct {
     int root;
     bool have_type, have_redop, have_root;
     int other_rows, zero_rows, header_line;
+    int nul_lines, first_nul; /* lines holding a NUL byte, skipped; the first */
     char other_series[64];
     /* Rank lines */
     int rank_lines, ranks_seen[CV_MAX_RANKS + 1];
+    long beyond, beyond_line; /* the highest rank number past CV_MAX_RANKS, and its line */
+    char beyond_text[24];     /* ... as the line writes it */
     char hosts[16][64];
     int nhosts, dup_rank_hosts;
     int nthread, ngpus;
@@ -221,19 +224,29 @@ static int program_op(const char *line, char *name, size_t len)
 
 /* "#  Rank  3 Group  0 Pid  28307 on  gpu59 device  3 [0x5a] NVIDIA GeForce
  * RTX 4090" (older builds print no Group; a Markdown paste may lose "#"). */
-static void rank_line(nt_reader *c, const char *line)
+static void rank_line(nt_reader *c, const char *line, int lineno)
 {
     char copy[NT_LINE];
     snprintf(copy, sizeof copy, "%s", line);
     nt_toks t;
     split(copy, &t);
-    int rank = -1;
+    long rank = -1;
     const char *host = NULL;
     for (int i = 0; i + 1 < t.n; i++) {
         if (!strcmp(t.t[i], "Rank") && is_uint(t.t[i + 1]) && rank < 0)
-            rank = atoi(t.t[i + 1]);
+            rank = strlen(t.t[i + 1]) > 9 ? 999999999 : atol(t.t[i + 1]);
         if (!strcmp(t.t[i], "on") && !host)
             host = t.t[i + 1];
+    }
+    if (rank > CV_MAX_RANKS && rank > c->beyond) { /* counted, not kept: said in ranks_stated */
+        c->beyond = rank;
+        c->beyond_line = lineno;
+        for (int i = 0; i + 1 < t.n; i++)
+            if (!strcmp(t.t[i], "Rank")) {
+                snprintf(c->beyond_text, sizeof c->beyond_text, "%.20s%s", t.t[i + 1],
+                         strlen(t.t[i + 1]) > 20 ? "..." : "");
+                break;
+            }
     }
     if (rank < 0 || rank > CV_MAX_RANKS)
         return;
@@ -435,6 +448,16 @@ static int data_row(nt_reader *c, nt_toks *t, int lineno)
     if (tm < 0 || alg < 0 || bus < 0 || wrong < -1)
         return nt_fail(c, lineno, "a row with a negative time or bandwidth (%s us, %s GB/s)",
                        t->t[i + l.time], t->t[i + l.time + 1]);
+    /* the bounds bench --json's reader has (show_data.c): beyond them a
+     * number is no measurement, and would be drawn as hundreds of digits */
+    double scale_us = c->head.time_scale > 0 ? c->head.time_scale : 1;
+    if (tm * scale_us > 1e15)
+        return nt_fail(c, lineno, "a time of %.40s%s us; allowed: 0 to 1e15 us", t->t[i + l.time],
+                       strlen(t->t[i + l.time]) > 40 ? "..." : "");
+    if (alg > 1e9 || bus > 1e9)
+        return nt_fail(c, lineno, "a bandwidth of %.40s%s GB/s; allowed: 0 to 1e9 GB/s",
+                       t->t[i + l.time + (alg > 1e9 ? 1 : 2)],
+                       strlen(t->t[i + l.time + (alg > 1e9 ? 1 : 2)]) > 40 ? "..." : "");
     if (!same_series(c, type, redop, root))
         return 1;
     if (size <= 0) {
@@ -477,7 +500,13 @@ static int read_lines(nt_reader *c, const char *text, size_t len)
         size_t n = (size_t)(e - p) < sizeof line - 1 ? (size_t)(e - p) : sizeof line - 1;
         memcpy(line, p, n);
         line[n] = '\0';
+        bool nul = memchr(p, 0, (size_t)(e - p)) != NULL;
         p = e + 1;
+        if (nul) { /* read up to the NUL, a row lost its tail unseen: skipped, and said */
+            if (!c->nul_lines++)
+                c->first_nul = lineno + 1;
+            continue;
+        }
         blank_tags(line);
         int op = program_op(line, prog, sizeof prog);
         if (op >= 0)
@@ -502,7 +531,7 @@ static int read_lines(nt_reader *c, const char *text, size_t len)
         }
         const char *comment = hash ? hash + 1 : line;
         if (strstr(comment, "Rank ") && strstr(comment, " on "))
-            rank_line(c, comment);
+            rank_line(c, comment, lineno + 1);
         else if (!setup_line(c, comment) && header_line(c, comment, lineno + 1) &&
                  c->r->nrows > 0 && c->head.ncols && strstr(comment, "algbw"))
             c->done = true; /* a second table's header: its rows are another run */
@@ -567,6 +596,8 @@ static int ranks_stated(nt_reader *c)
 {
     if (c->hints && c->hints->ranks > 0)
         return c->hints->ranks;
+    if (c->beyond) /* ranks 0 to beyond at least: more than the ranks_seen kept */
+        return c->beyond >= 999999999 ? 999999999 : (int)c->beyond + 1;
     int seen = 0;
     for (int i = 0; i <= CV_MAX_RANKS; i++)
         seen += c->ranks_seen[i];
@@ -711,6 +742,12 @@ static void finish_notes(nt_reader *c)
                 c->have_root ? " with its root" : "");
     if (c->zero_rows)
         nt_note(r, "%d rows of size 0 are left out (no place on a log axis)", c->zero_rows);
+    if (c->nul_lines)
+        nt_note(r,
+                "%d line%s holding NUL bytes %s skipped (the first is line %d): a NUL is "
+                "no text nccl-tests prints",
+                c->nul_lines, c->nul_lines == 1 ? "" : "s", c->nul_lines == 1 ? "is" : "are",
+                c->first_nul);
     if (c->done)
         nt_note(r, "the file holds another test after this one; the first is shown%s",
                 c->hints && c->hints->op >= 0 ? "" : " (--op picks another)");
@@ -742,6 +779,11 @@ static int finish(nt_reader *c, const char *text, size_t len)
     int ranks = ranks_stated(c), op = 0, log_nodes;
     log_in_paste(c, text, len, &ranks);
     log_nodes = r->spec.nodes; /* cv_spec_init below clears it */
+    if (ranks > CV_MAX_RANKS && c->beyond && !(c->hints && c->hints->ranks > 0))
+        return nt_fail(c, (int)c->beyond_line,
+                       "a \"#  Rank\" line names rank %s; collviz models at most %d ranks "
+                       "(0 to %d)",
+                       c->beyond_text, CV_MAX_RANKS, CV_MAX_RANKS - 1);
     if (ranks > CV_MAX_RANKS)
         return nt_fail(c, 0, "%d ranks; collviz models at most %d", ranks, CV_MAX_RANKS);
     if (pick_op(c, ranks, &op) != CV_OK || (!ranks && pick_ranks(c, op, &ranks) != CV_OK))
