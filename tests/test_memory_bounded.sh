@@ -1,0 +1,105 @@
+#!/bin/sh
+# test_memory_bounded.sh: memory stays bounded on every path of the command
+# line, and an output that was not written is never exit 0.
+#
+#   test_memory_bounded.sh COLLVIZ WORK_DIR [SANITIZE]
+#
+# - run --json (and --trace-out, the same document) is written as it is
+#   made: 5,000,000 int8 values on 4 ranks peak within twice the memory the
+#   run says it needs (it held a tree of every value: 4.6 GB for an
+#   estimate of 76.3 MiB). Under an address-space cap a run either prints
+#   the whole document with exit 0 or ends with a message and a non-zero
+#   exit, never exit 0 with nothing on stdout (what a cap of 700 MB gave).
+# - An output that could not be written (/dev/full, an unwritable
+#   --trace-out) is exit 2 and one line.
+# Peak memory is read with /usr/bin/time -f %M (skipped where it is
+# missing); nothing here under the sanitizers, whose shadow memory and
+# reserved address space are not the program's.
+bin=$1
+work=$2
+sanitize=${3:-}
+rm -rf "$work" && mkdir -p "$work" || exit 1
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+if [ -n "$sanitize" ]; then
+  echo "SKIP: built with -fsanitize=$sanitize: memory is not the program's own"
+  exit 77
+fi
+timer=
+[ -x /usr/bin/time ] && timer=/usr/bin/time
+
+# peak_kb ARGS...: the peak resident memory of collviz ARGS in KiB (stdout
+# to /dev/null), in $peak; its exit in $rc.
+peak_kb() {
+  $timer -f %M -o "$work/peak" "$bin" "$@" >/dev/null 2>"$work/err"
+  rc=$?
+  peak=$(tail -n 1 "$work/peak")
+}
+
+# The estimate a run prints when refused: "would need 76.3 MiB of memory".
+# est_kb ARGS...: that figure in KiB, in $est.
+est_kb() {
+  msg=$(COLLVIZ_MEMORY_LIMIT=1 "$bin" "$@" 2>&1 >/dev/null)
+  est=$(printf '%s\n' "$msg" | sed -n 's/.*would need \([0-9.]*\) \([MG]\)iB of memory.*/\1 \2/p' |
+        awk '{ printf "%d", $1 * ($2 == "G" ? 1048576 : 1024) }')
+  [ -n "$est" ] || fail "collviz $*: no estimate in: $msg"
+}
+
+# 1. run --json within twice its estimate
+set -- run --op allreduce --ranks 4 --count 5000000 --dtype int8 --json
+if [ -n "$timer" ]; then
+  est_kb "$@"
+  peak_kb "$@"
+  echo "run --json, 5000000 int8 x 4 ranks: peak $peak KiB, estimate $est KiB"
+  [ "$rc" = 0 ] || fail "collviz $*: exit $rc: $(cat "$work/err")"
+  [ -n "$est" ] && [ "$peak" -le $((2 * est)) ] ||
+    fail "collviz $*: peak $peak KiB, more than twice the estimate $est KiB"
+  # --trace-out writes the same document
+  set -- run --op allreduce --ranks 4 --count 5000000 --dtype int8 --trace-out "$work/t.json"
+  peak_kb "$@"
+  echo "run --trace-out, 5000000 int8 x 4 ranks: peak $peak KiB"
+  [ "$rc" = 0 ] && [ -s "$work/t.json" ] || fail "collviz $*: exit $rc: $(cat "$work/err")"
+  [ -n "$est" ] && [ "$peak" -le $((2 * est)) ] ||
+    fail "collviz $*: peak $peak KiB, more than twice the estimate $est KiB"
+  rm -f "$work/t.json"
+else
+  echo "SKIP: no /usr/bin/time, peak memory not measured"
+fi
+
+# 2. Under an address-space cap: the whole document or a message, never
+# exit 0 with an empty or cut stdout.
+capped() {
+  cap=$1; shift
+  (ulimit -v "$cap" && exec "$bin" "$@") >"$work/out" 2>"$work/err"
+  rc=$?
+  if [ "$rc" = 0 ]; then
+    # the document's last member, then its closing brace
+    tail -n 2 "$work/out" | head -n 1 | grep -q '"wrong":' && [ "$(tail -n 1 "$work/out")" = "}" ] ||
+      fail "ulimit -v $cap; collviz $*: exit 0 without the whole document ($(wc -c <"$work/out") bytes)"
+  else
+    [ -s "$work/err" ] || fail "ulimit -v $cap; collviz $*: exit $rc and no message"
+  fi
+  echo "ulimit -v $cap; collviz $*: exit $rc, $(wc -c <"$work/out") bytes"
+}
+capped 700000 run --op allreduce --ranks 4 --count 1000000 --dtype int8 --json
+capped 300000 run --op allreduce --ranks 4 --count 20000000 --dtype int8 --json
+capped 700000 run --op allreduce --ranks 4 --count 1000000 --dtype float32 --json
+
+# 3. Outputs not written: exit 2, one line naming what.
+if [ -w /dev/full ]; then
+  "$bin" run --op allreduce --json >/dev/full 2>"$work/err"
+  rc=$?
+  [ "$rc" = 2 ] && [ "$(wc -l <"$work/err")" = 1 ] ||
+    fail "run --json >/dev/full: exit $rc: $(cat "$work/err")"
+  "$bin" run --op allreduce --count 100000 --json >/dev/full 2>"$work/err"
+  rc=$?
+  [ "$rc" = 2 ] && [ "$(wc -l <"$work/err")" = 1 ] && grep -q "run --json: cannot write" "$work/err" ||
+    fail "run --count 100000 --json >/dev/full: exit $rc: $(cat "$work/err")"
+fi
+"$bin" run --op allreduce --trace-out "$work/no/such/dir/t.json" >/dev/null 2>"$work/err"
+rc=$?
+[ "$rc" = 2 ] && [ "$(wc -l <"$work/err")" = 1 ] && grep -q "cannot write" "$work/err" ||
+  fail "run --trace-out into a missing directory: exit $rc: $(cat "$work/err")"
+
+[ "$fails" = 0 ] && echo "all passed"
+exit "$((fails > 0))"
