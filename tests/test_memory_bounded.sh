@@ -12,6 +12,10 @@
 #   exit, never exit 0 with nothing on stdout (what a cap of 700 MB gave).
 # - An output that could not be written (/dev/full, an unwritable
 #   --trace-out) is exit 2 and one line.
+# - card, cost and show at 1024 ranks peak under 200 MB: card needs no
+#   plan, cost and show price a plan a step at a time (cv_cost_model). The
+#   card took 3.68 GB, a multi-ring cost and show 3.68 GB each (67 million
+#   transfers); test_cost_model checks the prices did not change.
 # Peak memory is read with /usr/bin/time -f %M (skipped where it is
 # missing); nothing here under the sanitizers, whose shadow memory and
 # reserved address space are not the program's.
@@ -100,6 +104,34 @@ fi
 rc=$?
 [ "$rc" = 2 ] && [ "$(wc -l <"$work/err")" = 1 ] && grep -q "cannot write" "$work/err" ||
   fail "run --trace-out into a missing directory: exit $rc: $(cat "$work/err")"
+
+# 4. card, cost and show at 1024 ranks under 200 MB (204800 KiB)
+under200() {
+  peak_kb "$@"
+  echo "collviz $*: peak $peak KiB"
+  [ "$rc" = 0 ] || fail "collviz $*: exit $rc: $(cat "$work/err")"
+  [ "$peak" -lt 204800 ] || fail "collviz $*: peak $peak KiB, not under 200 MB"
+}
+if [ -n "$timer" ]; then
+  under200 card --ranks 1024
+  under200 card --ranks 1024 --json
+  under200 cost --op allreduce --algo multi-ring --ranks 1024 --bytes 1GiB
+  under200 cost --op allreduce --algo multi-ring --ranks 1024 --nodes 128 --bytes 1GiB --json
+  under200 cost --op allreduce --algo one-shot --ranks 1024 --bytes 1GiB
+  under200 cost --op alltoall --ranks 1024 --bytes 1GiB
+  under200 cost --op alltoall --algo bruck --ranks 1024 --bytes 1GiB --json
+  # nccl-tests rows without Rank lines: busbw = algbw x 2(N-1)/N at N = 1024
+  {
+    echo "# Collective test starting: all_reduce_perf"
+    echo "#  size  count  type  redop  root  time  algbw  busbw  #wrong  time  algbw  busbw  #wrong"
+    for s in 1048576 67108864 4294967296; do
+      awk -v s="$s" 'BEGIN { t = 30 + s / 2e4; a = s / t / 1e3; b = a * 2 * 1023 / 1024;
+        printf "%14.0f %12.0f  float  sum  -1 %9.2f %7.2f %7.2f  0 %9.2f %7.2f %7.2f  0\n",
+               s, s / 4, t, a, b, t, a, b }'
+    done
+  } >"$work/rows.txt"
+  under200 show "$work/rows.txt" --table --ranks 1024 --algo multi-ring
+fi
 
 [ "$fails" = 0 ] && echo "all passed"
 exit "$((fails > 0))"
