@@ -339,41 +339,56 @@ struct cv_cost_model {
     int64_t *total_sent, *total_inter; /* per rank, over the steps so far */
     int inter_rounds;
     int64_t *set, cap_set; /* a step's (src, dst) pairs, each once: see model_messages */
+    int64_t *used;         /* the slots of set a step filled */
+    int *last;             /* each sender's last peer in the step */
     int *node;             /* cv_plan_node_of each participant, once the generator set nswitch */
 };
 
 /* count_messages without its sort, which took most of the time of a step
  * of thousands of transfers: each (src, dst) pair is counted the first
- * time it is met, in an open-addressed set. The same counts. */
+ * time it is met, in an open-addressed set emptied slot by slot after the
+ * step; a transfer to the same peer as its sender's last one (a ring's
+ * channels all pass to the next rank) is known without the set. The same
+ * counts. */
 static void model_messages(cv_cost_model *m, const cv_plan *p, const cv_step *st)
 {
     port_counts *pc = &m->pc;
-    int64_t size = 64;
-    while (size < 2 * st->count)
-        size *= 2;
-    if (size > m->cap_set) {
+    if (2 * st->count > m->cap_set) {
+        int64_t size = m->cap_set ? m->cap_set : 64;
+        while (size < 2 * st->count)
+            size *= 2;
         free(m->set);
+        free(m->used);
         m->cap_set = size;
         m->set = cv__xmalloc((size_t)size * sizeof *m->set);
+        m->used = cv__xmalloc((size_t)size * sizeof *m->used);
+        for (int64_t i = 0; i < size; i++)
+            m->set[i] = -1;
     }
-    for (int64_t i = 0; i < size; i++)
-        m->set[i] = -1;
+    if (!m->last)
+        m->last = cv__xmalloc((size_t)pc->n * sizeof *m->last);
+    for (int i = 0; i < pc->n; i++)
+        m->last[i] = -1;
     for (int l = 0; l < 2; l++) {
         memset(pc->nout[l], 0, (size_t)pc->n * sizeof *pc->nout[l]);
         memset(pc->nin[l], 0, (size_t)pc->n * sizeof *pc->nin[l]);
     }
+    uint64_t mask = (uint64_t)m->cap_set - 1;
+    int64_t nused = 0;
     for (int64_t i = 0; i < st->count; i++) {
         const cv_transfer *t = &p->transfers[st->first + i];
-        if (t->src == t->dst)
+        if (t->src == t->dst || m->last[t->src] == t->dst)
             continue;
+        m->last[t->src] = t->dst;
         int64_t key = (int64_t)t->src * pc->n + t->dst;
         uint64_t h = ((uint64_t)key * 0x9E3779B97F4A7C15ull) >> 20;
         for (;; h++) {
-            int64_t *slot = &m->set[h & (uint64_t)(size - 1)];
+            int64_t *slot = &m->set[h & mask];
             if (*slot == key)
                 break;
             if (*slot < 0) {
                 *slot = key;
+                m->used[nused++] = (int64_t)(h & mask);
                 int l = m->node[t->src] != m->node[t->dst];
                 pc->nout[l][t->src]++;
                 pc->nin[l][t->dst]++;
@@ -381,6 +396,8 @@ static void model_messages(cv_cost_model *m, const cv_plan *p, const cv_step *st
             }
         }
     }
+    for (int64_t i = 0; i < nused; i++)
+        m->set[m->used[i]] = -1;
 }
 
 static void add_tuple(cv_cost_model *m, int64_t first, int level, int64_t msgs, int64_t bytes,
@@ -475,6 +492,8 @@ void cv_cost_model_destroy(cv_cost_model *m)
     free(m->total_sent);
     free(m->total_inter);
     free(m->set);
+    free(m->used);
+    free(m->last);
     free(m->node);
     counts_free(&m->pc);
     free(m);
