@@ -402,7 +402,7 @@ typedef struct {
     bool loads;
 } cv_step;
 
-typedef struct {
+typedef struct cv_plan_ {
     cv_spec spec;
     int64_t scratch_count; /* elements of SCRATCH per rank */
     /* In-network reduction adds switches to the plan: participants
@@ -421,6 +421,10 @@ typedef struct {
     int cap_steps_;
     int64_t cap_transfers_;
     cv_topology *topo_; /* the plan's copy of spec.topo; spec.topo points here */
+    /* A streamed plan (cv__plan_create_streamed): each step goes to sink_
+     * as it closes, with its transfers, which are then dropped. */
+    void (*sink_)(const struct cv_plan_ *p, const cv_step *st, void *ctx);
+    void *sink_ctx_;
 } cv_plan;
 
 /* Elements in buffer `buf` of participant `rank` while the plan runs: the
@@ -557,6 +561,25 @@ double cv_cost_step(const cv_plan *plan, int step, const cv_link *link, int64_t 
 void cv_cost_plan_nodes(const cv_plan *plan, const cv_link *intra, const cv_link *inter,
                         cv_cost *out);
 double cv_cost_step_nodes(const cv_plan *plan, int step, const cv_link *intra,
+                          const cv_link *inter, int64_t *busiest_bytes);
+
+/* The cost model of a spec without its plan: the plan is generated a step
+ * at a time and each step kept as what pricing reads of it (its ports'
+ * messages and bytes), never the transfers: a 1024-rank multi-ring
+ * allreduce is 67 million transfers, 3 GB as a plan. Prices exactly as
+ * cv_cost_plan_nodes and cv_cost_step_nodes price the whole plan
+ * (test_cost_model compares them for every op and algorithm).
+ * cv_cost_model_plan gives the spec and the steps (phase, round, local,
+ * loads) and nrounds; it has no transfers. */
+typedef struct cv_cost_model cv_cost_model;
+int cv_cost_model_create(const cv_spec *spec, cv_cost_model **out, char *err, size_t errlen);
+void cv_cost_model_destroy(cv_cost_model *m); /* accepts NULL */
+const cv_plan *cv_cost_model_plan(const cv_cost_model *m);
+/* cv_cost_plan_nodes of the plan with its spec's proto set to proto. */
+void cv_cost_model_price(const cv_cost_model *m, cv_proto proto, const cv_link *intra,
+                         const cv_link *inter, cv_cost *out);
+/* cv_cost_step_nodes of the plan. */
+double cv_cost_model_step(const cv_cost_model *m, int step, const cv_link *intra,
                           const cv_link *inter, int64_t *busiest_bytes);
 
 /* ---------------------------------------------------- the reference card */

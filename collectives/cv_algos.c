@@ -909,16 +909,21 @@ int64_t cv_spec_textbook_bytes(const cv_spec *s, char *formula, size_t len)
     return bytes;
 }
 
-int cv_plan_textbook_rounds(const cv_plan *p, char *formula, size_t len)
+int cv__spec_textbook_rounds(const cv_spec *s, char *formula, size_t len)
 {
-    const cv__algo_entry *e = cv__algo_find(p->spec.op, p->spec.algo);
+    const cv__algo_entry *e = cv__algo_find(s->op, s->algo);
     char f[64] = "0";
     int n = 0;
-    if (e && e->rounds && p->spec.ranks > 1)
-        n = e->rounds(&p->spec, f, sizeof f);
+    if (e && e->rounds && s->ranks > 1)
+        n = e->rounds(s, f, sizeof f);
     if (formula && len)
         snprintf(formula, len, "%s", f);
     return n;
+}
+
+int cv_plan_textbook_rounds(const cv_plan *p, char *formula, size_t len)
+{
+    return cv__spec_textbook_rounds(&p->spec, formula, len);
 }
 
 int cv_plan_rounds_text(const cv_plan *p, char *out, size_t len)

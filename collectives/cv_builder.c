@@ -80,10 +80,27 @@ void cv__prims(cv_plan *p, int64_t first, cv_prim send, cv_prim recv)
     }
 }
 
+bool cv__step_moves(const cv_plan *p, const cv_step *st)
+{
+    for (int64_t i = 0; i < st->count; i++)
+        if (p->transfers[st->first + i].src != p->transfers[st->first + i].dst)
+            return true;
+    return false;
+}
+
 void cv__plan_end(cv_plan *p)
 {
-    if (p->steps[p->nsteps].count > 0)
-        p->nsteps++;
+    cv_step *st = &p->steps[p->nsteps];
+    if (st->count <= 0)
+        return;
+    if (p->sink_) { /* streamed: the step goes to the sink, its transfers go */
+        st->local = !cv__step_moves(p, st);
+        p->sink_(p, st, p->sink_ctx_);
+        p->ntransfers = st->first;
+        st->first = 0;
+        st->count = 0;
+    }
+    p->nsteps++;
 }
 
 void cv__copy_blocks(cv_plan *p, int root, int64_t a, int64_t cnt, int64_t c, int src, cv_buf sb,

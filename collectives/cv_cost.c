@@ -22,6 +22,13 @@
  * loads (one-shot and two-shot AllReduce: a kernel that reads every peer's
  * memory at once over NVLink) pays one alpha a port, however many peers.
  * Local copies cost nothing here: they are memory traffic, not network.
+ *
+ * cv_cost_model prices a spec without holding its plan: the generator
+ * hands it each step as it closes, it keeps what the price reads (every
+ * port's messages and bytes, equal ports once) and the transfers go, so
+ * `cost`, `show` and the card at 1024 ranks take megabytes, not the 3.7 GB
+ * of a 67-million-transfer multi-ring plan. Its prices are the whole
+ * plan's to the bit (test_cost_model).
  */
 #include <ctype.h>
 #include <math.h>
@@ -304,4 +311,281 @@ void cv_cost_plan_nodes(const cv_plan *p, const cv_link *intra, const cv_link *i
 void cv_cost_plan(const cv_plan *p, const cv_link *l, cv_cost *out)
 {
     cv_cost_plan_nodes(p, l, l, out);
+}
+
+/* ----------------------------------------------------------- the model */
+
+/* What pricing needs of one step, kept once the step's transfers are gone:
+ * the ports that can be its slowest, each as (link, messages, bytes) with
+ * the place the per-port walk above would meet it first (rank * 2 + link),
+ * so a tie goes the same way; the busiest port's bytes and the most bytes
+ * one rank reduces. Equal ports are kept once: a ring step is one. */
+typedef struct {
+    int64_t m, bytes;
+    int32_t order;
+    int32_t level;
+} port_tuple;
+
+typedef struct {
+    int64_t first, count; /* into model->tuples */
+    int64_t busiest, reduced;
+} step_sum;
+
+struct cv_cost_model {
+    cv_plan *plan; /* the spec and the steps; their transfers are gone */
+    step_sum *sums;
+    int cap_sums;
+    port_tuple *tuples;
+    int64_t ntuples, cap_tuples;
+    port_counts pc;
+    int64_t *total_sent, *total_inter; /* per rank, over the steps so far */
+    int inter_rounds;
+    int64_t *set, cap_set; /* a step's (src, dst) pairs, each once: see model_messages */
+    int64_t *used;         /* the slots of set a step filled */
+    int *last;             /* each sender's last peer in the step */
+    int *node;             /* cv_plan_node_of each participant, once the generator set nswitch */
+};
+
+/* count_messages without its sort, which took most of the time of a step
+ * of thousands of transfers: each (src, dst) pair is counted the first
+ * time it is met, in an open-addressed set emptied slot by slot after the
+ * step; a transfer to the same peer as its sender's last one (a ring's
+ * channels all pass to the next rank) is known without the set. The same
+ * counts. */
+static void model_messages(cv_cost_model *m, const cv_plan *p, const cv_step *st)
+{
+    port_counts *pc = &m->pc;
+    if (2 * st->count > m->cap_set) {
+        int64_t size = m->cap_set ? m->cap_set : 64;
+        while (size < 2 * st->count)
+            size *= 2;
+        free(m->set);
+        free(m->used);
+        m->cap_set = size;
+        m->set = cv__xmalloc((size_t)size * sizeof *m->set);
+        m->used = cv__xmalloc((size_t)size * sizeof *m->used);
+        for (int64_t i = 0; i < size; i++)
+            m->set[i] = -1;
+    }
+    if (!m->last)
+        m->last = cv__xmalloc((size_t)pc->n * sizeof *m->last);
+    for (int i = 0; i < pc->n; i++)
+        m->last[i] = -1;
+    for (int l = 0; l < 2; l++) {
+        memset(pc->nout[l], 0, (size_t)pc->n * sizeof *pc->nout[l]);
+        memset(pc->nin[l], 0, (size_t)pc->n * sizeof *pc->nin[l]);
+    }
+    uint64_t mask = (uint64_t)m->cap_set - 1;
+    int64_t nused = 0;
+    for (int64_t i = 0; i < st->count; i++) {
+        const cv_transfer *t = &p->transfers[st->first + i];
+        if (t->src == t->dst || m->last[t->src] == t->dst)
+            continue;
+        m->last[t->src] = t->dst;
+        int64_t key = (int64_t)t->src * pc->n + t->dst;
+        uint64_t h = ((uint64_t)key * 0x9E3779B97F4A7C15ull) >> 20;
+        for (;; h++) {
+            int64_t *slot = &m->set[h & mask];
+            if (*slot == key)
+                break;
+            if (*slot < 0) {
+                *slot = key;
+                m->used[nused++] = (int64_t)(h & mask);
+                int l = m->node[t->src] != m->node[t->dst];
+                pc->nout[l][t->src]++;
+                pc->nin[l][t->dst]++;
+                break;
+            }
+        }
+    }
+    for (int64_t i = 0; i < nused; i++)
+        m->set[m->used[i]] = -1;
+}
+
+static void add_tuple(cv_cost_model *m, int64_t first, int level, int64_t msgs, int64_t bytes,
+                      int order, int64_t *recent)
+{
+    /* a few recent ones checked: not every duplicate need go, most do */
+    unsigned h = (unsigned)((uint64_t)(msgs * 31 + bytes * 7 + level) % 64);
+    int64_t j = recent[h];
+    if (j >= first && m->tuples[j].level == level && m->tuples[j].m == msgs &&
+        m->tuples[j].bytes == bytes)
+        return;
+    if (m->ntuples == m->cap_tuples) {
+        m->cap_tuples = m->cap_tuples ? m->cap_tuples * 2 : 256;
+        m->tuples = cv__xrealloc(m->tuples, (size_t)m->cap_tuples * sizeof *m->tuples);
+    }
+    m->tuples[m->ntuples] = (port_tuple){msgs, bytes, order, level};
+    recent[h] = m->ntuples++;
+}
+
+/* One step closed by the generator, its transfers still there: the same
+ * counts as step_cost, kept as a step_sum. */
+static void model_step(const cv_plan *p, const cv_step *st, void *ctx)
+{
+    cv_cost_model *m = ctx;
+    port_counts *pc = &m->pc;
+    int k = (int)(st - p->steps);
+    if (k >= m->cap_sums) {
+        m->cap_sums = m->cap_sums ? m->cap_sums * 2 : 64;
+        m->sums = cv__xrealloc(m->sums, (size_t)m->cap_sums * sizeof *m->sums);
+    }
+    int64_t esz = (int64_t)cv_dtype_size(p->spec.dtype);
+    if (!m->node) { /* generators set their switches before their first step */
+        m->node = cv__xmalloc((size_t)pc->n * sizeof *m->node);
+        for (int i = 0; i < pc->n; i++)
+            m->node[i] = i < cv_plan_parts(p) ? cv_plan_node_of(p, i) : -2;
+    }
+    for (int l = 0; l < 2; l++) {
+        memset(pc->sent[l], 0, (size_t)pc->n * sizeof *pc->sent[l]);
+        memset(pc->recvd[l], 0, (size_t)pc->n * sizeof *pc->recvd[l]);
+        memset(pc->nout[l], 0, (size_t)pc->n * sizeof *pc->nout[l]);
+        memset(pc->nin[l], 0, (size_t)pc->n * sizeof *pc->nin[l]);
+    }
+    memset(pc->reduced, 0, (size_t)pc->n * sizeof *pc->reduced);
+    bool several = false;
+    for (int64_t i = 0; i < st->count; i++) {
+        const cv_transfer *t = &p->transfers[st->first + i];
+        int64_t bytes = t->count * esz;
+        if (t->src != t->dst) {
+            int l = m->node[t->src] != m->node[t->dst];
+            pc->sent[l][t->src] += bytes;
+            pc->recvd[l][t->dst] += bytes;
+            several |= ++pc->nout[l][t->src] > 1;
+            several |= ++pc->nin[l][t->dst] > 1;
+        }
+        if (t->kind != CV_XFER_COPY)
+            pc->reduced[t->dst] += bytes;
+    }
+    if (several) /* transfers between the same two ranks are one message */
+        model_messages(m, p, st);
+    step_sum *s = &m->sums[k];
+    *s = (step_sum){m->ntuples, 0, 0, 0};
+    int64_t recent[64];
+    for (int h = 0; h < 64; h++)
+        recent[h] = -1;
+    bool crosses = false;
+    for (int r = 0; r < p->spec.ranks; r++) {
+        for (int l = 0; l < 2; l++) {
+            int64_t port = pc->sent[l][r] > pc->recvd[l][r] ? pc->sent[l][r] : pc->recvd[l][r];
+            int64_t msgs = pc->nout[l][r] > pc->nin[l][r] ? pc->nout[l][r] : pc->nin[l][r];
+            if (st->loads && msgs > 1)
+                msgs = 1;
+            s->busiest = port > s->busiest ? port : s->busiest;
+            if (port > 0)
+                add_tuple(m, s->first, l, msgs, port, r * 2 + l, recent);
+        }
+        s->reduced = pc->reduced[r] > s->reduced ? pc->reduced[r] : s->reduced;
+        m->total_sent[r] += pc->sent[INTRA][r] + pc->sent[INTER][r];
+        m->total_inter[r] += pc->sent[INTER][r];
+        crosses |= pc->sent[INTER][r] > 0 || pc->recvd[INTER][r] > 0;
+    }
+    s->count = m->ntuples - s->first;
+    m->inter_rounds += crosses;
+}
+
+void cv_cost_model_destroy(cv_cost_model *m)
+{
+    if (!m)
+        return;
+    cv_plan_destroy(m->plan);
+    free(m->sums);
+    free(m->tuples);
+    free(m->total_sent);
+    free(m->total_inter);
+    free(m->set);
+    free(m->used);
+    free(m->last);
+    free(m->node);
+    counts_free(&m->pc);
+    free(m);
+}
+
+int cv_cost_model_create(const cv_spec *spec, cv_cost_model **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    int rc = cv_spec_check(spec, CV_MAX_RANKS, err, errlen);
+    if (rc)
+        return rc;
+    cv_cost_model *m = cv__xcalloc(1, sizeof *m);
+    /* participants: the ranks and the switches, at most one a node besides
+     * the network's */
+    counts_init(&m->pc, spec->ranks + cv_spec_nodes(spec) + 1);
+    m->total_sent = cv__xcalloc((size_t)spec->ranks, sizeof *m->total_sent);
+    m->total_inter = cv__xcalloc((size_t)spec->ranks, sizeof *m->total_inter);
+    rc = cv__plan_create_streamed(spec, model_step, m, &m->plan, err, errlen);
+    if (rc) {
+        cv_cost_model_destroy(m);
+        return rc;
+    }
+    *out = m;
+    return CV_OK;
+}
+
+const cv_plan *cv_cost_model_plan(const cv_cost_model *m) { return m->plan; }
+
+/* Step k's time: its slowest port, the first met where two are as slow. */
+static double model_step_cost(const cv_cost_model *m, int k, cv_proto proto,
+                              const cv_link *link[2], int64_t *messages_out)
+{
+    const step_sum *s = &m->sums[k];
+    double sec = 0;
+    int64_t msgs = 0;
+    /* PAT, NVLS and CollNet have Simple kernels alone: priced as such. */
+    proto = cv_algo_proto(m->plan->spec.op, m->plan->spec.algo, proto);
+    for (int64_t i = 0; i < s->count; i++) {
+        const port_tuple *q = &m->tuples[s->first + i];
+        const cv_link *ln = link[q->level];
+        double t = ln->alpha * cv_proto_latency_share(proto, ln) * (double)q->m +
+                   (double)q->bytes / (ln->bw * cv_proto_data_share(proto));
+        if (t > sec) {
+            sec = t;
+            msgs = q->m;
+        }
+    }
+    if (messages_out)
+        *messages_out = s->busiest > 0 ? msgs : 0;
+    if (link[INTRA]->gamma > 0)
+        sec += (double)s->reduced / link[INTRA]->gamma;
+    return sec;
+}
+
+double cv_cost_model_step(const cv_cost_model *m, int k, const cv_link *intra,
+                          const cv_link *inter, int64_t *busiest)
+{
+    if (k < 0 || k >= m->plan->nsteps) {
+        if (busiest)
+            *busiest = 0;
+        return 0;
+    }
+    const cv_link *link[2] = {intra, inter ? inter : intra};
+    if (busiest)
+        *busiest = m->sums[k].busiest;
+    return model_step_cost(m, k, m->plan->spec.proto, link, NULL);
+}
+
+void cv_cost_model_price(const cv_cost_model *m, cv_proto proto, const cv_link *intra,
+                         const cv_link *inter, cv_cost *out)
+{
+    memset(out, 0, sizeof *out);
+    const cv_plan *p = m->plan;
+    const cv_link *link[2] = {intra, inter ? inter : intra};
+    for (int k = 0; k < p->nsteps; k++) {
+        int64_t msgs = 0;
+        out->seconds += model_step_cost(m, k, proto, link, &msgs);
+        out->busiest_total += m->sums[k].busiest;
+        out->alphas += msgs;
+        out->comm_steps += m->sums[k].busiest > 0;
+    }
+    out->inter_rounds = m->inter_rounds;
+    for (int r = 0; r < p->spec.ranks; r++) {
+        out->max_sent = m->total_sent[r] > out->max_sent ? m->total_sent[r] : out->max_sent;
+        out->max_sent_inter =
+            m->total_inter[r] > out->max_sent_inter ? m->total_inter[r] : out->max_sent_inter;
+    }
+    out->steps = p->nrounds;
+    if (out->seconds > 0) {
+        out->algbw = (double)cv_spec_bench_bytes(&p->spec) / out->seconds;
+        out->busbw = out->algbw * cv_spec_busbw_factor(&p->spec);
+    }
 }

@@ -35,6 +35,14 @@ void cv__parallel(void (*fn)(void *ctx, int64_t i), void *ctx, int64_t n);
  * (cv_base.c). */
 int cv__fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* cv_plan_create, with each step handed to sink as it closes (its
+ * transfers there, its round and local not yet numbered) and its transfers
+ * then dropped: the plan keeps its steps, numbered, and no transfers, so a
+ * plan of millions of transfers takes the memory of its largest step. */
+int cv__plan_create_streamed(const cv_spec *spec,
+                             void (*sink)(const cv_plan *p, const cv_step *st, void *ctx),
+                             void *ctx, cv_plan **out, char *err, size_t errlen);
+
 /* ------------------------------------------------- plan builder (cv_builder.c) */
 
 void cv__plan_begin(cv_plan *p, const char *phase);
@@ -74,8 +82,12 @@ void cv__prims(cv_plan *p, int64_t first, cv_prim send, cv_prim recv);
 /* Marks the open step as loads from peers' memory issued at once (cv_step's
  * `loads`): each port pays alpha once in it. */
 void cv__plan_loads(cv_plan *p);
-/* Closes the open step; a step with no transfers is dropped. */
+/* Closes the open step; a step with no transfers is dropped. In a
+ * streamed plan (cv__plan_create_streamed) the step goes to the sink and
+ * its transfers are dropped. */
 void cv__plan_end(cv_plan *p);
+/* Whether a step moves data between ranks. */
+bool cv__step_moves(const cv_plan *p, const cv_step *st);
 /* A pipelined plan: `slices` slices of the buffer go through the same
  * `rounds` local rounds, slice s one round behind slice s - 1. Global round
  * t is one step, named names[first * nphases + last] where first and last
@@ -167,6 +179,8 @@ typedef struct {
 int cv__algo_entries(const cv__algo_entry **out);
 /* The row for (op, algo), or NULL: the op does not offer the algorithm. */
 const cv__algo_entry *cv__algo_find(cv_op op, cv_algo algo);
+/* cv_plan_textbook_rounds from the spec alone: the formula needs no plan. */
+int cv__spec_textbook_rounds(const cv_spec *s, char *formula, size_t len);
 /* "ring, tree, direct": the op's algorithms for an error message. */
 void cv__algo_list(cv_op op, char *out, size_t outlen);
 

@@ -7,7 +7,10 @@
  * allocation a run makes in proportion to its data: the backend's host
  * buffers (all of them on the CPU backend), the inputs kept for
  * verification, the results read back, the avg scratch and, in visual
- * mode, the step record and one state over it. What there is: the least of
+ * mode, the step record and one state over it. `run --json` and
+ * --trace-out read their document from those inputs and results and write
+ * it as they go (cli_run.c), a few kilobytes of their own whatever the
+ * run, so nothing more is counted for them. What there is: the least of
  * /proc/meminfo's MemAvailable, the cgroup's limit less its usage, and
  * $COLLVIZ_MEMORY_LIMIT (a size such as 2G: the most a run may take, for a
  * shared machine; tests use it to stand for a small one).

@@ -21,14 +21,6 @@
 
 #include "cv_internal.h"
 
-static bool moves_between_ranks(const cv_plan *p, const cv_step *st)
-{
-    for (int64_t i = 0; i < st->count; i++)
-        if (p->transfers[st->first + i].src != p->transfers[st->first + i].dst)
-            return true;
-    return false;
-}
-
 /* A step that moves data between ranks opens a round; a local step is a
  * sub-phase of the round before it, or of round 1 when it comes first. */
 static void number_rounds(cv_plan *p)
@@ -36,7 +28,8 @@ static void number_rounds(cv_plan *p)
     p->nrounds = 0;
     for (int k = 0; k < p->nsteps; k++) {
         cv_step *st = &p->steps[k];
-        st->local = !moves_between_ranks(p, st);
+        if (!p->sink_) /* a streamed plan's builder set it, its transfers gone */
+            st->local = !cv__step_moves(p, st);
         if (!st->local)
             p->nrounds++;
         st->round = p->nrounds;
@@ -113,6 +106,13 @@ static int64_t step_conflict(const cv_transfer *t, int64_t count, span *writes, 
 
 int cv_plan_create(const cv_spec *spec, cv_plan **out, char *err, size_t errlen)
 {
+    return cv__plan_create_streamed(spec, NULL, NULL, out, err, errlen);
+}
+
+int cv__plan_create_streamed(const cv_spec *spec,
+                             void (*sink)(const cv_plan *p, const cv_step *st, void *ctx),
+                             void *ctx, cv_plan **out, char *err, size_t errlen)
+{
     *out = NULL;
     int rc = cv_spec_check(spec, CV_MAX_RANKS, err, errlen);
     if (rc)
@@ -126,6 +126,8 @@ int cv_plan_create(const cv_spec *spec, cv_plan **out, char *err, size_t errlen)
     /* What runs: PAT, NVLS and CollNet take Simple whatever was asked (the
      * window keeps the protocol chosen while the algorithm changes). */
     p->spec.proto = cv_algo_proto(spec->op, spec->algo, spec->proto);
+    p->sink_ = sink;
+    p->sink_ctx_ = ctx;
     if (spec->topo) { /* the plan's own copy: the caller's may go */
         p->topo_ = cv__xcalloc(1, sizeof *p->topo_);
         *p->topo_ = *spec->topo;

@@ -149,8 +149,8 @@ int cv_value_format_exact(cv_dtype dtype, const void *base, int64_t i, char *out
     if (dtype == CV_INT64)
         return snprintf(out, outlen, "%lld", (long long)((const int64_t *)base)[i]);
     double v = cv_value_get(dtype, base, i);
-    if (!cv_dtype_is_float(dtype))
-        return snprintf(out, outlen, "%.0f", v);
+    if (!cv_dtype_is_float(dtype)) /* a whole number: "%.0f" of it, without the float printer */
+        return snprintf(out, outlen, "%lld", (long long)v);
     if (isnan(v) || isinf(v)) {
         *is_number = false;
         return snprintf(out, outlen, "%s", isnan(v) ? "nan" : v > 0 ? "inf" : "-inf");

@@ -4,6 +4,8 @@ collviz_test(test_collectives SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_collectiv
 # Its second suite, --large (100 to 1024 ranks): test_collectives_large/allreduce/ring, ...
 collviz_test_cases(test_collectives PREFIX test_collectives_large ARGS --large TIMEOUT 1800)
 collviz_test(test_cost SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_cost.c LIBS cvcore)
+# Pricing a spec a step at a time (cv_cost_model) against pricing its whole plan.
+collviz_test(test_cost_model SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_cost_model.c LIBS cvcore)
 collviz_test(test_cli SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_cli.c ${CMAKE_CURRENT_SOURCE_DIR}/test_cli_util.c LIBS cvjson)
 add_dependencies(test_cli collviz)
 if(NOT COLLVIZ_GUI)

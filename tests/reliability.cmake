@@ -85,3 +85,11 @@ if(COLLVIZ_GUI)
   # have left the other window test without its display.
   set_tests_properties(test_window_soak PROPERTIES TIMEOUT 600 SKIP_RETURN_CODE 77 RUN_SERIAL TRUE)
 endif()
+
+# Memory bounded on every path (test_memory_bounded.sh says which): run
+# --json streamed within twice its estimate, never an empty exit 0 under an
+# address-space cap, an output not written is exit 2.
+add_test(NAME test_memory_bounded
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_memory_bounded.sh $<TARGET_FILE:collviz>
+                 ${CMAKE_BINARY_DIR}/memory-bounded "${COLLVIZ_SANITIZE}")
+set_tests_properties(test_memory_bounded PROPERTIES TIMEOUT 600 SKIP_RETURN_CODE 77)

@@ -67,17 +67,14 @@ static void human_time(double s, char *out, size_t len)
 
 /* The plan's time under each protocol: the plan is the same, only the
  * price of its steps changes. */
-static void by_proto(cv_plan *plan, const cv_link *link, const cv_link *inter,
+static void by_proto(const cv_cost_model *model, const cv_link *link, const cv_link *inter,
                      double secs[CV_PROTO_COUNT])
 {
-    cv_proto given = plan->spec.proto;
     for (int p = 0; p < CV_PROTO_COUNT; p++) {
         cv_cost c;
-        plan->spec.proto = (cv_proto)p;
-        cv_cost_plan_nodes(plan, link, inter, &c);
+        cv_cost_model_price(model, (cv_proto)p, link, inter, &c);
         secs[p] = c.seconds;
     }
-    plan->spec.proto = given;
 }
 
 /* "LL: 4 bytes of data in every 8-byte store ...": what the protocol
@@ -190,13 +187,16 @@ int cli_cmd_cost(int argc, char **argv)
                                "several nodes",
                                spec.ranks);
     char err[CV_ERR_LEN];
-    cv_plan *plan = NULL;
-    if (cv_plan_create(&spec, &plan, err, sizeof err))
+    /* Priced a step at a time, never the whole plan in memory: a
+     * 1024-rank multi-ring plan is 67 million transfers (cv_cost_model). */
+    cv_cost_model *model = NULL;
+    if (cv_cost_model_create(&spec, &model, err, sizeof err))
         return cli_usage_error("%s", err);
+    const cv_plan *plan = cv_cost_model_plan(model);
     cv_cost c;
     bool nodes = cv_spec_nodes(&spec) > 1;
     inter.gamma = link.gamma;
-    cv_cost_plan_nodes(plan, &link, nodes ? &inter : &link, &c);
+    cv_cost_model_price(model, spec.proto, &link, nodes ? &inter : &link, &c);
 
     if (json) {
         cJSON *root = cJSON_CreateObject();
@@ -211,7 +211,7 @@ int cli_cmd_cost(int argc, char **argv)
         cJSON_AddNumberToObject(root, "nodes", cv_spec_nodes(&spec));
         cJSON_AddStringToObject(root, "proto", cv_proto_name(spec.proto));
         double ps[CV_PROTO_COUNT];
-        by_proto(plan, &link, nodes ? &inter : &link, ps);
+        by_proto(model, &link, nodes ? &inter : &link, ps);
         cJSON *bp = cJSON_AddObjectToObject(root, "time_us_by_proto");
         for (int p = 0; p < CV_PROTO_COUNT; p++) /* only those NCCL runs it with */
             if (cv_algo_proto(spec.op, spec.algo, (cv_proto)p) == (cv_proto)p)
@@ -236,7 +236,7 @@ int cli_cmd_cost(int argc, char **argv)
         cJSON *steps = cJSON_AddArrayToObject(root, "per_step");
         for (int k = 0; k < plan->nsteps; k++) {
             int64_t busiest;
-            double sec = cv_cost_step_nodes(plan, k, &link, nodes ? &inter : &link, &busiest);
+            double sec = cv_cost_model_step(model, k, &link, nodes ? &inter : &link, &busiest);
             cJSON *o = cJSON_CreateObject();
             cJSON_AddStringToObject(o, "phase", plan->steps[k].phase);
             cJSON_AddNumberToObject(o, "round", plan->steps[k].round);
@@ -250,7 +250,7 @@ int cli_cmd_cost(int argc, char **argv)
         puts(text);
         free(text);
         cJSON_Delete(root);
-        cv_plan_destroy(plan);
+        cv_cost_model_destroy(model);
         return CLI_EXIT_OK;
     }
     char b1[32], b2[32], t1[32];
@@ -277,7 +277,7 @@ int cli_cmd_cost(int argc, char **argv)
             k = plan->nsteps - 10;
         }
         int64_t busiest;
-        double sec = cv_cost_step_nodes(plan, k, &link, nodes ? &inter : &link, &busiest);
+        double sec = cv_cost_model_step(model, k, &link, nodes ? &inter : &link, &busiest);
         human_bytes((double)busiest, b2, sizeof b2);
         human_time(sec, t1, sizeof t1);
         if (plan->steps[k].local) /* a sub-phase of the round above: no traffic */
@@ -304,10 +304,10 @@ int cli_cmd_cost(int argc, char **argv)
     }
     printf("predicted time: %s\n", t1);
     double ps[CV_PROTO_COUNT];
-    by_proto(plan, &link, nodes ? &inter : &link, ps);
+    by_proto(model, &link, nodes ? &inter : &link, ps);
     print_by_proto(&spec, ps);
     printf("algbw: %.2f GB/s   busbw: %.2f GB/s (busbw = algbw x %.4g)\n", c.algbw / 1e9,
            c.busbw / 1e9, cv_spec_busbw_factor(&spec));
-    cv_plan_destroy(plan);
+    cv_cost_model_destroy(model);
     return CLI_EXIT_OK;
 }

@@ -57,162 +57,301 @@ static const char run_help[] =
     "2 for bad usage or input, 3 where the backend cannot run (under MPI: a\n"
     "process failed; one line names its rank).\n";
 
+/* The run's JSON is written as it is made, never held: a million-element
+ * run is millions of values, and a tree of them took 60 times the run's own
+ * memory. The layout is cJSON's, byte for byte (cJSON_Print with pretty,
+ * cJSON_PrintUnformatted without): objects one member a line indented by
+ * tabs, "key":<tab>value, arrays on one line with ", " between values;
+ * numbers as cJSON formats them (it formats each one here). ok turns false
+ * at the first write that fails. */
+typedef struct {
+    FILE *f;
+    bool pretty, ok;
+    int depth;      /* containers open, as cJSON counts them for indenting */
+    bool first[8];  /* nothing written yet in the container at each depth */
+    bool object[8]; /* the container at each depth is an object */
+} json_out;
+
+static void out_text(json_out *w, const char *s)
+{
+    if (w->ok && fputs(s, w->f) == EOF)
+        w->ok = false;
+}
+
+static void out_char(json_out *w, char c)
+{
+    if (w->ok && fputc(c, w->f) == EOF)
+        w->ok = false;
+}
+
+static void out_tabs(json_out *w, int n)
+{
+    for (int i = 0; w->pretty && i < n; i++)
+        out_char(w, '\t');
+}
+
+/* A string as cJSON escapes it: ", \ and the control characters, the
+ * rest as it is. */
+static void out_string(json_out *w, const char *s)
+{
+    out_char(w, '"');
+    for (const unsigned char *p = (const unsigned char *)s; *p && w->ok; p++) {
+        static const char esc[] = {['\b'] = 'b', ['\f'] = 'f', ['\n'] = 'n', ['\r'] = 'r',
+                                   ['\t'] = 't', ['"'] = '"',  ['\\'] = '\\'};
+        if (*p >= 32 && *p != '"' && *p != '\\') {
+            out_char(w, (char)*p);
+        } else if (*p < sizeof esc && esc[*p]) {
+            out_char(w, '\\');
+            out_char(w, esc[*p]);
+        } else {
+            char u[8];
+            snprintf(u, sizeof u, "\\u%04x", *p);
+            out_text(w, u);
+        }
+    }
+    out_char(w, '"');
+}
+
+/* What comes before a value: the separator from the one before it, and in
+ * an object the member's key. */
+static void out_key(json_out *w, const char *key)
+{
+    int d = w->depth;
+    if (d == 0)
+        return;
+    if (w->object[d]) {
+        if (!w->first[d])
+            out_text(w, w->pretty ? ",\n" : ",");
+        out_tabs(w, d);
+        out_string(w, key);
+        out_text(w, w->pretty ? ":\t" : ":");
+    } else if (!w->first[d]) {
+        out_text(w, w->pretty ? ", " : ",");
+    }
+    w->first[d] = false;
+}
+
+static void out_open(json_out *w, const char *key, bool object)
+{
+    out_key(w, key);
+    out_char(w, object ? '{' : '[');
+    if (object && w->pretty)
+        out_char(w, '\n');
+    w->depth++;
+    w->first[w->depth] = true;
+    w->object[w->depth] = object;
+}
+
+static void out_close(json_out *w)
+{
+    bool object = w->object[w->depth];
+    if (object && w->pretty && !w->first[w->depth])
+        out_char(w, '\n');
+    w->depth--;
+    if (object)
+        out_tabs(w, w->depth);
+    out_char(w, object ? '}' : ']');
+}
+
+static void out_number(json_out *w, const char *key, double v)
+{
+    cJSON n;
+    memset(&n, 0, sizeof n);
+    n.type = cJSON_Number;
+    cJSON_SetNumberValue(&n, v);
+    char text[64];
+    out_key(w, key);
+    if (cJSON_PrintPreallocated(&n, text, sizeof text, false))
+        out_text(w, text);
+    else
+        w->ok = false;
+}
+
+static void out_str(json_out *w, const char *key, const char *s)
+{
+    out_key(w, key);
+    out_string(w, s);
+}
+
+static void out_word(json_out *w, const char *key, const char *word)
+{
+    out_key(w, key);
+    out_text(w, word);
+}
+
 /* One buffer as a JSON array: null where NCCL leaves the buffer unused, []
  * for a used buffer of 0 elements; each value exact (see
  * cv_value_format_exact), non-finite floats as the strings "nan", "inf",
  * "-inf". */
-static cJSON *json_values(const cv_spec *s, cv_buf buf, int rank, const void *base, int64_t n)
+static void out_values(json_out *w, const cv_spec *s, cv_buf buf, int rank, const void *base,
+                       int64_t n)
 {
-    if (!cv_spec_buf_used(s, buf, rank))
-        return cJSON_CreateNull();
-    cJSON *a = cJSON_CreateArray();
-    for (int64_t i = 0; base && i < n; i++) {
+    if (!cv_spec_buf_used(s, buf, rank)) {
+        out_word(w, NULL, "null");
+        return;
+    }
+    out_open(w, NULL, false);
+    for (int64_t i = 0; base && i < n && w->ok; i++) {
         char text[48];
         bool number;
         cv_value_format_exact(s->dtype, base, i, text, sizeof text, &number);
-        cJSON_AddItemToArray(a, number ? cJSON_CreateRaw(text) : cJSON_CreateString(text));
+        if (number)
+            out_word(w, NULL, text);
+        else
+            out_str(w, NULL, text);
     }
-    return a;
+    out_close(w);
 }
 
-/* The run as JSON (docs/JSON.md): the spec, the plan's steps with their
- * measured times, every rank's inputs and results. The same document is a
- * trace (`run --trace-out`): gui, export and the page replay it. */
-static cJSON *run_json(const cv_trace *t)
+/* The run as JSON (docs/JSON.md) on f: the spec, the plan's steps with
+ * their measured times, every rank's inputs and results; pretty as --json
+ * prints it, compact as --trace-out writes it. The same document is a
+ * trace: gui, export and the page replay it. Written as it is made (see
+ * json_out), so it takes no memory in proportion to the run; false if a
+ * write failed (errno says why), f flushed either way. */
+static bool emit_run_json(FILE *f, bool pretty, const cv_trace *t)
 {
     const cv_plan *p = cv_trace_plan(t);
     const cv_spec *s = &p->spec;
     size_t esz = cv_dtype_size(s->dtype);
-    cJSON *root = cJSON_CreateObject();
-    cJSON_AddStringToObject(root, "format", "collviz-run");
-    cJSON_AddNumberToObject(root, "version", 1);
+    json_out w = {.f = f, .pretty = pretty, .ok = true};
+    json_out *o = &w;
+    out_open(o, NULL, true);
+    out_str(o, "format", "collviz-run");
+    out_number(o, "version", 1);
     char host[256] = "";
     if (gethostname(host, sizeof host - 1) != 0)
         host[0] = '\0';
-    cJSON_AddStringToObject(root, "host", host);
+    out_str(o, "host", host);
     char when[32];
     time_t now = time(NULL);
     struct tm tm;
     strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
-    cJSON_AddStringToObject(root, "created", when);
-    cJSON_AddStringToObject(root, "op", cv_op_name(s->op));
-    cJSON_AddStringToObject(root, "algo", cv_algo_name(s->algo));
-    cJSON_AddNumberToObject(root, "ranks", s->ranks);
-    cJSON_AddNumberToObject(root, "count", (double)s->count);
-    cJSON_AddStringToObject(root, "dtype", cv_dtype_name(s->dtype));
+    out_str(o, "created", when);
+    out_str(o, "op", cv_op_name(s->op));
+    out_str(o, "algo", cv_algo_name(s->algo));
+    out_number(o, "ranks", s->ranks);
+    out_number(o, "count", (double)s->count);
+    out_str(o, "dtype", cv_dtype_name(s->dtype));
     if (cv_op_reduces(s->op))
-        cJSON_AddStringToObject(root, "redop", cv_redop_name(s->redop));
+        out_str(o, "redop", cv_redop_name(s->redop));
     else
-        cJSON_AddNullToObject(root, "redop");
+        out_word(o, "redop", "null");
     if (cv_op_has_root(s->op))
-        cJSON_AddNumberToObject(root, "root", s->root);
+        out_number(o, "root", s->root);
     else
-        cJSON_AddNullToObject(root, "root");
-    cJSON_AddNumberToObject(root, "slices", s->slices);
-    cJSON_AddStringToObject(root, "proto", cv_proto_name(s->proto));
+        out_word(o, "root", "null");
+    out_number(o, "slices", s->slices);
+    out_str(o, "proto", cv_proto_name(s->proto));
     /* the two-level topology: rank r sits in node r / ranks_per_node */
-    cJSON_AddNumberToObject(root, "nodes", cv_spec_nodes(s));
-    cJSON_AddNumberToObject(root, "ranks_per_node", cv_spec_ranks_per_node(s));
+    out_number(o, "nodes", cv_spec_nodes(s));
+    out_number(o, "ranks_per_node", cv_spec_ranks_per_node(s));
     if (p->nswitch) /* an in-network plan's switch: the participant after the ranks */
-        cJSON_AddNumberToObject(root, "switch", s->ranks);
+        out_number(o, "switch", s->ranks);
     else
-        cJSON_AddNullToObject(root, "switch");
+        out_word(o, "switch", "null");
     /* the switches: the network's one, or one a node from "switch" on */
-    cJSON_AddNumberToObject(root, "switches", p->nswitch);
-    cJSON_AddStringToObject(root, "backend", cv_trace_backend(t));
+    out_number(o, "switches", p->nswitch);
+    out_str(o, "backend", cv_trace_backend(t));
     cv_mpi *world = cli_mpi_world();
     if (world) { /* each rank's host, as MPI_Get_processor_name gives it */
-        cJSON *hosts = cJSON_AddArrayToObject(root, "hosts");
+        out_open(o, "hosts", false);
         for (int r = 0; r < s->ranks; r++)
-            cJSON_AddItemToArray(hosts, cJSON_CreateString(cv_mpi_host(world, r)));
+            out_str(o, NULL, cv_mpi_host(world, r));
+        out_close(o);
     }
     int channel;
     const char *log_path;
     const ncclog_comm *log = cli_nccl_log(&channel, &log_path, NULL);
     if (log) { /* the ring and trees the plan follows came from an NCCL log */
-        cJSON *l = cJSON_AddObjectToObject(root, "nccl_log");
-        cJSON_AddStringToObject(l, "file", log_path);
-        cJSON_AddStringToObject(l, "communicator", log->id);
-        cJSON_AddNumberToObject(l, "channel", channel);
+        out_open(o, "nccl_log", true);
+        out_str(o, "file", log_path);
+        out_str(o, "communicator", log->id);
+        out_number(o, "channel", channel);
+        out_close(o);
     }
     char formula[64];
     int textbook = cv_plan_textbook_rounds(p, formula, sizeof formula);
-    cJSON_AddNumberToObject(root, "rounds", p->nrounds);
-    cJSON_AddStringToObject(root, "rounds_formula", formula);
-    cJSON_AddNumberToObject(root, "rounds_textbook", textbook);
-    cJSON *steps = cJSON_AddArrayToObject(root, "steps");
-    for (int k = 0; k < p->nsteps; k++) {
-        cJSON *st = cJSON_CreateObject();
-        cJSON_AddStringToObject(st, "phase", p->steps[k].phase);
-        cJSON_AddNumberToObject(st, "round", p->steps[k].round);
-        cJSON_AddBoolToObject(st, "local", p->steps[k].local);
-        cJSON_AddBoolToObject(st, "loads", p->steps[k].loads);
-        cJSON_AddNumberToObject(st, "time_us", cv_trace_step_seconds(t, k) * 1e6);
-        cJSON *xs = cJSON_AddArrayToObject(st, "transfers");
-        for (int64_t i = 0; i < p->steps[k].count; i++) {
+    out_number(o, "rounds", p->nrounds);
+    out_str(o, "rounds_formula", formula);
+    out_number(o, "rounds_textbook", textbook);
+    out_open(o, "steps", false);
+    for (int k = 0; k < p->nsteps && w.ok; k++) {
+        out_open(o, NULL, true);
+        out_str(o, "phase", p->steps[k].phase);
+        out_number(o, "round", p->steps[k].round);
+        out_word(o, "local", p->steps[k].local ? "true" : "false");
+        out_word(o, "loads", p->steps[k].loads ? "true" : "false");
+        out_number(o, "time_us", cv_trace_step_seconds(t, k) * 1e6);
+        out_open(o, "transfers", false);
+        for (int64_t i = 0; i < p->steps[k].count && w.ok; i++) {
             const cv_transfer *x = &p->transfers[p->steps[k].first + i];
-            cJSON *j = cJSON_CreateObject();
-            cJSON_AddNumberToObject(j, "src", x->src);
-            cJSON_AddNumberToObject(j, "dst", x->dst);
-            cJSON_AddNumberToObject(j, "bytes", (double)(x->count * (int64_t)esz));
-            cJSON_AddStringToObject(j, "kind", cv_xfer_kind_name(x->kind));
-            cJSON_AddStringToObject(j, "src_buf", cv_buf_name(x->src_buf));
-            cJSON_AddNumberToObject(j, "src_off", (double)x->src_off);
-            cJSON_AddStringToObject(j, "dst_buf", cv_buf_name(x->dst_buf));
-            cJSON_AddNumberToObject(j, "dst_off", (double)x->dst_off);
+            out_open(o, NULL, true);
+            out_number(o, "src", x->src);
+            out_number(o, "dst", x->dst);
+            out_number(o, "bytes", (double)(x->count * (int64_t)esz));
+            out_str(o, "kind", cv_xfer_kind_name(x->kind));
+            out_str(o, "src_buf", cv_buf_name(x->src_buf));
+            out_number(o, "src_off", (double)x->src_off);
+            out_str(o, "dst_buf", cv_buf_name(x->dst_buf));
+            out_number(o, "dst_off", (double)x->dst_off);
             if (x->kind == CV_XFER_REDUCE_COPY) { /* the receiver's own operand */
-                cJSON_AddStringToObject(j, "local_buf", cv_buf_name(x->local_buf));
-                cJSON_AddNumberToObject(j, "local_off", (double)x->local_off);
+                out_str(o, "local_buf", cv_buf_name(x->local_buf));
+                out_number(o, "local_off", (double)x->local_off);
             }
-            cJSON_AddNumberToObject(j, "count", (double)x->count);
-            cJSON_AddBoolToObject(j, "finish", (x->flags & CV_XFER_FINISH) != 0);
+            out_number(o, "count", (double)x->count);
+            out_word(o, "finish", (x->flags & CV_XFER_FINISH) ? "true" : "false");
             if (x->prim_send != CV_PRIM_NONE) { /* an algorithm NCCL runs: its primitives */
-                cJSON_AddStringToObject(j, "nccl_send", cv_prim_name(x->prim_send));
+                out_str(o, "nccl_send", cv_prim_name(x->prim_send));
                 if (x->prim_recv != CV_PRIM_NONE)
-                    cJSON_AddStringToObject(j, "nccl_recv", cv_prim_name(x->prim_recv));
+                    out_str(o, "nccl_recv", cv_prim_name(x->prim_recv));
                 else
-                    cJSON_AddNullToObject(j, "nccl_recv");
+                    out_word(o, "nccl_recv", "null");
             }
-            cJSON_AddItemToArray(xs, j);
+            out_close(o);
         }
-        cJSON_AddItemToArray(steps, st);
+        out_close(o);
+        out_close(o);
     }
-    cJSON *in = cJSON_AddArrayToObject(root, "inputs");
-    cJSON *outp = cJSON_AddArrayToObject(root, "outputs");
-    for (int r = 0; r < s->ranks; r++) {
-        cJSON_AddItemToArray(in, json_values(s, CV_BUF_SEND, r, cv_trace_input(t, r),
-                                             cv_spec_buf_count(s, CV_BUF_SEND, r)));
-        cJSON_AddItemToArray(outp, json_values(s, CV_BUF_RECV, r, cv_trace_output(t, r),
-                                               cv_spec_buf_count(s, CV_BUF_RECV, r)));
+    out_close(o);
+    /* inputs, then outputs: each walks every rank */
+    for (int which = 0; which < 2 && w.ok; which++) {
+        cv_buf buf = which ? CV_BUF_RECV : CV_BUF_SEND;
+        out_open(o, which ? "outputs" : "inputs", false);
+        for (int r = 0; r < s->ranks && w.ok; r++)
+            out_values(o, s, buf, r, which ? cv_trace_output(t, r) : cv_trace_input(t, r),
+                       cv_spec_buf_count(s, buf, r));
+        out_close(o);
     }
-    cJSON_AddNumberToObject(root, "wrong", (double)cv_trace_wrong(t));
-    return root;
+    out_number(o, "wrong", (double)cv_trace_wrong(t));
+    out_close(o);
+    out_char(o, '\n'); /* as puts and the trace file end it */
+    int saved = errno;
+    if (fflush(f) == EOF || ferror(f))
+        w.ok = false;
+    else
+        errno = saved;
+    return w.ok;
 }
 
-static void print_json(const cJSON *root)
-{
-    char *text = cJSON_Print(root);
-    if (text)
-        puts(text);
-    free(text);
-}
+/* --json: the document on stdout; false (errno says why) if it was not
+ * all written. */
+static bool print_json(const cv_trace *t) { return emit_run_json(stdout, true, t); }
 
-/* --trace-out FILE: the run's JSON, written whole or not at all, never
- * over what is not a file of its own (cv_wfile: a temporary beside it,
- * renamed over it once complete). */
-static bool write_trace(const cJSON *root, const char *path)
+/* --trace-out FILE: the run's JSON, written as it is made, whole or not
+ * at all, never over what is not a file of its own (cv_wfile: a temporary
+ * beside it, renamed over it once complete). */
+static bool write_trace(const cv_trace *t, const char *path)
 {
-    char *text = cJSON_PrintUnformatted(root);
-    char err[CV_ERR_LEN] = "out of memory";
-    cv_wfile *w = text ? cv_wfile_create(path, 0, err, sizeof err) : NULL;
+    char err[CV_ERR_LEN] = "";
+    cv_wfile *w = cv_wfile_create(path, 0, err, sizeof err);
     FILE *f = cv_wfile_stream(w);
     errno = 0;
-    bool ok = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
+    bool ok = f && emit_run_json(f, false, t);
     if (f && !ok)
         snprintf(err, sizeof err, "%s", strerror(errno ? errno : EIO));
     if (w && cv_wfile_destroy(w, ok, err, sizeof err) != CV_OK)
         ok = false;
-    free(text);
     if (!ok) {
         fprintf(stderr, "collviz: --trace-out: cannot write %s: %s\n", cli_esc(path), err);
         return false;
@@ -379,23 +518,27 @@ static int run_main(int argc, char **argv)
     }
     /* Process 0 holds every result (cv_mpi.h) and alone prints and writes. */
     bool printer = !world || cv_mpi_rank(world) == 0;
-    /* The document --json prints and --trace-out writes, made once. */
-    cJSON *doc = printer && (json || trace_out) ? run_json(t) : NULL;
-    if (printer && json)
-        print_json(doc);
-    else if (printer) {
+    /* --json prints and --trace-out writes one document, each made as it
+     * is written (emit_run_json). An output not all written is exit 2, one
+     * line, whatever the run's verdict: nobody reads a cut document. */
+    bool written = true;
+    if (printer && json && !print_json(t)) {
+        fprintf(stderr, "collviz: run --json: cannot write the JSON to standard output: %s\n",
+                strerror(errno));
+        written = false;
+    } else if (printer && !json) {
         cli_print_nccl_source(stdout);
         cli_print_steps(stdout, t);
         if (world)
             print_hosts(stdout, world);
     }
-    bool written = !printer || !trace_out || write_trace(doc, trace_out);
-    cJSON_Delete(doc);
+    if (written && printer && trace_out)
+        written = write_trace(t, trace_out);
     int64_t wrong = cv_trace_wrong(t);
     cv_trace_destroy(t);
     cv_plan_destroy(plan);
     cli_free_inputs(given, spec.ranks);
-    return wrong ? CLI_EXIT_WRONG : written ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+    return !written ? CLI_EXIT_USAGE : wrong ? CLI_EXIT_WRONG : CLI_EXIT_OK;
 }
 
 int cli_cmd_run(int argc, char **argv)

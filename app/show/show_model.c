@@ -67,8 +67,8 @@ static int price(show_result *r, int i, const cv_link *link, char *err, size_t e
         return CV_OK; /* no plan at this size (show_model refused it where it must have one) */
     spec.count = (int64_t)count;
     char why[CV_ERR_LEN];
-    cv_plan *plan = NULL;
-    if (cv_plan_create(&spec, &plan, why, sizeof why) != CV_OK) {
+    cv_cost_model *model = NULL; /* priced a step at a time: no plan in memory */
+    if (cv_cost_model_create(&spec, &model, why, sizeof why) != CV_OK) {
         if (r->rows[i].line > 0)
             snprintf(err, errlen, "%s:%d: %s", r->path, r->rows[i].line, why);
         else
@@ -77,10 +77,10 @@ static int price(show_result *r, int i, const cv_link *link, char *err, size_t e
     }
     cv_cost cost;
     if (cv_spec_nodes(&spec) > 1 && r->has_inter)
-        cv_cost_plan_nodes(plan, link, &r->inter, &cost);
+        cv_cost_model_price(model, spec.proto, link, &r->inter, &cost);
     else
-        cv_cost_plan(plan, link, &cost);
-    cv_plan_destroy(plan);
+        cv_cost_model_price(model, spec.proto, link, NULL, &cost);
+    cv_cost_model_destroy(model);
     r->rows[i].model_us = cost.seconds * 1e6;
     r->rows[i].model_busbw = cost.busbw / 1e9;
     return CV_OK;
