@@ -221,3 +221,59 @@ void rd__draw_links(rd_ctx *c, const rd_frame *f, int p, int step)
                            !dense || act ? head : 0, col);
             }
 }
+
+/* A double tree's two trees as laid out (rd_stage.c's place_trees): each
+ * tree's title, an edge from every node to its parent's in the tree's
+ * colour, the shown step's edges thick and bright with the arrow the way
+ * its chunks go (up to the parent, or down to the child), and the nodes
+ * with their rank numbers, those the step joins filled. */
+void rd__draw_trees(rd_ctx *c, const rd_frame *f, int p)
+{
+    const rd_panel_layout *pl = &c->L.panels[p];
+    if (pl->ntrees < 2)
+        return;
+    const rd_theme *th = rd_theme_get(f->theme);
+    const cv_plan *plan = cv_trace_plan(f->panels[p].trace);
+    int n = pl->nranks, ref = rd_ref_step(plan->nsteps, rd__panel_t(f, &f->panels[p]), NULL);
+    rd__links act;
+    rd__step_links(plan, ref, &act);
+    float lw = th->line * c->L.ui, head = 8 * c->L.ui * (th->line > 2 ? 1.4f : 1.0f);
+    head = fminf(head, pl->tree_node[0][0].w * 0.45f); /* small nodes: small arrows */
+    for (int t = 0; t < 2; t++) {
+        SDL_Color col = th->series[t % RD_THEME_SERIES], dim = rd__mix(th->bg, col, 0.55f);
+        int root = 0;
+        for (int r = 0; r < n; r++)
+            root = pl->tree_up[t][r] < 0 ? r : root;
+        char title[96];
+        rd_strf(f->lang, RD_S_TREE_ROOT, title, sizeof title, t, root);
+        rd__text(c, title, c->L.px_small, col, pl->tree_title[t], RD_ALIGN_CENTER, 0);
+        uint64_t ends = 0;
+        for (int pass = 0; pass < 2; pass++)
+            for (int r = 0; r < n; r++) {
+                int u = pl->tree_up[t][r];
+                bool lit = pl->tree_lit[t] >> r & 1;
+                if (u < 0 || lit != (pass == 1))
+                    continue;
+                SDL_Rect a = pl->tree_node[t][u], b = pl->tree_node[t][r];
+                float x0 = a.x + a.w / 2.0f, y0 = a.y + a.h, x1 = b.x + b.w / 2.0f, y1 = (float)b.y;
+                rd__line(c->r, x0, y0, x1, y1, lit ? lw * 2.4f : lw, lit ? col : dim);
+                if (!lit)
+                    continue;
+                ends |= 1ull << r | 1ull << u;
+                if (act.m[r] >> u & 1) /* up: child to parent */
+                    rd__arrowhead(c->r, x1, y1, x0, y0, head, col);
+                if (act.m[u] >> r & 1) /* down: parent to child */
+                    rd__arrowhead(c->r, x0, y0, x1, y1, head, col);
+            }
+        for (int r = 0; r < n; r++) {
+            SDL_Rect b = pl->tree_node[t][r];
+            float cx = b.x + b.w / 2.0f, cy = b.y + b.h / 2.0f, rad = b.w / 2.0f;
+            bool on = ends >> r & 1;
+            rd__disc(c->r, cx, cy, rad, on ? col : dim);
+            rd__disc(c->r, cx, cy, rad - fmaxf(1.5f, lw), on ? rd__mix(th->bg, col, 0.35f) : th->bg);
+            char num[16];
+            snprintf(num, sizeof num, "%d", r);
+            rd__text(c, num, pl->tree_px, th->text, b, RD_ALIGN_CENTER | RD_ALIGN_FIT, 0);
+        }
+    }
+}

@@ -506,6 +506,134 @@ static rd__panel_fit with_lens(rd__scratch *sc, const rd__stage *s, const rd_fra
     return fit;
 }
 
+/* ----------------------------------------------------------------- trees */
+
+/* Slots in the in-order walk of tree `up` from r (children below r's rank
+ * to its left, above to its right): a leaf takes the next slot, a parent
+ * sits over the middle of its children. */
+static double tree_slots(const int *up, int n, int r, int depth, int *next, double *x, int *d)
+{
+    int kids[RD_LAYOUT_MAX_RANKS], nk = 0;
+    d[r] = depth;
+    for (int c = 0; c < n && depth < n; c++)
+        if (up[c] == r)
+            kids[nk++] = c;
+    if (nk == 0)
+        return x[r] = (*next)++;
+    double lo = 0, hi = 0;
+    for (int i = 0; i < nk; i++) {
+        double xc = tree_slots(up, n, kids[i], depth + 1, next, x, d);
+        lo = i == 0 ? xc : lo;
+        hi = xc;
+    }
+    return x[r] = (lo + hi) / 2;
+}
+
+/* The edges step `ref` uses, each in the tree whose half it carries:
+ * bit r of pl->tree_lit[t] for the edge from r to its parent. */
+static void light_trees(const cv_plan *plan, int ref, rd_panel_layout *pl)
+{
+    int n = pl->nranks;
+    if (ref < 0 || ref >= plan->nsteps)
+        return;
+    const cv_step *st = &plan->steps[ref];
+    int64_t c = plan->spec.count;
+    for (int64_t i = st->first; i < st->first + st->count; i++) {
+        const cv_transfer *tx = &plan->transfers[i];
+        if (tx->src == tx->dst || tx->src < 0 || tx->src >= n || tx->dst < 0 || tx->dst >= n)
+            continue;
+        int t = tx->src_off % c >= c / 2 ? 1 : 0;
+        if (pl->tree_up[t][tx->src] == tx->dst)
+            pl->tree_lit[t] |= 1ull << tx->src;
+        else if (pl->tree_up[t][tx->dst] == tx->src)
+            pl->tree_lit[t] |= 1ull << tx->dst;
+    }
+}
+
+/* A double binary tree: its two trees drawn as trees on top of the area,
+ * root on top, each rank a node with its number in both, side by side
+ * where that leaves the nodes larger, else one above the other; the
+ * edges the shown step (rd_ref_step's) uses are marked lit. A learner
+ * reads each rank's parent in both trees off one picture. Takes the
+ * strip from the top of *A. */
+static void place_trees(const rd__stage *s, const rd_frame *f, const rd_panel *p, SDL_Rect *A,
+                        rd_panel_layout *pl)
+{
+    const cv_plan *plan = s->plan;
+    const rd_layout *L = s->L;
+    int n = s->n, up[2][RD_LAYOUT_MAX_RANKS], depth[2][RD_LAYOUT_MAX_RANKS], root[2];
+    int slots[2], levels[2] = {1, 1};
+    double x[2][RD_LAYOUT_MAX_RANKS];
+    for (int t = 0; t < 2; t++) {
+        root[t] = rd__tree_parents(plan, t, up[t]);
+        if (root[t] < 0)
+            return;
+        slots[t] = 0;
+        for (int r = 0; r < n; r++)
+            depth[t][r] = -1;
+        tree_slots(up[t], n, root[t], 0, &slots[t], x[t], depth[t]);
+        for (int r = 0; r < n; r++) {
+            if (depth[t][r] < 0)
+                return; /* not one tree: leave the cards alone */
+            levels[t] = depth[t][r] + 1 > levels[t] ? depth[t][r] + 1 : levels[t];
+        }
+    }
+    int gap = (int)fmaxf(6, 14 * L->ui), title_h = (int)(L->px_small * 1.5f);
+    float budget = A->h * (n <= 8 ? 0.36f : n <= 16 ? 0.42f : 0.55f);
+    float dmax = L->px_text * 2.0f;
+    /* The node's size in each arrangement: as wide as a slot allows, as
+     * tall as a level's pitch (1.45 node heights) allows. */
+    float best = 0;
+    bool stacked = false;
+    for (int k = 0; k < 2; k++) {
+        float d = dmax;
+        for (int t = 0; t < 2; t++) {
+            float w = k ? A->w : (A->w - gap) / 2.0f;
+            float h = k ? (budget - gap) / 2 - title_h : budget - title_h;
+            d = fminf(d, fminf(w / slots[t] * 0.9f, h / levels[t] / 1.45f));
+        }
+        if (d > best + 0.5f)
+            best = d, stacked = k == 1;
+    }
+    int dn = (int)best;
+    /* The numbers as large as the node holds ("63" inside the disc). */
+    int px = (int)fminf(L->px_text, dn * 0.66f), wide = 0;
+    char num[16];
+    snprintf(num, sizeof num, "%d", n - 1);
+    for (; px >= 8; px--) {
+        rd_text_measure(s->t, num, px, &wide, NULL);
+        if (wide <= dn - 3)
+            break;
+    }
+    if (px < 8 || dn < 12)
+        return; /* too small to read: the cards' own links alone */
+    int pitch = (int)(dn * 1.45f);
+    int tw = stacked ? A->w : (A->w - gap) / 2;
+    int used = 0;
+    pl->ntrees = 2;
+    pl->tree_px = px;
+    for (int t = 0; t < 2; t++) {
+        int th = title_h + levels[t] * pitch;
+        SDL_Rect box = stacked ? rd__rect(A->x, A->y + used, tw, th)
+                               : rd__rect(A->x + t * (tw + gap), A->y, tw, th);
+        used = stacked ? used + th + gap : (th > used ? th : used);
+        pl->tree[t] = box;
+        pl->tree_title[t] = rd__rect(box.x, box.y, box.w, title_h);
+        float sw = (float)box.w / slots[t];
+        for (int r = 0; r < n; r++) {
+            int cx = box.x + (int)lroundf((float)(x[t][r] + 0.5) * sw);
+            int cy = box.y + title_h + depth[t][r] * pitch + pitch / 2;
+            pl->tree_node[t][r] = rd__rect(cx - dn / 2, cy - dn / 2, dn, dn);
+            pl->tree_up[t][r] = (signed char)up[t][r];
+        }
+    }
+    if (!stacked)
+        used += gap;
+    light_trees(plan, rd_ref_step(plan->nsteps, rd__panel_t(f, p), NULL), pl);
+    A->y += used;
+    A->h -= used;
+}
+
 /* ----------------------------------------------------------------- panel */
 
 void rd__layout_panel(rd__scratch *sc, const rd_frame *f, const rd_panel *p, SDL_Rect area,
@@ -533,6 +661,8 @@ void rd__layout_panel(rd__scratch *sc, const rd_frame *f, const rd_panel *p, SDL
     pl->nrows = s->nrows;
     pl->lens_rank = -1;
     SDL_Rect A = rd__rect(area.x, area.y + cap_h + pad / 2, area.w, area.h - cap_h - leg_h - pad);
+    if (cv_algo_stage_shape(s->plan->spec.op, s->plan->spec.algo) == CV_STAGE_DOUBLE_TREE)
+        place_trees(s, f, p, &A, pl);
     rd__panel_fit fit = arrange(sc, s, A, pl);
     if (fit.quality < 2 && A.w > 200 * L->ui && A.h > 160 * L->ui)
         fit = with_lens(sc, s, f, A, caption, fit, pl);

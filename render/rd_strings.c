@@ -111,6 +111,24 @@ void rd_strf(cv_lang lang, rd_string id, char *out, size_t outlen, long long a, 
         else
             snprintf(out, outlen, "node %lld", a);
         break;
+    case RD_S_TREE_ROOT: /* a double tree's tree a, drawn as a tree */
+        if (zh)
+            snprintf(out, outlen, "树 %lld（根 %lld）", a, b);
+        else
+            snprintf(out, outlen, "tree %lld (root %lld)", a, b);
+        break;
+    case RD_S_XOR: /* a hypercube round's pairs */
+        if (zh)
+            snprintf(out, outlen, "伙伴 = r XOR %lld", a);
+        else
+            snprintf(out, outlen, "partner = r XOR %lld", a);
+        break;
+    case RD_S_DISTANCE: /* a Bruck or PAT round: to the rank a further on */
+        if (zh)
+            snprintf(out, outlen, "距离 %lld", a);
+        else
+            snprintf(out, outlen, "distance %lld", a);
+        break;
     case RD_S_LENS:
         if (zh)
             snprintf(out, outlen, "GPU %lld 放大显示（点击任一卡片换成它）", a);

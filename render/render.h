@@ -169,11 +169,12 @@ typedef enum {
     RD_S_LENS, RD_S_NODES_OF, RD_S_NODE, RD_S_LEGEND_NET, RD_S_RANK1, RD_S_IN_FLIGHT,
     RD_S_LEGEND_GATHERED, RD_S_VALUES, RD_S_LEGEND_NUMBERED, RD_S_RESULT, RD_S_TL_COMPUTE,
     RD_S_TL_HIDDEN, RD_S_TL_EXPOSED, RD_S_TL_BUBBLE, RD_S_TL_SLOTS, RD_S_LEGEND_LL,
-    RD_S_LEGEND_LL128, RD_S_NODE_SWITCH, RD_S_COUNT_
+    RD_S_LEGEND_LL128, RD_S_NODE_SWITCH, RD_S_TREE_ROOT, RD_S_XOR, RD_S_DISTANCE, RD_S_COUNT_
 } rd_string;
 const char *rd_str(cv_lang lang, rd_string id);
 /* The strings with numbers in them (STEP_OF: a of b; GPU,
- * AGGREGATED, LAST_CHANGED: a). */
+ * AGGREGATED, LAST_CHANGED: a; TREE_ROOT: tree a, its root b; XOR:
+ * partner = r XOR a; DISTANCE: a round's distance a, b its elements). */
 void rd_strf(cv_lang lang, rd_string id, char *out, size_t outlen, long long a, long long b);
 /* A plan step's phase name (cv_step.phase) in lang, into out; false where
  * a part of it has no translation (it is copied as it is). */
@@ -503,6 +504,18 @@ typedef struct {
      * straight, goes round below the cards (else above): a double tree's
      * second tree, the way back of a hypercube's pairs. */
     uint64_t under[RD_LAYOUT_MAX_PARTS];
+    /* A double binary tree's two trees drawn as trees above the cards
+     * (ntrees 2; 0: none): tree t's box, its title on its first line
+     * (tree_title), rank r's node in it (tree_node[t][r], rank number
+     * inside), r's parent in it (tree_up[t][r], -1 at the root; an edge
+     * joins each node to its parent's), and the edges the shown step
+     * uses (bit r of tree_lit[t]: the edge from r to its parent). */
+    int ntrees;
+    int tree_px;      /* the rank numbers' size in the nodes */
+    SDL_Rect tree[2], tree_title[2];
+    SDL_Rect tree_node[2][RD_LAYOUT_MAX_RANKS];
+    signed char tree_up[2][RD_LAYOUT_MAX_RANKS];
+    uint64_t tree_lit[2];
 } rd_panel_layout;
 
 /* What a line of the narration panel is: it picks the line's colour. */

@@ -1,0 +1,144 @@
+/*
+ * test_render_structure.c: the stage draws each log-step algorithm's
+ * structure where a learner can point at it, checked from the layout
+ * (rd_layout_compute), not from pixels.
+ *
+ * Double binary tree, 2 to 64 ranks, at 1920x1080 and the projector's
+ * 1024x768: both trees are drawn (ntrees 2), every rank has a node in
+ * both, every edge joins a rank to its parent in that tree as NCCL's
+ * builder (cv__dtree_build, ncclGetDtree) says, a parent's node above its
+ * child's, the nodes of a tree apart and inside its box, the trees clear
+ * of every card; and the edges lit at each step are exactly those the
+ * step's transfers use, each in the tree whose half it carries.
+ */
+#include "test_render_util.h"
+
+#include "cv_internal.h"
+
+#include <string.h>
+
+/* A failed check, counted: a case stops after a few. */
+#define CHECK_BAD(cond, ...)                                                                      \
+    do {                                                                                           \
+        bad += !(cond);                                                                            \
+        TR_CHECK(cond, __VA_ARGS__);                                                               \
+    } while (0)
+
+static bool apart(SDL_Rect a, SDL_Rect b)
+{
+    return a.x + a.w <= b.x || b.x + b.w <= a.x || a.y + a.h <= b.y || b.y + b.h <= a.y;
+}
+
+static bool inside(SDL_Rect in, SDL_Rect out)
+{
+    return in.x >= out.x && in.y >= out.y && in.x + in.w <= out.x + out.w &&
+           in.y + in.h <= out.y + out.h;
+}
+
+/* One rank count at one size: the trees' shape, then every step's lit
+ * edges. */
+static void check_dtree(int n, int W, int H, rd_theme_id theme)
+{
+    cv_spec spec = tr_spec(CV_OP_ALLREDUCE, CV_ALGO_DOUBLE_TREE, n, n);
+    gui *g = tr_gui(&spec, W, H, theme, CV_LANG_EN);
+    const cv_plan *plan = g->panels[0].plan;
+    rd_text *text = rd_ctx_text(gui_rd(g));
+    static rd_layout L;
+    int up[2][64], kid[2][128], height[2][64], depth[2][64];
+    for (int t = 0; t < 2; t++)
+        cv__dtree_build(n, t, up[t], kid[t], height[t], depth[t]);
+    int bad = 0;
+    for (int k = 0; k < plan->nsteps && bad < 4; k++) {
+        g->t = k + 0.4; /* mid-flight: the header's step is k */
+        rd_frame f;
+        gui__frame(g, &f);
+        rd_layout_compute(&f, W, H, text, &L);
+        const rd_panel_layout *pl = &L.panels[0];
+        CHECK_BAD(pl->ntrees == 2, "%d ranks %dx%d: %d trees drawn, not 2", n, W, H, pl->ntrees);
+        if (pl->ntrees != 2)
+            break;
+        for (int t = 0; t < 2 && k == 0; t++) {
+            for (int r = 0; r < n; r++) {
+                SDL_Rect a = pl->tree_node[t][r];
+                CHECK_BAD(a.w > 0 && inside(a, pl->tree[t]),
+                                 "%d ranks %dx%d: rank %d has no node inside tree %d", n, W, H, r,
+                                 t);
+                CHECK_BAD(pl->tree_up[t][r] == up[t][r],
+                                 "%d ranks %dx%d: tree %d joins %d to %d, its parent is %d", n, W,
+                                 H, t, r, pl->tree_up[t][r], up[t][r]);
+                if (up[t][r] >= 0)
+                    CHECK_BAD(pl->tree_node[t][up[t][r]].y + pl->tree_node[t][up[t][r]].h <=
+                                         a.y,
+                                     "%d ranks: tree %d: parent %d not above %d", n, t, up[t][r],
+                                     r);
+                for (int q = r + 1; q < n; q++)
+                    CHECK_BAD(apart(a, pl->tree_node[t][q]),
+                                     "%d ranks %dx%d: tree %d: nodes %d and %d overlap", n, W, H,
+                                     t, r, q);
+                for (int c = 0; c < pl->nparts; c++)
+                    CHECK_BAD(apart(a, pl->cards[c].card),
+                                     "%d ranks %dx%d: tree %d's node %d covers card %d", n, W, H,
+                                     t, r, c);
+                if (pl->lens.w > 0)
+                    CHECK_BAD(apart(a, pl->lens), "%d ranks: node %d covers the lens", n,
+                                     r);
+            }
+            CHECK_BAD(inside(pl->tree[t], pl->area), "%d ranks %dx%d: tree %d leaves the panel",
+                             n, W, H, t);
+            CHECK_BAD(pl->tree_px >= 8, "%d ranks %dx%d: rank numbers of %d px", n, W, H,
+                             pl->tree_px);
+        }
+        /* The edges the step uses, each in the tree whose half it moves. */
+        uint64_t want[2] = {0, 0};
+        const cv_step *st = &plan->steps[k];
+        int64_t c = plan->spec.count;
+        for (int64_t i = st->first; i < st->first + st->count; i++) {
+            const cv_transfer *x = &plan->transfers[i];
+            if (x->src == x->dst)
+                continue;
+            int t = x->src_off % c >= c / 2;
+            int child = up[t][x->src] == x->dst ? x->src : x->dst;
+            CHECK_BAD(up[t][child] == (child == x->src ? x->dst : x->src),
+                     "%d ranks: step %d: %d -> %d is no edge of tree %d", n, k, x->src, x->dst, t);
+            want[t] |= 1ull << child;
+        }
+        for (int t = 0; t < 2; t++)
+            CHECK_BAD(pl->tree_lit[t] == want[t],
+                             "%d ranks %dx%d: step %d: tree %d lights edges %#llx, the step uses "
+                             "%#llx",
+                             n, W, H, k, t, (unsigned long long)pl->tree_lit[t],
+                             (unsigned long long)want[t]);
+    }
+    gui_destroy(g);
+}
+
+static const int dtree_ranks[] = {2, 3, 4, 5, 7, 8, 16, 17, 32, 64};
+
+static int dtree_name(int i, char *name, size_t len)
+{
+    if (i >= 2 * (int)(sizeof dtree_ranks / sizeof *dtree_ranks))
+        return 0;
+    snprintf(name, len, "%d-ranks-%s", dtree_ranks[i / 2], i % 2 ? "1024x768" : "1920x1080");
+    return 1;
+}
+
+static void dtree_case(int i)
+{
+    int n = dtree_ranks[i / 2];
+    if (i % 2)
+        check_dtree(n, 1024, 768, RD_THEME_PROJECTOR);
+    else
+        check_dtree(n, 1920, 1080, RD_THEME_DARK);
+}
+
+static const test_case cases[] = {
+    CASE_EACH("double-tree", dtree_name, dtree_case),
+};
+
+int main(int argc, char **argv)
+{
+    cases_args(argc, argv, cases, CASES_COUNT(cases));
+    tr_require_fonts();
+    cases_run();
+    return cases_end();
+}
