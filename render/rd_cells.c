@@ -121,14 +121,16 @@ static bool segment_hits(float x0, float y0, float x1, float y1, SDL_Rect r)
     return true;
 }
 
-/* Where a panel's links may run: under its caption and a double tree's
- * trees, over its legend. */
+/* Where a panel's links may run: under its caption, a double tree's
+ * trees and a hypercube's round, over its legend. */
 static SDL_Rect link_area(const rd_panel_layout *pl)
 {
     SDL_Rect area = pl->area;
     int top = area.y + pl->caption.h;
     for (int t = 0; t < pl->ntrees && t < 2; t++)
         top = pl->tree[t].y + pl->tree[t].h > top ? pl->tree[t].y + pl->tree[t].h : top;
+    if (pl->rounds.w > 0 && pl->rounds.y + pl->rounds.h > top)
+        top = pl->rounds.y + pl->rounds.h;
     area.h = area.y + area.h - pl->legend.h - top;
     area.y = top;
     return area;

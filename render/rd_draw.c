@@ -92,6 +92,7 @@ static void draw_panel_static(rd_ctx *c, const rd_frame *f, int p)
     rd__draw_nodes(c, f, p);
     rd__draw_links(c, f, p, step);
     rd__draw_trees(c, f, p);
+    rd__draw_rounds(c, f, p);
     const rd_panel_layout *pl = &c->L.panels[p];
     for (int r = 0; r < pl->nparts; r++) /* the switch, if any, last */
         rd__draw_card(c, f, p, r);

@@ -322,6 +322,8 @@ const rd__links *rd__panel_links(rd_ctx *c, const rd_frame *f, int p);
 /* A double tree's two trees above the cards, the shown step's edges lit
  * (rd_links.c). */
 void rd__draw_trees(rd_ctx *c, const rd_frame *f, int p);
+/* A hypercube's round above the cards: its rule and its pairs. */
+void rd__draw_rounds(rd_ctx *c, const rd_frame *f, int p);
 /* The route of the link from card s to card d (rd_link_route), kept for
  * as long as the panel's cards stay where they are; rd__routes_begin
  * takes each panel's layout after it is laid out. */

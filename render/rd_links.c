@@ -277,3 +277,24 @@ void rd__draw_trees(rd_ctx *c, const rd_frame *f, int p)
         }
     }
 }
+
+/* A hypercube's round as laid out (rd_stage.c's place_rounds): its rule
+ * in the accent, then a chip for each pair, "0 <-> 4" where the two
+ * exchange, "1 -> 0" where one sends. */
+void rd__draw_rounds(rd_ctx *c, const rd_frame *f, int p)
+{
+    const rd_panel_layout *pl = &c->L.panels[p];
+    if (pl->rounds.w <= 0)
+        return;
+    const rd_theme *th = rd_theme_get(f->theme);
+    if (pl->round_text[0])
+        rd__text(c, pl->round_text, c->L.px_text, th->accent, pl->round_line, RD_ALIGN_CENTER, 0);
+    for (int j = 0; j < pl->npairs; j++) {
+        char w[32];
+        snprintf(w, sizeof w, "%d %s %d", pl->pair[j][0], pl->pair_both[j] ? "\xE2\x86\x94" : "\xE2\x86\x92",
+                 pl->pair[j][1]);
+        rd__fill(c->r, pl->pair_box[j], rd__mix(th->bg, th->accent, 0.18f));
+        rd__frame(c->r, pl->pair_box[j], 1, rd__mix(th->bg, th->accent, 0.7f));
+        rd__text(c, w, pl->round_px, th->text, pl->pair_box[j], RD_ALIGN_CENTER | RD_ALIGN_FIT, 0);
+    }
+}

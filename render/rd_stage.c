@@ -634,6 +634,147 @@ static void place_trees(const rd__stage *s, const rd_frame *f, const rd_panel *p
     A->h -= used;
 }
 
+/* ---------------------------------------------------------------- rounds */
+
+/* The pairs of ranks a step joins, each once (both: the two exchange),
+ * its rule (partner = r XOR x, or every rank to r + shift) and the most
+ * elements one rank sends its partner. */
+typedef struct {
+    int n, x, shift;
+    int64_t elems;
+    unsigned char p[RD_LAYOUT_MAX_RANKS][2];
+    bool both[RD_LAYOUT_MAX_RANKS];
+} round_pairs;
+
+static void step_pairs(const cv_plan *plan, int k, int ranks, round_pairs *rp)
+{
+    memset(rp, 0, sizeof *rp);
+    const cv_step *st = &plan->steps[k];
+    int x = -1, shift = -1;
+    int64_t sent[RD_LAYOUT_MAX_RANKS][2] = {{0}};
+    for (int64_t i = st->first; i < st->first + st->count; i++) {
+        const cv_transfer *tx = &plan->transfers[i];
+        int a = tx->src, b = tx->dst;
+        if (a == b || a < 0 || a >= ranks || b < 0 || b >= ranks)
+            continue;
+        x = x == -1 || x == (a ^ b) ? a ^ b : -2;
+        int d = ((b - a) % ranks + ranks) % ranks;
+        shift = shift == -1 || shift == d ? d : -2;
+        int j = 0;
+        while (j < rp->n && !((rp->p[j][0] == a && rp->p[j][1] == b) ||
+                              (rp->p[j][0] == b && rp->p[j][1] == a)))
+            j++;
+        if (j < rp->n) {
+            rp->both[j] |= rp->p[j][0] == b;
+        } else if (rp->n < RD_LAYOUT_MAX_RANKS) {
+            rp->p[rp->n][0] = (unsigned char)a;
+            rp->p[rp->n][1] = (unsigned char)b;
+            rp->n++;
+        }
+        if (j < RD_LAYOUT_MAX_RANKS) /* what a rank sends its partner, in all */
+            sent[j][rp->p[j][0] != a] += tx->count;
+    }
+    for (int j = 0; j < rp->n; j++)
+        for (int w = 0; w < 2; w++)
+            rp->elems = sent[j][w] > rp->elems ? sent[j][w] : rp->elems;
+    bool exchange = rp->n > 0;
+    for (int j = 0; j < rp->n; j++)
+        exchange &= rp->both[j];
+    /* Partners that exchange follow the XOR rule; ranks that each send on
+     * round the ring, a shift (a shift of half the ring is both). */
+    rp->x = x > 0 && exchange ? x : 0;
+    rp->shift = shift > 0 && !rp->x ? (shift > ranks / 2 ? shift - ranks : shift) : 0;
+}
+
+/* Step k's rule as the strip writes it: "round 2 of 3: partner = r XOR 2
+ * · distance 2 · 4 elements"; empty where the step has no pairs. */
+static void round_words(const cv_plan *plan, int k, int ranks, cv_lang lang, const round_pairs *rp,
+                        char *out, size_t len)
+{
+    out[0] = '\0';
+    if (rp->n == 0)
+        return;
+    int round = 0, rounds = 0;
+    for (int j = 0; j < plan->nsteps; j++) {
+        round_pairs q;
+        step_pairs(plan, j, ranks, &q);
+        rounds += q.n > 0;
+        round += q.n > 0 && j <= k;
+    }
+    char a[64], b[64] = "", c[64] = "", e[64];
+    rd_strf(lang, RD_S_ROUND_OF, a, sizeof a, round, rounds);
+    if (rp->x)
+        rd_strf(lang, RD_S_XOR, b, sizeof b, rp->x, 0);
+    else if (rp->shift)
+        rd_strf(lang, RD_S_SHIFT, b, sizeof b, rp->shift, 0);
+    int dist = rp->x ? rp->x : rp->shift < 0 ? -rp->shift : rp->shift;
+    if (dist)
+        rd_strf(lang, RD_S_DISTANCE, c, sizeof c, dist, 0);
+    rd_strf(lang, RD_S_ELEMS, e, sizeof e, rp->elems, 0);
+    const char *colon = lang == CV_LANG_ZH ? "\xEF\xBC\x9A" : ": ";
+    snprintf(out, len, "%s%s%s%s%s \xC2\xB7 %s", a, b[0] ? colon : "", b, c[0] ? " \xC2\xB7 " : "",
+             c, e);
+}
+
+/* A hypercube's round in a strip on top of *A: the shown step's rule on
+ * one line, its pairs as chips ("0 <-> 4", "1 -> 0") on the lines under
+ * it, the strip as tall as the step with most pairs needs, so that no
+ * card moves from step to step. */
+static void place_rounds(const rd__stage *s, const rd_frame *f, const rd_panel *p, SDL_Rect *A,
+                         rd_panel_layout *pl)
+{
+    const cv_plan *plan = s->plan;
+    const rd_layout *L = s->L;
+    int n = s->n, most = 0;
+    if (n < 2 || plan->nsteps < 1)
+        return;
+    round_pairs rp;
+    for (int k = 0; k < plan->nsteps; k++) {
+        step_pairs(plan, k, n, &rp);
+        most = rp.n > most ? rp.n : most;
+    }
+    if (most == 0)
+        return;
+    int px = 0, gap = (int)fmaxf(4, 8 * L->ui), cw = 0, lh = (int)(L->px_text * 1.5f);
+    int ch = 0, per = 0, h = 0;
+    char wide[32];
+    snprintf(wide, sizeof wide, "%d \xE2\x86\x94 %d", n - 1, n - 1);
+    /* The chips at the text's size, else the small size, in at most a
+     * third of the area (nearly half past 16 ranks, where the lens reads
+     * the values). */
+    for (int i = 0; i < 2 && !px; i++) {
+        int tpx = i ? L->px_small : L->px_text;
+        rd_text_measure(s->t, wide, tpx, &cw, NULL);
+        cw += (int)(12 * L->ui);
+        ch = (int)(tpx * 1.5f), per = (A->w + gap) / (cw + gap);
+        h = per < 1 ? A->h : lh + (most + per - 1) / per * (ch + gap);
+        px = h <= A->h * (n > 16 ? 0.45f : 0.34f) ? tpx : 0;
+    }
+    if (!px)
+        return; /* no room: the cards' own arcs alone */
+    pl->rounds = rd__rect(A->x, A->y, A->w, h);
+    pl->round_line = rd__rect(A->x, A->y, A->w, lh);
+    pl->round_px = px;
+    int ref = rd_ref_step(plan->nsteps, rd__panel_t(f, p), NULL);
+    if (ref >= 0 && ref < plan->nsteps) {
+        step_pairs(plan, ref, n, &rp);
+        round_words(plan, ref, n, s->lang, &rp, pl->round_text, sizeof pl->round_text);
+        pl->round_xor = rp.x;
+        pl->round_shift = rp.shift;
+        pl->npairs = rp.n;
+        int row_w = (rp.n < per ? rp.n : per) * (cw + gap) - gap;
+        for (int j = 0; j < rp.n; j++) {
+            pl->pair[j][0] = rp.p[j][0];
+            pl->pair[j][1] = rp.p[j][1];
+            pl->pair_both[j] = rp.both[j];
+            pl->pair_box[j] = rd__rect(A->x + (A->w - row_w) / 2 + (j % per) * (cw + gap),
+                                       A->y + lh + (j / per) * (ch + gap), cw, ch);
+        }
+    }
+    A->y += h + gap;
+    A->h -= h + gap;
+}
+
 /* ----------------------------------------------------------------- panel */
 
 void rd__layout_panel(rd__scratch *sc, const rd_frame *f, const rd_panel *p, SDL_Rect area,
@@ -663,6 +804,8 @@ void rd__layout_panel(rd__scratch *sc, const rd_frame *f, const rd_panel *p, SDL
     SDL_Rect A = rd__rect(area.x, area.y + cap_h + pad / 2, area.w, area.h - cap_h - leg_h - pad);
     if (cv_algo_stage_shape(s->plan->spec.op, s->plan->spec.algo) == CV_STAGE_DOUBLE_TREE)
         place_trees(s, f, p, &A, pl);
+    else if (cv_algo_stage_shape(s->plan->spec.op, s->plan->spec.algo) == CV_STAGE_HYPERCUBE)
+        place_rounds(s, f, p, &A, pl);
     rd__panel_fit fit = arrange(sc, s, A, pl);
     if (fit.quality < 2 && A.w > 200 * L->ui && A.h > 160 * L->ui)
         fit = with_lens(sc, s, f, A, caption, fit, pl);

@@ -10,6 +10,14 @@
  * child's, the nodes of a tree apart and inside its box, the trees clear
  * of every card; and the edges lit at each step are exactly those the
  * step's transfers use, each in the tree whose half it carries.
+ *
+ * The hypercube algorithms (recursive doubling and halving, Rabenseifner,
+ * Bruck, PAT), 4 to 64 ranks: every step between ranks has its round
+ * written above the cards, with the rule its transfers follow when they
+ * follow one ("partner = r XOR 4" for partners that exchange, "to the
+ * rank 2 behind" and its distance where every rank sends on), a chip for every pair it
+ * joins, the chips apart and clear of the cards, the strip the same at
+ * every step; at a power of two every round has its rule.
  */
 #include "test_render_util.h"
 
@@ -131,8 +139,129 @@ static void dtree_case(int i)
         check_dtree(n, 1920, 1080, RD_THEME_DARK);
 }
 
+/* The rule step k's transfers follow, worked out here: partners that
+ * all exchange with r XOR x, or every rank sending to r + shift. */
+static void step_rule(const cv_plan *plan, int k, int n, int *x, int *shift, int *pairs)
+{
+    const cv_step *st = &plan->steps[k];
+    uint64_t to[64] = {0};
+    int xs = -1, sh = -1;
+    *pairs = 0;
+    for (int64_t i = st->first; i < st->first + st->count; i++) {
+        const cv_transfer *t = &plan->transfers[i];
+        if (t->src == t->dst)
+            continue;
+        to[t->src] |= 1ull << t->dst;
+        xs = xs == -1 || xs == (t->src ^ t->dst) ? t->src ^ t->dst : -2;
+        int d = ((t->dst - t->src) % n + n) % n;
+        sh = sh == -1 || sh == d ? d : -2;
+    }
+    bool exchange = true;
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < n; b++)
+            if (to[a] >> b & 1) {
+                exchange &= (to[b] >> a & 1) != 0;
+                *pairs += a < b || !(to[b] >> a & 1);
+            }
+    *x = xs > 0 && exchange ? xs : 0;
+    *shift = sh > 0 && !*x ? sh : 0;
+}
+
+static void check_rounds(cv_op op, cv_algo algo, int n, int W, int H, rd_theme_id theme)
+{
+    cv_spec spec = tr_spec(op, algo, n, n);
+    char err[256];
+    if (cv_spec_check(&spec, CV_MAX_VISUAL_RANKS, err, sizeof err) != CV_OK)
+        return;
+    gui *g = tr_gui(&spec, W, H, theme, CV_LANG_EN);
+    const cv_plan *plan = g->panels[0].plan;
+    rd_text *text = rd_ctx_text(gui_rd(g));
+    static rd_layout L;
+    SDL_Rect strip = {0, 0, 0, 0};
+    int bad = 0;
+    const char *name = cv_algo_name(algo);
+    for (int k = 0; k < plan->nsteps && bad < 4; k++) {
+        g->t = k + 0.4;
+        rd_frame f;
+        gui__frame(g, &f);
+        rd_layout_compute(&f, W, H, text, &L);
+        const rd_panel_layout *pl = &L.panels[0];
+        if (k == 0)
+            strip = pl->rounds;
+        CHECK_BAD(pl->rounds.w > 0 && pl->rounds.x == strip.x && pl->rounds.y == strip.y &&
+                      pl->rounds.h == strip.h,
+                  "%s %d ranks %dx%d: step %d: no round strip, or not where step 1's is", name, n,
+                  W, H, k);
+        int x, shift, pairs;
+        step_rule(plan, k, n, &x, &shift, &pairs);
+        if (pairs == 0)
+            continue; /* a local step */
+        CHECK_BAD(strstr(pl->round_text, "round ") != NULL, "%s %d ranks: step %d has no round: '%s'",
+                  name, n, k, pl->round_text);
+        CHECK_BAD(pl->npairs == pairs, "%s %d ranks: step %d: %d pairs drawn, it joins %d", name, n,
+                  k, pl->npairs, pairs);
+        char want[64];
+        if (x) {
+            snprintf(want, sizeof want, "partner = r XOR %d", x);
+            CHECK_BAD(pl->round_xor == x && strstr(pl->round_text, want),
+                      "%s %d ranks: step %d: '%s' does not say '%s'", name, n, k, pl->round_text,
+                      want);
+        } else if (shift) {
+            snprintf(want, sizeof want, "distance %d", shift < n - shift ? shift : n - shift);
+            CHECK_BAD(((pl->round_shift % n) + n) % n == shift && strstr(pl->round_text, want),
+                      "%s %d ranks: step %d: '%s' does not say '%s' (shift %d)", name, n, k,
+                      pl->round_text, want, shift);
+        } else {
+            CHECK_BAD((n & (n - 1)) != 0, "%s %d ranks: step %d follows no one rule", name, n, k);
+        }
+        for (int j = 0; j < pl->npairs; j++) {
+            SDL_Rect a = pl->pair_box[j];
+            CHECK_BAD(a.w > 0 && inside(a, pl->rounds), "%s %d ranks: pair %d outside the strip",
+                      name, n, j);
+            for (int q = j + 1; q < pl->npairs; q++)
+                CHECK_BAD(apart(a, pl->pair_box[q]), "%s %d ranks: pairs %d and %d overlap", name,
+                          n, j, q);
+        }
+        for (int c = 0; c < pl->nparts; c++)
+            CHECK_BAD(apart(pl->rounds, pl->cards[c].card),
+                      "%s %d ranks %dx%d: the round strip covers card %d", name, n, W, H, c);
+    }
+    gui_destroy(g);
+}
+
+static const struct {
+    cv_op op;
+    cv_algo algo;
+} hypercube[] = {
+    {CV_OP_ALLGATHER, CV_ALGO_RECURSIVE_DOUBLING}, {CV_OP_ALLGATHER, CV_ALGO_PAT},
+    {CV_OP_ALLGATHER, CV_ALGO_BRUCK},              {CV_OP_REDUCESCATTER, CV_ALGO_PAT},
+    {CV_OP_REDUCESCATTER, CV_ALGO_RECURSIVE_HALVING}, {CV_OP_ALLREDUCE, CV_ALGO_RECURSIVE_DOUBLING},
+    {CV_OP_ALLREDUCE, CV_ALGO_RABENSEIFNER},       {CV_OP_ALLTOALL, CV_ALGO_BRUCK},
+};
+#define NHYPER ((int)(sizeof hypercube / sizeof *hypercube))
+
+static int rounds_name(int i, char *name, size_t len)
+{
+    if (i >= NHYPER)
+        return 0;
+    snprintf(name, len, "%s/%s", cv_op_name(hypercube[i].op), cv_algo_name(hypercube[i].algo));
+    return 1;
+}
+
+static void rounds_case(int i)
+{
+    static const int ranks[] = {4, 6, 8, 16, 64};
+    TR_CHECK(cv_algo_stage_shape(hypercube[i].op, hypercube[i].algo) == CV_STAGE_HYPERCUBE,
+             "not drawn as a hypercube");
+    for (size_t r = 0; r < sizeof ranks / sizeof *ranks; r++) {
+        check_rounds(hypercube[i].op, hypercube[i].algo, ranks[r], 1920, 1080, RD_THEME_DARK);
+        check_rounds(hypercube[i].op, hypercube[i].algo, ranks[r], 1024, 768, RD_THEME_PROJECTOR);
+    }
+}
+
 static const test_case cases[] = {
     CASE_EACH("double-tree", dtree_name, dtree_case),
+    CASE_EACH("rounds", rounds_name, rounds_case),
 };
 
 int main(int argc, char **argv)
