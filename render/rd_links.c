@@ -182,6 +182,51 @@ static SDL_Color link_colour(const rd_theme *th, const rd__links *parts, int k, 
     return dense ? rd__mix(th->bg, th->link, 0.5f) : th->link;
 }
 
+/* The parts whose links join s and d either way (bit t: part t). */
+static unsigned link_parts(const rd__links *parts, int k, int s, int d)
+{
+    unsigned m = 0;
+    for (int t = 0; t < k && t < 32; t++)
+        if ((parts[t].m[s] >> d & 1) || (parts[t].m[d] >> s & 1))
+            m |= 1u << t;
+    return m;
+}
+
+/* A link several parts share (a multi-ring's channels over one pair of
+ * GPUs): a bundle of lines along its route side by side, one in each
+ * part's colour, so that every channel that uses it shows, not the first
+ * one alone, however short the link. */
+static void draw_route_bundle(rd_ctx *c, int p, int s, int d, bool both, float w, float head,
+                              const rd_theme *th, unsigned mask, bool act)
+{
+    SDL_Color cols[32];
+    int nc = 0;
+    for (int t = 0; t < 32; t++)
+        if (mask >> t & 1) {
+            SDL_Color col = th->series[t % RD_THEME_SERIES];
+            if (t >= RD_THEME_SERIES)
+                col = rd__mix(col, th->text, 0.45f);
+            cols[nc++] = act ? col : rd__mix(th->bg, col, 0.6f);
+        }
+    float pts[RD_ROUTE_MAX][2], lw = fmaxf(1.5f, w);
+    int n = rd__route(c, p, s, d, both, pts);
+    for (int i = 0; i + 1 < n; i++) {
+        float dx = pts[i + 1][0] - pts[i][0], dy = pts[i + 1][1] - pts[i][1];
+        float len = sqrtf(dx * dx + dy * dy);
+        if (len < 0.5f)
+            continue;
+        float nx = -dy / len, ny = dx / len;
+        for (int j = 0; j < nc; j++) {
+            float o = (j - (nc - 1) / 2.0f) * lw;
+            rd__line(c->r, pts[i][0] + nx * o, pts[i][1] + ny * o, pts[i + 1][0] + nx * o,
+                     pts[i + 1][1] + ny * o, lw, cols[j]);
+        }
+    }
+    if (head > 0 && n >= 2)
+        rd__arrowhead(c->r, pts[n - 2][0], pts[n - 2][1], pts[n - 1][0], pts[n - 1][1], head,
+                      act ? th->accent : th->link);
+}
+
 void rd__draw_links(rd_ctx *c, const rd_frame *f, int p, int step)
 {
     const rd_theme *th = rd_theme_get(f->theme);
@@ -216,6 +261,12 @@ void rd__draw_links(rd_ctx *c, const rd_frame *f, int p, int step)
                 bool both = ln->m[d] >> s & 1;
                 if (both && !act && s > d)
                     continue; /* one line for a two-way link */
+                unsigned shared = link_parts(parts, k, s, d);
+                if (shared & (shared - 1)) { /* two or more channels */
+                    draw_route_bundle(c, p, s, d, both, act ? lw * 1.6f : lw,
+                                       !dense || act ? head : 0, th, shared, act);
+                    continue;
+                }
                 SDL_Color col = link_colour(th, parts, k, s, d, act, dense);
                 draw_route(c, p, s, d, both, rd__crosses_nodes(plan, s, d), act ? lw * 1.6f : lw,
                            !dense || act ? head : 0, col);

@@ -18,11 +18,16 @@
  * rank 2 behind" and its distance where every rank sends on), a chip for every pair it
  * joins, the chips apart and clear of the cards, the strip the same at
  * every step; at a power of two every round has its rule.
+ *
+ * Multi-ring, from the pixels: a link that several channels share is
+ * drawn in every one of those channels' colours along its route.
  */
 #include "test_render_util.h"
 
 #include "cv_internal.h"
 
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A failed check, counted: a case stops after a few. */
@@ -259,9 +264,108 @@ static void rounds_case(int i)
     }
 }
 
+/* The colour of the frame's pixel at (x, y). */
+static SDL_Color pixel(SDL_Surface *sf, int x, int y)
+{
+    SDL_Color c = {0, 0, 0, 255};
+    if (x < 0 || y < 0 || x >= sf->w || y >= sf->h)
+        return c;
+    Uint32 v = ((Uint32 *)((Uint8 *)sf->pixels + y * sf->pitch))[x];
+    SDL_GetRGB(v, sf->format, &c.r, &c.g, &c.b);
+    return c;
+}
+
+static bool near_colour(SDL_Color a, SDL_Color b)
+{
+    return abs(a.r - b.r) <= 24 && abs(a.g - b.g) <= 24 && abs(a.b - b.b) <= 24;
+}
+
+/* Multi-ring on 8 ranks in 2 nodes, before the first step: every link
+ * two or more channels use shows each one's colour (channel j carries the
+ * j-th share of the buffer, a channel a local rank; a link at rest is its
+ * colour, the theme's series and then the series lightened, mixed 60%
+ * into the background, as rd_links.c draws it). */
+static void check_shared_links(int i)
+{
+    (void)i;
+    cv_spec spec = tr_spec(CV_OP_ALLREDUCE, CV_ALGO_MULTIRING, 8, 8);
+    spec.nodes = 2;
+    gui *g = tr_gui(&spec, 1280, 800, RD_THEME_DARK, CV_LANG_EN);
+    const cv_plan *plan = g->panels[0].plan;
+    const rd_theme *th = rd_theme_get(RD_THEME_DARK);
+    int parts = cv_spec_ranks_per_node(&plan->spec), n = plan->spec.ranks;
+    unsigned used[8][8] = {{0}};
+    uint64_t to[8] = {0};
+    for (int64_t k = 0; k < plan->ntransfers; k++) {
+        const cv_transfer *x = &plan->transfers[k];
+        if (x->src == x->dst)
+            continue;
+        int64_t off = x->src_off % plan->spec.count;
+        int j = (int)(off * parts / plan->spec.count);
+        used[x->src][x->dst] |= 1u << j;
+        used[x->dst][x->src] |= 1u << j;
+        to[x->src] |= 1ull << x->dst;
+    }
+    gui_seek(g, 0);
+    SDL_Surface *frame = tr_capture(g);
+    const rd_layout *L = rd_last_layout(gui_rd(g));
+    int shared = 0;
+    for (int s = 0; s < n; s++)
+        for (int d = 0; d < n; d++) {
+            unsigned m = used[s][d];
+            bool both = to[d] >> s & 1;
+            if (!(to[s] >> d & 1) || !(m & (m - 1)) || (both && s > d))
+                continue; /* one channel's link, or a two-way link's other way */
+            shared++;
+            float pts[RD_ROUTE_MAX][2];
+            int np = rd_link_route(L, 0, s, d, both, pts);
+            for (int t = 0; t < parts; t++) {
+                if (!(m >> t & 1))
+                    continue;
+                SDL_Color c = th->series[t % RD_THEME_SERIES], want = th->bg;
+                if (t >= RD_THEME_SERIES) { /* the series again, lightened */
+                    c.r = (Uint8)(c.r + (th->text.r - c.r) * 0.45f);
+                    c.g = (Uint8)(c.g + (th->text.g - c.g) * 0.45f);
+                    c.b = (Uint8)(c.b + (th->text.b - c.b) * 0.45f);
+                }
+                want.r = (Uint8)(th->bg.r + (c.r - th->bg.r) * 0.6f);
+                want.g = (Uint8)(th->bg.g + (c.g - th->bg.g) * 0.6f);
+                want.b = (Uint8)(th->bg.b + (c.b - th->bg.b) * 0.6f);
+                bool seen = false;
+                for (int q = 0; q + 1 < np && !seen; q++) {
+                    float dx = pts[q + 1][0] - pts[q][0], dy = pts[q + 1][1] - pts[q][1];
+                    int len = (int)sqrtf(dx * dx + dy * dy);
+                    /* along the route, and up to 5 px either side of it */
+                    for (int a = 0; a <= len && !seen; a++)
+                        for (int o = -5; o <= 5 && !seen; o++) {
+                            float f = (float)a / (len ? len : 1), nx = len ? -dy / len : 0,
+                                  ny = len ? dx / len : 0;
+                            seen = near_colour(pixel(frame, (int)lroundf(pts[q][0] + dx * f + nx * o),
+                                                     (int)lroundf(pts[q][1] + dy * f + ny * o)),
+                                               want);
+                        }
+                }
+                TR_CHECK(seen, "link %d -> %d, shared by channels %#x: channel %d's colour "
+                         "(%d,%d,%d) nowhere on it", s, d, m, t, want.r, want.g, want.b);
+            }
+        }
+    TR_CHECK(shared > 0, "no link shared by two channels: nothing checked");
+    SDL_FreeSurface(frame);
+    gui_destroy(g);
+}
+
+static int shared_name(int i, char *name, size_t len)
+{
+    if (i > 0)
+        return 0;
+    snprintf(name, len, "8-ranks-2-nodes");
+    return 1;
+}
+
 static const test_case cases[] = {
     CASE_EACH("double-tree", dtree_name, dtree_case),
     CASE_EACH("rounds", rounds_name, rounds_case),
+    CASE_EACH("multi-ring-shared-links", shared_name, check_shared_links),
 };
 
 int main(int argc, char **argv)
