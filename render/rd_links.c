@@ -227,6 +227,72 @@ static void draw_route_bundle(rd_ctx *c, int p, int s, int d, bool both, float w
                       act ? th->accent : th->link);
 }
 
+/* The rule the links of act follow, as an arc's label: "XOR 4" where
+ * partners exchange with r XOR 4, "distance 2" where every rank sends that
+ * many places on (the arrows say which way); empty for none. */
+static void arc_rule(const rd__links *act, int n, cv_lang lang, char *out, size_t len)
+{
+    int x = -1, shift = -1;
+    bool exchange = true;
+    out[0] = '\0';
+    for (int s = 0; s < n && s < 64; s++)
+        for (int d = 0; d < n && d < 64; d++)
+            if (act->m[s] >> d & 1) {
+                x = x == -1 || x == (s ^ d) ? s ^ d : -2;
+                int k = ((d - s) % n + n) % n;
+                shift = shift == -1 || shift == k ? k : -2;
+                exchange &= (act->m[d] >> s & 1) != 0;
+            }
+    if (x > 0 && exchange)
+        snprintf(out, len, "XOR %d", x);
+    else if (shift > 0) /* no '+': a gathering stage never shows one */
+        rd_strf(lang, RD_S_DISTANCE, out, len, shift > n / 2 ? n - shift : shift, 0);
+}
+
+/* A hypercube's arcs in use, each labelled with its round's rule at the
+ * middle of its longest level stretch (the run along its lane), where the
+ * label covers no card and no other label and stays inside the panel. */
+static void label_arcs(rd_ctx *c, const rd_frame *f, int p, const rd__links *act)
+{
+    const rd_panel_layout *pl = &c->L.panels[p];
+    const rd_theme *th = rd_theme_get(f->theme);
+    const rd__links *ln = rd__panel_links(c, f, p);
+    int n = pl->nranks, px = c->L.px_small, tw = 0, th_ = 0, placed = 0;
+    char rule[32];
+    SDL_Rect done[64];
+    arc_rule(act, n, f->lang, rule, sizeof rule);
+    if (!rule[0])
+        return;
+    rd_text_measure(c->text, rule, px, &tw, &th_);
+    for (int s = 0; s < n && s < 64; s++)
+        for (int d = 0; d < n && d < 64 && placed < 64; d++) {
+            if (!(act->m[s] >> d & 1))
+                continue;
+            float pts[RD_ROUTE_MAX][2], best = -1, mx = 0, my = 0;
+            int m = rd__route(c, p, s, d, ln->m[d] >> s & 1, pts);
+            for (int i = 0; i + 1 < m; i++) {
+                float dx = pts[i + 1][0] - pts[i][0], dy = pts[i + 1][1] - pts[i][1];
+                if (fabsf(dx) > fabsf(dy) && dx * dx + dy * dy > best) /* along a lane */
+                    best = dx * dx + dy * dy, mx = pts[i][0] + dx / 2, my = pts[i][1] + dy / 2;
+            }
+            SDL_Rect box = rd__rect((int)mx - tw / 2 - 2, (int)my - th_ / 2, tw + 4, th_);
+            bool clear = SDL_HasIntersection(&box, &pl->lens) == SDL_FALSE || pl->lens.w <= 0;
+            for (int k = 0; k < pl->nparts && clear; k++)
+                clear = !SDL_HasIntersection(&box, &pl->cards[k].card);
+            for (int k = 0; k < placed && clear; k++)
+                clear = !SDL_HasIntersection(&box, &done[k]);
+            SDL_Rect area = pl->area;
+            clear &= best > 0 && SDL_HasIntersection(&box, &pl->rounds) == SDL_FALSE &&
+                     box.y > area.y && box.y + box.h < area.y + area.h - pl->legend.h &&
+                     box.x >= area.x && box.x + box.w <= area.x + area.w;
+            if (!clear)
+                continue;
+            done[placed++] = box;
+            rd__fill(c->r, box, th->bg);
+            rd__text(c, rule, px, th->accent, box, RD_ALIGN_CENTER | RD_ALIGN_FIT, 0);
+        }
+}
+
 void rd__draw_links(rd_ctx *c, const rd_frame *f, int p, int step)
 {
     const rd_theme *th = rd_theme_get(f->theme);
@@ -271,6 +337,8 @@ void rd__draw_links(rd_ctx *c, const rd_frame *f, int p, int step)
                 draw_route(c, p, s, d, both, rd__crosses_nodes(plan, s, d), act ? lw * 1.6f : lw,
                            !dense || act ? head : 0, col);
             }
+    if (pl->rounds.w > 0)
+        label_arcs(c, f, p, &active);
 }
 
 /* A double tree's two trees as laid out (rd_stage.c's place_trees): each
