@@ -513,19 +513,17 @@ static rd__panel_fit with_lens(rd__scratch *sc, const rd__stage *s, const rd_fra
  * sits over the middle of its children. */
 static double tree_slots(const int *up, int n, int r, int depth, int *next, double *x, int *d)
 {
-    int kids[RD_LAYOUT_MAX_RANKS], nk = 0;
+    int nk = 0;
+    double lo = 0, hi = 0;
     d[r] = depth;
-    for (int c = 0; c < n && depth < n; c++)
-        if (up[c] == r)
-            kids[nk++] = c;
+    for (int c = 0; c < n && depth < n; c++) /* the children in rank order */
+        if (up[c] == r) {
+            double xc = tree_slots(up, n, c, depth + 1, next, x, d);
+            lo = nk++ == 0 ? xc : lo;
+            hi = xc;
+        }
     if (nk == 0)
         return x[r] = (*next)++;
-    double lo = 0, hi = 0;
-    for (int i = 0; i < nk; i++) {
-        double xc = tree_slots(up, n, kids[i], depth + 1, next, x, d);
-        lo = i == 0 ? xc : lo;
-        hi = xc;
-    }
     return x[r] = (lo + hi) / 2;
 }
 
