@@ -121,13 +121,25 @@ static bool segment_hits(float x0, float y0, float x1, float y1, SDL_Rect r)
     return true;
 }
 
+/* Where a panel's links may run: under its caption, a double tree's
+ * trees and a hypercube's round, over its legend. */
+static SDL_Rect link_area(const rd_panel_layout *pl)
+{
+    SDL_Rect area = pl->area;
+    int top = area.y + pl->caption.h;
+    for (int t = 0; t < pl->ntrees && t < 2; t++)
+        top = pl->tree[t].y + pl->tree[t].h > top ? pl->tree[t].y + pl->tree[t].h : top;
+    if (pl->rounds.w > 0 && pl->rounds.y + pl->rounds.h > top)
+        top = pl->rounds.y + pl->rounds.h;
+    area.h = area.y + area.h - pl->legend.h - top;
+    area.y = top;
+    return area;
+}
+
 bool rd_route_clear(const rd_layout *L, int p, int s, int d, const float (*pts)[2], int n)
 {
     const rd_panel_layout *pl = &L->panels[p];
-    /* The panel's stage: under its caption, over its legend. */
-    SDL_Rect area = pl->area;
-    area.y += pl->caption.h;
-    area.h -= pl->caption.h + pl->legend.h;
+    SDL_Rect area = link_area(pl);
     for (int i = 0; i < n; i++)
         if (pts[i][0] < area.x || pts[i][0] > area.x + area.w || pts[i][1] < area.y ||
             pts[i][1] > area.y + area.h)
@@ -193,9 +205,7 @@ static int arc_route(const rd_panel_layout *pl, int s, int d, float bulge, float
  * edge. */
 static void free_band(const rd_panel_layout *pl, int s, int k, float *edge, float *room)
 {
-    SDL_Rect a = pl->cards[s].card, A = pl->area;
-    A.y += pl->caption.h;
-    A.h -= pl->caption.h + pl->legend.h;
+    SDL_Rect a = pl->cards[s].card, A = link_area(pl);
     bool vert = k < 2;
     float e = k == 0 ? a.y : k == 1 ? a.y + a.h : k == 2 ? a.x : a.x + a.w;
     float far = k == 0 ? A.y : k == 1 ? A.y + A.h : k == 2 ? A.x : A.x + A.w;

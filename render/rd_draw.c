@@ -91,6 +91,8 @@ static void draw_panel_static(rd_ctx *c, const rd_frame *f, int p)
     rd__update_cells(c, p, panel, shown);
     rd__draw_nodes(c, f, p);
     rd__draw_links(c, f, p, step);
+    rd__draw_trees(c, f, p);
+    rd__draw_rounds(c, f, p);
     const rd_panel_layout *pl = &c->L.panels[p];
     for (int r = 0; r < pl->nparts; r++) /* the switch, if any, last */
         rd__draw_card(c, f, p, r);
@@ -166,6 +168,9 @@ static uint64_t static_key(const rd_ctx *c, const rd_frame *f)
         int step;
         int shown = rd_shown_step(plan, rd__panel_t(f, &f->panels[p]), &step, NULL);
         h = mix64(h, (uint64_t)shown << 20 | (uint64_t)step);
+        /* the step a double tree's trees light (the header's) */
+        h = mix64(h, (uint64_t)rd_ref_step(plan ? plan->nsteps : 0,
+                                           rd__panel_t(f, &f->panels[p]), NULL));
     }
     h = hash_str(h, f->message);
     h = mix64(h, f->hide_measured);

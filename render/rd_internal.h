@@ -78,6 +78,11 @@ bool rd__crosses_nodes(const cv_plan *plan, int s, int d);
  * Fills out[0..k-1], parts past max in the last; returns k, 0 for a plan
  * that is not split so. */
 int rd__part_links(const cv_plan *plan, rd__links *out, int max);
+/* A double binary tree's tree t (0 or 1) as the plan runs it: each rank's
+ * parent in up[0..n-1] (-1 at the root), read off the transfers of the
+ * tree's half (a rank's first send up, before anything comes down);
+ * returns the root, -1 for a plan that is not a double tree. */
+int rd__tree_parents(const cv_plan *plan, int t, int *up);
 /* Ranks in ring order (following the plan's links from rank 0) when the
  * links form one cycle; otherwise 0..n-1. */
 void rd__ring_order(const rd__links *l, int *order);
@@ -314,6 +319,11 @@ struct rd_ctx {
 void rd__draw_nodes(rd_ctx *c, const rd_frame *f, int p);
 void rd__draw_links(rd_ctx *c, const rd_frame *f, int p, int step);
 const rd__links *rd__panel_links(rd_ctx *c, const rd_frame *f, int p);
+/* A double tree's two trees above the cards, the shown step's edges lit
+ * (rd_links.c). */
+void rd__draw_trees(rd_ctx *c, const rd_frame *f, int p);
+/* A hypercube's round above the cards: its rule and its pairs. */
+void rd__draw_rounds(rd_ctx *c, const rd_frame *f, int p);
 /* The route of the link from card s to card d (rd_link_route), kept for
  * as long as the panel's cards stay where they are; rd__routes_begin
  * takes each panel's layout after it is laid out. */

@@ -182,6 +182,117 @@ static SDL_Color link_colour(const rd_theme *th, const rd__links *parts, int k, 
     return dense ? rd__mix(th->bg, th->link, 0.5f) : th->link;
 }
 
+/* The parts whose links join s and d either way (bit t: part t). */
+static unsigned link_parts(const rd__links *parts, int k, int s, int d)
+{
+    unsigned m = 0;
+    for (int t = 0; t < k && t < 32; t++)
+        if ((parts[t].m[s] >> d & 1) || (parts[t].m[d] >> s & 1))
+            m |= 1u << t;
+    return m;
+}
+
+/* A link several parts share (a multi-ring's channels over one pair of
+ * GPUs): a bundle of lines along its route side by side, one in each
+ * part's colour, so that every channel that uses it shows, not the first
+ * one alone, however short the link. */
+static void draw_route_bundle(rd_ctx *c, int p, int s, int d, bool both, float w, float head,
+                              const rd_theme *th, unsigned mask, bool act)
+{
+    SDL_Color cols[32];
+    int nc = 0;
+    for (int t = 0; t < 32; t++)
+        if (mask >> t & 1) {
+            SDL_Color col = th->series[t % RD_THEME_SERIES];
+            if (t >= RD_THEME_SERIES)
+                col = rd__mix(col, th->text, 0.45f);
+            cols[nc++] = act ? col : rd__mix(th->bg, col, 0.6f);
+        }
+    float pts[RD_ROUTE_MAX][2], lw = fmaxf(1.5f, w);
+    int n = rd__route(c, p, s, d, both, pts);
+    for (int i = 0; i + 1 < n; i++) {
+        float dx = pts[i + 1][0] - pts[i][0], dy = pts[i + 1][1] - pts[i][1];
+        float len = sqrtf(dx * dx + dy * dy);
+        if (len < 0.5f)
+            continue;
+        float nx = -dy / len, ny = dx / len;
+        for (int j = 0; j < nc; j++) {
+            float o = (j - (nc - 1) / 2.0f) * lw;
+            rd__line(c->r, pts[i][0] + nx * o, pts[i][1] + ny * o, pts[i + 1][0] + nx * o,
+                     pts[i + 1][1] + ny * o, lw, cols[j]);
+        }
+    }
+    if (head > 0 && n >= 2)
+        rd__arrowhead(c->r, pts[n - 2][0], pts[n - 2][1], pts[n - 1][0], pts[n - 1][1], head,
+                      act ? th->accent : th->link);
+}
+
+/* The rule the links of act follow, as an arc's label: "XOR 4" where
+ * partners exchange with r XOR 4, "distance 2" where every rank sends that
+ * many places on (the arrows say which way); empty for none. */
+static void arc_rule(const rd__links *act, int n, cv_lang lang, char *out, size_t len)
+{
+    int x = -1, shift = -1;
+    bool exchange = true;
+    out[0] = '\0';
+    for (int s = 0; s < n && s < 64; s++)
+        for (int d = 0; d < n && d < 64; d++)
+            if (act->m[s] >> d & 1) {
+                x = x == -1 || x == (s ^ d) ? s ^ d : -2;
+                int k = ((d - s) % n + n) % n;
+                shift = shift == -1 || shift == k ? k : -2;
+                exchange &= (act->m[d] >> s & 1) != 0;
+            }
+    if (x > 0 && exchange)
+        snprintf(out, len, "XOR %d", x);
+    else if (shift > 0) /* no '+': a gathering stage never shows one */
+        rd_strf(lang, RD_S_DISTANCE, out, len, shift > n / 2 ? n - shift : shift, 0);
+}
+
+/* A hypercube's arcs in use, each labelled with its round's rule at the
+ * middle of its longest level stretch (the run along its lane), where the
+ * label covers no card and no other label and stays inside the panel. */
+static void label_arcs(rd_ctx *c, const rd_frame *f, int p, const rd__links *act)
+{
+    const rd_panel_layout *pl = &c->L.panels[p];
+    const rd_theme *th = rd_theme_get(f->theme);
+    const rd__links *ln = rd__panel_links(c, f, p);
+    int n = pl->nranks, px = c->L.px_small, tw = 0, th_ = 0, placed = 0;
+    char rule[32];
+    SDL_Rect done[64];
+    arc_rule(act, n, f->lang, rule, sizeof rule);
+    if (!rule[0])
+        return;
+    rd_text_measure(c->text, rule, px, &tw, &th_);
+    for (int s = 0; s < n && s < 64; s++)
+        for (int d = 0; d < n && d < 64 && placed < 64; d++) {
+            if (!(act->m[s] >> d & 1))
+                continue;
+            float pts[RD_ROUTE_MAX][2], best = -1, mx = 0, my = 0;
+            int m = rd__route(c, p, s, d, ln->m[d] >> s & 1, pts);
+            for (int i = 0; i + 1 < m; i++) {
+                float dx = pts[i + 1][0] - pts[i][0], dy = pts[i + 1][1] - pts[i][1];
+                if (fabsf(dx) > fabsf(dy) && dx * dx + dy * dy > best) /* along a lane */
+                    best = dx * dx + dy * dy, mx = pts[i][0] + dx / 2, my = pts[i][1] + dy / 2;
+            }
+            SDL_Rect box = rd__rect((int)mx - tw / 2 - 2, (int)my - th_ / 2, tw + 4, th_);
+            bool clear = SDL_HasIntersection(&box, &pl->lens) == SDL_FALSE || pl->lens.w <= 0;
+            for (int k = 0; k < pl->nparts && clear; k++)
+                clear = !SDL_HasIntersection(&box, &pl->cards[k].card);
+            for (int k = 0; k < placed && clear; k++)
+                clear = !SDL_HasIntersection(&box, &done[k]);
+            SDL_Rect area = pl->area;
+            clear &= best > 0 && SDL_HasIntersection(&box, &pl->rounds) == SDL_FALSE &&
+                     box.y > area.y && box.y + box.h < area.y + area.h - pl->legend.h &&
+                     box.x >= area.x && box.x + box.w <= area.x + area.w;
+            if (!clear)
+                continue;
+            done[placed++] = box;
+            rd__fill(c->r, box, th->bg);
+            rd__text(c, rule, px, th->accent, box, RD_ALIGN_CENTER | RD_ALIGN_FIT, 0);
+        }
+}
+
 void rd__draw_links(rd_ctx *c, const rd_frame *f, int p, int step)
 {
     const rd_theme *th = rd_theme_get(f->theme);
@@ -216,8 +327,93 @@ void rd__draw_links(rd_ctx *c, const rd_frame *f, int p, int step)
                 bool both = ln->m[d] >> s & 1;
                 if (both && !act && s > d)
                     continue; /* one line for a two-way link */
+                unsigned shared = link_parts(parts, k, s, d);
+                if (shared & (shared - 1)) { /* two or more channels */
+                    draw_route_bundle(c, p, s, d, both, act ? lw * 1.6f : lw,
+                                       !dense || act ? head : 0, th, shared, act);
+                    continue;
+                }
                 SDL_Color col = link_colour(th, parts, k, s, d, act, dense);
                 draw_route(c, p, s, d, both, rd__crosses_nodes(plan, s, d), act ? lw * 1.6f : lw,
                            !dense || act ? head : 0, col);
             }
+    if (pl->rounds.w > 0)
+        label_arcs(c, f, p, &active);
+}
+
+/* A double tree's two trees as laid out (rd_stage.c's place_trees): each
+ * tree's title, an edge from every node to its parent's in the tree's
+ * colour, the shown step's edges thick and bright with the arrow the way
+ * its chunks go (up to the parent, or down to the child), and the nodes
+ * with their rank numbers, those the step joins filled. */
+void rd__draw_trees(rd_ctx *c, const rd_frame *f, int p)
+{
+    const rd_panel_layout *pl = &c->L.panels[p];
+    if (pl->ntrees < 2)
+        return;
+    const rd_theme *th = rd_theme_get(f->theme);
+    const cv_plan *plan = cv_trace_plan(f->panels[p].trace);
+    int n = pl->nranks, ref = rd_ref_step(plan->nsteps, rd__panel_t(f, &f->panels[p]), NULL);
+    rd__links act;
+    rd__step_links(plan, ref, &act);
+    float lw = th->line * c->L.ui, head = 8 * c->L.ui * (th->line > 2 ? 1.4f : 1.0f);
+    head = fminf(head, pl->tree_node[0][0].w * 0.45f); /* small nodes: small arrows */
+    for (int t = 0; t < 2; t++) {
+        SDL_Color col = th->series[t % RD_THEME_SERIES], dim = rd__mix(th->bg, col, 0.55f);
+        int root = 0;
+        for (int r = 0; r < n; r++)
+            root = pl->tree_up[t][r] < 0 ? r : root;
+        char title[96];
+        rd_strf(f->lang, RD_S_TREE_ROOT, title, sizeof title, t, root);
+        rd__text(c, title, c->L.px_small, col, pl->tree_title[t], RD_ALIGN_CENTER, 0);
+        uint64_t ends = 0;
+        for (int pass = 0; pass < 2; pass++)
+            for (int r = 0; r < n; r++) {
+                int u = pl->tree_up[t][r];
+                bool lit = pl->tree_lit[t] >> r & 1;
+                if (u < 0 || lit != (pass == 1))
+                    continue;
+                SDL_Rect a = pl->tree_node[t][u], b = pl->tree_node[t][r];
+                float x0 = a.x + a.w / 2.0f, y0 = a.y + a.h, x1 = b.x + b.w / 2.0f, y1 = (float)b.y;
+                rd__line(c->r, x0, y0, x1, y1, lit ? lw * 2.4f : lw, lit ? col : dim);
+                if (!lit)
+                    continue;
+                ends |= 1ull << r | 1ull << u;
+                if (act.m[r] >> u & 1) /* up: child to parent */
+                    rd__arrowhead(c->r, x1, y1, x0, y0, head, col);
+                if (act.m[u] >> r & 1) /* down: parent to child */
+                    rd__arrowhead(c->r, x0, y0, x1, y1, head, col);
+            }
+        for (int r = 0; r < n; r++) {
+            SDL_Rect b = pl->tree_node[t][r];
+            float cx = b.x + b.w / 2.0f, cy = b.y + b.h / 2.0f, rad = b.w / 2.0f;
+            bool on = ends >> r & 1;
+            rd__disc(c->r, cx, cy, rad, on ? col : dim);
+            rd__disc(c->r, cx, cy, rad - fmaxf(1.5f, lw), on ? rd__mix(th->bg, col, 0.35f) : th->bg);
+            char num[16];
+            snprintf(num, sizeof num, "%d", r);
+            rd__text(c, num, pl->tree_px, th->text, b, RD_ALIGN_CENTER | RD_ALIGN_FIT, 0);
+        }
+    }
+}
+
+/* A hypercube's round as laid out (rd_stage.c's place_rounds): its rule
+ * in the accent, then a chip for each pair, "0 <-> 4" where the two
+ * exchange, "1 -> 0" where one sends. */
+void rd__draw_rounds(rd_ctx *c, const rd_frame *f, int p)
+{
+    const rd_panel_layout *pl = &c->L.panels[p];
+    if (pl->rounds.w <= 0)
+        return;
+    const rd_theme *th = rd_theme_get(f->theme);
+    if (pl->round_text[0])
+        rd__text(c, pl->round_text, c->L.px_text, th->accent, pl->round_line, RD_ALIGN_CENTER, 0);
+    for (int j = 0; j < pl->npairs; j++) {
+        char w[32];
+        snprintf(w, sizeof w, "%d %s %d", pl->pair[j][0], pl->pair_both[j] ? "\xE2\x86\x94" : "\xE2\x86\x92",
+                 pl->pair[j][1]);
+        rd__fill(c->r, pl->pair_box[j], rd__mix(th->bg, th->accent, 0.18f));
+        rd__frame(c->r, pl->pair_box[j], 1, rd__mix(th->bg, th->accent, 0.7f));
+        rd__text(c, w, pl->round_px, th->text, pl->pair_box[j], RD_ALIGN_CENTER | RD_ALIGN_FIT, 0);
+    }
 }

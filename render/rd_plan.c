@@ -58,6 +58,38 @@ int rd__part_links(const cv_plan *plan, rd__links *out, int max)
     return k;
 }
 
+int rd__tree_parents(const cv_plan *plan, int t, int *up)
+{
+    int n = plan ? plan->spec.ranks : 0;
+    if (n < 2 || n > RD_LAYOUT_MAX_RANKS || plan->spec.count <= 0 || t < 0 || t > 1 ||
+        cv_algo_stage_shape(plan->spec.op, plan->spec.algo) != CV_STAGE_DOUBLE_TREE)
+        return -1;
+    /* A rank's first send in the tree that does not answer a rank that sent
+     * to it goes up, to its parent; the root's first goes down. */
+    uint64_t got[RD_LAYOUT_MAX_RANKS] = {0};
+    for (int r = 0; r < n; r++)
+        up[r] = -2;
+    int64_t c = plan->spec.count;
+    for (int64_t i = 0; i < plan->ntransfers; i++) {
+        const cv_transfer *x = &plan->transfers[i];
+        if (x->src == x->dst || x->src < 0 || x->src >= n || x->dst < 0 || x->dst >= n)
+            continue;
+        int64_t off = x->src_off % c; /* tree j carries [c*j/2, c*(j+1)/2), as rd__part_links */
+        if ((off >= c / 2 ? 1 : 0) != t)
+            continue;
+        if (up[x->src] == -2 && !(got[x->src] >> x->dst & 1))
+            up[x->src] = x->dst;
+        got[x->dst] |= 1ull << x->src;
+    }
+    int root = -1;
+    for (int r = 0; r < n; r++)
+        if (up[r] < 0) {
+            up[r] = -1;
+            root = root < 0 ? r : root;
+        }
+    return root;
+}
+
 void rd__ring_order(const rd__links *l, int *order)
 {
     int n = l->n;

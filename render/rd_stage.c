@@ -506,6 +506,273 @@ static rd__panel_fit with_lens(rd__scratch *sc, const rd__stage *s, const rd_fra
     return fit;
 }
 
+/* ----------------------------------------------------------------- trees */
+
+/* Slots in the in-order walk of tree `up` from r (children below r's rank
+ * to its left, above to its right): a leaf takes the next slot, a parent
+ * sits over the middle of its children. */
+static double tree_slots(const int *up, int n, int r, int depth, int *next, double *x, int *d)
+{
+    int nk = 0;
+    double lo = 0, hi = 0;
+    d[r] = depth;
+    for (int c = 0; c < n && depth < n; c++) /* the children in rank order */
+        if (up[c] == r) {
+            double xc = tree_slots(up, n, c, depth + 1, next, x, d);
+            lo = nk++ == 0 ? xc : lo;
+            hi = xc;
+        }
+    if (nk == 0)
+        return x[r] = (*next)++;
+    return x[r] = (lo + hi) / 2;
+}
+
+/* The edges step `ref` uses, each in the tree whose half it carries:
+ * bit r of pl->tree_lit[t] for the edge from r to its parent. */
+static void light_trees(const cv_plan *plan, int ref, rd_panel_layout *pl)
+{
+    int n = pl->nranks;
+    if (ref < 0 || ref >= plan->nsteps)
+        return;
+    const cv_step *st = &plan->steps[ref];
+    int64_t c = plan->spec.count;
+    for (int64_t i = st->first; i < st->first + st->count; i++) {
+        const cv_transfer *tx = &plan->transfers[i];
+        if (tx->src == tx->dst || tx->src < 0 || tx->src >= n || tx->dst < 0 || tx->dst >= n)
+            continue;
+        int t = tx->src_off % c >= c / 2 ? 1 : 0;
+        if (pl->tree_up[t][tx->src] == tx->dst)
+            pl->tree_lit[t] |= 1ull << tx->src;
+        else if (pl->tree_up[t][tx->dst] == tx->src)
+            pl->tree_lit[t] |= 1ull << tx->dst;
+    }
+}
+
+/* A double binary tree: its two trees drawn as trees on top of the area,
+ * root on top, each rank a node with its number in both, side by side
+ * where that leaves the nodes larger, else one above the other; the
+ * edges the shown step (rd_ref_step's) uses are marked lit. A learner
+ * reads each rank's parent in both trees off one picture. Takes the
+ * strip from the top of *A. */
+static void place_trees(const rd__stage *s, const rd_frame *f, const rd_panel *p, SDL_Rect *A,
+                        rd_panel_layout *pl)
+{
+    const cv_plan *plan = s->plan;
+    const rd_layout *L = s->L;
+    int n = s->n, up[2][RD_LAYOUT_MAX_RANKS], depth[2][RD_LAYOUT_MAX_RANKS], root[2];
+    int slots[2], levels[2] = {1, 1};
+    double x[2][RD_LAYOUT_MAX_RANKS];
+    for (int t = 0; t < 2; t++) {
+        root[t] = rd__tree_parents(plan, t, up[t]);
+        if (root[t] < 0)
+            return;
+        slots[t] = 0;
+        for (int r = 0; r < n; r++)
+            depth[t][r] = -1;
+        tree_slots(up[t], n, root[t], 0, &slots[t], x[t], depth[t]);
+        for (int r = 0; r < n; r++) {
+            if (depth[t][r] < 0)
+                return; /* not one tree: leave the cards alone */
+            levels[t] = depth[t][r] + 1 > levels[t] ? depth[t][r] + 1 : levels[t];
+        }
+    }
+    int gap = (int)fmaxf(6, 14 * L->ui), title_h = (int)(L->px_small * 1.5f);
+    float budget = A->h * (n <= 8 ? 0.36f : n <= 16 ? 0.42f : 0.55f);
+    float dmax = L->px_text * 2.0f;
+    /* The node's size in each arrangement: as wide as a slot allows, as
+     * tall as a level's pitch (1.45 node heights) allows. */
+    float best = 0;
+    bool stacked = false;
+    for (int k = 0; k < 2; k++) {
+        float d = dmax;
+        for (int t = 0; t < 2; t++) {
+            float w = k ? A->w : (A->w - gap) / 2.0f;
+            float h = k ? (budget - gap) / 2 - title_h : budget - title_h;
+            d = fminf(d, fminf(w / slots[t] * 0.9f, h / levels[t] / 1.45f));
+        }
+        if (d > best + 0.5f)
+            best = d, stacked = k == 1;
+    }
+    int dn = (int)best;
+    /* The numbers as large as the node holds ("63" inside the disc). */
+    int px = (int)fminf(L->px_text, dn * 0.66f), wide = 0;
+    char num[16];
+    snprintf(num, sizeof num, "%d", n - 1);
+    for (; px >= 8; px--) {
+        rd_text_measure(s->t, num, px, &wide, NULL);
+        if (wide <= dn - 3)
+            break;
+    }
+    if (px < 8 || dn < 12)
+        return; /* too small to read: the cards' own links alone */
+    int pitch = (int)(dn * 1.45f);
+    int tw = stacked ? A->w : (A->w - gap) / 2;
+    int used = 0;
+    pl->ntrees = 2;
+    pl->tree_px = px;
+    for (int t = 0; t < 2; t++) {
+        int th = title_h + levels[t] * pitch;
+        SDL_Rect box = stacked ? rd__rect(A->x, A->y + used, tw, th)
+                               : rd__rect(A->x + t * (tw + gap), A->y, tw, th);
+        used = stacked ? used + th + gap : (th > used ? th : used);
+        pl->tree[t] = box;
+        pl->tree_title[t] = rd__rect(box.x, box.y, box.w, title_h);
+        float sw = (float)box.w / slots[t];
+        for (int r = 0; r < n; r++) {
+            int cx = box.x + (int)lroundf((float)(x[t][r] + 0.5) * sw);
+            int cy = box.y + title_h + depth[t][r] * pitch + pitch / 2;
+            pl->tree_node[t][r] = rd__rect(cx - dn / 2, cy - dn / 2, dn, dn);
+            pl->tree_up[t][r] = (signed char)up[t][r];
+        }
+    }
+    if (!stacked)
+        used += gap;
+    light_trees(plan, rd_ref_step(plan->nsteps, rd__panel_t(f, p), NULL), pl);
+    A->y += used;
+    A->h -= used;
+}
+
+/* ---------------------------------------------------------------- rounds */
+
+/* The pairs of ranks a step joins, each once (both: the two exchange),
+ * its rule (partner = r XOR x, or every rank to r + shift) and the most
+ * elements one rank sends its partner. */
+typedef struct {
+    int n, x, shift;
+    int64_t elems;
+    unsigned char p[RD_LAYOUT_MAX_RANKS][2];
+    bool both[RD_LAYOUT_MAX_RANKS];
+} round_pairs;
+
+static void step_pairs(const cv_plan *plan, int k, int ranks, round_pairs *rp)
+{
+    memset(rp, 0, sizeof *rp);
+    const cv_step *st = &plan->steps[k];
+    int x = -1, shift = -1;
+    int64_t sent[RD_LAYOUT_MAX_RANKS][2] = {{0}};
+    for (int64_t i = st->first; i < st->first + st->count; i++) {
+        const cv_transfer *tx = &plan->transfers[i];
+        int a = tx->src, b = tx->dst;
+        if (a == b || a < 0 || a >= ranks || b < 0 || b >= ranks)
+            continue;
+        x = x == -1 || x == (a ^ b) ? a ^ b : -2;
+        int d = ((b - a) % ranks + ranks) % ranks;
+        shift = shift == -1 || shift == d ? d : -2;
+        int j = 0;
+        while (j < rp->n && !((rp->p[j][0] == a && rp->p[j][1] == b) ||
+                              (rp->p[j][0] == b && rp->p[j][1] == a)))
+            j++;
+        if (j < rp->n) {
+            rp->both[j] |= rp->p[j][0] == b;
+        } else if (rp->n < RD_LAYOUT_MAX_RANKS) {
+            rp->p[rp->n][0] = (unsigned char)a;
+            rp->p[rp->n][1] = (unsigned char)b;
+            rp->n++;
+        }
+        if (j < RD_LAYOUT_MAX_RANKS) /* what a rank sends its partner, in all */
+            sent[j][rp->p[j][0] != a] += tx->count;
+    }
+    for (int j = 0; j < rp->n; j++)
+        for (int w = 0; w < 2; w++)
+            rp->elems = sent[j][w] > rp->elems ? sent[j][w] : rp->elems;
+    bool exchange = rp->n > 0;
+    for (int j = 0; j < rp->n; j++)
+        exchange &= rp->both[j];
+    /* Partners that exchange follow the XOR rule; ranks that each send on
+     * round the ring, a shift (a shift of half the ring is both). */
+    rp->x = x > 0 && exchange ? x : 0;
+    rp->shift = shift > 0 && !rp->x ? (shift > ranks / 2 ? shift - ranks : shift) : 0;
+}
+
+/* Step k's rule as the strip writes it: "round 2 of 3: partner = r XOR 2
+ * · distance 2 · 4 elements"; empty where the step has no pairs. */
+static void round_words(const cv_plan *plan, int k, int ranks, cv_lang lang, const round_pairs *rp,
+                        char *out, size_t len)
+{
+    out[0] = '\0';
+    if (rp->n == 0)
+        return;
+    int round = 0, rounds = 0;
+    for (int j = 0; j < plan->nsteps; j++) {
+        round_pairs q;
+        step_pairs(plan, j, ranks, &q);
+        rounds += q.n > 0;
+        round += q.n > 0 && j <= k;
+    }
+    char a[64], b[64] = "", c[64] = "", e[64];
+    rd_strf(lang, RD_S_ROUND_OF, a, sizeof a, round, rounds);
+    if (rp->x)
+        rd_strf(lang, RD_S_XOR, b, sizeof b, rp->x, 0);
+    else if (rp->shift)
+        rd_strf(lang, RD_S_SHIFT, b, sizeof b, rp->shift, 0);
+    int dist = rp->x ? rp->x : rp->shift < 0 ? -rp->shift : rp->shift;
+    if (dist)
+        rd_strf(lang, RD_S_DISTANCE, c, sizeof c, dist, 0);
+    rd_strf(lang, RD_S_ELEMS, e, sizeof e, rp->elems, 0);
+    const char *colon = lang == CV_LANG_ZH ? "\xEF\xBC\x9A" : ": ";
+    snprintf(out, len, "%s%s%s%s%s \xC2\xB7 %s", a, b[0] ? colon : "", b, c[0] ? " \xC2\xB7 " : "",
+             c, e);
+}
+
+/* A hypercube's round in a strip on top of *A: the shown step's rule on
+ * one line, its pairs as chips ("0 <-> 4", "1 -> 0") on the lines under
+ * it, the strip as tall as the step with most pairs needs, so that no
+ * card moves from step to step. */
+static void place_rounds(const rd__stage *s, const rd_frame *f, const rd_panel *p, SDL_Rect *A,
+                         rd_panel_layout *pl)
+{
+    const cv_plan *plan = s->plan;
+    const rd_layout *L = s->L;
+    int n = s->n, most = 0;
+    if (n < 2 || plan->nsteps < 1)
+        return;
+    round_pairs rp;
+    for (int k = 0; k < plan->nsteps; k++) {
+        step_pairs(plan, k, n, &rp);
+        most = rp.n > most ? rp.n : most;
+    }
+    if (most == 0)
+        return;
+    int px = 0, gap = (int)fmaxf(4, 8 * L->ui), cw = 0, lh = (int)(L->px_text * 1.5f);
+    int ch = 0, per = 0, h = 0;
+    char wide[32];
+    snprintf(wide, sizeof wide, "%d \xE2\x86\x94 %d", n - 1, n - 1);
+    /* The chips at the text's size, else the small size, in at most a
+     * third of the area (nearly half past 16 ranks, where the lens reads
+     * the values). */
+    for (int i = 0; i < 2 && !px; i++) {
+        int tpx = i ? L->px_small : L->px_text;
+        rd_text_measure(s->t, wide, tpx, &cw, NULL);
+        cw += (int)(12 * L->ui);
+        ch = (int)(tpx * 1.5f), per = (A->w + gap) / (cw + gap);
+        h = per < 1 ? A->h : lh + (most + per - 1) / per * (ch + gap);
+        px = h <= A->h * (n > 16 ? 0.45f : 0.34f) ? tpx : 0;
+    }
+    if (!px)
+        return; /* no room: the cards' own arcs alone */
+    pl->rounds = rd__rect(A->x, A->y, A->w, h);
+    pl->round_line = rd__rect(A->x, A->y, A->w, lh);
+    pl->round_px = px;
+    int ref = rd_ref_step(plan->nsteps, rd__panel_t(f, p), NULL);
+    if (ref >= 0 && ref < plan->nsteps) {
+        step_pairs(plan, ref, n, &rp);
+        round_words(plan, ref, n, s->lang, &rp, pl->round_text, sizeof pl->round_text);
+        pl->round_xor = rp.x;
+        pl->round_shift = rp.shift;
+        pl->npairs = rp.n;
+        int row_w = (rp.n < per ? rp.n : per) * (cw + gap) - gap;
+        for (int j = 0; j < rp.n; j++) {
+            pl->pair[j][0] = rp.p[j][0];
+            pl->pair[j][1] = rp.p[j][1];
+            pl->pair_both[j] = rp.both[j];
+            pl->pair_box[j] = rd__rect(A->x + (A->w - row_w) / 2 + (j % per) * (cw + gap),
+                                       A->y + lh + (j / per) * (ch + gap), cw, ch);
+        }
+    }
+    A->y += h + gap;
+    A->h -= h + gap;
+}
+
 /* ----------------------------------------------------------------- panel */
 
 void rd__layout_panel(rd__scratch *sc, const rd_frame *f, const rd_panel *p, SDL_Rect area,
@@ -533,6 +800,10 @@ void rd__layout_panel(rd__scratch *sc, const rd_frame *f, const rd_panel *p, SDL
     pl->nrows = s->nrows;
     pl->lens_rank = -1;
     SDL_Rect A = rd__rect(area.x, area.y + cap_h + pad / 2, area.w, area.h - cap_h - leg_h - pad);
+    if (cv_algo_stage_shape(s->plan->spec.op, s->plan->spec.algo) == CV_STAGE_DOUBLE_TREE)
+        place_trees(s, f, p, &A, pl);
+    else if (cv_algo_stage_shape(s->plan->spec.op, s->plan->spec.algo) == CV_STAGE_HYPERCUBE)
+        place_rounds(s, f, p, &A, pl);
     rd__panel_fit fit = arrange(sc, s, A, pl);
     if (fit.quality < 2 && A.w > 200 * L->ui && A.h > 160 * L->ui)
         fit = with_lens(sc, s, f, A, caption, fit, pl);

@@ -78,11 +78,61 @@ const char *rd_str(cv_lang lang, rd_string id)
     return s ? s : strings[id][CV_LANG_EN];
 }
 
+/* The words of the structure drawn above a stage's cards: a double
+ * tree's trees, a hypercube's round. False for another id. */
+static bool strf_structure(bool zh, rd_string id, char *out, size_t outlen, long long a,
+                           long long b)
+{
+    switch (id) {
+    case RD_S_TREE_ROOT: /* a double tree's tree a, drawn as a tree */
+        if (zh)
+            snprintf(out, outlen, "树 %lld（根 %lld）", a, b);
+        else
+            snprintf(out, outlen, "tree %lld (root %lld)", a, b);
+        return true;
+    case RD_S_XOR: /* a hypercube round's pairs */
+        if (zh)
+            snprintf(out, outlen, "伙伴 = r XOR %lld", a);
+        else
+            snprintf(out, outlen, "partner = r XOR %lld", a);
+        return true;
+    case RD_S_DISTANCE: /* a Bruck or PAT round's */
+        if (zh)
+            snprintf(out, outlen, "距离 %lld", a);
+        else
+            snprintf(out, outlen, "distance %lld", a);
+        return true;
+    case RD_S_SHIFT: /* every rank sends a places on (a < 0: back); no '+',
+                      * which a gathering stage never shows */
+        if (zh)
+            snprintf(out, outlen, "发往%s第 %lld 个", a < 0 ? "后方" : "前方", a < 0 ? -a : a);
+        else
+            snprintf(out, outlen, "to the rank %lld %s", a < 0 ? -a : a, a < 0 ? "behind" : "ahead");
+        return true;
+    case RD_S_ROUND_OF:
+        if (zh)
+            snprintf(out, outlen, "第 %lld 轮 / 共 %lld 轮", a, b);
+        else
+            snprintf(out, outlen, "round %lld of %lld", a, b);
+        return true;
+    case RD_S_ELEMS:
+        if (zh)
+            snprintf(out, outlen, "%lld 个元素", a);
+        else
+            snprintf(out, outlen, "%lld element%s", a, a == 1 ? "" : "s");
+        return true;
+    default:
+        return false;
+    }
+}
+
 void rd_strf(cv_lang lang, rd_string id, char *out, size_t outlen, long long a, long long b)
 {
     /* Formats with numbers live here, not in the table, so that every
      * printf format stays a literal the compiler can check. */
     bool zh = lang == CV_LANG_ZH;
+    if (strf_structure(zh, id, out, outlen, a, b))
+        return;
     switch (id) {
     case RD_S_STEP_OF:
         if (zh)

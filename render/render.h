@@ -169,11 +169,13 @@ typedef enum {
     RD_S_LENS, RD_S_NODES_OF, RD_S_NODE, RD_S_LEGEND_NET, RD_S_RANK1, RD_S_IN_FLIGHT,
     RD_S_LEGEND_GATHERED, RD_S_VALUES, RD_S_LEGEND_NUMBERED, RD_S_RESULT, RD_S_TL_COMPUTE,
     RD_S_TL_HIDDEN, RD_S_TL_EXPOSED, RD_S_TL_BUBBLE, RD_S_TL_SLOTS, RD_S_LEGEND_LL,
-    RD_S_LEGEND_LL128, RD_S_NODE_SWITCH, RD_S_COUNT_
+    RD_S_LEGEND_LL128, RD_S_NODE_SWITCH, RD_S_TREE_ROOT, RD_S_XOR, RD_S_DISTANCE, RD_S_SHIFT, RD_S_ROUND_OF, RD_S_ELEMS, RD_S_COUNT_
 } rd_string;
 const char *rd_str(cv_lang lang, rd_string id);
 /* The strings with numbers in them (STEP_OF: a of b; GPU,
- * AGGREGATED, LAST_CHANGED: a). */
+ * AGGREGATED, LAST_CHANGED: a; TREE_ROOT: tree a, its root b; XOR:
+ * partner = r XOR a; DISTANCE: a round's distance a; SHIFT: to the rank
+ * a ahead (a < 0: behind); ROUND_OF: round a of b; ELEMS: a elements). */
 void rd_strf(cv_lang lang, rd_string id, char *out, size_t outlen, long long a, long long b);
 /* A plan step's phase name (cv_step.phase) in lang, into out; false where
  * a part of it has no translation (it is copied as it is). */
@@ -503,6 +505,32 @@ typedef struct {
      * straight, goes round below the cards (else above): a double tree's
      * second tree, the way back of a hypercube's pairs. */
     uint64_t under[RD_LAYOUT_MAX_PARTS];
+    /* A double binary tree's two trees drawn as trees above the cards
+     * (ntrees 2; 0: none): tree t's box, its title on its first line
+     * (tree_title), rank r's node in it (tree_node[t][r], rank number
+     * inside), r's parent in it (tree_up[t][r], -1 at the root; an edge
+     * joins each node to its parent's), and the edges the shown step
+     * uses (bit r of tree_lit[t]: the edge from r to its parent). */
+    int ntrees;
+    int tree_px;      /* the rank numbers' size in the nodes */
+    SDL_Rect tree[2], tree_title[2];
+    SDL_Rect tree_node[2][RD_LAYOUT_MAX_RANKS];
+    signed char tree_up[2][RD_LAYOUT_MAX_RANKS];
+    uint64_t tree_lit[2];
+    /* A hypercube's round (recursive doubling and halving, Rabenseifner,
+     * Bruck, PAT) in a strip above the cards (rounds.w == 0: none; its
+     * height the same at every step): the shown step's rule on its first
+     * line (round_text, "round 2 of 3: partner = r XOR 2 · distance 2 ·
+     * 4 elements"; empty in a step between ranks' rounds), then a chip for
+     * each pair the round joins (pair[i] = {src, dst}; pair_both: the two
+     * exchange). The rule: partner = r XOR round_xor (> 0), else every
+     * rank sends to r + round_shift (mod ranks; 0: no one rule). */
+    SDL_Rect rounds, round_line;
+    char round_text[192];
+    int round_px, round_xor, round_shift, npairs;
+    SDL_Rect pair_box[RD_LAYOUT_MAX_RANKS];
+    unsigned char pair[RD_LAYOUT_MAX_RANKS][2];
+    bool pair_both[RD_LAYOUT_MAX_RANKS];
 } rd_panel_layout;
 
 /* What a line of the narration panel is: it picks the line's colour. */

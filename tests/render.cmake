@@ -6,6 +6,10 @@ endif()
 collviz_test(test_render_golden SOURCES test_render_golden.c test_render_util.c LIBS cvgui TIMEOUT 300)
 collviz_test(test_render_layout SOURCES test_render_layout.c test_render_util.c LIBS cvgui TIMEOUT 900)
 collviz_test(test_render_routes SOURCES test_render_routes.c test_render_util.c LIBS cvgui TIMEOUT 600)
+# The log-step algorithms' structure read off the layout: a double tree's two
+# trees and the edges each step lights.
+collviz_test(test_render_structure SOURCES test_render_structure.c test_render_util.c LIBS cvgui
+             TIMEOUT 300)
 collviz_test(test_gui_input SOURCES test_gui_input.c test_render_util.c LIBS cvgui TIMEOUT 300)
 collviz_test(test_gui_text SOURCES test_gui_text.c test_render_util.c LIBS cvgui TIMEOUT 60)
 collviz_test(test_render_phases SOURCES test_render_phases.c LIBS cvgui TIMEOUT 120)

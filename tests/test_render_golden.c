@@ -82,6 +82,23 @@ static const golden_case cases[] = {
      * nodes, the heads' sums flying down to it */
     {"allreduce_collnet_direct", CV_OP_ALLREDUCE, CV_ALGO_COLLNET_DIRECT, 8, 8, 2.5,
      RD_THEME_LIGHT, CV_LANG_ZH, CV_ALGO_COUNT, -1, -1, false, 1280, 800, 2, CV_PROTO_SIMPLE},
+    /* The double binary tree drawn as two trees above the cards, the
+     * step's edges lit in their tree's colour, mid-flight up the trees */
+    {"allreduce_double_tree_8", CV_OP_ALLREDUCE, CV_ALGO_DOUBLE_TREE, 8, 8, 2.5, RD_THEME_DARK,
+     CV_LANG_EN, CV_ALGO_COUNT, -1, -1, false, 1920, 1080, 0, CV_PROTO_SIMPLE},
+    {"allreduce_double_tree_16_projector", CV_OP_ALLREDUCE, CV_ALGO_DOUBLE_TREE, 16, 16, 2.5,
+     RD_THEME_PROJECTOR, CV_LANG_EN, CV_ALGO_COUNT, -1, -1, false, 1024, 768, 0, CV_PROTO_SIMPLE},
+    /* The hypercube's round above the cards: "round 2 of 3: partner =
+     * r XOR 2" and its pairs; Bruck's and PAT's distance, the shift */
+    {"allreduce_recursive_doubling_8", CV_OP_ALLREDUCE, CV_ALGO_RECURSIVE_DOUBLING, 8, 8, 2.4,
+     RD_THEME_DARK, CV_LANG_EN, CV_ALGO_COUNT, -1, -1, false, 1920, 1080, 0, CV_PROTO_SIMPLE},
+    {"allreduce_recursive_doubling_16_projector", CV_OP_ALLREDUCE, CV_ALGO_RECURSIVE_DOUBLING, 16,
+     16, 4.4, RD_THEME_PROJECTOR, CV_LANG_EN, CV_ALGO_COUNT, -1, -1, false, 1024, 768, 0,
+     CV_PROTO_SIMPLE},
+    {"allgather_bruck_8", CV_OP_ALLGATHER, CV_ALGO_BRUCK, 8, 1, 1.4, RD_THEME_DARK, CV_LANG_EN,
+     CV_ALGO_COUNT, -1, -1, false, 1920, 1080, 0, CV_PROTO_SIMPLE},
+    {"reducescatter_pat_8_zh", CV_OP_REDUCESCATTER, CV_ALGO_PAT, 8, 1, 1.4, RD_THEME_LIGHT,
+     CV_LANG_ZH, CV_ALGO_COUNT, -1, -1, false, 1920, 1080, 0, CV_PROTO_SIMPLE},
     /* LL: each chunk carries its flag ahead of it; the legend says so */
     {"allreduce_ring_ll_flight", CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 8, 1.4, RD_THEME_DARK,
      CV_LANG_EN, CV_ALGO_COUNT, -1, -1, false, 1024, 640, 0, CV_PROTO_LL},

@@ -148,6 +148,10 @@ static const setup setups[] = {
     {CV_OP_BROADCAST, CV_ALGO_TREE, 8, false},
     {CV_OP_ALLTOALL, CV_ALGO_PAIRWISE, 2, false},
     {CV_OP_ALLREDUCE, CV_ALGO_RING, 8, true}, /* compare: ring beside tree */
+    /* the structure drawn above the cards: a double tree's two trees, a
+     * hypercube's round and its pairs */
+    {CV_OP_ALLREDUCE, CV_ALGO_DOUBLE_TREE, 8, false},
+    {CV_OP_ALLGATHER, CV_ALGO_BRUCK, 2, false},
 };
 #define NSETUPS ((int)(sizeof setups / sizeof *setups))
 #define NRANKS ((int)(sizeof ranks / sizeof *ranks))
