@@ -19,6 +19,18 @@ if(COLLVIZ_GUI)
   set_tests_properties(test_reliability_cli PROPERTIES TIMEOUT 900)
 endif()
 
+# A progress file its user cannot read is kept (as root: the drill as
+# nobody, in a folder of its own under /tmp), also from a checkout in a
+# mode-700 folder. Without the window too: the drill is in both builds.
+add_test(NAME test_progress_noread
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_progress_noread.sh $<TARGET_FILE:collviz>
+                 ${PROJECT_SOURCE_DIR}/lessons)
+add_test(NAME test_progress_noread_private_clone
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_private_clone.sh $<TARGET_FILE:collviz>
+                 ${PROJECT_SOURCE_DIR})
+set_tests_properties(test_progress_noread test_progress_noread_private_clone
+                     PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77)
+
 # libFuzzer targets for the other files collviz reads from a user's disk
 # (-DCOLLVIZ_FUZZ=ON, clang): the progress file, and `show`'s reader of
 # bench results (cvshow, instrumented, without the window).
