@@ -28,5 +28,6 @@ if(COLLVIZ_GUI)
   add_test(NAME test_ncclog_window
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_ncclog_window.sh $<TARGET_FILE:collviz>
                    ${CMAKE_CURRENT_SOURCE_DIR}/ncclog ${CMAKE_BINARY_DIR}/ncclog-window)
-  set_tests_properties(test_ncclog_window PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77)
+  set_tests_properties(test_ncclog_window PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77
+                       RESOURCE_LOCK xvfb) # one Xvfb at a time (reliability.cmake)
 endif()

@@ -16,7 +16,8 @@ if(COLLVIZ_GUI)
   add_test(NAME test_reliability_cli
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_reliability_cli.sh $<TARGET_FILE:collviz>
                    ${PROJECT_SOURCE_DIR} ${CMAKE_BINARY_DIR}/reliability-cli "${COLLVIZ_SANITIZE}")
-  set_tests_properties(test_reliability_cli PROPERTIES TIMEOUT 900)
+  # COST: long, so ctest starts it first on a fresh build (no timings yet).
+  set_tests_properties(test_reliability_cli PROPERTIES TIMEOUT 900 COST 90)
 endif()
 
 # A progress file its user cannot read is kept (as root: the drill as
@@ -79,7 +80,13 @@ if(COLLVIZ_GUI)
   add_test(NAME test_window_soak
            COMMAND bash ${PROJECT_SOURCE_DIR}/scripts/soak.sh $<TARGET_FILE:collviz>
                    ${COLLVIZ_SOAK_SECONDS} ${CMAKE_BINARY_DIR}/window-soak)
-  # Alone: two X servers started in the same instant by parallel tests
-  # have left the other window test without its display.
-  set_tests_properties(test_window_soak PROPERTIES TIMEOUT 600 SKIP_RETURN_CODE 77 RUN_SERIAL TRUE)
+  # One X server at a time: two started in the same instant by parallel
+  # tests have left the other window test without its display. The tests
+  # that start Xvfb share the lock "xvfb"; the others run beside them (this
+  # one ran alone, RUN_SERIAL, 30 s with nothing else).
+  set_tests_properties(test_window_soak PROPERTIES TIMEOUT 600 SKIP_RETURN_CODE 77
+                       RESOURCE_LOCK xvfb LABELS slow COST 30)
+  # The slow tier (label "slow", scripts/test.sh --slow, .ci/run): 30 s
+  # here, 90 under the sanitizers; test_window_xvfb drives the window in the
+  # README's test command.
 endif()
