@@ -27,3 +27,9 @@ set_tests_properties(test_mpi/ops-3 PROPERTIES COST 60)
 set_tests_properties(test_mpi/dtypes PROPERTIES COST 55)
 set_tests_properties(test_mpi/ops-2 PROPERTIES COST 40)
 set_tests_properties(test_mpi/ops-1 PROPERTIES COST 35)
+# The signals part alone, first (its COST), as it ran at the end of the
+# one test_mpi: it sends its signal a second after the processes start,
+# and beside other tests its SIGTERM case failed once (exit 3, but the
+# launcher's notice gave no "Exit code: 3"; the signal landing before
+# collviz's handler is in place would do that).
+set_tests_properties(test_mpi/signals PROPERTIES RUN_SERIAL TRUE COST 200)
