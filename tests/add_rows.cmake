@@ -5,8 +5,14 @@
 # test_theme_files', the algorithm's and the link preset's rows
 # test_add_algorithm's.
 if(COLLVIZ_GUI)
-  add_test(NAME test_add_key_lesson
-           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_add_key_lesson.sh ${PROJECT_SOURCE_DIR}
-                   ${CMAKE_C_COMPILER} $<TARGET_FILE:collviz>)
-  set_tests_properties(test_add_key_lesson PROPERTIES TIMEOUT 1800 SKIP_RETURN_CODE 77)
+  # Two ctests: the lesson (seconds) and the key, whose scratch build is in
+  # the slow tier (label "slow": scripts/test.sh --slow, .ci/run).
+  foreach(part lesson key)
+    add_test(NAME test_add_key_lesson/${part}
+             COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_add_key_lesson.sh ${PROJECT_SOURCE_DIR}
+                     ${CMAKE_C_COMPILER} $<TARGET_FILE:collviz> ${part})
+    set_tests_properties(test_add_key_lesson/${part} PROPERTIES TIMEOUT 1800 SKIP_RETURN_CODE 77
+                         LABELS test_add_key_lesson)
+  endforeach()
+  set_tests_properties(test_add_key_lesson/key PROPERTIES LABELS "test_add_key_lesson;slow" COST 70)
 endif()

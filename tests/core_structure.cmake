@@ -17,7 +17,9 @@ set_tests_properties(test_link_lists PROPERTIES TIMEOUT 120)
 add_test(NAME test_add_algorithm
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_add_algorithm.sh ${PROJECT_SOURCE_DIR}
                  ${CMAKE_C_COMPILER})
-set_tests_properties(test_add_algorithm PROPERTIES TIMEOUT 1800 SKIP_RETURN_CODE 77)
+# In the slow tier (label "slow": scripts/test.sh --slow, .ci/run).
+set_tests_properties(test_add_algorithm PROPERTIES TIMEOUT 1800 SKIP_RETURN_CODE 77
+                     LABELS slow COST 40)
 # A room of app/ is one name (folder, library, header, prefix), and one
 # pair of verbs makes and ends things (test_names.sh, nm on the libraries).
 add_test(NAME test_names

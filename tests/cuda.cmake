@@ -116,13 +116,23 @@ if(CMAKE_CXX_COMPILER)
   add_test(NAME test_cuda_mock_cli
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_cuda_mock_cli.sh
                    $<TARGET_FILE:collviz-mockgpu> ${CMAKE_BINARY_DIR}/cuda-mock-cli)
-  set_tests_properties(test_cuda_mock_cli PROPERTIES TIMEOUT 300)
+  set_tests_properties(test_cuda_mock_cli PROPERTIES TIMEOUT 300
+                       RESOURCE_LOCK xvfb) # starts an Xvfb: one at a time (reliability.cmake)
 
   # scripts/gpu_check.sh --quick rehearsed on the doubles (--dry): the
   # output folder's layout, the summaries, the per-part time limits and a
-  # spent budget, as a lent GPU machine would see them.
-  add_test(NAME test_gpu_check_dry
-           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test_gpu_check_dry.sh ${CMAKE_BINARY_DIR}
-                   ${CMAKE_BINARY_DIR}/gpu-check-dry)
-  set_tests_properties(test_gpu_check_dry PROPERTIES TIMEOUT 600)
+  # spent budget, as a lent GPU machine would see them. One ctest a part
+  # (test_gpu_check_dry/rehearsal, /hang, /budget), each in its own folder:
+  # the hang and the budget are mostly waiting, beside the rehearsal.
+  foreach(part rehearsal hang budget)
+    add_test(NAME test_gpu_check_dry/${part}
+             COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test_gpu_check_dry.sh ${CMAKE_BINARY_DIR}
+                     ${CMAKE_BINARY_DIR}/gpu-check-dry/${part} ${part})
+    # The slow tier (label "slow": scripts/test.sh --slow, .ci/run): a
+    # rehearsal of the GPU machine's script, not of what a user runs.
+    set_tests_properties(test_gpu_check_dry/${part} PROPERTIES TIMEOUT 600
+                         LABELS "test_gpu_check_dry;slow")
+  endforeach()
+  set_tests_properties(test_gpu_check_dry/rehearsal PROPERTIES COST 100)
+  set_tests_properties(test_gpu_check_dry/hang PROPERTIES COST 25)
 endif()

@@ -12,7 +12,9 @@ set_tests_properties(test_ncclog_cli PROPERTIES TIMEOUT 120)
 # through a pipe, seconds each).
 add_test(NAME test_ncclog_bounds
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_ncclog_bounds.sh $<TARGET_FILE:collviz>)
-set_tests_properties(test_ncclog_bounds PROPERTIES TIMEOUT 600)
+# The slow tier (label "slow": scripts/test.sh --slow, .ci/run): about
+# 30 s of reading on two cores.
+set_tests_properties(test_ncclog_bounds PROPERTIES TIMEOUT 900 LABELS slow COST 30)
 
 # The reader's libFuzzer target (-DCOLLVIZ_FUZZ=ON, clang), seeded with the
 # test logs; scripts/fuzz.sh runs it for a bounded time.
@@ -34,5 +36,6 @@ if(COLLVIZ_GUI)
   add_test(NAME test_ncclog_window
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_ncclog_window.sh $<TARGET_FILE:collviz>
                    ${CMAKE_CURRENT_SOURCE_DIR}/ncclog ${CMAKE_BINARY_DIR}/ncclog-window)
-  set_tests_properties(test_ncclog_window PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77)
+  set_tests_properties(test_ncclog_window PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77
+                       RESOURCE_LOCK xvfb) # one Xvfb at a time (reliability.cmake)
 endif()

@@ -40,7 +40,8 @@ set_tests_properties(test_render_layers PROPERTIES TIMEOUT 60)
 add_test(NAME test_window_xvfb
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_window_xvfb.sh $<TARGET_FILE:collviz>
                  ${CMAKE_BINARY_DIR}/window-xvfb)
-set_tests_properties(test_window_xvfb PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77)
+set_tests_properties(test_window_xvfb PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77
+                     RESOURCE_LOCK xvfb COST 15) # one Xvfb at a time (reliability.cmake)
 # export --gif holds its first and last frames (--hold).
 collviz_test(test_export_hold SOURCES test_export_hold.c LIBS cvrender cvcore TIMEOUT 300)
 add_dependencies(test_export_hold collviz)
