@@ -97,7 +97,7 @@ if [ -w /dev/full ]; then
     fail "run --json >/dev/full: exit $rc: $(cat "$work/err")"
   "$bin" run --op allreduce --count 100000 --json >/dev/full 2>"$work/err"
   rc=$?
-  [ "$rc" = 2 ] && [ "$(wc -l <"$work/err")" = 1 ] && grep -q "run --json: cannot write" "$work/err" ||
+  [ "$rc" = 2 ] && [ "$(wc -l <"$work/err")" = 1 ] && grep -q "cannot write standard output" "$work/err" ||
     fail "run --count 100000 --json >/dev/full: exit $rc: $(cat "$work/err")"
 fi
 "$bin" run --op allreduce --trace-out "$work/no/such/dir/t.json" >/dev/null 2>"$work/err"
