@@ -39,6 +39,24 @@ expect 0 "lessons valid" -- "$collviz" lessons --check
 counts=$("$collviz" lessons --check 2>/dev/null | sed -n 's/^\([0-9]*\) lessons valid (\([0-9]*\) quizzes).*/\1 lessons and \2 quizzes/p')
 tr '\n' ' ' <"$src/README.md" | grep -q "$counts" ||
     fail "README.md does not say '$counts' (collviz lessons --check counts them)"
+# Every NCCL log line a lesson quotes (in backticks, with NCCL's INFO or
+# WARN tag) is a line of a log that tests/test_ncclog.c reads with collviz
+# nccl-log: the real pastes of tests/ncclog/real or the logs beside them.
+# A lesson may number its lines ("3  ..."), drop NCCL's host:pid:tid
+# prefix down to "[dev] ", or end a line in " ..."; what remains must be
+# there word for word, so a quote cannot drift from what the reader reads.
+quotes=0
+for id in $(ls "$src/lessons" | sed -n 's/\.json$//p'); do
+    "$collviz" lesson "$id" --text --lang en </dev/null 2>/dev/null |
+        grep -oE '`[^`]*NCCL (WARN|INFO)[^`]*`' | tr -d '`' |
+        sed 's/^[0-9]*  //; s/^\[[0-9]*\] //; s/ \.\.\.$//' >"$work/quotes-$id"
+    while IFS= read -r line; do
+        quotes=$((quotes + 1))
+        grep -rqF -- "$line" "$src/tests/ncclog" ||
+            fail "$id quotes an NCCL log line no log of tests/ncclog holds: $line"
+    done <"$work/quotes-$id"
+done
+[ "$quotes" -ge 10 ] || fail "only $quotes quoted NCCL log lines found in the lessons (expected 10 or more)"
 expect 2 "lessons_bad/bad-step-range.json:25:15: step 12 is beyond the plan's step count 1" -- \
     "$collviz" lessons --check "$src/tests/lessons_bad"
 expect 2 "bad-utf8.json:6:42: not JSON: invalid UTF-8" -- "$collviz" lessons --check "$src/tests/lessons_bad"
