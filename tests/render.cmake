@@ -11,6 +11,9 @@ collviz_test(test_render_routes SOURCES test_render_routes.c test_render_util.c 
 collviz_test(test_render_structure SOURCES test_render_structure.c test_render_util.c LIBS cvgui
              TIMEOUT 300)
 collviz_test(test_gui_input SOURCES test_gui_input.c test_render_util.c LIBS cvgui TIMEOUT 300)
+# Editing an input on the stage: click or E, type, Enter reruns verified at
+# the same step; Esc cancels; a value the dtype cannot hold is refused.
+collviz_test(test_gui_edit SOURCES test_gui_edit.c test_render_util.c LIBS cvgui TIMEOUT 300)
 collviz_test(test_gui_text SOURCES test_gui_text.c test_render_util.c LIBS cvgui TIMEOUT 60)
 collviz_test(test_render_phases SOURCES test_render_phases.c LIBS cvgui TIMEOUT 120)
 collviz_test(test_gui_counts SOURCES test_gui_counts.c test_render_util.c LIBS cvgui TIMEOUT 120)
