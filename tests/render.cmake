@@ -45,6 +45,13 @@ add_test(NAME test_window_xvfb
                  ${CMAKE_BINARY_DIR}/window-xvfb)
 set_tests_properties(test_window_xvfb PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77
                      RESOURCE_LOCK xvfb COST 15) # one Xvfb at a time (reliability.cmake)
+# Editing an input in the real window under Xvfb: a click on a send cell,
+# typed digits, Return (skipped where Xvfb or xdotool is missing).
+add_test(NAME test_gui_edit_xvfb
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_gui_edit_xvfb.sh $<TARGET_FILE:collviz>
+                 $<TARGET_FILE:test_gui_edit> ${CMAKE_BINARY_DIR}/gui-edit-xvfb)
+set_tests_properties(test_gui_edit_xvfb PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77
+                     RESOURCE_LOCK xvfb COST 15)
 # export --gif holds its first and last frames (--hold).
 collviz_test(test_export_hold SOURCES test_export_hold.c LIBS cvrender cvcore TIMEOUT 300)
 add_dependencies(test_export_hold collviz)
