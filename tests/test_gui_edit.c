@@ -89,6 +89,14 @@ static void click_type_enter(void)
     shot(g, "edit-before");
     int x, y;
     TR_CHECK(cell_point(g, 1, 2, &x, &y), "GPU 1's send[2] is not on the stage");
+    /* gui_send_cell_point (what the page's test clicks) lands on it too. */
+    int gx, gy;
+    rd_hit gh = {RD_HIT_NONE};
+    if (gui_send_cell_point(g, 1, 2, &gx, &gy))
+        gh = gui__hit(g, gx, gy);
+    TR_CHECK(gh.kind == RD_HIT_CELL && gh.rank == 1 && gh.buf == CV_BUF_SEND && gh.first <= 2 &&
+                 2 < gh.first + gh.count,
+             "gui_send_cell_point's (%d, %d) is not GPU 1's send[2]", gx, gy);
     tr_click(g, x, y);
     int r;
     int64_t i;
@@ -132,6 +140,12 @@ static void click_type_enter(void)
     TR_CHECK(input_at(g, 0, 3, 0) == -5 && input_at(g, 0, 1, 2) == 300,
              "after a second edit: %g and %g", input_at(g, 0, 3, 0), input_at(g, 0, 1, 2));
     TR_CHECK(cv_trace_wrong(gui_trace(g, 0)) == 0, "the second edit does not verify");
+    /* I sets the edited values aside, and says so. */
+    tr_key(g, SDLK_i, 0);
+    TR_CHECK(input_at(g, 0, 1, 2) != 300 && gui_current_message(g) &&
+                 strstr(gui_current_message(g), "edited values are set aside"),
+             "I after an edit: input %g, message %s", input_at(g, 0, 1, 2),
+             gui_current_message(g) ? gui_current_message(g) : "(none)");
     gui_destroy(g);
 }
 
@@ -316,6 +330,44 @@ static void not_in_lessons(void)
     gui_destroy(g);
 }
 
+/* A replayed trace (--trace): after an edit the stage is this machine's
+ * run, no longer shown with the recorded run's times and host. */
+static void replayed_trace(void)
+{
+    cv_spec spec = tr_spec(CV_OP_ALLREDUCE, CV_ALGO_RING, 4, 8);
+    spec.dtype = CV_INT32;
+    int32_t vals[4][8];
+    const void *in[4];
+    for (int r = 0; r < 4; r++) {
+        for (int i = 0; i < 8; i++)
+            vals[r][i] = r * 10 + i;
+        in[r] = vals[r];
+    }
+    double secs[6] = {1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6};
+    gui_options o;
+    gui_options_init(&o);
+    o.spec = spec;
+    o.headless = true;
+    o.inputs = in;
+    o.inputs_spec = spec;
+    o.recorded_seconds = secs;
+    o.recorded_label = "cuda, recorded on node7";
+    o.recorded_spec = spec;
+    gui *g = NULL;
+    char err[256] = "";
+    TR_CHECK(gui_create(&o, &g, err, sizeof err) == CV_OK, "gui_create: %s", err);
+    if (!g)
+        return;
+    TR_CHECK(g->panels[0].recorded, "the replay is not shown with its recorded times");
+    TR_CHECK(gui_edit_begin(g, 2, 3), "no field");
+    type(g, "5");
+    tr_key(g, SDLK_RETURN, 0);
+    TR_CHECK(input_at(g, 0, 2, 3) == 5 && input_at(g, 0, 0, 1) == 1, "edit on the replay: %g %g",
+             input_at(g, 0, 2, 3), input_at(g, 0, 0, 1));
+    TR_CHECK(!g->panels[0].recorded, "the edited run still shows the recorded times");
+    gui_destroy(g);
+}
+
 static int where(char **argv)
 {
     cv_spec spec = tr_spec((cv_op)cv_op_parse(argv[2]), CV_ALGO_COUNT, atoi(argv[4]),
@@ -340,6 +392,7 @@ static const test_case cases[] = {
     CASE("keyboard-only", keyboard_only),
     CASE("floats-and-compare", floats_and_compare),
     CASE("not-in-lessons", not_in_lessons),
+    CASE("replayed-trace", replayed_trace),
 };
 
 int main(int argc, char **argv)

@@ -247,6 +247,9 @@ void gui_edit_cancel(gui *g);
 /* Whether the field is open, and which cell is selected (NULL: not asked). */
 bool gui_editing(const gui *g, int *rank, int64_t *i);
 const char *gui_edit_text(const gui *g);
+/* Where rank's send element i is drawn on the stage (panel 0) now, in
+ * window units (what a click gives): false where it is not drawn. */
+bool gui_send_cell_point(gui *g, int rank, int64_t i, int *x, int *y);
 /* Reads text as one value of dtype d into out (one element): CV_OK, or
  * CV_EINVAL and one line in err naming what d holds. */
 int gui_parse_value(cv_dtype d, const char *text, void *out, char *err, size_t errlen);

@@ -214,10 +214,15 @@ static int rerun(gui *g, int rank, int64_t i, const void *value, char *err, size
     bool landed = g->landed;
     g->inputs = (const void *const *)in;
     g->inputs_spec = spec;
+    /* A replayed trace's times and host were the recorded inputs' run: the
+     * edited run is this machine's own. */
+    const double *rec = g->rec_seconds;
+    g->rec_seconds = NULL;
     int rc = gui_set_spec(g, &spec);
     if (rc != CV_OK) {
         g->inputs = old;
         g->inputs_spec = old_spec;
+        g->rec_seconds = rec;
         for (int r = 0; r < spec.ranks; r++)
             free(in[r]);
         free(in);
@@ -360,6 +365,29 @@ bool gui__edit_key(gui *g, const SDL_KeyboardEvent *k)
         g->edit_refused[0] = '\0';
     }
     return true; /* the field takes every key while it is open */
+}
+
+bool gui_send_cell_point(gui *g, int rank, int64_t i, int *x, int *y)
+{
+    if (!g->panels[0].trace || !cell_ok(g, rank, i))
+        return false;
+    (void)gui__hit(g, 0, 0); /* lays the frame out as it is now */
+    const rd_layout *L = g->hit_layout;
+    if (L->npanels < 1 || rank >= L->panels[0].nparts)
+        return false;
+    const rd_card_layout *cl = &L->panels[0].cards[rank];
+    for (int j = 0; j < cl->cells[CV_BUF_SEND]; j++) {
+        int64_t first, count;
+        rd_cell_span(cl, CV_BUF_SEND, j, &first, &count);
+        if (i < first || i >= first + count)
+            continue;
+        SDL_Rect c = rd_cell_rect(cl, CV_BUF_SEND, j);
+        float dpi = gui_dpi(g) > 0 ? gui_dpi(g) : 1;
+        *x = (int)((c.x + c.w / 2) / dpi);
+        *y = (int)((c.y + c.h / 2) / dpi);
+        return c.w > 0;
+    }
+    return false;
 }
 
 bool gui__edit_click(gui *g, const rd_hit *h)

@@ -341,6 +341,7 @@ void gui_do(gui *g, rd_action a, int arg)
                                                                        : CV_INIT_INDEX;
         g->random_again = g->init == CV_INIT_RANDOM && next == CV_INIT_RANDOM;
         bool had_file = g->inputs != NULL;
+        bool had_edit = had_file && g->inputs == (const void *const *)g->edit_inputs;
         if (gui_set_run(g, &g->spec, g->backend, next, g->seed + (next == CV_INIT_RANDOM)) ==
             CV_OK) {
             bool zhl = g->lang == CV_LANG_ZH;
@@ -356,7 +357,9 @@ void gui_do(gui *g, rd_action a, int arg)
                                       cv_init_nan_rank(&g->spec));
             if (had_file && n < sizeof msg)
                 snprintf(msg + n, sizeof msg - n, "%s",
-                         zhl ? "（不再用 --input 的值）" : " (the --input values are set aside)");
+                         zhl ? (had_edit ? "（不再用编辑过的值）" : "（不再用 --input 的值）")
+                             : had_edit ? " (the edited values are set aside)"
+                                        : " (the --input values are set aside)");
             gui_message(g, msg, 3);
         }
         break;
