@@ -132,8 +132,6 @@ static void draw_static(rd_ctx *c, const rd_frame *f)
         rd__draw_timeline(c, f, false);
     if (c->L.buttons.w > 0)
         rd__draw_buttons(c, f);
-    if (f->message)
-        rd__draw_message(c, f);
 }
 
 /* ----------------------------------------------------------------- frame */
@@ -233,6 +231,10 @@ static void draw_dynamic(rd_ctx *c, const rd_frame *f)
         else if (f->landed && shown > 0)
             rd__draw_landing(c, f, p, shown - 1, 0);
     }
+    /* Over the flights and a landing's sum labels, which would hide it
+     * (an edited value's field, a refusal, a lesson's gate). */
+    if (f->message)
+        rd__draw_message(c, f);
     if (c->L.timeline.w > 0)
         rd__draw_timeline(c, f, true);
     rd__draw_steptl_cursor(c, f);

@@ -89,6 +89,11 @@ static const rd_key keymap[] = {
     {SDLK_i, NOMOD, RD_ACT_INPUTS, 0, "I", NO_LABEL,
      {"inputs: index, random (a new draw each time), by rank, one NaN",
       "输入：按下标、随机（每次重新抽取）、按进程、含一个 NaN"}, STAGE, 0},
+    {SDLK_e, NOMOD, RD_ACT_EDIT, 0, "E", NO_LABEL,
+     {"edit an input: arrows or Tab pick the send cell, type a value, Enter runs again, "
+      "Esc cancels (or click a send cell)",
+      "编辑输入：方向键或 Tab 选发送格子，输入数值，Enter 重新运行，Esc 取消（也可点击发送格子）"},
+     STAGE, 0},
     {SDLK_x, NOMOD, RD_ACT_POINTER, 0, "X", NO_LABEL,
      {"pointer: a large ring at the mouse for the class", "指示圈：在鼠标处画一个大圆圈，方便全班跟随"},
      STAGE, 0},
@@ -104,8 +109,8 @@ static const rd_key keymap[] = {
      {"scroll the text (also the mouse wheel)", "滚动文字（也可用鼠标滚轮）"}, STAGE, 0},
     {SDLK_DOWN, NOMOD, RD_ACT_SCROLL_DOWN, 0, NULL, NO_LABEL, SAME, STAGE, 0},
     {SDLK_UNKNOWN, NOMOD, RD_ACT_NONE, 0, "mouse", {"mouse", "鼠标"},
-     {"click or drag the timeline; hover a cell for its value",
-      "点击或拖动时间轴；悬停在格子上查看数值"}, STAGE, 0},
+     {"click or drag the timeline; hover a cell for its value; click a send cell to edit it",
+      "点击或拖动时间轴；悬停在格子上查看数值；点击发送格子可编辑它"}, STAGE, 0},
     /* Lessons. */
     {SDLK_PAGEUP, ANYMOD, RD_ACT_PAGE_PREV, 0, "PgUp [",
      {"\xE2\x97\x80 Back", "\xE2\x86\x90 上一页"},

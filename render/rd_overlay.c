@@ -9,6 +9,28 @@
 #include <math.h>
 #include <string.h>
 
+/* Whether box m would cover a cell the learner picked (panel 0): an edited
+ * value's cell, under the banner that edits it, must stay in view. */
+static bool covers_pick(const rd_ctx *c, const rd_frame *f, SDL_Rect m)
+{
+    const rd_panel_layout *pl = &c->L.panels[0];
+    for (int k = 0; k < f->npicks && c->L.npanels > 0; k++) {
+        const rd_region *pk = &f->picks[k];
+        if (pk->rank < 0 || pk->rank >= pl->nparts)
+            continue;
+        const rd_card_layout *cl = &pl->cards[pk->rank];
+        for (int j = 0; j < cl->cells[pk->buf]; j++) {
+            int64_t first, count;
+            rd_cell_span(cl, pk->buf, j, &first, &count);
+            SDL_Rect cell = rd_cell_rect(cl, pk->buf, j);
+            if (pk->first < first + count && first < pk->first + pk->count &&
+                SDL_HasIntersection(&cell, &m))
+                return true;
+        }
+    }
+    return false;
+}
+
 void rd__draw_message(rd_ctx *c, const rd_frame *f)
 {
     const rd_theme *th = rd_theme_get(f->theme);
@@ -56,6 +78,8 @@ void rd__draw_message(rd_ctx *c, const rd_frame *f)
     int lh = (int)(px * 1.35);
     if (n > 1)
         m.h += (n - 1) * lh;
+    if (covers_pick(c, f, m)) /* the stage's foot instead */
+        m.y = c->L.stage.y + c->L.stage.h - m.h - (c->L.message.y - c->L.stage.y);
     rd__fill(c->r, m, th->panel);
     rd__frame(c->r, m, (int)fmaxf(2, th->line * c->L.ui), th->warn);
     int y = m.y + (m.h - n * lh) / 2;

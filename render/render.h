@@ -221,6 +221,7 @@ typedef enum {
     RD_ACT_REPLAY,     /* play the last step again */
     RD_ACT_POINTER,    /* a large ring at the mouse for a class to follow */
     RD_ACT_INPUTS,     /* the next pattern of input values */
+    RD_ACT_EDIT,       /* edit a send buffer's value (the selected cell) */
     /* lessons */
     RD_ACT_PAGE_PREV, RD_ACT_MENU, RD_ACT_PAGE_NEXT, RD_ACT_ANSWER, RD_ACT_CHECK,
     RD_ACT_COUNT_

@@ -11,6 +11,9 @@ collviz_test(test_render_routes SOURCES test_render_routes.c test_render_util.c 
 collviz_test(test_render_structure SOURCES test_render_structure.c test_render_util.c LIBS cvgui
              TIMEOUT 300)
 collviz_test(test_gui_input SOURCES test_gui_input.c test_render_util.c LIBS cvgui TIMEOUT 300)
+# Editing an input on the stage: click or E, type, Enter reruns verified at
+# the same step; Esc cancels; a value the dtype cannot hold is refused.
+collviz_test(test_gui_edit SOURCES test_gui_edit.c test_render_util.c LIBS cvgui TIMEOUT 300)
 collviz_test(test_gui_text SOURCES test_gui_text.c test_render_util.c LIBS cvgui TIMEOUT 60)
 collviz_test(test_render_phases SOURCES test_render_phases.c LIBS cvgui TIMEOUT 120)
 collviz_test(test_gui_counts SOURCES test_gui_counts.c test_render_util.c LIBS cvgui TIMEOUT 120)
@@ -42,6 +45,13 @@ add_test(NAME test_window_xvfb
                  ${CMAKE_BINARY_DIR}/window-xvfb)
 set_tests_properties(test_window_xvfb PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77
                      RESOURCE_LOCK xvfb COST 15) # one Xvfb at a time (reliability.cmake)
+# Editing an input in the real window under Xvfb: a click on a send cell,
+# typed digits, Return (skipped where Xvfb or xdotool is missing).
+add_test(NAME test_gui_edit_xvfb
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_gui_edit_xvfb.sh $<TARGET_FILE:collviz>
+                 $<TARGET_FILE:test_gui_edit> ${CMAKE_BINARY_DIR}/gui-edit-xvfb)
+set_tests_properties(test_gui_edit_xvfb PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77
+                     RESOURCE_LOCK xvfb COST 15)
 # export --gif holds its first and last frames (--hold).
 collviz_test(test_export_hold SOURCES test_export_hold.c LIBS cvrender cvcore TIMEOUT 300)
 add_dependencies(test_export_hold collviz)

@@ -468,6 +468,7 @@ void gui_destroy(gui *g)
     gui_narrate_quiz(g, NULL);
     free(g->hit_layout);
     gui__card_destroy(g);
+    gui__edit_destroy(g);
     free(g);
 }
 
@@ -899,6 +900,7 @@ void gui__frame(gui *g, rd_frame *out)
     f.narr.input_unit = g->narr_unit;
     f.narr.nav = g->nav;
     f.narr.scroll = g->narr_scroll;
+    gui__edit_frame(g, &f); /* the selected send cell, and its field's line */
     if (g->lang == CV_LANG_ZH && !rd_text_has_cjk(rd_ctx_text(g->rd)) && !f.message)
         f.message = rd_str(CV_LANG_EN, RD_S_NO_CJK);
     *out = f;

@@ -230,6 +230,29 @@ bool gui_inputs_fit(const cv_spec *given, const cv_spec *spec);
  * and the reason is shown, as for gui_set_spec. */
 int gui_set_run(gui *g, const cv_spec *spec, const cv_backend *backend, cv_init init,
                 uint64_t seed);
+/* Editing an input on the stage (gui_edit.c): a send buffer's element,
+ * typed in the dtype's syntax (whole numbers for integers; for floats also
+ * nan, inf, -inf), runs the collective again on the new inputs (through
+ * cv_run_opts.inputs, so verification uses them) and keeps the time shown.
+ * gui_edit_begin selects rank's element i and opens the field (false: no
+ * such send element, or a lesson drives the stage); gui_edit_type appends
+ * text; gui_edit_commit parses it: a value the dtype cannot hold is
+ * refused (CV_EINVAL), the reason, naming the limit ("int8 holds -128 to
+ * 127"), in err and on the stage, and the field stays open; on CV_OK the
+ * field closes. gui_edit_cancel closes it with nothing changed. */
+bool gui_edit_begin(gui *g, int rank, int64_t i);
+void gui_edit_type(gui *g, const char *text);
+int gui_edit_commit(gui *g, char *err, size_t errlen);
+void gui_edit_cancel(gui *g);
+/* Whether the field is open, and which cell is selected (NULL: not asked). */
+bool gui_editing(const gui *g, int *rank, int64_t *i);
+const char *gui_edit_text(const gui *g);
+/* Where rank's send element i is drawn on the stage (panel 0) now, in
+ * window units (what a click gives): false where it is not drawn. */
+bool gui_send_cell_point(gui *g, int rank, int64_t i, int *x, int *y);
+/* Reads text as one value of dtype d into out (one element): CV_OK, or
+ * CV_EINVAL and one line in err naming what d holds. */
+int gui_parse_value(cv_dtype d, const char *text, void *out, char *err, size_t errlen);
 rd_theme_id gui_theme(const gui *g);
 /* Output pixels per window unit (HiDPI): mouse coordinates times this are
  * the renderer's pixels. */

@@ -308,6 +308,7 @@ static int open_stage(const gui_options *opt, const cli_trace *rec, bool stage_f
     if (shots)
         snprintf(g->shot_dir, sizeof g->shot_dir, "%s", shots);
     gui_report_trace(g, rec);
+    g->edit_echo = true; /* each edited value as a line on stdout */
     g->exit_after = frames;
     g->first_frame_cb = first_frame;
     gui_run(g);

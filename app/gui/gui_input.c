@@ -6,7 +6,9 @@
  * through gui_do, so there is one list of behaviours.  Shift reverses a
  * cycling key (Shift+O goes to the previous op); Shift+A cycles the second
  * algorithm in compare mode.  A click is tested against the frame as it is
- * now (gui__hit lays it out afresh), never against the last one drawn.
+ * now (gui__hit lays it out afresh), never against the last one drawn.  A
+ * click on a send cell, or E, opens the value's field (gui_edit.c), which
+ * then takes the keys until Enter or Esc.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "gui_internal.h"
@@ -339,6 +341,7 @@ void gui_do(gui *g, rd_action a, int arg)
                                                                        : CV_INIT_INDEX;
         g->random_again = g->init == CV_INIT_RANDOM && next == CV_INIT_RANDOM;
         bool had_file = g->inputs != NULL;
+        bool had_edit = had_file && g->inputs == (const void *const *)g->edit_inputs;
         if (gui_set_run(g, &g->spec, g->backend, next, g->seed + (next == CV_INIT_RANDOM)) ==
             CV_OK) {
             bool zhl = g->lang == CV_LANG_ZH;
@@ -354,11 +357,16 @@ void gui_do(gui *g, rd_action a, int arg)
                                       cv_init_nan_rank(&g->spec));
             if (had_file && n < sizeof msg)
                 snprintf(msg + n, sizeof msg - n, "%s",
-                         zhl ? "（不再用 --input 的值）" : " (the --input values are set aside)");
+                         zhl ? (had_edit ? "（不再用编辑过的值）" : "（不再用 --input 的值）")
+                             : had_edit ? " (the edited values are set aside)"
+                                        : " (the --input values are set aside)");
             gui_message(g, msg, 3);
         }
         break;
     }
+    case RD_ACT_EDIT:
+        gui__edit_start(g);
+        break;
     case RD_ACT_POINTER:
         g->pointer = !g->pointer;
         break;
@@ -383,6 +391,8 @@ void gui_do(gui *g, rd_action a, int arg)
             g->card_open = false;
         else if (g->fullscreen)
             toggle_fullscreen(g);
+        else if (g->edit_sel)
+            gui_edit_cancel(g); /* the last edited cell's frame */
         break;
     case RD_ACT_SCROLL_UP:
     case RD_ACT_SCROLL_DOWN:
@@ -437,7 +447,8 @@ void gui_handle_event(gui *g, const SDL_Event *e)
         g->quit = true;
         break;
     case SDL_KEYDOWN:
-        on_key(g, &e->key);
+        if (!gui__edit_key(g, &e->key)) /* an open field takes the keys */
+            on_key(g, &e->key);
         break;
     case SDL_MOUSEMOTION:
         g->mouse_x = e->motion.x;
@@ -453,6 +464,8 @@ void gui_handle_event(gui *g, const SDL_Event *e)
             break;
         }
         rd_hit h = gui__hit(g, e->button.x, e->button.y);
+        if (g->editing && !(h.kind == RD_HIT_CELL && h.buf == CV_BUF_SEND))
+            gui_edit_cancel(g); /* a click elsewhere closes the field */
         if (h.kind == RD_HIT_BUTTON) {
             gui_do(g, h.action, 0);
         } else if (h.kind == RD_HIT_TIMELINE) {
@@ -468,6 +481,9 @@ void gui_handle_event(gui *g, const SDL_Event *e)
                 h.pick = RD_PICK_CHUNK;
             }
             g->hooks.on_cell(g->hooks.user, g, &h);
+        } else if (gui__edit_click(g, &h)) {
+            if (h.panel == 0)
+                g->focus = h.rank; /* a send cell: its field opens, the lens shows its card */
         } else if ((h.kind == RD_HIT_CELL || h.kind == RD_HIT_CARD) && h.panel == 0) {
             g->focus = h.rank; /* the lens shows the card clicked */
         }

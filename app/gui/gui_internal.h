@@ -110,7 +110,31 @@ struct gui {
     bool clean;         /* export: no buttons or timeline */
     bool hide_measured; /* golden images: no run-to-run timings */
     rd_layout *hit_layout; /* gui__hit's, kept off the stack */
+    /* editing a send value on the stage (gui_edit.c) */
+    bool edit_sel;          /* a send cell is selected (drawn framed) */
+    bool editing;           /* its field is open: keys type into it */
+    bool edit_echo;         /* say each edit on stdout (the window, for a class's log) */
+    int edit_rank;          /* the selected cell: rank and element */
+    int64_t edit_index;
+    char edit_text[48];     /* what is typed so far */
+    char edit_refused[CV_ERR_LEN + 16]; /* why the last Enter was refused, "" if not */
+    char edit_line[CV_ERR_LEN + 320]; /* the banner while the field is open */
+    void **edit_inputs;     /* the edited inputs (g->inputs points here), owned */
+    int edit_nranks;
 };
+
+/* Editing a send value (gui_edit.c). gui__edit_key takes a key while the
+ * field is open (true: it was the field's); gui__edit_click takes a click
+ * on the stage (true: it opened the field on a send cell); gui__edit_frame
+ * puts the field's line and the selected cell into the frame;
+ * gui__edit_destroy frees the edited inputs. gui__edit_start is E: it opens
+ * the field on the selected cell, else on the lens's rank's (or the first
+ * used) send buffer's first element. */
+void gui__edit_start(gui *g);
+bool gui__edit_key(gui *g, const SDL_KeyboardEvent *k);
+bool gui__edit_click(gui *g, const rd_hit *h);
+void gui__edit_frame(gui *g, rd_frame *f);
+void gui__edit_destroy(gui *g);
 
 /* The step timeline's cursor now, 0..1 of its length (-1: no timeline),
  * and whether it is still moving (the window must keep drawing). */

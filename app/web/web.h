@@ -22,6 +22,14 @@ double web_draw_median_ms(int last); /* the drawing alone, before the canvas */
 int web_frames_drawn(void);
 int web_missing_glyphs(void);
 int web_missing_first(void); /* the first of them (a code point), 0 if none */
+/* For the page's tests: where rank's send element i is drawn (CSS pixels,
+ * x * 65536 + y; -1: not drawn), an input of the stage's run, its wrong
+ * results, the time shown, whether a value's field is open (gui_edit.c). */
+int web_send_cell_at(int rank, int i);
+double web_input_value(int rank, int i);
+int web_wrong(void);
+double web_time(void);
+int web_editing(void);
 
 /* The window the browser's loop runs (NULL before it starts), and a
  * request to draw the next frame after changing it from outside. */

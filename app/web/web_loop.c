@@ -275,3 +275,36 @@ EMSCRIPTEN_KEEPALIVE int web_missing_first(void)
         rd_text_missing(rd_ctx_text(gui_rd(web.g)), &cp);
     return (int)cp;
 }
+
+/* For the page's tests (tests/web/test_web.py): where rank's send element
+ * i is drawn, in CSS pixels, as x * 65536 + y (-1: not drawn); what the
+ * stage's run holds (an input, the wrong results over both sides); the
+ * time shown; whether a value's field is open. */
+EMSCRIPTEN_KEEPALIVE int web_send_cell_at(int rank, int i)
+{
+    int x, y;
+    if (!web.g || !gui_send_cell_point(web.g, rank, i, &x, &y))
+        return -1;
+    return x * 65536 + y;
+}
+
+EMSCRIPTEN_KEEPALIVE double web_input_value(int rank, int i)
+{
+    const cv_trace *t = web.g ? gui_trace(web.g, 0) : NULL;
+    const void *in = t ? cv_trace_input(t, rank) : NULL;
+    if (!in || i < 0 || i >= cv_spec_buf_count(gui_spec(web.g), CV_BUF_SEND, rank))
+        return -1e300;
+    return cv_value_get(gui_spec(web.g)->dtype, in, i);
+}
+
+EMSCRIPTEN_KEEPALIVE int web_wrong(void)
+{
+    int64_t n = 0;
+    for (int p = 0; web.g && p < 2; p++)
+        if (gui_trace(web.g, p))
+            n += cv_trace_wrong(gui_trace(web.g, p));
+    return (int)n;
+}
+
+EMSCRIPTEN_KEEPALIVE double web_time(void) { return web.g ? gui_time(web.g) : -1; }
+EMSCRIPTEN_KEEPALIVE int web_editing(void) { return web.g && gui_editing(web.g, NULL, NULL); }

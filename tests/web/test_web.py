@@ -19,6 +19,10 @@ python3-selenium):
 - S downloads a PNG of the canvas, the bar's "export GIF" an animation;
 - a swipe turns a lesson's page, as on a tablet (past an unanswered
   question the first asks once, as Page Down does);
+- a click on a send cell, typed digits and Enter run the collective again
+  on the edited input, verified, at the step shown; keys alone (E, an
+  arrow, digits, Enter) do it too, and a value int32 cannot hold is refused
+  with the field left open;
 - the interview drill runs in the page's text panel and keeps its score;
 - a link with a bad value says so in one line and still draws;
 - no JavaScript error, no failed request, in any of it.
@@ -420,6 +424,59 @@ def test_export_and_swipe(base):
         p.close()
 
 
+def test_edit(base):
+    """Edit a value on the stage: a click on GPU 1's send[2] (where the page
+    says it is drawn), 300, Enter; then E, Down, -4, Enter; then a refusal."""
+    p = Page(base)
+    try:
+        if not p.open("?op=allreduce&algo=ring&ranks=4&count=8&init=index&dtype=int32"):
+            return
+        p.key("ARROW_RIGHT", 3.0)  # step 1, played and landed
+        t = p.js("return Module._web_time()")
+        at = p.js("return Module._web_send_cell_at(1, 2)")
+        if at < 0:
+            fail("edit: GPU 1's send[2] is not drawn")
+            return
+        x, y = at // 65536, at % 65536
+        canvas = p.d.find_element("id", "canvas")
+        w, h = p.js("var r = document.getElementById('canvas').getBoundingClientRect(); "
+                    "return [r.width, r.height]")
+        # W3C actions: the offset is from the element's centre
+        ActionChains(p.d).move_to_element_with_offset(canvas, int(x - w / 2),
+                                                      int(y - h / 2)).click().perform()
+        time.sleep(0.3)
+        if not p.js("return Module._web_editing()"):
+            fail("edit: a click at (%d, %d) on GPU 1's send[2] opened no field" % (x, y))
+        for k in "300":
+            p.key(k, 0.1)
+        p.key("ENTER", 1.0)
+        got = (p.js("return Module._web_input_value(1, 2)"), p.js("return Module._web_wrong()"),
+               p.js("return Module._web_time()"), p.js("return Module._web_editing()"))
+        if got != (300, 0, t, 0):
+            fail("edit: after 300 and Enter: input %r, %r wrong, t %r (was %r), field open %r"
+                 % (got[0], got[1], got[2], t, got[3]))
+        # Keys alone: E reopens the edited cell, Down goes to GPU 2's.
+        for k in ["e", "ARROW_DOWN", "-", "4"]:
+            p.key(k, 0.1)
+        p.key("ENTER", 1.0)
+        if p.js("return Module._web_input_value(2, 2)") != -4 or p.js("return Module._web_wrong()"):
+            fail("edit: E, Down, -4, Enter: GPU 2's send[2] holds %r"
+                 % p.js("return Module._web_input_value(2, 2)"))
+        p.key("e", 0.1)
+        for k in "99999999999":
+            p.key(k, 0.05)
+        p.key("ENTER", 0.5)
+        if not p.js("return Module._web_editing()") or \
+                p.js("return Module._web_input_value(2, 2)") != -4:
+            fail("edit: 99999999999 in int32 was not refused with the field left open")
+        p.key("ESCAPE", 0.3)
+        if p.js("return Module._web_editing()"):
+            fail("edit: Esc left the field open")
+        p.collect_logs("edit")
+    finally:
+        p.close()
+
+
 def test_drill(base):
     """The interview drill in the page's text panel: questions, an answer
     judged, the score kept in the progress file; a bad link refused."""
@@ -468,7 +525,7 @@ def main():
     srv = serve(os.path.abspath(sys.argv[1]))
     base = "http://127.0.0.1:%d/" % srv.server_address[1]
     tests = [test_stage, test_hidpi, test_lessons, test_ncclog, test_shot_and_bad_link,
-             test_export_and_swipe, test_drill]
+             test_export_and_swipe, test_edit, test_drill]
     only = os.environ.get("COLLVIZ_WEB_TEST")
     for t in tests:
         if only and only not in t.__name__:
