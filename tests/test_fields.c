@@ -10,6 +10,7 @@
  * too.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -312,7 +313,42 @@ static void check_unknown_key(void)
            "a lesson's link: %d args", l.argc);
 }
 
+/* A trace records each row with a JSON key under that key. */
+static void check_trace_keys(void)
+{
+    char path[] = "/tmp/collviz-test-fields-trace-XXXXXX";
+    int fd = mkstemp(path);
+    REQUIRE(fd >= 0);
+    char *argv[] = {"run",     "--op", "allreduce",   "--ranks", "2",
+                    "--count", "4",    "--trace-out", path,      NULL};
+    fflush(stdout);
+    int saved = dup(1), null = open("/dev/null", O_WRONLY);
+    dup2(null, 1);
+    int rc = cli_cmd_run(9, argv);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    close(null);
+    close(fd);
+    /* the writer renames a whole file over the path: read it by name */
+    static char text[1 << 16];
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    text[n] = '\0';
+    if (f)
+        fclose(f);
+    unlink(path);
+    EXPECT(rc == CLI_EXIT_OK && n > 0, "run --trace-out: exit %d, %zu bytes", rc, n);
+    for (int i = 0; i < CLI_NFIELDS; i++) {
+        char want[64];
+        snprintf(want, sizeof want, "\"%s\":", cli_fields[i].json ? cli_fields[i].json : "");
+        EXPECT(!cli_fields[i].json || strstr(text, want), "%s: the trace has no %s",
+               cli_fields[i].flag, want);
+    }
+}
+
 static const test_case cases[] = {
+    CASE("trace-keys", check_trace_keys),
     CASE("spec-flags", check_spec_flags),
     CASE("unknown-key", check_unknown_key),
     CASE_EACH("field", each_field, check_field),
