@@ -61,12 +61,15 @@ static void panel_free(gui_panel *p)
     memset(p, 0, sizeof *p);
 }
 
-/* Whether two specs describe the same run (the same plan on the same
- * layout of values). */
 /* The link between nodes the model prices a step with: --inter-link's, or
  * ib-ndr, as `collviz cost`. */
-static const cv_link *inter_link(const gui *g) { return g->inter ? g->inter : cv_link_find("ib-ndr"); }
+static const cv_link *inter_link(const gui *g)
+{
+    return g->inter ? g->inter : cv_link_find("ib-ndr");
+}
 
+/* Whether two specs describe the same run (the same plan on the same
+ * layout of values). */
 static bool same_run(const cv_spec *a, const cv_spec *b)
 {
     return a->op == b->op && a->algo == b->algo && a->ranks == b->ranks && a->count == b->count &&
@@ -811,8 +814,8 @@ void gui__step_texts(gui *g)
     if (g->npanels == 2 && g->panels[0].plan && g->panels[1].plan &&
         shown[0] / 2 >= g->panels[0].plan->nsteps && shown[1] / 2 >= g->panels[1].plan->nsteps) {
         rd_compare_verdict(g->panels[0].plan, g->panels[1].plan,
-                           g->link ? g->link : cv_link_find("nvlink4"), inter_link(g),
-                           g->lang, g->next_text, sizeof g->next_text);
+                           g->link ? g->link : cv_link_find("nvlink4"), inter_link(g), g->lang,
+                           g->next_text, sizeof g->next_text);
         g->text_result = g->next_text[0] != '\0';
     }
 }
