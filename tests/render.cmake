@@ -57,3 +57,9 @@ collviz_test(test_export_hold SOURCES test_export_hold.c LIBS cvrender cvcore TI
 add_dependencies(test_export_hold collviz)
 # The teacher's keys: F5 / Shift+-> replays the last step, X the pointer ring.
 collviz_test(test_gui_teacher SOURCES test_gui_teacher.c test_render_util.c LIBS cvgui TIMEOUT 300)
+# The spec-field table (app/cli/cli_fields.c) walked through the window's
+# and export's flags, the page's link and the page's GIF export
+# (app/web/web_link.c, built natively here).
+collviz_test(test_fields SOURCES test_fields.c ${PROJECT_SOURCE_DIR}/app/web/web_link.c
+             LIBS cvgui TIMEOUT 300)
+target_include_directories(test_fields PRIVATE ${PROJECT_SOURCE_DIR}/app/web)

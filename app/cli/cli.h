@@ -193,6 +193,67 @@ const char *cli_flag_given_as(const cli_cmdline *c, const char *name);
 /* Of the NULL-terminated names, the one given first on the line, or NULL. */
 const char *cli_flag_first(const cli_cmdline *c, const char *const *names);
 
+/* ----------------------------------------------------------- spec fields
+ * One row per field that sets up a collective's stage (cli_fields.c): how
+ * the command line, the page's link and a trace name it, and how the
+ * window treats it. The window's and export's lists of stage flags and of
+ * flags refused beside --trace, the page's URL keys (and the message
+ * listing them) and the page's GIF export read the table; CLI_SPEC_FLAGS
+ * are the typed flags of the rows marked CLI_FIELD_SPEC. A new field is
+ * one row (test_fields walks every row through every path). */
+typedef enum {
+    CLI_FIELD_OP,
+    CLI_FIELD_ALGO,
+    CLI_FIELD_RANKS,
+    CLI_FIELD_COUNT,
+    CLI_FIELD_DTYPE,
+    CLI_FIELD_REDOP,
+    CLI_FIELD_ROOT,
+    CLI_FIELD_SLICES,
+    CLI_FIELD_NODES,
+    CLI_FIELD_PROTO,
+    CLI_FIELD_COMPARE,
+    CLI_FIELD_LINK,
+    CLI_FIELD_INTER_LINK,
+    CLI_FIELD_INIT,
+    CLI_FIELD_SEED,
+    CLI_FIELD_INPUT,
+    CLI_FIELD_BACKEND,
+    CLI_FIELD_NCCL_LOG,
+    CLI_FIELD_COMM,
+    CLI_FIELD_CHANNEL,
+    CLI_FIELD_NO_NARRATION,
+    CLI_FIELD_TRACE,
+    CLI_FIELD_THEME,
+    CLI_FIELD_LANG,
+    CLI_NFIELDS
+} cli_field_id;
+
+enum {
+    CLI_FIELD_STAGE = 1,       /* given, the window opens the free stage, not the course */
+    CLI_FIELD_TRACE_CLASH = 2, /* refused beside --trace: the recorded run says it */
+    CLI_FIELD_SPEC = 4,        /* a member of cv_spec, one of CLI_SPEC_FLAGS */
+    CLI_FIELD_FILE = 8         /* its value is a file: the page's link names a dropped one */
+};
+
+typedef struct {
+    cli_field_id id;  /* its index in cli_fields */
+    const char *flag; /* "--proto" */
+    const char *key;  /* the page's URL key ("proto"), NULL where the page cannot set it */
+    const char *json; /* the key a trace (run --trace-out) records it under, or NULL */
+    unsigned what;    /* CLI_FIELD_STAGE | ... */
+} cli_field;
+
+extern const cli_field cli_fields[CLI_NFIELDS];
+/* The row of a URL key or of a flag, or NULL. */
+const cli_field *cli_field_by_key(const char *key);
+const cli_field *cli_field_by_flag(const char *flag);
+/* Of the rows with every bit of what, the flag given first on c's line, or
+ * NULL (cli_flag_first). */
+const char *cli_field_first(const cli_cmdline *c, unsigned what);
+/* "op, algo, ...": every URL key, in the table's order. */
+void cli_field_keys(char *out, size_t len);
+
 /* Text from outside (a file, the command line) made safe to print on a
  * terminal: control characters (ESC, BEL, ...), bidirectional overrides
  * (U+202E, ...) and bytes that are not UTF-8 are written as \xNN or

@@ -370,11 +370,11 @@ static void run_text(const cv_spec *s, const cv_run_opts *o, const char *input, 
 {
     snprintf(out, len,
              "run --op %s --algo %s --ranks %d --count %lld --dtype %s --redop %s --root %d "
-             "--slices %d --nodes %d --init %s --seed %llu%s%s",
+             "--slices %d --nodes %d --proto %s --init %s --seed %llu%s%s",
              cv_op_name(s->op), cv_algo_name(s->algo), s->ranks, (long long)s->count,
              cv_dtype_name(s->dtype), cv_redop_name(s->redop), s->root, s->slices, cv_spec_nodes(s),
-             cv_init_name(o->init), (unsigned long long)o->seed, input ? " --input " : "",
-             input ? input : "");
+             cv_proto_name(s->proto), cv_init_name(o->init), (unsigned long long)o->seed,
+             input ? " --input " : "", input ? input : "");
 }
 
 /* Which host each rank ran on, ranks on one host run together:

@@ -61,6 +61,13 @@ static void panel_free(gui_panel *p)
     memset(p, 0, sizeof *p);
 }
 
+/* The link between nodes the model prices a step with: --inter-link's, or
+ * ib-ndr, as `collviz cost`. */
+static const cv_link *inter_link(const gui *g)
+{
+    return g->inter ? g->inter : cv_link_find("ib-ndr");
+}
+
 /* Whether two specs describe the same run (the same plan on the same
  * layout of values). */
 static bool same_run(const cv_spec *a, const cv_spec *b)
@@ -114,9 +121,9 @@ static int panel_build(gui *g, const cv_spec *spec, gui_panel *out, char *err, s
     if (rc == CV_OK) {
         /* Model time before each step: compare mode's shared axis. */
         /* The renderer's model: g->link (default nvlink4, as `collviz
-         * cost`), and ib-ndr between nodes. */
+         * cost`), and g->inter (default ib-ndr) between nodes. */
         const cv_link *link = g->link ? g->link : cv_link_find("nvlink4");
-        const cv_link *inter = cv_spec_nodes(&p.plan->spec) > 1 ? cv_link_find("ib-ndr") : NULL;
+        const cv_link *inter = cv_spec_nodes(&p.plan->spec) > 1 ? inter_link(g) : NULL;
         p.cum = cv_xcalloc((size_t)p.plan->nsteps + 1, sizeof *p.cum);
         for (int k = 0; k < p.plan->nsteps && link; k++) {
             int64_t bytes = 0;
@@ -385,6 +392,7 @@ int gui_create(const gui_options *o, gui **out, char *err, size_t errlen)
     g->narr_at_start = true;
     g->focus = -1;
     g->link = o->link ? cv_link_find(o->link) : NULL;
+    g->inter = o->inter_link ? cv_link_find(o->inter_link) : NULL;
     rd_font_paths fonts;
     int rc = gui_fonts(&fonts, err, errlen);
     if (rc != CV_OK)
@@ -807,8 +815,8 @@ void gui__step_texts(gui *g)
     if (g->npanels == 2 && g->panels[0].plan && g->panels[1].plan &&
         shown[0] / 2 >= g->panels[0].plan->nsteps && shown[1] / 2 >= g->panels[1].plan->nsteps) {
         rd_compare_verdict(g->panels[0].plan, g->panels[1].plan,
-                           g->link ? g->link : cv_link_find("nvlink4"), cv_link_find("ib-ndr"),
-                           g->lang, g->next_text, sizeof g->next_text);
+                           g->link ? g->link : cv_link_find("nvlink4"), inter_link(g), g->lang,
+                           g->next_text, sizeof g->next_text);
         g->text_result = g->next_text[0] != '\0';
     }
 }
@@ -826,7 +834,7 @@ void gui__frame(gui *g, rd_frame *out)
         f.panels[i].before = g->panels[i].before;
         f.panels[i].widest = g->panels[i].widest;
         f.panels[i].link = g->link;
-        f.panels[i].inter = cv_link_find("ib-ndr"); /* used only where the spec has nodes */
+        f.panels[i].inter = inter_link(g); /* used only where the spec has nodes */
         f.panels[i].backend = g->panels[i].recorded && g->rec_label ? g->rec_label : g->backend->name;
     }
     /* The hosts of an NCCL log's nodes, while the stage is that log's

@@ -40,6 +40,7 @@ typedef struct {
     bool headless;             /* software renderer on a surface, no window */
     bool narration;            /* show the narration panel (default true) */
     const char *link;          /* cost-model link preset name, NULL = default */
+    const char *inter_link;    /* the same between nodes, NULL = ib-ndr */
     /* Values the user gave (--input) for inputs_spec's send buffers, used
      * instead of init's while the stage's buffers have that layout (same
      * op, ranks, count, dtype and root); NULL: init's. Borrowed: they must

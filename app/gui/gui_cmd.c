@@ -47,7 +47,8 @@ static const char gui_help[] =
             "                   [--backend cpu|cuda|auto] [--input FILE]\n"
             "                   [--compare ALGO[,ALGO]] [--theme dark|light|projector]\n"
             "                   [--lang en|zh] [--size WxH] [--fullscreen] [--no-narration]\n"
-            "                   [--link PRESET] [--init rank|index|random|nan] [--seed N]\n"
+            "                   [--link PRESET] [--inter-link PRESET]\n"
+            "                   [--init rank|index|random|nan] [--seed N]\n"
             "                   [--shots DIR] [--frames N] [--timing] [--proto simple|ll128|ll]\n"
             "                   [--trace FILE]\n"
             "                   [--nccl-log FILE [--comm ID] [--channel C]]\n"
@@ -55,6 +56,8 @@ static const char gui_help[] =
             "lists the keys). Without flags that set up the stage it opens the course at the\n"
             "lesson in progress (or the first; Tab lists the lessons); with them, the free\n"
             "stage. Without a display, prints the steps in the terminal instead.\n"
+            "--link and --inter-link price the steps' model times: inside a node (default\n"
+            "nvlink4) and between nodes (default ib-ndr), as collviz cost does.\n"
             "--nccl-log FILE sets the stage up as NCCL did on your cluster: the log's\n"
             "ranks and nodes, channel C's ring and trees (collviz nccl-log reads it).\n"
             "--trace FILE replays a run recorded anywhere (collviz run --trace-out FILE,\n"
@@ -111,10 +114,7 @@ int gui_setup_stage(const cli_cmdline *cl, gui_options *o, const gui_stage_args 
 bool gui_take_trace(const cli_cmdline *cl, const char *path, gui_options *o, cli_trace *rec,
                     char *label, size_t labellen)
 {
-    static const char *const clash[] = {"--op",     "--algo",  "--ranks", "--count", "--dtype",
-                                        "--redop",  "--root",  "--slices", "--nodes", "--init",
-                                        "--seed",   "--input", "--nccl-log", "--backend", NULL};
-    const char *given = cli_flag_first(cl, clash);
+    const char *given = cli_field_first(cl, CLI_FIELD_TRACE_CLASH);
     if (given) {
         cli_usage_error("%s: --trace replays the recorded run as it was; leave %s out", given,
                         given);
@@ -223,6 +223,7 @@ int gui_cmd_gui(int argc, char **argv)
         CLI_SWITCH("--fullscreen", &o.fullscreen),
         CLI_SWITCH("--no-narration", &no_narration),
         CLI_PICK("--link", &o.link, cli_link_names()),
+        CLI_PICK("--inter-link", &o.inter_link, cli_link_names()),
         CLI_ENUM("--init", &o.init, &cli_inits),
         CLI_LONG("--seed", &seed, 0, 2147483647L),
         CLI_TEXT("--input", &input),
@@ -243,11 +244,7 @@ int gui_cmd_gui(int argc, char **argv)
     o.sized = cli_flag_given(&cl, "--size");
     bool algo_given = cli_flag_given(&cl, "--algo");
     /* Any flag that sets up the stage asks for the free stage, not a lesson. */
-    static const char *const stage_names[] = {
-        "--op", "--algo", "--ranks", "--count", "--dtype", "--redop", "--root", "--slices",
-        "--nodes", "--compare", "--backend", "--init", "--seed", "--link", "--no-narration",
-        "--nccl-log", "--comm", "--channel", "--input", "--trace", NULL};
-    bool stage_flags = cli_flag_first(&cl, stage_names) != NULL;
+    bool stage_flags = cli_field_first(&cl, CLI_FIELD_STAGE) != NULL;
     bool theme_given = cli_flag_given(&cl, "--theme"), lang_given = cli_flag_given(&cl, "--lang");
     cli_trace rec;
     char label[300];

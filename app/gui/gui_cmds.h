@@ -34,4 +34,11 @@ int gui_open_nccl_log(const char *path, const char *comm_id);
  * with the window. */
 extern cli_enum gui_themes;
 
+/* The stage g shows now as spec field id's value for `collviz export`
+ * (gui_fields.c): false where export is not to be given the flag (a root
+ * the algorithm does not use, the default protocol, a file the stage has
+ * not). Defined only in a build with the window. */
+struct gui;
+bool gui_field_text(const struct gui *g, cli_field_id id, char *out, size_t len);
+
 #endif /* GUI_CMDS_H */

@@ -27,6 +27,7 @@ static const char export_help[] =
             "                      [--lang en|zh] [--compare ALGO[,ALGO]] [--no-narration]\n"
             "                      [--nccl-log FILE [--comm ID] [--channel C]] [--stills]\n"
             "                      [--hold S] [--proto simple|ll128|ll] [--trace FILE]\n"
+            "                      [--link PRESET] [--inter-link PRESET]\n"
             "Writes DIR/frame-00000.png ... (one frame every 1/F s, S seconds per step)\n"
             "and/or an animated GIF. Defaults: 1280x800, 10 fps, 1 s per step.\n"
             "--hold S: the GIF shows its first and last frames for S seconds (default 2,\n"
@@ -75,6 +76,8 @@ int gui_cmd_export(int argc, char **argv)
         CLI_LONG("--seed", &seed, 0, 2147483647L),
         CLI_TEXT("--input", &input),
         CLI_TEXT("--trace", &trace),
+        CLI_PICK("--link", &o.link, cli_link_names()),
+        CLI_PICK("--inter-link", &o.inter_link, cli_link_names()),
     };
     cli_cmdline cl = CLI_CMDLINE("export", export_help, flags);
     cl.nccl = &nccl;

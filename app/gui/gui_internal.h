@@ -38,6 +38,7 @@ struct gui {
     const char *rec_label;
     cv_spec rec_spec;
     const cv_link *link;
+    const cv_link *inter; /* between nodes (--inter-link), NULL = ib-ndr */
     bool compare;
     cv_algo second;
     gui_panel panels[2];

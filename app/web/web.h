@@ -12,6 +12,29 @@
 #define WEB_PERSIST_DIR "/persist"
 #define WEB_DROPPED_DIR WEB_PERSIST_DIR "/dropped"
 
+#include <stdbool.h>
+#include <stddef.h>
+
+/* A command line the page makes (web_link.c): argv NULL-terminated, its
+ * strings in store; web_args_add drops what does not fit. */
+#define WEB_MAX_ARGS 64
+typedef struct {
+    char *argv[WEB_MAX_ARGS + 1];
+    int argc;
+    char store[8192];
+    size_t used;
+} web_args;
+void web_args_add(web_args *a, const char *s);
+/* The page's query as "key\tvalue\n" lines (cut up in place) to a's argv,
+ * from "collviz": the stage (gui), a lesson, a chart (show) or the drill;
+ * false with why (one line) when the link names what the browser cannot
+ * open. Every spec field's URL key is its row's in cli_fields. */
+bool web_link_to_args(char *lines, web_args *a, char *why, size_t whylen);
+/* `collviz export` of the stage g shows now into the GIF file gif, each
+ * spec field the page can set as gui_field_text gives it. */
+struct gui;
+void web_export_args(const struct gui *g, const char *gif, web_args *a);
+
 /* For the page's tests and benchmark (web_loop.c): the median time of the
  * last `last` drawn frames (all kept, if 0) in milliseconds, -1 when none
  * was drawn; the frames drawn so far; the characters drawn so far that no

@@ -18,8 +18,13 @@ var Module = typeof Module !== "undefined" ? Module : {};
   var PERSIST = "/persist", DROPPED = "/persist/dropped";
   var status = document.getElementById("status");
 
-  /* One line at the bottom of the page; stays until the next one. */
+  /* One line at the bottom of the page; stays until the next one. Every
+   * line said is kept in window.collvizSaid too, for the page's tests (a
+   * later line hides an earlier one). */
+  window.collvizSaid = [];
   function say(line) {
+    if (line)
+      window.collvizSaid.push(line);
     if (!status)
       return;
     status.textContent = line;

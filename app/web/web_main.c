@@ -14,7 +14,8 @@
  * file the page stored under /persist/dropped.
  * `?drill&time=600&count=10` is the interview drill, in a text panel.
  * A link the program refuses is one line on the page, and the course opens
- * instead: never a blank canvas.
+ * instead: never a blank canvas. The link's keys are the spec-field
+ * table's (cli_fields), turned into argv by web_link.c.
  *
  * The program's data (lessons/, assets/, and the cost model's answers the
  * lessons state, so the course opens without computing them) is packed
@@ -70,220 +71,6 @@ static void file_written(const char *path, cli_file_kind kind)
     web_js_file_written(path, kind == CLI_FILE_USER);
 }
 
-/* The link's parameters, in the order the command line takes them. */
-static const char *const stage_keys[] = {
-    "op", "algo", "ranks", "count", "dtype", "redop", "root", "slices", "nodes", "compare",
-    "link", "init", "seed", "theme", "lang", NULL};
-static const char *const lesson_keys[] = {"theme", "lang", NULL};
-
-static bool listed(const char *const *keys, const char *k)
-{
-    for (; *keys; keys++)
-        if (strcmp(*keys, k) == 0)
-            return true;
-    return false;
-}
-
-#define WEB_MAX_ARGS 64
-
-typedef struct {
-    char *argv[WEB_MAX_ARGS + 1];
-    int argc;
-    char store[8192];
-    size_t used;
-} web_args;
-
-static void add(web_args *a, const char *s)
-{
-    size_t n = strlen(s) + 1;
-    if (a->argc >= WEB_MAX_ARGS || a->used + n > sizeof a->store)
-        return;
-    memcpy(a->store + a->used, s, n);
-    a->argv[a->argc++] = a->store + a->used;
-    a->used += n;
-    a->argv[a->argc] = NULL;
-}
-
-/* A dropped file's name as the page stored it: a plain name, nothing that
- * climbs out of the folder. */
-static bool plain_name(const char *s)
-{
-    if (!*s || strlen(s) > 200 || strcmp(s, ".") == 0 || strcmp(s, "..") == 0)
-        return false;
-    for (; *s; s++)
-        if (*s == '/' || *s == '\\')
-            return false;
-    return true;
-}
-
-static bool drill_key(const char *k)
-{
-    return strcmp(k, "time") == 0 || strcmp(k, "count") == 0;
-}
-
-/* `?drill[&time=S][&count=N][&lang=zh]`: `collviz drill`'s flags, checked
- * as it checks them, for the page's drill panel (web_drill.c). */
-static bool drill_args(char **keys, char **vals, int n, web_args *a, char *why, size_t whylen)
-{
-    add(a, "drill");
-    for (int i = 0; i < n; i++) {
-        if (strcmp(keys[i], "drill") == 0)
-            continue;
-        if (!drill_key(keys[i]) && strcmp(keys[i], "lang") != 0) {
-            snprintf(why, whylen, "the drill's link takes time, count and lang, not '%s'",
-                     keys[i]);
-            return false;
-        }
-        char *end = NULL;
-        long v = strtol(vals[i], &end, 10);
-        bool number = end && end != vals[i] && *end == '\0';
-        if (strcmp(keys[i], "time") == 0 && (!number || v < 0 || v > 86400)) {
-            snprintf(why, whylen, "the link's time=%s is not seconds from 0 (no clock) to 86400",
-                     vals[i]);
-            return false;
-        }
-        if (strcmp(keys[i], "count") == 0 && (!number || v < 1 || v > 100000)) {
-            snprintf(why, whylen, "the link's count=%s is not a number of questions from 1",
-                     vals[i]);
-            return false;
-        }
-        if (strcmp(keys[i], "lang") == 0 && strcmp(vals[i], "en") && strcmp(vals[i], "zh")) {
-            snprintf(why, whylen, "the link's lang=%s is not one of en, zh", vals[i]);
-            return false;
-        }
-        char flag[32];
-        snprintf(flag, sizeof flag, "--%s", keys[i]);
-        add(a, flag);
-        add(a, vals[i]);
-    }
-    return true;
-}
-
-/* argv for the link, or false with why (one line) when it names what the
- * browser cannot open. */
-static bool link_to_args(char *lines, web_args *a, char *why, size_t whylen)
-{
-    char *lesson = NULL, *step = NULL, *ncclog = NULL, *show = NULL, *trace = NULL;
-    bool drill = false;
-    char *keys[32], *vals[32];
-    int n = 0;
-    for (char *line = strtok(lines, "\n"); line && n < 32; line = strtok(NULL, "\n")) {
-        char *tab = strchr(line, '\t');
-        if (!tab)
-            continue;
-        *tab = '\0';
-        keys[n] = line;
-        vals[n++] = tab + 1;
-    }
-    for (int i = 0; i < n; i++)
-        drill = drill || strcmp(keys[i], "drill") == 0;
-    for (int i = 0; i < n; i++) {
-        if (strcmp(keys[i], "lesson") == 0)
-            lesson = vals[i];
-        else if (strcmp(keys[i], "step") == 0)
-            step = vals[i];
-        else if (strcmp(keys[i], "nccl-log") == 0)
-            ncclog = vals[i];
-        else if (strcmp(keys[i], "show") == 0)
-            show = vals[i];
-        else if (strcmp(keys[i], "trace") == 0)
-            trace = vals[i];
-        else if (drill)
-            continue; /* drill_args checks its own */
-        else if (!listed(stage_keys, keys[i]) && strcmp(keys[i], "comm") != 0 &&
-                 strcmp(keys[i], "channel") != 0) {
-            snprintf(why, whylen,
-                     "the link's parameter '%s' is not one collviz knows; allowed: lesson, step, "
-                     "op, algo, ranks, count, dtype, redop, root, slices, nodes, compare, link, "
-                     "init, seed, theme, lang; or drill, with time, count and lang",
-                     keys[i]);
-            return false;
-        }
-    }
-    add(a, "collviz");
-    if (drill)
-        return drill_args(keys, vals, n, a, why, whylen);
-    if (show) {
-        if (!plain_name(show)) {
-            snprintf(why, whylen, "the link's show=%s is not a file name", show);
-            return false;
-        }
-        char path[300];
-        snprintf(path, sizeof path, "%s/%s", WEB_DROPPED_DIR, show);
-        add(a, "show");
-        add(a, path);
-        for (int i = 0; i < n; i++)
-            if (strcmp(keys[i], "theme") == 0 || strcmp(keys[i], "link") == 0) {
-                char flag[64];
-                snprintf(flag, sizeof flag, "--%s", keys[i]);
-                add(a, flag);
-                add(a, vals[i]);
-            }
-        return true;
-    }
-    if (trace) { /* a run recorded elsewhere, replayed with its times */
-        if (!plain_name(trace)) {
-            snprintf(why, whylen, "the link's trace=%s is not a file name", trace);
-            return false;
-        }
-        char path[300];
-        snprintf(path, sizeof path, "%s/%s", WEB_DROPPED_DIR, trace);
-        add(a, "gui");
-        add(a, "--trace");
-        add(a, path);
-        /* The trace is the run; the link may add the view and a second
-         * algorithm (a setup flag beside it is refused, as on the desktop). */
-        for (int i = 0; i < n; i++)
-            if (listed(stage_keys, keys[i])) {
-                char flag[64];
-                snprintf(flag, sizeof flag, "--%s", keys[i]);
-                add(a, flag);
-                add(a, vals[i]);
-            }
-        return true;
-    }
-    if (lesson) {
-        add(a, "lesson");
-        add(a, lesson);
-        if (step) {
-            add(a, "--step");
-            add(a, step);
-        }
-        for (int i = 0; i < n; i++)
-            if (listed(lesson_keys, keys[i])) {
-                char flag[64];
-                snprintf(flag, sizeof flag, "--%s", keys[i]);
-                add(a, flag);
-                add(a, vals[i]);
-            }
-        return true;
-    }
-    if (step) {
-        snprintf(why, whylen, "the link's step=%s needs a lesson=ID beside it", step);
-        return false;
-    }
-    add(a, "gui");
-    if (ncclog) {
-        if (!plain_name(ncclog)) {
-            snprintf(why, whylen, "the link's nccl-log=%s is not a file name", ncclog);
-            return false;
-        }
-        char path[300];
-        snprintf(path, sizeof path, "%s/%s", WEB_DROPPED_DIR, ncclog);
-        add(a, "--nccl-log");
-        add(a, path);
-    }
-    for (int i = 0; i < n; i++)
-        if (listed(stage_keys, keys[i]) || strcmp(keys[i], "comm") == 0 ||
-            strcmp(keys[i], "channel") == 0) {
-            char flag[64];
-            snprintf(flag, sizeof flag, "--%s", keys[i]);
-            add(a, flag);
-            add(a, vals[i]);
-        }
-    return true;
-}
-
 /* The drill is the page's text panel, not the window: it starts there
  * (web.js), with the link's clock, count and language. */
 static int open_drill(int argc, char **argv)
@@ -325,14 +112,14 @@ int main(void)
     char *lines = web_query_lines();
     web_args a = {.argc = 0, .used = 0};
     char why[512] = "";
-    bool ok = link_to_args(lines, &a, why, sizeof why);
+    bool ok = web_link_to_args(lines, &a, why, sizeof why);
     free(lines);
     if (!ok) {
         web_say(why);
         a.argc = 0;
         a.used = 0;
-        add(&a, "collviz");
-        add(&a, "gui");
+        web_args_add(&a, "collviz");
+        web_args_add(&a, "gui");
     }
     /* A command that opens the window never returns here (the browser
      * runs its loop), and the drill returns 0 with its panel open; one
@@ -341,8 +128,8 @@ int main(void)
     int rc = run(a.argc, a.argv);
     if (rc != 0 && a.argc > 2) {
         web_args plain = {.argc = 0, .used = 0};
-        add(&plain, "collviz");
-        add(&plain, "gui");
+        web_args_add(&plain, "collviz");
+        web_args_add(&plain, "gui");
         rc = run(plain.argc, plain.argv);
     }
     if (rc != 0)

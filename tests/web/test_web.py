@@ -366,6 +366,14 @@ def test_shot_and_bad_link(base):
             return
         if "colour" not in p.status():
             fail("unknown parameter: not named on the page (%r)" % p.status())
+        # Every spec field's key is the link's too (the table in
+        # app/cli/cli_fields.c): proto= and inter-link= open the stage.
+        if not p.open("?op=allreduce&ranks=4&nodes=2&proto=ll128&inter-link=ib-hdr",
+                      "proto and inter-link"):
+            return
+        said = " | ".join(p.js("return window.collvizSaid || []"))
+        if "not one collviz knows" in said or "proto" in said or "inter-link" in said:
+            fail("proto=, inter-link=: the link was refused (%r)" % said)
         p.collect_logs("shot")
     finally:
         p.close()
@@ -388,7 +396,8 @@ def test_export_and_swipe(base):
     swipe turns a lesson's page."""
     p = Page(base)
     try:
-        if not p.open("?op=allgather&algo=ring&ranks=4"):
+        # The export carries the link's fields (proto and link too).
+        if not p.open("?op=allgather&algo=ring&ranks=4&proto=ll128&link=nvlink3"):
             return
         p.d.find_element("id", "gif").click()
         end = time.time() + 60
