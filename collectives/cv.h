@@ -425,6 +425,9 @@ typedef struct cv_plan_ {
      * as it closes, with its transfers, which are then dropped. */
     void (*sink_)(const struct cv_plan_ *p, const cv_step *st, void *ctx);
     void *sink_ctx_;
+    /* Where the sink also takes a step as its traffic per port (the cost
+     * model: cv__plan_ports), those sums; NULL otherwise. */
+    struct cv__ports *ports_;
 } cv_plan;
 
 /* Elements in buffer `buf` of participant `rank` while the plan runs: the

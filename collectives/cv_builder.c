@@ -103,6 +103,21 @@ void cv__plan_end(cv_plan *p)
     p->nsteps++;
 }
 
+cv__ports *cv__plan_ports(cv_plan *p) { return p->sink_ ? p->ports_ : NULL; }
+
+void cv__plan_end_ports(cv_plan *p, bool local)
+{
+    cv_step *st = &p->steps[p->nsteps];
+    st->first = p->ntransfers;
+    st->count = 0;
+    st->local = local;
+    p->ports_->given = true;
+    p->sink_(p, st, p->sink_ctx_);
+    p->ports_->given = false;
+    st->first = 0;
+    p->nsteps++;
+}
+
 void cv__copy_blocks(cv_plan *p, int root, int64_t a, int64_t cnt, int64_t c, int src, cv_buf sb,
                      bool src_abs, int64_t src_off, int dst, cv_buf db, bool dst_abs,
                      int64_t dst_off)

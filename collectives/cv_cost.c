@@ -27,8 +27,11 @@
  * hands it each step as it closes, it keeps what the price reads (every
  * port's messages and bytes, equal ports once) and the transfers go, so
  * `cost`, `show` and the card at 1024 ranks take megabytes, not the 3.7 GB
- * of a 67-million-transfer multi-ring plan. Its prices are the whole
- * plan's to the bit (test_cost_model).
+ * of a 67-million-transfer multi-ring plan. A generator that can sum a
+ * step's ports without making its transfers (the multi-ring's rings:
+ * cv__plan_ports) hands it those sums instead, so pricing it takes no
+ * longer than its ports. Its prices are the whole plan's to the bit
+ * (test_cost_model).
  */
 #include <ctype.h>
 #include <math.h>
@@ -338,6 +341,7 @@ struct cv_cost_model {
     port_tuple *tuples;
     int64_t ntuples, cap_tuples;
     port_counts pc;
+    cv__ports view; /* pc's arrays, for a generator that sums its steps (cv__plan_ports) */
     int64_t *total_sent, *total_inter; /* per rank, over the steps so far */
     int inter_rounds;
     int64_t *set, cap_set; /* a step's (src, dst) pairs, each once: see model_messages */
@@ -436,29 +440,31 @@ static void model_step(const cv_plan *p, const cv_step *st, void *ctx)
         for (int i = 0; i < pc->n; i++)
             m->node[i] = i < cv_plan_parts(p) ? cv_plan_node_of(p, i) : -2;
     }
-    for (int l = 0; l < 2; l++) {
-        memset(pc->sent[l], 0, (size_t)pc->n * sizeof *pc->sent[l]);
-        memset(pc->recvd[l], 0, (size_t)pc->n * sizeof *pc->recvd[l]);
-        memset(pc->nout[l], 0, (size_t)pc->n * sizeof *pc->nout[l]);
-        memset(pc->nin[l], 0, (size_t)pc->n * sizeof *pc->nin[l]);
-    }
-    memset(pc->reduced, 0, (size_t)pc->n * sizeof *pc->reduced);
-    bool several = false;
-    for (int64_t i = 0; i < st->count; i++) {
-        const cv_transfer *t = &p->transfers[st->first + i];
-        int64_t bytes = t->count * esz;
-        if (t->src != t->dst) {
-            int l = m->node[t->src] != m->node[t->dst];
-            pc->sent[l][t->src] += bytes;
-            pc->recvd[l][t->dst] += bytes;
-            several |= ++pc->nout[l][t->src] > 1;
-            several |= ++pc->nin[l][t->dst] > 1;
+    if (!m->view.given) { /* transfers: summed here (else the generator summed them) */
+        for (int l = 0; l < 2; l++) {
+            memset(pc->sent[l], 0, (size_t)pc->n * sizeof *pc->sent[l]);
+            memset(pc->recvd[l], 0, (size_t)pc->n * sizeof *pc->recvd[l]);
+            memset(pc->nout[l], 0, (size_t)pc->n * sizeof *pc->nout[l]);
+            memset(pc->nin[l], 0, (size_t)pc->n * sizeof *pc->nin[l]);
         }
-        if (t->kind != CV_XFER_COPY)
-            pc->reduced[t->dst] += bytes;
+        memset(pc->reduced, 0, (size_t)pc->n * sizeof *pc->reduced);
+        bool several = false;
+        for (int64_t i = 0; i < st->count; i++) {
+            const cv_transfer *t = &p->transfers[st->first + i];
+            int64_t bytes = t->count * esz;
+            if (t->src != t->dst) {
+                int l = m->node[t->src] != m->node[t->dst];
+                pc->sent[l][t->src] += bytes;
+                pc->recvd[l][t->dst] += bytes;
+                several |= ++pc->nout[l][t->src] > 1;
+                several |= ++pc->nin[l][t->dst] > 1;
+            }
+            if (t->kind != CV_XFER_COPY)
+                pc->reduced[t->dst] += bytes;
+        }
+        if (several) /* transfers between the same two ranks are one message */
+            model_messages(m, p, st);
     }
-    if (several) /* transfers between the same two ranks are one message */
-        model_messages(m, p, st);
     step_sum *s = &m->sums[k];
     *s = (step_sum){m->ntuples, 0, 0, 0};
     int64_t recent[64];
@@ -513,7 +519,14 @@ int cv_cost_model_create(const cv_spec *spec, cv_cost_model **out, char *err, si
     counts_init(&m->pc, spec->ranks + cv_spec_nodes(spec) + 1);
     m->total_sent = cv__xcalloc((size_t)spec->ranks, sizeof *m->total_sent);
     m->total_inter = cv__xcalloc((size_t)spec->ranks, sizeof *m->total_inter);
-    rc = cv__plan_create_streamed(spec, model_step, m, &m->plan, err, errlen);
+    m->view = (cv__ports){m->pc.n,
+                          {m->pc.sent[0], m->pc.sent[1]},
+                          {m->pc.recvd[0], m->pc.recvd[1]},
+                          {m->pc.nout[0], m->pc.nout[1]},
+                          {m->pc.nin[0], m->pc.nin[1]},
+                          m->pc.reduced,
+                          false};
+    rc = cv__plan_create_ported(spec, model_step, m, &m->view, &m->plan, err, errlen);
     if (rc) {
         cv_cost_model_destroy(m);
         return rc;
