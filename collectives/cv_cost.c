@@ -348,7 +348,26 @@ struct cv_cost_model {
     int64_t *used;         /* the slots of set a step filled */
     int *last;             /* each sender's last peer in the step */
     int *node;             /* cv_plan_node_of each participant, once the generator set nswitch */
+    int64_t avail;         /* the memory it may take (cv_memory_available) */
+    int64_t most;          /* the most transfers a step had */
+    bool over;             /* some step's would not fit in avail: none of its were kept */
+    int64_t most_scratch;  /* the most the generator held besides (cv__ports' scratch) */
 };
+
+/* Bytes a transfer held while its step is priced: itself, and its slots in
+ * model_messages' set (twice the step's transfers, rounded up to a power
+ * of two, a key and a used slot each). */
+#define HELD_PER_TRANSFER ((int64_t)sizeof(cv_transfer) + 64)
+
+/* What the model holds now, less the open step's transfers and set. */
+static int64_t model_held(const cv_cost_model *m, const cv_plan *p)
+{
+    int64_t n = m->pc.n, r = p->spec.ranks;
+    return (int64_t)sizeof *m + 9 * n * 8 + 2 * r * 8 + 2 * n * (int64_t)sizeof(int) +
+           (int64_t)m->cap_sums * (int64_t)sizeof(step_sum) +
+           m->cap_tuples * (int64_t)sizeof(port_tuple) +
+           (int64_t)p->cap_steps_ * (int64_t)sizeof(cv_step) + m->most_scratch;
+}
 
 /* count_messages without its sort, which took most of the time of a step
  * of thousands of transfers: each (src, dst) pair is counted the first
@@ -430,6 +449,13 @@ static void model_step(const cv_plan *p, const cv_step *st, void *ctx)
     cv_cost_model *m = ctx;
     port_counts *pc = &m->pc;
     int k = (int)(st - p->steps);
+    int64_t want = st->count + m->view.lost; /* the step's transfers, kept or not */
+    m->most = want > m->most ? want : m->most;
+    m->over |= m->view.lost > 0;
+    m->view.lost = 0;
+    m->most_scratch = m->view.scratch > m->most_scratch ? m->view.scratch : m->most_scratch;
+    if (m->over) /* refused at the end: nothing more is priced */
+        return;
     if (k >= m->cap_sums) {
         m->cap_sums = m->cap_sums ? m->cap_sums * 2 : 64;
         m->sums = cv__xrealloc(m->sums, (size_t)m->cap_sums * sizeof *m->sums);
@@ -488,6 +514,10 @@ static void model_step(const cv_plan *p, const cv_step *st, void *ctx)
     }
     s->count = m->ntuples - s->first;
     m->inter_rounds += crosses;
+    /* what the next step's transfers may take */
+    int64_t left = m->avail - model_held(m, p);
+    m->over |= left < 0;
+    m->view.max_transfers = left / HELD_PER_TRANSFER > 1 ? left / HELD_PER_TRANSFER : 1;
 }
 
 void cv_cost_model_destroy(cv_cost_model *m)
@@ -525,8 +555,26 @@ int cv_cost_model_create(const cv_spec *spec, cv_cost_model **out, char *err, si
                           {m->pc.nout[0], m->pc.nout[1]},
                           {m->pc.nin[0], m->pc.nin[1]},
                           m->pc.reduced,
-                          false};
+                          false,
+                          0,
+                          0,
+                          0};
+    /* the memory it may take: a 1024-rank plan priced a step at a time
+     * holds its largest step (a million transfers for one-shot) */
+    m->avail = cv_memory_available(NULL, 0);
+    cv_plan fixed = {.spec = *spec};
+    int64_t left = m->avail - model_held(m, &fixed);
+    m->view.max_transfers = left / HELD_PER_TRANSFER > 1 ? left / HELD_PER_TRANSFER : 1;
     rc = cv__plan_create_ported(spec, model_step, m, &m->view, &m->plan, err, errlen);
+    if (!rc && (m->over || left < 0)) {
+        char what[160];
+        snprintf(what, sizeof what, "pricing %s %s at %d ranks", cv_op_name(spec->op),
+                 cv_algo_name(spec->algo), spec->ranks);
+        int64_t need = model_held(m, m->plan) + m->most * HELD_PER_TRANSFER;
+        rc = cv_memory_check(need, what, "lower --ranks", err, errlen);
+        if (rc == CV_OK) /* memory came free meanwhile: the steps are gone all the same */
+            rc = cv_memory_check(INT64_MAX, what, "lower --ranks", err, errlen);
+    }
     if (rc) {
         cv_cost_model_destroy(m);
         return rc;

@@ -54,6 +54,13 @@ typedef struct cv__ports {
     int64_t *nout[2], *nin[2];
     int64_t *reduced;
     bool given; /* the step now at the sink came as these sums, not transfers */
+    /* The most transfers the builder may hold at once (0: no bound): a
+     * step that needs more keeps none of them, only their number, in lost
+     * (the consumer reads and clears it at the step's close), so a
+     * consumer with a memory limit can refuse the plan without the memory
+     * being taken first. */
+    int64_t max_transfers, lost;
+    int64_t scratch; /* bytes the generator holds besides, to be counted with the consumer's */
 } cv__ports;
 /* cv__plan_create_streamed whose sink also takes steps as port sums: a
  * generator that can sum its steps without making their transfers (the

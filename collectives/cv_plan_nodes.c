@@ -207,6 +207,9 @@ static void multiring_ports(cv_plan *p, cv__ports *q, const ring *rings, int C)
     /* a ring of fewer elements than positions: its chunks that are not
      * empty (as many as its elements), the only positions walked */
     int *full = cv__xmalloc(cn * sizeof *full), *nfull = cv__xcalloc((size_t)C, sizeof *nfull);
+    q->scratch = (int64_t)cn * (int64_t)(3 * sizeof *sz + 2 * sizeof *out_at + sizeof *to + 1 +
+                                         7 * sizeof(int)) +
+                 (int64_t)n * 2 * (int64_t)sizeof(int) + C * (int64_t)sizeof(int);
     bool sparse = false, same = true; /* some chunk empty; every chunk of a ring alike */
     for (int j = 0; j < C; j++) {
         const ring *R = &rings[j];
@@ -320,6 +323,7 @@ static void multiring_ports(cv_plan *p, cv__ports *q, const ring *rings, int C)
     free(nip);
     free(ostamp);
     free(istamp);
+    q->scratch = 0;
 }
 
 void cv__plan_allreduce_multiring(cv_plan *p)
