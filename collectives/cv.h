@@ -425,6 +425,9 @@ typedef struct cv_plan_ {
      * as it closes, with its transfers, which are then dropped. */
     void (*sink_)(const struct cv_plan_ *p, const cv_step *st, void *ctx);
     void *sink_ctx_;
+    /* Where the sink also takes a step as its traffic per port (the cost
+     * model: cv__plan_ports), those sums; NULL otherwise. */
+    struct cv__ports *ports_;
 } cv_plan;
 
 /* Elements in buffer `buf` of participant `rank` while the plan runs: the
@@ -575,6 +578,11 @@ typedef struct cv_cost_model cv_cost_model;
 int cv_cost_model_create(const cv_spec *spec, cv_cost_model **out, char *err, size_t errlen);
 void cv_cost_model_destroy(cv_cost_model *m); /* accepts NULL */
 const cv_plan *cv_cost_model_plan(const cv_cost_model *m);
+/* cv_cost_model_create refuses (CV_ENOMEM, one line from
+ * cv_memory_check) a spec whose pricing would need more memory than
+ * cv_memory_available: the figures it holds (its ports, steps and the
+ * largest step's transfers) are counted as the plan is generated, and a
+ * step that would pass the limit keeps no transfers, only their number. */
 /* cv_cost_plan_nodes of the plan with its spec's proto set to proto. */
 void cv_cost_model_price(const cv_cost_model *m, cv_proto proto, const cv_link *intra,
                          const cv_link *inter, cv_cost *out);
@@ -763,6 +771,12 @@ typedef struct {
 } cv_footprint;
 void cv_run_footprint(const cv_plan *plan, const cv_backend *be, const cv_run_opts *opts,
                       cv_footprint *out);
+/* CV_OK if need bytes fit in cv_memory_available, else CV_ENOMEM and one
+ * line in err: "WHAT would need 95.2 MiB of memory but
+ * COLLVIZ_MEMORY_LIMIT is 50.0 MiB; ADVICE" (the source of the least
+ * figure named; as many decimals as it takes for the two to differ).
+ * `collviz card` and the cost model ask it. */
+int cv_memory_check(int64_t need, const char *what, const char *advice, char *err, size_t errlen);
 /* CV_OK, or CV_ENOMEM with both figures in err (cv_memory_available):
  * cv_run calls it first. */
 int cv_run_check_memory(const cv_plan *plan, const cv_backend *be, const cv_run_opts *opts,

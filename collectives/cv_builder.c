@@ -27,14 +27,25 @@ void cv__plan_loads(cv_plan *p) { p->steps[p->nsteps].loads = true; }
 /* Appends a zeroed transfer to the open step. */
 static cv_transfer *add_transfer(cv_plan *p)
 {
+    cv_step *st = &p->steps[p->nsteps];
     if (p->ntransfers == p->cap_transfers_) {
-        p->cap_transfers_ = p->cap_transfers_ ? p->cap_transfers_ * 2 : 64;
-        p->transfers = cv__xrealloc(p->transfers,
-                                    (size_t)p->cap_transfers_ * sizeof *p->transfers);
+        int64_t cap = p->cap_transfers_ ? p->cap_transfers_ * 2 : 64, most = 0;
+        if (p->sink_ && p->ports_ && p->ports_->max_transfers > 0)
+            most = p->ports_->max_transfers > 64 ? p->ports_->max_transfers : 64;
+        cap = most && cap > most ? most : cap;
+        if (cap > p->cap_transfers_) {
+            p->cap_transfers_ = cap;
+            p->transfers = cv__xrealloc(p->transfers,
+                                        (size_t)p->cap_transfers_ * sizeof *p->transfers);
+        } else { /* the consumer's bound: the step's transfers go, counted */
+            p->ports_->lost += st->count;
+            p->ntransfers = st->first;
+            st->count = 0;
+        }
     }
     cv_transfer *t = &p->transfers[p->ntransfers++];
     memset(t, 0, sizeof *t);
-    p->steps[p->nsteps].count++;
+    st->count++;
     return t;
 }
 
@@ -100,6 +111,21 @@ void cv__plan_end(cv_plan *p)
         st->first = 0;
         st->count = 0;
     }
+    p->nsteps++;
+}
+
+cv__ports *cv__plan_ports(cv_plan *p) { return p->sink_ ? p->ports_ : NULL; }
+
+void cv__plan_end_ports(cv_plan *p, bool local)
+{
+    cv_step *st = &p->steps[p->nsteps];
+    st->first = p->ntransfers;
+    st->count = 0;
+    st->local = local;
+    p->ports_->given = true;
+    p->sink_(p, st, p->sink_ctx_);
+    p->ports_->given = false;
+    st->first = 0;
     p->nsteps++;
 }
 

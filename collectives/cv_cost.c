@@ -27,8 +27,11 @@
  * hands it each step as it closes, it keeps what the price reads (every
  * port's messages and bytes, equal ports once) and the transfers go, so
  * `cost`, `show` and the card at 1024 ranks take megabytes, not the 3.7 GB
- * of a 67-million-transfer multi-ring plan. Its prices are the whole
- * plan's to the bit (test_cost_model).
+ * of a 67-million-transfer multi-ring plan. A generator that can sum a
+ * step's ports without making its transfers (the multi-ring's rings:
+ * cv__plan_ports) hands it those sums instead, so pricing it takes no
+ * longer than its ports. Its prices are the whole plan's to the bit
+ * (test_cost_model).
  */
 #include <ctype.h>
 #include <math.h>
@@ -338,13 +341,33 @@ struct cv_cost_model {
     port_tuple *tuples;
     int64_t ntuples, cap_tuples;
     port_counts pc;
+    cv__ports view; /* pc's arrays, for a generator that sums its steps (cv__plan_ports) */
     int64_t *total_sent, *total_inter; /* per rank, over the steps so far */
     int inter_rounds;
     int64_t *set, cap_set; /* a step's (src, dst) pairs, each once: see model_messages */
     int64_t *used;         /* the slots of set a step filled */
     int *last;             /* each sender's last peer in the step */
     int *node;             /* cv_plan_node_of each participant, once the generator set nswitch */
+    int64_t avail;         /* the memory it may take (cv_memory_available) */
+    int64_t most;          /* the most transfers a step had */
+    bool over;             /* some step's would not fit in avail: none of its were kept */
+    int64_t most_scratch;  /* the most the generator held besides (cv__ports' scratch) */
 };
+
+/* Bytes a transfer held while its step is priced: itself, and its slots in
+ * model_messages' set (twice the step's transfers, rounded up to a power
+ * of two, a key and a used slot each). */
+#define HELD_PER_TRANSFER ((int64_t)sizeof(cv_transfer) + 64)
+
+/* What the model holds now, less the open step's transfers and set. */
+static int64_t model_held(const cv_cost_model *m, const cv_plan *p)
+{
+    int64_t n = m->pc.n, r = p->spec.ranks;
+    return (int64_t)sizeof *m + 9 * n * 8 + 2 * r * 8 + 2 * n * (int64_t)sizeof(int) +
+           (int64_t)m->cap_sums * (int64_t)sizeof(step_sum) +
+           m->cap_tuples * (int64_t)sizeof(port_tuple) +
+           (int64_t)p->cap_steps_ * (int64_t)sizeof(cv_step) + m->most_scratch;
+}
 
 /* count_messages without its sort, which took most of the time of a step
  * of thousands of transfers: each (src, dst) pair is counted the first
@@ -426,6 +449,13 @@ static void model_step(const cv_plan *p, const cv_step *st, void *ctx)
     cv_cost_model *m = ctx;
     port_counts *pc = &m->pc;
     int k = (int)(st - p->steps);
+    int64_t want = st->count + m->view.lost; /* the step's transfers, kept or not */
+    m->most = want > m->most ? want : m->most;
+    m->over |= m->view.lost > 0;
+    m->view.lost = 0;
+    m->most_scratch = m->view.scratch > m->most_scratch ? m->view.scratch : m->most_scratch;
+    if (m->over) /* refused at the end: nothing more is priced */
+        return;
     if (k >= m->cap_sums) {
         m->cap_sums = m->cap_sums ? m->cap_sums * 2 : 64;
         m->sums = cv__xrealloc(m->sums, (size_t)m->cap_sums * sizeof *m->sums);
@@ -436,29 +466,31 @@ static void model_step(const cv_plan *p, const cv_step *st, void *ctx)
         for (int i = 0; i < pc->n; i++)
             m->node[i] = i < cv_plan_parts(p) ? cv_plan_node_of(p, i) : -2;
     }
-    for (int l = 0; l < 2; l++) {
-        memset(pc->sent[l], 0, (size_t)pc->n * sizeof *pc->sent[l]);
-        memset(pc->recvd[l], 0, (size_t)pc->n * sizeof *pc->recvd[l]);
-        memset(pc->nout[l], 0, (size_t)pc->n * sizeof *pc->nout[l]);
-        memset(pc->nin[l], 0, (size_t)pc->n * sizeof *pc->nin[l]);
-    }
-    memset(pc->reduced, 0, (size_t)pc->n * sizeof *pc->reduced);
-    bool several = false;
-    for (int64_t i = 0; i < st->count; i++) {
-        const cv_transfer *t = &p->transfers[st->first + i];
-        int64_t bytes = t->count * esz;
-        if (t->src != t->dst) {
-            int l = m->node[t->src] != m->node[t->dst];
-            pc->sent[l][t->src] += bytes;
-            pc->recvd[l][t->dst] += bytes;
-            several |= ++pc->nout[l][t->src] > 1;
-            several |= ++pc->nin[l][t->dst] > 1;
+    if (!m->view.given) { /* transfers: summed here (else the generator summed them) */
+        for (int l = 0; l < 2; l++) {
+            memset(pc->sent[l], 0, (size_t)pc->n * sizeof *pc->sent[l]);
+            memset(pc->recvd[l], 0, (size_t)pc->n * sizeof *pc->recvd[l]);
+            memset(pc->nout[l], 0, (size_t)pc->n * sizeof *pc->nout[l]);
+            memset(pc->nin[l], 0, (size_t)pc->n * sizeof *pc->nin[l]);
         }
-        if (t->kind != CV_XFER_COPY)
-            pc->reduced[t->dst] += bytes;
+        memset(pc->reduced, 0, (size_t)pc->n * sizeof *pc->reduced);
+        bool several = false;
+        for (int64_t i = 0; i < st->count; i++) {
+            const cv_transfer *t = &p->transfers[st->first + i];
+            int64_t bytes = t->count * esz;
+            if (t->src != t->dst) {
+                int l = m->node[t->src] != m->node[t->dst];
+                pc->sent[l][t->src] += bytes;
+                pc->recvd[l][t->dst] += bytes;
+                several |= ++pc->nout[l][t->src] > 1;
+                several |= ++pc->nin[l][t->dst] > 1;
+            }
+            if (t->kind != CV_XFER_COPY)
+                pc->reduced[t->dst] += bytes;
+        }
+        if (several) /* transfers between the same two ranks are one message */
+            model_messages(m, p, st);
     }
-    if (several) /* transfers between the same two ranks are one message */
-        model_messages(m, p, st);
     step_sum *s = &m->sums[k];
     *s = (step_sum){m->ntuples, 0, 0, 0};
     int64_t recent[64];
@@ -482,6 +514,10 @@ static void model_step(const cv_plan *p, const cv_step *st, void *ctx)
     }
     s->count = m->ntuples - s->first;
     m->inter_rounds += crosses;
+    /* what the next step's transfers may take */
+    int64_t left = m->avail - model_held(m, p);
+    m->over |= left < 0;
+    m->view.max_transfers = left / HELD_PER_TRANSFER > 1 ? left / HELD_PER_TRANSFER : 1;
 }
 
 void cv_cost_model_destroy(cv_cost_model *m)
@@ -513,7 +549,32 @@ int cv_cost_model_create(const cv_spec *spec, cv_cost_model **out, char *err, si
     counts_init(&m->pc, spec->ranks + cv_spec_nodes(spec) + 1);
     m->total_sent = cv__xcalloc((size_t)spec->ranks, sizeof *m->total_sent);
     m->total_inter = cv__xcalloc((size_t)spec->ranks, sizeof *m->total_inter);
-    rc = cv__plan_create_streamed(spec, model_step, m, &m->plan, err, errlen);
+    m->view = (cv__ports){m->pc.n,
+                          {m->pc.sent[0], m->pc.sent[1]},
+                          {m->pc.recvd[0], m->pc.recvd[1]},
+                          {m->pc.nout[0], m->pc.nout[1]},
+                          {m->pc.nin[0], m->pc.nin[1]},
+                          m->pc.reduced,
+                          false,
+                          0,
+                          0,
+                          0};
+    /* the memory it may take: a 1024-rank plan priced a step at a time
+     * holds its largest step (a million transfers for one-shot) */
+    m->avail = cv_memory_available(NULL, 0);
+    cv_plan fixed = {.spec = *spec};
+    int64_t left = m->avail - model_held(m, &fixed);
+    m->view.max_transfers = left / HELD_PER_TRANSFER > 1 ? left / HELD_PER_TRANSFER : 1;
+    rc = cv__plan_create_ported(spec, model_step, m, &m->view, &m->plan, err, errlen);
+    if (!rc && (m->over || left < 0)) {
+        char what[160];
+        snprintf(what, sizeof what, "pricing %s %s at %d ranks", cv_op_name(spec->op),
+                 cv_algo_name(spec->algo), spec->ranks);
+        int64_t need = model_held(m, m->plan) + m->most * HELD_PER_TRANSFER;
+        rc = cv_memory_check(need, what, "lower --ranks", err, errlen);
+        if (rc == CV_OK) /* memory came free meanwhile: the steps are gone all the same */
+            rc = cv_memory_check(INT64_MAX, what, "lower --ranks", err, errlen);
+    }
     if (rc) {
         cv_cost_model_destroy(m);
         return rc;

@@ -43,6 +43,42 @@ int cv__plan_create_streamed(const cv_spec *spec,
                              void (*sink)(const cv_plan *p, const cv_step *st, void *ctx),
                              void *ctx, cv_plan **out, char *err, size_t errlen);
 
+/* A step's traffic per port, what the cost model reads of it: for each
+ * participant, the bytes it sends and receives inside its node ([0]) and
+ * across nodes ([1]), the messages (distinct peers) it sends to and
+ * receives from on each, and the bytes reduced at it. Transfers to
+ * oneself count in none but reduced. */
+typedef struct cv__ports {
+    int n; /* participants the arrays hold */
+    int64_t *sent[2], *recvd[2];
+    int64_t *nout[2], *nin[2];
+    int64_t *reduced;
+    bool given; /* the step now at the sink came as these sums, not transfers */
+    /* The most transfers the builder may hold at once (0: no bound): a
+     * step that needs more keeps none of them, only their number, in lost
+     * (the consumer reads and clears it at the step's close), so a
+     * consumer with a memory limit can refuse the plan without the memory
+     * being taken first. */
+    int64_t max_transfers, lost;
+    int64_t scratch; /* bytes the generator holds besides, to be counted with the consumer's */
+} cv__ports;
+/* cv__plan_create_streamed whose sink also takes steps as port sums: a
+ * generator that can sum its steps without making their transfers (the
+ * multi-ring's 67 million at 1024 ranks) asks cv__plan_ports for them. */
+int cv__plan_create_ported(const cv_spec *spec,
+                           void (*sink)(const cv_plan *p, const cv_step *st, void *ctx), void *ctx,
+                           cv__ports *ports, cv_plan **out, char *err, size_t errlen);
+/* The sums to fill in place of transfers, or NULL: the plan wants its
+ * transfers. */
+cv__ports *cv__plan_ports(cv_plan *p);
+/* Closes the open step as the sums now in cv__plan_ports (cleared and
+ * filled by the generator; every step's, ports' and participants' figures,
+ * exactly what its transfers would give): the sink gets the step with no
+ * transfers and ports->given set. local: the step moves no data between
+ * ranks. A step that would have no transfer is closed with cv__plan_end
+ * instead, which drops it. */
+void cv__plan_end_ports(cv_plan *p, bool local);
+
 /* ------------------------------------------------- plan builder (cv_builder.c) */
 
 void cv__plan_begin(cv_plan *p, const char *phase);

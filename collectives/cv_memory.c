@@ -202,6 +202,41 @@ void cv_run_footprint(const cv_plan *plan, const cv_backend *be, const cv_run_op
     f->total = add_sat(add_sat(f->buffers, f->data), f->record);
 }
 
+/* "120.0 MiB", "1 B": bytes in KiB, MiB or GiB with d decimals. */
+static void memory_size(int64_t bytes, int d, char *out, size_t len)
+{
+    static const char *const unit[] = {"KiB", "MiB", "GiB"};
+    if (bytes < 1024) {
+        snprintf(out, len, "%lld B", (long long)bytes);
+        return;
+    }
+    double v = (double)bytes / 1024.0;
+    int u = 0;
+    for (; u < 2 && v >= 1024.0; u++)
+        v /= 1024.0;
+    snprintf(out, len, "%.*f %s", d, v, unit[u]);
+}
+
+int cv_memory_check(int64_t need, const char *what, const char *advice, char *err, size_t errlen)
+{
+    char source[64];
+    int64_t avail = cv_memory_available(source, sizeof source);
+    if (need <= avail)
+        return CV_OK;
+    /* each in its own unit (bytes below a KiB), with as many decimals (up
+     * to three) as it takes for the two to read differently */
+    char a[40], b[40];
+    for (int d = 1; d <= 3; d++) {
+        memory_size(need, d, a, sizeof a);
+        memory_size(avail, d, b, sizeof b);
+        if (strcmp(a, b) != 0)
+            break;
+    }
+    snprintf(err, errlen, "%s would need %s of memory but %s is %s; %s", what, a, source, b,
+             advice);
+    return CV_ENOMEM;
+}
+
 int cv_run_check_memory(const cv_plan *plan, const cv_backend *be, const cv_run_opts *opts,
                         char *err, size_t errlen)
 {

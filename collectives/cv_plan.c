@@ -113,6 +113,13 @@ int cv__plan_create_streamed(const cv_spec *spec,
                              void (*sink)(const cv_plan *p, const cv_step *st, void *ctx),
                              void *ctx, cv_plan **out, char *err, size_t errlen)
 {
+    return cv__plan_create_ported(spec, sink, ctx, NULL, out, err, errlen);
+}
+
+int cv__plan_create_ported(const cv_spec *spec,
+                           void (*sink)(const cv_plan *p, const cv_step *st, void *ctx), void *ctx,
+                           cv__ports *ports, cv_plan **out, char *err, size_t errlen)
+{
     *out = NULL;
     int rc = cv_spec_check(spec, CV_MAX_RANKS, err, errlen);
     if (rc)
@@ -128,6 +135,7 @@ int cv__plan_create_streamed(const cv_spec *spec,
     p->spec.proto = cv_algo_proto(spec->op, spec->algo, spec->proto);
     p->sink_ = sink;
     p->sink_ctx_ = ctx;
+    p->ports_ = sink ? ports : NULL;
     if (spec->topo) { /* the plan's own copy: the caller's may go */
         p->topo_ = cv__xcalloc(1, sizeof *p->topo_);
         *p->topo_ = *spec->topo;
@@ -141,6 +149,7 @@ int cv__plan_create_streamed(const cv_spec *spec,
         e->generate(p);
     }
     number_rounds(p);
+    p->ports_ = NULL; /* the caller's, needed only while generating */
     *out = p;
     return CV_OK;
 }

@@ -21,6 +21,8 @@
  * Both are built from one ring over any order of ranks and any range of
  * the buffer: ring_rs_round and ring_ag_round add one round of it.
  */
+#include <string.h>
+
 #include "cv_internal.h"
 
 typedef struct {
@@ -176,6 +178,154 @@ void cv__plan_allreduce_hierarchical(cv_plan *p)
 
 #define MAX_CHANNELS 32
 
+/* The multi-ring's steps for the cost model (cv__plan_ports): each step's
+ * traffic per port summed straight from the rings, never a transfer made.
+ * In round t of a phase, position i of ring j sends chunk (i - t) of the
+ * ring's range (reduce-scatter; (i + 1 - t) in the all-gather) to
+ * position i + 1, as ring_rs_round and ring_ag_round do, and a chunk of 0
+ * elements is no transfer. Who sends to whom is the same in every round,
+ * so where no ring has an empty chunk the messages are counted once; where
+ * every ring's range divides into its N chunks, every round of a phase is
+ * the same, and is summed once. The sums are exactly the transfers'
+ * (test_cost_model prices both ways). */
+static void multiring_ports(cv_plan *p, cv__ports *q, const ring *rings, int C)
+{
+    int n = p->spec.ranks;
+    int64_t esz = (int64_t)cv_dtype_size(p->spec.dtype);
+    size_t cn = (size_t)C * (size_t)n;
+    /* chunk k of ring j in bytes at sz[j * 3n + k + n'] for any k + n' in
+     * [0, 3n): three times over, so a position's chunk needs no modulo */
+    int64_t *sz = cv__xmalloc(3 * cn * sizeof *sz);
+    int64_t **out_at = cv__xmalloc(cn * sizeof *out_at), **in_at = cv__xmalloc(cn * sizeof *in_at);
+    int *to = cv__xmalloc(cn * sizeof *to);
+    unsigned char *lvl = cv__xmalloc(cn); /* 1: the pair is on different nodes */
+    int *oslot = cv__xmalloc(cn * sizeof *oslot), *islot = cv__xmalloc(cn * sizeof *islot);
+    /* each rank's distinct peers out and in, at most C of each */
+    int *opeer = cv__xmalloc(cn * sizeof *opeer), *ipeer = cv__xmalloc(cn * sizeof *ipeer);
+    int *nop = cv__xcalloc((size_t)n, sizeof *nop), *nip = cv__xcalloc((size_t)n, sizeof *nip);
+    int *ostamp = cv__xcalloc(cn, sizeof *ostamp), *istamp = cv__xcalloc(cn, sizeof *istamp);
+    /* a ring of fewer elements than positions: its chunks that are not
+     * empty (as many as its elements), the only positions walked */
+    int *full = cv__xmalloc(cn * sizeof *full), *nfull = cv__xcalloc((size_t)C, sizeof *nfull);
+    q->scratch = (int64_t)cn * (int64_t)(3 * sizeof *sz + 2 * sizeof *out_at + sizeof *to + 1 +
+                                         7 * sizeof(int)) +
+                 (int64_t)n * 2 * (int64_t)sizeof(int) + C * (int64_t)sizeof(int);
+    bool sparse = false, same = true; /* some chunk empty; every chunk of a ring alike */
+    for (int j = 0; j < C; j++) {
+        const ring *R = &rings[j];
+        sparse |= R->len > 0 && R->len < n;
+        same &= R->len % n == 0;
+        for (int k = 0; k < n; k++) {
+            int64_t lo, cnt;
+            chunk_of(R, k, &lo, &cnt);
+            for (int w = 0; w < 3; w++)
+                sz[(size_t)j * 3 * (size_t)n + (size_t)(w * n + k)] = cnt * esz;
+            if (cnt > 0)
+                full[(size_t)j * (size_t)n + (size_t)nfull[j]++] = k;
+        }
+        for (int i = 0; i < n; i++) {
+            size_t x = (size_t)j * (size_t)n + (size_t)i;
+            int src = R->rank[i], dst = R->rank[(i + 1) % n];
+            /* no switches here: every participant is a rank */
+            int l = cv_spec_node_of(&p->spec, src) != cv_spec_node_of(&p->spec, dst);
+            out_at[x] = &q->sent[l][src];
+            in_at[x] = &q->recvd[l][dst];
+            to[x] = dst;
+            lvl[x] = (unsigned char)l;
+            int a = 0, b = 0;
+            while (a < nop[src] && opeer[(size_t)src * (size_t)C + (size_t)a] != dst)
+                a++;
+            if (a == nop[src])
+                opeer[(size_t)src * (size_t)C + (size_t)nop[src]++] = dst;
+            while (b < nip[dst] && ipeer[(size_t)dst * (size_t)C + (size_t)b] != src)
+                b++;
+            if (b == nip[dst])
+                ipeer[(size_t)dst * (size_t)C + (size_t)nip[dst]++] = src;
+            oslot[x] = src * C + a;
+            islot[x] = dst * C + b;
+        }
+    }
+    int stamp = 0;
+    int64_t moved = 0; /* transfers the step would have */
+    for (int phase = 0; phase < 2; phase++)
+        for (int t = 0; t < n - 1; t++) {
+            cv__plan_begin(p, phase ? "all-gather" : "reduce-scatter");
+            if (t > 0 && same) { /* the sums of round 0 of this phase, still there */
+                if (moved)
+                    cv__plan_end_ports(p, false);
+                else
+                    cv__plan_end(p);
+                continue;
+            }
+            for (int l = 0; l < 2; l++) {
+                memset(q->sent[l], 0, (size_t)q->n * sizeof *q->sent[l]);
+                memset(q->recvd[l], 0, (size_t)q->n * sizeof *q->recvd[l]);
+            }
+            memset(q->reduced, 0, (size_t)q->n * sizeof *q->reduced);
+            bool count_messages = sparse || (phase == 0 && t == 0);
+            if (count_messages) {
+                for (int l = 0; l < 2; l++) {
+                    memset(q->nout[l], 0, (size_t)q->n * sizeof *q->nout[l]);
+                    memset(q->nin[l], 0, (size_t)q->n * sizeof *q->nin[l]);
+                }
+                stamp++;
+            }
+            moved = 0;
+            for (int j = 0; j < C; j++) {
+                /* position i's chunk is (i - t) mod n, or (i + 1 - t) */
+                const int64_t *c = sz + (size_t)j * 3 * (size_t)n + (size_t)(n - t + phase);
+                size_t base = (size_t)j * (size_t)n;
+                if (rings[j].len == 0)
+                    continue;
+                bool few = rings[j].len < n;
+                for (int e = 0; e < (few ? nfull[j] : n); e++) {
+                    /* chunk k is at position k + t (reduce-scatter), k + t - 1 */
+                    int i = few ? (full[base + (size_t)e] + t - phase + n) % n : e;
+                    int64_t bytes = c[i];
+                    size_t x = base + (size_t)i;
+                    if (bytes == 0)
+                        continue;
+                    moved++;
+                    *out_at[x] += bytes;
+                    *in_at[x] += bytes;
+                    if (!phase) /* reduced on arrival; the all-gather copies */
+                        q->reduced[to[x]] += bytes;
+                    if (count_messages) {
+                        int l = lvl[x];
+                        if (ostamp[oslot[x]] != stamp) {
+                            ostamp[oslot[x]] = stamp;
+                            q->nout[l][oslot[x] / C]++;
+                        }
+                        if (istamp[islot[x]] != stamp) {
+                            istamp[islot[x]] = stamp;
+                            q->nin[l][to[x]]++;
+                        }
+                    }
+                }
+            }
+            if (moved)
+                cv__plan_end_ports(p, false);
+            else
+                cv__plan_end(p); /* no transfer: dropped */
+        }
+    free(sz);
+    free(out_at);
+    free(in_at);
+    free(to);
+    free(lvl);
+    free(full);
+    free(nfull);
+    free(oslot);
+    free(islot);
+    free(opeer);
+    free(ipeer);
+    free(nop);
+    free(nip);
+    free(ostamp);
+    free(istamp);
+    q->scratch = 0;
+}
+
 void cv__plan_allreduce_multiring(cv_plan *p)
 {
     int n = p->spec.ranks, L = cv_spec_ranks_per_node(&p->spec);
@@ -190,7 +340,10 @@ void cv__plan_allreduce_multiring(cv_plan *p)
         rings[j] = (ring){orders + j * n, n, cv__chunk(c, C, j),
                           cv__chunk(c, C, j + 1) - cv__chunk(c, C, j)};
     }
-    for (int phase = 0; phase < 2; phase++)
+    cv__ports *q = cv__plan_ports(p);
+    if (q) /* the cost model's: each step's sums, no transfers */
+        multiring_ports(p, q, rings, C);
+    for (int phase = 0; phase < 2 && !q; phase++)
         for (int t = 0; t < n - 1; t++) {
             cv__plan_begin(p, phase ? "all-gather" : "reduce-scatter");
             for (int j = 0; j < C; j++)

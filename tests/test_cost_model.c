@@ -5,7 +5,9 @@
  * to the bit, for every op and algorithm at small rank counts, one node
  * and several, pipelined, rooted, every protocol, with and without gamma
  * and alpha; and the steps it keeps are the plan's (phase, round, local,
- * loads).
+ * loads). The multi-ring, whose generator hands the model its steps'
+ * port sums instead of transfers, besides at up to 64 ranks and 32
+ * channels, with empty chunks, without, and with every round alike.
  */
 #include <stdio.h>
 #include <string.h>
@@ -152,8 +154,43 @@ static void check_topology(void)
     }
 }
 
+/* The multi-ring's steps reach the model as port sums, never transfers
+ * (cv__plan_ports): every way those are summed, at more ranks and
+ * channels than every-algo reaches. Its C rings each take a range of the
+ * buffer in N chunks: a count below C x N leaves chunks empty (messages
+ * counted each round), one whose ranges are all at least N has none
+ * (messages counted once), and one whose ranges divide by N has every
+ * round of a phase alike (summed once). */
+static void check_multiring(void)
+{
+    static const struct {
+        int ranks, nodes;
+    } shapes[] = {{2, 1}, {8, 1}, {12, 3}, {40, 5}, {48, 3}, {64, 2}, {33, 1}};
+    compared = 0;
+    for (size_t h = 0; h < sizeof shapes / sizeof *shapes; h++) {
+        int n = shapes[h].ranks, L = n / shapes[h].nodes, C = L < 32 ? L : 32;
+        const int64_t cn = (int64_t)C * n;
+        const int64_t counts[] = {1, 7, cn / 2 + 3, cn - 1, cn, cn + 1, 3 * cn + 5, 4 * cn};
+        for (size_t c = 0; c < sizeof counts / sizeof *counts; c++)
+            for (int d = 0; d < 2; d++) {
+                cv_spec s;
+                cv_spec_init(&s);
+                s.op = CV_OP_ALLREDUCE;
+                s.algo = CV_ALGO_MULTIRING;
+                s.ranks = n;
+                s.nodes = shapes[h].nodes;
+                s.count = counts[c];
+                s.dtype = d ? CV_FLOAT64 : CV_INT8;
+                compare(&s);
+            }
+    }
+    printf("%d multi-ring specs priced both ways\n", compared);
+    EXPECT(compared == 7 * 8 * 2, "only %d multi-ring specs could be built", compared);
+}
+
 static const test_case cases[] = {
     CASE("every-algo", check_every_algo),
+    CASE("multi-ring", check_multiring),
     CASE("topology", check_topology),
 };
 

@@ -16,6 +16,11 @@
 #   plan, cost and show price a plan a step at a time (cv_cost_model). The
 #   card took 3.68 GB, a multi-ring cost and show 3.68 GB each (67 million
 #   transfers); test_cost_model checks the prices did not change.
+# - card and cost honour COLLVIZ_MEMORY_LIMIT as run does: below what they
+#   would take they refuse in one line naming it, what they would need and
+#   the limit, exit 2 (they ignored it); the cost model counts what it holds
+#   as it goes, so a refused one-shot at 1024 ranks (a million transfers in
+#   one step) stays near the limit instead of taking the memory first.
 # Peak memory is read with /usr/bin/time -f %M (skipped where it is
 # missing); nothing here under the sanitizers, whose shadow memory and
 # reserved address space are not the program's.
@@ -134,6 +139,35 @@ if [ -n "$timer" ]; then
 else
   echo "SKIP: no /usr/bin/time, card, cost and show not measured"
 fi
+
+# 5. COLLVIZ_MEMORY_LIMIT below what card and cost would take: one line
+# naming it, the need and the limit, exit 2; within it, the same as without.
+refused() {
+  lim=$1; shift
+  COLLVIZ_MEMORY_LIMIT=$lim $timer ${timer:+-f %M -o "$work/peak"} "$bin" "$@" >"$work/out" 2>"$work/err"
+  rc=$?
+  peak=$( [ -n "$timer" ] && tail -n 1 "$work/peak")
+  echo "COLLVIZ_MEMORY_LIMIT=$lim collviz $*: exit $rc, peak ${peak:-?} KiB: $(head -n 1 "$work/err")"
+  [ "$rc" = 2 ] && [ "$(wc -l <"$work/err")" = 1 ] && [ ! -s "$work/out" ] &&
+    grep -q "would need [0-9.]* [KMG]iB of memory but COLLVIZ_MEMORY_LIMIT is [0-9.]* \([KMG]i\)\{0,1\}B" "$work/err" ||
+    fail "COLLVIZ_MEMORY_LIMIT=$lim collviz $*: exit $rc, not refused in one line naming the limit: $(cat "$work/err")"
+}
+refused 1k card
+refused 1k card --ranks 1024 --json
+refused 100k cost --op allreduce --algo ring --ranks 1024 --bytes 1GiB
+refused 100k cost --op allreduce --algo multi-ring --ranks 1024 --bytes 1GB
+refused 40M cost --op allreduce --algo one-shot --ranks 1024 --bytes 1GiB
+# refused before it took the million transfers' 80 MB: near the limit
+if [ -n "$timer" ]; then
+  [ "$peak" -lt 65536 ] || fail "a one-shot cost refused at 40M peaked at $peak KiB"
+fi
+refused 40M cost --op alltoall --algo bruck --ranks 1024 --bytes 1GiB --json
+COLLVIZ_MEMORY_LIMIT=1M "$bin" card --ranks 1024 >"$work/out" 2>"$work/err" && [ -s "$work/out" ] ||
+  fail "COLLVIZ_MEMORY_LIMIT=1M collviz card: exit $?: $(cat "$work/err")"
+"$bin" cost --op allreduce --algo one-shot --ranks 64 --bytes 1MiB >"$work/a" &&
+  COLLVIZ_MEMORY_LIMIT=2M "$bin" cost --op allreduce --algo one-shot --ranks 64 --bytes 1MiB >"$work/b" &&
+  cmp -s "$work/a" "$work/b" ||
+  fail "COLLVIZ_MEMORY_LIMIT=2M collviz cost one-shot at 64 ranks: not the same as without the limit"
 
 [ "$fails" = 0 ] && echo "all passed"
 exit "$((fails > 0))"

@@ -168,6 +168,15 @@ int cli_cmd_card(int argc, char **argv)
     if (!cli_flags_parse(&cl, argc, argv, &code))
         return code;
     const cv_link *link = cv_link_find(link_name);
+    /* The card builds no plan: its rows and, with --json, a document of
+     * them (a kilobyte a row, generously) are all it takes, at any --ranks
+     * and --bytes; COLLVIZ_MEMORY_LIMIT is honoured all the same. */
+    char err[CV_ERR_LEN];
+    if (cv_memory_check((int64_t)CV_OP_COUNT * CV_ALGO_COUNT *
+                            ((int64_t)sizeof(cv_card_row) + 1024),
+                        "card", "it needs as much at any --ranks and --bytes", err,
+                        sizeof err) != CV_OK)
+        return cli_usage_error("%s", err);
     cv_card_row rows[CV_OP_COUNT * CV_ALGO_COUNT];
     int n = cv_card_rows(ranks, bytes, link, rows, CV_OP_COUNT * CV_ALGO_COUNT);
     if (json)
