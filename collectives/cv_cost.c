@@ -572,8 +572,13 @@ int cv_cost_model_create(const cv_spec *spec, cv_cost_model **out, char *err, si
                  cv_algo_name(spec->algo), spec->ranks);
         int64_t need = model_held(m, m->plan) + m->most * HELD_PER_TRANSFER;
         rc = cv_memory_check(need, what, "lower --ranks", err, errlen);
-        if (rc == CV_OK) /* memory came free meanwhile: the steps are gone all the same */
-            rc = cv_memory_check(INT64_MAX, what, "lower --ranks", err, errlen);
+        if (rc == CV_OK) { /* memory came free meanwhile: the steps are gone all the same */
+            cv__fail(err, errlen,
+                     "%s needed more than the %.1f MiB available when it began; memory has come "
+                     "free since: run it again, or lower --ranks",
+                     what, (double)m->avail / (1 << 20));
+            rc = CV_ENOMEM;
+        }
     }
     if (rc) {
         cv_cost_model_destroy(m);
