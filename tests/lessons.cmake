@@ -42,7 +42,7 @@ if(TARGET collviz)
   add_test(NAME test_model_cache
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_model_cache.sh $<TARGET_FILE:collviz>
                    ${PROJECT_SOURCE_DIR} ${CMAKE_BINARY_DIR}/model-cache)
-  set_tests_properties(test_model_cache PROPERTIES TIMEOUT 300 COST 25)
+  set_tests_properties(test_model_cache PROPERTIES TIMEOUT 900 COST 25)
 endif()
 
 if(COLLVIZ_FUZZ)
