@@ -149,7 +149,10 @@ cv_wfile *cv_wfile_create(const char *path, unsigned flags, char *err, size_t er
     if (mode < 0) {
         mode_t mask = umask(0);
         umask(mask);
-        mode = (int)(0666 & ~mask);
+        /* The owner reads and writes what it made whatever the mask says:
+         * the browser's file system reports a mask of 0777, and a file of
+         * mode 0 there could not be read back. */
+        mode = (int)((0666 & ~mask) | 0600);
     }
     (void)fchmod(fd, (mode_t)mode); /* mkstemp's 0600 otherwise; a failure only keeps it private */
     w->f = fdopen(fd, "wb");
