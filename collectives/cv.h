@@ -72,7 +72,6 @@ enum { CV_WFILE_THROUGH_LINK = 1 };
 int cv_wfile_check(const char *path, unsigned flags, char *err, size_t errlen);
 cv_wfile *cv_wfile_create(const char *path, unsigned flags, char *err, size_t errlen);
 FILE *cv_wfile_stream(cv_wfile *w);
-const char *cv_wfile_temp_name(const cv_wfile *w);
 int cv_wfile_destroy(cv_wfile *w, bool keep, char *err, size_t errlen);
 /* Moves PATH aside to "PATH.TAG" (or "PATH.TAG-1", "-2", ...), never over
  * an earlier copy; the name taken in aside. */

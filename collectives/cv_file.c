@@ -54,17 +54,23 @@ static const char *not_regular(const struct stat *st)
     return "it is not a regular file";
 }
 
+/* The folder PATH is in: "." for a bare name, "/" for one at the root. */
+static void folder_of(const char *path, char *dir, size_t len)
+{
+    snprintf(dir, len, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, len, ".");
+    else
+        slash[slash == dir ? 1 : 0] = '\0';
+}
+
 /* Whether a new file can be made where PATH says: its folder exists and
  * takes files. */
 static int folder_ok(const char *path, char *err, size_t errlen)
 {
     char dir[PATH_MAX + 1];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (!slash)
-        snprintf(dir, sizeof dir, ".");
-    else
-        slash[slash == dir ? 1 : 0] = '\0';
+    folder_of(path, dir, sizeof dir);
     struct stat st;
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
         snprintf(err, errlen, "the folder it would go in does not exist");
@@ -168,8 +174,6 @@ cv_wfile *cv_wfile_create(const char *path, unsigned flags, char *err, size_t er
 
 FILE *cv_wfile_stream(cv_wfile *w) { return w ? w->f : NULL; }
 
-const char *cv_wfile_temp_name(const cv_wfile *w) { return w ? w->tmp : ""; }
-
 int cv_wfile_destroy(cv_wfile *w, bool keep, char *err, size_t errlen)
 {
     if (!w)
@@ -206,12 +210,7 @@ int cv_wfile_destroy(cv_wfile *w, bool keep, char *err, size_t errlen)
         /* Make the rename itself durable; failing here loses nothing
          * already written, so it is not reported. */
         char dir[PATH_MAX + 1];
-        snprintf(dir, sizeof dir, "%s", w->path);
-        char *slash = strrchr(dir, '/');
-        if (!slash)
-            snprintf(dir, sizeof dir, ".");
-        else
-            slash[slash == dir ? 1 : 0] = '\0';
+        folder_of(w->path, dir, sizeof dir);
         int dfd = open(dir, O_RDONLY | O_CLOEXEC);
         if (dfd >= 0) {
             (void)fsync(dfd);
